@@ -1,0 +1,45 @@
+// Lint runs as part of `npm test`. Besides the recommended rules it enforces the layer direction
+// described in docs/architecture.md: the wire contracts and the server's pure domain must not
+// depend on transport, storage or UI libraries.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const infrastructure = ['fastify', '@fastify/*', 'kysely', 'better-sqlite3', 'pg', 'ioredis', 'pino', 'react', 'react-dom'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['packages/contracts/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: [...infrastructure, 'node:*'], message: 'The contracts package is shared with the browser: zod only.' }],
+      }],
+    },
+  },
+  {
+    files: ['server/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: infrastructure, message: 'The domain layer is pure: no transport, storage or UI imports.' },
+          { group: ['**/storage/**', '**/services/**', '**/transport/**'], message: 'The domain layer may not import outer layers.' },
+        ],
+      }],
+    },
+  },
+);

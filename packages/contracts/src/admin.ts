@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { accountType, flagField, idField, money, requestStatus, timestamp } from './common';
+import { depositRecord, withdrawalRecord } from './money-requests';
+
+export const traderRow = z.object({
+  id: z.number(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phoneNo: z.string(),
+  countryName: z.string(),
+  countryCode: z.string(),
+  balance: money,
+  totalDeposite: money,
+  totalCredit: money,
+  totalWithdrawals: money,
+  isActive: z.enum(['1', '0']),
+  status: z.enum(['Online', 'Offline']),
+  accountType,
+  isReserved: z.boolean(),
+  lastSeen: timestamp.nullable(),
+  createdAt: timestamp,
+});
+export type TraderRow = z.infer<typeof traderRow>;
+export const tradersResponse = z.object({ status: z.literal('success'), data: z.array(traderRow) });
+
+export const editTraderStatusRequest = z.object({
+  id: idField('Unknown trader.'),
+  isActive: flagField("isActive must be '1' or '0'."),
+});
+
+export const editTraderPasswordRequest = z.object({
+  trader_id: idField('Unknown trader.'),
+  newPassword: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').max(128, 'Password must be at most 128 characters.'),
+});
+
+const trader = { firstName: z.string(), lastName: z.string(), email: z.string() };
+export const pendingDepositRow = depositRecord.extend(trader);
+export const pendingWithdrawalRow = withdrawalRecord.extend(trader);
+export const pendingDepositsResponse = z.object({ status: z.literal('success'), data: z.array(pendingDepositRow) });
+export const pendingWithdrawalsResponse = z.object({ status: z.literal('success'), data: z.array(pendingWithdrawalRow) });
+
+const decision = z
+  .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], { error: 'status must be 1 (approve) or 2 (reject).' })
+  .transform((v): '1' | '2' => (v === 1 || v === '1' ? '1' : '2'));
+
+export const editDepositStatusRequest = z.object({
+  deposites_id: idField('Deposit request not found.'),
+  status: decision,
+});
+export const editWithdrawalStatusRequest = z.object({
+  withdrawals_id: idField('Withdrawal request not found.'),
+  status: decision,
+});
+
+export const moneyRequestsQuery = z.object({
+  type: z.enum(['deposit', 'withdrawal'], { error: "type must be 'deposit' or 'withdrawal'." }).optional(),
+  status: requestStatus.optional(),
+  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int().positive().optional(),
+  search: z.string().trim().max(100).optional(),
+  from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
+  to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(500).optional().default(100),
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int().min(0).optional().default(0),
+});
+export type MoneyRequestsQuery = z.infer<typeof moneyRequestsQuery>;
+
+export const moneyRequestRow = z.object({
+  id: z.number(),
+  type: z.enum(['deposit', 'withdrawal']),
+  traders_id: z.number(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  amount: money,
+  paymentAccount: z.string(),
+  paymentGatewayName: z.string(),
+  number: z.string(),
+  status: requestStatus,
+  timeStamp: timestamp,
+  decidedAt: timestamp.nullable(),
+  decidedBy: z.string(),
+});
+export type MoneyRequestRow = z.infer<typeof moneyRequestRow>;
+export const moneyRequestsResponse = z.object({
+  status: z.literal('success'),
+  total: z.number(),
+  data: z.array(moneyRequestRow),
+});
+
+export const paymentAccountRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  moreInfo: z.string(),
+  isActive: z.enum(['1', '0']),
+  createdAt: timestamp,
+});
+export const paymentAccountsResponse = z.object({ status: z.literal('success'), data: z.array(paymentAccountRow) });
+
+export const addPaymentAccountRequest = z.object({
+  name: z.string({ error: 'Please enter the account name.' }).trim().min(1, 'Please enter the account name.').max(100, 'The account name must be at most 100 characters.'),
+  number: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string({ error: 'Please enter the account number.' }).trim().min(1, 'Please enter the account number.').max(64, 'The account number must be at most 64 characters.')),
+  moreInfo: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(500, 'More info must be at most 500 characters.')),
+  isActive: z.unknown().optional(),
+});
+
+export const editPaymentAccountStatusRequest = z.object({
+  id: idField('Payment account not found.'),
+  isActive: flagField("isActive must be '1' or '0'."),
+});
+
+export const auditEntry = z.object({
+  id: z.number(),
+  timeStamp: timestamp,
+  actorId: z.number().nullable(),
+  actorEmail: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip: z.string(),
+});
+export const auditQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(500).optional().default(100),
+  before: z.coerce.number({ error: 'before must be an id.' }).int().positive().optional(),
+});
+export const auditResponse = z.object({ status: z.literal('success'), data: z.array(auditEntry) });

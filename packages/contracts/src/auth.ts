@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { accountType, timestamp } from './common';
+
+const text = (message: string, max: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v),
+    z.string({ error: message }).trim().max(max, `Must be at most ${max} characters.`),
+  );
+
+export const loginRequest = z.object({
+  email: text('Please enter your email.', 254),
+  password: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'Please enter your password.' }).max(256)),
+  rememberMe: z.boolean().optional().default(false),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const loginResponse = z.object({
+  status: z.enum(['Success', 'Failure', 'This account does not exist']),
+  accountType: accountType.optional(),
+  message: z.string(),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const sessionResponse = z.object({
+  status: z.enum(['success', 'Failure']),
+  accountType: accountType.optional(),
+  user: z
+    .object({ id: z.number(), firstName: z.string(), lastName: z.string(), email: z.string() })
+    .optional(),
+  message: z.string().optional(),
+});
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+export const logoutResponse = z.object({ status: z.literal('success'), message: z.string() });
+
+/** Sign-up messages, in the order the spec checks the fields. */
+export const registrationMessages = {
+  firstName: 'Please enter your first name.',
+  lastName: 'Please enter your last name.',
+  phoneNo: 'Please enter your phone number.',
+  email: 'Please enter your email address.',
+  password: 'Please enter your password.',
+  country_id: 'Please select your country.',
+} as const;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const registrationRequest = z.object({
+  firstName: text(registrationMessages.firstName, 50),
+  lastName: text(registrationMessages.lastName, 50),
+  phoneNo: text(registrationMessages.phoneNo, 20),
+  email: text(registrationMessages.email, 254),
+  password: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: registrationMessages.password }).max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`)),
+  country_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string({ error: registrationMessages.country_id }).trim().max(10)),
+});
+export type RegistrationRequest = z.infer<typeof registrationRequest>;
+
+export const registrationResponse = z.object({
+  status: z.enum(['Success', 'Failure']),
+  message: z.string(),
+});
+
+export const country = z.object({ id: z.number(), countryName: z.string(), countryCode: z.string() });
+export type Country = z.infer<typeof country>;
+export const countriesResponse = z.object({ status: z.literal('success'), data: z.array(country) });
+
+export const changePasswordRequest = z.object({
+  currentPassword: z.string({ error: 'Please enter your current password.' }).min(1, 'Please enter your current password.').max(PASSWORD_MAX_LENGTH),
+  newPassword: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
+});
+
+export const activityEntry = z.object({
+  id: z.number(),
+  timeStamp: timestamp,
+  activity: z.string(),
+  details: z.string(),
+  ip: z.string(),
+  status: z.string(),
+});
+export type ActivityEntry = z.infer<typeof activityEntry>;
+export const activityQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(200).optional().default(50),
+  before: z.coerce.number({ error: 'before must be an id.' }).int().positive().optional(),
+});
+export const activityResponse = z.object({ status: z.literal('success'), data: z.array(activityEntry) });

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { Access } from './common';
+import { failureResponse, successMessageResponse } from './common';
+import * as auth from './auth';
+import * as profile from './profile';
+import * as money from './money-requests';
+import * as admin from './admin';
+
+/**
+ * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
+ * the same style. The server routes from this table and the OpenAPI document is generated from it,
+ * so the two cannot drift apart; the web app calls through the same entries.
+ */
+export interface CallDefinition {
+  method: 'GET' | 'POST';
+  path: string;
+  access: Access;
+  summary: string;
+  /** Body encoding the spec prescribes; JSON is always accepted as well. */
+  encoding?: 'json' | 'multipart';
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response: z.ZodType;
+  /** The call creates something; an `Idempotency-Key` header makes retries return the first result. */
+  idempotent?: boolean;
+}
+
+const define = <const T extends CallDefinition>(call: T): T => call;
+const emptyQuery = z.object({});
+
+export const calls = {
+  testSession: define({ method: 'GET', path: '/testSession.php', access: 'public', summary: 'Whether the caller has a session, and its account type.', query: emptyQuery, response: auth.sessionResponse }),
+  login: define({ method: 'POST', path: '/login.php', access: 'public', summary: "Sign in. 'Remember me' keeps the session for 30 days.", body: auth.loginRequest, response: auth.loginResponse }),
+  logout: define({ method: 'POST', path: '/logout.php', access: 'public', summary: 'End the current session.', response: auth.logoutResponse }),
+  getCountries: define({ method: 'GET', path: '/getCountries.php', access: 'public', summary: 'ISO 3166 countries for the sign-up form.', query: emptyQuery, response: auth.countriesResponse }),
+  registration: define({ method: 'POST', path: '/registration.php', access: 'public', summary: 'Create a trader account.', body: auth.registrationRequest, response: auth.registrationResponse }),
+
+  getProfileDetails: define({ method: 'GET', path: '/dashboard/customer/getProfileDetails.php', access: 'signed-in', summary: 'Own profile and account totals (derived from the ledger).', query: emptyQuery, response: profile.profileResponse }),
+  editProfileDetails: define({ method: 'POST', path: '/dashboard/customer/editProfileDetails.php', access: 'signed-in', summary: 'Change own profile fields.', body: profile.editProfileRequest, response: successMessageResponse }),
+  changePassword: define({ method: 'POST', path: '/dashboard/customer/changePassword.php', access: 'signed-in', summary: 'Change own password; ends every other session.', body: auth.changePasswordRequest, response: successMessageResponse }),
+  getActivity: define({ method: 'GET', path: '/dashboard/customer/getActivity.php', access: 'signed-in', summary: 'Own activity log, newest first.', query: auth.activityQuery, response: auth.activityResponse }),
+
+  getPaymentGetwaysActive: define({ method: 'GET', path: '/platform/getPaymentGetwaysActive.php', access: 'signed-in', summary: "The broker's active payment accounts.", query: emptyQuery, response: money.activePaymentGatewaysResponse }),
+  addDeposite: define({ method: 'POST', path: '/platform/addDeposite.php', access: 'trader', summary: 'Request a deposit (Pending until an admin decides).', body: money.addDepositRequest, response: money.createdRequestResponse, idempotent: true }),
+  addWithdrawal: define({ method: 'POST', path: '/platform/addWithdrawal.php', access: 'trader', summary: 'Request a withdrawal (Pending until an admin decides).', body: money.addWithdrawalRequest, response: money.createdRequestResponse, idempotent: true }),
+  getTraderDeposites: define({ method: 'GET', path: '/platform/getTraderDeposites.php', access: 'trader', summary: 'Own deposit requests, newest first.', query: emptyQuery, response: money.depositsResponse }),
+  getTraderWithdrawals: define({ method: 'GET', path: '/platform/getTraderWithdrawals.php', access: 'trader', summary: 'Own withdrawal requests, newest first.', query: emptyQuery, response: money.withdrawalsResponse }),
+
+  getTraders: define({ method: 'GET', path: '/dashboard/admin/getTraders.php', access: 'admin', summary: 'All users with balance, totals and Online/Offline.', query: emptyQuery, response: admin.tradersResponse }),
+  editStatusTraders: define({ method: 'POST', path: '/dashboard/admin/editStatusTraders.php', access: 'admin', encoding: 'multipart', summary: 'Activate or deactivate a user (deactivation ends their sessions).', body: admin.editTraderStatusRequest, response: successMessageResponse }),
+  editTraderPassword: define({ method: 'POST', path: '/dashboard/admin/editTraderPassword.php', access: 'admin', encoding: 'multipart', summary: "Set a user's password (ends their sessions).", body: admin.editTraderPasswordRequest, response: successMessageResponse }),
+  getPendingDeposite: define({ method: 'GET', path: '/dashboard/admin/getPendingDeposite.php', access: 'admin', summary: 'Pending deposit requests, oldest first.', query: emptyQuery, response: admin.pendingDepositsResponse }),
+  editStatusDeposite: define({ method: 'POST', path: '/dashboard/admin/editStatusDeposite.php', access: 'admin', summary: 'Approve (1) or reject (2) a pending deposit, exactly once.', body: admin.editDepositStatusRequest, response: successMessageResponse }),
+  getPendingWithdrawal: define({ method: 'GET', path: '/dashboard/admin/getPendingWithdrawal.php', access: 'admin', summary: 'Pending withdrawal requests, oldest first.', query: emptyQuery, response: admin.pendingWithdrawalsResponse }),
+  editStatusWithdrawal: define({ method: 'POST', path: '/dashboard/admin/editStatusWithdrawal.php', access: 'admin', summary: 'Approve (1, re-checks available funds) or reject (2) a pending withdrawal, exactly once.', body: admin.editWithdrawalStatusRequest, response: successMessageResponse }),
+  getMoneyRequests: define({ method: 'GET', path: '/dashboard/admin/getMoneyRequests.php', access: 'admin', summary: 'All deposit and withdrawal requests with filters, newest first.', query: admin.moneyRequestsQuery, response: admin.moneyRequestsResponse }),
+  getPaymentGetways: define({ method: 'GET', path: '/dashboard/admin/getPaymentGetways.php', access: 'admin', summary: "All of the broker's payment accounts.", query: emptyQuery, response: admin.paymentAccountsResponse }),
+  addNewPayments: define({ method: 'POST', path: '/dashboard/admin/addNewPayments.php', access: 'admin', encoding: 'multipart', summary: 'Add a payment account (created active).', body: admin.addPaymentAccountRequest, response: money.createdRequestResponse }),
+  editStatusPayments: define({ method: 'POST', path: '/dashboard/admin/editStatusPayments.php', access: 'admin', encoding: 'multipart', summary: 'Activate or deactivate a payment account.', body: admin.editPaymentAccountStatusRequest, response: successMessageResponse }),
+  getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
+} as const;
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+export { failureResponse };

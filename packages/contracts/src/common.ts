@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Who may make a call. The server enforces it; it is listed here so the API document shows it. */
+export type Access = 'public' | 'signed-in' | 'trader' | 'admin';
+
+/** Every refusal has this shape: the spec's `status`/`message` pair. */
+export const failureResponse = z.object({
+  status: z.literal('Failure'),
+  message: z.string(),
+});
+export type FailureResponse = z.infer<typeof failureResponse>;
+
+export const successMessageResponse = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+});
+
+/** Database ids arrive as numbers, or as numeric strings from multipart forms. */
+export const idField = (message: string) =>
+  z
+    .union([z.number(), z.string()], { error: message })
+    .transform((v) => (typeof v === 'string' ? v.trim() : v))
+    .refine((v) => (typeof v === 'number' ? Number.isInteger(v) : /^\d{1,10}$/.test(v)), message)
+    .transform((v) => Number(v))
+    .refine((v) => v > 0 && v <= 2_147_483_647, message);
+
+/** The spec's flags are the strings '1' and '0'; forms may also send numbers or booleans. */
+export const flagField = (message: string) =>
+  z
+    .union([z.literal('1'), z.literal('0'), z.literal(1), z.literal(0), z.boolean()], { error: message })
+    .transform((v): '1' | '0' => (v === '1' || v === 1 || v === true ? '1' : '0'));
+
+/**
+ * A money amount as typed by a person: a positive decimal with at most two fraction digits.
+ * Numbers are accepted for wire compatibility and checked through their shortest string form,
+ * so a binary-float artefact such as 0.30000000000000004 is refused rather than rounded.
+ * The result is the canonical decimal string; the server converts it to cents exactly.
+ */
+export const moneyAmountPattern = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,2})?$/;
+export const moneyAmountField = (message: string) =>
+  z
+    .union([z.number(), z.string()], { error: message })
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .refine((v) => moneyAmountPattern.test(v), message)
+    .refine((v) => Number(v) > 0, message);
+
+/** Money in responses: a decimal string with two fraction digits, e.g. "1250.00". */
+export const money = z.string().regex(/^-?\d+\.\d{2}$/);
+
+/** Timestamps in responses: ISO 8601 in UTC. */
+export const timestamp = z.string();
+
+export const requestStatus = z.enum(['0', '1', '2']);
+export type RequestStatus = z.infer<typeof requestStatus>;
+export const requestStatusLabels: Record<RequestStatus, string> = { '0': 'Pending', '1': 'Approved', '2': 'Rejected' };
+
+export const accountType = z.enum(['0', '1']);

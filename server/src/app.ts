@@ -1,0 +1,184 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { InProcessEventBus, type EventBus } from './bus/event-bus';
+import { RedisEventBus } from './bus/redis-event-bus';
+import type { AppConfig } from './config';
+import { createPasswordPolicy } from './domain/password-policy';
+import { ensureBootstrapAdmin } from './services/bootstrap';
+import type { ServiceContext } from './services/context';
+import { syncCountries } from './services/countries';
+import { pruneSessions } from './services/sessions';
+import { openDatabase, type DatabaseHandle } from './storage/db';
+import { migrateToLatest } from './storage/migrate';
+import { messageForFrameworkError, sendFailure } from './transport/http/responses';
+import { accountRoutes } from './transport/http/routes/account-routes';
+import { adminRoutes } from './transport/http/routes/admin-routes';
+import { authRoutes } from './transport/http/routes/auth-routes';
+import { systemRoutes } from './transport/http/routes/system-routes';
+import { currentSession } from './transport/http/session-cookie';
+
+export interface BuildOptions {
+  config: AppConfig;
+  /** Injected clock (epoch ms) for tests; defaults to Date.now. */
+  now?: () => number;
+  /** Logger settings; tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+  /** Called once with the bootstrap admin's generated password, if one was generated. */
+  onGeneratedAdminPassword?: (email: string, password: string) => void;
+}
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    // Requests are logged once, by the onResponse hook, with no headers; redaction is a second guard.
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword'], censor: '[redacted]' },
+  };
+}
+
+/**
+ * Builds the whole server: database (migrated), bus, services, HTTP routes and the web app.
+ * Nothing listens yet; the caller decides the port. Closing the app closes the database and bus.
+ */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const handle: DatabaseHandle = openDatabase(config.databaseUrl);
+  let bus: EventBus | null = null;
+  try {
+    await migrateToLatest(handle);
+    await syncCountries(handle.db);
+    bus = config.eventBus === 'redis' && config.redisUrl ? await RedisEventBus.connect(config.redisUrl) : new InProcessEventBus();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+
+  const services: ServiceContext = {
+    db: handle.db,
+    engine: handle.engine,
+    config,
+    bus,
+    passwordPolicy: createPasswordPolicy(dictionary['passwords-common'] as string[]),
+    now: options.now ?? Date.now,
+  };
+
+  const admin = await ensureBootstrapAdmin(services);
+  if (admin.created && admin.generatedPassword) options.onGeneratedAdminPassword?.(admin.email, admin.generatedPassword);
+
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+  });
+  app.decorate('services', services);
+  app.addHook('onClose', async () => {
+    await bus?.close();
+    await handle.close();
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS custom properties through style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: 4096, parts: 20 } });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: `Too many attempts from your network. Please wait ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds and try again.`,
+    }),
+  });
+
+  // CSRF: a state-changing call must come from a page of this site. Browsers always send Origin
+  // (or at least Referer) on such requests, so one naming another site, or neither, is refused.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/') || request.url.startsWith('/api/feed/')) return;
+    const source = request.headers.origin ?? request.headers.referer;
+    let host: string | null = null;
+    let origin: string | null = null;
+    try {
+      if (source) {
+        const url = new URL(source);
+        host = url.host;
+        origin = url.origin;
+      }
+    } catch {
+      host = null;
+    }
+    const sameSite = host !== null && (host === request.headers.host || (origin !== null && config.publicOrigins.includes(origin)));
+    if (!sameSite) return sendFailure(reply, 403, 'Cross-site request refused: this call must come from the Tradeport web app.');
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const session = request.sessionPromise ? await request.sessionPromise.catch(() => null) : null;
+    request.log.info({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime), ip: request.ip, userId: session?.userId }, 'request');
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, request, reply) => {
+    const statusCode = error.statusCode ?? 500;
+    if (statusCode === 429) return sendFailure(reply, 429, error.message ?? 'Too many requests.');
+    if (statusCode >= 400 && statusCode < 500) return sendFailure(reply, statusCode, messageForFrameworkError(error.code, statusCode));
+    request.log.error({ err: error }, 'request failed');
+    return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
+  });
+
+  systemRoutes(app);
+  authRoutes(app);
+  accountRoutes(app);
+  adminRoutes(app);
+
+  const webDist = config.webDistDir ?? defaultWebDist();
+  const hasWeb = existsSync(resolve(webDist, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') return sendFailure(reply, 404, 'No such API call.');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
+    // The web app routes on the client: every other page path serves its entry document.
+    if (hasWeb) return reply.type('text/html').sendFile('index.html');
+    return reply.code(503).type('text/plain').send('The web app has not been built. Run `npm run build` (npm start does this).');
+  });
+
+  const pruneTimer = setInterval(() => void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed')), 3600_000);
+  pruneTimer.unref();
+  app.addHook('onClose', async () => clearInterval(pruneTimer));
+  // Resolve the session of every request that carries a cookie, so the user's "last seen" (Online
+  // in the admin list) follows any activity, not only calls that need a session.
+  app.addHook('preHandler', async (request) => {
+    if (request.cookies.tp_session) await currentSession(request);
+  });
+
+  return app;
+}

@@ -1,0 +1,42 @@
+import { EventEmitter } from 'node:events';
+import type { AccountEvent } from '@tradeport/contracts';
+
+/**
+ * Account events leave a service only after its transaction commits, through this bus. The
+ * in-process bus serves one server; the Redis bus (redis-event-bus.ts) lets several instances
+ * behind a load balancer deliver events to whichever one holds the user's socket.
+ */
+export interface EventBus {
+  publish(event: AccountEvent): void;
+  subscribe(handler: (event: AccountEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+export class InProcessEventBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(event: AccountEvent): void {
+    // Deliver asynchronously so a slow or throwing subscriber never runs inside the publisher's call.
+    queueMicrotask(() => this.emitter.emit('event', event));
+  }
+
+  subscribe(handler: (event: AccountEvent) => void): () => void {
+    const safe = (event: AccountEvent) => {
+      try {
+        handler(event);
+      } catch {
+        // A subscriber's failure is its own; other subscribers still get the event.
+      }
+    };
+    this.emitter.on('event', safe);
+    return () => this.emitter.off('event', safe);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}

@@ -1,0 +1,56 @@
+import { accountEvent, type AccountEvent } from '@tradeport/contracts';
+import { Redis } from 'ioredis';
+import type { EventBus } from './event-bus';
+
+const CHANNEL = 'tradeport:account-events';
+
+/** Publishes account events on a Redis channel so every server instance sees every event. */
+export class RedisEventBus implements EventBus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly handlers = new Set<(event: AccountEvent) => void>();
+
+  private constructor(url: string) {
+    const options = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 };
+    this.pub = new Redis(url, options);
+    this.sub = new Redis(url, options);
+    this.sub.on('message', (_channel: string, message: string) => {
+      let parsed: AccountEvent;
+      try {
+        parsed = accountEvent.parse(JSON.parse(message));
+      } catch {
+        return; // Not ours or malformed: never let a bad message reach a subscriber.
+      }
+      for (const handler of this.handlers) {
+        try {
+          handler(parsed);
+        } catch {
+          // isolated per subscriber
+        }
+      }
+    });
+  }
+
+  static async connect(url: string): Promise<RedisEventBus> {
+    const bus = new RedisEventBus(url);
+    await bus.pub.connect();
+    await bus.sub.connect();
+    await bus.sub.subscribe(CHANNEL);
+    return bus;
+  }
+
+  publish(event: AccountEvent): void {
+    void this.pub.publish(CHANNEL, JSON.stringify(event)).catch(() => undefined);
+  }
+
+  subscribe(handler: (event: AccountEvent) => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    this.sub.disconnect();
+    this.pub.disconnect();
+  }
+}

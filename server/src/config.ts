@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * Configuration comes from the environment only (docs/operations.md lists every variable).
+ * Anything unknown-looking or invalid stops start-up with one message per problem, so an
+ * operator never runs with a setting silently ignored.
+ */
+const bool = (name: string) =>
+  z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` }).transform((v) => ['true', '1', 'yes'].includes(v));
+const int = (name: string, min: number, max: number) =>
+  z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`);
+const decimalAmount = (name: string) =>
+  z.string().regex(/^[1-9]\d{0,11}(\.\d{1,2})?$/, `${name} must be a positive amount with at most 2 decimals`);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: int('PORT', 0, 65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:./data/tradeport.db')
+    .refine((v) => v.startsWith('sqlite:') || v.startsWith('postgres://') || v.startsWith('postgresql://'), 'DATABASE_URL must be sqlite:/path.db, sqlite::memory: or postgres://…'),
+  ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().optional(),
+  PUBLIC_ORIGIN: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v.split(',').every((o) => /^https?:\/\/[^/]+$/.test(o.trim())), 'PUBLIC_ORIGIN must be a comma-separated list of origins like https://trade.example.com'),
+  SESSION_IDLE_MINUTES: int('SESSION_IDLE_MINUTES', 1, 24 * 60).default(60),
+  SIGNIN_RATE_LIMIT_PER_MINUTE: int('SIGNIN_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(60),
+  SIGNUP_RATE_LIMIT_PER_MINUTE: int('SIGNUP_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(20),
+  MAX_DEPOSIT_AMOUNT: decimalAmount('MAX_DEPOSIT_AMOUNT').default('1000000'),
+  MAX_WITHDRAWAL_AMOUNT: decimalAmount('MAX_WITHDRAWAL_AMOUNT').default('1000000'),
+  DEFAULT_LEVERAGE: int('DEFAULT_LEVERAGE', 1, 1000).default(100),
+  EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
+  REDIS_URL: z.string().optional(),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string;
+  admin: { email: string; password: string } | null;
+  logLevel: string;
+  /** Fastify's trustProxy: false, true, a list of addresses/CIDRs, or a hop count. */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  publicOrigins: string[];
+  sessionIdleMs: number;
+  rememberMeMs: number;
+  /** A browser-session cookie still expires on the server after this long, even if kept busy. */
+  sessionMaxMs: number;
+  signinRateLimitPerMinute: number;
+  signupRateLimitPerMinute: number;
+  /** Consecutive failed sign-ins for one email before it is refused for `lockoutMs`. */
+  lockoutThreshold: number;
+  lockoutMs: number;
+  maxDepositAmount: string;
+  maxWithdrawalAmount: string;
+  defaultLeverage: number;
+  /** A user counts as Online when seen within this window. */
+  onlineWindowMs: number;
+  eventBus: 'memory' | 'redis';
+  redisUrl: string | null;
+  webDistDir: string | null;
+  /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
+  scryptCost: number;
+}
+
+export class ConfigError extends Error {}
+
+function parseTrustProxy(v: string | undefined): AppConfig['trustProxy'] {
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address, hop) => hop < hops;
+  }
+  return v;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const relevant = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = envSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || 'config'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  - ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (e.EVENT_BUS === 'redis' && !e.REDIS_URL) {
+    throw new ConfigError('Invalid configuration:\n  - EVENT_BUS=redis needs REDIS_URL (redis://host:port)');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : null,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    publicOrigins: e.PUBLIC_ORIGIN ? e.PUBLIC_ORIGIN.split(',').map((o) => o.trim()) : [],
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    rememberMeMs: 30 * 24 * 3600_000,
+    sessionMaxMs: 24 * 3600_000,
+    signinRateLimitPerMinute: e.SIGNIN_RATE_LIMIT_PER_MINUTE,
+    signupRateLimitPerMinute: e.SIGNUP_RATE_LIMIT_PER_MINUTE,
+    lockoutThreshold: 10,
+    lockoutMs: 15 * 60_000,
+    maxDepositAmount: e.MAX_DEPOSIT_AMOUNT,
+    maxWithdrawalAmount: e.MAX_WITHDRAWAL_AMOUNT,
+    defaultLeverage: e.DEFAULT_LEVERAGE,
+    onlineWindowMs: 5 * 60_000,
+    eventBus: e.EVENT_BUS,
+    redisUrl: e.REDIS_URL ?? null,
+    webDistDir: e.WEB_DIST_DIR ?? null,
+    scryptCost: 2 ** 16,
+  };
+}

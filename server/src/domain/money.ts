@@ -1,0 +1,40 @@
+import Decimal from 'decimal.js';
+
+/**
+ * The one place that turns money between its wire form (decimal strings such as "1250.5") and
+ * its stored form (integer cents). Every balance, request amount and ledger entry goes through
+ * here; nothing else does arithmetic on money as binary floats.
+ */
+export type Cents = number;
+
+const CENTS_PER_UNIT = 100;
+/** Largest cent amount that stays exact both as a JS number and in a 64-bit column. */
+export const MAX_SAFE_CENTS = Number.MAX_SAFE_INTEGER;
+
+/** Parse a canonical decimal string with at most 2 fraction digits into cents. Throws on anything else. */
+export function toCents(amount: string): Cents {
+  if (!/^-?\d+(\.\d{1,2})?$/.test(amount)) throw new RangeError(`not a money amount: ${amount}`);
+  const cents = new Decimal(amount).mul(CENTS_PER_UNIT);
+  if (!cents.isInteger() || cents.abs().greaterThan(MAX_SAFE_CENTS)) throw new RangeError(`money amount out of range: ${amount}`);
+  return cents.toNumber();
+}
+
+/** Cents to the wire form: a decimal string with exactly two fraction digits. */
+export function formatCents(cents: Cents | bigint | string): string {
+  return new Decimal(cents.toString()).div(CENTS_PER_UNIT).toFixed(2);
+}
+
+/**
+ * Round an exact decimal amount (e.g. a realized profit computed at price precision) to cents,
+ * half away from zero as brokers post it.
+ */
+export function roundToCents(amount: Decimal.Value): Cents {
+  return new Decimal(amount).mul(CENTS_PER_UNIT).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+export function sumCents(values: Iterable<Cents>): Cents {
+  let total = 0;
+  for (const v of values) total += v;
+  if (!Number.isSafeInteger(total)) throw new RangeError('cent total out of range');
+  return total;
+}

@@ -1,0 +1,46 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+
+/** Process entry: read configuration, build, listen, and shut down cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const app = await buildApp({
+    config,
+    onGeneratedAdminPassword: (email, password) => {
+      // Printed once, on the first start only; it is not stored anywhere in clear text.
+      console.log(`\n  Created the administrator account.\n    email:    ${email}\n    password: ${password}\n  Sign in and keep this password safe; it will not be shown again.\n`);
+    },
+  });
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err: unknown) => {
+  console.error('Tradeport failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import type { Db, Tx } from '../storage/db';
+
+/**
+ * The user's own activity log ("Recent Activity"): sign-ins, requests, decisions, password and
+ * profile changes, with time and IP. Written in the same transaction as the change it describes.
+ */
+export type ActivityKind =
+  | 'signin'
+  | 'signin-failed'
+  | 'signout'
+  | 'signup'
+  | 'password-changed'
+  | 'password-reset-by-admin'
+  | 'profile-updated'
+  | 'account-activated'
+  | 'account-deactivated'
+  | 'deposit-requested'
+  | 'withdrawal-requested'
+  | 'deposit-approved'
+  | 'deposit-rejected'
+  | 'withdrawal-approved'
+  | 'withdrawal-rejected';
+
+export const activityLabels: Record<ActivityKind, string> = {
+  signin: 'Signed in',
+  'signin-failed': 'Failed sign-in attempt',
+  signout: 'Signed out',
+  signup: 'Account created',
+  'password-changed': 'Password changed',
+  'password-reset-by-admin': 'Password changed by an administrator',
+  'profile-updated': 'Profile updated',
+  'account-activated': 'Account activated',
+  'account-deactivated': 'Account deactivated',
+  'deposit-requested': 'Deposit requested',
+  'withdrawal-requested': 'Withdrawal requested',
+  'deposit-approved': 'Deposit approved',
+  'deposit-rejected': 'Deposit rejected',
+  'withdrawal-approved': 'Withdrawal approved',
+  'withdrawal-rejected': 'Withdrawal rejected',
+};
+
+export interface ActivityInput {
+  userId: number;
+  kind: ActivityKind;
+  details: string;
+  status: string;
+  ip: string;
+  at: number;
+}
+
+export async function recordActivity(db: Db | Tx, a: ActivityInput): Promise<void> {
+  await db
+    .insertInto('activity_log')
+    .values({ user_id: a.userId, kind: a.kind, details: a.details.slice(0, 300), status: a.status, ip: a.ip.slice(0, 64), created_at: a.at })
+    .execute();
+}

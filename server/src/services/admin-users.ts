@@ -1,0 +1,101 @@
+import type { TraderRow } from '@tradeport/contracts';
+import { formatCents } from '../domain/money';
+import { recordActivity } from './activity';
+import { recordAudit } from './audit';
+import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
+import { refuse } from './errors';
+import { emptyTotals, ledgerTotals } from './ledger';
+import { hashPassword } from './passwords';
+import { revokeUserSessions } from './sessions';
+
+/** The admin's users table: everyone, with ledger-derived totals and Online/Offline. */
+export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
+  const users = await ctx.db
+    .selectFrom('users')
+    .leftJoin('countries', 'countries.id', 'users.country_id')
+    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
+    .orderBy('users.id')
+    .execute();
+  const totals = await ledgerTotals(ctx.db);
+  const now = ctx.now();
+  return users.map((u) => {
+    const t = totals.get(u.id) ?? emptyTotals();
+    return {
+      id: u.id,
+      firstName: u.first_name,
+      lastName: u.last_name,
+      email: u.email,
+      phoneNo: u.phone_no,
+      countryName: u.country_name ?? '',
+      countryCode: u.country_code ?? '',
+      balance: formatCents(t.balanceCents),
+      totalDeposite: formatCents(t.depositsCents),
+      totalCredit: formatCents(t.creditCents),
+      totalWithdrawals: formatCents(t.withdrawalsCents),
+      isActive: u.is_active === 1 ? '1' : '0',
+      status: u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs ? 'Online' : 'Offline',
+      accountType: u.role === 'admin' ? '1' : '0',
+      isReserved: u.is_reserved === 1,
+      lastSeen: isoTimeOrNull(u.last_seen_at),
+      createdAt: isoTime(u.created_at),
+    };
+  });
+}
+
+async function editableUser(ctx: ServiceContext, actor: Actor, id: number) {
+  const user = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active', 'is_reserved']).where('id', '=', id).executeTakeFirst();
+  if (!user) throw refuse.notFound('User not found.');
+  if (user.is_reserved === 1) throw refuse.forbidden('The built-in administrator account cannot be changed from the users table.');
+  return user;
+}
+
+export async function setUserActive(ctx: ServiceContext, actor: Actor, id: number, active: '1' | '0'): Promise<string> {
+  const user = await editableUser(ctx, actor, id);
+  if (id === actor.userId && active === '0') throw refuse.forbidden('You cannot deactivate your own account.');
+  return inTransaction(ctx, async (trx, emit) => {
+    const now = ctx.now();
+    await trx.updateTable('users').set({ is_active: active === '1' ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+    if (active === '0') {
+      await revokeUserSessions(trx, id, now);
+      emit({ type: 'account.sessionsRevoked', userId: id, reason: 'deactivated' });
+    }
+    await recordAudit(trx, { actorId: actor.userId, action: 'user.status', targetType: 'user', targetId: id, before: { isActive: String(user.is_active) }, after: { isActive: active }, ip: actor.ip, at: now });
+    await recordActivity(trx, { userId: id, kind: active === '1' ? 'account-activated' : 'account-deactivated', details: `Account ${active === '1' ? 'activated' : 'deactivated'} by an administrator`, status: 'Success', ip: actor.ip, at: now });
+    return `${user.first_name} ${user.last_name} is now ${active === '1' ? 'active' : 'inactive'}.`;
+  });
+}
+
+export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: number, newPassword: string): Promise<string> {
+  const user = await editableUser(ctx, actor, id);
+  const problem = ctx.passwordPolicy.check(newPassword, { email: user.email });
+  if (problem) throw refuse.invalid(problem);
+  const hash = await hashPassword(newPassword, ctx.config.scryptCost);
+  return inTransaction(ctx, async (trx, emit) => {
+    const now = ctx.now();
+    await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
+    const ended = await revokeUserSessions(trx, id, now);
+    emit({ type: 'account.sessionsRevoked', userId: id, reason: 'password-reset' });
+    // The audit records that the password changed, never the password or its hash.
+    await recordAudit(trx, { actorId: actor.userId, action: 'user.password', targetType: 'user', targetId: id, before: null, after: { passwordChanged: true, sessionsEnded: ended }, ip: actor.ip, at: now });
+    await recordActivity(trx, { userId: id, kind: 'password-reset-by-admin', details: 'Password changed by an administrator; all sessions ended', status: 'Success', ip: actor.ip, at: now });
+    return `${user.first_name} ${user.last_name} password changed successfully`;
+  });
+}
+
+export async function listAudit(ctx: ServiceContext, limit: number, before?: number) {
+  let q = ctx.db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id').select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip']);
+  if (before !== undefined) q = q.where('a.id', '<', before);
+  const rows = await q.orderBy('a.id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    timeStamp: isoTime(r.created_at),
+    actorId: r.actor_id,
+    actorEmail: r.email ?? '',
+    action: r.action,
+    targetType: r.target_type,
+    targetId: r.target_id,
+    before: JSON.parse(r.before_json) as unknown,
+    after: JSON.parse(r.after_json) as unknown,
+    ip: r.ip,
+  }));
+}

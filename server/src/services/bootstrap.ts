@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { ServiceContext } from './context';
+import { normalizeEmail } from './auth-service';
+import { hashPassword } from './passwords';
+
+/**
+ * Makes sure an administrator exists. The one created here is the spec's "reserved account": it
+ * cannot be deactivated or edited from the users table. Without ADMIN_EMAIL/ADMIN_PASSWORD a random
+ * password is generated and handed back once, for the caller to print.
+ */
+export async function ensureBootstrapAdmin(ctx: ServiceContext): Promise<{ created: false } | { created: true; email: string; generatedPassword: string | null }> {
+  const existing = await ctx.db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirst();
+  if (existing) return { created: false };
+  const email = normalizeEmail(ctx.config.admin?.email ?? 'admin@tradeport.local');
+  const generatedPassword = ctx.config.admin ? null : randomBytes(12).toString('base64url');
+  const password = ctx.config.admin?.password ?? (generatedPassword as string);
+  const now = ctx.now();
+  await ctx.db
+    .insertInto('users')
+    .values({
+      email,
+      password_hash: await hashPassword(password, ctx.config.scryptCost),
+      first_name: 'Administrator',
+      last_name: '',
+      phone_no: '',
+      country_id: null,
+      date_of_birth: '',
+      nationality: '',
+      role: 'admin',
+      is_active: 1,
+      is_reserved: 1,
+      leverage: ctx.config.defaultLeverage,
+      balance_cents: 0,
+      credit_cents: 0,
+      created_at: now,
+      updated_at: now,
+      last_seen_at: null,
+    })
+    .execute();
+  return { created: true, email, generatedPassword };
+}

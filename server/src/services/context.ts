@@ -1,0 +1,42 @@
+import type { AccountEvent } from '@tradeport/contracts';
+import type { EventBus } from '../bus/event-bus';
+import type { AppConfig } from '../config';
+import type { PasswordPolicy } from '../domain/password-policy';
+import type { Db, Engine, Tx } from '../storage/db';
+
+/** Everything a service needs from outside, injected so tests can swap the clock. */
+export interface ServiceContext {
+  db: Db;
+  engine: Engine;
+  config: AppConfig;
+  bus: EventBus;
+  passwordPolicy: PasswordPolicy;
+  /** Epoch milliseconds. */
+  now: () => number;
+  /**
+   * Margin held by the user's open positions, in cents: funds a withdrawal may not take. Supplied
+   * by the trading engine; without one nothing is held.
+   */
+  reservedMargin?: (trx: Tx, userId: number) => Promise<number>;
+}
+
+/** Who is making a call. */
+export interface Actor {
+  userId: number;
+  role: 'trader' | 'admin';
+  ip: string;
+}
+
+/**
+ * Runs `work` in one database transaction and publishes the events it produced only after the
+ * commit, so nobody is told about a change that was rolled back.
+ */
+export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: AccountEvent) => void) => Promise<T>): Promise<T> {
+  const events: AccountEvent[] = [];
+  const result = await ctx.db.transaction().execute((trx) => work(trx, (e) => events.push(e)));
+  for (const e of events) ctx.bus.publish(e);
+  return result;
+}
+
+export const isoTime = (ms: number): string => new Date(ms).toISOString();
+export const isoTimeOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -1,0 +1,42 @@
+import { createRequire } from 'node:module';
+import countries from 'i18n-iso-countries';
+import type { Country } from '@tradeport/contracts';
+import type { Db } from '../storage/db';
+
+/**
+ * Countries come from i18n-iso-countries (ISO 3166-1), never from a hand-written list. The id is
+ * the ISO numeric code, so it is stable across installs and releases; the 2-letter code drives
+ * the flag. The table is refreshed at start-up so a package update brings new names in.
+ */
+const require = createRequire(import.meta.url);
+countries.registerLocale(require('i18n-iso-countries/langs/en.json'));
+
+export function isoCountries(): Country[] {
+  const names = countries.getNames('en', { select: 'official' });
+  return Object.entries(names)
+    .map(([code, name]) => ({ id: Number(countries.alpha2ToNumeric(code)), countryName: name, countryCode: code }))
+    .filter((c) => Number.isInteger(c.id) && c.id > 0)
+    .sort((a, b) => a.countryName.localeCompare(b.countryName, 'en'));
+}
+
+export async function syncCountries(db: Db): Promise<void> {
+  const list = isoCountries();
+  await db.transaction().execute(async (trx) => {
+    for (const c of list) {
+      await trx
+        .insertInto('countries')
+        .values({ id: c.id, name: c.countryName, code: c.countryCode })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: c.countryName, code: c.countryCode }))
+        .execute();
+    }
+  });
+}
+
+export async function listCountries(db: Db): Promise<Country[]> {
+  const rows = await db.selectFrom('countries').select(['id', 'name', 'code']).orderBy('name').execute();
+  return rows.map((r) => ({ id: r.id, countryName: r.name, countryCode: r.code }));
+}
+
+export async function countryExists(db: Db, id: number): Promise<boolean> {
+  return (await db.selectFrom('countries').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

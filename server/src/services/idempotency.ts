@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { AccountEvent } from '@tradeport/contracts';
+import { isUniqueViolation, type Tx } from '../storage/db';
+import { inTransaction, type ServiceContext } from './context';
+import { refuse } from './errors';
+
+/**
+ * `Idempotency-Key` support for calls that create something. The key row is written in the same
+ * transaction as what it creates, so a retry either finds the committed first result or races the
+ * first attempt and loses on the primary key, then finds it. Only successful creations are kept:
+ * a refused request changed nothing and may simply be retried.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
+
+const hashRequest = (body: unknown): string => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+
+export async function runIdempotent<T extends object>(
+  ctx: ServiceContext,
+  userId: number,
+  key: string | undefined,
+  route: string,
+  request: unknown,
+  create: (trx: Tx, emit: (e: AccountEvent) => void) => Promise<T>,
+): Promise<T> {
+  if (key === undefined) return inTransaction(ctx, create);
+  const requestHash = hashRequest(request);
+
+  const replay = async (): Promise<T | null> => {
+    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+    if (!row) return null;
+    if (row.route !== route || row.request_hash !== requestHash) {
+      throw refuse.conflict('This Idempotency-Key was already used for a different request.');
+    }
+    return JSON.parse(row.response_body) as T;
+  };
+
+  const first = await replay();
+  if (first) return first;
+  try {
+    return await inTransaction(ctx, async (trx, emit) => {
+      const result = await create(trx, emit);
+      await trx
+        .insertInto('idempotency_keys')
+        .values({ user_id: userId, key, route, request_hash: requestHash, response_status: 200, response_body: JSON.stringify(result), created_at: ctx.now() })
+        .execute();
+      return result;
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const again = await replay();
+    if (again) return again;
+    throw err;
+  }
+}

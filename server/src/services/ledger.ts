@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import type { Cents } from '../domain/money';
+import type { Db, Tx } from '../storage/db';
+import type { LedgerKind } from '../storage/schema';
+
+/**
+ * The ledger: every change of a balance is one entry, written in the caller's transaction together
+ * with the change itself. `users.balance_cents` / `credit_cents` are a running total kept in the
+ * same statement order, so a balance always equals the sum of its entries (see `findLedgerMismatches`).
+ * Credit entries move the credit bucket; every other kind moves the balance.
+ */
+export interface Posting {
+  userId: number;
+  kind: LedgerKind;
+  /** Signed: positive credits the account, negative debits it. Never zero. */
+  amountCents: Cents;
+  refType: string;
+  refId: string | number;
+  memo: string;
+  at: number;
+  /** Refuse the posting when the bucket would end below this amount (e.g. 0 for a withdrawal). */
+  floorCents?: Cents;
+}
+
+export interface PostedBalance {
+  balanceCents: Cents;
+  creditCents: Cents;
+}
+
+/** Posts one entry. Returns null, and changes nothing, when the floor would be broken. */
+export async function postToLedger(trx: Tx, p: Posting): Promise<PostedBalance | null> {
+  if (!Number.isSafeInteger(p.amountCents) || p.amountCents === 0) throw new RangeError(`invalid posting amount: ${p.amountCents}`);
+  const column = p.kind === 'credit' ? 'credit_cents' : 'balance_cents';
+  let update = trx
+    .updateTable('users')
+    .set({ [column]: sql`${sql.ref(column)} + ${p.amountCents}` })
+    .where('id', '=', p.userId);
+  if (p.floorCents !== undefined) update = update.where(sql<boolean>`${sql.ref(column)} + ${p.amountCents} >= ${p.floorCents}`);
+  const row = await update.returning(['balance_cents', 'credit_cents']).executeTakeFirst();
+  if (!row) return null;
+  await trx
+    .insertInto('ledger_entries')
+    .values({
+      user_id: p.userId,
+      kind: p.kind,
+      amount_cents: p.amountCents,
+      balance_after_cents: p.kind === 'credit' ? row.credit_cents : row.balance_cents,
+      ref_type: p.refType,
+      ref_id: String(p.refId),
+      memo: p.memo.slice(0, 200),
+      created_at: p.at,
+    })
+    .execute();
+  return { balanceCents: row.balance_cents, creditCents: row.credit_cents };
+}
+
+export interface AccountTotals {
+  balanceCents: Cents;
+  creditCents: Cents;
+  depositsCents: Cents;
+  withdrawalsCents: Cents;
+}
+
+export const emptyTotals = (): AccountTotals => ({ balanceCents: 0, creditCents: 0, depositsCents: 0, withdrawalsCents: 0 });
+
+/** Profile and admin totals, derived from the ledger rather than from cached columns. */
+export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map<number, AccountTotals>> {
+  let q = db
+    .selectFrom('ledger_entries')
+    .select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')])
+    .groupBy(['user_id', 'kind']);
+  if (userIds) {
+    if (userIds.length === 0) return new Map();
+    q = q.where('user_id', 'in', userIds);
+  }
+  const totals = new Map<number, AccountTotals>();
+  for (const row of await q.execute()) {
+    const t = totals.get(row.user_id) ?? emptyTotals();
+    const amount = Number(row.total);
+    if (row.kind === 'credit') t.creditCents += amount;
+    else t.balanceCents += amount;
+    if (row.kind === 'deposit') t.depositsCents += amount;
+    if (row.kind === 'withdrawal') t.withdrawalsCents -= amount;
+    totals.set(row.user_id, t);
+  }
+  return totals;
+}
+
+export interface LedgerMismatch {
+  userId: number;
+  balanceCents: Cents;
+  ledgerBalanceCents: Cents;
+  creditCents: Cents;
+  ledgerCreditCents: Cents;
+}
+
+/** The invariant check: every user's balance and credit equal the sums of their ledger entries. */
+export async function findLedgerMismatches(db: Db): Promise<LedgerMismatch[]> {
+  const users = await db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).execute();
+  const totals = await ledgerTotals(db);
+  const mismatches: LedgerMismatch[] = [];
+  for (const u of users) {
+    const t = totals.get(u.id) ?? emptyTotals();
+    if (t.balanceCents !== u.balance_cents || t.creditCents !== u.credit_cents) {
+      mismatches.push({ userId: u.id, balanceCents: u.balance_cents, ledgerBalanceCents: t.balanceCents, creditCents: u.credit_cents, ledgerCreditCents: t.creditCents });
+    }
+  }
+  return mismatches;
+}

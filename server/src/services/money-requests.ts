@@ -1,0 +1,236 @@
+import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyRequestRow, MoneyRequestsQuery, WithdrawalRecord } from '@tradeport/contracts';
+import { sql } from 'kysely';
+import { formatCents, toCents, type Cents } from '../domain/money';
+import type { Tx } from '../storage/db';
+import type { MoneyRequestKind } from '../storage/schema';
+import { recordActivity } from './activity';
+import { recordAudit } from './audit';
+import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
+import { refuse } from './errors';
+import { runIdempotent } from './idempotency';
+import { postToLedger } from './ledger';
+
+/**
+ * Deposit and withdrawal requests. Both live in one table (`money_requests`, by kind) so the admin
+ * can list and filter them together; on the wire they keep the spec's separate shapes and names.
+ * A request is created Pending ('0') and decided once: Approved ('1') posts to the ledger in the
+ * same transaction, Rejected ('2') moves no money.
+ */
+
+const usd = (cents: Cents) => `${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USD`;
+
+function checkAmount(amount: string, max: string, what: 'deposit' | 'withdrawal'): Cents {
+  const cents = toCents(amount);
+  const maxCents = toCents(max);
+  if (cents > maxCents) throw refuse.invalid(`The maximum ${what} amount is ${usd(maxCents)}.`);
+  return cents;
+}
+
+/** Funds a withdrawal may not touch: margin held by open positions (the trading engine adds it). */
+async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number): Promise<Cents> {
+  return ctx.reservedMargin ? ctx.reservedMargin(trx, userId) : 0;
+}
+
+export async function createDeposit(ctx: ServiceContext, actor: Actor, input: AddDepositRequest, idempotencyKey: string | undefined) {
+  const cents = checkAmount(input.depositAmount, ctx.config.maxDepositAmount, 'deposit');
+  return runIdempotent(ctx, actor.userId, idempotencyKey, 'addDeposite', input, async (trx) => {
+    const gateway = await trx.selectFrom('payment_accounts').select(['id', 'is_active', 'name']).where('id', '=', input.payment_getways_id).executeTakeFirst();
+    if (!gateway || gateway.is_active !== 1) throw refuse.invalid('Please select an active payment account.');
+    const now = ctx.now();
+    const row = await trx
+      .insertInto('money_requests')
+      .values({ kind: 'deposit', user_id: actor.userId, payment_account_id: gateway.id, account_ref: input.paymentAccount, amount_cents: cents, status: '0', created_at: now, decided_at: null, decided_by: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordActivity(trx, { userId: actor.userId, kind: 'deposit-requested', details: `Deposit request #${row.id} of ${usd(cents)} via ${gateway.name}`, status: 'Pending', ip: actor.ip, at: now });
+    return { status: 'success' as const, message: 'Deposit request sent successfully. Please wait for admin approval.', id: row.id };
+  });
+}
+
+export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input: AddWithdrawalRequest, idempotencyKey: string | undefined) {
+  const cents = checkAmount(input.withdrawalsAmount, ctx.config.maxWithdrawalAmount, 'withdrawal');
+  return runIdempotent(ctx, actor.userId, idempotencyKey, 'addWithdrawal', input, async (trx) => {
+    const user = await trx.selectFrom('users').select(['balance_cents']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
+    const pending = await trx
+      .selectFrom('money_requests')
+      .select(sql<number>`cast(coalesce(sum(amount_cents), 0) as bigint)`.as('total'))
+      .where('user_id', '=', actor.userId)
+      .where('kind', '=', 'withdrawal')
+      .where('status', '=', '0')
+      .executeTakeFirstOrThrow();
+    const available = user.balance_cents - (await reservedCents(ctx, trx, actor.userId)) - Number(pending.total);
+    if (cents > available) {
+      throw refuse.invalid(`Insufficient available balance. You can withdraw at most ${usd(Math.max(0, available))}${Number(pending.total) > 0 ? ' (pending withdrawals are already set aside)' : ''}.`);
+    }
+    const now = ctx.now();
+    const row = await trx
+      .insertInto('money_requests')
+      .values({ kind: 'withdrawal', user_id: actor.userId, payment_account_id: null, account_ref: input.paymentAccount, amount_cents: cents, status: '0', created_at: now, decided_at: null, decided_by: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordActivity(trx, { userId: actor.userId, kind: 'withdrawal-requested', details: `Withdrawal request #${row.id} of ${usd(cents)} to ${input.paymentAccount}`, status: 'Pending', ip: actor.ip, at: now });
+    return { status: 'success' as const, message: 'Withdrawal request sent successfully. Please wait for admin approval.', id: row.id };
+  });
+}
+
+function requestsQuery(ctx: ServiceContext) {
+  return ctx.db
+    .selectFrom('money_requests as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
+    .leftJoin('users as d', 'd.id', 'r.decided_by')
+    .select([
+      'r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at',
+      'u.first_name', 'u.last_name', 'u.email',
+      'p.name as gateway_name', 'p.number as gateway_number',
+      'd.email as decided_by_email',
+    ]);
+}
+type RequestJoinRow = Awaited<ReturnType<ReturnType<typeof requestsQuery>['execute']>>[number];
+
+const toDeposit = (r: RequestJoinRow): DepositRecord => ({
+  id: r.id,
+  traders_id: r.user_id,
+  paymentAccount: r.account_ref,
+  payment_getways_id: r.payment_account_id,
+  paymentGatewayName: r.gateway_name ?? '',
+  number: r.gateway_number ?? '',
+  depositAmount: formatCents(r.amount_cents),
+  timeStamp: isoTime(r.created_at),
+  status: r.status,
+  decidedAt: isoTimeOrNull(r.decided_at),
+});
+const toWithdrawal = (r: RequestJoinRow): WithdrawalRecord => ({
+  id: r.id,
+  traders_id: r.user_id,
+  paymentAccount: r.account_ref,
+  withdrawalsAmount: formatCents(r.amount_cents),
+  timeStamp: isoTime(r.created_at),
+  status: r.status,
+  decidedAt: isoTimeOrNull(r.decided_at),
+});
+const withTrader = (r: RequestJoinRow) => ({ firstName: r.first_name, lastName: r.last_name, email: r.email });
+
+/** The trader's own requests of one kind, newest first (bounded: the most recent 500). */
+export async function listOwnDeposits(ctx: ServiceContext, userId: number): Promise<DepositRecord[]> {
+  const rows = await requestsQuery(ctx).where('r.user_id', '=', userId).where('r.kind', '=', 'deposit').orderBy('r.id', 'desc').limit(500).execute();
+  return rows.map(toDeposit);
+}
+export async function listOwnWithdrawals(ctx: ServiceContext, userId: number): Promise<WithdrawalRecord[]> {
+  const rows = await requestsQuery(ctx).where('r.user_id', '=', userId).where('r.kind', '=', 'withdrawal').orderBy('r.id', 'desc').limit(500).execute();
+  return rows.map(toWithdrawal);
+}
+
+/** Pending requests for the admin queue, oldest first so the queue is worked in order. */
+export async function listPendingDeposits(ctx: ServiceContext) {
+  const rows = await requestsQuery(ctx).where('r.kind', '=', 'deposit').where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000).execute();
+  return rows.map((r) => ({ ...toDeposit(r), ...withTrader(r) }));
+}
+export async function listPendingWithdrawals(ctx: ServiceContext) {
+  const rows = await requestsQuery(ctx).where('r.kind', '=', 'withdrawal').where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000).execute();
+  return rows.map((r) => ({ ...toWithdrawal(r), ...withTrader(r) }));
+}
+
+export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery): Promise<{ total: number; data: MoneyRequestRow[] }> {
+  let q = requestsQuery(ctx);
+  if (f.type) q = q.where('r.kind', '=', f.type);
+  if (f.status) q = q.where('r.status', '=', f.status);
+  if (f.traderId) q = q.where('r.user_id', '=', f.traderId);
+  if (f.from) q = q.where('r.created_at', '>=', Date.parse(`${f.from}T00:00:00Z`));
+  if (f.to) q = q.where('r.created_at', '<', Date.parse(`${f.to}T00:00:00Z`) + 24 * 3600_000);
+  if (f.search) {
+    // Wildcards typed by the admin are taken literally by dropping them; search is "contains".
+    const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, '')}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(u.first_name || ' ' || u.last_name)`, 'like', like),
+        eb(sql<string>`lower(u.email)`, 'like', like),
+        eb(sql<string>`lower(r.account_ref)`, 'like', like),
+      ]),
+    );
+  }
+  const count = await q.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const rows = await q.orderBy('r.id', 'desc').limit(f.limit).offset(f.offset).execute();
+  return {
+    total: Number(count.n),
+    data: rows.map((r) => ({
+      id: r.id,
+      type: r.kind,
+      traders_id: r.user_id,
+      ...withTrader(r),
+      amount: formatCents(r.amount_cents),
+      paymentAccount: r.account_ref,
+      paymentGatewayName: r.gateway_name ?? '',
+      number: r.gateway_number ?? '',
+      status: r.status,
+      timeStamp: isoTime(r.created_at),
+      decidedAt: isoTimeOrNull(r.decided_at),
+      decidedBy: r.decided_by_email ?? '',
+    })),
+  };
+}
+
+const kindLabel: Record<MoneyRequestKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
+
+/**
+ * Approve ('1') or reject ('2') a pending request, exactly once: the status moves only from '0'
+ * in a guarded update, and the ledger posting happens in the same transaction. A concurrent second
+ * decision finds no pending row and is refused; a withdrawal that is no longer covered by the
+ * available balance is refused and stays pending.
+ */
+export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: MoneyRequestKind, id: number, decision: '1' | '2'): Promise<string> {
+  const label = kindLabel[kind];
+  return inTransaction(ctx, async (trx, emit) => {
+    const now = ctx.now();
+    const updated = await trx
+      .updateTable('money_requests')
+      .set({ status: decision, decided_at: now, decided_by: actor.userId })
+      .where('id', '=', id)
+      .where('kind', '=', kind)
+      .where('status', '=', '0')
+      .returning(['user_id', 'amount_cents'])
+      .executeTakeFirst();
+    if (!updated) {
+      const existing = await trx.selectFrom('money_requests').select(['status']).where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+      if (!existing) throw refuse.notFound(`${label} request #${id} was not found.`);
+      throw refuse.conflict(`${label} request #${id} has already been ${existing.status === '1' ? 'approved' : 'rejected'}.`);
+    }
+    const { user_id: userId, amount_cents: cents } = updated;
+    let balanceAfter: { balanceCents: Cents; creditCents: Cents } | null = null;
+    if (decision === '1') {
+      balanceAfter = await postToLedger(trx, {
+        userId,
+        kind,
+        amountCents: kind === 'deposit' ? cents : -cents,
+        refType: 'money_request',
+        refId: id,
+        memo: `${label} request #${id}`,
+        at: now,
+        ...(kind === 'withdrawal' ? { floorCents: await reservedCents(ctx, trx, userId) } : {}),
+      });
+      if (!balanceAfter) throw refuse.conflict(`Insufficient available balance to approve withdrawal request #${id}; it stays pending.`);
+    }
+    const verb = decision === '1' ? 'approved' : 'rejected';
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: `${kind}.${decision === '1' ? 'approve' : 'reject'}`,
+      targetType: 'money_request',
+      targetId: id,
+      before: { status: '0' },
+      after: { status: decision, ...(balanceAfter ? { traderBalance: formatCents(balanceAfter.balanceCents) } : {}) },
+      ip: actor.ip,
+      at: now,
+    });
+    await recordActivity(trx, {
+      userId,
+      kind: `${kind}-${verb}`,
+      details: `${label} request #${id} of ${usd(cents)} ${verb}`,
+      status: decision === '1' ? 'Approved' : 'Rejected',
+      ip: actor.ip,
+      at: now,
+    });
+    emit({ type: 'moneyRequest.updated', userId, requestId: id, kind, status: decision, amount: formatCents(cents) });
+    if (balanceAfter) emit({ type: 'balance.changed', userId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
+    return `${label} request #${id} ${verb} successfully`;
+  });
+}

@@ -1,0 +1,38 @@
+import { recordAudit } from './audit';
+import { inTransaction, isoTime, type Actor, type ServiceContext } from './context';
+import { refuse } from './errors';
+
+/** The broker's own accounts that traders pay into. New ones are active; traders see only active ones. */
+export async function listActivePaymentAccounts(ctx: ServiceContext) {
+  const rows = await ctx.db.selectFrom('payment_accounts').select(['id', 'name', 'number', 'more_info']).where('is_active', '=', 1).orderBy('name').execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, number: r.number, moreInfo: r.more_info }));
+}
+
+export async function listPaymentAccounts(ctx: ServiceContext) {
+  const rows = await ctx.db.selectFrom('payment_accounts').selectAll().orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, number: r.number, moreInfo: r.more_info, isActive: r.is_active === 1 ? ('1' as const) : ('0' as const), createdAt: isoTime(r.created_at) }));
+}
+
+export async function addPaymentAccount(ctx: ServiceContext, actor: Actor, input: { name: string; number: string; moreInfo: string }): Promise<number> {
+  return inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const row = await trx
+      .insertInto('payment_accounts')
+      .values({ name: input.name, number: input.number, more_info: input.moreInfo, is_active: 1, created_at: now, created_by: actor.userId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, { actorId: actor.userId, action: 'payment_account.add', targetType: 'payment_account', targetId: row.id, before: null, after: { ...input, isActive: '1' }, ip: actor.ip, at: now });
+    return row.id;
+  });
+}
+
+export async function setPaymentAccountActive(ctx: ServiceContext, actor: Actor, id: number, active: '1' | '0'): Promise<string> {
+  return inTransaction(ctx, async (trx) => {
+    const before = await trx.selectFrom('payment_accounts').select(['name', 'is_active']).where('id', '=', id).executeTakeFirst();
+    if (!before) throw refuse.notFound('Payment account not found.');
+    const now = ctx.now();
+    await trx.updateTable('payment_accounts').set({ is_active: active === '1' ? 1 : 0 }).where('id', '=', id).execute();
+    await recordAudit(trx, { actorId: actor.userId, action: 'payment_account.status', targetType: 'payment_account', targetId: id, before: { isActive: String(before.is_active) }, after: { isActive: active }, ip: actor.ip, at: now });
+    return `Payment account ${before.name} is now ${active === '1' ? 'active' : 'inactive'}.`;
+  });
+}

@@ -1,0 +1,75 @@
+import type { ActivityEntry, EditProfileRequest, ProfileDetails } from '@tradeport/contracts';
+import { isValidPhone } from '../domain/password-policy';
+import { formatCents } from '../domain/money';
+import { activityLabels, recordActivity, type ActivityKind } from './activity';
+import { inTransaction, isoTime, type ServiceContext } from './context';
+import { countryExists } from './countries';
+import { refuse } from './errors';
+import { emptyTotals, ledgerTotals } from './ledger';
+import type { ClientInfo } from './auth-service';
+
+export async function getProfile(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
+  const u = await ctx.db
+    .selectFrom('users')
+    .leftJoin('countries', 'countries.id', 'users.country_id')
+    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'country_id', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'role', 'leverage', 'created_at'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!u) throw refuse.notFound('Account not found.');
+  const t = (await ledgerTotals(ctx.db, [userId])).get(userId) ?? emptyTotals();
+  return {
+    id: u.id,
+    firstName: u.first_name,
+    lastName: u.last_name,
+    email: u.email,
+    phoneNo: u.phone_no,
+    countryId: u.country_id,
+    countryName: u.country_name ?? '',
+    countryCode: u.country_code ?? '',
+    dateOfBirth: u.date_of_birth,
+    nationality: u.nationality,
+    accountType: u.role === 'admin' ? '1' : '0',
+    leverage: u.leverage,
+    createdAt: isoTime(u.created_at),
+    totalBalance: formatCents(t.balanceCents),
+    totalCredit: formatCents(t.creditCents),
+    totalDeposite: formatCents(t.depositsCents),
+    totalWithdrawals: formatCents(t.withdrawalsCents),
+  };
+}
+
+export async function editProfile(ctx: ServiceContext, userId: number, input: EditProfileRequest, client: ClientInfo): Promise<void> {
+  const phone = input.phoneNo.replace(/[\s-]/g, '');
+  if (!isValidPhone(phone)) throw refuse.invalid('Please enter a valid phone number (digits only, 6 to 15 digits).');
+  const countryId = /^\d{1,4}$/.test(input.country_id) ? Number(input.country_id) : NaN;
+  if (!Number.isInteger(countryId) || !(await countryExists(ctx.db, countryId))) throw refuse.invalid('Please select a valid country.');
+  if (input.dateOfBirth !== '') {
+    const d = new Date(`${input.dateOfBirth}T00:00:00Z`);
+    if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== input.dateOfBirth) throw refuse.invalid('Date of birth must be a real date (YYYY-MM-DD).');
+    if (d.getTime() > ctx.now()) throw refuse.invalid('Date of birth cannot be in the future.');
+    if (d.getUTCFullYear() < 1900) throw refuse.invalid('Date of birth must be after 1900.');
+  }
+  const now = ctx.now();
+  await inTransaction(ctx, async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ first_name: input.firstName, last_name: input.lastName, phone_no: phone, country_id: countryId, date_of_birth: input.dateOfBirth, nationality: input.nationality, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+    await recordActivity(trx, { userId, kind: 'profile-updated', details: 'Profile details updated', status: 'Success', ip: client.ip, at: now });
+  });
+}
+
+export async function listActivity(ctx: ServiceContext, userId: number, limit: number, before?: number): Promise<ActivityEntry[]> {
+  let q = ctx.db.selectFrom('activity_log').selectAll().where('user_id', '=', userId);
+  if (before !== undefined) q = q.where('id', '<', before);
+  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    timeStamp: isoTime(r.created_at),
+    activity: activityLabels[r.kind as ActivityKind] ?? r.kind,
+    details: r.details,
+    ip: r.ip,
+    status: r.status,
+  }));
+}

@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+const PG_INT8_OID = 20;
+
+/** Opens the database named by DATABASE_URL: `sqlite:/path.db`, `sqlite::memory:` or `postgres://…`. */
+export function openDatabase(url: string): DatabaseHandle {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/tradeport.db');
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    const sqlite = new SqliteDatabase(path === ':memory:' ? ':memory:' : resolve(path));
+    sqlite.pragma('journal_mode = WAL');
+    // FULL makes each committed money movement durable across power loss, not just process crashes.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, engine: 'sqlite', close: () => db.destroy() };
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+      // Cents and epoch milliseconds are 64-bit columns; both stay far below 2^53.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === PG_INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+  throw new Error(`Unsupported DATABASE_URL: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+}
+
+/** True when an error is a unique-constraint violation on either engine. */
+export function isUniqueViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: string };
+  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

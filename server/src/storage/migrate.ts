@@ -1,0 +1,23 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseHandle } from './db';
+import { initialMigration } from './migrations/0001-initial';
+
+/** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
+class CodeMigrationProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return this.migrations;
+  }
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new CodeMigrationProvider({
+      '0001-initial': initialMigration(handle.engine),
+    }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

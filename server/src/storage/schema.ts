@@ -1,0 +1,137 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  phone_no: string;
+  country_id: number | null;
+  date_of_birth: string;
+  nationality: string;
+  role: 'trader' | 'admin';
+  is_active: number;
+  is_reserved: number;
+  leverage: number;
+  balance_cents: number;
+  credit_cents: number;
+  created_at: number;
+  updated_at: number;
+  last_seen_at: number | null;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  persistent: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string;
+  user_agent: string;
+  revoked_at: number | null;
+}
+
+export interface LoginThrottleTable {
+  email: string;
+  failures: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
+export interface CountriesTable {
+  id: number;
+  name: string;
+  code: string;
+}
+
+export interface PaymentAccountsTable {
+  id: Generated<number>;
+  name: string;
+  number: string;
+  more_info: string;
+  is_active: number;
+  created_at: number;
+  created_by: number | null;
+}
+
+export type MoneyRequestKind = 'deposit' | 'withdrawal';
+export type MoneyRequestStatus = '0' | '1' | '2';
+
+export interface MoneyRequestsTable {
+  id: Generated<number>;
+  kind: MoneyRequestKind;
+  user_id: number;
+  payment_account_id: number | null;
+  account_ref: string;
+  amount_cents: number;
+  status: MoneyRequestStatus;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: number | null;
+}
+
+export type LedgerKind = 'deposit' | 'withdrawal' | 'credit' | 'trade' | 'swap' | 'adjustment';
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: LedgerKind;
+  amount_cents: number;
+  balance_after_cents: number;
+  ref_type: string;
+  ref_id: string;
+  memo: string;
+  created_at: number;
+}
+
+export interface ActivityLogTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  details: string;
+  status: string;
+  ip: string;
+  created_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before_json: string;
+  after_json: string;
+  ip: string;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  route: string;
+  request_hash: string;
+  response_status: number;
+  response_body: string;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
+  countries: CountriesTable;
+  payment_accounts: PaymentAccountsTable;
+  money_requests: MoneyRequestsTable;
+  ledger_entries: LedgerEntriesTable;
+  activity_log: ActivityLogTable;
+  audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type MoneyRequestRow = Selectable<MoneyRequestsTable>;

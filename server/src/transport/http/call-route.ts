@@ -1,0 +1,75 @@
+import type { CallDefinition } from '@tradeport/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import type { Actor } from '../../services/context';
+import { Refusal, refuse } from '../../services/errors';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
+import type { SessionUser } from '../../services/sessions';
+import { sendRefusal } from './responses';
+import { currentSession } from './session-cookie';
+
+type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface CallInput<C extends CallDefinition> {
+  body: Input<C['body']>;
+  query: Input<C['query']>;
+  /** Present for every access level but 'public' (where it may be null). */
+  session: C['access'] extends 'public' ? SessionUser | null : SessionUser;
+  actor: C['access'] extends 'public' ? Actor | null : Actor;
+  idempotencyKey: string | undefined;
+  client: { ip: string; userAgent: string };
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<z.input<C['response']>>;
+
+/**
+ * Registers one call from the contracts table: parses the body and query with the call's schema
+ * (the first problem becomes the refusal message), enforces who may call it, and turns a service's
+ * Refusal into the spec's `{status, message}` with a 4xx code. Handlers stay thin: parse, call a
+ * service, shape the answer.
+ */
+export function registerCall<C extends CallDefinition>(app: FastifyInstance, call: C, handler: CallHandler<C>, routeOptions: RouteShorthandOptions = {}): void {
+  app.route({
+    ...routeOptions,
+    method: call.method,
+    url: `/api${call.path}`,
+    handler: async (request, reply) => {
+      try {
+        const session = await currentSession(request);
+        if (call.access !== 'public') {
+          if (!session) throw refuse.unauthenticated();
+          if (call.access === 'admin' && session.role !== 'admin') throw refuse.forbidden('This action needs an administrator account.');
+          if (call.access === 'trader' && session.role !== 'trader') throw refuse.forbidden('This action is for trading accounts only.');
+        }
+        const body = call.body ? parseOrRefuse(call.body, request.body ?? {}) : undefined;
+        const query = call.query ? parseOrRefuse(call.query, request.query ?? {}) : undefined;
+        const rawKey = request.headers['idempotency-key'];
+        let idempotencyKey: string | undefined;
+        if (call.idempotent && rawKey !== undefined) {
+          if (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(rawKey)) throw refuse.invalid('The Idempotency-Key header must be 1 to 128 visible ASCII characters.');
+          idempotencyKey = rawKey;
+        }
+        const client = { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };
+        const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
+        const result = await handler({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
+        if (reply.sent) return reply;
+        return reply.send(result);
+      } catch (err) {
+        if (err instanceof Refusal) return sendRefusal(reply, err);
+        throw err;
+      }
+    },
+  });
+}
+
+function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw refuse.invalid('The request is not valid.');
+  // Zod's own wording for a wrong top-level type is not meant for people.
+  if (issue.path.length === 0) throw refuse.invalid('The request body must be a JSON object.');
+  throw refuse.invalid(issue.message.startsWith('Invalid input') ? `Invalid value for ${issue.path.join('.')}.` : issue.message);
+}

@@ -1,0 +1,39 @@
+import { calls } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { listAudit, listUsers, setUserActive, setUserPassword } from '../../../services/admin-users';
+import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
+import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
+import { registerCall } from '../call-route';
+import { successData, successMessage } from '../responses';
+
+/** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
+export function adminRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+
+  registerCall(app, calls.getTraders, async () => successData(await listUsers(ctx)));
+
+  registerCall(app, calls.editStatusTraders, async ({ body, actor }) => successMessage(await setUserActive(ctx, actor, body.id, body.isActive)));
+
+  registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
+
+  registerCall(app, calls.getPendingDeposite, async () => successData(await listPendingDeposits(ctx)));
+
+  registerCall(app, calls.editStatusDeposite, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'deposit', body.deposites_id, body.status)));
+
+  registerCall(app, calls.getPendingWithdrawal, async () => successData(await listPendingWithdrawals(ctx)));
+
+  registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status)));
+
+  registerCall(app, calls.getMoneyRequests, async ({ query }) => ({ status: 'success' as const, ...(await listAllRequests(ctx, query)) }));
+
+  registerCall(app, calls.getPaymentGetways, async () => successData(await listPaymentAccounts(ctx)));
+
+  registerCall(app, calls.addNewPayments, async ({ body, actor }) => {
+    const id = await addPaymentAccount(ctx, actor, body);
+    return { ...successMessage(`Payment account ${body.name} added.`), id };
+  });
+
+  registerCall(app, calls.editStatusPayments, async ({ body, actor }) => successMessage(await setPaymentAccountActive(ctx, actor, body.id, body.isActive)));
+
+  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await listAudit(ctx, query.limit, query.before)));
+}

@@ -1,0 +1,60 @@
+import { calls } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { changeOwnPassword, login, logout, register } from '../../../services/auth-service';
+import { listCountries } from '../../../services/countries';
+import { hashToken } from '../../../services/sessions';
+import { registerCall } from '../call-route';
+import { successData, successMessage } from '../responses';
+import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
+
+const rateLimited = (max: number) => ({
+  config: { rateLimit: { max, timeWindow: '1 minute' } },
+});
+
+export function authRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+
+  registerCall(app, calls.testSession, async ({ session }) =>
+    session
+      ? { status: 'success' as const, accountType: session.role === 'admin' ? ('1' as const) : ('0' as const), user: { id: session.userId, firstName: session.firstName, lastName: session.lastName, email: session.email } }
+      : { status: 'Failure' as const, message: 'Not signed in.' },
+  );
+
+  registerCall(
+    app,
+    calls.login,
+    async ({ body, client, request, reply }) => {
+      const presented = request.cookies[SESSION_COOKIE];
+      const result = await login(ctx, body, client, presented ? hashToken(presented) : null);
+      setSessionCookie(request, reply, result.session);
+      return { status: 'Success' as const, accountType: result.accountType, message: result.message };
+    },
+    rateLimited(ctx.config.signinRateLimitPerMinute),
+  );
+
+  registerCall(app, calls.logout, async ({ session, client, request, reply }) => {
+    await logout(ctx, session, client);
+    clearSessionCookie(request, reply);
+    return successMessage('Signed out.');
+  });
+
+  registerCall(app, calls.getCountries, async () => successData(await listCountries(ctx.db)));
+
+  registerCall(
+    app,
+    calls.registration,
+    async ({ body, client }) => {
+      const { message } = await register(ctx, body, client);
+      return { status: 'Success' as const, message };
+    },
+    rateLimited(ctx.config.signupRateLimitPerMinute),
+  );
+
+  registerCall(app, calls.changePassword, async ({ body, session, client, request, reply }) => {
+    const issued = await changeOwnPassword(ctx, session, body, client);
+    setSessionCookie(request, reply, issued);
+    // The old session object is stale now; drop it so nothing later in this request uses it.
+    request.sessionPromise = currentSession(request);
+    return successMessage('Your password has been changed. Other devices have been signed out.');
+  });
+}

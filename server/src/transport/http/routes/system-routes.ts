@@ -1,0 +1,57 @@
+import { calls, type CallDefinition } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+
+/** Health and the generated API document. */
+export function systemRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+
+  app.get('/api/health', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.db);
+      return { status: 'success', database: ctx.engine };
+    } catch {
+      return reply.code(503).send({ status: 'Failure', message: 'Database unavailable.' });
+    }
+  });
+
+  let document: object | null = null;
+  app.get('/api/docs', async () => (document ??= openApiDocument(Object.values(calls))));
+}
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
+
+const failure = { description: 'Refused: `{status: "Failure", message}` (the message says why; nothing was changed).', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } }, required: ['status', 'message'] } } } };
+
+export function openApiDocument(list: CallDefinition[]): object {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const call of list) {
+    const operation: Record<string, unknown> = {
+      summary: call.summary,
+      description: `Access: ${call.access}.${call.idempotent ? ' Accepts an `Idempotency-Key` header: a retry with the same key returns the first result.' : ''}${call.method === 'POST' ? ' State-changing: the `Origin` (or `Referer`) must be this site.' : ''}`,
+      tags: [call.access],
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: jsonSchema(call.response, 'output') } } },
+        '4XX': failure,
+      },
+    };
+    if (call.body) {
+      const schema = jsonSchema(call.body, 'input');
+      operation.requestBody = {
+        required: true,
+        content: call.encoding === 'multipart' ? { 'multipart/form-data': { schema }, 'application/json': { schema } } : { 'application/json': { schema } },
+      };
+    }
+    if (call.query) {
+      const schema = jsonSchema(call.query, 'input') as { properties?: Record<string, object> };
+      operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
+    }
+    paths[`/api${call.path}`] = { [call.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Tradeport API', version: '0.1.0', description: 'The calls of the product specification (section 7), served verbatim under /api, plus additions in the same style. Sessions are cookies set by /api/login.php.' },
+    paths,
+  };
+}

@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../../services/context';
+import { resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
+
+export const SESSION_COOKIE = 'tp_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionPromise?: Promise<SessionUser | null>;
+  }
+  interface FastifyInstance {
+    services: ServiceContext;
+  }
+}
+
+/** The request's session, looked up once per request and only when a route asks for it. */
+export function currentSession(request: FastifyRequest): Promise<SessionUser | null> {
+  request.sessionPromise ??= (async () => {
+    const token = request.cookies[SESSION_COOKIE];
+    return token ? resolveSession(request.server.services, token) : null;
+  })();
+  return request.sessionPromise;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: IssuedSession): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    ...(session.maxAgeMs !== undefined ? { maxAge: Math.floor(session.maxAgeMs / 1000) } : {}),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
+}
