@@ -5,8 +5,6 @@ import { z } from 'zod';
  * Anything unknown-looking or invalid stops start-up with one message per problem, so an
  * operator never runs with a setting silently ignored.
  */
-const bool = (name: string) =>
-  z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` }).transform((v) => ['true', '1', 'yes'].includes(v));
 const int = (name: string, min: number, max: number) =>
   z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`);
 const decimalAmount = (name: string) =>

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { Refusal, type RefusalKind } from '../../services/errors';
+import type { Refusal} from '../../services/errors';
+import { type RefusalKind } from '../../services/errors';
 
 const statusCodes: Record<RefusalKind, number> = {
   invalid: 400,

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app';
+import { loadConfig, type AppConfig } from '../../src/config';
+import type { ServiceContext } from '../../src/services/context';
+
+/**
+ * Builds the real server on a fresh database and listens on a random local port. The database is
+ * SQLite in memory, or, when DATABASE_URL names PostgreSQL (as CI does on its second pass), a new
+ * PostgreSQL database created for this app and dropped when it closes.
+ */
+export interface TestApp {
+  url: string;
+  origin: string;
+  app: FastifyInstance;
+  ctx: ServiceContext;
+  clock: TestClock;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+export interface TestClock {
+  now(): number;
+  advance(ms: number): void;
+  set(ms: number): void;
+}
+
+export const ADMIN_EMAIL = 'admin@tradeport.test';
+export const ADMIN_PASSWORD = 'Admin-Pass-4-Tests';
+
+export function testClock(start = Date.parse('2026-03-04T10:00:00Z')): TestClock {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms), set: (ms) => void (t = ms) };
+}
+
+async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface StartOptions {
+  config?: Partial<AppConfig>;
+  /** Use the real clock instead of the injectable test clock. */
+  realClock?: boolean;
+}
+
+export async function startApp(options: StartOptions = {}): Promise<TestApp> {
+  const base = process.env.DATABASE_URL ?? '';
+  const pgDb = base.startsWith('postgres') ? await freshPostgres(base) : null;
+  const config: AppConfig = {
+    ...loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    databaseUrl: pgDb?.url ?? 'sqlite::memory:',
+    // Cheap hashes keep the suite fast; production cost is set in config.ts.
+    scryptCost: 1024,
+    ...options.config,
+  };
+  const clock = testClock();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, logger: false, ...(options.realClock ? {} : { now: clock.now }) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (err) {
+    await pgDb?.drop();
+    throw err;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/api`,
+    origin,
+    app,
+    ctx: app.services,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await pgDb?.drop();
+    },
+  };
+}

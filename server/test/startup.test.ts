@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { loadConfig, ConfigError } from '../src/config';
+
+const serverDir = new URL('..', import.meta.url).pathname;
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(env: Record<string, string>): Running {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PORT'].includes(k)));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { ...clean, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitForHealth(port: number, running: Running): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (r.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (running.child.exitCode !== null) throw new Error(`server exited early:\n${running.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become healthy:\n${running.output()}`);
+}
+
+const freePort = () => 20000 + Math.floor(Math.random() * 20000);
+
+describe('operator contract', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tradeport-start-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('first start creates an admin with a generated password printed once; SIGTERM shuts down cleanly', async () => {
+    const port = freePort();
+    const db = `sqlite:${join(dir, 'first.db')}`;
+    const first = run({ PORT: String(port), DATABASE_URL: db });
+    await waitForHealth(port, first);
+    const match = /password: (\S+)/.exec(first.output());
+    assert.ok(match, `expected a generated password in:\n${first.output()}`);
+    const login = await fetch(`http://127.0.0.1:${port}/api/login.php`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+      body: JSON.stringify({ email: 'admin@tradeport.local', password: match[1] }),
+    });
+    assert.equal(((await login.json()) as { accountType: string }).accountType, '1');
+    assert.ok(!first.output().includes(login.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!), 'session ids never reach the log');
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+
+    const second = run({ PORT: String(port), DATABASE_URL: db });
+    await waitForHealth(port, second);
+    assert.ok(!/password:/.test(second.output()), 'the password is shown only on the first start');
+    second.child.kill('SIGINT');
+    assert.equal(await second.exited, 0);
+  });
+
+  test('invalid configuration stops start-up with a clear message', async () => {
+    const bad = run({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    assert.notEqual(await bad.exited, 0);
+    assert.match(bad.output(), /Invalid configuration/);
+    assert.match(bad.output(), /PORT must be a whole number/);
+    assert.match(bad.output(), /DATABASE_URL must be sqlite:/);
+  });
+
+  test('ADMIN_EMAIL without ADMIN_PASSWORD is refused', () => {
+    assert.throws(() => loadConfig({ ADMIN_EMAIL: 'a@b.co' }), ConfigError);
+    assert.throws(() => loadConfig({ MAX_DEPOSIT_AMOUNT: '-5' }), /MAX_DEPOSIT_AMOUNT/);
+    assert.throws(() => loadConfig({ EVENT_BUS: 'redis' }), /REDIS_URL/);
+    assert.equal(loadConfig({}).port, 8080);
+    assert.equal(loadConfig({}).databaseUrl, 'sqlite:./data/tradeport.db');
+  });
+});
