@@ -23,7 +23,6 @@ import { accountRoutes } from './transport/http/routes/account-routes';
 import { adminRoutes } from './transport/http/routes/admin-routes';
 import { authRoutes } from './transport/http/routes/auth-routes';
 import { systemRoutes } from './transport/http/routes/system-routes';
-import { currentSession } from './transport/http/session-cookie';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -174,11 +173,5 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const pruneTimer = setInterval(() => void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed')), 3600_000);
   pruneTimer.unref();
   app.addHook('onClose', async () => clearInterval(pruneTimer));
-  // Resolve the session of every request that carries a cookie, so the user's "last seen" (Online
-  // in the admin list) follows any activity, not only calls that need a session.
-  app.addHook('preHandler', async (request) => {
-    if (request.cookies.tp_session) await currentSession(request);
-  });
-
   return app;
 }

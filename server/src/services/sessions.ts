@@ -80,11 +80,16 @@ export async function revokeUserSessions(db: Db | Tx, userId: number, at: number
   return Number(result.numUpdatedRows);
 }
 
-/** Removes sessions that can no longer be used; run periodically. */
+/** Removes sessions that can no longer be used, and stale failed-sign-in counters; run periodically. */
 export async function pruneSessions(ctx: ServiceContext): Promise<void> {
   const now = ctx.now();
   await ctx.db
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', '<=', now - 24 * 3600_000), eb.and([eb('persistent', '=', 0), eb('last_seen_at', '<=', now - ctx.config.sessionIdleMs)])]))
+    .execute();
+  await ctx.db
+    .deleteFrom('login_throttle')
+    .where('updated_at', '<=', now - 24 * 3600_000)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
     .execute();
 }
