@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { registrationMessages, type LoginRequest, type RegistrationRequest } from '@tradeport/contracts';
 import { isValidEmail, isValidPhone } from '../domain/password-policy';
 import { isUniqueViolation } from '../storage/db';
@@ -88,24 +89,36 @@ function dummyVerify(ctx: ServiceContext, password: string): Promise<boolean> {
   return dummyHash.then((h) => verifyPassword(password, h));
 }
 
-async function lockedUntil(ctx: ServiceContext, email: string): Promise<number | null> {
-  const row = await ctx.db.selectFrom('login_throttle').select(['locked_until']).where('email', '=', email).executeTakeFirst();
-  return row?.locked_until != null && row.locked_until > ctx.now() ? row.locked_until : null;
+/**
+ * Per-email brute-force guard. Every attempt first reserves a place in the failure count with one
+ * atomic upsert, before the password is checked; so however many guesses arrive at once, only the
+ * first `lockoutThreshold` are ever checked. A success deletes the counter; the attempt that makes
+ * the threshold-th failure sets the lock. An expired lock restarts the count at this attempt.
+ */
+async function reserveAttempt(ctx: ServiceContext, email: string): Promise<{ failures: number; lockedUntil: number | null }> {
+  const now = ctx.now();
+  const expired = sql<boolean>`login_throttle.locked_until is not null and login_throttle.locked_until <= ${now}`;
+  const row = await ctx.db
+    .insertInto('login_throttle')
+    .values({ email, failures: 1, locked_until: null, updated_at: now })
+    .onConflict((oc) =>
+      oc.column('email').doUpdateSet({
+        failures: sql<number>`case when ${expired} then 1 else login_throttle.failures + 1 end`,
+        locked_until: sql<number | null>`case when ${expired} then null else login_throttle.locked_until end`,
+        updated_at: now,
+      }),
+    )
+    .returning(['failures', 'locked_until'])
+    .executeTakeFirstOrThrow();
+  return { failures: row.failures, lockedUntil: row.locked_until !== null && row.locked_until > now ? row.locked_until : null };
 }
 
-async function recordFailure(ctx: ServiceContext, email: string): Promise<void> {
-  const now = ctx.now();
-  await inTransaction(ctx, async (trx) => {
-    const row = await trx.selectFrom('login_throttle').select(['failures']).where('email', '=', email).executeTakeFirst();
-    const failures = (row?.failures ?? 0) + 1;
-    const lock = failures >= ctx.config.lockoutThreshold;
-    const values = { failures: lock ? 0 : failures, locked_until: lock ? now + ctx.config.lockoutMs : null, updated_at: now };
-    await trx
-      .insertInto('login_throttle')
-      .values({ email, ...values })
-      .onConflict((oc) => oc.column('email').doUpdateSet(values))
-      .execute();
-  });
+/** Records that the reserved attempt failed; the threshold-th failure locks the email. */
+async function failedAttempt(ctx: ServiceContext, email: string, failures: number): Promise<Refusal | null> {
+  if (failures < ctx.config.lockoutThreshold) return null;
+  const until = ctx.now() + ctx.config.lockoutMs;
+  await ctx.db.updateTable('login_throttle').set({ locked_until: until }).where('email', '=', email).execute();
+  return refuse.tooMany(lockoutMessage(ctx, until));
 }
 
 function lockoutMessage(ctx: ServiceContext, until: number): string {
@@ -118,8 +131,9 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
   if (email.length === 0) throw refuse.invalid('Please enter your email.');
   if (input.password.length === 0) throw refuse.invalid('Please enter your password.');
 
-  const until = await lockedUntil(ctx, email);
-  if (until !== null) throw refuse.tooMany(lockoutMessage(ctx, until));
+  const attempt = await reserveAttempt(ctx, email);
+  if (attempt.lockedUntil !== null) throw refuse.tooMany(lockoutMessage(ctx, attempt.lockedUntil));
+  if (attempt.failures > ctx.config.lockoutThreshold) throw refuse.tooMany(lockoutMessage(ctx, ctx.now() + ctx.config.lockoutMs));
 
   const user = await ctx.db
     .selectFrom('users')
@@ -128,15 +142,11 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
     .executeTakeFirst();
   if (!user) {
     await dummyVerify(ctx, input.password);
-    await recordFailure(ctx, email);
-    throw new Refusal('unknown-account', 'This account does not exist, please contact with support team', 'This account does not exist');
+    throw (await failedAttempt(ctx, email, attempt.failures)) ?? new Refusal('unknown-account', 'This account does not exist, please contact with support team', 'This account does not exist');
   }
   if (!(await verifyPassword(input.password, user.password_hash))) {
-    await recordFailure(ctx, email);
     await recordActivity(ctx.db, { userId: user.id, kind: 'signin-failed', details: 'Wrong password', status: 'Failed', ip: client.ip, at: ctx.now() });
-    const lockedNow = await lockedUntil(ctx, email);
-    if (lockedNow !== null) throw refuse.tooMany(lockoutMessage(ctx, lockedNow));
-    throw new Refusal('unauthenticated', 'Incorrect email or password. Please try again.');
+    throw (await failedAttempt(ctx, email, attempt.failures)) ?? new Refusal('unauthenticated', 'Incorrect email or password. Please try again.');
   }
   if (user.is_active !== 1) {
     throw refuse.forbidden('Your account is inactive. Please contact the support team.');

@@ -11,12 +11,14 @@ import type { Db } from '../storage/db';
 const require = createRequire(import.meta.url);
 countries.registerLocale(require('i18n-iso-countries/langs/en.json'));
 
+const byName = new Intl.Collator('en');
+
 export function isoCountries(): Country[] {
   const names = countries.getNames('en', { select: 'official' });
   return Object.entries(names)
     .map(([code, name]) => ({ id: Number(countries.alpha2ToNumeric(code)), countryName: name, countryCode: code }))
     .filter((c) => Number.isInteger(c.id) && c.id > 0)
-    .sort((a, b) => a.countryName.localeCompare(b.countryName, 'en'));
+    .sort((a, b) => byName.compare(a.countryName, b.countryName));
 }
 
 export async function syncCountries(db: Db): Promise<void> {
@@ -33,8 +35,10 @@ export async function syncCountries(db: Db): Promise<void> {
 }
 
 export async function listCountries(db: Db): Promise<Country[]> {
-  const rows = await db.selectFrom('countries').select(['id', 'name', 'code']).orderBy('name').execute();
-  return rows.map((r) => ({ id: r.id, countryName: r.name, countryCode: r.code }));
+  const rows = await db.selectFrom('countries').select(['id', 'name', 'code']).execute();
+  // Sorted here, not in SQL: database collations differ (bytewise in SQLite, cluster-dependent in
+  // PostgreSQL), and 'Åland Islands' belongs under A for an English reader.
+  return rows.map((r) => ({ id: r.id, countryName: r.name, countryCode: r.code })).sort((a, b) => byName.compare(a.countryName, b.countryName));
 }
 
 export async function countryExists(db: Db, id: number): Promise<boolean> {
