@@ -54,6 +54,14 @@ export async function postToLedger(trx: Tx, p: Posting): Promise<PostedBalance |
   return { balanceCents: row.balance_cents, creditCents: row.credit_cents };
 }
 
+/**
+ * Takes the account's row lock for the rest of the transaction (PostgreSQL `FOR UPDATE`). SQLite
+ * needs none: it runs one write transaction at a time on the single connection.
+ */
+export async function lockAccount(ctx: { engine: 'sqlite' | 'postgres' }, trx: Tx, userId: number): Promise<void> {
+  if (ctx.engine === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+}
+
 export interface AccountTotals {
   balanceCents: Cents;
   creditCents: Cents;

@@ -1,5 +1,5 @@
 import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyRequestRow, MoneyRequestsQuery, WithdrawalRecord } from '@tradeport/contracts';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { formatCents, toCents, type Cents } from '../domain/money';
 import type { Tx } from '../storage/db';
 import type { MoneyRequestKind } from '../storage/schema';
@@ -8,7 +8,7 @@ import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
 import { runIdempotent } from './idempotency';
-import { postToLedger } from './ledger';
+import { lockAccount, postToLedger } from './ledger';
 
 /**
  * Deposit and withdrawal requests. Both live in one table (`money_requests`, by kind) so the admin
@@ -50,6 +50,9 @@ export async function createDeposit(ctx: ServiceContext, actor: Actor, input: Ad
 export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input: AddWithdrawalRequest, idempotencyKey: string | undefined) {
   const cents = checkAmount(input.withdrawalsAmount, ctx.config.maxWithdrawalAmount, 'withdrawal');
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'addWithdrawal', input, async (trx) => {
+    // Withdrawals of one trader are checked one at a time, so simultaneous requests cannot all
+    // see the same "nothing pending yet".
+    await lockAccount(ctx, trx, actor.userId);
     const user = await trx.selectFrom('users').select(['balance_cents']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
     const pending = await trx
       .selectFrom('money_requests')
@@ -139,13 +142,14 @@ export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery
   if (f.from) q = q.where('r.created_at', '>=', Date.parse(`${f.from}T00:00:00Z`));
   if (f.to) q = q.where('r.created_at', '<', Date.parse(`${f.to}T00:00:00Z`) + 24 * 3600_000);
   if (f.search) {
-    // Wildcards typed by the admin are taken literally by dropping them; search is "contains".
-    const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, '')}%`;
+    // "Contains", with the admin's % and _ taken literally.
+    const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const matches = (column: RawBuilder<string>) => sql<boolean>`${column} like ${like} escape '\\'`;
     q = q.where((eb) =>
       eb.or([
-        eb(sql<string>`lower(u.first_name || ' ' || u.last_name)`, 'like', like),
-        eb(sql<string>`lower(u.email)`, 'like', like),
-        eb(sql<string>`lower(r.account_ref)`, 'like', like),
+        matches(sql`lower(u.first_name || ' ' || u.last_name)`),
+        matches(sql`lower(u.email)`),
+        matches(sql`lower(r.account_ref)`),
       ]),
     );
   }

@@ -43,6 +43,9 @@ export function openDatabase(url: string): DatabaseHandle {
           oid === PG_INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server drops (restart, failover, admin command) must not crash the
+    // process: the pool discards that client and the next query opens a fresh one.
+    pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
