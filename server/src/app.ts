@@ -110,7 +110,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     hsts: false,
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: 4096, parts: 20 } });
+  // Forms carry a few short fields. A field may be as long as a whole JSON body, so nothing is
+  // silently cut short below the body limit (which the Content-Length check below enforces).
+  await app.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: BODY_LIMIT_BYTES, parts: 20 } });
   await app.register(fastifyRateLimit, {
     global: false,
     keyGenerator: (request) => request.ip,
@@ -119,6 +121,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       code: 'RATE_LIMITED',
       message: `Too many attempts from your network. Please wait ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds and try again.`,
     }),
+  });
+
+  // The JSON parser enforces bodyLimit itself; this makes the same limit hold for every body,
+  // multipart forms included, before any of it is read.
+  app.addHook('onRequest', async (request, reply) => {
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > BODY_LIMIT_BYTES) return sendFailure(reply, 413, 'The request is too large.');
   });
 
   // CSRF: a state-changing call must come from a page of this site. Browsers always send Origin
@@ -150,6 +159,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const statusCode = error.statusCode ?? 500;
     if (statusCode === 429) return sendFailure(reply, 429, error.message ?? 'Too many requests.');
     if (statusCode >= 400 && statusCode < 500) return sendFailure(reply, statusCode, messageForFrameworkError(error.code, statusCode));
+    // Body parsers (the multipart one in particular) throw plain errors for malformed input; an
+    // error raised before the route's handler started is the client's, not ours.
+    if (!request.handlerStarted) return sendFailure(reply, 400, 'The request body could not be read.');
     request.log.error({ err: error }, 'request failed');
     return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
   });

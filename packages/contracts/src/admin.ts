@@ -56,7 +56,7 @@ export const editWithdrawalStatusRequest = z.object({
 export const moneyRequestsQuery = z.object({
   type: z.enum(['deposit', 'withdrawal'], { error: "type must be 'deposit' or 'withdrawal'." }).optional(),
   status: requestStatus.optional(),
-  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int().positive().optional(),
+  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int().positive().max(2_147_483_647, 'traderId must be an id.').optional(),
   search: z.string().trim().max(100).optional(),
   from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
   to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
@@ -124,6 +124,6 @@ export const auditEntry = z.object({
 });
 export const auditQuery = z.object({
   limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(500).optional().default(100),
-  before: z.coerce.number({ error: 'before must be an id.' }).int().positive().optional(),
+  before: z.coerce.number({ error: 'before must be an id.' }).int().positive().max(2_147_483_647, 'before must be an id.').optional(),
 });
 export const auditResponse = z.object({ status: z.literal('success'), data: z.array(auditEntry) });

@@ -36,6 +36,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
     method: call.method,
     url: `/api${call.path}`,
     handler: async (request, reply) => {
+      request.handlerStarted = true;
       try {
         const session = await currentSession(request);
         if (call.access !== 'public') {
@@ -64,7 +65,15 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   });
 }
 
+/** PostgreSQL text cannot hold U+0000, and no field of ours has a use for it: refuse it everywhere. */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
+}
+
 function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  if (containsNul(value)) throw refuse.invalid('Text must not contain NUL characters.');
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -7,6 +7,8 @@ export const SESSION_COOKIE = 'tp_session';
 declare module 'fastify' {
   interface FastifyRequest {
     sessionPromise?: Promise<SessionUser | null>;
+    /** Set when a call's handler begins: errors before it come from reading the request. */
+    handlerStarted?: boolean;
   }
   interface FastifyInstance {
     services: ServiceContext;
