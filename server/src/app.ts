@@ -37,6 +37,25 @@ export interface BuildOptions {
 const BODY_LIMIT_BYTES = 64 * 1024;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+function isSameSite(source: string | undefined, host: string | undefined, publicOrigins: string[]): boolean {
+  if (!source || !host) return false;
+  try {
+    const url = new URL(source);
+    return url.host === host || publicOrigins.includes(url.origin);
+  } catch {
+    return false;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route is called by servers with their own credentials, not by browsers with cookies. */
+    csrfExempt?: boolean;
+    /** The route accepts multipart/form-data bodies. */
+    multipart?: boolean;
+  }
+}
+
 const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -53,29 +72,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const handle: DatabaseHandle = openDatabase(config.databaseUrl);
-  let bus: EventBus | null = null;
-  try {
-    await migrateToLatest(handle);
-    await syncCountries(handle.db);
-    bus = config.eventBus === 'redis' && config.redisUrl ? await RedisEventBus.connect(config.redisUrl) : new InProcessEventBus();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    throw err;
-  }
-
-  const services: ServiceContext = {
-    db: handle.db,
-    engine: handle.engine,
-    config,
-    bus,
-    passwordPolicy: createPasswordPolicy(dictionary['passwords-common'] as string[]),
-    now: options.now ?? Date.now,
-  };
-
-  const admin = await ensureBootstrapAdmin(services);
-  if (admin.created && admin.generatedPassword) options.onGeneratedAdminPassword?.(admin.email, admin.generatedPassword);
-
+  // The HTTP instance comes first: it owns the logger the storage and bus report through.
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
     // Fastify's own two lines per request are off: the onResponse hook below writes one.
@@ -86,11 +83,40 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     connectionTimeout: 60_000,
     return503OnClosing: true,
   });
-  app.decorate('services', services);
+
+  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'));
+  let bus: EventBus | null = null;
+  try {
+    await migrateToLatest(handle);
+    await syncCountries(handle.db);
+    const onBusError = (err: unknown) => app.log.warn({ err }, 'event bus error');
+    bus = config.eventBus === 'redis' && config.redisUrl ? await RedisEventBus.connect(config.redisUrl, onBusError) : new InProcessEventBus();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
   app.addHook('onClose', async () => {
     await bus?.close();
     await handle.close();
   });
+
+  const services: ServiceContext = {
+    db: handle.db,
+    engine: handle.engine,
+    config,
+    bus,
+    passwordPolicy: createPasswordPolicy(dictionary['passwords-common'] as string[]),
+    now: options.now ?? Date.now,
+  };
+  app.decorate('services', services);
+
+  try {
+    const admin = await ensureBootstrapAdmin(services);
+    if (admin.created && admin.generatedPassword) options.onGeneratedAdminPassword?.(admin.email, admin.generatedPassword);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -132,22 +158,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   // CSRF: a state-changing call must come from a page of this site. Browsers always send Origin
   // (or at least Referer) on such requests, so one naming another site, or neither, is refused.
+  // The check keys on the method, not the path, so no spelling of a URL can route around it; a
+  // route meant for non-browser clients (the price feed) opts out through its config.
   app.addHook('onRequest', async (request, reply) => {
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/') || request.url.startsWith('/api/feed/')) return;
-    const source = request.headers.origin ?? request.headers.referer;
-    let host: string | null = null;
-    let origin: string | null = null;
-    try {
-      if (source) {
-        const url = new URL(source);
-        host = url.host;
-        origin = url.origin;
-      }
-    } catch {
-      host = null;
+    if (!STATE_CHANGING.has(request.method) || request.routeOptions.config.csrfExempt === true) return;
+    if (!isSameSite(request.headers.origin ?? request.headers.referer, request.headers.host, config.publicOrigins)) {
+      return sendFailure(reply, 403, 'Cross-site request refused: this call must come from the Tradeport web app.');
     }
-    const sameSite = host !== null && (host === request.headers.host || (origin !== null && config.publicOrigins.includes(origin)));
-    if (!sameSite) return sendFailure(reply, 403, 'Cross-site request refused: this call must come from the Tradeport web app.');
+    // Multipart bodies are read only by the calls the spec gives a form; elsewhere they are refused
+    // before parsing, so a plain cross-site HTML form has nothing to aim at.
+    if (request.headers['content-type']?.toLowerCase().startsWith('multipart/') && request.routeOptions.config.multipart !== true) {
+      return sendFailure(reply, 415, 'Unsupported content type. Send JSON.');
+    }
   });
 
   app.addHook('onResponse', async (request, reply) => {

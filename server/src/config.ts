@@ -1,4 +1,15 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { toCents, type Cents } from './domain/money';
+
+function isAddressOrCidr(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/');
+  if (rest.length > 0 || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 /**
  * Configuration comes from the environment only (docs/operations.md lists every variable).
@@ -11,17 +22,19 @@ const decimalAmount = (name: string) =>
   z.string().regex(/^[1-9]\d{0,11}(\.\d{1,2})?$/, `${name} must be a positive amount with at most 2 decimals`);
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: int('PORT', 0, 65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z
     .string()
     .default('sqlite:./data/tradeport.db')
-    .refine((v) => v.startsWith('sqlite:') || v.startsWith('postgres://') || v.startsWith('postgresql://'), 'DATABASE_URL must be sqlite:/path.db, sqlite::memory: or postgres://…'),
+    .refine((v) => (v.startsWith('sqlite:') && v.length > 'sqlite:'.length) || v.startsWith('postgres://') || v.startsWith('postgresql://'), 'DATABASE_URL must be sqlite:/path.db, sqlite::memory: or postgres://…'),
   ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || ['true', 'false'].includes(v) || /^\d{1,2}$/.test(v) || v.split(',').every((a) => isAddressOrCidr(a.trim())), 'TRUST_PROXY must be true, false, a hop count, or a comma-separated list of IP addresses / CIDR ranges'),
   PUBLIC_ORIGIN: z
     .string()
     .optional()
@@ -38,7 +51,6 @@ const envSchema = z.object({
 });
 
 export interface AppConfig {
-  env: 'development' | 'production' | 'test';
   port: number;
   host: string;
   databaseUrl: string;
@@ -56,8 +68,8 @@ export interface AppConfig {
   /** Consecutive failed sign-ins for one email before it is refused for `lockoutMs`. */
   lockoutThreshold: number;
   lockoutMs: number;
-  maxDepositAmount: string;
-  maxWithdrawalAmount: string;
+  maxDepositCents: Cents;
+  maxWithdrawalCents: Cents;
   defaultLeverage: number;
   /** A user counts as Online when seen within this window. */
   onlineWindowMs: number;
@@ -75,6 +87,7 @@ function parseTrustProxy(v: string | undefined): AppConfig['trustProxy'] {
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) {
     const hops = Number(v);
+    // Fastify takes a function for a hop count: trust the nearest `hops` proxies.
     return (_address, hop) => hop < hops;
   }
   return v;
@@ -95,7 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('Invalid configuration:\n  - EVENT_BUS=redis needs REDIS_URL (redis://host:port)');
   }
   return {
-    env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
@@ -110,8 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     signupRateLimitPerMinute: e.SIGNUP_RATE_LIMIT_PER_MINUTE,
     lockoutThreshold: 10,
     lockoutMs: 15 * 60_000,
-    maxDepositAmount: e.MAX_DEPOSIT_AMOUNT,
-    maxWithdrawalAmount: e.MAX_WITHDRAWAL_AMOUNT,
+    maxDepositCents: toCents(e.MAX_DEPOSIT_AMOUNT),
+    maxWithdrawalCents: toCents(e.MAX_WITHDRAWAL_AMOUNT),
     defaultLeverage: e.DEFAULT_LEVERAGE,
     onlineWindowMs: 5 * 60_000,
     eventBus: e.EVENT_BUS,

@@ -41,6 +41,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(78);
+  }
   console.error('Tradeport failed to start:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

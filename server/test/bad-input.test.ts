@@ -242,8 +242,24 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
         const form = formOf(valid);
         form.append('upload', new Blob(['#!/bin/sh\necho pwned\n'], { type: 'application/x-sh' }), 'run.sh');
         const r = await rawPost(client, call.path, form);
-        assertRefusal(r, `${name} multipart with a file`, 413);
-        assert.equal(r.body.message, 'File uploads are not accepted here.');
+        if (call.encoding === 'multipart') {
+          assertRefusal(r, `${name} multipart with a file`, 413);
+          assert.equal(r.body.message, 'File uploads are not accepted here.');
+        } else {
+          // Calls the spec sends as JSON do not read forms at all.
+          assertRefusal(r, `${name} multipart with a file`, 415);
+        }
+      });
+    }
+  });
+
+  test('calls the spec sends as JSON refuse any multipart form with 415, before reading it', async () => {
+    for (const [name, call] of postCalls.filter(([, c]) => c.encoding !== 'multipart')) {
+      const client = clientFor(call);
+      await unchangedBy(name, async () => {
+        const r = await rawPost(client, call.path, formOf(call.body ? validBodies[name]!() : {}));
+        assertRefusal(r, `${name} as a form`, 415);
+        assert.equal(r.body.message, 'Unsupported content type. Send JSON.');
       });
     }
   });
@@ -261,7 +277,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
         for (const [what, body] of Object.entries(broken)) {
           const r = await rawPost(client, call.path, body, 'multipart/form-data; boundary=xyz');
           if (r.status >= 500) failures.push(`${name}: ${what} -> ${r.status}`);
-          else assertRefusal(r, `${name}: ${what}`, 400);
+          else assertRefusal(r, `${name}: ${what}`, call.encoding === 'multipart' ? 400 : 415);
         }
         const r = await rawPost(client, call.path, 'a=1', 'multipart/form-data');
         if (r.status >= 500) failures.push(`${name}: no boundary parameter -> ${r.status}`);
@@ -318,15 +334,17 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editStatusPayments: 'Payment account not found.',
     };
     for (const name of adminEdits) {
-      const call = calls[name as CallName];
+      const call: CallDefinition = calls[name as CallName];
       const body = { ...validBodies[name]!(), [idFields[name]!]: 999999 };
       await unchangedBy(name, async () => {
         const json = await admin.post(call.path, body);
         assertRefusal(json, `${name} 999999 (JSON)`, 404);
         assert.equal(json.body.message, messages[name]);
-        const form = await rawPost(admin, call.path, formOf({ ...body, [idFields[name]!]: '999999' }));
-        assertRefusal(form, `${name} 999999 (multipart)`, 404);
-        assert.equal(form.body.message, messages[name]);
+        if (call.encoding === 'multipart') {
+          const form = await rawPost(admin, call.path, formOf({ ...body, [idFields[name]!]: '999999' }));
+          assertRefusal(form, `${name} 999999 (multipart)`, 404);
+          assert.equal(form.body.message, messages[name]);
+        }
         // Ids outside the database's integer range are refused before they reach it.
         for (const id of [2_147_483_648, Number.MAX_SAFE_INTEGER, '99999999999', 0, -1]) {
           assertRefusal(await admin.post(call.path, { ...body, [idFields[name]!]: id }), `${name} id ${id}`, 400);

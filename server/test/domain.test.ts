@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { formatCents, roundToCents, toCents } from '../src/domain/money';
-import { createPasswordPolicy, isValidEmail, isValidPhone } from '../src/domain/password-policy';
+import { isValidEmail, isValidPhone } from '../src/domain/contact-rules';
+import { createPasswordPolicy } from '../src/domain/password-policy';
 
 describe('money conversions', () => {
   test('decimal strings convert to exact cents', () => {

@@ -257,7 +257,7 @@ describe('money requests', () => {
     });
 
     test('a configured maximum (MAX_DEPOSIT_AMOUNT=500) is enforced', async () => {
-      const small = await startApp({ config: { ...roomyLimits, maxDepositAmount: '500' } });
+      const small = await startApp({ config: { ...roomyLimits, maxDepositCents: 50_000 } });
       try {
         const smallAdmin = await signedInAdmin(small);
         const bank = await paymentAccount(smallAdmin);

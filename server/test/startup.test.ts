@@ -77,6 +77,20 @@ describe('operator contract', () => {
     assert.match(bad.output(), /DATABASE_URL must be sqlite:/);
   });
 
+  test('a common bootstrap admin password stops start-up before anything is created', async () => {
+    const db = join(dir, 'weak.db');
+    const weak = run({ PORT: String(freePort()), DATABASE_URL: `sqlite:${db}`, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'password1' });
+    assert.equal(await weak.exited, 78);
+    assert.match(weak.output(), /ADMIN_PASSWORD: This password is too common/);
+  });
+
+  test('settings Fastify or the database would choke on are refused by validation', () => {
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'yes' }), /TRUST_PROXY must be/);
+    assert.equal(typeof loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, 'string');
+    assert.equal(typeof loadConfig({ TRUST_PROXY: '2' }).trustProxy, 'function');
+    assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite:' }), /DATABASE_URL must be/);
+  });
+
   test('ADMIN_EMAIL without ADMIN_PASSWORD is refused', () => {
     assert.throws(() => loadConfig({ ADMIN_EMAIL: 'a@b.co' }), ConfigError);
     assert.throws(() => loadConfig({ MAX_DEPOSIT_AMOUNT: '-5' }), /MAX_DEPOSIT_AMOUNT/);

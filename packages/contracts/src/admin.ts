@@ -55,13 +55,13 @@ export const editWithdrawalStatusRequest = z.object({
 
 export const moneyRequestsQuery = z.object({
   type: z.enum(['deposit', 'withdrawal'], { error: "type must be 'deposit' or 'withdrawal'." }).optional(),
-  status: requestStatus.optional(),
-  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int().positive().max(2_147_483_647, 'traderId must be an id.').optional(),
-  search: z.string().trim().max(100).optional(),
+  status: z.enum(['0', '1', '2'], { error: "status must be '0' (pending), '1' (approved) or '2' (rejected)." }).optional(),
+  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.').optional(),
+  search: z.string().trim().max(100, 'search must be at most 100 characters.').optional(),
   from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
   to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
-  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(500).optional().default(100),
-  offset: z.coerce.number({ error: 'offset must be a number.' }).int().min(0).optional().default(0),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int('offset must be a whole number.').min(0, 'offset must not be negative.').max(1_000_000_000, 'offset is too large.').optional().default(0),
 });
 export type MoneyRequestsQuery = z.infer<typeof moneyRequestsQuery>;
 
@@ -123,7 +123,7 @@ export const auditEntry = z.object({
   ip: z.string(),
 });
 export const auditQuery = z.object({
-  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(500).optional().default(100),
-  before: z.coerce.number({ error: 'before must be an id.' }).int().positive().max(2_147_483_647, 'before must be an id.').optional(),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),
+  before: z.coerce.number({ error: 'before must be an id.' }).int('before must be an id.').positive('before must be an id.').max(2_147_483_647, 'before must be an id.').optional(),
 });
 export const auditResponse = z.object({ status: z.literal('success'), data: z.array(auditEntry) });

@@ -80,7 +80,7 @@ export const activityEntry = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntry>;
 export const activityQuery = z.object({
-  limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1).max(200).optional().default(50),
-  before: z.coerce.number({ error: 'before must be an id.' }).int().positive().max(2_147_483_647, 'before must be an id.').optional(),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 200.').max(200, 'limit must be between 1 and 200.').optional().default(50),
+  before: z.coerce.number({ error: 'before must be an id.' }).int('before must be an id.').positive('before must be an id.').max(2_147_483_647, 'before must be an id.').optional(),
 });
 export const activityResponse = z.object({ status: z.literal('success'), data: z.array(activityEntry) });

@@ -52,6 +52,5 @@ export const timestamp = z.string();
 
 export const requestStatus = z.enum(['0', '1', '2']);
 export type RequestStatus = z.infer<typeof requestStatus>;
-export const requestStatusLabels: Record<RequestStatus, string> = { '0': 'Pending', '1': 'Approved', '2': 'Rejected' };
 
 export const accountType = z.enum(['0', '1']);

@@ -10,10 +10,16 @@ export class RedisEventBus implements EventBus {
   private readonly sub: Redis;
   private readonly handlers = new Set<(event: AccountEvent) => void>();
 
-  private constructor(url: string) {
+  private constructor(
+    url: string,
+    private readonly onError: (err: unknown) => void,
+  ) {
     const options = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 };
     this.pub = new Redis(url, options);
     this.sub = new Redis(url, options);
+    // ioredis reconnects by itself; errors are reported, never thrown at the process.
+    this.pub.on('error', onError);
+    this.sub.on('error', onError);
     this.sub.on('message', (_channel: string, message: string) => {
       let parsed: AccountEvent;
       try {
@@ -31,8 +37,8 @@ export class RedisEventBus implements EventBus {
     });
   }
 
-  static async connect(url: string): Promise<RedisEventBus> {
-    const bus = new RedisEventBus(url);
+  static async connect(url: string, onError: (err: unknown) => void = () => undefined): Promise<RedisEventBus> {
+    const bus = new RedisEventBus(url, onError);
     await bus.pub.connect();
     await bus.sub.connect();
     await bus.sub.subscribe(CHANNEL);
@@ -40,7 +46,7 @@ export class RedisEventBus implements EventBus {
   }
 
   publish(event: AccountEvent): void {
-    void this.pub.publish(CHANNEL, JSON.stringify(event)).catch(() => undefined);
+    this.pub.publish(CHANNEL, JSON.stringify(event)).catch(this.onError);
   }
 
   subscribe(handler: (event: AccountEvent) => void): () => void {

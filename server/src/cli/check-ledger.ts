@@ -1,7 +1,7 @@
 import { loadConfig } from '../config';
 import { findLedgerMismatches } from '../services/ledger';
 import { openDatabase } from '../storage/db';
-import { migrateToLatest } from '../storage/migrate';
+import { pendingMigrations } from '../storage/migrate';
 
 /**
  * `npm run ledger:check`: proves that every balance equals the sum of its ledger entries, on the
@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const handle = openDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(handle);
+    // A read-only check: it never changes the schema under a running server.
+    const pending = await pendingMigrations(handle);
+    if (pending.length > 0) throw new Error(`The database schema is not up to date (pending: ${pending.join(', ')}). Start the server once to migrate it.`);
     const mismatches = await findLedgerMismatches(handle.db);
     const users = await handle.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     if (mismatches.length === 0) {

@@ -32,9 +32,7 @@ export function roundToCents(amount: Decimal.Value): Cents {
   return new Decimal(amount).mul(CENTS_PER_UNIT).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
 
-export function sumCents(values: Iterable<Cents>): Cents {
-  let total = 0;
-  for (const v of values) total += v;
-  if (!Number.isSafeInteger(total)) throw new RangeError('cent total out of range');
-  return total;
+/** Cents as people read them in messages: "1,250.00 USD". */
+export function formatUsd(cents: Cents): string {
+  return `${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USD`;
 }

@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@tradeport/contracts';
  * maintained package) so the rule stays a pure function.
  */
 export interface PasswordPolicy {
-  check(password: string, context?: { email?: string; firstName?: string; lastName?: string }): string | null;
+  check(password: string, context?: { email?: string }): string | null;
 }
 
 export function createPasswordPolicy(commonPasswords: Iterable<string>): PasswordPolicy {
@@ -26,14 +26,4 @@ export function createPasswordPolicy(commonPasswords: Iterable<string>): Passwor
       return null;
     },
   };
-}
-
-/** Email syntax check: one @, a dotted domain, no spaces. Deliberately not an RFC 5322 parser. */
-export function isValidEmail(email: string): boolean {
-  return email.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email) && !email.includes('..');
-}
-
-/** Phone numbers are stored as digits only (spec: numeric input), 6 to 15 digits as in E.164. */
-export function isValidPhone(phone: string): boolean {
-  return /^\d{6,15}$/.test(phone);
 }

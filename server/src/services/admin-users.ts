@@ -8,6 +8,9 @@ import { emptyTotals, ledgerTotals } from './ledger';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
 
+/** The users table shows at most this many accounts (oldest first). */
+export const MAX_USERS_LISTED = 10_000;
+
 /** The admin's users table: everyone, with ledger-derived totals and Online/Offline. */
 export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
   const users = await ctx.db
@@ -15,9 +18,15 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
     .leftJoin('countries', 'countries.id', 'users.country_id')
     .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
     .orderBy('users.id')
+    .limit(MAX_USERS_LISTED)
     .execute();
   const totals = await ledgerTotals(ctx.db);
   const now = ctx.now();
+  // Online means seen recently *and* still holding a usable session: signing out or being
+  // deactivated takes a user offline at once.
+  const withSession = new Set(
+    (await ctx.db.selectFrom('sessions').select('user_id').distinct().where('revoked_at', 'is', null).where('expires_at', '>', now).execute()).map((r) => r.user_id),
+  );
   return users.map((u) => {
     const t = totals.get(u.id) ?? emptyTotals();
     return {
@@ -33,7 +42,7 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
       totalCredit: formatCents(t.creditCents),
       totalWithdrawals: formatCents(t.withdrawalsCents),
       isActive: u.is_active === 1 ? '1' : '0',
-      status: u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs ? 'Online' : 'Offline',
+      status: withSession.has(u.id) && u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs ? 'Online' : 'Offline',
       accountType: u.role === 'admin' ? '1' : '0',
       isReserved: u.is_reserved === 1,
       lastSeen: isoTimeOrNull(u.last_seen_at),
@@ -42,7 +51,7 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
   });
 }
 
-async function editableUser(ctx: ServiceContext, actor: Actor, id: number) {
+async function editableUser(ctx: ServiceContext, id: number) {
   const user = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active', 'is_reserved']).where('id', '=', id).executeTakeFirst();
   if (!user) throw refuse.notFound('User not found.');
   if (user.is_reserved === 1) throw refuse.forbidden('The built-in administrator account cannot be changed from the users table.');
@@ -50,7 +59,7 @@ async function editableUser(ctx: ServiceContext, actor: Actor, id: number) {
 }
 
 export async function setUserActive(ctx: ServiceContext, actor: Actor, id: number, active: '1' | '0'): Promise<string> {
-  const user = await editableUser(ctx, actor, id);
+  const user = await editableUser(ctx, id);
   if (id === actor.userId && active === '0') throw refuse.forbidden('You cannot deactivate your own account.');
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
@@ -66,7 +75,7 @@ export async function setUserActive(ctx: ServiceContext, actor: Actor, id: numbe
 }
 
 export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: number, newPassword: string): Promise<string> {
-  const user = await editableUser(ctx, actor, id);
+  const user = await editableUser(ctx, id);
   const problem = ctx.passwordPolicy.check(newPassword, { email: user.email });
   if (problem) throw refuse.invalid(problem);
   const hash = await hashPassword(newPassword, ctx.config.scryptCost);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../config';
 import type { ServiceContext } from './context';
 import { normalizeEmail } from './auth-service';
 import { hashPassword } from './passwords';
@@ -12,6 +13,11 @@ export async function ensureBootstrapAdmin(ctx: ServiceContext): Promise<{ creat
   const existing = await ctx.db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirst();
   if (existing) return { created: false };
   const email = normalizeEmail(ctx.config.admin?.email ?? 'admin@tradeport.local');
+  if (ctx.config.admin) {
+    // The most privileged account gets the same password rules as everyone else.
+    const problem = ctx.passwordPolicy.check(ctx.config.admin.password, { email });
+    if (problem) throw new ConfigError(`Invalid configuration:\n  - ADMIN_PASSWORD: ${problem}`);
+  }
   const generatedPassword = ctx.config.admin ? null : randomBytes(12).toString('base64url');
   const password = ctx.config.admin?.password ?? (generatedPassword as string);
   const now = ctx.now();

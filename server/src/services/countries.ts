@@ -41,6 +41,9 @@ export async function listCountries(db: Db): Promise<Country[]> {
   return rows.map((r) => ({ id: r.id, countryName: r.name, countryCode: r.code })).sort((a, b) => byName.compare(a.countryName, b.countryName));
 }
 
-export async function countryExists(db: Db, id: number): Promise<boolean> {
-  return (await db.selectFrom('countries').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** The id of an existing country from a form value, or null. */
+export async function existingCountryId(db: Db, value: string): Promise<number | null> {
+  if (!/^\d{1,4}$/.test(value)) return null;
+  const row = await db.selectFrom('countries').select('id').where('id', '=', Number(value)).executeTakeFirst();
+  return row?.id ?? null;
 }

@@ -2,7 +2,7 @@
  * What a service says when it refuses. Services do not know HTTP; the transport maps each kind
  * to a status code and the spec's `{status: 'Failure', message}` body.
  */
-export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-many' | 'unknown-account';
+export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many' | 'unknown-account';
 
 export class Refusal extends Error {
   constructor(
@@ -23,4 +23,5 @@ export const refuse = {
   notFound: (message: string) => new Refusal('not-found', message),
   conflict: (message: string) => new Refusal('conflict', message),
   tooMany: (message: string) => new Refusal('too-many', message),
+  tooLarge: (message = 'The request is too large.') => new Refusal('too-large', message),
 };

@@ -31,18 +31,22 @@ export async function runIdempotent<T extends object>(
     if (row.route !== route || row.request_hash !== requestHash) {
       throw refuse.conflict('This Idempotency-Key was already used for a different request.');
     }
-    return JSON.parse(row.response_body) as T;
+    return row.response_body === '' ? null : (JSON.parse(row.response_body) as T);
   };
 
   const first = await replay();
   if (first) return first;
   try {
     return await inTransaction(ctx, async (trx, emit) => {
-      const result = await create(trx, emit);
+      // The key is claimed before any check runs: a simultaneous retry blocks on this row (or, on
+      // SQLite, waits for the transaction) and then replays the answer, instead of being judged
+      // against the state the first attempt created.
       await trx
         .insertInto('idempotency_keys')
-        .values({ user_id: userId, key, route, request_hash: requestHash, response_status: 200, response_body: JSON.stringify(result), created_at: ctx.now() })
+        .values({ user_id: userId, key, route, request_hash: requestHash, response_body: '', created_at: ctx.now() })
         .execute();
+      const result = await create(trx, emit);
+      await trx.updateTable('idempotency_keys').set({ response_body: JSON.stringify(result) }).where('user_id', '=', userId).where('key', '=', key).execute();
       return result;
     });
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyRequestRow, MoneyRequestsQuery, WithdrawalRecord } from '@tradeport/contracts';
 import { sql, type RawBuilder } from 'kysely';
-import { formatCents, toCents, type Cents } from '../domain/money';
+import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Tx } from '../storage/db';
 import type { MoneyRequestKind } from '../storage/schema';
 import { recordActivity } from './activity';
@@ -17,11 +17,10 @@ import { lockAccount, postToLedger } from './ledger';
  * same transaction, Rejected ('2') moves no money.
  */
 
-const usd = (cents: Cents) => `${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USD`;
+const usd = formatUsd;
 
-function checkAmount(amount: string, max: string, what: 'deposit' | 'withdrawal'): Cents {
+function checkAmount(amount: string, maxCents: Cents, what: 'deposit' | 'withdrawal'): Cents {
   const cents = toCents(amount);
-  const maxCents = toCents(max);
   if (cents > maxCents) throw refuse.invalid(`The maximum ${what} amount is ${usd(maxCents)}.`);
   return cents;
 }
@@ -32,7 +31,7 @@ async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number): Prom
 }
 
 export async function createDeposit(ctx: ServiceContext, actor: Actor, input: AddDepositRequest, idempotencyKey: string | undefined) {
-  const cents = checkAmount(input.depositAmount, ctx.config.maxDepositAmount, 'deposit');
+  const cents = checkAmount(input.depositAmount, ctx.config.maxDepositCents, 'deposit');
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'addDeposite', input, async (trx) => {
     const gateway = await trx.selectFrom('payment_accounts').select(['id', 'is_active', 'name']).where('id', '=', input.payment_getways_id).executeTakeFirst();
     if (!gateway || gateway.is_active !== 1) throw refuse.invalid('Please select an active payment account.');
@@ -48,7 +47,7 @@ export async function createDeposit(ctx: ServiceContext, actor: Actor, input: Ad
 }
 
 export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input: AddWithdrawalRequest, idempotencyKey: string | undefined) {
-  const cents = checkAmount(input.withdrawalsAmount, ctx.config.maxWithdrawalAmount, 'withdrawal');
+  const cents = checkAmount(input.withdrawalsAmount, ctx.config.maxWithdrawalCents, 'withdrawal');
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'addWithdrawal', input, async (trx) => {
     // Withdrawals of one trader are checked one at a time, so simultaneous requests cannot all
     // see the same "nothing pending yet".

@@ -1,12 +1,12 @@
 import type { ActivityEntry, EditProfileRequest, ProfileDetails } from '@tradeport/contracts';
-import { isValidPhone } from '../domain/password-policy';
+import { isValidPhone, normalizePhone } from '../domain/contact-rules';
 import { formatCents } from '../domain/money';
 import { activityLabels, recordActivity, type ActivityKind } from './activity';
 import { inTransaction, isoTime, type ServiceContext } from './context';
-import { countryExists } from './countries';
+import { existingCountryId } from './countries';
 import { refuse } from './errors';
 import { emptyTotals, ledgerTotals } from './ledger';
-import type { ClientInfo } from './auth-service';
+import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
 export async function getProfile(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
   const u = await ctx.db
@@ -39,10 +39,10 @@ export async function getProfile(ctx: ServiceContext, userId: number): Promise<P
 }
 
 export async function editProfile(ctx: ServiceContext, userId: number, input: EditProfileRequest, client: ClientInfo): Promise<void> {
-  const phone = input.phoneNo.replace(/[\s-]/g, '');
-  if (!isValidPhone(phone)) throw refuse.invalid('Please enter a valid phone number (digits only, 6 to 15 digits).');
-  const countryId = /^\d{1,4}$/.test(input.country_id) ? Number(input.country_id) : NaN;
-  if (!Number.isInteger(countryId) || !(await countryExists(ctx.db, countryId))) throw refuse.invalid('Please select a valid country.');
+  const phone = normalizePhone(input.phoneNo);
+  if (!isValidPhone(phone)) throw refuse.invalid(INVALID_PHONE_MESSAGE);
+  const countryId = await existingCountryId(ctx.db, input.country_id);
+  if (countryId === null) throw refuse.invalid(INVALID_COUNTRY_MESSAGE);
   if (input.dateOfBirth !== '') {
     const d = new Date(`${input.dateOfBirth}T00:00:00Z`);
     if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== input.dateOfBirth) throw refuse.invalid('Date of birth must be a real date (YYYY-MM-DD).');

@@ -18,10 +18,9 @@ export interface DatabaseHandle {
 const PG_INT8_OID = 20;
 
 /** Opens the database named by DATABASE_URL: `sqlite:/path.db`, `sqlite::memory:` or `postgres://…`. */
-export function openDatabase(url: string): DatabaseHandle {
+export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
-    if (path === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/tradeport.db');
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
     const sqlite = new SqliteDatabase(path === ':memory:' ? ':memory:' : resolve(path));
     sqlite.pragma('journal_mode = WAL');
@@ -29,6 +28,9 @@ export function openDatabase(url: string): DatabaseHandle {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds every letter. Searches must
+    // find 'Özil' on both engines, so lower() gets JavaScript's Unicode case folding here.
+    sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
@@ -45,7 +47,7 @@ export function openDatabase(url: string): DatabaseHandle {
     });
     // An idle connection the server drops (restart, failover, admin command) must not crash the
     // process: the pool discards that client and the next query opens a fresh one.
-    pool.on('error', () => undefined);
+    pool.on('error', onConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

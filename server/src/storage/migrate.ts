@@ -10,13 +10,22 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(handle: DatabaseHandle): Migrator {
+  return new Migrator({
     db: handle.db,
     provider: new CodeMigrationProvider({
       '0001-initial': initialMigration(handle.engine),
     }),
   });
+}
+
+/** Names of migrations not yet applied to this database. */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  return (await migratorFor(handle).getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = migratorFor(handle);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

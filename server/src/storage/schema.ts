@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated } from 'kysely';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
 export interface UsersTable {
@@ -114,7 +114,6 @@ export interface IdempotencyKeysTable {
   key: string;
   route: string;
   request_hash: string;
-  response_status: number;
   response_body: string;
   created_at: number;
 }
@@ -132,6 +131,3 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type MoneyRequestRow = Selectable<MoneyRequestsTable>;

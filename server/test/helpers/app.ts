@@ -64,7 +64,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const base = process.env.DATABASE_URL ?? '';
   const pgDb = base.startsWith('postgres') ? await freshPostgres(base) : null;
   const config: AppConfig = {
-    ...loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+    ...loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
     databaseUrl: pgDb?.url ?? 'sqlite::memory:',
     // Cheap hashes keep the suite fast; production cost is set in config.ts.
     scryptCost: 1024,

@@ -140,7 +140,6 @@ export function initialMigration(engine: Engine) {
         .addColumn('key', 'varchar(128)', (c) => c.notNull())
         .addColumn('route', 'varchar(100)', (c) => c.notNull())
         .addColumn('request_hash', 'varchar(64)', (c) => c.notNull())
-        .addColumn('response_status', 'integer', (c) => c.notNull())
         .addColumn('response_body', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])

@@ -8,6 +8,8 @@ import type { SessionUser } from '../../services/sessions';
 import { sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
+export const MAX_FORM_BYTES = 64 * 1024;
+
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface CallInput<C extends CallDefinition> {
@@ -33,6 +35,7 @@ export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Pro
 export function registerCall<C extends CallDefinition>(app: FastifyInstance, call: C, handler: CallHandler<C>, routeOptions: RouteShorthandOptions = {}): void {
   app.route({
     ...routeOptions,
+    config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },
     method: call.method,
     url: `/api${call.path}`,
     handler: async (request, reply) => {
@@ -44,6 +47,9 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
           if (call.access === 'admin' && session.role !== 'admin') throw refuse.forbidden('This action needs an administrator account.');
           if (call.access === 'trader' && session.role !== 'trader') throw refuse.forbidden('This action is for trading accounts only.');
         }
+        // A form of any number of parts, each under the field limit, still may not add up past the
+        // body limit (a chunked upload has no Content-Length to check up front).
+        if (request.isMultipart() && JSON.stringify(request.body ?? {}).length > MAX_FORM_BYTES) throw refuse.tooLarge();
         const body = call.body ? parseOrRefuse(call.body, request.body ?? {}) : undefined;
         const query = call.query ? parseOrRefuse(call.query, request.query ?? {}) : undefined;
         const rawKey = request.headers['idempotency-key'];
@@ -78,7 +84,8 @@ function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw refuse.invalid('The request is not valid.');
-  // Zod's own wording for a wrong top-level type is not meant for people.
+  // Zod's own wording ("Invalid option: expected one of …") is not meant for people; our schemas
+  // give their own messages, and anything left over gets a plain one naming the field.
   if (issue.path.length === 0) throw refuse.invalid('The request body must be a JSON object.');
-  throw refuse.invalid(issue.message.startsWith('Invalid input') ? `Invalid value for ${issue.path.join('.')}.` : issue.message);
+  throw refuse.invalid(/^(Invalid|Too (big|small)|Expected)\b/.test(issue.message) ? `Invalid value for ${issue.path.join('.')}.` : issue.message);
 }

@@ -9,6 +9,7 @@ const statusCodes: Record<RefusalKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'too-large': 413,
   'too-many': 429,
 };
 

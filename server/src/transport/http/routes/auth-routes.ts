@@ -2,10 +2,9 @@ import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { changeOwnPassword, login, logout, register } from '../../../services/auth-service';
 import { listCountries } from '../../../services/countries';
-import { hashToken } from '../../../services/sessions';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
-import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const rateLimited = (max: number) => ({
   config: { rateLimit: { max, timeWindow: '1 minute' } },
@@ -24,8 +23,7 @@ export function authRoutes(app: FastifyInstance): void {
     app,
     calls.login,
     async ({ body, client, request, reply }) => {
-      const presented = request.cookies[SESSION_COOKIE];
-      const result = await login(ctx, body, client, presented ? hashToken(presented) : null);
+      const result = await login(ctx, body, client, request.cookies[SESSION_COOKIE] ?? null);
       setSessionCookie(request, reply, result.session);
       return { status: 'Success' as const, accountType: result.accountType, message: result.message };
     },
@@ -53,8 +51,6 @@ export function authRoutes(app: FastifyInstance): void {
   registerCall(app, calls.changePassword, async ({ body, session, client, request, reply }) => {
     const issued = await changeOwnPassword(ctx, session, body, client);
     setSessionCookie(request, reply, issued);
-    // The old session object is stale now; drop it so nothing later in this request uses it.
-    request.sessionPromise = currentSession(request);
     return successMessage('Your password has been changed. Other devices have been signed out.');
   });
 }

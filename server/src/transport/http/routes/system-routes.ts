@@ -1,20 +1,17 @@
-import { calls, type CallDefinition } from '@tradeport/contracts';
+import { calls, failureResponse, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { z } from 'zod';
+import { databaseAnswers } from '../../../services/health';
+import { sendFailure } from '../responses';
 
 /** Health and the generated API document. */
 export function systemRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  app.get('/api/health', async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(ctx.db);
-      return { status: 'success', database: ctx.engine };
-    } catch {
-      return reply.code(503).send({ status: 'Failure', message: 'Database unavailable.' });
-    }
-  });
+  // Not in the calls table: health and the document itself are for operators, not the web app.
+  app.get('/api/health', async (_request, reply) =>
+    (await databaseAnswers(ctx)) ? { status: 'success', database: ctx.engine } : sendFailure(reply, 503, 'Database unavailable.'),
+  );
 
   let document: object | null = null;
   app.get('/api/docs', async () => (document ??= openApiDocument(Object.values(calls))));
@@ -22,7 +19,7 @@ export function systemRoutes(app: FastifyInstance): void {
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
 
-const failure = { description: 'Refused: `{status: "Failure", message}` (the message says why; nothing was changed).', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } }, required: ['status', 'message'] } } } };
+const failure = { description: 'Refused: `{status: "Failure", message}` (the message says why; nothing was changed).', content: { 'application/json': { schema: jsonSchema(failureResponse, 'output') } } };
 
 export function openApiDocument(list: CallDefinition[]): object {
   const paths: Record<string, Record<string, unknown>> = {};
