@@ -23,6 +23,11 @@ import { accountRoutes } from './transport/http/routes/account-routes';
 import { adminRoutes } from './transport/http/routes/admin-routes';
 import { authRoutes } from './transport/http/routes/auth-routes';
 import { systemRoutes } from './transport/http/routes/system-routes';
+import { marketRoutes } from './transport/http/routes/market-routes';
+import { isSameSite } from './transport/http/same-site';
+import { streamRoute } from './transport/ws/stream-route';
+import { MarketData } from './market/market-data';
+import fastifyWebsocket from '@fastify/websocket';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -36,16 +41,6 @@ export interface BuildOptions {
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function isSameSite(source: string | undefined, host: string | undefined, publicOrigins: string[]): boolean {
-  if (!source || !host) return false;
-  try {
-    const url = new URL(source);
-    return url.host === host || publicOrigins.includes(url.origin);
-  } catch {
-    return false;
-  }
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -95,7 +90,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await handle.close().catch(() => undefined);
     throw err;
   }
+  // One close hook, so the order is explicit: providers stop and the last candles and quotes are
+  // written while the bus and the database are still open.
+  let market: MarketData | null = null;
   app.addHook('onClose', async () => {
+    await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));
     await bus?.close();
     await handle.close();
   });
@@ -113,6 +112,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   try {
     const admin = await ensureBootstrapAdmin(services);
     if (admin.created && admin.generatedPassword) options.onGeneratedAdminPassword?.(admin.email, admin.generatedPassword);
+    market = await MarketData.start(handle.db, config.market, services.now, app.log);
+    app.decorate('market', market);
   } catch (err) {
     await app.close();
     throw err;
@@ -161,8 +162,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // The check keys on the method, not the path, so no spelling of a URL can route around it; a
   // route meant for non-browser clients (the price feed) opts out through its config.
   app.addHook('onRequest', async (request, reply) => {
-    if (!STATE_CHANGING.has(request.method) || request.routeOptions.config.csrfExempt === true) return;
-    if (!isSameSite(request.headers.origin ?? request.headers.referer, request.headers.host, config.publicOrigins)) {
+    if (!STATE_CHANGING.has(request.method)) return;
+    if (request.routeOptions.config.csrfExempt !== true && !isSameSite(request.headers.origin ?? request.headers.referer, request.headers.host, config.publicOrigins)) {
       return sendFailure(reply, 403, 'Cross-site request refused: this call must come from the Tradeport web app.');
     }
     // Multipart bodies are read only by the calls the spec gives a form; elsewhere they are refused
@@ -188,7 +189,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
   });
 
+  await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024, perMessageDeflate: false } });
+  streamRoute(app, bus);
+
   systemRoutes(app);
+  marketRoutes(app);
   authRoutes(app);
   accountRoutes(app);
   adminRoutes(app);

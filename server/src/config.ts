@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toCents, type Cents } from './domain/money';
@@ -20,6 +21,9 @@ const int = (name: string, min: number, max: number) =>
   z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`);
 const decimalAmount = (name: string) =>
   z.string().regex(/^[1-9]\d{0,11}(\.\d{1,2})?$/, `${name} must be a positive amount with at most 2 decimals`);
+
+export const FEEDS = ['sim', 'push', 'binance', 'polygon'] as const;
+export type Feed = (typeof FEEDS)[number];
 
 const envSchema = z.object({
   PORT: int('PORT', 0, 65535).default(8080),
@@ -48,7 +52,23 @@ const envSchema = z.object({
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  MARKET_FEED: z
+    .string()
+    .default('sim')
+    .transform((v) => v.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f.length > 0))
+    .refine((list) => list.length > 0 && list.every((f) => FEEDS.includes(f as Feed)), `MARKET_FEED must be a comma-separated list of ${FEEDS.join(', ')}`),
+  FEED_TOKEN: z.string().min(16, 'FEED_TOKEN must be at least 16 characters').optional(),
+  SIM_SEED: z.string().max(100).optional(),
+  SIM_HISTORY: z.enum(['true', 'false'], { error: 'SIM_HISTORY must be true or false' }).default('true'),
+  MARKET_SESSIONS: z.enum(['real', 'always'], { error: 'MARKET_SESSIONS must be real or always' }).default('real'),
+  QUOTE_STALE_SECONDS: int('QUOTE_STALE_SECONDS', 1, 86_400).default(30),
+  INSTRUMENTS_FILE: z.string().optional(),
+  POLYGON_API_KEY: z.string().min(1).optional(),
+  POLYGON_WS_URL: z.string().regex(/^wss?:\/\/\S+$/, 'POLYGON_WS_URL must be a ws:// or wss:// URL').default('wss://socket.polygon.io'),
+  BINANCE_WS_URL: z.string().regex(/^wss?:\/\/\S+$/, 'BINANCE_WS_URL must be a ws:// or wss:// URL').default('wss://stream.binance.com:9443'),
+  STREAM_FRAME_MS: int('STREAM_FRAME_MS', 10, 1000).default(100),
 });
+
 
 export interface AppConfig {
   port: number;
@@ -78,6 +98,26 @@ export interface AppConfig {
   webDistDir: string | null;
   /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
   scryptCost: number;
+  market: MarketConfig;
+}
+
+export interface MarketConfig {
+  feeds: Feed[];
+  /** Bearer token of the push feed; the endpoint refuses every call without one configured. */
+  feedToken: string | null;
+  simSeed: string;
+  /** Generate a year of simulated history for symbols that have none (sim feed only). */
+  simHistory: boolean;
+  sessions: 'real' | 'always';
+  staleAfterMs: number;
+  catalogueFile: string | null;
+  polygonApiKey: string | null;
+  polygonUrl: string;
+  binanceUrl: string;
+  /** The stream sends each client at most one quotes message per frame. */
+  streamFrameMs: number;
+  /** How often forming candles and last quotes are written to the database. */
+  flushIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  - ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (e.MARKET_FEED.includes('polygon') && !e.POLYGON_API_KEY) {
+    throw new ConfigError('Invalid configuration:\n  - MARKET_FEED=polygon needs POLYGON_API_KEY');
   }
   if (e.EVENT_BUS === 'redis' && !e.REDIS_URL) {
     throw new ConfigError('Invalid configuration:\n  - EVENT_BUS=redis needs REDIS_URL (redis://host:port)');
@@ -130,5 +173,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL ?? null,
     webDistDir: e.WEB_DIST_DIR ?? null,
     scryptCost: 2 ** 16,
+    market: {
+      feeds: e.MARKET_FEED as Feed[],
+      feedToken: e.FEED_TOKEN ?? null,
+      simSeed: e.SIM_SEED ?? randomBytes(8).toString('hex'),
+      simHistory: e.SIM_HISTORY === 'true',
+      sessions: e.MARKET_SESSIONS,
+      staleAfterMs: e.QUOTE_STALE_SECONDS * 1000,
+      catalogueFile: e.INSTRUMENTS_FILE ?? null,
+      polygonApiKey: e.POLYGON_API_KEY ?? null,
+      polygonUrl: e.POLYGON_WS_URL,
+      binanceUrl: e.BINANCE_WS_URL,
+      streamFrameMs: e.STREAM_FRAME_MS,
+      flushIntervalMs: 2000,
+    },
   };
 }

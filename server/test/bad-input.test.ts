@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { calls, type CallDefinition } from '@tradeport/contracts';
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { startApp, type TestApp } from './helpers/app';
+import { FEED_TOKEN, startApp, type TestApp } from './helpers/app';
 import { Client, fund, paymentAccount, registrationBody, signedInAdmin, signedInTrader } from './helpers/client';
 
 /** What the test client answers (its body is loosely typed on purpose). */
@@ -95,11 +95,13 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editStatusWithdrawal: () => ({ withdrawals_id: withdrawalId, status: 2 }),
       addNewPayments: () => ({ name: 'Another bank', number: 'GB00 1234', moreInfo: 'ref' }),
       editStatusPayments: () => ({ id: gateway, isActive: '1' }),
+      feedTicks: () => ({ ticks: [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }] }),
     };
   });
   after(() => t.close());
 
   function clientFor(call: CallDefinition): Client {
+    if (call.access === 'feed') return new Client(t, { headers: { authorization: `Bearer ${FEED_TOKEN}` } });
     if (call.access === 'admin') return admin;
     if (call.access === 'public') return new Client(t);
     return trader.client;
@@ -129,6 +131,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       money_requests: await db.selectFrom('money_requests').selectAll().orderBy('id').execute(),
       ledger_entries: await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(),
       payment_accounts: await db.selectFrom('payment_accounts').selectAll().orderBy('id').execute(),
+      quotes: t.app.market.book.all(),
     };
   }
 
@@ -403,15 +406,21 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       from: ['2020-02-30', 'yesterday', '2020-1-1', '20200101'],
       to: ['2021-13-01', 'x'],
       search: ['s'.repeat(101)],
+      symbols: ['NOPE', 'EURUSD,NOPE', 'X'.repeat(2001)],
+      symbol: ['', 'NOPE', 'X'.repeat(21)],
+      period: ['M2', '', 'h1', 'D'],
     };
     let checked = 0;
     for (const [name, call] of getCalls) {
       const keys = Object.keys(shapeOf(call.query));
       const client = call.access === 'admin' ? admin : call.access === 'public' ? new Client(t) : trader.client;
+      // Parameters are broken one at a time, next to valid values of the required ones.
+      const required = name === 'getCandles' ? 'symbol=EURUSD&period=H1&' : '';
       for (const key of keys) {
         assert.ok(bad[key], `${name}: no abusive values listed for query parameter ${key}`);
         for (const value of bad[key]!) {
-          const r = await client.get(`${call.path}?${key}=${value.includes('&') ? value : encodeURIComponent(value)}`);
+          const others = required.split('&').filter((p) => p !== '' && !p.startsWith(`${key}=`)).map((p) => `${p}&`).join('');
+          const r = await client.get(`${call.path}?${others}${key}=${value.includes('&') ? value : encodeURIComponent(value)}`);
           assertRefusal(r, `${name}?${key}=${value.slice(0, 30)}`, 400);
           checked++;
         }

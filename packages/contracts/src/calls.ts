@@ -5,6 +5,7 @@ import * as auth from './auth';
 import * as profile from './profile';
 import * as money from './money-requests';
 import * as admin from './admin';
+import * as market from './market';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -57,6 +58,11 @@ export const calls = {
   getPaymentGetways: define({ method: 'GET', path: '/dashboard/admin/getPaymentGetways.php', access: 'admin', summary: "All of the broker's payment accounts.", query: emptyQuery, response: admin.paymentAccountsResponse }),
   addNewPayments: define({ method: 'POST', path: '/dashboard/admin/addNewPayments.php', access: 'admin', encoding: 'multipart', summary: 'Add a payment account (created active).', body: admin.addPaymentAccountRequest, response: money.createdRequestResponse }),
   editStatusPayments: define({ method: 'POST', path: '/dashboard/admin/editStatusPayments.php', access: 'admin', encoding: 'multipart', summary: 'Activate or deactivate a payment account.', body: admin.editPaymentAccountStatusRequest, response: successMessageResponse }),
+  getMainCurrencies: define({ method: 'GET', path: '/platform/getMainCurrencies.php', access: 'signed-in', summary: 'The instrument catalogue: symbols by group with digits, contract size and volume limits.', query: emptyQuery, response: market.symbolsResponse }),
+  getQuotes: define({ method: 'GET', path: '/platform/getQuotes.php', access: 'signed-in', summary: "The server's current quotes (all symbols, or `symbols=A,B`), with open/stale flags.", query: market.quotesQuery, response: market.quotesResponse }),
+  getCandles: define({ method: 'GET', path: '/platform/getCandles.php', access: 'signed-in', summary: 'Candles (bid OHLC, tick volume) for a symbol and period, oldest first; `before` pages back in time.', query: market.candlesQuery, response: market.candlesResponse }),
+  feedTicks: define({ method: 'POST', path: '/feed/ticks', access: 'feed', summary: 'Price bridge: push ticks into the quote book (all or none are accepted).', body: market.feedTicksRequest, response: market.feedTicksResponse }),
+
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;
 

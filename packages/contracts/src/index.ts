@@ -5,3 +5,4 @@ export * from './money-requests';
 export * from './admin';
 export * from './events';
 export * from './calls';
+export * from './market';

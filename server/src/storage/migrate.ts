@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './db';
 import { initialMigration } from './migrations/0001-initial';
+import { marketMigration } from './migrations/0002-market';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -15,6 +16,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
     db: handle.db,
     provider: new CodeMigrationProvider({
       '0001-initial': initialMigration(handle.engine),
+      '0002-market': marketMigration(handle.engine),
     }),
   });
 }

@@ -118,6 +118,48 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface InstrumentsTable {
+  id: Generated<number>;
+  symbol: string;
+  description: string;
+  group_name: 'Forex' | 'Crypto' | 'Stocks' | 'Metals';
+  base_currency: string;
+  quote_currency: string;
+  digits: number;
+  contract_size: number;
+  volume_min: number;
+  volume_step: number;
+  volume_max: number;
+  calc_mode: 'forex' | 'cfd';
+  sessions_json: string;
+  swap_long: number;
+  swap_short: number;
+  spread_markup: number;
+  sim_json: string;
+  feeds_json: string;
+  sort_order: number;
+  enabled: number;
+  updated_at: number;
+}
+
+export interface CandlesTable {
+  symbol: string;
+  period: string;
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export interface LastQuotesTable {
+  symbol: string;
+  bid: number;
+  ask: number;
+  time: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -129,5 +171,8 @@ export interface Database {
   activity_log: ActivityLogTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
+  instruments: InstrumentsTable;
+  candles: CandlesTable;
+  last_quotes: LastQuotesTable;
 }
 

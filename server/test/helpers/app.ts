@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app';
-import { loadConfig, type AppConfig } from '../../src/config';
+import { loadConfig, type AppConfig, type MarketConfig } from '../../src/config';
 import type { ServiceContext } from '../../src/services/context';
 
 /**
@@ -54,15 +54,19 @@ async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Pr
   };
 }
 
+export const FEED_TOKEN = 'test-feed-token-0123456789';
+
 export interface StartOptions {
   config?: Partial<AppConfig>;
+  /** Market data settings; tests default to the push feed with every market open. */
+  market?: Partial<MarketConfig>;
   /** Use the real clock instead of the injectable test clock. */
   realClock?: boolean;
 }
 
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
-  const base = process.env.DATABASE_URL ?? '';
-  const pgDb = base.startsWith('postgres') ? await freshPostgres(base) : null;
+  const dbBase = process.env.DATABASE_URL ?? '';
+  const pgDb = dbBase.startsWith('postgres') ? await freshPostgres(dbBase) : null;
   const config: AppConfig = {
     ...loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
     databaseUrl: pgDb?.url ?? 'sqlite::memory:',
@@ -70,6 +74,8 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     scryptCost: 1024,
     ...options.config,
   };
+  const base = loadConfig({}).market;
+  config.market = { ...base, feeds: ['push'], feedToken: FEED_TOKEN, sessions: 'always', simHistory: false, simSeed: 'test', ...options.market };
   const clock = testClock();
   let app: FastifyInstance;
   try {

@@ -16,11 +16,14 @@ export class Client {
   private cookies = new Map<string, string>();
   origin: string | null;
 
+  private readonly defaultHeaders: Record<string, string>;
+
   constructor(
     private readonly t: TestApp,
-    opts: { origin?: string | null } = {},
+    opts: { origin?: string | null; headers?: Record<string, string> } = {},
   ) {
     this.origin = opts.origin === undefined ? t.origin : opts.origin;
+    this.defaultHeaders = opts.headers ?? {};
   }
 
   get cookieHeader(): string {
@@ -43,7 +46,7 @@ export class Client {
   }
 
   async request(method: string, path: string, init: { body?: string | FormData; headers?: Record<string, string> } = {}): Promise<Reply<Json>> {
-    const headers: Record<string, string> = { ...init.headers };
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...init.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader;
     if (method !== 'GET' && this.origin) headers.origin = this.origin;
     const res = await fetch(`${this.t.url}${path}`, { method, headers, body: init.body });

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CallDefinition } from '@tradeport/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
@@ -16,8 +17,8 @@ export interface CallInput<C extends CallDefinition> {
   body: Input<C['body']>;
   query: Input<C['query']>;
   /** Present for every access level but 'public' (where it may be null). */
-  session: C['access'] extends 'public' ? SessionUser | null : SessionUser;
-  actor: C['access'] extends 'public' ? Actor | null : Actor;
+  session: C['access'] extends 'public' | 'feed' ? SessionUser | null : SessionUser;
+  actor: C['access'] extends 'public' | 'feed' ? Actor | null : Actor;
   idempotencyKey: string | undefined;
   client: { ip: string; userAgent: string };
   request: FastifyRequest;
@@ -41,8 +42,9 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
     handler: async (request, reply) => {
       request.handlerStarted = true;
       try {
-        const session = await currentSession(request);
-        if (call.access !== 'public') {
+        if (call.access === 'feed') checkFeedToken(request);
+        const session = call.access === 'feed' ? null : await currentSession(request);
+        if (call.access !== 'public' && call.access !== 'feed') {
           if (!session) throw refuse.unauthenticated();
           if (call.access === 'admin' && session.role !== 'admin') throw refuse.forbidden('This action needs an administrator account.');
           if (call.access === 'trader' && session.role !== 'trader') throw refuse.forbidden('This action is for trading accounts only.');
@@ -69,6 +71,18 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
       }
     },
   });
+}
+
+/** The price bridge authenticates with `Authorization: Bearer <FEED_TOKEN>`, compared in constant time. */
+function checkFeedToken(request: FastifyRequest): void {
+  const expected = request.server.services.config.market.feedToken;
+  const header = request.headers.authorization ?? '';
+  const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(expected ?? '').digest();
+  if (expected === null || presented === '' || !timingSafeEqual(a, b)) {
+    throw refuse.unauthenticated(expected === null ? 'The push feed is disabled: FEED_TOKEN is not set on the server.' : 'A valid feed token is required (Authorization: Bearer <FEED_TOKEN>).');
+  }
 }
 
 /** PostgreSQL text cannot hold U+0000, and no field of ours has a use for it: refuse it everywhere. */

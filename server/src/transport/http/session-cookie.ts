@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MarketData } from '../../market/market-data';
 import type { ServiceContext } from '../../services/context';
 import { resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
 
@@ -12,6 +13,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     services: ServiceContext;
+    market: MarketData;
   }
 }
 

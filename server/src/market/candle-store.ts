@@ -1,0 +1,137 @@
+import { sql } from 'kysely';
+import { applyTick, PERIODS, type Candle, type Period } from '../domain/candles';
+import type { Db } from '../storage/db';
+import type { BookQuote } from './types';
+
+type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
+
+const key = (symbol: string, period: Period) => `${symbol}|${period}`;
+
+/**
+ * Builds candles of every period from the book's ticks (bid prices) and persists them. The candle
+ * still forming lives in memory and is written with the others every `flushIntervalMs` (and at
+ * shutdown), so a tick never waits on the database; a query merges the in-memory candle with the
+ * stored ones. After a restart the last stored candle of each series is picked up again, so a
+ * bucket that is still current continues instead of starting over.
+ */
+export class CandleStore {
+  private readonly current = new Map<string, Candle>();
+  /** Candles changed since the last flush, by series key and bucket time. */
+  private readonly dirty = new Map<string, Map<number, Candle>>();
+  private readonly listeners: CandleListener[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  /** Loads the latest stored candle of every series so aggregation continues where it stopped. */
+  async resume(symbols: string[]): Promise<void> {
+    if (symbols.length === 0) return;
+    const latest = await this.db
+      .selectFrom('candles as c')
+      .selectAll('c')
+      .where('c.symbol', 'in', symbols)
+      .where('c.time', '=', (eb) =>
+        eb.selectFrom('candles as d').select((e) => e.fn.max('d.time').as('t')).whereRef('d.symbol', '=', 'c.symbol').whereRef('d.period', '=', 'c.period'),
+      )
+      .execute();
+    for (const row of latest) {
+      this.current.set(key(row.symbol, row.period as Period), { time: row.time, open: row.open, high: row.high, low: row.low, close: row.close, volume: row.volume });
+    }
+  }
+
+  /** Folds a tick into every period. Called by the quote book for each accepted tick. */
+  onTick(quote: BookQuote): void {
+    for (const period of PERIODS) {
+      const k = key(quote.symbol, period);
+      const result = applyTick(this.current.get(k) ?? null, period, quote.time, quote.bid);
+      if (result.ignored) continue;
+      this.current.set(k, result.current);
+      this.markDirty(k, result.current);
+      for (const listener of this.listeners) listener(quote.symbol, period, result.current);
+    }
+  }
+
+  private markDirty(k: string, candle: Candle): void {
+    let series = this.dirty.get(k);
+    if (!series) this.dirty.set(k, (series = new Map()));
+    series.set(candle.time, candle);
+  }
+
+  /** The candle being formed now, if any. */
+  live(symbol: string, period: Period): Candle | undefined {
+    return this.current.get(key(symbol, period));
+  }
+
+  onCandle(listener: CandleListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** Writes every changed candle in one transaction. Flushes never overlap. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writeDirty());
+    return this.flushing;
+  }
+
+  private async writeDirty(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const rows: { symbol: string; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }[] = [];
+    for (const [k, series] of this.dirty) {
+      const [symbol, period] = k.split('|') as [string, Period];
+      for (const c of series.values()) rows.push({ symbol, period, ...c });
+    }
+    this.dirty.clear();
+    await this.write(rows);
+  }
+
+  /** Inserts or replaces candles (also used to store generated history). */
+  async write(rows: { symbol: string; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      // 8 columns a row; 400 rows stay well under both engines' parameter limits.
+      for (let i = 0; i < rows.length; i += 400) {
+        await trx
+          .insertInto('candles')
+          .values(rows.slice(i, i + 400))
+          .onConflict((oc) =>
+            oc.columns(['symbol', 'period', 'time']).doUpdateSet({
+              open: sql`excluded.open`,
+              high: sql`excluded.high`,
+              low: sql`excluded.low`,
+              close: sql`excluded.close`,
+              volume: sql`excluded.volume`,
+            }),
+          )
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * Up to `limit` candles before `before` (epoch ms, exclusive; default: no bound), oldest first,
+   * including the one still forming.
+   */
+  async query(symbol: string, period: Period, limit: number, before?: number): Promise<Candle[]> {
+    let q = this.db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', symbol).where('period', '=', period);
+    if (before !== undefined) q = q.where('time', '<', before);
+    const stored = (await q.orderBy('time', 'desc').limit(limit).execute()).reverse();
+    const live = this.current.get(key(symbol, period));
+    if (live && (before === undefined || live.time < before)) {
+      const last = stored[stored.length - 1];
+      if (last && last.time === live.time) stored[stored.length - 1] = { ...live };
+      else if (!last || live.time > last.time) {
+        stored.push({ ...live });
+        if (stored.length > limit) stored.shift();
+      }
+    }
+    return stored;
+  }
+
+  /** Whether any candle is stored for a symbol (history generation runs only for empty series). */
+  async hasHistory(symbol: string): Promise<boolean> {
+    return (await this.db.selectFrom('candles').select('time').where('symbol', '=', symbol).limit(1).executeTakeFirst()) !== undefined;
+  }
+}

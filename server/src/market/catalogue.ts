@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { instrumentGroup } from '@tradeport/contracts';
+import { z } from 'zod';
+import type { Instrument } from '../domain/instruments';
+import { parseSchedule } from '../domain/trading-sessions';
+import type { Db } from '../storage/db';
+
+/**
+ * The instrument catalogue: a JSON file (server/config/instruments.json, or INSTRUMENTS_FILE) seeds
+ * the `instruments` table at every start, matched by symbol; an instrument no longer in the file is
+ * disabled rather than deleted, so its history and positions keep their meaning. Everything else
+ * reads instruments from the table.
+ */
+export const DEFAULT_CATALOGUE_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../../config/instruments.json');
+
+const positive = (what: string) => z.number({ error: `${what} must be a number` }).positive(`${what} must be positive`);
+
+const instrumentEntry = z.object({
+  symbol: z.string().regex(/^[A-Z0-9.]{1,20}$/, 'symbol must be 1-20 capital letters, digits or dots'),
+  description: z.string().min(1).max(100),
+  group: instrumentGroup,
+  base: z.string().regex(/^[A-Z0-9]{1,10}$/),
+  quote: z.string().regex(/^[A-Z]{3}$/),
+  digits: z.number().int().min(0).max(8),
+  contractSize: positive('contractSize'),
+  volume: z.object({ min: positive('volume.min'), step: positive('volume.step'), max: positive('volume.max') }).refine((v) => v.min <= v.max, 'volume.min must not exceed volume.max'),
+  calcMode: z.enum(['forex', 'cfd']),
+  schedule: z.string().min(1),
+  swapLong: z.number(),
+  swapShort: z.number(),
+  spreadMarkup: z.number().int().min(0).max(100_000),
+  sim: z.object({ price: positive('sim.price'), spread: z.number().min(0), volatility: z.number().min(0).max(5), ticksPerSecond: z.number().min(0).max(50) }),
+  feeds: z.object({ binance: z.string().regex(/^[A-Z0-9]{2,20}$/).optional(), polygon: z.string().min(1).max(20).optional() }).strict().default({}),
+});
+
+const catalogueFile = z.object({
+  $comment: z.string().optional(),
+  schedules: z.record(z.string(), z.array(z.string()).min(1)),
+  instruments: z.array(instrumentEntry).min(1),
+});
+
+export type CatalogueEntry = z.infer<typeof instrumentEntry>;
+
+/** Reads and checks a catalogue file; throws one message listing every problem. */
+export function readCatalogueFile(path: string): { schedules: Record<string, string[]>; instruments: CatalogueEntry[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`Cannot read the instrument catalogue ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = catalogueFile.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`Invalid instrument catalogue ${path}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  const problems: string[] = [];
+  for (const [name, windows] of Object.entries(parsed.data.schedules)) {
+    try {
+      parseSchedule(windows);
+    } catch (err) {
+      problems.push(`schedules.${name}: ${(err as Error).message}`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const i of parsed.data.instruments) {
+    if (seen.has(i.symbol)) problems.push(`${i.symbol}: listed twice`);
+    seen.add(i.symbol);
+    if (!parsed.data.schedules[i.schedule]) problems.push(`${i.symbol}: unknown schedule "${i.schedule}"`);
+  }
+  if (problems.length > 0) throw new Error(`Invalid instrument catalogue ${path}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return parsed.data;
+}
+
+/** Writes the file's instruments into the table (insert or update by symbol; missing ones disabled). */
+export async function syncCatalogue(db: Db, path: string, now: number): Promise<void> {
+  const file = readCatalogueFile(path);
+  await db.transaction().execute(async (trx) => {
+    let order = 0;
+    for (const i of file.instruments) {
+      const row = {
+        description: i.description,
+        group_name: i.group,
+        base_currency: i.base,
+        quote_currency: i.quote,
+        digits: i.digits,
+        contract_size: i.contractSize,
+        volume_min: i.volume.min,
+        volume_step: i.volume.step,
+        volume_max: i.volume.max,
+        calc_mode: i.calcMode,
+        sessions_json: JSON.stringify(file.schedules[i.schedule]),
+        swap_long: i.swapLong,
+        swap_short: i.swapShort,
+        spread_markup: i.spreadMarkup,
+        sim_json: JSON.stringify(i.sim),
+        feeds_json: JSON.stringify(i.feeds),
+        sort_order: order++,
+        enabled: 1,
+        updated_at: now,
+      };
+      await trx
+        .insertInto('instruments')
+        .values({ symbol: i.symbol, ...row })
+        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+        .execute();
+    }
+    const listed = file.instruments.map((i) => i.symbol);
+    await trx.updateTable('instruments').set({ enabled: 0, updated_at: now }).where('symbol', 'not in', listed).execute();
+  });
+}
+
+/** The enabled instruments, in catalogue order. */
+export async function loadInstruments(db: Db): Promise<Instrument[]> {
+  const rows = await db.selectFrom('instruments').selectAll().where('enabled', '=', 1).orderBy('sort_order').execute();
+  return rows.map((r) => {
+    const sessions = JSON.parse(r.sessions_json) as string[];
+    return {
+      id: r.id,
+      symbol: r.symbol,
+      description: r.description,
+      group: r.group_name,
+      base: r.base_currency,
+      quote: r.quote_currency,
+      digits: r.digits,
+      point: 10 ** -r.digits,
+      contractSize: r.contract_size,
+      volumeMin: r.volume_min,
+      volumeStep: r.volume_step,
+      volumeMax: r.volume_max,
+      calcMode: r.calc_mode,
+      sessions,
+      schedule: parseSchedule(sessions),
+      swapLong: r.swap_long,
+      swapShort: r.swap_short,
+      spreadMarkup: r.spread_markup,
+      sim: JSON.parse(r.sim_json) as Instrument['sim'],
+      feeds: JSON.parse(r.feeds_json) as Instrument['feeds'],
+    };
+  });
+}

@@ -1,0 +1,116 @@
+import type { MarketConfig } from '../config';
+import type { Instrument } from '../domain/instruments';
+import type { Db } from '../storage/db';
+import { DEFAULT_CATALOGUE_FILE, loadInstruments, syncCatalogue } from './catalogue';
+import { CandleStore } from './candle-store';
+import { BinanceProvider } from './providers/binance-provider';
+import { PolygonProvider } from './providers/polygon-provider';
+import { SimProvider } from './providers/sim-provider';
+import { QuoteBook } from './quote-book';
+import { seedSimHistory } from './sim-history';
+import type { FeedProvider } from './types';
+
+export interface MarketLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Market data, assembled: the catalogue, the quote book, candles, and the configured providers.
+ * Real providers cover the instruments they have a name for; with `sim` listed too, the simulator
+ * feeds whatever no real provider covers (with `sim` alone, everything). `push` starts nothing: the
+ * price bridge endpoint writes into the same book whenever FEED_TOKEN is set.
+ */
+export class MarketData {
+  private readonly providers: FeedProvider[] = [];
+  private readonly changedQuotes = new Set<string>();
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly db: Db,
+    readonly instruments: Instrument[],
+    readonly book: QuoteBook,
+    readonly candles: CandleStore,
+  ) {}
+
+  static async start(db: Db, config: MarketConfig, now: () => number, log: MarketLog): Promise<MarketData> {
+    await syncCatalogue(db, config.catalogueFile ?? DEFAULT_CATALOGUE_FILE, now());
+    const instruments = await loadInstruments(db);
+    const book = new QuoteBook(instruments, { now, staleAfterMs: config.staleAfterMs, sessions: config.sessions });
+    const candles = new CandleStore(db);
+    const market = new MarketData(db, instruments, book, candles);
+
+    // The last quote of each symbol survives a restart (marked stale until fresh ticks arrive).
+    for (const q of await db.selectFrom('last_quotes').selectAll().execute()) book.restore(q);
+    await candles.resume(instruments.map((i) => i.symbol));
+    book.onQuote((quote) => {
+      candles.onTick(quote);
+      market.changedQuotes.add(quote.symbol);
+    });
+
+    const covered = new Set<string>();
+    if (config.feeds.includes('binance')) {
+      const list = instruments.filter((i) => i.feeds.binance);
+      list.forEach((i) => covered.add(i.symbol));
+      market.providers.push(new BinanceProvider({ instruments: list, baseUrl: config.binanceUrl, log }));
+    }
+    if (config.feeds.includes('polygon') && config.polygonApiKey) {
+      const list = instruments.filter((i) => i.feeds.polygon);
+      list.forEach((i) => covered.add(i.symbol));
+      market.providers.push(new PolygonProvider({ instruments: list, baseUrl: config.polygonUrl, apiKey: config.polygonApiKey, log }));
+    }
+    if (config.feeds.includes('sim')) {
+      const simulated = instruments.filter((i) => !covered.has(i.symbol));
+      const startPrices = new Map<string, number>();
+      if (config.simHistory) {
+        const started = Date.now();
+        const seeded = await seedSimHistory(candles, simulated, { seed: config.simSeed, now: now(), sessions: config.sessions });
+        if (seeded.size > 0) log.info({ symbols: seeded.size, ms: Date.now() - started }, 'generated simulated price history');
+        seeded.forEach((price, symbol) => startPrices.set(symbol, price));
+        // History may have been generated before (earlier start): continue from its last candle.
+        await candles.resume(simulated.filter((i) => seeded.has(i.symbol)).map((i) => i.symbol));
+      }
+      for (const i of simulated) {
+        const continued = book.get(i.symbol)?.bid ?? candles.live(i.symbol, 'M1')?.close;
+        if (continued !== undefined && !startPrices.has(i.symbol)) startPrices.set(i.symbol, continued);
+      }
+      market.providers.push(new SimProvider(simulated, { seed: config.simSeed, now, sessions: config.sessions, startPrices }));
+    }
+    for (const p of market.providers) p.start(book);
+
+    market.flushTimer = setInterval(() => void market.flush().catch((err: unknown) => log.warn({ err }, 'market data flush failed')), config.flushIntervalMs);
+    market.flushTimer.unref();
+    return market;
+  }
+
+  /** Writes forming candles and the latest quotes. */
+  async flush(): Promise<void> {
+    await this.candles.flush();
+    if (this.changedQuotes.size === 0) return;
+    const rows = [...this.changedQuotes].flatMap((symbol) => {
+      const q = this.book.get(symbol);
+      return q ? [{ symbol, bid: q.bid, ask: q.ask, time: q.time }] : [];
+    });
+    this.changedQuotes.clear();
+    await this.db.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await trx
+          .insertInto('last_quotes')
+          .values(row)
+          .onConflict((oc) => oc.column('symbol').doUpdateSet({ bid: row.bid, ask: row.ask, time: row.time }))
+          .execute();
+      }
+    });
+  }
+
+  /** The providers running, for the health endpoint. */
+  providerNames(): string[] {
+    return this.providers.map((p) => p.name);
+  }
+
+  async stop(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    await Promise.all(this.providers.map((p) => p.stop()));
+    await this.flush();
+  }
+}

@@ -1,0 +1,104 @@
+import type { Quote } from '@tradeport/contracts';
+import { roundPrice, type Instrument } from '../domain/instruments';
+import { isOpenAt } from '../domain/trading-sessions';
+import type { BookQuote, IncomingTick, IngestResult, TickSink } from './types';
+
+export interface QuoteBookOptions {
+  now: () => number;
+  /** An open market whose last tick is older than this is stale. */
+  staleAfterMs: number;
+  /** 'always' opens every market around the clock (schools, demos, deterministic tests). */
+  sessions: 'real' | 'always';
+}
+
+type QuoteListener = (quote: BookQuote, instrument: Instrument) => void;
+
+/**
+ * The server's one source of current prices. Every provider writes here; the stream, candles, the
+ * trading engine and the quote API read from here. A tick is validated (known symbol, finite,
+ * positive, ask ≥ bid), rounded to the instrument's digits, widened by the broker's markup, and
+ * applied only if it is not older than the quote it would replace. Listeners run synchronously, in
+ * the order they subscribed, so by the time `ingest` returns every reader has seen the tick.
+ */
+export class QuoteBook implements TickSink {
+  private readonly quotes = new Map<string, BookQuote>();
+  private readonly listeners: QuoteListener[] = [];
+  readonly instruments: ReadonlyMap<string, Instrument>;
+
+  constructor(
+    instruments: Instrument[],
+    private readonly options: QuoteBookOptions,
+  ) {
+    this.instruments = new Map(instruments.map((i) => [i.symbol, i]));
+  }
+
+  /** Checks a tick without applying it; null when it is acceptable. */
+  validate(tick: IncomingTick): string | null {
+    const instrument = this.instruments.get(tick.symbol);
+    if (!instrument) return `Unknown symbol ${tick.symbol}.`;
+    if (!Number.isFinite(tick.bid) || !Number.isFinite(tick.ask)) return `${tick.symbol}: bid and ask must be finite numbers.`;
+    if (tick.bid <= 0 || tick.ask <= 0) return `${tick.symbol}: bid and ask must be positive.`;
+    if (tick.ask < tick.bid) return `${tick.symbol}: ask must not be below bid.`;
+    if (tick.time !== undefined && (!Number.isSafeInteger(tick.time) || tick.time < 0)) return `${tick.symbol}: time must be epoch milliseconds.`;
+    if (tick.time !== undefined && tick.time > this.options.now() + 60_000) return `${tick.symbol}: time is in the future.`;
+    return null;
+  }
+
+  ingest(tick: IncomingTick, _source: string): IngestResult {
+    const problem = this.validate(tick);
+    if (problem) return { ok: false, reason: problem };
+    const instrument = this.instruments.get(tick.symbol) as Instrument;
+    const time = tick.time ?? this.options.now();
+    const previous = this.quotes.get(tick.symbol);
+    if (previous && time < previous.time) return { ok: false, reason: `${tick.symbol}: tick is older than the current quote.` };
+    const below = Math.floor(instrument.spreadMarkup / 2) * instrument.point;
+    const above = (instrument.spreadMarkup - Math.floor(instrument.spreadMarkup / 2)) * instrument.point;
+    const quote: BookQuote = {
+      symbol: tick.symbol,
+      bid: roundPrice(tick.bid - below, instrument.digits),
+      ask: roundPrice(tick.ask + above, instrument.digits),
+      time,
+    };
+    this.quotes.set(tick.symbol, quote);
+    for (const listener of this.listeners) listener(quote, instrument);
+    return { ok: true };
+  }
+
+  /** Puts a remembered quote back after a restart without telling listeners (it is not a new tick). */
+  restore(quote: BookQuote): void {
+    if (this.instruments.has(quote.symbol) && !this.quotes.has(quote.symbol)) this.quotes.set(quote.symbol, quote);
+  }
+
+  get(symbol: string): BookQuote | undefined {
+    return this.quotes.get(symbol);
+  }
+
+  all(): BookQuote[] {
+    return [...this.quotes.values()];
+  }
+
+  isOpen(symbol: string, time = this.options.now()): boolean {
+    const instrument = this.instruments.get(symbol);
+    if (!instrument) return false;
+    return this.options.sessions === 'always' || isOpenAt(instrument.schedule, time);
+  }
+
+  isStale(symbol: string, time = this.options.now()): boolean {
+    const q = this.quotes.get(symbol);
+    return this.isOpen(symbol, time) && (q === undefined || time - q.time > this.options.staleAfterMs);
+  }
+
+  /** The quote as clients see it, with its open and stale flags as of now. */
+  view(symbol: string, time = this.options.now()): Quote {
+    const q = this.quotes.get(symbol);
+    return { symbol, bid: q?.bid ?? null, ask: q?.ask ?? null, time: q?.time ?? null, stale: this.isStale(symbol, time), open: this.isOpen(symbol, time) };
+  }
+
+  onQuote(listener: QuoteListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+}

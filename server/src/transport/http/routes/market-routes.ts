@@ -1,0 +1,60 @@
+import { calls } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Period } from '../../../domain/candles';
+import { refuse } from '../../../services/errors';
+import { registerCall } from '../call-route';
+import { successData } from '../responses';
+
+/** Instruments, quotes and candles for signed-in users; the price bridge for the push feed. */
+export function marketRoutes(app: FastifyInstance): void {
+  const market = app.market;
+
+  registerCall(app, calls.getMainCurrencies, async () =>
+    successData(
+      market.instruments.map((i) => ({
+        ID: i.id,
+        Symbol: i.symbol,
+        CurrencyType: i.group,
+        description: i.description,
+        baseCurrency: i.base,
+        quoteCurrency: i.quote,
+        digits: i.digits,
+        contractSize: i.contractSize,
+        volumeMin: i.volumeMin,
+        volumeStep: i.volumeStep,
+        volumeMax: i.volumeMax,
+        calcMode: i.calcMode,
+        sessions: i.sessions,
+      })),
+    ),
+  );
+
+  registerCall(app, calls.getQuotes, async ({ query }) => {
+    const symbols = query.symbols ?? market.instruments.map((i) => i.symbol);
+    const unknown = symbols.filter((s) => !market.book.instruments.has(s));
+    if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
+    return successData(symbols.map((s) => market.book.view(s)));
+  });
+
+  registerCall(app, calls.getCandles, async ({ query }) => {
+    if (!market.book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
+    const data = await market.candles.query(query.symbol, query.period as Period, query.limit, query.before);
+    return { status: 'success' as const, symbol: query.symbol, period: query.period, data };
+  });
+
+  registerCall(
+    app,
+    calls.feedTicks,
+    async ({ body }) => {
+      // All or nothing: a bridge that sends one bad tick learns which, and no half-batch lands.
+      for (const [index, tick] of body.ticks.entries()) {
+        const problem = market.book.validate(tick);
+        if (problem) throw refuse.invalid(`Tick ${index + 1}: ${problem}`);
+      }
+      let accepted = 0;
+      for (const tick of body.ticks) if (market.book.ingest(tick, 'push').ok) accepted++;
+      return { status: 'success' as const, accepted };
+    },
+    { config: { csrfExempt: true } },
+  );
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import '@fastify/websocket';
+import type { EventBus } from '../../bus/event-bus';
+import { resolveSession } from '../../services/sessions';
+import { sendFailure } from '../http/responses';
+import { currentSession, SESSION_COOKIE } from '../http/session-cookie';
+import { isSameSite } from '../http/same-site';
+import { StreamHub } from './stream-hub';
+
+/**
+ * `GET /api/stream` upgrades to a WebSocket for a signed-in user whose page is on this site (the
+ * browser sends the session cookie and Origin with the upgrade). Anything else is refused with an
+ * HTTP answer before the upgrade.
+ */
+export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
+  const ctx = app.services;
+  const hub = new StreamHub(app.market, bus, {
+    frameMs: ctx.config.market.streamFrameMs,
+    heartbeatMs: 15_000,
+    sessionCheckMs: 60_000,
+    maxBufferedBytes: 512 * 1024,
+    now: ctx.now,
+    sessionValid: async (token) => (await resolveSession(ctx, token)) !== null,
+  });
+  app.addHook('onClose', async () => hub.close());
+
+  app.get(
+    '/api/stream',
+    {
+      websocket: true,
+      preValidation: async (request, reply) => {
+        if (!isSameSite(request.headers.origin, request.headers.host, ctx.config.publicOrigins)) {
+          return sendFailure(reply, 403, 'Cross-site connection refused: the stream is for the Tradeport web app.');
+        }
+        if (!(await currentSession(request))) return sendFailure(reply, 401, 'Please sign in to continue.');
+      },
+    },
+    async (socket: WebSocket, request: FastifyRequest) => {
+      const session = await currentSession(request);
+      if (!session) return socket.close(4001, 'Session ended');
+      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string);
+    },
+  );
+  return hub;
+}
