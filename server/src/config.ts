@@ -118,6 +118,10 @@ export interface MarketConfig {
   streamFrameMs: number;
   /** How often forming candles and last quotes are written to the database. */
   flushIntervalMs: number;
+  /** Stream heartbeat (and dead-peer detection) interval. */
+  streamHeartbeatMs: number;
+  /** How often each stream connection's session is re-checked. */
+  streamSessionCheckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -186,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       binanceUrl: e.BINANCE_WS_URL,
       streamFrameMs: e.STREAM_FRAME_MS,
       flushIntervalMs: 2000,
+      streamHeartbeatMs: 15_000,
+      streamSessionCheckMs: 60_000,
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { MarketConfig } from '../config';
-import type { Instrument } from '../domain/instruments';
+import { roundPrice, type Instrument } from '../domain/instruments';
 import type { Db } from '../storage/db';
 import { DEFAULT_CATALOGUE_FILE, loadInstruments, syncCatalogue } from './catalogue';
 import { CandleStore } from './candle-store';
@@ -71,7 +71,12 @@ export class MarketData {
         await candles.resume(simulated.filter((i) => seeded.has(i.symbol)).map((i) => i.symbol));
       }
       for (const i of simulated) {
-        const continued = book.get(i.symbol)?.bid ?? candles.live(i.symbol, 'M1')?.close;
+        const lastMinute = candles.live(i.symbol, 'M1');
+        // A market that is closed right now still shows its last price, as terminals do at weekends.
+        if (!book.get(i.symbol) && lastMinute) {
+          book.restore({ symbol: i.symbol, bid: lastMinute.close, ask: roundPrice(lastMinute.close + i.sim.spread * i.point, i.digits), time: Math.min(now(), lastMinute.time + 59_999) });
+        }
+        const continued = book.get(i.symbol)?.bid;
         if (continued !== undefined && !startPrices.has(i.symbol)) startPrices.set(i.symbol, continued);
       }
       market.providers.push(new SimProvider(simulated, { seed: config.simSeed, now, sessions: config.sessions, startPrices }));

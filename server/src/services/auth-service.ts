@@ -142,9 +142,11 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
 export async function logout(ctx: ServiceContext, session: SessionUser | null, client: ClientInfo): Promise<void> {
   if (!session) return;
   const now = ctx.now();
-  await inTransaction(ctx, async (trx) => {
+  await inTransaction(ctx, async (trx, emit) => {
     await revokeSessionByHash(trx, session.sessionHash, now);
     await recordActivity(trx, { userId: session.userId, kind: 'signout', details: 'Signed out', status: 'Success', ip: client.ip, at: now });
+    // Streams re-check their sessions on this event, so the signed-out tab's socket closes at once.
+    emit({ type: 'account.sessionsRevoked', userId: session.userId, reason: 'signed-out' });
   });
 }
 

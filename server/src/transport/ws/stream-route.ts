@@ -17,8 +17,8 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
   const ctx = app.services;
   const hub = new StreamHub(app.market, bus, {
     frameMs: ctx.config.market.streamFrameMs,
-    heartbeatMs: 15_000,
-    sessionCheckMs: 60_000,
+    heartbeatMs: ctx.config.market.streamHeartbeatMs,
+    sessionCheckMs: ctx.config.market.streamSessionCheckMs,
     maxBufferedBytes: 512 * 1024,
     now: ctx.now,
     sessionValid: async (token) => (await resolveSession(ctx, token)) !== null,
