@@ -10,7 +10,7 @@ export function systemRoutes(app: FastifyInstance): void {
 
   // Not in the calls table: health and the document itself are for operators, not the web app.
   app.get('/api/health', async (_request, reply) =>
-    (await databaseAnswers(ctx)) ? { status: 'success', database: ctx.engine } : sendFailure(reply, 503, 'Database unavailable.'),
+    (await databaseAnswers(ctx)) ? { status: 'success', database: ctx.engine, feeds: app.market.providerNames() } : sendFailure(reply, 503, 'Database unavailable.'),
   );
 
   let document: object | null = null;
