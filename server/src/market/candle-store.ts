@@ -17,7 +17,9 @@ const key = (symbol: string, period: Period) => `${symbol}|${period}`;
 export class CandleStore {
   private readonly current = new Map<string, Candle>();
   /** Candles changed since the last flush, by series key and bucket time. */
-  private readonly dirty = new Map<string, Map<number, Candle>>();
+  private dirty = new Map<string, Map<number, Candle>>();
+  /** Candles being written right now: still answered from memory until the write commits. */
+  private writing = new Map<string, Map<number, Candle>>();
   private readonly listeners: CandleListener[] = [];
   private flushing: Promise<void> = Promise.resolve();
 
@@ -78,13 +80,22 @@ export class CandleStore {
 
   private async writeDirty(): Promise<void> {
     if (this.dirty.size === 0) return;
+    this.writing = this.dirty;
+    this.dirty = new Map();
     const rows: { symbol: string; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }[] = [];
-    for (const [k, series] of this.dirty) {
+    for (const [k, series] of this.writing) {
       const [symbol, period] = k.split('|') as [string, Period];
       for (const c of series.values()) rows.push({ symbol, period, ...c });
     }
-    this.dirty.clear();
-    await this.write(rows);
+    try {
+      await this.write(rows);
+    } catch (err) {
+      // Not lost: merged back (newer versions win) and retried by the next flush.
+      for (const [k, series] of this.writing) for (const c of series.values()) if (!this.dirty.get(k)?.has(c.time)) this.markDirty(k, c);
+      throw err;
+    } finally {
+      this.writing = new Map();
+    }
   }
 
   /** Inserts or replaces candles (also used to store generated history). */
@@ -117,17 +128,14 @@ export class CandleStore {
   async query(symbol: string, period: Period, limit: number, before?: number): Promise<Candle[]> {
     let q = this.db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', symbol).where('period', '=', period);
     if (before !== undefined) q = q.where('time', '<', before);
-    const stored = (await q.orderBy('time', 'desc').limit(limit).execute()).reverse();
-    const live = this.current.get(key(symbol, period));
-    if (live && (before === undefined || live.time < before)) {
-      const last = stored[stored.length - 1];
-      if (last && last.time === live.time) stored[stored.length - 1] = { ...live };
-      else if (!last || live.time > last.time) {
-        stored.push({ ...live });
-        if (stored.length > limit) stored.shift();
-      }
+    const stored = await q.orderBy('time', 'desc').limit(limit).execute();
+    // Candles not yet written (closed or forming) are newer than their stored versions.
+    const byTime = new Map<number, Candle>(stored.map((c) => [c.time, c]));
+    const k = key(symbol, period);
+    for (const pending of [this.writing.get(k), this.dirty.get(k)]) {
+      for (const c of pending?.values() ?? []) if (before === undefined || c.time < before) byTime.set(c.time, { ...c });
     }
-    return stored;
+    return [...byTime.values()].sort((a, b) => a.time - b.time).slice(-limit);
   }
 
   /** Whether any candle is stored for a symbol (history generation runs only for empty series). */

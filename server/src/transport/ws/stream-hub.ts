@@ -99,9 +99,17 @@ export class StreamHub {
     if (this.byUser.get(client.userId)?.size === 0) this.byUser.delete(client.userId);
   }
 
-  /** Sends one message built with the client's next sequence number. */
+  /**
+   * Sends one message built with the client's next sequence number. Quotes wait while a client's
+   * buffer is above `maxBufferedBytes` (see flush); anything else that would pile up beyond four
+   * times that means the client is not reading at all, and the connection is dropped.
+   */
   private send(client: Client, build: (seq: number) => string): void {
     if (client.socket.readyState !== OPEN) return;
+    if (client.socket.bufferedAmount > this.options.maxBufferedBytes * 4) {
+      client.socket.terminate();
+      return;
+    }
     client.seq += 1;
     client.socket.send(build(client.seq));
   }
@@ -129,9 +137,10 @@ export class StreamHub {
     const msg = parsed.data;
     switch (msg.type) {
       case 'subscribe': {
-        const unknown = msg.symbols.filter((s) => !this.market.book.instruments.has(s));
+        const requested = [...new Set(msg.symbols)];
+        const unknown = requested.filter((s) => !this.market.book.instruments.has(s));
         if (unknown.length > 0) return this.error(client, `Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
-        const added = msg.symbols.filter((s) => !client.symbols.has(s));
+        const added = requested.filter((s) => !client.symbols.has(s));
         if (client.symbols.size + added.length > MAX_STREAM_SYMBOLS) return this.error(client, `At most ${MAX_STREAM_SYMBOLS} symbols per connection.`);
         for (const s of added) {
           client.symbols.add(s);
@@ -141,7 +150,7 @@ export class StreamHub {
           client.pendingQuotes.delete(s);
         }
         // The snapshot answers with every requested symbol, so a resubscribe after a gap resyncs.
-        const quotes = msg.symbols.map((s) => JSON.stringify(this.market.book.view(s)));
+        const quotes = requested.map((s) => JSON.stringify(this.market.book.view(s)));
         this.send(client, (seq) => `{"type":"snapshot","seq":${seq},"quotes":[${quotes.join(',')}]}`);
         return;
       }
@@ -167,7 +176,7 @@ export class StreamHub {
       case 'unsubscribeCandles': {
         const key = candleKey(msg.symbol, msg.period);
         client.candleKeys.delete(key);
-        client.pendingCandles.delete(key);
+        for (const pending of client.pendingCandles.keys()) if (pending.startsWith(`${key}|`)) client.pendingCandles.delete(pending);
         this.byCandle.get(key)?.delete(client);
         return;
       }
@@ -193,12 +202,14 @@ export class StreamHub {
   }
 
   private candleChanged(symbol: string, period: Period, candle: Candle): void {
-    const key = candleKey(symbol, period);
-    const subscribers = this.byCandle.get(key);
+    const subscribers = this.byCandle.get(candleKey(symbol, period));
     if (!subscribers || subscribers.size === 0) return;
     const payload = JSON.stringify({ symbol, period, candle });
+    // Pending candles are kept per bucket: when a bucket closes and the next opens within one
+    // frame, the client still gets the closed candle in its final form, then the new one.
+    const pendingKey = `${symbol}|${period}|${candle.time}`;
     for (const c of subscribers) {
-      c.pendingCandles.set(key, payload);
+      c.pendingCandles.set(pendingKey, payload);
       this.dirty.add(c);
     }
   }
