@@ -76,8 +76,8 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
 /** The price bridge authenticates with `Authorization: Bearer <FEED_TOKEN>`, compared in constant time. */
 function checkFeedToken(request: FastifyRequest): void {
   const expected = request.server.services.config.market.feedToken;
-  const header = request.headers.authorization ?? '';
-  const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  // The scheme name is case-insensitive (RFC 9110); the token is not.
+  const presented = /^bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
   const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(expected ?? '').digest();
   if (expected === null || presented === '' || !timingSafeEqual(a, b)) {
@@ -101,5 +101,12 @@ function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output
   // Zod's own wording ("Invalid option: expected one of …") is not meant for people; our schemas
   // give their own messages, and anything left over gets a plain one naming the field.
   if (issue.path.length === 0) throw refuse.invalid('The request body must be a JSON object.');
-  throw refuse.invalid(/^(Invalid|Too (big|small)|Expected)\b/.test(issue.message) ? `Invalid value for ${issue.path.join('.')}.` : issue.message);
+  const message = /^(Invalid|Too (big|small)|Expected)\b/.test(issue.message) ? `Invalid value for ${issue.path.join('.')}.` : issue.message;
+  // A problem inside a list names the item, as people count: "Tick 3: bid must be a number."
+  const at = issue.path.findIndex((p) => typeof p === 'number');
+  if (at > 0 && !message.startsWith('Invalid value for')) {
+    const list = String(issue.path[at - 1]).replace(/s$/, '');
+    throw refuse.invalid(`${list.charAt(0).toUpperCase()}${list.slice(1)} ${Number(issue.path[at]) + 1}: ${message}`);
+  }
+  throw refuse.invalid(message);
 }

@@ -30,7 +30,7 @@ export function marketRoutes(app: FastifyInstance): void {
   );
 
   registerCall(app, calls.getQuotes, async ({ query }) => {
-    const symbols = query.symbols ?? market.instruments.map((i) => i.symbol);
+    const symbols = query.symbols?.length ? query.symbols : market.instruments.map((i) => i.symbol);
     const unknown = symbols.filter((s) => !market.book.instruments.has(s));
     if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
     return successData(symbols.map((s) => market.book.view(s)));
@@ -47,12 +47,19 @@ export function marketRoutes(app: FastifyInstance): void {
     calls.feedTicks,
     async ({ body }) => {
       // All or nothing: a bridge that sends one bad tick learns which, and no half-batch lands.
+      // Ticks of a batch apply in order, so each must be no older than the quote before it.
+      const latest = new Map<string, number>();
+      const now = app.services.now();
       for (const [index, tick] of body.ticks.entries()) {
         const problem = market.book.validate(tick);
         if (problem) throw refuse.invalid(`Tick ${index + 1}: ${problem}`);
+        const time = tick.time ?? now;
+        const previous = latest.get(tick.symbol) ?? market.book.get(tick.symbol)?.time;
+        if (previous !== undefined && time < previous) throw refuse.invalid(`Tick ${index + 1}: ${tick.symbol}: tick is older than the current quote.`);
+        latest.set(tick.symbol, time);
       }
       let accepted = 0;
-      for (const tick of body.ticks) if (market.book.ingest(tick, 'push').ok) accepted++;
+      for (const tick of body.ticks) if (market.book.ingest({ ...tick, time: tick.time ?? now }, 'push').ok) accepted++;
       return { status: 'success' as const, accepted };
     },
     { config: { csrfExempt: true } },
