@@ -3,6 +3,7 @@ import { registrationMessages, type LoginRequest, type RegistrationRequest } fro
 import { isValidEmail, isValidPhone, normalizePhone } from '../domain/contact-rules';
 import { isUniqueViolation } from '../storage/db';
 import { recordActivity } from './activity';
+import { newUserRow } from './new-user';
 import { inTransaction, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse, Refusal } from './errors';
@@ -46,25 +47,7 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
     const userId = await inTransaction(ctx, async (trx) => {
       const row = await trx
         .insertInto('users')
-        .values({
-          email,
-          password_hash: passwordHash,
-          first_name: input.firstName,
-          last_name: input.lastName,
-          phone_no: phone,
-          country_id: countryId,
-          date_of_birth: '',
-          nationality: '',
-          role: 'trader',
-          is_active: 1,
-          is_reserved: 0,
-          leverage: ctx.config.defaultLeverage,
-          balance_cents: 0,
-          credit_cents: 0,
-          created_at: now,
-          updated_at: now,
-          last_seen_at: null,
-        })
+        .values(newUserRow({ email, passwordHash, firstName: input.firstName, lastName: input.lastName, phoneNo: phone, countryId, role: 'trader', reserved: false, leverage: ctx.config.defaultLeverage, now }))
         .returning('id')
         .executeTakeFirstOrThrow();
       await recordActivity(trx, { userId: row.id, kind: 'signup', details: 'Account created', status: 'Success', ip: client.ip, at: now });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../config';
 import type { ServiceContext } from './context';
 import { normalizeEmail } from './auth-service';
+import { newUserRow } from './new-user';
 import { hashPassword } from './passwords';
 
 /**
@@ -23,25 +24,7 @@ export async function ensureBootstrapAdmin(ctx: ServiceContext): Promise<{ creat
   const now = ctx.now();
   await ctx.db
     .insertInto('users')
-    .values({
-      email,
-      password_hash: await hashPassword(password, ctx.config.scryptCost),
-      first_name: 'Administrator',
-      last_name: '',
-      phone_no: '',
-      country_id: null,
-      date_of_birth: '',
-      nationality: '',
-      role: 'admin',
-      is_active: 1,
-      is_reserved: 1,
-      leverage: ctx.config.defaultLeverage,
-      balance_cents: 0,
-      credit_cents: 0,
-      created_at: now,
-      updated_at: now,
-      last_seen_at: null,
-    })
+    .values(newUserRow({ email, passwordHash: await hashPassword(password, ctx.config.scryptCost), firstName: 'Administrator', lastName: '', phoneNo: '', countryId: null, role: 'admin', reserved: true, leverage: ctx.config.defaultLeverage, now }))
     .execute();
   return { created: true, email, generatedPassword };
 }

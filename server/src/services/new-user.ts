@@ -1,0 +1,36 @@
+import type { Insertable } from 'kysely';
+import type { UsersTable } from '../storage/schema';
+
+/** The row of a new account: no money, no profile extras, active, not yet seen. */
+export function newUserRow(u: {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  phoneNo: string;
+  countryId: number | null;
+  role: 'trader' | 'admin';
+  reserved: boolean;
+  leverage: number;
+  now: number;
+}): Insertable<UsersTable> {
+  return {
+    email: u.email,
+    password_hash: u.passwordHash,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    phone_no: u.phoneNo,
+    country_id: u.countryId,
+    date_of_birth: '',
+    nationality: '',
+    role: u.role,
+    is_active: 1,
+    is_reserved: u.reserved ? 1 : 0,
+    leverage: u.leverage,
+    balance_cents: 0,
+    credit_cents: 0,
+    created_at: u.now,
+    updated_at: u.now,
+    last_seen_at: null,
+  };
+}
