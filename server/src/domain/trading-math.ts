@@ -1,0 +1,115 @@
+import Decimal from 'decimal.js';
+import type { Instrument } from './instruments';
+
+/**
+ * The trading math, MT5-compatible for hedging accounts (DESIGN.md section 4). Pure and exact:
+ * prices come in as numbers at the instrument's digits and are taken as the decimals they print as;
+ * every product and quotient is a decimal.js value. Money results are USD; rounding to cents happens
+ * only when money is posted (`roundToCents` in money.ts).
+ */
+export type Side = 'buy' | 'sell';
+
+export interface Prices {
+  bid: number;
+  ask: number;
+}
+
+/** Current prices of other instruments, by symbol, for currency conversion. */
+export type PriceLookup = (symbol: string) => Prices | undefined;
+
+/** 40 significant digits: far beyond any price × volume, so only the final rounding to cents matters. */
+const D = Decimal.clone({ precision: 40 });
+const dec = (n: number | string) => new D(typeof n === 'number' ? n.toString() : n);
+
+/** The price a position opens at: Buy at the ask, Sell at the bid. */
+export const openPrice = (side: Side, p: Prices): number => (side === 'buy' ? p.ask : p.bid);
+
+/** The price a position closes at: Buy at the bid, Sell at the ask. */
+export const closePrice = (side: Side, p: Prices): number => (side === 'buy' ? p.bid : p.ask);
+
+/**
+ * `amount` of `currency` in USD, divided by `divisor` (the leverage, for margin): at the bid of
+ * XXXUSD, or divided by the bid of USDXXX. Every division comes last, once, so a result that is a
+ * whole number of half-cents is exact before it is rounded. Null when no quote can convert it (the
+ * caller refuses rather than guessing).
+ */
+export function toUsd(amount: Decimal, currency: string, prices: PriceLookup, divisor: Decimal.Value = 1): Decimal | null {
+  if (currency === 'USD') return amount.div(divisor);
+  const direct = prices(`${currency}USD`);
+  if (direct && direct.bid > 0) return amount.times(dec(direct.bid)).div(divisor);
+  const inverse = prices(`USD${currency}`);
+  if (inverse && inverse.bid > 0) return amount.div(dec(inverse.bid).times(divisor));
+  return null;
+}
+
+/** Floating profit in the quote currency: Buy (bid − open) × C × V; Sell (open − ask) × C × V. */
+export function profitInQuote(side: Side, volume: number, open: number, p: Prices, contractSize: number): Decimal {
+  const diff = side === 'buy' ? dec(p.bid).minus(dec(open)) : dec(open).minus(dec(p.ask));
+  return diff.times(dec(contractSize)).times(dec(volume));
+}
+
+/** Floating profit in USD. Never multiplied by leverage. Null when the quote currency cannot be converted. */
+export function profitUsd(side: Side, volume: number, open: number, p: Prices, instrument: Pick<Instrument, 'contractSize' | 'quote'>, prices: PriceLookup): Decimal | null {
+  return toUsd(profitInQuote(side, volume, open, p, instrument.contractSize), instrument.quote, prices);
+}
+
+/**
+ * Margin held by a position, in USD: Forex V × C / L in the base currency; CFD V × C × open / L in the
+ * quote currency; converted to USD at the current rate.
+ */
+export function marginUsd(volume: number, open: number, leverage: number, instrument: Pick<Instrument, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Decimal | null {
+  const notional = dec(volume).times(dec(instrument.contractSize));
+  if (instrument.calcMode === 'forex') return toUsd(notional, instrument.base, prices, leverage);
+  return toUsd(notional.times(dec(open)), instrument.quote, prices, leverage);
+}
+
+export interface AccountFigures {
+  equity: Decimal;
+  freeMargin: Decimal;
+  /** Percent; 0 when no margin is held. */
+  marginLevel: Decimal;
+}
+
+/** Equity = balance + credit + floating profit; free margin = equity − margin; level = equity / margin × 100. */
+export function accountFigures(balance: Decimal.Value, credit: Decimal.Value, floatingProfit: Decimal.Value, margin: Decimal.Value): AccountFigures {
+  const equity = new D(balance).plus(credit).plus(floatingProfit);
+  const m = new D(margin);
+  return { equity, freeMargin: equity.minus(m), marginLevel: m.isZero() ? new D(0) : equity.times(100).div(m) };
+}
+
+/** Whether a volume is within the instrument's limits and on its step. */
+export function volumeProblem(volume: number, instrument: Pick<Instrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>): string | null {
+  if (!Number.isFinite(volume) || volume <= 0) return 'Volume must be a positive number.';
+  const v = dec(volume);
+  if (v.lt(dec(instrument.volumeMin))) return `The minimum volume is ${instrument.volumeMin}.`;
+  if (v.gt(dec(instrument.volumeMax))) return `The maximum volume is ${instrument.volumeMax}.`;
+  if (!v.minus(dec(instrument.volumeMin)).mod(dec(instrument.volumeStep)).isZero()) return `Volume must be in steps of ${instrument.volumeStep}.`;
+  return null;
+}
+
+/**
+ * Stop loss / take profit must sit on the valid side of the current price (0 = none):
+ * Buy SL < bid < TP; Sell TP < ask < SL.
+ */
+export function stopsProblem(side: Side, stopLoss: number, takeProfit: number, p: Prices): string | null {
+  if (side === 'buy') {
+    if (stopLoss !== 0 && !(stopLoss < p.bid)) return 'For a Buy, the stop loss must be below the current bid.';
+    if (takeProfit !== 0 && !(takeProfit > p.bid)) return 'For a Buy, the take profit must be above the current bid.';
+  } else {
+    if (stopLoss !== 0 && !(stopLoss > p.ask)) return 'For a Sell, the stop loss must be above the current ask.';
+    if (takeProfit !== 0 && !(takeProfit < p.ask)) return 'For a Sell, the take profit must be below the current ask.';
+  }
+  return null;
+}
+
+/** Which level, if any, a price move triggers: Buy closes on the bid, Sell on the ask. */
+export function triggeredStop(side: Side, stopLoss: number, takeProfit: number, p: Prices): 'sl' | 'tp' | null {
+  if (side === 'buy') {
+    if (stopLoss !== 0 && p.bid <= stopLoss) return 'sl';
+    if (takeProfit !== 0 && p.bid >= takeProfit) return 'tp';
+  } else {
+    if (stopLoss !== 0 && p.ask >= stopLoss) return 'sl';
+    if (takeProfit !== 0 && p.ask <= takeProfit) return 'tp';
+  }
+  return null;
+}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import Decimal from 'decimal.js';
+import fc from 'fast-check';
+import { roundToCents } from '../src/domain/money';
+import { accountFigures, marginUsd, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '../src/domain/trading-math';
+
+/**
+ * The trading math checked against an independent reference written here: exact rational arithmetic
+ * on BigInt (prices as integer points, volumes as integer hundredths of a lot), rounded to cents the
+ * way the ledger does. decimal.js must agree with it to the cent for every generated case.
+ */
+interface Rational {
+  n: bigint;
+  d: bigint;
+}
+const r = (n: bigint, d = 1n): Rational => (d < 0n ? { n: -n, d: -d } : { n, d });
+const mul = (a: Rational, b: Rational) => r(a.n * b.n, a.d * b.d);
+const div = (a: Rational, b: Rational) => r(a.n * b.d, a.d * b.n);
+const sub = (a: Rational, b: Rational) => r(a.n * b.d - b.n * a.d, a.d * b.d);
+/** Round half away from zero to cents. */
+function cents(a: Rational): bigint {
+  const scaled = a.n * 100n;
+  const q = scaled / a.d;
+  const rem = scaled % a.d;
+  const twice = (rem < 0n ? -rem : rem) * 2n;
+  if (twice >= (a.d < 0n ? -a.d : a.d)) return q + (scaled < 0n ? -1n : 1n);
+  return q;
+}
+const price = (points: number, digits: number) => r(BigInt(points), 10n ** BigInt(digits));
+const toNumber = (points: number, digits: number) => Number(new Decimal(points).div(new Decimal(10).pow(digits)).toString());
+
+const quoteArb = (digits: number, lo: number, hi: number) =>
+  fc.record({ bidPts: fc.integer({ min: lo, max: hi }), spreadPts: fc.integer({ min: 0, max: 200 }) }).map(({ bidPts, spreadPts }) => ({ bidPts, askPts: bidPts + spreadPts, digits }));
+
+const side = fc.constantFrom<Side>('buy', 'sell');
+const volumeHundredths = fc.integer({ min: 1, max: 10_000 });
+
+describe('profit, against exact rational arithmetic', () => {
+  test('USD-quoted Forex (EURUSD): (bid − open) × C × V for a Buy, (open − ask) × C × V for a Sell', () => {
+    fc.assert(
+      fc.property(side, volumeHundredths, fc.integer({ min: 50_000, max: 200_000 }), quoteArb(5, 50_000, 200_000), (s, vol, openPts, q) => {
+        const open = price(openPts, 5);
+        const diff = s === 'buy' ? sub(price(q.bidPts, 5), open) : sub(open, price(q.askPts, 5));
+        const expected = cents(mul(mul(diff, r(100_000n)), r(BigInt(vol), 100n)));
+        const got = profitUsd(s, vol / 100, toNumber(openPts, 5), { bid: toNumber(q.bidPts, 5), ask: toNumber(q.askPts, 5) }, { contractSize: 100_000, quote: 'USD' }, () => undefined);
+        assert.ok(got);
+        assert.equal(BigInt(roundToCents(got)), expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('JPY-quoted Forex (USDJPY): profit in yen divided by the USDJPY bid', () => {
+    fc.assert(
+      fc.property(side, volumeHundredths, fc.integer({ min: 100_000, max: 200_000 }), quoteArb(3, 100_000, 200_000), (s, vol, openPts, q) => {
+        const open = price(openPts, 3);
+        const diff = s === 'buy' ? sub(price(q.bidPts, 3), open) : sub(open, price(q.askPts, 3));
+        const yen = mul(mul(diff, r(100_000n)), r(BigInt(vol), 100n));
+        const expected = cents(div(yen, price(q.bidPts, 3)));
+        const p = { bid: toNumber(q.bidPts, 3), ask: toNumber(q.askPts, 3) };
+        const got = profitUsd(s, vol / 100, toNumber(openPts, 3), p, { contractSize: 100_000, quote: 'JPY' }, (sym) => (sym === 'USDJPY' ? p : undefined));
+        assert.ok(got);
+        assert.equal(BigInt(roundToCents(got)), expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a cross quoted in GBP (EURGBP) converts at the GBPUSD bid', () => {
+    fc.assert(
+      fc.property(side, volumeHundredths, fc.integer({ min: 70_000, max: 95_000 }), quoteArb(5, 70_000, 95_000), fc.integer({ min: 110_000, max: 150_000 }), (s, vol, openPts, q, gbpusdPts) => {
+        const open = price(openPts, 5);
+        const diff = s === 'buy' ? sub(price(q.bidPts, 5), open) : sub(open, price(q.askPts, 5));
+        const expected = cents(mul(mul(mul(diff, r(100_000n)), r(BigInt(vol), 100n)), price(gbpusdPts, 5)));
+        const gbpusd = { bid: toNumber(gbpusdPts, 5), ask: toNumber(gbpusdPts + 10, 5) };
+        const got = profitUsd(s, vol / 100, toNumber(openPts, 5), { bid: toNumber(q.bidPts, 5), ask: toNumber(q.askPts, 5) }, { contractSize: 100_000, quote: 'GBP' }, (sym) => (sym === 'GBPUSD' ? gbpusd : undefined));
+        assert.ok(got);
+        assert.equal(BigInt(roundToCents(got)), expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('CFDs (XAUUSD, contract 100; stocks, contract 1) use the same formula, never leverage', () => {
+    fc.assert(
+      fc.property(side, volumeHundredths, fc.constantFrom(1, 100, 5000), fc.integer({ min: 1000, max: 400_000 }), quoteArb(2, 1000, 400_000), (s, vol, contract, openPts, q) => {
+        const open = price(openPts, 2);
+        const diff = s === 'buy' ? sub(price(q.bidPts, 2), open) : sub(open, price(q.askPts, 2));
+        const expected = cents(mul(mul(diff, r(BigInt(contract))), r(BigInt(vol), 100n)));
+        const got = profitUsd(s, vol / 100, toNumber(openPts, 2), { bid: toNumber(q.bidPts, 2), ask: toNumber(q.askPts, 2) }, { contractSize: contract, quote: 'USD' }, () => undefined);
+        assert.equal(BigInt(roundToCents(got!)), expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('margin, against exact rational arithmetic', () => {
+  const leverage = fc.constantFrom(1, 10, 30, 50, 100, 200, 500);
+
+  test('Forex: V × C / L in the base currency, converted to USD', () => {
+    fc.assert(
+      fc.property(volumeHundredths, leverage, fc.integer({ min: 50_000, max: 200_000 }), (vol, lev, eurusdPts) => {
+        const notional = mul(r(BigInt(vol), 100n), r(100_000n));
+        // Base USD (USDJPY): no conversion.
+        const usdBase = marginUsd(vol / 100, 150.123, lev, { contractSize: 100_000, calcMode: 'forex', base: 'USD', quote: 'JPY' }, () => undefined);
+        assert.equal(BigInt(roundToCents(usdBase!)), cents(div(notional, r(BigInt(lev)))));
+        // Base EUR: at the EURUSD bid.
+        const eurusd = { bid: toNumber(eurusdPts, 5), ask: toNumber(eurusdPts + 8, 5) };
+        const eurBase = marginUsd(vol / 100, 0.85, lev, { contractSize: 100_000, calcMode: 'forex', base: 'EUR', quote: 'GBP' }, (s) => (s === 'EURUSD' ? eurusd : undefined));
+        assert.equal(BigInt(roundToCents(eurBase!)), cents(mul(div(notional, r(BigInt(lev))), price(eurusdPts, 5))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('CFD: V × C × open / L in the quote currency', () => {
+    fc.assert(
+      fc.property(volumeHundredths, leverage, fc.constantFrom(1, 100, 5000), fc.integer({ min: 100, max: 500_000 }), (vol, lev, contract, openPts) => {
+        const expected = cents(div(mul(mul(r(BigInt(vol), 100n), r(BigInt(contract))), price(openPts, 2)), r(BigInt(lev))));
+        const got = marginUsd(vol / 100, toNumber(openPts, 2), lev, { contractSize: contract, calcMode: 'cfd', base: 'XAU', quote: 'USD' }, () => undefined);
+        assert.equal(BigInt(roundToCents(got!)), expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a currency no quote can convert gives no figure rather than a guess', () => {
+    const none: PriceLookup = () => undefined;
+    assert.equal(toUsd(new Decimal(1), 'JPY', none), null);
+    assert.equal(marginUsd(1, 1, 100, { contractSize: 100_000, calcMode: 'forex', base: 'EUR', quote: 'USD' }, none), null);
+    assert.equal(profitUsd('buy', 1, 150, { bid: 151, ask: 151.02 }, { contractSize: 100_000, quote: 'JPY' }, none), null);
+  });
+});
+
+describe('account figures and order rules', () => {
+  test('equity, free margin and margin level (0 without margin)', () => {
+    const a = accountFigures('1000.00', '50.00', '-125.50', '200.00');
+    assert.equal(a.equity.toString(), '924.5');
+    assert.equal(a.freeMargin.toString(), '724.5');
+    assert.equal(a.marginLevel.toString(), '462.25');
+    assert.equal(accountFigures(100, 0, 0, 0).marginLevel.toString(), '0');
+  });
+
+  test('volume limits and step', () => {
+    const limits = { volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100 };
+    assert.equal(volumeProblem(0.01, limits), null);
+    assert.equal(volumeProblem(0.07, limits), null);
+    assert.equal(volumeProblem(100, limits), null);
+    assert.match(volumeProblem(0.005, limits)!, /minimum/);
+    assert.match(volumeProblem(100.01, limits)!, /maximum/);
+    assert.match(volumeProblem(0.015, limits)!, /steps/);
+    assert.match(volumeProblem(Number.NaN, limits)!, /positive/);
+  });
+
+  test('SL/TP must sit on the valid side of the price (0 means none)', () => {
+    const p = { bid: 1.1, ask: 1.1002 };
+    assert.equal(stopsProblem('buy', 1.09, 1.11, p), null);
+    assert.equal(stopsProblem('buy', 0, 0, p), null);
+    assert.match(stopsProblem('buy', 1.1005, 0, p)!, /stop loss must be below/);
+    assert.match(stopsProblem('buy', 0, 1.0995, p)!, /take profit must be above/);
+    assert.equal(stopsProblem('sell', 1.11, 1.09, p), null);
+    assert.match(stopsProblem('sell', 1.1001, 0, p)!, /stop loss must be above/);
+    assert.match(stopsProblem('sell', 0, 1.1003, p)!, /take profit must be below/);
+  });
+
+  test('triggers: a Buy closes on the bid, a Sell on the ask, at or through the level', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100_000, max: 120_000 }), fc.integer({ min: 0, max: 50 }), fc.integer({ min: -500, max: 500 }), (bidPts, spread, offset) => {
+        const p = { bid: toNumber(bidPts, 5), ask: toNumber(bidPts + spread, 5) };
+        const level = toNumber(bidPts + offset, 5);
+        assert.equal(triggeredStop('buy', level, 0, p), p.bid <= level ? 'sl' : null);
+        assert.equal(triggeredStop('buy', 0, level, p), p.bid >= level ? 'tp' : null);
+        assert.equal(triggeredStop('sell', level, 0, p), p.ask >= level ? 'sl' : null);
+        assert.equal(triggeredStop('sell', 0, level, p), p.ask <= level ? 'tp' : null);
+      }),
+    );
+  });
+});
