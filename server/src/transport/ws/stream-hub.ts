@@ -1,16 +1,18 @@
 import { clientMessage, MAX_STREAM_SYMBOLS, type AccountEvent, type PeriodName, type Quote } from '@tradeport/contracts';
+import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
 import type { Candle, Period } from '../../domain/candles';
 import type { MarketData } from '../../market/market-data';
 
 /**
- * The fan-out behind `/api/stream`. Ticks never write to sockets directly: each tick replaces the
- * pending quote of its symbol for every subscribed client (latest wins) and marks the client dirty;
- * once per frame every dirty client gets one message carrying all its changed quotes. A client that
- * reads slowly (its socket buffer above `maxBufferedBytes`) is skipped for that frame and keeps only
- * the latest quote per symbol, so its memory is bounded by its subscriptions, never by the tick rate.
- * Account events go only to the sockets of the user they are addressed to.
+ * The fan-out behind `/api/stream`. Ticks never write to sockets directly: a tick only records its
+ * symbol's latest quote for the current frame (latest wins). Once per frame, clients that follow
+ * exactly the same symbols (a "group") share one encoded message body, built once, behind their own
+ * `seq`. A client that reads slowly (its socket buffer above `maxBufferedBytes`) is skipped and keeps
+ * only the latest quote per symbol in a map of its own, so its memory is bounded by its
+ * subscriptions, never by the tick rate. Frames run on a fixed clock and heartbeats are spread over
+ * time, so no single frame stalls. Account events go only to the sockets of their user.
  */
 export interface HubOptions {
   frameMs: number;
@@ -29,11 +31,23 @@ interface Client {
   token: string;
   seq: number;
   symbols: Set<string>;
+  group: Group | null;
   candleKeys: Set<string>;
+  /** Quotes carried over from frames this client was skipped in (slow reader); usually empty. */
   pendingQuotes: Map<string, string>;
   pendingCandles: Map<string, string>;
   alive: boolean;
+  /** performance.now() time of this client's next heartbeat. */
+  nextHeartbeat: number;
   messagesThisSecond: number;
+}
+
+/** Clients following exactly the same symbols share the body of their quotes messages. */
+interface Group {
+  key: string;
+  symbols: string[];
+  symbolSet: Set<string>;
+  clients: Set<Client>;
 }
 
 const OPEN = 1;
@@ -47,6 +61,10 @@ export class StreamHub {
   private readonly byCandle = new Map<string, Set<Client>>();
   private readonly byUser = new Map<number, Set<Client>>();
   private readonly dirty = new Set<Client>();
+  private readonly groups = new Map<string, Group>();
+  /** The latest quote of every subscribed symbol that changed in this frame. */
+  private frameQuotes = new Map<string, string>();
+  private frameTimer: NodeJS.Timeout | null = null;
   /** Last open/stale flags sent per symbol, so a market opening or going stale is pushed too. */
   private readonly lastFlags = new Map<string, string>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -60,11 +78,31 @@ export class StreamHub {
     this.unsubscribers.push(market.book.onQuote((q) => this.quoteChanged(q.symbol)));
     this.unsubscribers.push(market.candles.onCandle((symbol, period, candle) => this.candleChanged(symbol, period, candle)));
     this.unsubscribers.push(bus.subscribe((event) => this.accountEvent(event)));
-    this.every(options.frameMs, () => this.flush());
+    this.scheduleFrames();
     this.every(1000, () => this.sweepFlags());
     this.every(1000, () => this.clients.forEach((c) => (c.messagesThisSecond = 0)));
-    this.every(options.heartbeatMs, () => this.heartbeat());
+    this.every(Math.max(10, Math.min(1000, options.heartbeatMs / 4)), () => this.heartbeatDue());
     this.every(options.sessionCheckMs, () => void this.checkSessions());
+  }
+
+  /**
+   * Frame k is due at start + k × frameMs, however long the previous one took. (setInterval counts
+   * each interval from when its callback ran, so every late frame would push all later ones back
+   * and the frame rate would sag under load.) A frame more than one slot late skips the missed slots.
+   */
+  private scheduleFrames(): void {
+    const frameMs = this.options.frameMs;
+    let due = performance.now() + frameMs;
+    const run = () => {
+      this.flush();
+      const now = performance.now();
+      due += frameMs;
+      if (due < now) due += Math.ceil((now - due) / frameMs) * frameMs;
+      this.frameTimer = setTimeout(run, due - now);
+      this.frameTimer.unref();
+    };
+    this.frameTimer = setTimeout(run, frameMs);
+    this.frameTimer.unref();
   }
 
   private every(ms: number, fn: () => void): void {
@@ -78,7 +116,10 @@ export class StreamHub {
   }
 
   attach(socket: WebSocket, userId: number, token: string): void {
-    const client: Client = { socket, userId, token, seq: 0, symbols: new Set(), candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, messagesThisSecond: 0 };
+    // The first heartbeat lands at a random point of the interval, so clients that connected
+    // together (a server restart) do not all get pinged in the same frame ever after.
+    const nextHeartbeat = performance.now() + this.options.heartbeatMs * (0.5 + Math.random() / 2);
+    const client: Client = { socket, userId, token, seq: 0, symbols: new Set(), group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, messagesThisSecond: 0 };
     this.clients.add(client);
     let forUser = this.byUser.get(userId);
     if (!forUser) this.byUser.set(userId, (forUser = new Set()));
@@ -93,6 +134,7 @@ export class StreamHub {
   private detach(client: Client): void {
     this.clients.delete(client);
     this.dirty.delete(client);
+    this.leaveGroup(client);
     for (const s of client.symbols) this.bySymbol.get(s)?.delete(client);
     for (const k of client.candleKeys) this.byCandle.get(k)?.delete(client);
     this.byUser.get(client.userId)?.delete(client);
@@ -149,6 +191,7 @@ export class StreamHub {
           set.add(client);
           client.pendingQuotes.delete(s);
         }
+        this.regroup(client);
         // The snapshot answers with every requested symbol, so a resubscribe after a gap resyncs.
         const quotes = requested.map((s) => JSON.stringify(this.market.book.view(s)));
         this.send(client, (seq) => `{"type":"snapshot","seq":${seq},"quotes":[${quotes.join(',')}]}`);
@@ -160,6 +203,7 @@ export class StreamHub {
           client.pendingQuotes.delete(s);
           this.bySymbol.get(s)?.delete(client);
         }
+        this.regroup(client);
         return;
       case 'subscribeCandles': {
         if (!this.market.book.instruments.has(msg.symbol)) return this.error(client, `Unknown symbol: ${msg.symbol}.`);
@@ -194,10 +238,60 @@ export class StreamHub {
     this.lastFlags.set(symbol, `${view.open}|${view.stale}`);
     const subscribers = this.bySymbol.get(symbol);
     if (!subscribers || subscribers.size === 0) return;
-    const fragment = JSON.stringify(view);
-    for (const c of subscribers) {
-      c.pendingQuotes.set(symbol, fragment);
-      this.dirty.add(c);
+    this.frameQuotes.set(symbol, JSON.stringify(view));
+  }
+
+  private leaveGroup(client: Client): void {
+    const g = client.group;
+    if (!g) return;
+    g.clients.delete(client);
+    if (g.clients.size === 0) this.groups.delete(g.key);
+    client.group = null;
+  }
+
+  private regroup(client: Client): void {
+    this.leaveGroup(client);
+    if (client.symbols.size === 0) return;
+    const symbols = [...client.symbols].sort();
+    const key = symbols.join(',');
+    let g = this.groups.get(key);
+    if (!g) this.groups.set(key, (g = { key, symbols, symbolSet: new Set(symbols), clients: new Set() }));
+    g.clients.add(client);
+    client.group = g;
+  }
+
+  /** Sends each group's changed quotes, with the body built and encoded once per group. */
+  private flushQuotes(): void {
+    const changed = this.frameQuotes;
+    if (changed.size === 0) return;
+    this.frameQuotes = new Map();
+    for (const g of this.groups.values()) {
+      const fragments: string[] = [];
+      if (changed.size < g.symbols.length) {
+        for (const [symbol, fragment] of changed) if (g.symbolSet.has(symbol)) fragments.push(fragment);
+      } else {
+        for (const symbol of g.symbols) {
+          const fragment = changed.get(symbol);
+          if (fragment !== undefined) fragments.push(fragment);
+        }
+      }
+      if (fragments.length === 0) continue;
+      const tail = Buffer.from(`,"quotes":[${fragments.join(',')}]}`);
+      for (const c of g.clients) {
+        if (c.socket.readyState !== OPEN) continue;
+        if (c.pendingQuotes.size > 0 || c.socket.bufferedAmount > this.options.maxBufferedBytes) {
+          // Slow path: merged into the client's own pending quotes (newest wins), sent by flush()
+          // once its buffer drains.
+          for (const symbol of g.symbols) {
+            const fragment = changed.get(symbol);
+            if (fragment !== undefined) c.pendingQuotes.set(symbol, fragment);
+          }
+          this.dirty.add(c);
+          continue;
+        }
+        c.seq += 1;
+        c.socket.send(Buffer.concat([Buffer.from(`{"type":"quotes","seq":${c.seq}`), tail]), { binary: false });
+      }
     }
   }
 
@@ -214,8 +308,9 @@ export class StreamHub {
     }
   }
 
-  /** One message per dirty client per frame; slow readers are skipped and keep only the latest. */
+  /** One frame: shared quotes by group, then each dirty client's own pending quotes and candles. */
   flush(): void {
+    this.flushQuotes();
     for (const c of this.dirty) {
       if (c.socket.readyState !== OPEN) {
         this.dirty.delete(c);
@@ -241,8 +336,12 @@ export class StreamHub {
     }
   }
 
-  private heartbeat(): void {
+  /** Heartbeats for the clients whose turn it is; a client that missed the last ping's pong is dropped. */
+  private heartbeatDue(): void {
+    const now = performance.now();
     for (const c of this.clients) {
+      if (c.nextHeartbeat > now) continue;
+      c.nextHeartbeat = now + this.options.heartbeatMs;
       if (!c.alive) {
         c.socket.terminate();
         continue;
@@ -274,6 +373,7 @@ export class StreamHub {
 
   close(): void {
     this.timers.forEach(clearInterval);
+    if (this.frameTimer) clearTimeout(this.frameTimer);
     this.unsubscribers.forEach((u) => u());
     for (const c of this.clients) c.socket.close(1001, 'Server shutting down');
   }

@@ -1,0 +1,560 @@
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { loadConfig } from '../src/config';
+import { BENCH_SYMBOLS, TICKS_PER_SECOND, type ChildMessage, type ChildStats, type ParentMessage } from './bench-child';
+
+/**
+ * Stream fan-out benchmark (`npm run bench`, or `node --import tsx bench/stream-fanout.ts` from
+ * server/). For each client count it runs three servers, each in its own child process, with the
+ * same load: every client follows the same 20 symbols, each ticking 10 times a second (200 ticks/s,
+ * generated inside the server process):
+ *
+ * - `hub`: the real app's `/api/stream` (StreamHub: one message per client per frame),
+ * - `bare-naive`: a bare `ws` server broadcasting one message per quote per client,
+ * - `bare-batched`: a bare `ws` server with the hub's strategy (one message per client per frame).
+ *
+ * This process is the load generator: it opens the clients (bounded concurrency), warms up, then
+ * over a fixed window counts the quotes received whose tick time falls in the window, their
+ * tick-to-client latency, and samples the server child's CPU and memory. Output: a markdown table on
+ * stdout (progress on stderr). Missing a target is a finding, not a failure: the exit code is
+ * non-zero only when the benchmark itself could not run.
+ *
+ * Options: --clients=1000,5000 --variants=hub,bare-naive,bare-batched --window=15 --warmup=3
+ * --concurrency=200 --profile=DIR (writes V8 CPU profiles of each server child into DIR/<variant>-<clients>/).
+ * Traffic goes to 127.0.0.1 only; every child is killed by PID at the end.
+ */
+
+type Variant = 'hub' | 'bare-naive' | 'bare-batched';
+const VARIANTS: Variant[] = ['bare-naive', 'bare-batched', 'hub'];
+
+const here = dirname(fileURLToPath(import.meta.url));
+const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const CLIENT_COUNTS = arg('clients', '1000,5000').split(',').map(Number);
+const SELECTED = arg('variants', VARIANTS.join(',')).split(',') as Variant[];
+const WINDOW_MS = Number(arg('window', '15')) * 1000;
+const WARMUP_MS = Number(arg('warmup', '3')) * 1000;
+const CONCURRENCY = Number(arg('concurrency', '200'));
+const PROFILE_DIR = arg('profile', '');
+/** Quotes of the window that arrive this long after it ends still count. */
+const GRACE_MS = 2000;
+const FRAME_MS = loadConfig({ LOG_LEVEL: 'silent', STREAM_FRAME_MS: process.env.STREAM_FRAME_MS }).market.streamFrameMs;
+/** A safety net: a normal run takes about 2.5 minutes, plus at most QUIET_WAIT_MS of waiting. */
+const RUN_DEADLINE_MS = 8 * 60_000;
+/** A machine busier than this before a scenario has other work running. */
+const QUIET_BUSY = 0.15;
+/** The longest the whole run waits, in total, for the machine to become quiet. */
+const QUIET_WAIT_MS = 90_000;
+let quietWaitLeftMs = QUIET_WAIT_MS;
+const MAX_LATENCY_MS = 60_000;
+const SYMBOLS = BENCH_SYMBOLS.map((s) => s.symbol);
+
+if (CLIENT_COUNTS.some((n) => !Number.isInteger(n) || n < 1) || SELECTED.some((v) => !VARIANTS.includes(v)) || !(WINDOW_MS > 0) || !(WARMUP_MS >= 0) || !(CONCURRENCY >= 1)) {
+  console.error(`usage: stream-fanout.ts [--clients=1000,5000] [--variants=${VARIANTS.join(',')}] [--window=15] [--warmup=3] [--concurrency=200] [--profile=DIR]`);
+  process.exit(2);
+}
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+// ------------------------------------------------------------------ server child processes
+
+const liveChildren = new Set<ChildProcess>();
+
+function killChildren(): void {
+  for (const c of liveChildren) if (c.pid !== undefined && c.exitCode === null) process.kill(c.pid, 'SIGKILL');
+}
+
+/** A parent message that expects an answer, without the id `request` assigns. */
+type Request = Extract<ParentMessage, { id: number }> extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
+
+class ServerChild {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (m: ChildMessage) => void>();
+
+  private constructor(
+    private readonly proc: ChildProcess,
+    readonly port: number,
+  ) {
+    proc.on('message', (raw) => {
+      const m = raw as ChildMessage;
+      if ('id' in m) {
+        this.waiting.get(m.id)?.(m);
+        this.waiting.delete(m.id);
+      }
+    });
+  }
+
+  static async start(variant: Variant, clients: number): Promise<ServerChild> {
+    const [script, args] = variant === 'hub' ? ['stream-server.ts', [String(FRAME_MS)]] : ['bare-server.ts', [variant === 'bare-naive' ? 'naive' : 'batched', String(FRAME_MS)]];
+    // The child's stdout goes to our stderr, so stdout carries only the results.
+    // One folder per scenario: Node writes one profile per thread (tsx's loader runs in its own).
+    const execArgv = ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR, `${variant}-${clients}`)}`] : [])];
+    const proc = fork(resolve(here, script), args as string[], { execArgv, stdio: ['ignore', 2, 'inherit', 'ipc'], cwd: resolve(here, '..') });
+    liveChildren.add(proc);
+    proc.on('exit', () => liveChildren.delete(proc));
+    const port = await new Promise<number>((resolvePort, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${variant} server did not start within 60 s`)), 60_000);
+      proc.on('message', (m: ChildMessage) => {
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          resolvePort(m.port);
+        }
+      });
+      proc.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${variant} server exited with code ${code} before it was ready`));
+      });
+    });
+    return new ServerChild(proc, port);
+  }
+
+  send(m: ParentMessage): void {
+    this.proc.send(m);
+  }
+
+  request<T extends ChildMessage>(m: Request): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolveReply, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server child did not answer ${m.type} within 30 s`)), 30_000);
+      this.waiting.set(id, (reply) => {
+        clearTimeout(timer);
+        resolveReply(reply as T);
+      });
+      this.proc.send({ ...m, id } as ParentMessage);
+    });
+  }
+
+  stats(): Promise<ChildStats> {
+    return this.request<ChildStats>({ type: 'stats' });
+  }
+
+  /** Asks the child to stop (closing the IPC channel), then kills it by PID if it has not exited in 3 s. */
+  async stop(): Promise<void> {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
+    if (this.proc.pid !== undefined) process.kill(this.proc.pid, 'SIGTERM');
+    this.proc.disconnect();
+    const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+    if (!done && this.proc.pid !== undefined) {
+      process.kill(this.proc.pid, 'SIGKILL');
+      await exited;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ load generator
+
+const QUOTES_PREFIX = Buffer.from('{"type":"quotes"');
+const HELLO_PREFIX = Buffer.from('{"type":"hello"');
+const SNAPSHOT_PREFIX = Buffer.from('{"type":"snapshot"');
+const ERROR_PREFIX = Buffer.from('{"type":"error"');
+const TIME_KEY = Buffer.from('"time":');
+const startsWith = (buf: Buffer, prefix: Buffer) => buf.length >= prefix.length && buf.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+
+/**
+ * Counts what the clients receive. A `quotes` message is scanned for its `"time":` fields rather than
+ * parsed, so the load generator stays cheap next to the server it measures; every 1,000th message is
+ * also JSON-parsed and the counts compared (`mismatches` must stay 0).
+ */
+class Receiver {
+  from = Number.POSITIVE_INFINITY;
+  to = Number.NEGATIVE_INFINITY;
+  received = 0;
+  messages = 0;
+  private quoteMessages = 0;
+  checked = 0;
+  mismatches = 0;
+  unexpectedCloses = 0;
+  /** Set before the load generator closes its clients, so those closes are not counted. */
+  tearingDown = false;
+  readonly latency = new Uint32Array(MAX_LATENCY_MS + 1);
+
+  readonly onMessage = (data: WebSocket.RawData): void => {
+    const buf = data as Buffer;
+    if (!startsWith(buf, QUOTES_PREFIX)) return;
+    const now = Date.now();
+    if (now >= this.from && now < this.to) this.messages += 1;
+    let count = 0;
+    let i = buf.indexOf(TIME_KEY);
+    while (i !== -1) {
+      let j = i + TIME_KEY.length;
+      let c = buf[j];
+      if (c !== undefined && c >= 48 && c <= 57) {
+        let t = 0;
+        while (c !== undefined && c >= 48 && c <= 57) {
+          t = t * 10 + (c - 48);
+          c = buf[++j];
+        }
+        count += 1;
+        if (t >= this.from && t < this.to) {
+          this.received += 1;
+          const ms = now - t;
+          this.latency[ms < 0 ? 0 : ms > MAX_LATENCY_MS ? MAX_LATENCY_MS : ms]! += 1;
+        }
+      }
+      i = buf.indexOf(TIME_KEY, j);
+    }
+    if (++this.quoteMessages % 1000 === 0) {
+      this.checked += 1;
+      const parsed = JSON.parse(buf.toString()) as { quotes: { time: number | null }[] };
+      if (parsed.quotes.filter((q) => q.time !== null).length !== count) this.mismatches += 1;
+    }
+  };
+
+  percentile(p: number): number {
+    const total = this.latency.reduce((a, b) => a + b, 0);
+    if (total === 0) return Number.NaN;
+    const rank = Math.ceil((p / 100) * total);
+    let seen = 0;
+    for (let ms = 0; ms < this.latency.length; ms++) {
+      seen += this.latency[ms]!;
+      if (seen >= rank) return ms;
+    }
+    return MAX_LATENCY_MS;
+  }
+
+  max(): number {
+    for (let ms = this.latency.length - 1; ms >= 0; ms--) if (this.latency[ms]! > 0) return ms;
+    return Number.NaN;
+  }
+}
+
+/** Opens one client: waits for the server's hello, subscribes to the 20 symbols, waits for the snapshot. */
+function openClient(url: string, headers: Record<string, string>, receiver: Receiver): Promise<WebSocket> {
+  return new Promise((resolveClient, reject) => {
+    const ws = new WebSocket(url, { headers, perMessageDeflate: false });
+    let subscribed = false;
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      ws.terminate();
+      reject(err);
+    };
+    const timer = setTimeout(() => fail(new Error('client did not get its snapshot within 30 s')), 30_000);
+    const setup = (data: WebSocket.RawData) => {
+      const buf = data as Buffer;
+      if (startsWith(buf, HELLO_PREFIX)) ws.send(JSON.stringify({ type: 'subscribe', symbols: SYMBOLS }));
+      else if (startsWith(buf, ERROR_PREFIX)) fail(new Error(`server refused the subscription: ${buf.toString()}`));
+      else if (startsWith(buf, SNAPSHOT_PREFIX)) {
+        clearTimeout(timer);
+        subscribed = true;
+        ws.off('message', setup);
+        ws.on('message', receiver.onMessage);
+        resolveClient(ws);
+      }
+    };
+    ws.on('message', setup);
+    ws.on('error', (err) => (subscribed ? undefined : fail(err)));
+    ws.on('close', () => {
+      if (subscribed && !receiver.tearingDown) receiver.unexpectedCloses += 1;
+      else if (!subscribed) fail(new Error('connection closed before the snapshot'));
+    });
+  });
+}
+
+async function openClients(n: number, url: string, headers: Record<string, string>, receiver: Receiver): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  let started = 0;
+  let failure: Error | null = null;
+  const worker = async () => {
+    while (started < n && failure === null) {
+      started += 1;
+      try {
+        sockets.push(await openClient(url, headers, receiver));
+      } catch (err) {
+        failure ??= err as Error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, worker));
+  if (failure !== null) {
+    sockets.forEach((s) => s.terminate());
+    const e = failure as Error & { code?: string };
+    if (e.code === 'EMFILE' || /EMFILE|ECONNRESET|socket hang up/.test(e.message)) {
+      log(`Opening ${n} clients failed (${e.message}). Each process needs about ${n + 200} file descriptors: raise the open-file limit (e.g. \`ulimit -n 20000\`) and run again.`);
+    }
+    throw e;
+  }
+  return sockets;
+}
+
+/** Signs up one trader and signs in, returning the Cookie header every client of the hub sends. */
+async function signIn(origin: string): Promise<string> {
+  const password = 'violet-harbour-42';
+  const email = `bench.${process.pid}.${Date.now().toString(36)}@example.com`;
+  const post = (path: string, body: unknown) => fetch(`${origin}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
+  const reg = (await (await post('/registration.php', { firstName: 'Bench', lastName: 'Trader', phoneNo: '4915112345678', email, password, country_id: 840 })).json()) as { status: string };
+  if (reg.status !== 'Success') throw new Error(`sign-up failed: ${JSON.stringify(reg)}`);
+  const res = await post('/login.php', { email, password });
+  const login = (await res.json()) as { status: string };
+  if (login.status !== 'Success') throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
+  const cookie = res.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('tp_session='));
+  if (!cookie) throw new Error('sign-in returned no session cookie');
+  return cookie;
+}
+
+/** Jiffies of all CPUs from /proc/stat (Linux), to tell whether the machine as a whole was saturated. */
+function machineCpu(): { idle: number; total: number } | null {
+  if (!existsSync('/proc/stat')) return null;
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total };
+}
+
+// ------------------------------------------------------------------ one scenario
+
+interface Result {
+  variant: Variant;
+  clients: number;
+  connectS: number;
+  offered: number;
+  generatedShare: number;
+  received: number;
+  delivered: number;
+  quotesPerS: number;
+  messagesPerS: number;
+  p50: number;
+  p99: number;
+  max: number;
+  cpuCore: number;
+  elu: number;
+  rssIdleMb: number;
+  rssPeakMb: number;
+  loadgenCpuCore: number;
+  machineBusy: number;
+  backgroundBusy: number;
+  loopDelayP99: number;
+  loopDelayMax: number;
+  tickLagP99: number;
+  mismatches: number;
+  checked: number;
+  unexpectedCloses: number;
+  droppedAtSource: number;
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+/** Busy share of all cores over `ms` (NaN where /proc/stat is missing). */
+async function machineBusyOver(ms: number): Promise<number> {
+  const a = machineCpu();
+  await sleep(ms);
+  const b = machineCpu();
+  return a && b && b.total > a.total ? 1 - (b.idle - a.idle) / (b.total - a.total) : Number.NaN;
+}
+
+/**
+ * Other work on the machine skews every figure here, so each scenario waits for the machine to be
+ * quiet (within a budget for the whole run), and reports how busy it was when it started anyway.
+ */
+async function waitForQuietMachine(label: string): Promise<number> {
+  let busy = await machineBusyOver(1000);
+  if (busy > QUIET_BUSY && quietWaitLeftMs > 0) log(`${label}: the machine is ${pct(busy, 0)} busy with other work; waiting for it to be quiet`);
+  while (busy > QUIET_BUSY && quietWaitLeftMs > 0) {
+    quietWaitLeftMs -= 2000;
+    busy = await machineBusyOver(2000);
+  }
+  if (busy > QUIET_BUSY) log(`${label}: still ${pct(busy, 0)} busy and the waiting budget is spent; measuring anyway (see "background before")`);
+  return busy;
+}
+
+async function runScenario(variant: Variant, n: number): Promise<Result> {
+  const background = await waitForQuietMachine(`${variant} × ${n}`);
+  log(`${variant} × ${n} clients: starting the server`);
+  const child = await ServerChild.start(variant, n);
+  const sockets: WebSocket[] = [];
+  try {
+    const origin = `http://127.0.0.1:${child.port}`;
+    const headers: Record<string, string> = { Origin: origin };
+    if (variant === 'hub') headers.Cookie = await signIn(origin);
+    const url = variant === 'hub' ? `ws://127.0.0.1:${child.port}/api/stream` : `ws://127.0.0.1:${child.port}/`;
+    const idle = await child.stats();
+
+    const receiver = new Receiver();
+    const connectStarted = Date.now();
+    sockets.push(...(await openClients(n, url, headers, receiver)));
+    const connectS = (Date.now() - connectStarted) / 1000;
+    log(`${variant} × ${n}: ${n} clients subscribed in ${connectS.toFixed(1)} s; ticking, warm-up ${WARMUP_MS / 1000} s`);
+
+    child.send({ type: 'start' });
+    await sleep(WARMUP_MS);
+    const from = Date.now();
+    const to = from + WINDOW_MS;
+    receiver.from = from;
+    receiver.to = to;
+    child.send({ type: 'mark' });
+    const machine0 = machineCpu();
+    const first = await child.stats();
+    const parentCpu0 = process.cpuUsage();
+    const parentAt0 = performance.now();
+    let peakRss = first.rss;
+    let last = first;
+    while (Date.now() < to) {
+      await sleep(Math.max(0, Math.min(1000, to - Date.now())));
+      last = await child.stats();
+      peakRss = Math.max(peakRss, last.rss);
+    }
+    const parentCpu = process.cpuUsage(parentCpu0);
+    const machine1 = machineCpu();
+    const parentWallMs = performance.now() - parentAt0;
+    await sleep(GRACE_MS);
+    const ticks = await child.request<Extract<ChildMessage, { type: 'ticks' }>>({ type: 'ticks', from, to });
+    const unexpectedCloses = receiver.unexpectedCloses;
+    receiver.tearingDown = true;
+
+    const nominalTicks = (TICKS_PER_SECOND * WINDOW_MS) / 1000;
+    const offered = nominalTicks * n;
+    const cpuMs = (last.cpuUserUs + last.cpuSystemUs - first.cpuUserUs - first.cpuSystemUs) / 1000;
+    const eluActive = last.eluActive - first.eluActive;
+    const eluIdle = last.eluIdle - first.eluIdle;
+    const result: Result = {
+      variant,
+      clients: n,
+      connectS,
+      offered,
+      generatedShare: ticks.emitted / nominalTicks,
+      received: receiver.received,
+      delivered: receiver.received / offered,
+      quotesPerS: receiver.received / (WINDOW_MS / 1000),
+      messagesPerS: receiver.messages / (WINDOW_MS / 1000),
+      p50: receiver.percentile(50),
+      p99: receiver.percentile(99),
+      max: receiver.max(),
+      cpuCore: cpuMs / (last.at - first.at),
+      elu: eluActive / (eluActive + eluIdle),
+      rssIdleMb: mb(idle.rss),
+      rssPeakMb: mb(peakRss),
+      loadgenCpuCore: (parentCpu.user + parentCpu.system) / 1000 / parentWallMs,
+      machineBusy: machine0 && machine1 ? 1 - (machine1.idle - machine0.idle) / (machine1.total - machine0.total) : Number.NaN,
+      backgroundBusy: background,
+      loopDelayP99: last.loopDelayP99,
+      loopDelayMax: last.loopDelayMax,
+      tickLagP99: ticks.lagP99,
+      mismatches: receiver.mismatches,
+      checked: receiver.checked,
+      unexpectedCloses,
+      droppedAtSource: ticks.dropped,
+    };
+    log(
+      `${variant} × ${n}: delivered ${(result.delivered * 100).toFixed(2)}%, ${Math.round(result.quotesPerS)} quotes/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+        `server CPU ${(result.cpuCore * 100).toFixed(0)}% of a core, RSS ${result.rssPeakMb.toFixed(0)} MB, load generator ${(result.loadgenCpuCore * 100).toFixed(0)}%`,
+    );
+    return result;
+  } finally {
+    sockets.forEach((s) => s.terminate());
+    await child.stop();
+  }
+}
+
+// ------------------------------------------------------------------ report
+
+function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+}
+
+const pct = (x: number, digits = 1) => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : 'n/a');
+const num = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+
+function table(results: Result[]): string {
+  const cores = cpus().length;
+  const head = '| clients | server | delivered | quotes/s | messages/s | p50 ms | p99 ms | max ms | server CPU (% of 1 core) | server CPU (% of machine) | server RSS idle → peak (MB) |';
+  const rule = '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = results.map(
+    (r) =>
+      `| ${num(r.clients)} | ${r.variant} | ${pct(r.delivered, 2)} | ${num(r.quotesPerS)} | ${num(r.messagesPerS)} | ${num(r.p50)} | ${num(r.p99)} | ${num(r.max)} | ${pct(r.cpuCore, 0)} | ${pct(r.cpuCore / cores, 0)} | ${r.rssIdleMb.toFixed(0)} → ${r.rssPeakMb.toFixed(0)} |`,
+  );
+  return [head, rule, ...rows].join('\n');
+}
+
+function diagnostics(results: Result[]): string {
+  const cores = cpus().length;
+  const head = '| clients | server | connect s | ticks generated | tick lag p99 ms | server event loop busy | loop delay p99 / max ms | load generator CPU (% of 1 core) | whole machine CPU busy | rest of machine (% of 1 core) | background before |';
+  const rule = '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = results.map(
+    (r) =>
+      `| ${num(r.clients)} | ${r.variant} | ${r.connectS.toFixed(1)} | ${pct(r.generatedShare)} | ${num(r.tickLagP99)} | ${pct(r.elu, 0)} | ${num(r.loopDelayP99)} / ${num(r.loopDelayMax)} | ${pct(r.loadgenCpuCore, 0)} | ${pct(r.machineBusy, 0)} | ${pct(Math.max(0, r.machineBusy * cores - r.cpuCore - r.loadgenCpuCore), 0)} | ${pct(r.backgroundBusy, 0)} |`,
+  );
+  return [head, rule, ...rows].join('\n');
+}
+
+function targets(results: Result[]): string[] {
+  const n = Math.max(...results.map((r) => r.clients));
+  const hub = results.find((r) => r.variant === 'hub' && r.clients === n);
+  const bare = results.find((r) => r.variant === 'bare-batched' && r.clients === n);
+  if (!hub) return [`Targets: not evaluated (no hub run at ${n} clients).`];
+  const lines = [`Targets at ${num(n)} clients${n === 5000 ? '' : ' (the issue states them for 5,000)'}:`];
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  lines.push(`- delivered ≥ 99%: ${pct(hub.delivered, 2)} — ${mark(hub.delivered >= 0.99)}`);
+  if (bare) {
+    const p99Ratio = hub.p99 / bare.p99;
+    const cpuRatio = hub.cpuCore / bare.cpuCore;
+    lines.push(`- p99 latency ≤ 1.5 × bare-batched: ${num(hub.p99)} ms vs ${num(bare.p99)} ms = ${p99Ratio.toFixed(2)}× — ${mark(p99Ratio <= 1.5)}`);
+    lines.push(`- server CPU ≤ 1.5 × bare-batched: ${pct(hub.cpuCore, 0)} vs ${pct(bare.cpuCore, 0)} of a core = ${cpuRatio.toFixed(2)}× — ${mark(cpuRatio <= 1.5)}`);
+  } else lines.push('- p99 and CPU ratios: not evaluated (no bare-batched run).');
+  return lines;
+}
+
+function notes(results: Result[]): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    if (r.mismatches > 0) lines.push(`- ${r.variant} × ${r.clients}: ${r.mismatches} of ${r.checked} sampled messages counted differently by the scanner and JSON.parse — the counts are suspect.`);
+    if (r.unexpectedCloses > 0) lines.push(`- ${r.variant} × ${r.clients}: ${r.unexpectedCloses} clients were disconnected by the server during the run.`);
+    if (r.backgroundBusy > QUIET_BUSY) lines.push(`- ${r.variant} × ${r.clients}: the machine was already ${pct(r.backgroundBusy, 0)} busy with other work when this scenario started; its figures are skewed.`);
+    if (r.generatedShare < 0.99) lines.push(`- ${r.variant} × ${r.clients}: the server generated only ${pct(r.generatedShare)} of the scheduled ticks (${num(r.droppedAtSource)} dropped as more than 1 s overdue): its event loop was saturated.`);
+  }
+  return lines;
+}
+
+// ------------------------------------------------------------------ main
+
+const deadline = setTimeout(() => {
+  log(`the benchmark ran longer than ${RUN_DEADLINE_MS / 60_000} minutes; stopping`);
+  killChildren();
+  process.exit(1);
+}, RUN_DEADLINE_MS);
+deadline.unref();
+process.on('SIGINT', () => {
+  killChildren();
+  process.exit(130);
+});
+
+const fdLimit = Number(execFileSync('sh', ['-c', 'ulimit -n']).toString().trim());
+const needed = Math.max(...CLIENT_COUNTS) + 500;
+if (Number.isFinite(fdLimit) && fdLimit < needed) {
+  log(`The open-file limit is ${fdLimit}; ${Math.max(...CLIENT_COUNTS)} clients need about ${needed}. Raise it first, e.g. \`ulimit -n 20000\`.`);
+  process.exit(1);
+}
+
+log(`${machine()}; frame ${FRAME_MS} ms; ${SYMBOLS.length} symbols × ${TICKS_PER_SECOND / SYMBOLS.length} ticks/s; window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`);
+const results: Result[] = [];
+try {
+  for (const n of CLIENT_COUNTS) {
+    for (const variant of VARIANTS.filter((v) => SELECTED.includes(v))) results.push(await runScenario(variant, n));
+  }
+} catch (err) {
+  log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
+  killChildren();
+  process.exit(1);
+}
+
+const out = [
+  '## Stream fan-out',
+  '',
+  `Machine: ${machine()}. Load: every client follows the same ${SYMBOLS.length} symbols, each ticking ${TICKS_PER_SECOND / SYMBOLS.length} times a second (${TICKS_PER_SECOND} ticks/s); frame ${FRAME_MS} ms; measured over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up. Delivered = quotes received with a tick time in the window ÷ (scheduled ticks in the window × clients).`,
+  '',
+  table(results),
+  '',
+  'Diagnostics (ticks generated: share of the scheduled ticks the server emitted; tick lag: how late it emitted them; whole machine: all cores; rest of machine: CPU used by neither process — kernel work not charged to them and any other programs; background before: machine busy just before the scenario started):',
+  '',
+  diagnostics(results),
+  '',
+  ...targets(results),
+  ...(notes(results).length > 0 ? ['', 'Notes:', ...notes(results)] : []),
+  '',
+];
+process.stdout.write(`${out.join('\n')}\n`);
+clearTimeout(deadline);
