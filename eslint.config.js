@@ -36,8 +36,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: infrastructure, message: 'The domain layer is pure: no transport, storage or UI imports.' },
-          { group: ['**/storage/**', '**/services/**', '**/transport/**'], message: 'The domain layer may not import outer layers.' },
+          { group: [...infrastructure, 'ws', 'node:*', 'zod'], message: 'The domain layer is pure: no I/O, transport, storage or UI imports.' },
+          { group: ['**/storage/**', '**/services/**', '**/transport/**', '**/market/**', '**/trading/**', '**/bus/**'], message: 'The domain layer may not import outer layers.' },
         ],
       }],
     },

@@ -64,8 +64,9 @@ const envSchema = z.object({
   QUOTE_STALE_SECONDS: int('QUOTE_STALE_SECONDS', 1, 86_400).default(30),
   INSTRUMENTS_FILE: z.string().optional(),
   POLYGON_API_KEY: z.string().min(1).optional(),
-  POLYGON_WS_URL: z.string().regex(/^wss?:\/\/\S+$/, 'POLYGON_WS_URL must be a ws:// or wss:// URL').default('wss://socket.polygon.io'),
-  BINANCE_WS_URL: z.string().regex(/^wss?:\/\/\S+$/, 'BINANCE_WS_URL must be a ws:// or wss:// URL').default('wss://stream.binance.com:9443'),
+  // Provider URLs are logged; keys belong in POLYGON_API_KEY, never in a URL.
+  POLYGON_WS_URL: z.string().regex(/^wss?:\/\/[^\s@?#]+$/, 'POLYGON_WS_URL must be a ws:// or wss:// URL without credentials or query').default('wss://socket.polygon.io'),
+  BINANCE_WS_URL: z.string().regex(/^wss?:\/\/[^\s@?#]+$/, 'BINANCE_WS_URL must be a ws:// or wss:// URL without credentials or query').default('wss://stream.binance.com:9443'),
   STREAM_FRAME_MS: int('STREAM_FRAME_MS', 10, 1000).default(100),
 });
 
@@ -147,6 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  - ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (e.MARKET_FEED.includes('push') && !e.FEED_TOKEN) {
+    throw new ConfigError('Invalid configuration:\n  - MARKET_FEED=push needs FEED_TOKEN (the price bridge authenticates with it)');
   }
   if (e.MARKET_FEED.includes('polygon') && !e.POLYGON_API_KEY) {
     throw new ConfigError('Invalid configuration:\n  - MARKET_FEED=polygon needs POLYGON_API_KEY');

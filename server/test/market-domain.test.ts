@@ -512,8 +512,12 @@ describe('quote book', () => {
     assert.match(book.validate({ symbol: 'EURUSD', bid: 1.2, ask: 1.1 })!, /ask must not be below bid/);
     assert.match(book.validate({ symbol: 'EURUSD', bid: 1.1, ask: 1.2, time: 1.5 })!, /epoch milliseconds/);
     assert.match(book.validate({ symbol: 'EURUSD', bid: 1.1, ask: 1.2, time: -1 })!, /epoch milliseconds/);
-    assert.match(book.validate({ symbol: 'EURUSD', bid: 1.1, ask: 1.2, time: wednesday + 60_001 })!, /future/);
-    assert.equal(book.validate({ symbol: 'EURUSD', bid: 1.1, ask: 1.2, time: wednesday + 60_000 }), null);
+    assert.match(book.validate({ symbol: 'EURUSD', bid: 1.1, ask: 1.2, time: wednesday + 5_001 })!, /future/);
+    assert.equal(book.validate({ symbol: 'EURUSD', bid: 1.1, ask: 1.2, time: wednesday + 5_000 }), null);
+    // Overflow after rounding, and a price jump no market makes in one tick.
+    assert.match(book.validate({ symbol: 'EURUSD', bid: 1e308, ask: 1e308 })!, /out of range/);
+    book.ingest({ symbol: 'EURUSD', bid: 1.1, ask: 1.1001 }, 'test');
+    assert.match(book.validate({ symbol: 'EURUSD', bid: 11, ask: 11.0001 })!, /moved \d+% in one tick/);
   });
 
   test('ingest rounds to digits, applies the markup, stamps the clock, and tells listeners synchronously in order', () => {

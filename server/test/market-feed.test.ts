@@ -243,9 +243,24 @@ describe('push feed: validation', () => {
     assert.equal(t.app.market.candles.live('EURCHF', 'M1')?.volume, 1000);
   });
 
-  test('a time up to a minute ahead (clock skew) and bid equal to ask are accepted; prices are rounded to digits', async () => {
-    await push(t, [{ symbol: 'AUDUSD', bid: 0.662004, ask: 0.662004, time: WEDNESDAY_10 + 60_000 }]);
-    assert.deepEqual(t.app.market.book.get('AUDUSD'), { symbol: 'AUDUSD', bid: 0.662, ask: 0.662, time: WEDNESDAY_10 + 60_000 });
+  test('a time a few seconds ahead (clock skew) is read as now, so it cannot freeze the symbol; bid equal to ask is accepted; prices are rounded to digits', async () => {
+    await push(t, [{ symbol: 'AUDUSD', bid: 0.662004, ask: 0.662004, time: WEDNESDAY_10 + 5_000 }]);
+    assert.deepEqual(t.app.market.book.get('AUDUSD'), { symbol: 'AUDUSD', bid: 0.662, ask: 0.662, time: WEDNESDAY_10 });
+    await push(t, [{ symbol: 'AUDUSD', bid: 0.6621, ask: 0.6622 }]);
+    assert.equal(t.app.market.book.get('AUDUSD')?.bid, 0.6621);
+    const far = await feedClient(t).post('/feed/ticks', { ticks: [{ symbol: 'AUDUSD', bid: 0.662, ask: 0.6621, time: WEDNESDAY_10 + 60_000 }] });
+    assert.equal(far.status, 400);
+    assert.match(far.body.message, /future/);
+  });
+
+  test('an overflowing price or a jump of more than half the price is refused as a feed error', async () => {
+    await push(t, [{ symbol: 'ETHUSD', bid: 3200, ask: 3201 }]);
+    for (const tick of [{ symbol: 'ETHUSD', bid: 1e308, ask: 1e308 }, { symbol: 'ETHUSD', bid: 32000, ask: 32001 }]) {
+      const r = await feedClient(t).post('/feed/ticks', { ticks: [tick] });
+      assert.equal(r.status, 400);
+      assert.match(r.body.message, /Tick 1: ETHUSD: (the price is out of range|the price moved)/);
+    }
+    assert.equal(t.app.market.book.get('ETHUSD')?.bid, 3200);
   });
 
   test('a tick older than the current quote → 400 naming the tick, and the quote is kept', async () => {

@@ -82,8 +82,8 @@ interface Peer {
 }
 
 /** A local websocket server; `onConnection` plays the provider's side. Closed when the test ends. */
-async function startPeer(t: TestContext, onConnection: (c: PeerConnection, index: number) => void): Promise<Peer> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+async function startPeer(t: TestContext, onConnection: (c: PeerConnection, index: number) => void, options: { autoPong?: boolean } = {}): Promise<Peer> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: options.autoPong ?? true });
   await once(wss, 'listening');
   const connections: PeerConnection[] = [];
   wss.on('connection', (socket, req) => {
@@ -217,9 +217,10 @@ describe('Binance book-ticker feed', () => {
     assert.equal(provider.status()[0]!.reconnects, failing + 1);
   });
 
-  test('the idle watchdog replaces a connection that falls silent', async (t) => {
+  test('the watchdog replaces a connection that answers neither messages nor pings', async (t) => {
     const [btc, eth] = fixture('binance/book-ticker.jsonl');
-    const peer = await startPeer(t, (c, index) => c.socket.send(index === 0 ? btc! : eth!));
+    // A peer that has died in a way TCP does not notice: it sends once and never answers pings.
+    const peer = await startPeer(t, (c, index) => c.socket.send(index === 0 ? btc! : eth!), { autoPong: false });
     const quotes = book();
     const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST, idleTimeoutMs: 150 });
     t.after(() => provider.stop());
@@ -229,6 +230,33 @@ describe('Binance book-ticker feed', () => {
     assert.ok(gaps(peer.connections)[0]! >= 150, `replaced after ${gaps(peer.connections)[0]} ms of silence`);
     await until('the silent connection to be closed', () => peer.connections[0]!.closed);
     assert.equal(provider.status()[0]!.reconnects, 1);
+  });
+
+  test('a quiet market is not a dead connection: a peer that answers pings is kept', async (t) => {
+    const [btc] = fixture('binance/book-ticker.jsonl');
+    const peer = await startPeer(t, (c) => c.socket.send(btc!));
+    const quotes = book();
+    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST, idleTimeoutMs: 100 });
+    t.after(() => provider.stop());
+    provider.start(quotes);
+    await until('the first tick', () => quotes.get('BTCUSD') !== undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(peer.connections.length, 1, 'no reconnect while the peer answers pings');
+    assert.equal(provider.status()[0]!.reconnects, 0);
+  });
+
+  test('a greeting followed by a close does not reset the backoff', async (t) => {
+    // Status messages are not ticks: a provider that greets and hangs up must still be backed off.
+    const peer = await startPeer(t, (c) => {
+      c.socket.send('{"stream":"x","data":{"not":"a tick"}}');
+      c.socket.close();
+    });
+    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: { initialMs: 20, maxMs: 100, factor: 2, jitter: 0 } });
+    t.after(() => provider.stop());
+    provider.start(recordingSink());
+    await until('six connections', () => peer.connections.length >= 6);
+    const g = gaps(peer.connections);
+    assert.ok(g[3]! >= 90, `the delay kept growing to the cap, got gaps ${g.map((x) => Math.round(x)).join(', ')}`);
   });
 
   test('a connection attempt that never completes is abandoned after the connect timeout', async (t) => {

@@ -23,21 +23,20 @@ export class CandleStore {
   private readonly listeners: CandleListener[] = [];
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** A listener's failure is reported here; it never stops the tick or the other listeners. */
+    private readonly onListenerError: (err: unknown) => void = () => undefined,
+  ) {}
 
   /** Loads the latest stored candle of every series so aggregation continues where it stopped. */
   async resume(symbols: string[]): Promise<void> {
-    if (symbols.length === 0) return;
-    const latest = await this.db
-      .selectFrom('candles as c')
-      .selectAll('c')
-      .where('c.symbol', 'in', symbols)
-      .where('c.time', '=', (eb) =>
-        eb.selectFrom('candles as d').select((e) => e.fn.max('d.time').as('t')).whereRef('d.symbol', '=', 'c.symbol').whereRef('d.period', '=', 'c.period'),
-      )
-      .execute();
-    for (const row of latest) {
-      this.current.set(key(row.symbol, row.period as Period), { time: row.time, open: row.open, high: row.high, low: row.low, close: row.close, volume: row.volume });
+    // One index probe per series (symbol, period, time desc): cheap however long the history is.
+    for (const symbol of symbols) {
+      for (const period of PERIODS) {
+        const row = await this.db.selectFrom('candles').selectAll().where('symbol', '=', symbol).where('period', '=', period).orderBy('time', 'desc').limit(1).executeTakeFirst();
+        if (row) this.current.set(key(symbol, period), { time: row.time, open: row.open, high: row.high, low: row.low, close: row.close, volume: row.volume });
+      }
     }
   }
 
@@ -49,7 +48,13 @@ export class CandleStore {
       if (result.ignored) continue;
       this.current.set(k, result.current);
       this.markDirty(k, result.current);
-      for (const listener of this.listeners) listener(quote.symbol, period, result.current);
+      for (const listener of this.listeners) {
+        try {
+          listener(quote.symbol, period, result.current);
+        } catch (err) {
+          this.onListenerError(err);
+        }
+      }
     }
   }
 
@@ -72,10 +77,11 @@ export class CandleStore {
     };
   }
 
-  /** Writes every changed candle in one transaction. Flushes never overlap. */
+  /** Writes every changed candle in one transaction. Flushes never overlap; a failed one does not stop later ones. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writeDirty());
-    return this.flushing;
+    const next = this.flushing.catch(() => undefined).then(() => this.writeDirty());
+    this.flushing = next;
+    return next;
   }
 
   private async writeDirty(): Promise<void> {

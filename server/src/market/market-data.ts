@@ -36,8 +36,9 @@ export class MarketData {
   static async start(db: Db, config: MarketConfig, now: () => number, log: MarketLog): Promise<MarketData> {
     await syncCatalogue(db, config.catalogueFile ?? DEFAULT_CATALOGUE_FILE, now());
     const instruments = await loadInstruments(db);
-    const book = new QuoteBook(instruments, { now, staleAfterMs: config.staleAfterMs, sessions: config.sessions });
-    const candles = new CandleStore(db);
+    const onListenerError = (err: unknown) => log.warn({ err }, 'a market data listener failed');
+    const book = new QuoteBook(instruments, { now, staleAfterMs: config.staleAfterMs, sessions: config.sessions, onListenerError });
+    const candles = new CandleStore(db, onListenerError);
     const market = new MarketData(db, instruments, book, candles);
 
     // The last quote of each symbol survives a restart (marked stale until fresh ticks arrive).
@@ -90,22 +91,34 @@ export class MarketData {
 
   /** Writes forming candles and the latest quotes. */
   async flush(): Promise<void> {
-    await this.candles.flush();
+    const [candles, quotes] = await Promise.allSettled([this.candles.flush(), this.flushQuotes()]);
+    if (candles.status === 'rejected') throw candles.reason;
+    if (quotes.status === 'rejected') throw quotes.reason;
+  }
+
+  private async flushQuotes(): Promise<void> {
     if (this.changedQuotes.size === 0) return;
-    const rows = [...this.changedQuotes].flatMap((symbol) => {
+    const symbols = [...this.changedQuotes];
+    this.changedQuotes.clear();
+    const rows = symbols.flatMap((symbol) => {
       const q = this.book.get(symbol);
       return q ? [{ symbol, bid: q.bid, ask: q.ask, time: q.time }] : [];
     });
-    this.changedQuotes.clear();
-    await this.db.transaction().execute(async (trx) => {
-      for (const row of rows) {
-        await trx
-          .insertInto('last_quotes')
-          .values(row)
-          .onConflict((oc) => oc.column('symbol').doUpdateSet({ bid: row.bid, ask: row.ask, time: row.time }))
-          .execute();
-      }
-    });
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const row of rows) {
+          await trx
+            .insertInto('last_quotes')
+            .values(row)
+            .onConflict((oc) => oc.column('symbol').doUpdateSet({ bid: row.bid, ask: row.ask, time: row.time }))
+            .execute();
+        }
+      });
+    } catch (err) {
+      // Retried by the next flush with whatever the latest quote is by then.
+      for (const s of symbols) this.changedQuotes.add(s);
+      throw err;
+    }
   }
 
   /** The providers running, for the health endpoint. */

@@ -9,7 +9,17 @@ export interface QuoteBookOptions {
   staleAfterMs: number;
   /** 'always' opens every market around the clock (schools, demos, deterministic tests). */
   sessions: 'real' | 'always';
+  /** A listener's failure is reported here; it never stops the tick or the other listeners. */
+  onListenerError?: (err: unknown) => void;
 }
+
+/**
+ * A tick that moves the mid price by more than this fraction from the current quote is refused as
+ * a feed error (a misplaced decimal point, a bridge sending another symbol's price), not applied.
+ */
+export const MAX_TICK_MOVE = 0.5;
+/** Tick times may run this far ahead of our clock (clock skew); later ones are refused. */
+export const MAX_FUTURE_SKEW_MS = 5_000;
 
 type QuoteListener = (quote: BookQuote, instrument: Instrument) => void;
 
@@ -32,35 +42,54 @@ export class QuoteBook implements TickSink {
     this.instruments = new Map(instruments.map((i) => [i.symbol, i]));
   }
 
-  /** Checks a tick without applying it; null when it is acceptable. */
-  validate(tick: IncomingTick): string | null {
+  /**
+   * Checks a tick without applying it; returns the quote it would make, or why it is refused.
+   * `after` is the quote it must not be older than (the book's current one by default).
+   */
+  check(tick: IncomingTick, after: BookQuote | undefined = this.quotes.get(tick.symbol)): { quote: BookQuote } | { problem: string } {
     const instrument = this.instruments.get(tick.symbol);
-    if (!instrument) return `Unknown symbol ${tick.symbol}.`;
-    if (!Number.isFinite(tick.bid) || !Number.isFinite(tick.ask)) return `${tick.symbol}: bid and ask must be finite numbers.`;
-    if (tick.bid <= 0 || tick.ask <= 0) return `${tick.symbol}: bid and ask must be positive.`;
-    if (tick.ask < tick.bid) return `${tick.symbol}: ask must not be below bid.`;
-    if (tick.time !== undefined && (!Number.isSafeInteger(tick.time) || tick.time < 0)) return `${tick.symbol}: time must be epoch milliseconds.`;
-    if (tick.time !== undefined && tick.time > this.options.now() + 60_000) return `${tick.symbol}: time is in the future.`;
-    return null;
+    if (!instrument) return { problem: `Unknown symbol ${tick.symbol}.` };
+    if (!Number.isFinite(tick.bid) || !Number.isFinite(tick.ask)) return { problem: `${tick.symbol}: bid and ask must be finite numbers.` };
+    if (tick.bid <= 0 || tick.ask <= 0) return { problem: `${tick.symbol}: bid and ask must be positive.` };
+    if (tick.ask < tick.bid) return { problem: `${tick.symbol}: ask must not be below bid.` };
+    const now = this.options.now();
+    if (tick.time !== undefined && (!Number.isSafeInteger(tick.time) || tick.time < 0)) return { problem: `${tick.symbol}: time must be epoch milliseconds.` };
+    if (tick.time !== undefined && tick.time > now + MAX_FUTURE_SKEW_MS) return { problem: `${tick.symbol}: time is in the future.` };
+    // A provider clock slightly ahead of ours is read as now, so it cannot freeze the symbol.
+    const time = Math.min(tick.time ?? now, now);
+    if (after && time < after.time) return { problem: `${tick.symbol}: tick is older than the current quote.` };
+    const below = Math.floor(instrument.spreadMarkup / 2) * instrument.point;
+    const above = (instrument.spreadMarkup - Math.floor(instrument.spreadMarkup / 2)) * instrument.point;
+    const quote: BookQuote = { symbol: tick.symbol, bid: roundPrice(tick.bid - below, instrument.digits), ask: roundPrice(tick.ask + above, instrument.digits), time };
+    // Checked again after rounding and markup: huge numbers overflow, and a markup can eat the bid.
+    if (!Number.isFinite(quote.bid) || !Number.isFinite(quote.ask) || quote.bid <= 0 || quote.ask < quote.bid) {
+      return { problem: `${tick.symbol}: the price is out of range for ${instrument.digits} digits.` };
+    }
+    if (after) {
+      const move = Math.abs((quote.bid + quote.ask) / (after.bid + after.ask) - 1);
+      if (move > MAX_TICK_MOVE) return { problem: `${tick.symbol}: the price moved ${Math.round(move * 100)}% in one tick; refused as a feed error.` };
+    }
+    return { quote };
+  }
+
+  /** Checks a tick against the current quote without applying it; null when it is acceptable. */
+  validate(tick: IncomingTick): string | null {
+    const result = this.check(tick);
+    return 'problem' in result ? result.problem : null;
   }
 
   ingest(tick: IncomingTick, _source: string): IngestResult {
-    const problem = this.validate(tick);
-    if (problem) return { ok: false, reason: problem };
+    const result = this.check(tick);
+    if ('problem' in result) return { ok: false, reason: result.problem };
     const instrument = this.instruments.get(tick.symbol) as Instrument;
-    const time = tick.time ?? this.options.now();
-    const previous = this.quotes.get(tick.symbol);
-    if (previous && time < previous.time) return { ok: false, reason: `${tick.symbol}: tick is older than the current quote.` };
-    const below = Math.floor(instrument.spreadMarkup / 2) * instrument.point;
-    const above = (instrument.spreadMarkup - Math.floor(instrument.spreadMarkup / 2)) * instrument.point;
-    const quote: BookQuote = {
-      symbol: tick.symbol,
-      bid: roundPrice(tick.bid - below, instrument.digits),
-      ask: roundPrice(tick.ask + above, instrument.digits),
-      time,
-    };
-    this.quotes.set(tick.symbol, quote);
-    for (const listener of this.listeners) listener(quote, instrument);
+    this.quotes.set(tick.symbol, result.quote);
+    for (const listener of this.listeners) {
+      try {
+        listener(result.quote, instrument);
+      } catch (err) {
+        this.options.onListenerError?.(err);
+      }
+    }
     return { ok: true };
   }
 

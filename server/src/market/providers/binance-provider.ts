@@ -84,6 +84,7 @@ export class BinanceProvider implements FeedProvider {
     const symbol = this.symbols.get(s.toUpperCase());
     if (!symbol || !this.sink) return;
     const result = this.sink.ingest({ symbol, bid: b, ask: a }, this.name);
-    if (!result.ok) socket.noteRejected({ symbol, reason: result.reason });
+    if (result.ok) socket.noteHealthy();
+    else socket.noteRejected({ symbol, reason: result.reason });
   }
 }

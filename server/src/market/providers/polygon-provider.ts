@@ -133,7 +133,8 @@ export class PolygonProvider implements FeedProvider {
       const symbol = cluster.symbols.get(quote.name);
       if (!symbol || !this.sink) continue;
       const result = this.sink.ingest({ symbol, bid: quote.bid, ask: quote.ask, time: quote.time }, this.name);
-      if (!result.ok) socket.noteRejected({ symbol, reason: result.reason });
+      if (result.ok) socket.noteHealthy();
+      else socket.noteRejected({ symbol, reason: result.reason });
     }
   }
 

@@ -55,8 +55,14 @@ export interface ReconnectingSocketOptions {
   onMessage: (text: string) => void;
   backoff?: BackoffOptions;
   connectTimeoutMs?: number;
-  /** A connection that delivers no message for this long is assumed dead and replaced. */
+  /**
+   * A connection that answers neither with messages nor with pongs to our pings for this long is
+   * assumed dead and replaced. A quiet market (weekends, nights) is not silence: the provider still
+   * answers pings.
+   */
   idleTimeoutMs?: number;
+  /** After staying up this long, a connection counts as healthy and the backoff starts over. */
+  stableAfterMs?: number;
   log?: ProviderLog;
   /** For jitter; Math.random unless a test wants determinism. */
   random?: () => number;
@@ -94,6 +100,7 @@ export class ReconnectingSocket {
   private readonly backoff: Backoff;
   private readonly connectTimeoutMs: number;
   private readonly idleTimeoutMs: number;
+  private readonly stableAfterMs: number;
   private readonly log: ProviderLog;
   private readonly random: () => number;
   private readonly now: () => number;
@@ -106,6 +113,8 @@ export class ReconnectingSocket {
   private retryTimer: NodeJS.Timeout | null = null;
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  private stableTimer: NodeJS.Timeout | null = null;
+  private lastHeard = 0;
 
   constructor(private readonly options: ReconnectingSocketOptions) {
     const url = new URL(options.url);
@@ -117,6 +126,7 @@ export class ReconnectingSocket {
     }
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.stableAfterMs = options.stableAfterMs ?? 10_000;
     this.log = options.log ?? silentLog;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
@@ -145,6 +155,14 @@ export class ReconnectingSocket {
    */
   restart(reason: string, delay: 'backoff' | 'max' = 'backoff'): void {
     if (this.ws) this.drop(this.ws, reason, delay);
+  }
+
+  /**
+   * The adapter received something it could use (an accepted tick): the connection works, so the
+   * backoff starts over. A status greeting followed by a close does not count.
+   */
+  noteHealthy(): void {
+    this.failures = 0;
   }
 
   noteMalformed(detail: object): void {
@@ -197,7 +215,14 @@ export class ReconnectingSocket {
       if (ws !== this.ws) return;
       this.clearTimer('connectTimer');
       this.open = true;
-      this.idleTimer = setTimeout(() => this.drop(ws, `no message for ${this.idleTimeoutMs} ms`), this.idleTimeoutMs).unref();
+      this.lastHeard = this.now();
+      // Liveness by ping: every half idle period, ping; if nothing (message or pong) was heard for a
+      // whole idle period, the connection is dead.
+      this.idleTimer = setInterval(() => {
+        if (this.now() - this.lastHeard > this.idleTimeoutMs) this.drop(ws, `nothing heard for ${this.idleTimeoutMs} ms`);
+        else ws.ping();
+      }, Math.max(1, Math.floor(this.idleTimeoutMs / 2))).unref();
+      this.stableTimer = setTimeout(() => this.noteHealthy(), this.stableAfterMs).unref();
       this.log.info({ url: this.url, reconnects: this.reconnects }, 'market feed connected');
       try {
         this.options.onOpen?.((text) => {
@@ -207,11 +232,13 @@ export class ReconnectingSocket {
         this.drop(ws, `onOpen failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     });
+    ws.on('pong', () => {
+      if (ws === this.ws) this.lastHeard = this.now();
+    });
     ws.on('message', (data) => {
       if (ws !== this.ws) return;
       this.lastMessageAt = this.now();
-      this.failures = 0;
-      this.idleTimer?.refresh();
+      this.lastHeard = this.lastMessageAt;
       try {
         this.options.onMessage(toText(data));
       } catch (err) {
@@ -246,9 +273,10 @@ export class ReconnectingSocket {
     this.open = false;
     this.clearTimer('connectTimer');
     this.clearTimer('idleTimer');
+    this.clearTimer('stableTimer');
   }
 
-  private clearTimer(name: 'retryTimer' | 'connectTimer' | 'idleTimer'): void {
+  private clearTimer(name: 'retryTimer' | 'connectTimer' | 'idleTimer' | 'stableTimer'): void {
     const timer = this[name];
     if (timer) clearTimeout(timer);
     this[name] = null;

@@ -75,7 +75,9 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
 
 /** The price bridge authenticates with `Authorization: Bearer <FEED_TOKEN>`, compared in constant time. */
 function checkFeedToken(request: FastifyRequest): void {
-  const expected = request.server.services.config.market.feedToken;
+  const market = request.server.services.config.market;
+  if (!market.feeds.includes('push')) throw refuse.forbidden('The push feed is not enabled: MARKET_FEED does not list push.');
+  const expected = market.feedToken;
   // The scheme name is case-insensitive (RFC 9110); the token is not.
   const presented = /^bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
   const a = createHash('sha256').update(presented).digest();

@@ -304,6 +304,8 @@ export class StreamHub {
     const pendingKey = `${symbol}|${period}|${candle.time}`;
     for (const c of subscribers) {
       c.pendingCandles.set(pendingKey, payload);
+      // A client stuck behind a full buffer keeps a bounded number: the oldest buckets go first.
+      if (c.pendingCandles.size > 2 * c.candleKeys.size + 2) c.pendingCandles.delete(c.pendingCandles.keys().next().value as string);
       this.dirty.add(c);
     }
   }

@@ -1,6 +1,7 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Period } from '../../../domain/candles';
+import type { BookQuote } from '../../../market/types';
 import { refuse } from '../../../services/errors';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
@@ -47,19 +48,15 @@ export function marketRoutes(app: FastifyInstance): void {
     calls.feedTicks,
     async ({ body }) => {
       // All or nothing: a bridge that sends one bad tick learns which, and no half-batch lands.
-      // Ticks of a batch apply in order, so each must be no older than the quote before it.
-      const latest = new Map<string, number>();
-      const now = app.services.now();
+      // Ticks of a batch apply in order, so each is checked against the quote before it.
+      const after = new Map<string, BookQuote | undefined>();
       for (const [index, tick] of body.ticks.entries()) {
-        const problem = market.book.validate(tick);
-        if (problem) throw refuse.invalid(`Tick ${index + 1}: ${problem}`);
-        const time = tick.time ?? now;
-        const previous = latest.get(tick.symbol) ?? market.book.get(tick.symbol)?.time;
-        if (previous !== undefined && time < previous) throw refuse.invalid(`Tick ${index + 1}: ${tick.symbol}: tick is older than the current quote.`);
-        latest.set(tick.symbol, time);
+        const result = market.book.check(tick, after.has(tick.symbol) ? after.get(tick.symbol) : market.book.get(tick.symbol));
+        if ('problem' in result) throw refuse.invalid(`Tick ${index + 1}: ${result.problem}`);
+        after.set(tick.symbol, result.quote);
       }
       let accepted = 0;
-      for (const tick of body.ticks) if (market.book.ingest({ ...tick, time: tick.time ?? now }, 'push').ok) accepted++;
+      for (const tick of body.ticks) if (market.book.ingest(tick, 'push').ok) accepted++;
       return { status: 'success' as const, accepted };
     },
     { config: { csrfExempt: true } },
