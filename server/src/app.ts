@@ -27,6 +27,8 @@ import { marketRoutes } from './transport/http/routes/market-routes';
 import { isSameSite } from './transport/http/same-site';
 import { streamRoute } from './transport/ws/stream-route';
 import { MarketData } from './market/market-data';
+import { TradingEngine } from './trading/engine';
+import { tradingRoutes } from './transport/http/routes/trading-routes';
 import fastifyWebsocket from '@fastify/websocket';
 
 export interface BuildOptions {
@@ -93,7 +95,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // One close hook, so the order is explicit: providers stop and the last candles and quotes are
   // written while the bus and the database are still open.
   let market: MarketData | null = null;
+  let trading: TradingEngine | null = null;
   app.addHook('onClose', async () => {
+    await trading?.stop().catch((err: unknown) => app.log.warn({ err }, 'trading engine did not stop cleanly'));
     await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));
     await bus?.close();
     await handle.close();
@@ -114,6 +118,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     if (admin.created && admin.generatedPassword) options.onGeneratedAdminPassword?.(admin.email, admin.generatedPassword);
     market = await MarketData.start(handle.db, config.market, services.now, app.log);
     app.decorate('market', market);
+    trading = new TradingEngine(services, market, app.log);
+    await trading.start();
+    app.decorate('trading', trading);
   } catch (err) {
     await app.close();
     throw err;
@@ -194,6 +201,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   systemRoutes(app);
   marketRoutes(app);
+  tradingRoutes(app);
   authRoutes(app);
   accountRoutes(app);
   adminRoutes(app);

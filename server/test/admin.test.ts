@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calls, type CallDefinition } from '@tradeport/contracts';
 import { findLedgerMismatches, postToLedger } from '../src/services/ledger';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp, type TestApp } from './helpers/app';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, FEED_TOKEN, startApp, type TestApp } from './helpers/app';
 import { Client, fund, paymentAccount, signedInTrader, US, type TraderOptions } from './helpers/client';
 
 /**
@@ -565,10 +565,12 @@ describe('admin back office', () => {
         '/dashboard/admin/editStatusDeposite.php',
         '/dashboard/admin/editStatusPayments.php',
         '/dashboard/admin/editStatusTraders.php',
+        '/dashboard/admin/editStatusTrades.php',
         '/dashboard/admin/editStatusWithdrawal.php',
         '/dashboard/admin/editTraderPassword.php',
         '/dashboard/admin/getAuditLog.php',
         '/dashboard/admin/getMoneyRequests.php',
+        '/dashboard/admin/getOpenTrades.php',
         '/dashboard/admin/getPaymentGetways.php',
         '/dashboard/admin/getPendingDeposite.php',
         '/dashboard/admin/getPendingWithdrawal.php',
@@ -577,7 +579,7 @@ describe('admin back office', () => {
     });
 
     /** A body each call would accept from an admin, so only the caller's role can be the reason for a refusal. */
-    const bodyFor = (traderId: number) => ({ id: traderId, isActive: '0', trader_id: traderId, newPassword: 'amber-lantern-977', deposites_id: 1, withdrawals_id: 1, status: 1, name: 'Sneaky', number: '1', moreInfo: '' });
+    const bodyFor = (traderId: number, ticket = 1) => ({ id: traderId, isActive: '0', trader_id: traderId, newPassword: 'amber-lantern-977', deposites_id: 1, withdrawals_id: 1, status: 1, name: 'Sneaky', number: '1', moreInfo: '', traders_id: traderId, ticket });
 
     test('every admin call refuses an anonymous caller with 401 and changes nothing', async () => {
       const victim = await signedInTrader(t);
@@ -599,9 +601,20 @@ describe('admin back office', () => {
     test('every admin call refuses a trader with 403 and changes nothing', async () => {
       const trader = await signedInTrader(t);
       const victim = await signedInTrader(t);
+      // The victim holds an open position, so a trader's editStatusTrades has something to close.
+      await fund(victim.client, admin, gateway, '100.00');
+      const pushed = await fetch(`${t.url}${calls.feedTicks.path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${FEED_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ticks: [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }] }),
+      });
+      assert.equal(pushed.status, 200);
+      const opened = await victim.client.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 });
+      assert.equal(opened.status, 200, JSON.stringify(opened.body));
+      const ticket = opened.body.ticket as number;
       const auditBefore = (await auditLog()).length;
       for (const call of adminCalls) {
-        const r = call.method === 'GET' ? await trader.client.get(call.path) : await trader.client.post(call.path, bodyFor(victim.id));
+        const r = call.method === 'GET' ? await trader.client.get(call.path) : await trader.client.post(call.path, bodyFor(victim.id, ticket));
         assert.equal(r.status, 403, call.path);
         assert.deepEqual(r.body, { status: 'Failure', message: 'This action needs an administrator account.' }, call.path);
         if (call.encoding === 'multipart') {
@@ -611,6 +624,8 @@ describe('admin back office', () => {
       }
       assert.equal((await auditLog()).length, auditBefore);
       assert.equal((await victim.client.get(PROFILE)).status, 200, 'the victim was not deactivated nor reset');
+      const open = await victim.client.get(calls.getTrades.path);
+      assert.deepEqual(open.body.data.map((p: { ticket: number }) => p.ticket), [ticket], "the victim's position is still open");
       assert.equal((await trader.client.get(PROFILE)).status, 200);
     });
   });

@@ -68,6 +68,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   let gateway: number;
   let depositId: number;
   let withdrawalId: number;
+  /** An open EURUSD position of `trader`, for the calls that take a ticket. */
+  let ticket: number;
 
   /** A body each POST call would accept: the starting point for breaking one field at a time. */
   let validBodies: Record<string, () => Record<string, unknown>>;
@@ -82,6 +84,13 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     depositId = (await trader.client.post('/platform/addDeposite.php', { depositAmount: '5.00', paymentAccount: '42', payment_getways_id: gateway })).body.id;
     withdrawalId = (await trader.client.post('/platform/addWithdrawal.php', { withdrawalsAmount: '5.00', paymentAccount: 'IBAN 1' })).body.id;
     assert.ok(depositId > 0 && withdrawalId > 0);
+    const feed = new Client(t, { headers: { authorization: `Bearer ${FEED_TOKEN}` } });
+    const tick = await feed.post(calls.feedTicks.path, { ticks: [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }] });
+    assert.equal(tick.status, 200, JSON.stringify(tick.body));
+    const opened = await trader.client.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    ticket = opened.body.ticket;
+    assert.ok(ticket > 0);
     validBodies = {
       login: () => ({ email: victim.email, password: victim.password }),
       registration: () => registrationBody(),
@@ -96,6 +105,11 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       addNewPayments: () => ({ name: 'Another bank', number: 'GB00 1234', moreInfo: 'ref' }),
       editStatusPayments: () => ({ id: gateway, isActive: '1' }),
       feedTicks: () => ({ ticks: [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }] }),
+      addTrades: () => ({ fullSymbol: 'EURUSD', currenciesTypeName: 'Forex', tradestypes: 'buy', volume: 0.01, stopLoss: 1.05, takeProfit: 1.15, comment: 'bad input', orginalPrice: 1.1002 }),
+      getProfit: () => ({ ticketNumber: ticket }),
+      updateTrades: () => ({ ticket, lastPrice: 1.1, profit: 0 }),
+      modifyTrades: () => ({ ticket, stopLoss: 1.05, takeProfit: 1.15 }),
+      editStatusTrades: () => ({ traders_id: trader.id, ticket, lastPrice: 1.1, profit: 0 }),
     };
   });
   after(() => t.close());
@@ -110,7 +124,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   /** Everything a refused call must leave alone. Sessions and last-seen times are left out on purpose. */
   async function snapshot() {
     const db = t.ctx.db;
-    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle') =>
+    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions') =>
       Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     return {
       counts: {
@@ -122,6 +136,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
         audit_log: await count('audit_log'),
         idempotency_keys: await count('idempotency_keys'),
         login_throttle: await count('login_throttle'),
+        positions: await count('positions'),
       },
       users: await db
         .selectFrom('users')
@@ -131,6 +146,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       money_requests: await db.selectFrom('money_requests').selectAll().orderBy('id').execute(),
       ledger_entries: await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(),
       payment_accounts: await db.selectFrom('payment_accounts').selectAll().orderBy('id').execute(),
+      positions: await db.selectFrom('positions').selectAll().orderBy('id').execute(),
+      openPositions: t.app.trading.allOpen().map((p) => ({ ...p })),
       quotes: t.app.market.book.all(),
     };
   }
@@ -326,7 +343,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   });
 
   test('unknown ids in every admin edit call are answered 404 and change nothing', async () => {
-    const idFields: Record<string, string> = { editStatusTraders: 'id', editTraderPassword: 'trader_id', editStatusDeposite: 'deposites_id', editStatusWithdrawal: 'withdrawals_id', editStatusPayments: 'id' };
+    const idFields: Record<string, string> = { editStatusTraders: 'id', editTraderPassword: 'trader_id', editStatusDeposite: 'deposites_id', editStatusWithdrawal: 'withdrawals_id', editStatusPayments: 'id', editStatusTrades: 'ticket' };
     const adminEdits = bodyCalls.filter(([name, c]) => c.access === 'admin' && name.startsWith('edit')).map(([name]) => name);
     assert.deepEqual(adminEdits.sort(), Object.keys(idFields).sort(), 'every admin edit call has its id field listed');
     const messages: Record<string, string> = {
@@ -335,6 +352,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editStatusDeposite: 'Deposit request #999999 was not found.',
       editStatusWithdrawal: 'Withdrawal request #999999 was not found.',
       editStatusPayments: 'Payment account not found.',
+      editStatusTrades: `Ticket #999999 is not an open position of trader #${trader.id}.`,
     };
     for (const name of adminEdits) {
       const call: CallDefinition = calls[name as CallName];

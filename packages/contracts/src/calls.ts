@@ -6,6 +6,7 @@ import * as profile from './profile';
 import * as money from './money-requests';
 import * as admin from './admin';
 import * as market from './market';
+import * as trading from './trading';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -62,6 +63,16 @@ export const calls = {
   getQuotes: define({ method: 'GET', path: '/platform/getQuotes.php', access: 'signed-in', summary: "The server's current quotes (all symbols, or `symbols=A,B`), with open/stale flags.", query: market.quotesQuery, response: market.quotesResponse }),
   getCandles: define({ method: 'GET', path: '/platform/getCandles.php', access: 'signed-in', summary: 'Candles (bid OHLC, tick volume) for a symbol and period, oldest first; `before` pages back in time.', query: market.candlesQuery, response: market.candlesResponse }),
   feedTicks: define({ method: 'POST', path: '/feed/ticks', access: 'feed', summary: 'Price bridge: push ticks into the quote book (all or none are accepted).', body: market.feedTicksRequest, response: market.feedTicksResponse }),
+
+  addTrades: define({ method: 'POST', path: '/platform/addTrades.php', access: 'trader', summary: "Open a market position at the server's price (Buy at ask, Sell at bid). Client prices are ignored.", body: trading.addTradeRequest, response: trading.addTradeResponse, idempotent: true }),
+  getTrades: define({ method: 'GET', path: '/platform/getTrades.php', access: 'trader', summary: 'Own open positions with server-computed profit, bid and ask.', query: emptyQuery, response: trading.tradesResponse }),
+  getProfit: define({ method: 'POST', path: '/platform/getProfit.php', access: 'trader', summary: "A position's contract size (`lots`) and the account's leverage.", body: trading.profitRequest, response: trading.profitResponse }),
+  getMargins: define({ method: 'GET', path: '/platform/getMargins.php', access: 'trader', summary: 'Margin held, balance, equity, free margin and margin level.', query: emptyQuery, response: trading.marginsResponse }),
+  updateTrades: define({ method: 'POST', path: '/platform/updateTrades.php', access: 'trader', summary: "Close an own position at the server's price, exactly once.", body: trading.closeTradeRequest, response: successMessageResponse }),
+  modifyTrades: define({ method: 'POST', path: '/platform/modifyTrades.php', access: 'trader', summary: 'Change the stop loss / take profit of an own open position (0 removes it).', body: trading.modifyTradeRequest, response: successMessageResponse }),
+  getTradesHistory: define({ method: 'GET', path: '/dashboard/customer/getTradesHistory.php', access: 'trader', summary: 'Own closed positions, newest first, with close price, profit and reason.', query: emptyQuery, response: trading.historyResponse }),
+  getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin', summary: 'Open positions grouped per trader.', query: emptyQuery, response: trading.adminOpenTradesResponse }),
+  editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;

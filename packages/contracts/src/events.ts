@@ -28,5 +28,26 @@ export const accountStatusEvent = z.object({
   reason: z.string(),
 });
 
-export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent]);
+export const positionOpenedEvent = z.object({
+  type: z.literal('position.opened'),
+  userId: z.number(),
+  ticket: z.number(),
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  volume: z.number(),
+  price: z.number(),
+});
+
+/** A position closed: by its owner, an admin, its stop loss / take profit, or a stop-out. */
+export const positionClosedEvent = z.object({
+  type: z.literal('position.closed'),
+  userId: z.number(),
+  ticket: z.number(),
+  symbol: z.string(),
+  reason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
+  price: z.number(),
+  profit: money,
+});
+
+export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;

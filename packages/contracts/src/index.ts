@@ -6,3 +6,4 @@ export * from './admin';
 export * from './events';
 export * from './calls';
 export * from './market';
+export * from './trading';

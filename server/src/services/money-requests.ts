@@ -185,6 +185,12 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
   const label = kindLabel[kind];
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
+    if (kind === 'withdrawal') {
+      // The trader's orders and withdrawals take the same account lock, so the funds an order needs
+      // are counted before this withdrawal's floor is computed.
+      const owner = await trx.selectFrom('money_requests').select('user_id').where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+      if (owner) await lockAccount(ctx, trx, owner.user_id);
+    }
     const updated = await trx
       .updateTable('money_requests')
       .set({ status: decision, decided_at: now, decided_by: actor.userId })

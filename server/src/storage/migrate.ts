@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './db';
 import { initialMigration } from './migrations/0001-initial';
 import { marketMigration } from './migrations/0002-market';
+import { tradingMigration } from './migrations/0003-trading';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -17,6 +18,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
     provider: new CodeMigrationProvider({
       '0001-initial': initialMigration(handle.engine),
       '0002-market': marketMigration(handle.engine),
+      '0003-trading': tradingMigration(handle.engine),
     }),
   });
 }

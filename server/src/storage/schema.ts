@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { PositionsTable } from './schema-trading';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
 export interface UsersTable {
@@ -174,5 +175,6 @@ export interface Database {
   instruments: InstrumentsTable;
   candles: CandlesTable;
   last_quotes: LastQuotesTable;
+  positions: PositionsTable;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MarketData } from '../../market/market-data';
+import type { TradingEngine } from '../../trading/engine';
 import type { ServiceContext } from '../../services/context';
 import { resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
 
@@ -14,6 +15,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: ServiceContext;
     market: MarketData;
+    trading: TradingEngine;
   }
 }
 

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { idField, money, timestamp } from './common';
+
+/** A price the client sends: accepted for wire compatibility and ignored (the server uses its own). */
+const ignoredNumber = z.unknown().optional();
+
+const level = (what: string) =>
+  z
+    .union([z.number(), z.string()], { error: `${what} must be a number (0 for none).` })
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 0 : typeof v === 'number' ? v : Number(v)))
+    .refine((v) => Number.isFinite(v) && v >= 0, `${what} must be a number (0 for none).`);
+
+/** The spec's new-trade payload. `orginalPrice`, `freeMargin` and `marginLevel` are ignored. */
+export const addTradeRequest = z.object({
+  fullSymbol: z.string({ error: 'Please choose a symbol.' }).trim().min(1, 'Please choose a symbol.').max(20).transform((s) => s.toUpperCase()),
+  currenciesTypeName: z.string().max(20).optional(),
+  tradestypes: z.string({ error: "tradestypes must be 'buy' or 'sell'." }).trim().toLowerCase().pipe(z.enum(['buy', 'sell'], { error: "tradestypes must be 'buy' or 'sell'." })),
+  volume: z.union([z.number(), z.string()], { error: 'Please enter a volume.' }).transform((v) => (typeof v === 'number' ? v : Number(v))).refine((v) => Number.isFinite(v) && v > 0, 'Volume must be a positive number.'),
+  stopLoss: level('Stop loss'),
+  takeProfit: level('Take profit'),
+  comment: z.string().trim().max(100, 'The comment must be at most 100 characters.').optional().default(''),
+  orginalPrice: ignoredNumber,
+  freeMargin: ignoredNumber,
+  marginLevel: ignoredNumber,
+});
+export type AddTradeRequest = z.infer<typeof addTradeRequest>;
+export const addTradeResponse = z.object({ status: z.literal('success'), message: z.string(), ticket: z.number() });
+
+export const openTrade = z.object({
+  ticket: z.number(),
+  symbol: z.string(),
+  fullSymbol: z.string(),
+  currencyType: z.string(),
+  timeStamp: timestamp,
+  type: z.enum(['Buy', 'Sell']),
+  volume: z.number(),
+  orginalPrice: z.number(),
+  stopLoss: z.number(),
+  takeProfit: z.number(),
+  swap: money,
+  comment: z.string(),
+  /** Server-computed floating profit in USD; null when no price is available. */
+  profit: money.nullable(),
+  bid: z.number().nullable(),
+  ask: z.number().nullable(),
+});
+export type OpenTrade = z.infer<typeof openTrade>;
+export const tradesResponse = z.object({ status: z.literal('success'), data: z.array(openTrade) });
+
+export const profitRequest = z.object({ ticketNumber: idField('Unknown ticket.') });
+export const profitResponse = z.object({ status: z.literal('success'), lots: z.number(), leverage: z.number() });
+
+export const marginsResponse = z.object({
+  status: z.literal('success'),
+  totalMargin: money,
+  balance: money,
+  credit: money,
+  profit: money,
+  equity: money,
+  freeMargin: money,
+  /** Percent with two decimals; "0.00" without open positions. */
+  marginLevel: z.string(),
+});
+
+/** Close a position at the server's price. `lastPrice` and `profit` are ignored. */
+export const closeTradeRequest = z.object({ ticket: idField('Unknown ticket.'), lastPrice: ignoredNumber, profit: ignoredNumber });
+
+export const modifyTradeRequest = z.object({ ticket: idField('Unknown ticket.'), stopLoss: level('Stop loss'), takeProfit: level('Take profit') });
+
+export const historyRow = z.object({
+  ID: z.number(),
+  symbol: z.string(),
+  timeStamp: timestamp,
+  tradeType: z.enum(['Buy', 'Sell']),
+  volume: z.number(),
+  tradePrice: z.number(),
+  stopLoss: z.number(),
+  takeProfit: z.number(),
+  lastPrice: z.number(),
+  profit: money,
+  swap: money,
+  closeTime: timestamp,
+  closeReason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
+});
+export const historyResponse = z.object({ status: z.literal('success'), data: z.array(historyRow) });
+
+export const adminOpenTradesResponse = z.object({
+  status: z.literal('success'),
+  data: z.array(
+    z.object({
+      traderId: z.number(),
+      traderFirstName: z.string(),
+      traderLastName: z.string(),
+      traderEmail: z.string(),
+      trades: z.array(
+        z.object({
+          tradeId: z.number(),
+          fullSymbol: z.string(),
+          timeStamp: timestamp,
+          volume: z.number(),
+          orginalPrice: z.number(),
+          tradesTypesName: z.enum(['buy', 'sell']),
+          profit: money.nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** Admin close: `lastPrice` and `profit` are ignored; the server's price is used. */
+export const adminCloseTradeRequest = z.object({ traders_id: idField('Unknown trader.'), ticket: idField('Unknown ticket.'), lastPrice: ignoredNumber, profit: ignoredNumber });

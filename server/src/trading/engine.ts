@@ -1,0 +1,321 @@
+import Decimal from 'decimal.js';
+import type { Instrument } from '../domain/instruments';
+import { formatCents, roundToCents, type Cents } from '../domain/money';
+import { accountFigures, closePrice, marginUsd, openPrice, profitUsd, stopsProblem, volumeProblem, type PriceLookup, type Side } from '../domain/trading-math';
+import type { MarketData } from '../market/market-data';
+import type { BookQuote } from '../market/types';
+import { inTransaction, type Actor, type ServiceContext } from '../services/context';
+import { refuse } from '../services/errors';
+import { recordAudit } from '../services/audit';
+import { runIdempotent } from '../services/idempotency';
+import { lockAccount, postToLedger } from '../services/ledger';
+import type { Tx } from '../storage/db';
+import { TriggerIndex, type TriggerKind } from './trigger-index';
+
+export type CloseReason = 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin';
+
+export interface OpenPosition {
+  id: number;
+  userId: number;
+  symbol: string;
+  side: Side;
+  volume: number;
+  openPrice: number;
+  stopLoss: number;
+  takeProfit: number;
+  comment: string;
+  openedAt: number;
+  swapCents: Cents;
+  /** Set while a close is being written, so a tick does not start a second one. */
+  closing: boolean;
+}
+
+export interface OpenedOrder {
+  ticket: number;
+  symbol: string;
+  side: Side;
+  volume: number;
+  price: number;
+}
+
+export interface AccountState {
+  balanceCents: Cents;
+  creditCents: Cents;
+  leverage: number;
+  floating: Decimal;
+  margin: Decimal;
+  equity: Decimal;
+  freeMargin: Decimal;
+  marginLevel: Decimal;
+}
+
+/**
+ * The trading engine: open positions live in memory (loaded at start, written through on every
+ * change), their SL/TP levels in a per-symbol trigger index evaluated on every tick of the quote
+ * book, with every browser closed. Commands of one user run one at a time, so margin checks see the
+ * effect of the previous command; a close is a guarded `open → closed` update that posts its profit
+ * to the ledger in the same transaction, so a manual close racing its own stop loss, or 50 clients
+ * closing one ticket, close it once.
+ */
+export class TradingEngine {
+  private readonly open = new Map<number, OpenPosition>();
+  private readonly byUser = new Map<number, Set<number>>();
+  private readonly triggers = new TriggerIndex();
+  private readonly queues = new Map<number, Promise<unknown>>();
+  private unsubscribe: (() => void) | null = null;
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly market: MarketData,
+    private readonly log: { warn(obj: object, msg: string): void },
+  ) {}
+
+  async start(): Promise<void> {
+    const rows = await this.ctx.db.selectFrom('positions').selectAll().where('status', '=', 'open').execute();
+    for (const r of rows) {
+      this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false });
+    }
+    this.unsubscribe = this.market.book.onQuote((quote) => this.onTick(quote));
+    // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin.
+    this.ctx.reservedMargin = (trx, userId) => this.withdrawalFloorCents(trx, userId);
+  }
+
+  /** Stops evaluating ticks and waits for closes already under way. */
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private track(p: OpenPosition): void {
+    this.open.set(p.id, p);
+    let set = this.byUser.get(p.userId);
+    if (!set) this.byUser.set(p.userId, (set = new Set()));
+    set.add(p.id);
+    this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+  }
+
+  private untrack(p: OpenPosition): void {
+    this.open.delete(p.id);
+    this.byUser.get(p.userId)?.delete(p.id);
+    this.triggers.remove(p.id);
+  }
+
+  /** Runs `work` after the user's previous command has finished. */
+  private serialize<T>(userId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(userId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.queues.set(userId, settled);
+    void settled.then(() => {
+      if (this.queues.get(userId) === settled) this.queues.delete(userId);
+    });
+    return next;
+  }
+
+  private readonly prices: PriceLookup = (symbol) => this.market.book.get(symbol);
+
+  private instrument(symbol: string): Instrument {
+    const i = this.market.book.instruments.get(symbol);
+    if (!i) throw refuse.invalid(`Unknown symbol ${symbol}.`);
+    return i;
+  }
+
+  positionsOf(userId: number): OpenPosition[] {
+    return [...(this.byUser.get(userId) ?? [])].map((id) => this.open.get(id) as OpenPosition).sort((a, b) => a.id - b.id);
+  }
+
+  allOpen(): OpenPosition[] {
+    return [...this.open.values()].sort((a, b) => a.id - b.id);
+  }
+
+  get(positionId: number): OpenPosition | undefined {
+    return this.open.get(positionId);
+  }
+
+  /** Floating profit of one position in USD at current prices, or null without a usable quote. */
+  floatingProfit(p: OpenPosition): Decimal | null {
+    const q = this.market.book.get(p.symbol);
+    if (!q) return null;
+    return profitUsd(p.side, p.volume, p.openPrice, q, this.instrument(p.symbol), this.prices);
+  }
+
+  private positionMargin(p: Pick<OpenPosition, 'symbol' | 'volume' | 'openPrice'>, leverage: number): Decimal {
+    return marginUsd(p.volume, p.openPrice, leverage, this.instrument(p.symbol), this.prices) ?? new Decimal(0);
+  }
+
+  async account(userId: number, trx?: Tx): Promise<AccountState> {
+    const user = await (trx ?? this.ctx.db).selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
+  }
+
+  private figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
+    let floating = new Decimal(0);
+    let margin = new Decimal(0);
+    for (const p of this.positionsOf(userId)) {
+      floating = floating.plus(this.floatingProfit(p) ?? 0).plus(new Decimal(p.swapCents).div(100));
+      margin = margin.plus(this.positionMargin(p, leverage));
+    }
+    if (extra) {
+      floating = floating.plus(extra.floating);
+      margin = margin.plus(extra.margin);
+    }
+    const f = accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin);
+    return { balanceCents, creditCents, leverage, floating, margin, ...f };
+  }
+
+  /**
+   * The lowest balance a withdrawal may leave: enough that free margin stays ≥ 0 (never below 0).
+   * Read from the positions table inside the caller's transaction (which holds the account lock),
+   * not from memory, so an order committed a moment ago is always counted.
+   */
+  private async withdrawalFloorCents(trx: Tx, userId: number): Promise<Cents> {
+    const user = await trx.selectFrom('users').select(['credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const rows = await trx.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('user_id', '=', userId).where('status', '=', 'open').execute();
+    let floating = new Decimal(0);
+    let margin = new Decimal(0);
+    for (const r of rows) {
+      const p = { symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price };
+      const q = this.market.book.get(r.symbol);
+      floating = floating.plus((q && profitUsd(p.side, p.volume, p.openPrice, q, this.instrument(p.symbol), this.prices)) ?? 0).plus(new Decimal(Number(r.swap_cents)).div(100));
+      margin = margin.plus(this.positionMargin(p, user.leverage));
+    }
+    // equity − margin ≥ 0 with balance b: b ≥ margin − credit − floating.
+    const floor = margin.minus(new Decimal(user.credit_cents).div(100)).minus(floating).times(100).ceil();
+    return Math.max(0, floor.toNumber());
+  }
+
+  /** Refuses trading on a closed market or a stale quote, and returns the quote to trade at. */
+  private tradableQuote(instrument: Instrument): BookQuote {
+    if (!this.market.book.isOpen(instrument.symbol)) throw refuse.invalid('Market Closed');
+    const q = this.market.book.get(instrument.symbol);
+    if (!q || this.market.book.isStale(instrument.symbol)) throw refuse.invalid(`Prices for ${instrument.symbol} are not current; please try again in a moment.`);
+    return q;
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  /**
+   * Opens a market position: Buy at the ask, Sell at the bid of the server's quote. Refused when the
+   * market is closed, the quote is stale, the volume or SL/TP is invalid, or free margin would be
+   * negative. With an Idempotency-Key a retry returns the first answer and opens nothing.
+   */
+  openMarket(actor: Actor, order: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
+    const instrument = this.instrument(order.symbol);
+    const volumeIssue = volumeProblem(order.volume, instrument);
+    if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
+    return this.serialize(actor.userId, async () => {
+      let created: OpenPosition | null = null;
+      const answer = await runIdempotent(this.ctx, actor.userId, idempotencyKey, 'addTrades', order, async (trx, emit) => {
+        const quote = this.tradableQuote(instrument);
+        const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
+        if (stops) throw refuse.invalid(stops);
+        const price = openPrice(order.side, quote);
+        const now = this.ctx.now();
+        await lockAccount(this.ctx, trx, actor.userId);
+        const user = await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
+        const margin = marginUsd(order.volume, price, user.leverage, instrument, this.prices);
+        const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.prices);
+        if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
+        // The new position counts with the spread it pays at once (it opens at ask, values at bid).
+        const after = this.figures(actor.userId, user.balance_cents, user.credit_cents, user.leverage, { floating, margin });
+        if (after.freeMargin.isNegative()) throw refuse.invalid(`Not enough free margin: this order needs ${margin.toFixed(2)} USD of margin; free margin would be ${after.freeMargin.toFixed(2)} USD.`);
+        const row = await trx
+          .insertInto('positions')
+          .values({ user_id: actor.userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        emit({ type: 'position.opened', userId: actor.userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
+        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false };
+        return { ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price };
+      });
+      // Only a fresh order is tracked; a replayed answer refers to a position already known.
+      if (created) this.track(created);
+      return answer;
+    });
+  }
+
+  modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
+    return this.serialize(actor.userId, async () => {
+      const p = this.open.get(positionId);
+      if (!p || p.userId !== actor.userId) throw refuse.notFound(`Position #${positionId} is not open.`);
+      const quote = this.tradableQuote(this.instrument(p.symbol));
+      const problem = stopsProblem(p.side, levels.stopLoss, levels.takeProfit, quote);
+      if (problem) throw refuse.invalid(problem);
+      const result = await this.ctx.db.updateTable('positions').set({ stop_loss: levels.stopLoss, take_profit: levels.takeProfit }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Position #${positionId} is not open.`);
+      p.stopLoss = levels.stopLoss;
+      p.takeProfit = levels.takeProfit;
+      this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    });
+  }
+
+  /**
+   * Closes a position at the current server price (or at the tick that triggered it), exactly once.
+   * `owner` restricts the close to that user's position; `by` records who closed it.
+   */
+  close(positionId: number, reason: CloseReason, opts: { owner?: number; by?: number; tick?: BookQuote; audit?: { actorId: number; ip: string } } = {}): Promise<{ profitCents: Cents; price: number }> {
+    const p = this.open.get(positionId);
+    if (!p || (opts.owner !== undefined && p.userId !== opts.owner)) return this.notOpen(positionId, opts.owner);
+    return this.serialize(p.userId, async () => {
+      if (!this.open.has(positionId)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+      const instrument = this.instrument(p.symbol);
+      const tick = opts.tick ?? (reason === 'manual' || reason === 'admin' ? this.tradableQuote(instrument) : this.market.book.get(p.symbol));
+      if (!tick) throw refuse.invalid(`No price for ${p.symbol}.`);
+      const price = closePrice(p.side, tick);
+      const profit = profitUsd(p.side, p.volume, p.openPrice, tick, instrument, this.prices);
+      if (profit === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+      const profitCents = roundToCents(profit);
+      const now = this.ctx.now();
+      p.closing = true;
+      try {
+        await inTransaction(this.ctx, async (trx, emit) => {
+          const updated = await trx
+            .updateTable('positions')
+            .set({ status: 'closed', close_price: price, closed_at: now, close_reason: reason, close_tick_bid: tick.bid, close_tick_ask: tick.ask, close_tick_time: tick.time, profit_cents: profitCents, closed_by: opts.by ?? null })
+            .where('id', '=', positionId)
+            .where('status', '=', 'open')
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) !== 1) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+          let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
+          if (profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: profitCents, refType: 'position', refId: positionId, memo: `Position #${positionId} ${p.side} ${p.volume} ${p.symbol} closed (${reason})`, at: now });
+          if (opts.audit) {
+            await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
+          }
+          emit({ type: 'position.closed', userId: p.userId, ticket: positionId, symbol: p.symbol, reason, price, profit: formatCents(profitCents) });
+          if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
+        });
+      } catch (err) {
+        p.closing = false;
+        // A trigger that failed to close must fire again on the next tick.
+        if (this.open.has(positionId)) this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+        throw err;
+      }
+      this.untrack(p);
+      return { profitCents, price };
+    });
+  }
+
+  /** Why a ticket cannot be closed: already closed (409), or no such position of this owner (404). */
+  private async notOpen(positionId: number, owner: number | undefined): Promise<never> {
+    const row = await this.ctx.db.selectFrom('positions').select(['user_id', 'status']).where('id', '=', positionId).executeTakeFirst();
+    if (row && row.status === 'closed' && (owner === undefined || row.user_id === owner)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+    throw refuse.notFound(`Position #${positionId} is not open.`);
+  }
+
+  private onTick(quote: BookQuote): void {
+    for (const { positionId, kind } of this.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
+      const p = this.open.get(positionId);
+      if (!p || p.closing) continue;
+      this.closeInBackground(positionId, kind, quote);
+    }
+  }
+
+  private closeInBackground(positionId: number, reason: TriggerKind, tick: BookQuote): void {
+    const work = this.close(positionId, reason, { tick }).catch((err: unknown) => {
+      if (!(err instanceof Error && err.name === 'Refusal')) this.log.warn({ err, positionId, reason }, 'automatic close failed; it will be retried on the next tick');
+    });
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+}

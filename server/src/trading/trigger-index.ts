@@ -1,0 +1,126 @@
+import type { Side } from '../domain/trading-math';
+
+/**
+ * Stop loss and take profit levels of open positions, indexed per symbol so that a tick costs in
+ * proportion to the triggers it fires, not to the number of open positions. Each of the four
+ * level kinds is a heap ordered so its top is the level the next price move reaches first:
+ *   Buy SL  fires when bid ≤ level: highest level on top
+ *   Buy TP  fires when bid ≥ level: lowest level on top
+ *   Sell SL fires when ask ≥ level: lowest level on top
+ *   Sell TP fires when ask ≤ level: highest level on top
+ * Changing or closing a position bumps its version; entries of older versions are dropped when
+ * they surface (lazy deletion), so updates cost O(log n) and nothing is searched.
+ */
+export type TriggerKind = 'sl' | 'tp';
+
+interface Entry {
+  level: number;
+  positionId: number;
+  version: number;
+}
+
+class Heap {
+  private readonly items: Entry[] = [];
+  constructor(private readonly before: (a: Entry, b: Entry) => boolean) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): Entry | undefined {
+    return this.items[0];
+  }
+
+  push(e: Entry): void {
+    const a = this.items;
+    a.push(e);
+    let i = a.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(a[i]!, a[parent]!)) break;
+      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): Entry | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.before(a[l]!, a[m]!)) m = l;
+        if (r < a.length && this.before(a[r]!, a[m]!)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+interface SymbolTriggers {
+  buySl: Heap;
+  buyTp: Heap;
+  sellSl: Heap;
+  sellTp: Heap;
+}
+
+const highestFirst = (a: Entry, b: Entry) => a.level > b.level;
+const lowestFirst = (a: Entry, b: Entry) => a.level < b.level;
+
+export class TriggerIndex {
+  private readonly bySymbol = new Map<string, SymbolTriggers>();
+  private readonly versions = new Map<number, number>();
+
+  private forSymbol(symbol: string): SymbolTriggers {
+    let t = this.bySymbol.get(symbol);
+    if (!t) {
+      t = { buySl: new Heap(highestFirst), buyTp: new Heap(lowestFirst), sellSl: new Heap(lowestFirst), sellTp: new Heap(highestFirst) };
+      this.bySymbol.set(symbol, t);
+    }
+    return t;
+  }
+
+  /** Sets (or replaces) a position's levels; 0 means none. */
+  set(positionId: number, symbol: string, side: Side, stopLoss: number, takeProfit: number): void {
+    const version = (this.versions.get(positionId) ?? 0) + 1;
+    this.versions.set(positionId, version);
+    const t = this.forSymbol(symbol);
+    if (stopLoss !== 0) (side === 'buy' ? t.buySl : t.sellSl).push({ level: stopLoss, positionId, version });
+    if (takeProfit !== 0) (side === 'buy' ? t.buyTp : t.sellTp).push({ level: takeProfit, positionId, version });
+  }
+
+  remove(positionId: number): void {
+    this.versions.delete(positionId);
+  }
+
+  /** Removes and returns the triggers this price reaches. */
+  fire(symbol: string, bid: number, ask: number): { positionId: number; kind: TriggerKind }[] {
+    const t = this.bySymbol.get(symbol);
+    if (!t) return [];
+    const fired: { positionId: number; kind: TriggerKind }[] = [];
+    const drain = (heap: Heap, reached: (level: number) => boolean, kind: TriggerKind) => {
+      for (let top = heap.peek(); top; top = heap.peek()) {
+        if (this.versions.get(top.positionId) !== top.version) {
+          heap.pop();
+          continue;
+        }
+        if (!reached(top.level)) break;
+        heap.pop();
+        fired.push({ positionId: top.positionId, kind });
+      }
+    };
+    drain(t.buySl, (l) => bid <= l, 'sl');
+    drain(t.buyTp, (l) => bid >= l, 'tp');
+    drain(t.sellSl, (l) => ask >= l, 'sl');
+    drain(t.sellTp, (l) => ask <= l, 'tp');
+    return fired;
+  }
+}

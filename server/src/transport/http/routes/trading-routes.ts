@@ -1,0 +1,131 @@
+import { calls } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { formatCents, roundToCents } from '../../../domain/money';
+import { isoTime } from '../../../services/context';
+import { refuse } from '../../../services/errors';
+import type { OpenPosition } from '../../../trading/engine';
+import { registerCall } from '../call-route';
+import { successData, successMessage } from '../responses';
+
+const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
+
+/** The spec's trading calls. Prices, profits and margins a client sends are ignored. */
+export function tradingRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+  const engine = app.trading;
+  const book = app.market.book;
+
+  const profitText = (p: OpenPosition) => {
+    const f = engine.floatingProfit(p);
+    return f === null ? null : formatCents(roundToCents(f));
+  };
+
+  registerCall(app, calls.addTrades, async ({ body, actor, idempotencyKey }) => {
+    const order = { symbol: body.fullSymbol, side: body.tradestypes, volume: body.volume, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment };
+    const o = await engine.openMarket(actor, order, idempotencyKey);
+    return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
+  });
+
+  registerCall(app, calls.getTrades, async ({ session }) =>
+    successData(
+      engine.positionsOf(session.userId).map((p) => {
+        const q = book.get(p.symbol);
+        return {
+          ticket: p.id,
+          symbol: p.symbol,
+          fullSymbol: p.symbol,
+          currencyType: book.instruments.get(p.symbol)?.group ?? '',
+          timeStamp: isoTime(p.openedAt),
+          type: sideName(p),
+          volume: p.volume,
+          orginalPrice: p.openPrice,
+          stopLoss: p.stopLoss,
+          takeProfit: p.takeProfit,
+          swap: formatCents(p.swapCents),
+          comment: p.comment,
+          profit: profitText(p),
+          bid: q?.bid ?? null,
+          ask: q?.ask ?? null,
+        };
+      }),
+    ),
+  );
+
+  registerCall(app, calls.getProfit, async ({ body, session }) => {
+    const p = engine.get(body.ticketNumber);
+    const row = p ?? (await ctx.db.selectFrom('positions').select(['user_id as userId', 'symbol']).where('id', '=', body.ticketNumber).executeTakeFirst());
+    if (!row || row.userId !== session.userId) throw refuse.notFound(`Position #${body.ticketNumber} was not found.`);
+    const user = await ctx.db.selectFrom('users').select('leverage').where('id', '=', session.userId).executeTakeFirstOrThrow();
+    return { status: 'success' as const, lots: book.instruments.get(row.symbol)?.contractSize ?? 0, leverage: user.leverage };
+  });
+
+  registerCall(app, calls.getMargins, async ({ session }) => {
+    const a = await engine.account(session.userId);
+    const cents = (d: { toString(): string }) => formatCents(roundToCents(d.toString()));
+    return {
+      status: 'success' as const,
+      totalMargin: cents(a.margin),
+      balance: formatCents(a.balanceCents),
+      credit: formatCents(a.creditCents),
+      profit: cents(a.floating),
+      equity: cents(a.equity),
+      freeMargin: cents(a.freeMargin),
+      marginLevel: a.marginLevel.toFixed(2),
+    };
+  });
+
+  registerCall(app, calls.updateTrades, async ({ body, actor }) => {
+    const { profitCents, price } = await engine.close(body.ticket, 'manual', { owner: actor.userId, by: actor.userId });
+    return successMessage(`Ticket #${body.ticket} closed at ${price}; profit ${formatCents(profitCents)} USD.`);
+  });
+
+  registerCall(app, calls.modifyTrades, async ({ body, actor }) => {
+    await engine.modify(actor, body.ticket, { stopLoss: body.stopLoss, takeProfit: body.takeProfit });
+    return successMessage(`Ticket #${body.ticket}: stop loss ${body.stopLoss || 'none'}, take profit ${body.takeProfit || 'none'}.`);
+  });
+
+  registerCall(app, calls.getTradesHistory, async ({ session }) => {
+    const rows = await ctx.db.selectFrom('positions').selectAll().where('user_id', '=', session.userId).where('status', '=', 'closed').orderBy('closed_at', 'desc').orderBy('id', 'desc').limit(1000).execute();
+    return successData(
+      rows.map((r) => ({
+        ID: r.id,
+        symbol: r.symbol,
+        timeStamp: isoTime(r.opened_at),
+        tradeType: sideName(r),
+        volume: r.volume,
+        tradePrice: r.open_price,
+        stopLoss: r.stop_loss,
+        takeProfit: r.take_profit,
+        lastPrice: r.close_price ?? 0,
+        profit: formatCents(r.profit_cents ?? 0),
+        swap: formatCents(r.swap_cents),
+        closeTime: isoTime(r.closed_at ?? r.opened_at),
+        closeReason: r.close_reason ?? 'manual',
+      })),
+    );
+  });
+
+  registerCall(app, calls.getOpenTrades, async () => {
+    const open = engine.allOpen();
+    const ids = [...new Set(open.map((p) => p.userId))];
+    const users = ids.length === 0 ? [] : await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', ids).orderBy('id').execute();
+    return successData(
+      users.map((u) => ({
+        traderId: u.id,
+        traderFirstName: u.first_name,
+        traderLastName: u.last_name,
+        traderEmail: u.email,
+        trades: open
+          .filter((p) => p.userId === u.id)
+          .map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
+      })),
+    );
+  });
+
+  registerCall(app, calls.editStatusTrades, async ({ body, actor }) => {
+    const p = engine.get(body.ticket);
+    if (!p || p.userId !== body.traders_id) throw refuse.notFound(`Ticket #${body.ticket} is not an open position of trader #${body.traders_id}.`);
+    await engine.close(body.ticket, 'admin', { owner: body.traders_id, by: actor.userId, audit: { actorId: actor.userId, ip: actor.ip } });
+    return successMessage(`Ticket #${body.ticket} closed successfully`);
+  });
+}
