@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CATALOGUE_FILE, readCatalogueFile } from '../src/market/catalogue';
 import { FEED_TOKEN, startApp, type TestApp } from './helpers/app';
 
 /** Failures around the quote book must not stop prices or lose stored data. */
@@ -58,4 +62,13 @@ describe('market data robustness', () => {
       candles.write = write;
     }
   });
+});
+
+test('a catalogue whose currencies cannot be converted to USD is refused at start-up', () => {
+  const file = JSON.parse(readFileSync(DEFAULT_CATALOGUE_FILE, 'utf8')) as { instruments: { symbol: string }[] };
+  file.instruments = file.instruments.filter((i) => i.symbol !== 'GBPUSD' && i.symbol !== 'USDJPY');
+  const path = join(mkdtempSync(join(tmpdir(), 'catalogue-')), 'instruments.json');
+  writeFileSync(path, JSON.stringify(file));
+  assert.throws(() => readCatalogueFile(path), (err: Error) => /EURGBP: no GBPUSD or USDGBP instrument/.test(err.message) && /USDJPY|EURJPY: no JPYUSD or USDJPY/.test(err.message));
+  assert.doesNotThrow(() => readCatalogueFile(DEFAULT_CATALOGUE_FILE));
 });

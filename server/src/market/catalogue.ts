@@ -69,6 +69,14 @@ export function readCatalogueFile(path: string): { schedules: Record<string, str
     seen.add(i.symbol);
     if (!parsed.data.schedules[i.schedule]) problems.push(`${i.symbol}: unknown schedule "${i.schedule}"`);
   }
+  // Profit is converted to USD from the quote currency, and Forex margin from the base currency:
+  // each must be USD or have an XXXUSD or USDXXX instrument, or nothing could trade it.
+  const symbols = new Set(parsed.data.instruments.map((i) => i.symbol));
+  const convertible = (ccy: string) => ccy === 'USD' || symbols.has(`${ccy}USD`) || symbols.has(`USD${ccy}`);
+  for (const i of parsed.data.instruments) {
+    if (!convertible(i.quote)) problems.push(`${i.symbol}: no ${i.quote}USD or USD${i.quote} instrument to convert its profit to USD`);
+    if (i.calcMode === 'forex' && !convertible(i.base)) problems.push(`${i.symbol}: no ${i.base}USD or USD${i.base} instrument to convert its margin to USD`);
+  }
   if (problems.length > 0) throw new Error(`Invalid instrument catalogue ${path}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return parsed.data;
 }
