@@ -68,6 +68,8 @@ const envSchema = z.object({
   POLYGON_WS_URL: z.string().regex(/^wss?:\/\/[^\s@?#]+$/, 'POLYGON_WS_URL must be a ws:// or wss:// URL without credentials or query').default('wss://socket.polygon.io'),
   BINANCE_WS_URL: z.string().regex(/^wss?:\/\/[^\s@?#]+$/, 'BINANCE_WS_URL must be a ws:// or wss:// URL without credentials or query').default('wss://stream.binance.com:9443'),
   STREAM_FRAME_MS: int('STREAM_FRAME_MS', 10, 1000).default(100),
+  MARGIN_CALL_LEVEL: int('MARGIN_CALL_LEVEL', 1, 10_000).default(100),
+  STOP_OUT_LEVEL: int('STOP_OUT_LEVEL', 0, 10_000).default(50),
 });
 
 
@@ -100,6 +102,16 @@ export interface AppConfig {
   /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
   scryptCost: number;
   market: MarketConfig;
+  trading: TradingConfig;
+}
+
+export interface TradingConfig {
+  /** Margin level (%) at or below which the trader is warned once. */
+  marginCallLevel: number;
+  /** Margin level (%) at or below which positions are closed, largest loss first. */
+  stopOutLevel: number;
+  /** How often accounts whose prices moved are checked against those levels. */
+  marginCheckMs: number;
 }
 
 export interface MarketConfig {
@@ -149,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  - ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   }
+  if (e.STOP_OUT_LEVEL >= e.MARGIN_CALL_LEVEL) {
+    throw new ConfigError('Invalid configuration:\n  - STOP_OUT_LEVEL must be below MARGIN_CALL_LEVEL');
+  }
   if (e.MARKET_FEED.includes('push') && !e.FEED_TOKEN) {
     throw new ConfigError('Invalid configuration:\n  - MARKET_FEED=push needs FEED_TOKEN (the price bridge authenticates with it)');
   }
@@ -197,5 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       streamHeartbeatMs: 15_000,
       streamSessionCheckMs: 60_000,
     },
+    trading: { marginCallLevel: e.MARGIN_CALL_LEVEL, stopOutLevel: e.STOP_OUT_LEVEL, marginCheckMs: 250 },
   };
 }

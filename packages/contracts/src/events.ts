@@ -49,5 +49,14 @@ export const positionClosedEvent = z.object({
   profit: money,
 });
 
-export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent]);
+/** The account's margin level fell to the margin-call level (sent once until it recovers). */
+export const marginCallEvent = z.object({
+  type: z.literal('account.marginCall'),
+  userId: z.number(),
+  marginLevel: z.string(),
+  equity: money,
+  margin: money,
+});
+
+export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;

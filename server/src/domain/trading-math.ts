@@ -113,3 +113,28 @@ export function triggeredStop(side: Side, stopLoss: number, takeProfit: number, 
   }
   return null;
 }
+
+const DAY_MS = 24 * 3600_000;
+const ROLLOVER_HOUR_UTC = 22;
+
+/**
+ * Daily rollover instants (22:00 UTC, Monday to Friday) in (after, upTo], oldest first. Wednesday's
+ * counts three days, for the weekend, as MT5 brokers charge it.
+ */
+export function rolloversBetween(after: number, upTo: number): { at: number; days: number }[] {
+  const out: { at: number; days: number }[] = [];
+  const first = new Date(after);
+  let t = Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate(), ROLLOVER_HOUR_UTC);
+  for (; t <= upTo; t += DAY_MS) {
+    if (t <= after) continue;
+    const weekday = new Date(t).getUTCDay();
+    if (weekday >= 1 && weekday <= 5) out.push({ at: t, days: weekday === 3 ? 3 : 1 });
+  }
+  return out;
+}
+
+/** Swap for one rollover in the quote currency: points per lot per day × point × contract × volume × days. */
+export function swapInQuote(side: Side, volume: number, days: number, instrument: Pick<Instrument, 'swapLong' | 'swapShort' | 'digits' | 'contractSize'>): Decimal {
+  const points = side === 'buy' ? instrument.swapLong : instrument.swapShort;
+  return dec(points).times(dec(10).pow(-instrument.digits)).times(dec(instrument.contractSize)).times(dec(volume)).times(days);
+}

@@ -22,3 +22,9 @@ export interface PositionsTable {
   profit_cents: number | null;
   closed_by: number | null;
 }
+
+export interface SwapRolloversTable {
+  at: number;
+  positions: number;
+  applied_at: number;
+}

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { PositionsTable } from './schema-trading';
+import type { PositionsTable, SwapRolloversTable } from './schema-trading';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
 export interface UsersTable {
@@ -176,5 +176,6 @@ export interface Database {
   candles: CandlesTable;
   last_quotes: LastQuotesTable;
   positions: PositionsTable;
+  swap_rollovers: SwapRolloversTable;
 }
 

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import type { Instrument } from '../domain/instruments';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
-import { accountFigures, closePrice, marginUsd, openPrice, profitUsd, stopsProblem, volumeProblem, type PriceLookup, type Side } from '../domain/trading-math';
+import { accountFigures, closePrice, marginUsd, openPrice, profitUsd, rolloversBetween, stopsProblem, swapInQuote, toUsd, volumeProblem, type PriceLookup, type Side } from '../domain/trading-math';
+import { sql } from 'kysely';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import { inTransaction, type Actor, type ServiceContext } from '../services/context';
@@ -9,7 +10,7 @@ import { refuse } from '../services/errors';
 import { recordAudit } from '../services/audit';
 import { runIdempotent } from '../services/idempotency';
 import { lockAccount, postToLedger } from '../services/ledger';
-import type { Tx } from '../storage/db';
+import { isUniqueViolation, type Tx } from '../storage/db';
 import { TriggerIndex, type TriggerKind } from './trigger-index';
 
 export type CloseReason = 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin';
@@ -28,6 +29,16 @@ export interface OpenPosition {
   swapCents: Cents;
   /** Set while a close is being written, so a tick does not start a second one. */
   closing: boolean;
+}
+
+export interface CloseOptions {
+  /** Only this user's position may be closed. */
+  owner?: number;
+  /** Who closed it (recorded). */
+  by?: number;
+  /** The tick that triggered the close (SL/TP): its prices are the fill. */
+  tick?: BookQuote;
+  audit?: { actorId: number; ip: string };
 }
 
 export interface OpenedOrder {
@@ -64,6 +75,12 @@ export class TradingEngine {
   private readonly queues = new Map<number, Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
   private readonly pending = new Set<Promise<unknown>>();
+  /** Users holding each symbol (with how many positions), so a price move finds its accounts. */
+  private readonly holders = new Map<string, Map<number, number>>();
+  private dirtySymbols = new Set<string>();
+  private readonly marginCalled = new Set<number>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private rolloverTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -77,6 +94,10 @@ export class TradingEngine {
       this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false });
     }
     this.unsubscribe = this.market.book.onQuote((quote) => this.onTick(quote));
+    this.sweepTimer = setInterval(() => void this.marginSweep(), this.ctx.config.trading.marginCheckMs);
+    this.sweepTimer.unref();
+    this.rolloverTimer = setInterval(() => void this.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed')), 60_000);
+    this.rolloverTimer.unref();
     // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin.
     this.ctx.reservedMargin = (trx, userId) => this.withdrawalFloorCents(trx, userId);
   }
@@ -84,6 +105,8 @@ export class TradingEngine {
   /** Stops evaluating ticks and waits for closes already under way. */
   async stop(): Promise<void> {
     this.unsubscribe?.();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.rolloverTimer) clearInterval(this.rolloverTimer);
     await Promise.allSettled([...this.pending]);
   }
 
@@ -93,12 +116,19 @@ export class TradingEngine {
     if (!set) this.byUser.set(p.userId, (set = new Set()));
     set.add(p.id);
     this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    let users = this.holders.get(p.symbol);
+    if (!users) this.holders.set(p.symbol, (users = new Map()));
+    users.set(p.userId, (users.get(p.userId) ?? 0) + 1);
   }
 
   private untrack(p: OpenPosition): void {
     this.open.delete(p.id);
     this.byUser.get(p.userId)?.delete(p.id);
     this.triggers.remove(p.id);
+    const users = this.holders.get(p.symbol);
+    const left = (users?.get(p.userId) ?? 1) - 1;
+    if (left > 0) users?.set(p.userId, left);
+    else users?.delete(p.userId);
   }
 
   /** Runs `work` after the user's previous command has finished. */
@@ -254,46 +284,54 @@ export class TradingEngine {
    * Closes a position at the current server price (or at the tick that triggered it), exactly once.
    * `owner` restricts the close to that user's position; `by` records who closed it.
    */
-  close(positionId: number, reason: CloseReason, opts: { owner?: number; by?: number; tick?: BookQuote; audit?: { actorId: number; ip: string } } = {}): Promise<{ profitCents: Cents; price: number }> {
+  close(positionId: number, reason: CloseReason, opts: CloseOptions = {}): Promise<{ profitCents: Cents; price: number }> {
     const p = this.open.get(positionId);
     if (!p || (opts.owner !== undefined && p.userId !== opts.owner)) return this.notOpen(positionId, opts.owner);
-    return this.serialize(p.userId, async () => {
-      if (!this.open.has(positionId)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
-      const instrument = this.instrument(p.symbol);
-      const tick = opts.tick ?? (reason === 'manual' || reason === 'admin' ? this.tradableQuote(instrument) : this.market.book.get(p.symbol));
-      if (!tick) throw refuse.invalid(`No price for ${p.symbol}.`);
-      const price = closePrice(p.side, tick);
-      const profit = profitUsd(p.side, p.volume, p.openPrice, tick, instrument, this.prices);
-      if (profit === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
-      const profitCents = roundToCents(profit);
-      const now = this.ctx.now();
-      p.closing = true;
-      try {
-        await inTransaction(this.ctx, async (trx, emit) => {
-          const updated = await trx
-            .updateTable('positions')
-            .set({ status: 'closed', close_price: price, closed_at: now, close_reason: reason, close_tick_bid: tick.bid, close_tick_ask: tick.ask, close_tick_time: tick.time, profit_cents: profitCents, closed_by: opts.by ?? null })
-            .where('id', '=', positionId)
-            .where('status', '=', 'open')
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) !== 1) throw refuse.conflict(`Position #${positionId} has already been closed.`);
-          let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
-          if (profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: profitCents, refType: 'position', refId: positionId, memo: `Position #${positionId} ${p.side} ${p.volume} ${p.symbol} closed (${reason})`, at: now });
-          if (opts.audit) {
-            await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
-          }
-          emit({ type: 'position.closed', userId: p.userId, ticket: positionId, symbol: p.symbol, reason, price, profit: formatCents(profitCents) });
-          if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
-        });
-      } catch (err) {
-        p.closing = false;
-        // A trigger that failed to close must fire again on the next tick.
-        if (this.open.has(positionId)) this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
-        throw err;
-      }
-      this.untrack(p);
-      return { profitCents, price };
-    });
+    return this.serialize(p.userId, () => this.closeNow(p, reason, opts));
+  }
+
+  /** The close itself; the caller holds the user's turn in the command queue. */
+  private async closeNow(p: OpenPosition, reason: CloseReason, opts: CloseOptions): Promise<{ profitCents: Cents; price: number }> {
+    const positionId = p.id;
+    if (!this.open.has(positionId)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+    const instrument = this.instrument(p.symbol);
+    const tick = opts.tick ?? (reason === 'manual' || reason === 'admin' ? this.tradableQuote(instrument) : this.market.book.get(p.symbol));
+    if (!tick) throw refuse.invalid(`No price for ${p.symbol}.`);
+    const price = closePrice(p.side, tick);
+    const profit = profitUsd(p.side, p.volume, p.openPrice, tick, instrument, this.prices);
+    if (profit === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+    const profitCents = roundToCents(profit);
+    const now = this.ctx.now();
+    p.closing = true;
+    try {
+      await inTransaction(this.ctx, async (trx, emit) => {
+        const updated = await trx
+          .updateTable('positions')
+          .set({ status: 'closed', close_price: price, closed_at: now, close_reason: reason, close_tick_bid: tick.bid, close_tick_ask: tick.ask, close_tick_time: tick.time, profit_cents: profitCents, closed_by: opts.by ?? null })
+          .where('id', '=', positionId)
+          .where('status', '=', 'open')
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+        let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
+        if (profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: profitCents, refType: 'position', refId: positionId, memo: `Position #${positionId} ${p.side} ${p.volume} ${p.symbol} closed (${reason})`, at: now });
+        // The swap accrued on the position, read inside the transaction (a rollover may just have added to it).
+        const swap = await trx.selectFrom('positions').select('swap_cents').where('id', '=', positionId).executeTakeFirstOrThrow();
+        const swapCents = Number(swap.swap_cents);
+        if (swapCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: positionId, memo: `Swap of position #${positionId}`, at: now });
+        if (opts.audit) {
+          await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
+        }
+        emit({ type: 'position.closed', userId: p.userId, ticket: positionId, symbol: p.symbol, reason, price, profit: formatCents(profitCents) });
+        if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
+      });
+    } catch (err) {
+      p.closing = false;
+      // A trigger that failed to close must fire again on the next tick.
+      if (this.open.has(positionId)) this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      throw err;
+    }
+    this.untrack(p);
+    return { profitCents, price };
   }
 
   /** Why a ticket cannot be closed: already closed (409), or no such position of this owner (404). */
@@ -304,11 +342,101 @@ export class TradingEngine {
   }
 
   private onTick(quote: BookQuote): void {
+    if (this.holders.get(quote.symbol)?.size) this.dirtySymbols.add(quote.symbol);
     for (const { positionId, kind } of this.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
       const p = this.open.get(positionId);
       if (!p || p.closing) continue;
       this.closeInBackground(positionId, kind, quote);
     }
+  }
+
+  /**
+   * Margin control, every `marginCheckMs` for the accounts whose prices moved: at or below the
+   * margin-call level the trader is told once (until the level recovers); at or below the stop-out
+   * level the position with the largest loss is closed, the level re-checked, and so on.
+   */
+  async marginSweep(): Promise<void> {
+    if (this.dirtySymbols.size === 0) return;
+    const symbols = this.dirtySymbols;
+    this.dirtySymbols = new Set();
+    const users = new Set<number>();
+    for (const s of symbols) for (const u of this.holders.get(s)?.keys() ?? []) users.add(u);
+    await Promise.all([...users].map((u) => this.checkMargin(u).catch((err: unknown) => this.log.warn({ err, userId: u }, 'margin check failed'))));
+  }
+
+  checkMargin(userId: number): Promise<void> {
+    return this.serialize(userId, async () => {
+      const { marginCallLevel, stopOutLevel } = this.ctx.config.trading;
+      for (;;) {
+        const a = await this.account(userId);
+        if (a.margin.isZero()) {
+          this.marginCalled.delete(userId);
+          return;
+        }
+        if (a.marginLevel.gt(marginCallLevel)) {
+          this.marginCalled.delete(userId);
+          return;
+        }
+        if (a.marginLevel.gt(stopOutLevel)) {
+          if (!this.marginCalled.has(userId)) {
+            this.marginCalled.add(userId);
+            this.ctx.bus.publish({ type: 'account.marginCall', userId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
+          }
+          return;
+        }
+        // Stop-out: close the position losing the most, then look again.
+        let worst: OpenPosition | null = null;
+        let worstProfit: Decimal | null = null;
+        for (const p of this.positionsOf(userId)) {
+          const f = this.floatingProfit(p);
+          if (f !== null && !p.closing && (worstProfit === null || f.lt(worstProfit))) {
+            worst = p;
+            worstProfit = f;
+          }
+        }
+        if (!worst) return;
+        await this.closeNow(worst, 'stop-out', {});
+      }
+    });
+  }
+
+  /**
+   * Charges (or pays) swap for every daily rollover since the last one applied, exactly once: each
+   * rollover is a row in `swap_rollovers` inserted in the same transaction as the positions' swap.
+   * Positions opened after a rollover do not pay it. Swap accrues on the position and is posted to
+   * the ledger when it closes.
+   */
+  async applyRollovers(now: number): Promise<number> {
+    const last = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
+    const after = last?.at != null ? Number(last.at) : now - 24 * 3600_000;
+    let applied = 0;
+    for (const { at, days } of rolloversBetween(after, now).slice(-10)) {
+      const charges = new Map<number, Cents>();
+      for (const p of this.allOpen()) {
+        if (p.openedAt >= at) continue;
+        const instrument = this.instrument(p.symbol);
+        const usd = toUsd(swapInQuote(p.side, p.volume, days, instrument), instrument.quote, this.prices);
+        const cents = usd === null ? 0 : roundToCents(usd);
+        if (cents !== 0) charges.set(p.id, cents);
+      }
+      try {
+        await inTransaction(this.ctx, async (trx) => {
+          await trx.insertInto('swap_rollovers').values({ at, positions: charges.size, applied_at: now }).execute();
+          for (const [id, cents] of charges) {
+            await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + ${cents}` }).where('id', '=', id).where('status', '=', 'open').execute();
+          }
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) continue; // another run applied this rollover already
+        throw err;
+      }
+      for (const [id, cents] of charges) {
+        const p = this.open.get(id);
+        if (p) p.swapCents += cents;
+      }
+      applied += 1;
+    }
+    return applied;
   }
 
   private closeInBackground(positionId: number, reason: TriggerKind, tick: BookQuote): void {

@@ -32,6 +32,13 @@ export function tradingMigration(engine: Engine) {
         .execute();
       await db.schema.createIndex('positions_user_status_idx').on('positions').columns(['user_id', 'status', 'id']).execute();
       await db.schema.createIndex('positions_status_idx').on('positions').columns(['status', 'id']).execute();
+      // One row per daily rollover applied: the primary key makes charging swap twice impossible.
+      await db.schema
+        .createTable('swap_rollovers')
+        .addColumn('at', 'bigint', (c) => c.primaryKey())
+        .addColumn('positions', 'integer', (c) => c.notNull())
+        .addColumn('applied_at', 'bigint', (c) => c.notNull())
+        .execute();
     },
     async down(): Promise<void> {
       throw new Error('Not reversible; restore from a backup instead.');
