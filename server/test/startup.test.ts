@@ -69,6 +69,28 @@ describe('operator contract', () => {
     assert.equal(await second.exited, 0);
   });
 
+  test('npm start serves, and a SIGTERM sent to npm stops the server itself (nothing left behind)', { timeout: 90_000 }, async () => {
+    const port = freePort();
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PORT'].includes(k)));
+    const child = spawn('npm', ['start'], { cwd: new URL('../..', import.meta.url).pathname, env: { ...clean, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'npm.db')}`, MARKET_FEED: 'push', FEED_TOKEN: 'start-test-token-0123456789', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await waitForHealth(port, { child, output: () => out, exited });
+    child.kill('SIGTERM');
+    const npmEnded = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+    assert.ok(npmEnded, `npm did not exit after SIGTERM:\n${out}`);
+    // The port is free again only if the server process itself ended.
+    const deadline = Date.now() + 10_000;
+    let stillUp = true;
+    while (stillUp && Date.now() < deadline) {
+      stillUp = await fetch(`http://127.0.0.1:${port}/api/health`).then(() => true, () => false);
+      if (stillUp) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(stillUp, false, `the server outlived npm:\n${out}`);
+  });
+
   test('invalid configuration stops start-up with a clear message', async () => {
     const bad = run({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
     assert.notEqual(await bad.exited, 0);
