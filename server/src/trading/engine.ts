@@ -78,6 +78,10 @@ export class TradingEngine {
   /** Users holding each symbol (with how many positions), so a price move finds its accounts. */
   private readonly holders = new Map<string, Map<number, number>>();
   private dirtySymbols = new Set<string>();
+  /** For each conversion pair (e.g. USDJPY), the instruments whose USD figures move with it. */
+  private readonly dependents = new Map<string, string[]>();
+  /** The last rollover instant known to be applied (a cheap test before a close). */
+  private rolledUpTo = 0;
   private readonly marginCalled = new Set<number>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private rolloverTimer: NodeJS.Timeout | null = null;
@@ -92,6 +96,16 @@ export class TradingEngine {
     const rows = await this.ctx.db.selectFrom('positions').selectAll().where('status', '=', 'open').execute();
     for (const r of rows) {
       this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false });
+    }
+    for (const i of this.market.instruments) {
+      const currencies = [i.quote, ...(i.calcMode === 'forex' ? [i.base] : [])].filter((c) => c !== 'USD');
+      for (const c of currencies) {
+        const pair = this.market.book.instruments.has(`${c}USD`) ? `${c}USD` : `USD${c}`;
+        if (pair === i.symbol || !this.market.book.instruments.has(pair)) continue;
+        const list = this.dependents.get(pair) ?? [];
+        if (!list.includes(i.symbol)) list.push(i.symbol);
+        this.dependents.set(pair, list);
+      }
     }
     this.unsubscribe = this.market.book.onQuote((quote) => this.onTick(quote));
     this.sweepTimer = setInterval(() => void this.marginSweep(), this.ctx.config.trading.marginCheckMs);
@@ -302,6 +316,9 @@ export class TradingEngine {
     if (profit === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
     const profitCents = roundToCents(profit);
     const now = this.ctx.now();
+    // A rollover that passed since the last run is charged first, so closing just after 22:00
+    // does not skip that night's swap.
+    if (rolloversBetween(this.rolledUpTo, now).length > 0) await this.applyRollovers(now);
     p.closing = true;
     try {
       await inTransaction(this.ctx, async (trx, emit) => {
@@ -343,6 +360,8 @@ export class TradingEngine {
 
   private onTick(quote: BookQuote): void {
     if (this.holders.get(quote.symbol)?.size) this.dirtySymbols.add(quote.symbol);
+    // A conversion rate moving changes the USD figures of the instruments that convert through it.
+    for (const d of this.dependents.get(quote.symbol) ?? []) if (this.holders.get(d)?.size) this.dirtySymbols.add(d);
     for (const { positionId, kind } of this.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
       const p = this.open.get(positionId);
       if (!p || p.closing) continue;
@@ -388,7 +407,8 @@ export class TradingEngine {
         let worst: OpenPosition | null = null;
         let worstProfit: Decimal | null = null;
         for (const p of this.positionsOf(userId)) {
-          const f = this.floatingProfit(p);
+          const profit = this.floatingProfit(p);
+          const f = profit === null ? null : profit.plus(new Decimal(p.swapCents).div(100));
           if (f !== null && !p.closing && (worstProfit === null || f.lt(worstProfit))) {
             worst = p;
             worstProfit = f;
@@ -409,6 +429,7 @@ export class TradingEngine {
   async applyRollovers(now: number): Promise<number> {
     const last = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
     const after = last?.at != null ? Number(last.at) : now - 24 * 3600_000;
+    this.rolledUpTo = Math.max(this.rolledUpTo, after);
     let applied = 0;
     for (const { at, days } of rolloversBetween(after, now).slice(-10)) {
       const charges = new Map<number, Cents>();
@@ -427,13 +448,18 @@ export class TradingEngine {
           }
         });
       } catch (err) {
-        if (isUniqueViolation(err)) continue; // another run applied this rollover already
+        if (isUniqueViolation(err)) {
+          // Another run applied this rollover (and updated the positions in memory) already.
+          this.rolledUpTo = Math.max(this.rolledUpTo, at);
+          continue;
+        }
         throw err;
       }
       for (const [id, cents] of charges) {
         const p = this.open.get(id);
         if (p) p.swapCents += cents;
       }
+      this.rolledUpTo = Math.max(this.rolledUpTo, at);
       applied += 1;
     }
     return applied;
