@@ -675,3 +675,46 @@ describe('swap rollovers', () => {
     }
   });
 });
+
+describe('risk checks that follow other prices and the clock', () => {
+  test('closing just after 22:00, before the rollover timer ran, still charges that night’s swap', async () => {
+    await withApp({ config: manualSweeps }, async ({ t, trader }) => {
+      t.clock.set(at('2026-03-03T21:00:00Z')); // Tuesday
+      await push(t, 'EURUSD', 1.1, 1.1002);
+      const tr = await trader('10000.00', { remember: true });
+      const ticket = await openPosition(tr.client, { side: 'buy' });
+      t.clock.set(at('2026-03-03T22:00:30Z'));
+      await push(t, 'EURUSD', 1.1, 1.1002);
+      await closePosition(tr.client, ticket);
+      const entries = await tradingEntries(t, tr.id);
+      assert.deepEqual(entries.filter((e) => e.kind === 'swap'), [{ kind: 'swap', cents: -720, ref: `position:${ticket}` }]);
+      assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);
+    });
+  });
+
+  test('a move of a conversion rate alone (USDJPY) re-checks an EURJPY holder', async () => {
+    await withApp({ config: manualSweeps }, async ({ t, trader }) => {
+      await push(t, 'EURUSD', 1.08, 1.0802);
+      await push(t, 'USDJPY', 150, 150.02);
+      await push(t, 'EURJPY', 162, 162.03);
+      const tr = await trader('1250.00');
+      await openPosition(tr.client, { symbol: 'EURJPY', side: 'sell', volume: 1 });
+      const rec = recordEvents(t, tr.id);
+      try {
+        // EURJPY rises: −23,000 JPY ÷ 150 = −153.33 USD; equity 1,096.67 on 1,080.00 margin (101.5%).
+        await push(t, 'EURJPY', 162.2, 162.23);
+        await sweep(t);
+        assert.deepEqual(rec.events.filter((e) => e.type === 'account.marginCall'), []);
+        // Only USDJPY moves: the same yen loss is now −191.67 USD, equity 1,058.33 (98.0%).
+        await push(t, 'USDJPY', 120, 120.02);
+        await sweep(t);
+        assert.deepEqual(
+          rec.events.filter((e) => e.type === 'account.marginCall'),
+          [{ type: 'account.marginCall', userId: tr.id, marginLevel: '97.99', equity: '1058.33', margin: '1080.00' }],
+        );
+      } finally {
+        rec.stop();
+      }
+    });
+  });
+});
