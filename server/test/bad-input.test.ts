@@ -70,6 +70,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   let withdrawalId: number;
   /** An open EURUSD position of `trader`, for the calls that take a ticket. */
   let ticket: number;
+  /** A pending EURUSD Buy Limit of `trader`, for the calls that take an order id. */
+  let orderId: number;
 
   /** A body each POST call would accept: the starting point for breaking one field at a time. */
   let validBodies: Record<string, () => Record<string, unknown>>;
@@ -91,6 +93,9 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
     ticket = opened.body.ticket;
     assert.ok(ticket > 0);
+    const placed = await trader.client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.01, price: 1.05 });
+    orderId = placed.body.orderId;
+    assert.ok(orderId > 0, JSON.stringify(placed.body));
     validBodies = {
       login: () => ({ email: victim.email, password: victim.password }),
       registration: () => registrationBody(),
@@ -110,6 +115,9 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       updateTrades: () => ({ ticket, lastPrice: 1.1, profit: 0 }),
       modifyTrades: () => ({ ticket, stopLoss: 1.05, takeProfit: 1.15 }),
       editStatusTrades: () => ({ traders_id: trader.id, ticket, lastPrice: 1.1, profit: 0 }),
+      addPendingOrder: () => ({ fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.01, price: 1.04, stopLimitPrice: 0, stopLoss: 1.0, takeProfit: 1.2, comment: 'bad input', expiration: null }),
+      modifyPendingOrder: () => ({ orderId, price: 1.06, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0, expiration: null }),
+      cancelPendingOrder: () => ({ orderId }),
     };
   });
   after(() => t.close());
@@ -124,7 +132,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   /** Everything a refused call must leave alone. Sessions and last-seen times are left out on purpose. */
   async function snapshot() {
     const db = t.ctx.db;
-    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions') =>
+    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions' | 'orders') =>
       Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     return {
       counts: {
@@ -137,6 +145,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
         idempotency_keys: await count('idempotency_keys'),
         login_throttle: await count('login_throttle'),
         positions: await count('positions'),
+        orders: await count('orders'),
       },
       users: await db
         .selectFrom('users')
@@ -147,6 +156,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       ledger_entries: await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(),
       payment_accounts: await db.selectFrom('payment_accounts').selectAll().orderBy('id').execute(),
       positions: await db.selectFrom('positions').selectAll().orderBy('id').execute(),
+      orders: await db.selectFrom('orders').selectAll().orderBy('id').execute(),
       openPositions: t.app.trading.allOpen().map((p) => ({ ...p })),
       quotes: t.app.market.book.all(),
     };

@@ -58,5 +58,15 @@ export const marginCallEvent = z.object({
   margin: money,
 });
 
-export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent]);
+/** A pending order filled, expired, or was rejected at activation (e.g. not enough margin). */
+export const orderEvent = z.object({
+  type: z.literal('order.updated'),
+  userId: z.number(),
+  orderId: z.number(),
+  status: z.enum(['pending', 'filled', 'cancelled', 'expired', 'rejected']),
+  reason: z.string(),
+  ticket: z.number().nullable(),
+});
+
+export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;

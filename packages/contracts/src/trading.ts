@@ -110,3 +110,64 @@ export const adminOpenTradesResponse = z.object({
 
 /** Admin close: `lastPrice` and `profit` are ignored; the server's price is used. */
 export const adminCloseTradeRequest = z.object({ traders_id: idField('Unknown trader.'), ticket: idField('Unknown ticket.'), lastPrice: ignoredNumber, profit: ignoredNumber });
+
+export const PENDING_ORDER_TYPES = ['buy_limit', 'sell_limit', 'buy_stop', 'sell_stop', 'buy_stop_limit', 'sell_stop_limit'] as const;
+/** The order types as the terminal names them ("Buy Limit") or in snake case ("buy_limit"). */
+const orderType = z
+  .string({ error: 'orderType must be one of Buy Limit, Sell Limit, Buy Stop, Sell Stop, Buy Stop Limit, Sell Stop Limit.' })
+  .transform((v) => v.trim().toLowerCase().replace(/\s+/g, '_'))
+  .pipe(z.enum(PENDING_ORDER_TYPES, { error: 'orderType must be one of Buy Limit, Sell Limit, Buy Stop, Sell Stop, Buy Stop Limit, Sell Stop Limit.' }));
+
+const positivePrice = (what: string) =>
+  z.union([z.number(), z.string()], { error: `${what} must be a number.` }).transform((v) => (typeof v === 'number' ? v : Number(v))).refine((v) => Number.isFinite(v) && v > 0, `${what} must be a positive number.`);
+
+/** Expiry: omitted/null/0 = good till cancelled; otherwise epoch ms or an ISO 8601 time. */
+const expiration = z
+  .union([z.number(), z.string(), z.null()], { error: 'expiration must be a time (epoch ms or ISO 8601) or empty.' })
+  .optional()
+  .transform((v) => (v === undefined || v === null || v === '' || v === 0 ? null : typeof v === 'number' ? v : Date.parse(v)))
+  .refine((v) => v === null || (Number.isSafeInteger(v) && v > 0), 'expiration must be a time (epoch ms or ISO 8601) or empty.');
+
+export const addPendingOrderRequest = z.object({
+  fullSymbol: z.string({ error: 'Please choose a symbol.' }).trim().min(1, 'Please choose a symbol.').max(20).transform((s) => s.toUpperCase()),
+  orderType,
+  volume: z.union([z.number(), z.string()], { error: 'Please enter a volume.' }).transform((v) => (typeof v === 'number' ? v : Number(v))).refine((v) => Number.isFinite(v) && v > 0, 'Volume must be a positive number.'),
+  price: positivePrice('price'),
+  stopLimitPrice: level('stopLimitPrice'),
+  stopLoss: level('Stop loss'),
+  takeProfit: level('Take profit'),
+  comment: z.string().trim().max(100, 'The comment must be at most 100 characters.').optional().default(''),
+  expiration,
+});
+export const addPendingOrderResponse = z.object({ status: z.literal('success'), message: z.string(), orderId: z.number() });
+
+export const modifyPendingOrderRequest = z.object({
+  orderId: idField('Unknown order.'),
+  price: positivePrice('price'),
+  stopLimitPrice: level('stopLimitPrice'),
+  stopLoss: level('Stop loss'),
+  takeProfit: level('Take profit'),
+  expiration,
+});
+export const cancelPendingOrderRequest = z.object({ orderId: idField('Unknown order.') });
+
+export const pendingOrder = z.object({
+  orderId: z.number(),
+  symbol: z.string(),
+  orderType: z.enum(PENDING_ORDER_TYPES),
+  volume: z.number(),
+  price: z.number(),
+  stopLimitPrice: z.number(),
+  stopTriggered: z.boolean(),
+  stopLoss: z.number(),
+  takeProfit: z.number(),
+  comment: z.string(),
+  expiration: timestamp.nullable(),
+  status: z.enum(['pending', 'filled', 'cancelled', 'expired', 'rejected']),
+  reason: z.string(),
+  ticket: z.number().nullable(),
+  timeStamp: timestamp,
+  updatedAt: timestamp,
+});
+export const pendingOrdersQuery = z.object({ status: z.enum(['pending', 'all'], { error: "status must be 'pending' or 'all'." }).optional().default('pending') });
+export const pendingOrdersResponse = z.object({ status: z.literal('success'), data: z.array(pendingOrder) });

@@ -138,3 +138,65 @@ export function swapInQuote(side: Side, volume: number, days: number, instrument
   const points = side === 'buy' ? instrument.swapLong : instrument.swapShort;
   return dec(points).times(dec(10).pow(-instrument.digits)).times(dec(instrument.contractSize)).times(dec(volume)).times(days);
 }
+
+export type PendingType = 'buy_limit' | 'sell_limit' | 'buy_stop' | 'sell_stop' | 'buy_stop_limit' | 'sell_stop_limit';
+
+export const pendingSide = (type: PendingType): Side => (type.startsWith('buy') ? 'buy' : 'sell');
+
+/**
+ * Where a pending order may be placed relative to the current prices (MT5 rules): Buy Limit below
+ * the ask, Buy Stop above it, Sell Limit above the bid, Sell Stop below it; a Stop Limit's stop as
+ * its Stop, with its limit on the far side of the stop (Buy: below, Sell: above).
+ */
+export function pendingPlacementProblem(type: PendingType, price: number, stopLimitPrice: number, p: Prices): string | null {
+  if (!(price > 0)) return 'The order price must be positive.';
+  switch (type) {
+    case 'buy_limit':
+      return price < p.ask ? null : 'A Buy Limit must be below the current ask.';
+    case 'buy_stop':
+      return price > p.ask ? null : 'A Buy Stop must be above the current ask.';
+    case 'sell_limit':
+      return price > p.bid ? null : 'A Sell Limit must be above the current bid.';
+    case 'sell_stop':
+      return price < p.bid ? null : 'A Sell Stop must be below the current bid.';
+    case 'buy_stop_limit':
+      if (!(price > p.ask)) return 'A Buy Stop Limit stop price must be above the current ask.';
+      return stopLimitPrice > 0 && stopLimitPrice < price ? null : 'A Buy Stop Limit limit price must be below its stop price.';
+    case 'sell_stop_limit':
+      if (!(price < p.bid)) return 'A Sell Stop Limit stop price must be below the current bid.';
+      return stopLimitPrice > price ? null : 'A Sell Stop Limit limit price must be above its stop price.';
+  }
+}
+
+/** The price the position will open near: the limit price of a stop-limit order, the order price otherwise. */
+export const pendingEntryPrice = (type: PendingType, price: number, stopLimitPrice: number): number => (type.endsWith('stop_limit') ? stopLimitPrice : price);
+
+/** The condition that activates a pending order (a stop-limit's stop first, then its limit). */
+export function pendingCondition(type: PendingType, stopTriggered: boolean): 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=' {
+  switch (type) {
+    case 'buy_limit':
+      return 'ask<=';
+    case 'buy_stop':
+      return 'ask>=';
+    case 'sell_limit':
+      return 'bid>=';
+    case 'sell_stop':
+      return 'bid<=';
+    case 'buy_stop_limit':
+      return stopTriggered ? 'ask<=' : 'ask>=';
+    case 'sell_stop_limit':
+      return stopTriggered ? 'bid>=' : 'bid<=';
+  }
+}
+
+/** Stops relative to an entry price (a pending order's): Buy SL < entry < TP; Sell TP < entry < SL. */
+export function stopsAroundEntryProblem(side: Side, stopLoss: number, takeProfit: number, entry: number): string | null {
+  if (side === 'buy') {
+    if (stopLoss !== 0 && !(stopLoss < entry)) return 'For a Buy order, the stop loss must be below the order price.';
+    if (takeProfit !== 0 && !(takeProfit > entry)) return 'For a Buy order, the take profit must be above the order price.';
+  } else {
+    if (stopLoss !== 0 && !(stopLoss > entry)) return 'For a Sell order, the stop loss must be above the order price.';
+    if (takeProfit !== 0 && !(takeProfit < entry)) return 'For a Sell order, the take profit must be below the order price.';
+  }
+  return null;
+}

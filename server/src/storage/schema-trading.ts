@@ -28,3 +28,28 @@ export interface SwapRolloversTable {
   positions: number;
   applied_at: number;
 }
+
+export type PendingOrderType = 'buy_limit' | 'sell_limit' | 'buy_stop' | 'sell_stop' | 'buy_stop_limit' | 'sell_stop_limit';
+
+export interface OrdersTable {
+  id: Generated<number>;
+  user_id: number;
+  symbol: string;
+  type: PendingOrderType;
+  volume: number;
+  /** Entry price; for a stop-limit order, the stop price that activates it. */
+  price: number;
+  /** For stop-limit orders, the limit price placed when the stop is reached; 0 otherwise. */
+  stop_limit_price: number;
+  /** 1 once a stop-limit order's stop was reached and it waits as a limit order. */
+  stop_triggered: number;
+  stop_loss: number;
+  take_profit: number;
+  comment: string;
+  expires_at: number | null;
+  status: 'pending' | 'filled' | 'cancelled' | 'expired' | 'rejected';
+  reason: string;
+  position_id: number | null;
+  created_at: number;
+  updated_at: number;
+}

@@ -1,17 +1,18 @@
 import Decimal from 'decimal.js';
-import type { Instrument } from '../domain/instruments';
+import { roundPrice, type Instrument } from '../domain/instruments';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
-import { accountFigures, closePrice, marginUsd, openPrice, profitUsd, rolloversBetween, stopsProblem, swapInQuote, toUsd, volumeProblem, type PriceLookup, type Side } from '../domain/trading-math';
+import { accountFigures, closePrice, marginUsd, openPrice, pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, profitUsd, rolloversBetween, stopsAroundEntryProblem, stopsProblem, swapInQuote, toUsd, volumeProblem, type PendingType, type PriceLookup, type Side } from '../domain/trading-math';
+import type { AccountEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import { inTransaction, type Actor, type ServiceContext } from '../services/context';
-import { refuse } from '../services/errors';
+import { Refusal, refuse } from '../services/errors';
 import { recordAudit } from '../services/audit';
 import { runIdempotent } from '../services/idempotency';
 import { lockAccount, postToLedger } from '../services/ledger';
 import { isUniqueViolation, type Tx } from '../storage/db';
-import { TriggerIndex, type TriggerKind } from './trigger-index';
+import { OrderIndex, TriggerIndex, type TriggerKind } from './trigger-index';
 
 export type CloseReason = 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin';
 
@@ -29,6 +30,23 @@ export interface OpenPosition {
   swapCents: Cents;
   /** Set while a close is being written, so a tick does not start a second one. */
   closing: boolean;
+}
+
+export interface PendingOrder {
+  id: number;
+  userId: number;
+  symbol: string;
+  type: PendingType;
+  volume: number;
+  price: number;
+  stopLimitPrice: number;
+  stopTriggered: boolean;
+  stopLoss: number;
+  takeProfit: number;
+  comment: string;
+  expiresAt: number | null;
+  /** Set while an activation is queued, so further ticks do not queue another. */
+  busy: boolean;
 }
 
 export interface CloseOptions {
@@ -80,6 +98,9 @@ export class TradingEngine {
   private dirtySymbols = new Set<string>();
   /** For each conversion pair (e.g. USDJPY), the instruments whose USD figures move with it. */
   private readonly dependents = new Map<string, string[]>();
+  private readonly orders = new Map<number, PendingOrder>();
+  private readonly orderIndex = new OrderIndex();
+  private expiryTimer: NodeJS.Timeout | null = null;
   /** The last rollover instant known to be applied (a cheap test before a close). */
   private rolledUpTo = 0;
   private readonly marginCalled = new Set<number>();
@@ -97,6 +118,10 @@ export class TradingEngine {
     for (const r of rows) {
       this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false });
     }
+    const orders = await this.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
+    for (const r of orders) {
+      this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), busy: false });
+    }
     for (const i of this.market.instruments) {
       const currencies = [i.quote, ...(i.calcMode === 'forex' ? [i.base] : [])].filter((c) => c !== 'USD');
       for (const c of currencies) {
@@ -112,6 +137,8 @@ export class TradingEngine {
     this.sweepTimer.unref();
     this.rolloverTimer = setInterval(() => void this.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed')), 60_000);
     this.rolloverTimer.unref();
+    this.expiryTimer = setInterval(() => void this.expireOrders(this.ctx.now()), 1000);
+    this.expiryTimer.unref();
     // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin.
     this.ctx.reservedMargin = (trx, userId) => this.withdrawalFloorCents(trx, userId);
   }
@@ -121,6 +148,7 @@ export class TradingEngine {
     this.unsubscribe?.();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.rolloverTimer) clearInterval(this.rolloverTimer);
+    if (this.expiryTimer) clearInterval(this.expiryTimer);
     await Promise.allSettled([...this.pending]);
   }
 
@@ -254,29 +282,38 @@ export class TradingEngine {
         const quote = this.tradableQuote(instrument);
         const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
         if (stops) throw refuse.invalid(stops);
-        const price = openPrice(order.side, quote);
-        const now = this.ctx.now();
-        await lockAccount(this.ctx, trx, actor.userId);
-        const user = await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
-        const margin = marginUsd(order.volume, price, user.leverage, instrument, this.prices);
-        const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.prices);
-        if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
-        // The new position counts with the spread it pays at once (it opens at ask, values at bid).
-        const after = this.figures(actor.userId, user.balance_cents, user.credit_cents, user.leverage, { floating, margin });
-        if (after.freeMargin.isNegative()) throw refuse.invalid(`Not enough free margin: this order needs ${margin.toFixed(2)} USD of margin; free margin would be ${after.freeMargin.toFixed(2)} USD.`);
-        const row = await trx
-          .insertInto('positions')
-          .values({ user_id: actor.userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        emit({ type: 'position.opened', userId: actor.userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
-        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false };
-        return { ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price };
+        created = await this.insertPosition(trx, emit, actor.userId, instrument, order, quote);
+        return { ticket: created.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price: created.openPrice };
       });
       // Only a fresh order is tracked; a replayed answer refers to a position already known.
       if (created) this.track(created);
       return answer;
     });
+  }
+
+  /**
+   * Inserts a position filled at `quote` (Buy at ask, Sell at bid) after the margin check, in the
+   * caller's transaction (which takes the account lock). Not yet tracked: the caller does that after
+   * the commit.
+   */
+  private async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, userId: number, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<OpenPosition> {
+    const price = openPrice(order.side, quote);
+    const now = this.ctx.now();
+    await lockAccount(this.ctx, trx, userId);
+    const user = await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const margin = marginUsd(order.volume, price, user.leverage, instrument, this.prices);
+    const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.prices);
+    if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
+    // The new position counts with the spread it pays at once (it opens at ask, values at bid).
+    const after = this.figures(userId, user.balance_cents, user.credit_cents, user.leverage, { floating, margin });
+    if (after.freeMargin.isNegative()) throw refuse.invalid(`Not enough free margin: this order needs ${margin.toFixed(2)} USD of margin; free margin would be ${after.freeMargin.toFixed(2)} USD.`);
+    const row = await trx
+      .insertInto('positions')
+      .values({ user_id: userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    emit({ type: 'position.opened', userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
+    return { id: row.id, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false };
   }
 
   modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
@@ -362,11 +399,162 @@ export class TradingEngine {
     if (this.holders.get(quote.symbol)?.size) this.dirtySymbols.add(quote.symbol);
     // A conversion rate moving changes the USD figures of the instruments that convert through it.
     for (const d of this.dependents.get(quote.symbol) ?? []) if (this.holders.get(d)?.size) this.dirtySymbols.add(d);
+    for (const orderId of this.orderIndex.fire(quote.symbol, quote.bid, quote.ask)) this.activate(orderId, quote);
     for (const { positionId, kind } of this.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
       const p = this.open.get(positionId);
       if (!p || p.closing) continue;
       this.closeInBackground(positionId, kind, quote);
     }
+  }
+
+  // ------------------------------------------------------------------ pending orders
+
+  private trackOrder(o: PendingOrder): void {
+    this.orders.set(o.id, o);
+    this.orderIndex.set(o.id, o.symbol, pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
+  }
+
+  private untrackOrder(id: number): void {
+    this.orders.delete(id);
+    this.orderIndex.remove(id);
+  }
+
+  pendingOf(userId: number): PendingOrder[] {
+    return [...this.orders.values()].filter((o) => o.userId === userId).sort((a, b) => a.id - b.id);
+  }
+
+  private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): void {
+    const volumeIssue = volumeProblem(o.volume, instrument);
+    if (volumeIssue) throw refuse.invalid(volumeIssue);
+    const quote = this.tradableQuote(instrument);
+    const placement = pendingPlacementProblem(o.type, o.price, o.stopLimitPrice, quote);
+    if (placement) throw refuse.invalid(placement);
+    const stops = stopsAroundEntryProblem(pendingSide(o.type), o.stopLoss, o.takeProfit, pendingEntryPrice(o.type, o.price, o.stopLimitPrice));
+    if (stops) throw refuse.invalid(stops);
+    if (o.expiresAt !== null && o.expiresAt <= this.ctx.now()) throw refuse.invalid('The expiration must be in the future.');
+  }
+
+  /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */
+  placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
+    const instrument = this.instrument(o.symbol);
+    const order = { ...o, price: roundPrice(o.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(o.stopLimitPrice, instrument.digits) : 0 };
+    return this.serialize(actor.userId, async () => {
+      let created: PendingOrder | null = null;
+      const answer = await runIdempotent(this.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx) => {
+        this.checkPending(instrument, order);
+        const now = this.ctx.now();
+        const row = await trx
+          .insertInto('orders')
+          .values({ user_id: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, busy: false };
+        return { orderId: row.id };
+      });
+      if (created) this.trackOrder(created);
+      return answer;
+    });
+  }
+
+  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): Promise<void> {
+    return this.serialize(actor.userId, async () => {
+      const o = this.orders.get(orderId);
+      if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      const instrument = this.instrument(o.symbol);
+      const next = { ...o, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt };
+      if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
+      this.checkPending(instrument, next);
+      const result = await this.ctx.db
+        .updateTable('orders')
+        .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: this.ctx.now() })
+        .where('id', '=', orderId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      Object.assign(o, next);
+      this.trackOrder(o);
+    });
+  }
+
+  cancelOrder(actor: Actor, orderId: number): Promise<void> {
+    return this.serialize(actor.userId, async () => {
+      const o = this.orders.get(orderId);
+      if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      await this.finishOrder(o, 'cancelled', 'Cancelled by the trader');
+    });
+  }
+
+  /** Moves a pending order to a final status once (guarded), and tells its owner. */
+  private async finishOrder(o: PendingOrder, status: 'cancelled' | 'expired' | 'rejected', reason: string): Promise<void> {
+    await inTransaction(this.ctx, async (trx, emit) => {
+      const result = await trx.updateTable('orders').set({ status, reason, updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse.conflict(`Order #${o.id} is no longer pending.`);
+      emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null });
+    });
+    this.untrackOrder(o.id);
+  }
+
+  /** Expires pending orders whose time has come (every second, and callable with an injected clock). */
+  async expireOrders(now: number): Promise<number> {
+    let expired = 0;
+    for (const o of [...this.orders.values()]) {
+      if (o.expiresAt === null || o.expiresAt > now) continue;
+      await this.serialize(o.userId, async () => {
+        if (!this.orders.has(o.id)) return;
+        await this.finishOrder(o, 'expired', 'Expired');
+        expired += 1;
+      }).catch((err: unknown) => this.log.warn({ err, orderId: o.id }, 'order expiry failed'));
+    }
+    return expired;
+  }
+
+  /**
+   * A pending order reached by a tick: a stop-limit's stop turns it into a limit order (filled at
+   * once if the same tick also satisfies the limit); otherwise it fills at the tick's price (Buy at
+   * ask, Sell at bid) if margin allows, or is rejected with the reason.
+   */
+  private activate(orderId: number, tick: BookQuote): void {
+    const o = this.orders.get(orderId);
+    if (!o || o.busy) return;
+    o.busy = true;
+    const work = this.serialize(o.userId, async () => {
+      if (!this.orders.has(o.id)) return;
+      if (o.expiresAt !== null && o.expiresAt <= this.ctx.now()) return this.finishOrder(o, 'expired', 'Expired');
+      if (o.type.endsWith('stop_limit') && !o.stopTriggered) {
+        await this.ctx.db.updateTable('orders').set({ stop_triggered: 1, updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute();
+        o.stopTriggered = true;
+        this.trackOrder(o);
+        const limitReached = o.type === 'buy_stop_limit' ? tick.ask <= o.stopLimitPrice : tick.bid >= o.stopLimitPrice;
+        if (!limitReached) return;
+        this.orderIndex.remove(o.id);
+      }
+      const instrument = this.instrument(o.symbol);
+      let position: OpenPosition | null = null;
+      try {
+        await inTransaction(this.ctx, async (trx, emit) => {
+          const claimed = await trx.updateTable('orders').set({ status: 'filled', reason: 'Filled', updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1) return;
+          position = await this.insertPosition(trx, emit, o.userId, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
+          await trx.updateTable('orders').set({ position_id: position.id }).where('id', '=', o.id).execute();
+          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.id });
+        });
+      } catch (err) {
+        if (err instanceof Refusal) return this.finishOrder(o, 'rejected', err.message);
+        throw err;
+      }
+      this.untrackOrder(o.id);
+      if (position) this.track(position);
+    });
+    const settled = work
+      .catch((err: unknown) => {
+        this.log.warn({ err, orderId }, 'pending order activation failed; it will be tried again on the next tick');
+        if (this.orders.has(o.id)) this.trackOrder(o);
+      })
+      .finally(() => {
+        o.busy = false;
+      });
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
   }
 
   /**

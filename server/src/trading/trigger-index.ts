@@ -13,13 +13,13 @@ import type { Side } from '../domain/trading-math';
  */
 export type TriggerKind = 'sl' | 'tp';
 
-interface Entry {
+export interface Entry {
   level: number;
   positionId: number;
   version: number;
 }
 
-class Heap {
+export class Heap {
   private readonly items: Entry[] = [];
   constructor(private readonly before: (a: Entry, b: Entry) => boolean) {}
 
@@ -121,6 +121,58 @@ export class TriggerIndex {
     drain(t.buyTp, (l) => bid >= l, 'tp');
     drain(t.sellSl, (l) => ask >= l, 'sl');
     drain(t.sellTp, (l) => ask <= l, 'tp');
+    return fired;
+  }
+}
+
+/** The four price conditions a pending order waits for. */
+export type Condition = 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=';
+
+/**
+ * Pending orders' activation prices per symbol, on the same heaps and lazy deletion as SL/TP:
+ * Buy Limit waits for ask ≤ price, Buy Stop (and a Buy Stop Limit's stop) for ask ≥ price, Sell Limit
+ * for bid ≥ price, Sell Stop (and a Sell Stop Limit's stop) for bid ≤ price.
+ */
+export class OrderIndex {
+  private readonly bySymbol = new Map<string, Record<Condition, Heap>>();
+  private readonly versions = new Map<number, number>();
+
+  set(orderId: number, symbol: string, condition: Condition, price: number): void {
+    const version = (this.versions.get(orderId) ?? 0) + 1;
+    this.versions.set(orderId, version);
+    let t = this.bySymbol.get(symbol);
+    if (!t) {
+      t = { 'ask<=': new Heap(highestFirst), 'ask>=': new Heap(lowestFirst), 'bid<=': new Heap(highestFirst), 'bid>=': new Heap(lowestFirst) };
+      this.bySymbol.set(symbol, t);
+    }
+    t[condition].push({ level: price, positionId: orderId, version });
+  }
+
+  remove(orderId: number): void {
+    this.versions.delete(orderId);
+  }
+
+  /** Removes and returns the orders this price activates. */
+  fire(symbol: string, bid: number, ask: number): number[] {
+    const t = this.bySymbol.get(symbol);
+    if (!t) return [];
+    const fired: number[] = [];
+    const drain = (heap: Heap, reached: (level: number) => boolean) => {
+      for (let top = heap.peek(); top; top = heap.peek()) {
+        if (this.versions.get(top.positionId) !== top.version) {
+          heap.pop();
+          continue;
+        }
+        if (!reached(top.level)) break;
+        heap.pop();
+        this.versions.delete(top.positionId);
+        fired.push(top.positionId);
+      }
+    };
+    drain(t['ask<='], (l) => ask <= l);
+    drain(t['ask>='], (l) => ask >= l);
+    drain(t['bid<='], (l) => bid <= l);
+    drain(t['bid>='], (l) => bid >= l);
     return fired;
   }
 }

@@ -32,6 +32,28 @@ export function tradingMigration(engine: Engine) {
         .execute();
       await db.schema.createIndex('positions_user_status_idx').on('positions').columns(['user_id', 'status', 'id']).execute();
       await db.schema.createIndex('positions_status_idx').on('positions').columns(['status', 'id']).execute();
+      await db.schema
+        .createTable('orders')
+        .addColumn('id', idType, (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+        .addColumn('symbol', 'varchar(20)', (c) => c.notNull())
+        .addColumn('type', 'varchar(16)', (c) => c.notNull())
+        .addColumn('volume', price, (c) => c.notNull())
+        .addColumn('price', price, (c) => c.notNull())
+        .addColumn('stop_limit_price', price, (c) => c.notNull())
+        .addColumn('stop_triggered', 'integer', (c) => c.notNull())
+        .addColumn('stop_loss', price, (c) => c.notNull())
+        .addColumn('take_profit', price, (c) => c.notNull())
+        .addColumn('comment', 'varchar(100)', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('status', 'varchar(10)', (c) => c.notNull())
+        .addColumn('reason', 'varchar(200)', (c) => c.notNull())
+        .addColumn('position_id', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('orders_user_status_idx').on('orders').columns(['user_id', 'status', 'id']).execute();
+      await db.schema.createIndex('orders_status_idx').on('orders').columns(['status', 'id']).execute();
       // One row per daily rollover applied: the primary key makes charging swap twice impossible.
       await db.schema
         .createTable('swap_rollovers')

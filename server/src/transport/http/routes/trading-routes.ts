@@ -84,6 +84,51 @@ export function tradingRoutes(app: FastifyInstance): void {
     return successMessage(`Ticket #${body.ticket}: stop loss ${body.stopLoss || 'none'}, take profit ${body.takeProfit || 'none'}.`);
   });
 
+  registerCall(app, calls.addPendingOrder, async ({ body, actor, idempotencyKey }) => {
+    const { orderId } = await engine.placeOrder(
+      actor,
+      { symbol: body.fullSymbol, type: body.orderType, volume: body.volume, price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment, expiresAt: body.expiration },
+      idempotencyKey,
+    );
+    return { status: 'success' as const, message: `Order #${orderId} placed.`, orderId };
+  });
+
+  registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
+    let q = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', session.userId);
+    if (query.status === 'pending') q = q.where('status', '=', 'pending');
+    const rows = await q.orderBy('id', 'desc').limit(200).execute();
+    return successData(
+      rows.map((r) => ({
+        orderId: r.id,
+        symbol: r.symbol,
+        orderType: r.type,
+        volume: r.volume,
+        price: r.price,
+        stopLimitPrice: r.stop_limit_price,
+        stopTriggered: r.stop_triggered === 1,
+        stopLoss: r.stop_loss,
+        takeProfit: r.take_profit,
+        comment: r.comment,
+        expiration: r.expires_at === null ? null : isoTime(Number(r.expires_at)),
+        status: r.status,
+        reason: r.reason,
+        ticket: r.position_id,
+        timeStamp: isoTime(r.created_at),
+        updatedAt: isoTime(r.updated_at),
+      })),
+    );
+  });
+
+  registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
+    await engine.modifyOrder(actor, body.orderId, { price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, expiresAt: body.expiration });
+    return successMessage(`Order #${body.orderId} changed.`);
+  });
+
+  registerCall(app, calls.cancelPendingOrder, async ({ body, actor }) => {
+    await engine.cancelOrder(actor, body.orderId);
+    return successMessage(`Order #${body.orderId} cancelled.`);
+  });
+
   registerCall(app, calls.getTradesHistory, async ({ session }) => {
     const rows = await ctx.db.selectFrom('positions').selectAll().where('user_id', '=', session.userId).where('status', '=', 'closed').orderBy('closed_at', 'desc').orderBy('id', 'desc').limit(1000).execute();
     return successData(
