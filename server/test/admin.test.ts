@@ -569,6 +569,7 @@ describe('admin back office', () => {
         '/dashboard/admin/editStatusWithdrawal.php',
         '/dashboard/admin/editTraderPassword.php',
         '/dashboard/admin/getAuditLog.php',
+        '/dashboard/admin/getClosedTrades.php',
         '/dashboard/admin/getMoneyRequests.php',
         '/dashboard/admin/getOpenTrades.php',
         '/dashboard/admin/getPaymentGetways.php',

@@ -78,6 +78,8 @@ export const calls = {
   getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin', summary: 'Open positions grouped per trader.', query: emptyQuery, response: trading.adminOpenTradesResponse }),
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
+  getClosedTrades: define({ method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin', summary: 'Closed positions of all traders (User Closed Records), newest first, with filters.', query: trading.closedTradesQuery, response: trading.closedTradesResponse }),
+
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;
 

@@ -171,3 +171,25 @@ export const pendingOrder = z.object({
 });
 export const pendingOrdersQuery = z.object({ status: z.enum(['pending', 'all'], { error: "status must be 'pending' or 'all'." }).optional().default('pending') });
 export const pendingOrdersResponse = z.object({ status: z.literal('success'), data: z.array(pendingOrder) });
+
+export const closedTradesQuery = z.object({
+  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.').optional(),
+  symbol: z.string().trim().min(1, 'symbol must not be empty.').max(20, 'symbol is too long.').transform((v) => v.toUpperCase()).optional(),
+  from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
+  to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int('offset must be a whole number.').min(0, 'offset must not be negative.').max(1_000_000_000, 'offset is too large.').optional().default(0),
+});
+export const closedTradesResponse = z.object({
+  status: z.literal('success'),
+  total: z.number(),
+  data: z.array(
+    historyRow.extend({
+      traderId: z.number(),
+      traderFirstName: z.string(),
+      traderLastName: z.string(),
+      traderEmail: z.string(),
+      closedBy: z.string(),
+    }),
+  ),
+});

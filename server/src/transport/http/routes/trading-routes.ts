@@ -9,11 +9,51 @@ import { successData, successMessage } from '../responses';
 
 const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
 
+type ClosedRow = {
+  id: number;
+  symbol: string;
+  side: 'buy' | 'sell';
+  volume: number;
+  open_price: number;
+  stop_loss: number;
+  take_profit: number;
+  opened_at: number;
+  close_price: number | null;
+  closed_at: number | null;
+  close_reason: 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin' | null;
+  profit_cents: number | null;
+  swap_cents: number;
+};
+
+const historyOf = (r: ClosedRow) => ({
+  ID: r.id,
+  symbol: r.symbol,
+  timeStamp: isoTime(r.opened_at),
+  tradeType: sideName(r),
+  volume: r.volume,
+  tradePrice: r.open_price,
+  stopLoss: r.stop_loss,
+  takeProfit: r.take_profit,
+  lastPrice: r.close_price ?? 0,
+  profit: formatCents(r.profit_cents ?? 0),
+  swap: formatCents(r.swap_cents),
+  closeTime: isoTime(r.closed_at ?? r.opened_at),
+  closeReason: r.close_reason ?? ('manual' as const),
+});
+
 /** The spec's trading calls. Prices, profits and margins a client sends are ignored. */
 export function tradingRoutes(app: FastifyInstance): void {
   const ctx = app.services;
   const engine = app.trading;
   const book = app.market.book;
+
+  const closedPositions = () =>
+    ctx.db
+      .selectFrom('positions as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .leftJoin('users as c', 'c.id', 'p.closed_by')
+      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
+      .where('p.status', '=', 'closed');
 
   const profitText = (p: OpenPosition) => {
     const f = engine.floatingProfit(p);
@@ -130,24 +170,26 @@ export function tradingRoutes(app: FastifyInstance): void {
   });
 
   registerCall(app, calls.getTradesHistory, async ({ session }) => {
-    const rows = await ctx.db.selectFrom('positions').selectAll().where('user_id', '=', session.userId).where('status', '=', 'closed').orderBy('closed_at', 'desc').orderBy('id', 'desc').limit(1000).execute();
-    return successData(
-      rows.map((r) => ({
-        ID: r.id,
-        symbol: r.symbol,
-        timeStamp: isoTime(r.opened_at),
-        tradeType: sideName(r),
-        volume: r.volume,
-        tradePrice: r.open_price,
-        stopLoss: r.stop_loss,
-        takeProfit: r.take_profit,
-        lastPrice: r.close_price ?? 0,
-        profit: formatCents(r.profit_cents ?? 0),
-        swap: formatCents(r.swap_cents),
-        closeTime: isoTime(r.closed_at ?? r.opened_at),
-        closeReason: r.close_reason ?? 'manual',
-      })),
-    );
+    const rows = await closedPositions().where('p.user_id', '=', session.userId).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(1000).execute();
+    return successData(rows.map(historyOf));
+  });
+
+  registerCall(app, calls.getClosedTrades, async ({ query }) => {
+    let q = closedPositions();
+    if (query.traderId) q = q.where('p.user_id', '=', query.traderId);
+    if (query.symbol !== undefined) {
+      if (!book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
+      q = q.where('p.symbol', '=', query.symbol);
+    }
+    if (query.from) q = q.where('p.closed_at', '>=', Date.parse(`${query.from}T00:00:00Z`));
+    if (query.to) q = q.where('p.closed_at', '<', Date.parse(`${query.to}T00:00:00Z`) + 24 * 3600_000);
+    const count = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(query.limit).offset(query.offset).execute();
+    return {
+      status: 'success' as const,
+      total: Number(count.n),
+      data: rows.map((r) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') })),
+    };
   });
 
   registerCall(app, calls.getOpenTrades, async () => {
