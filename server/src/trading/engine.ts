@@ -32,6 +32,20 @@ export interface OpenPosition {
   closing: boolean;
 }
 
+/** Whether a price reaches a pending order's activation condition. */
+function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number, p: { bid: number; ask: number }): boolean {
+  switch (condition) {
+    case 'ask<=':
+      return p.ask <= level;
+    case 'ask>=':
+      return p.ask >= level;
+    case 'bid<=':
+      return p.bid <= level;
+    case 'bid>=':
+      return p.bid >= level;
+  }
+}
+
 export interface PendingOrder {
   id: number;
   userId: number;
@@ -461,7 +475,7 @@ export class TradingEngine {
       const o = this.orders.get(orderId);
       if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
       const instrument = this.instrument(o.symbol);
-      const next = { ...o, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt };
+      const next = { type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt };
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
       const result = await this.ctx.db
@@ -516,17 +530,26 @@ export class TradingEngine {
   private activate(orderId: number, tick: BookQuote): void {
     const o = this.orders.get(orderId);
     if (!o || o.busy) return;
+    if (o.type.endsWith('stop_limit') && !o.stopTriggered) {
+      // The stop turns it into a limit order at once (in memory, synchronously), so the very next
+      // tick — even in the same feed batch — is already checked against the limit.
+      o.stopTriggered = true;
+      this.trackOrder(o);
+      const persisted = this.serialize(o.userId, async () => {
+        await this.ctx.db.updateTable('orders').set({ stop_triggered: 1, updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute();
+      }).catch((err: unknown) => this.log.warn({ err, orderId }, 'could not record a stop-limit order reaching its stop'));
+      this.pending.add(persisted);
+      void persisted.finally(() => this.pending.delete(persisted));
+      return;
+    }
     o.busy = true;
     const work = this.serialize(o.userId, async () => {
       if (!this.orders.has(o.id)) return;
       if (o.expiresAt !== null && o.expiresAt <= this.ctx.now()) return this.finishOrder(o, 'expired', 'Expired');
-      if (o.type.endsWith('stop_limit') && !o.stopTriggered) {
-        await this.ctx.db.updateTable('orders').set({ stop_triggered: 1, updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute();
-        o.stopTriggered = true;
+      // The order may have been changed while this fill waited its turn: the tick must still reach it.
+      if (!reaches(pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price, tick)) {
         this.trackOrder(o);
-        const limitReached = o.type === 'buy_stop_limit' ? tick.ask <= o.stopLimitPrice : tick.bid >= o.stopLimitPrice;
-        if (!limitReached) return;
-        this.orderIndex.remove(o.id);
+        return;
       }
       const instrument = this.instrument(o.symbol);
       let position: OpenPosition | null = null;
