@@ -110,6 +110,7 @@ export class TradingEngine {
   /** Users holding each symbol (with how many positions), so a price move finds its accounts. */
   private readonly holders = new Map<string, Map<number, number>>();
   private dirtySymbols = new Set<string>();
+  private sweeping = false;
   /** For each conversion pair (e.g. USDJPY), the instruments whose USD figures move with it. */
   private readonly dependents = new Map<string, string[]>();
   private readonly orders = new Map<number, PendingOrder>();
@@ -132,6 +133,8 @@ export class TradingEngine {
     for (const r of rows) {
       this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false });
     }
+    const lastRollover = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
+    this.rolledUpTo = lastRollover?.at != null ? Number(lastRollover.at) : this.ctx.now() - 24 * 3600_000;
     const orders = await this.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
     for (const r of orders) {
       this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), busy: false });
@@ -586,12 +589,23 @@ export class TradingEngine {
    * level the position with the largest loss is closed, the level re-checked, and so on.
    */
   async marginSweep(): Promise<void> {
-    if (this.dirtySymbols.size === 0) return;
-    const symbols = this.dirtySymbols;
-    this.dirtySymbols = new Set();
-    const users = new Set<number>();
-    for (const s of symbols) for (const u of this.holders.get(s)?.keys() ?? []) users.add(u);
-    await Promise.all([...users].map((u) => this.checkMargin(u).catch((err: unknown) => this.log.warn({ err, userId: u }, 'margin check failed'))));
+    // One sweep at a time; a sweep that overruns its interval simply takes the next dirty set.
+    if (this.sweeping || this.dirtySymbols.size === 0) return;
+    this.sweeping = true;
+    try {
+      const symbols = this.dirtySymbols;
+      this.dirtySymbols = new Set();
+      const users = new Set<number>();
+      for (const s of symbols) for (const u of this.holders.get(s)?.keys() ?? []) users.add(u);
+      let checked = 0;
+      for (const u of users) {
+        await this.checkMargin(u).catch((err: unknown) => this.log.warn({ err, userId: u }, 'margin check failed'));
+        // Yield to ticks and requests between small batches, so a large book is never one long stall.
+        if (++checked % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   checkMargin(userId: number): Promise<void> {

@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../src/app';
+import { loadConfig, type AppConfig } from '../src/config';
+import { BENCH_SYMBOLS, runBenchChild } from './bench-child';
+
+/**
+ * The server under test of the HTTP orders benchmark (`orders-http.ts` starts it): the real app on
+ * the database named by the first argument (`sqlite:/tmp/…/bench.db` or `postgres://…`) with the
+ * server's own durability settings (SQLite: WAL, synchronous = FULL; PostgreSQL: its defaults), the
+ * push feed, every market open and the logger off. The administrator is created from the second and
+ * third arguments. Quotes come from the stream benchmark's ticker (20 symbols, 200 ticks/s, generated
+ * in this process), so prices stay fresh and the engine sees a realistic tick load while orders run.
+ */
+const [databaseUrl, adminEmail, adminPassword] = process.argv.slice(2);
+if (!databaseUrl || !adminEmail || !adminPassword) {
+  console.error('usage: orders-server.ts <DATABASE_URL> <admin email> <admin password>');
+  process.exit(2);
+}
+
+const base = loadConfig({ LOG_LEVEL: 'silent' });
+const config: AppConfig = {
+  ...base,
+  databaseUrl,
+  admin: { email: adminEmail, password: adminPassword },
+  // Cheap hashes and roomy limits: the benchmark signs up and signs in its traders once, from one
+  // address, and measures orders, not scrypt.
+  scryptCost: 1024,
+  signupRateLimitPerMinute: 100_000,
+  signinRateLimitPerMinute: 100_000,
+  market: { ...base.market, feeds: ['push'], feedToken: 'bench-feed-token-0123456789', sessions: 'always', simHistory: false, simSeed: 'bench' },
+};
+
+const app = await buildApp({ config, logger: false });
+const missing = BENCH_SYMBOLS.filter((s) => !app.market.book.instruments.has(s.symbol));
+if (missing.length > 0) throw new Error(`benchmark symbols missing from the catalogue: ${missing.map((s) => s.symbol).join(', ')}`);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as AddressInfo;
+
+runBenchChild(
+  port,
+  (tick) => app.market.book.ingest(tick, 'bench').ok,
+  () => app.close(),
+);
