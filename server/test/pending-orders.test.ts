@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { calls, type AccountEvent } from '@tradeport/contracts';
-import pg from 'pg';
 import { findLedgerMismatches } from '../src/services/ledger';
-import { FEED_TOKEN, startApp, type TestApp } from './helpers/app';
+import { FEED_TOKEN, startApp, type TestApp, restartableDatabase } from './helpers/app';
 import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
 /**
@@ -163,35 +159,6 @@ async function positionRows(t: TestApp, userId: number) {
   return t.ctx.db.selectFrom('positions').select(['id', 'side', 'open_price', 'status']).where('user_id', '=', userId).orderBy('id').execute();
 }
 
-/** A database that outlives one server: a temporary SQLite file, or a PostgreSQL database of our own. */
-async function restartableDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL ?? '';
-  const name = `tp_pending_${process.pid}_${randomBytes(4).toString('hex')}`;
-  if (base.startsWith('postgres')) {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      async drop() {
-        const d = new pg.Client({ connectionString: base });
-        await d.connect();
-        await d.query(`drop database if exists ${name} with (force)`);
-        await d.end();
-      },
-    };
-  }
-  const file = join(tmpdir(), `${name}.db`);
-  return {
-    url: `sqlite:${file}`,
-    async drop() {
-      for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
-    },
-  };
-}
 
 describe('pending orders over HTTP', () => {
   let t: TestApp;

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { calls, type AccountEvent } from '@tradeport/contracts';
-import pg from 'pg';
 import { findLedgerMismatches } from '../src/services/ledger';
-import { FEED_TOKEN, startApp, type StartOptions, type TestApp } from './helpers/app';
+import { FEED_TOKEN, startApp, type StartOptions, type TestApp, restartableDatabase } from './helpers/app';
 import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
 /**
@@ -178,35 +173,6 @@ async function withApp(options: StartOptions, run: (s: Scenario) => Promise<void
   }
 }
 
-/** A database that outlives one server: a temporary SQLite file, or a PostgreSQL database of our own. */
-async function restartableDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL ?? '';
-  const name = `tp_risk_${process.pid}_${randomBytes(4).toString('hex')}`;
-  if (base.startsWith('postgres')) {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      async drop() {
-        const d = new pg.Client({ connectionString: base });
-        await d.connect();
-        await d.query(`drop database if exists ${name} with (force)`);
-        await d.end();
-      },
-    };
-  }
-  const file = join(tmpdir(), `${name}.db`);
-  return {
-    url: `sqlite:${file}`,
-    async drop() {
-      for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
-    },
-  };
-}
 
 // ---------------------------------------------------------------------- margin call
 

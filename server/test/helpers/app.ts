@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -97,6 +100,22 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     async close() {
       await app.close();
       await pgDb?.drop();
+    },
+  };
+}
+
+/**
+ * A database that outlives one server, for restart tests: a temporary SQLite file, or (when
+ * DATABASE_URL names PostgreSQL) a database of its own. `drop()` removes it.
+ */
+export async function restartableDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL ?? '';
+  if (base.startsWith('postgres')) return freshPostgres(base);
+  const file = join(tmpdir(), `tp_restart_${process.pid}_${randomBytes(4).toString('hex')}.db`);
+  return {
+    url: `sqlite:${file}`,
+    async drop() {
+      for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
     },
   };
 }
