@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -31,7 +32,7 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds every letter. Searches must
     // find 'Özil' on both engines, so lower() gets JavaScript's Unicode case folding here.
     sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
