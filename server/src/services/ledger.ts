@@ -102,10 +102,13 @@ export interface LedgerMismatch {
   ledgerCreditCents: Cents;
 }
 
-/** The invariant check: every user's balance and credit equal the sums of their ledger entries. */
+/** The invariant check: every user's balance and credit equal the sums of their ledger entries, read in one snapshot. */
 export async function findLedgerMismatches(db: Db): Promise<LedgerMismatch[]> {
-  const users = await db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).execute();
-  const totals = await ledgerTotals(db);
+  // Both reads from one snapshot: a close committing between them must not look like a mismatch.
+  const [users, totals] = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => [await trx.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).execute(), await ledgerTotals(trx)] as const);
   const mismatches: LedgerMismatch[] = [];
   for (const u of users) {
     const t = totals.get(u.id) ?? emptyTotals();
