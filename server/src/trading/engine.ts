@@ -1,6 +1,7 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Decimal from 'decimal.js';
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { formatCents, roundToCents, type Cents } from '../domain/money';
+import { formatCents, roundToCents, toCents, type Cents } from '../domain/money';
 import { accountFigures, closePrice, marginUsd, openPrice, pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, profitUsd, rolloversBetween, stopsAroundEntryProblem, stopsProblem, swapInQuote, toUsd, volumeProblem, type PendingType, type PriceLookup, type Side } from '../domain/trading-math';
 import type { AccountEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
@@ -12,7 +13,15 @@ import { recordAudit } from '../services/audit';
 import { runIdempotent } from '../services/idempotency';
 import { lockAccount, postToLedger } from '../services/ledger';
 import { isUniqueViolation, type Tx } from '../storage/db';
+import { clearlyAbove, screenAccount, SweepPrices, type CachedAccount } from './margin-screen';
 import { OrderIndex, TriggerIndex, type TriggerKind } from './trigger-index';
+
+/**
+ * Positions per swap UPDATE statement at a rollover (two parameters each, plus the id list). The
+ * database matches each row against the CASE list, so the cost of a statement grows with its square:
+ * 100 measured fastest.
+ */
+const ROLLOVER_CHUNK = 100;
 
 export type CloseReason = 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin';
 
@@ -30,6 +39,8 @@ export interface OpenPosition {
   swapCents: Cents;
   /** Set while a close is being written, so a tick does not start a second one. */
   closing: boolean;
+  /** The SL/TP trigger waiting in the close queue (to be written at its tick), if any. */
+  triggered?: QueuedClose | null;
 }
 
 /** Whether a price reaches a pending order's activation condition. */
@@ -73,6 +84,36 @@ export interface CloseOptions {
   audit?: { actorId: number; ip: string };
 }
 
+/** Triggered closes per transaction, at most. */
+const CLOSE_BATCH = 500;
+
+interface QueuedClose {
+  p: OpenPosition;
+  reason: TriggerKind;
+  tick: BookQuote;
+}
+
+/** An account holding open positions, as the engine keeps it. */
+interface Holding {
+  userId: number;
+  positions: Map<number, OpenPosition>;
+  /**
+   * Balance, credit and leverage for the sweep's float screen only (every decision re-reads the
+   * database): set when a position is opened and by every exact check, kept current by
+   * `balance.changed` events, and re-read every `resyncMs` in case an event was missed.
+   */
+  account: CachedAccount | null;
+  /** Counts balance events, so a database read that an event overtook does not overwrite it. */
+  version: number;
+  /** The sweep that last took this holding in. */
+  stamp: number;
+}
+
+interface Inserted {
+  position: OpenPosition;
+  account: CachedAccount;
+}
+
 export interface OpenedOrder {
   ticket: number;
   symbol: string;
@@ -102,14 +143,20 @@ export interface AccountState {
  */
 export class TradingEngine {
   private readonly open = new Map<number, OpenPosition>();
-  private readonly byUser = new Map<number, Set<number>>();
+  /** The accounts holding open positions, each with its positions and the sweep's cached balance. */
+  private readonly holdings = new Map<number, Holding>();
   private readonly triggers = new TriggerIndex();
   private readonly queues = new Map<number, Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
   private readonly pending = new Set<Promise<unknown>>();
-  /** Users holding each symbol (with how many positions), so a price move finds its accounts. */
-  private readonly holders = new Map<string, Map<number, number>>();
+  /** The holdings with positions in each symbol (with how many), so a price move finds its accounts. */
+  private readonly holders = new Map<string, Map<Holding, number>>();
+  /** Marks the holdings already taken into the current sweep. */
+  private sweepStamp = 0;
   private dirtySymbols = new Set<string>();
+  /** Accounts to sweep whatever the prices did: a balance changed, a position opened or closed. */
+  private dirtyUsers = new Set<number>();
+  private lastResync = 0;
   private sweeping = false;
   /** For each conversion pair (e.g. USDJPY), the instruments whose USD figures move with it. */
   private readonly dependents = new Map<string, string[]>();
@@ -120,6 +167,9 @@ export class TradingEngine {
   private rolledUpTo = 0;
   private readonly marginCalled = new Set<number>();
   private sweepTimer: NodeJS.Timeout | null = null;
+  /** How often the cached balances are re-read whatever the events said. */
+  private readonly resyncMs = 5000;
+  private unsubscribeBus: (() => void) | null = null;
   private rolloverTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -131,7 +181,7 @@ export class TradingEngine {
   async start(): Promise<void> {
     const rows = await this.ctx.db.selectFrom('positions').selectAll().where('status', '=', 'open').execute();
     for (const r of rows) {
-      this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false });
+      this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
     }
     const lastRollover = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
     this.rolledUpTo = lastRollover?.at != null ? Number(lastRollover.at) : this.ctx.now() - 24 * 3600_000;
@@ -149,6 +199,16 @@ export class TradingEngine {
         this.dependents.set(pair, list);
       }
     }
+    await this.resyncAccounts();
+    this.unsubscribeBus = this.ctx.bus.subscribe((event) => {
+      if (event.type !== 'balance.changed') return;
+      const h = this.holdings.get(event.userId);
+      if (!h) return;
+      // A read of the database that started before this event must not overwrite it (see account()).
+      h.version += 1;
+      if (h.account) h.account = { ...h.account, balanceCents: toCents(event.balance), creditCents: toCents(event.credit) };
+      this.dirtyUsers.add(event.userId);
+    });
     this.unsubscribe = this.market.book.onQuote((quote) => this.onTick(quote));
     this.sweepTimer = setInterval(() => void this.marginSweep(), this.ctx.config.trading.marginCheckMs);
     this.sweepTimer.unref();
@@ -160,34 +220,52 @@ export class TradingEngine {
     this.ctx.reservedMargin = (trx, userId) => this.withdrawalFloorCents(trx, userId);
   }
 
+  /** Work the engine started in the background (closes, fills): `stop()` waits for it. */
+  private background(work: Promise<unknown>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
   /** Stops evaluating ticks and waits for closes already under way. */
   async stop(): Promise<void> {
     this.unsubscribe?.();
+    this.unsubscribeBus?.();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.rolloverTimer) clearInterval(this.rolloverTimer);
     if (this.expiryTimer) clearInterval(this.expiryTimer);
-    await Promise.allSettled([...this.pending]);
+    // Closes under way may start others (a failed batch falls back to single closes): wait for all.
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   private track(p: OpenPosition): void {
+    // The catalogue's own string: every map lookup by symbol then compares one pointer.
+    p.symbol = this.market.book.instruments.get(p.symbol)?.symbol ?? p.symbol;
     this.open.set(p.id, p);
-    let set = this.byUser.get(p.userId);
-    if (!set) this.byUser.set(p.userId, (set = new Set()));
-    set.add(p.id);
+    let h = this.holdings.get(p.userId);
+    if (!h) this.holdings.set(p.userId, (h = { userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
+    h.positions.set(p.id, p);
     this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
-    let users = this.holders.get(p.symbol);
-    if (!users) this.holders.set(p.symbol, (users = new Map()));
-    users.set(p.userId, (users.get(p.userId) ?? 0) + 1);
+    let counts = this.holders.get(p.symbol);
+    if (!counts) this.holders.set(p.symbol, (counts = new Map()));
+    counts.set(h, (counts.get(h) ?? 0) + 1);
+    this.dirtyUsers.add(p.userId);
   }
 
   private untrack(p: OpenPosition): void {
     this.open.delete(p.id);
-    this.byUser.get(p.userId)?.delete(p.id);
     this.triggers.remove(p.id);
-    const users = this.holders.get(p.symbol);
-    const left = (users?.get(p.userId) ?? 1) - 1;
-    if (left > 0) users?.set(p.userId, left);
-    else users?.delete(p.userId);
+    const h = this.holdings.get(p.userId);
+    if (!h) return;
+    h.positions.delete(p.id);
+    const counts = this.holders.get(p.symbol);
+    const left = (counts?.get(h) ?? 1) - 1;
+    if (left > 0) counts?.set(h, left);
+    else counts?.delete(h);
+    if (h.positions.size > 0) this.dirtyUsers.add(p.userId);
+    else {
+      this.holdings.delete(p.userId);
+      this.marginCalled.delete(p.userId);
+    }
   }
 
   /** Runs `work` after the user's previous command has finished. */
@@ -211,7 +289,7 @@ export class TradingEngine {
   }
 
   positionsOf(userId: number): OpenPosition[] {
-    return [...(this.byUser.get(userId) ?? [])].map((id) => this.open.get(id) as OpenPosition).sort((a, b) => a.id - b.id);
+    return [...(this.holdings.get(userId)?.positions.values() ?? [])].sort((a, b) => a.id - b.id);
   }
 
   allOpen(): OpenPosition[] {
@@ -234,8 +312,33 @@ export class TradingEngine {
   }
 
   async account(userId: number, trx?: Tx): Promise<AccountState> {
+    const before = trx ? undefined : this.holdings.get(userId);
+    const version = before?.version;
     const user = await (trx ?? this.ctx.db).selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    // Refresh the sweep's cache, unless a balance event came in while this read was under way.
+    if (before && this.holdings.get(userId) === before && before.version === version) before.account = { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage };
     return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
+  }
+
+  /** Re-reads balance, credit and leverage of every account holding positions, 500 accounts a query. */
+  private async resyncAccounts(): Promise<void> {
+    this.lastResync = this.ctx.now();
+    const holders = [...this.holdings.keys()];
+    for (let i = 0; i < holders.length; i += 500) {
+      if (i > 0) await nextTurn();
+      const chunk = holders.slice(i, i + 500);
+      const versions = new Map(chunk.map((u) => [u, this.holdings.get(u)?.version]));
+      const rows = await this.ctx.db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', chunk).execute();
+      for (const r of rows) {
+        const h = this.holdings.get(r.id);
+        // Gone, or a balance event arrived during the read (it is newer than what was read).
+        if (!h || h.version !== versions.get(r.id)) continue;
+        const cached = h.account;
+        if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage) continue;
+        h.account = { balanceCents: r.balance_cents, creditCents: r.credit_cents, leverage: r.leverage };
+        this.dirtyUsers.add(r.id);
+      }
+    }
   }
 
   private figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
@@ -294,16 +397,16 @@ export class TradingEngine {
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
     return this.serialize(actor.userId, async () => {
-      let created: OpenPosition | null = null;
+      let created: Inserted | null = null;
       const answer = await runIdempotent(this.ctx, actor.userId, idempotencyKey, 'addTrades', order, async (trx, emit) => {
         const quote = this.tradableQuote(instrument);
         const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
         if (stops) throw refuse.invalid(stops);
         created = await this.insertPosition(trx, emit, actor.userId, instrument, order, quote);
-        return { ticket: created.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price: created.openPrice };
+        return { ticket: created.position.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price: created.position.openPrice };
       });
       // Only a fresh order is tracked; a replayed answer refers to a position already known.
-      if (created) this.track(created);
+      if (created) this.trackInserted(created);
       return answer;
     });
   }
@@ -313,7 +416,7 @@ export class TradingEngine {
    * caller's transaction (which takes the account lock). Not yet tracked: the caller does that after
    * the commit.
    */
-  private async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, userId: number, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<OpenPosition> {
+  private async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, userId: number, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<Inserted> {
     const price = openPrice(order.side, quote);
     const now = this.ctx.now();
     await lockAccount(this.ctx, trx, userId);
@@ -330,7 +433,20 @@ export class TradingEngine {
       .returning('id')
       .executeTakeFirstOrThrow();
     emit({ type: 'position.opened', userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
-    return { id: row.id, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false };
+    return {
+      position: { id: row.id, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
+      account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage },
+    };
+  }
+
+  /**
+   * Tracks a position committed by `insertPosition`. The balance read under the account lock seeds
+   * the sweep's cache for an account that had none (a cached one is kept up to date by events).
+   */
+  private trackInserted({ position, account }: Inserted): void {
+    this.track(position);
+    const h = this.holdings.get(position.userId);
+    if (h && !h.account) h.account = account;
   }
 
   modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
@@ -374,35 +490,52 @@ export class TradingEngine {
     // does not skip that night's swap.
     if (rolloversBetween(this.rolledUpTo, now).length > 0) await this.applyRollovers(now);
     p.closing = true;
+    let closedElsewhere = false;
     try {
       await inTransaction(this.ctx, async (trx, emit) => {
-        const updated = await trx
-          .updateTable('positions')
-          .set({ status: 'closed', close_price: price, closed_at: now, close_reason: reason, close_tick_bid: tick.bid, close_tick_ask: tick.ask, close_tick_time: tick.time, profit_cents: profitCents, closed_by: opts.by ?? null })
-          .where('id', '=', positionId)
-          .where('status', '=', 'open')
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) throw refuse.conflict(`Position #${positionId} has already been closed.`);
-        let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
-        if (profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: profitCents, refType: 'position', refId: positionId, memo: `Position #${positionId} ${p.side} ${p.volume} ${p.symbol} closed (${reason})`, at: now });
-        // The swap accrued on the position, read inside the transaction (a rollover may just have added to it).
-        const swap = await trx.selectFrom('positions').select('swap_cents').where('id', '=', positionId).executeTakeFirstOrThrow();
-        const swapCents = Number(swap.swap_cents);
-        if (swapCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: positionId, memo: `Swap of position #${positionId}`, at: now });
+        const written = await this.writeClose(trx, emit, p, { reason, price, tick, profitCents, now, by: opts.by ?? null });
+        if (!written) {
+          closedElsewhere = true;
+          throw refuse.conflict(`Position #${positionId} has already been closed.`);
+        }
         if (opts.audit) {
           await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
         }
-        emit({ type: 'position.closed', userId: p.userId, ticket: positionId, symbol: p.symbol, reason, price, profit: formatCents(profitCents) });
-        if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
       });
     } catch (err) {
       p.closing = false;
+      // The database says it is closed already: memory follows.
+      if (closedElsewhere) this.untrack(p);
       // A trigger that failed to close must fire again on the next tick.
-      if (this.open.has(positionId)) this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      else if (this.open.has(positionId) && !p.triggered) this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
       throw err;
     }
     this.untrack(p);
     return { profitCents, price };
+  }
+
+  /**
+   * Writes one close in the caller's transaction: the guarded `open → closed` update (which also
+   * returns the swap accrued, as stored: a rollover may just have added to it), the realized profit
+   * and the swap posted to the ledger, and the owner's events. False, with nothing written, when
+   * the position is no longer open.
+   */
+  private async writeClose(trx: Tx, emit: (e: AccountEvent) => void, p: OpenPosition, c: { reason: CloseReason; price: number; tick: BookQuote; profitCents: Cents; now: number; by: number | null }): Promise<boolean> {
+    const updated = await trx
+      .updateTable('positions')
+      .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by })
+      .where('id', '=', p.id)
+      .where('status', '=', 'open')
+      .returning('swap_cents')
+      .executeTakeFirst();
+    if (!updated) return false;
+    let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
+    if (c.profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
+    const swapCents = Number(updated.swap_cents);
+    if (swapCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: p.id, memo: `Swap of position #${p.id}`, at: c.now });
+    emit({ type: 'position.closed', userId: p.userId, ticket: p.id, symbol: p.symbol, reason: c.reason, price: c.price, profit: formatCents(c.profitCents) });
+    if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
+    return true;
   }
 
   /** Why a ticket cannot be closed: already closed (409), or no such position of this owner (404). */
@@ -419,7 +552,7 @@ export class TradingEngine {
     for (const orderId of this.orderIndex.fire(quote.symbol, quote.bid, quote.ask)) this.activate(orderId, quote);
     for (const { positionId, kind } of this.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
       const p = this.open.get(positionId);
-      if (!p || p.closing) continue;
+      if (!p || p.closing || p.triggered) continue;
       this.closeInBackground(positionId, kind, quote);
     }
   }
@@ -541,8 +674,7 @@ export class TradingEngine {
       const persisted = this.serialize(o.userId, async () => {
         await this.ctx.db.updateTable('orders').set({ stop_triggered: 1, updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute();
       }).catch((err: unknown) => this.log.warn({ err, orderId }, 'could not record a stop-limit order reaching its stop'));
-      this.pending.add(persisted);
-      void persisted.finally(() => this.pending.delete(persisted));
+      this.background(persisted);
       return;
     }
     o.busy = true;
@@ -555,21 +687,21 @@ export class TradingEngine {
         return;
       }
       const instrument = this.instrument(o.symbol);
-      let position: OpenPosition | null = null;
+      let position: Inserted | null = null;
       try {
         await inTransaction(this.ctx, async (trx, emit) => {
           const claimed = await trx.updateTable('orders').set({ status: 'filled', reason: 'Filled', updated_at: this.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
           if (Number(claimed.numUpdatedRows) !== 1) return;
           position = await this.insertPosition(trx, emit, o.userId, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
-          await trx.updateTable('orders').set({ position_id: position.id }).where('id', '=', o.id).execute();
-          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.id });
+          await trx.updateTable('orders').set({ position_id: position.position.id }).where('id', '=', o.id).execute();
+          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id });
         });
       } catch (err) {
         if (err instanceof Refusal) return this.finishOrder(o, 'rejected', err.message);
         throw err;
       }
       this.untrackOrder(o.id);
-      if (position) this.track(position);
+      if (position) this.trackInserted(position);
     });
     const settled = work
       .catch((err: unknown) => {
@@ -579,34 +711,69 @@ export class TradingEngine {
       .finally(() => {
         o.busy = false;
       });
-    this.pending.add(settled);
-    void settled.finally(() => this.pending.delete(settled));
+    this.background(settled);
   }
 
   /**
-   * Margin control, every `marginCheckMs` for the accounts whose prices moved: at or below the
-   * margin-call level the trader is told once (until the level recovers); at or below the stop-out
-   * level the position with the largest loss is closed, the level re-checked, and so on.
+   * Margin control, every `marginCheckMs` for the accounts whose prices moved (or whose balance or
+   * positions changed): at or below the margin-call level the trader is told once (until the level
+   * recovers); at or below the stop-out level the position with the largest loss is closed, the
+   * level re-checked, and so on. Accounts are first screened in float arithmetic from cached
+   * balances (margin-screen.ts); only those within `SCREEN_BAND` of the margin-call level, or that
+   * cannot be screened, get the exact check, which reads the balance from the database.
    */
-  async marginSweep(): Promise<void> {
+  async marginSweep(): Promise<{ screened: number; checked: number }> {
     // One sweep at a time; a sweep that overruns its interval simply takes the next dirty set.
-    if (this.sweeping || this.dirtySymbols.size === 0) return;
+    if (this.sweeping) return { screened: 0, checked: 0 };
     this.sweeping = true;
     try {
+      if (this.ctx.now() - this.lastResync >= this.resyncMs || this.ctx.now() < this.lastResync) await this.resyncAccounts().catch((err: unknown) => this.log.warn({ err }, 'could not re-read account balances'));
+      if (this.dirtySymbols.size === 0 && this.dirtyUsers.size === 0) return { screened: 0, checked: 0 };
       const symbols = this.dirtySymbols;
+      const users = this.dirtyUsers;
       this.dirtySymbols = new Set();
-      const users = new Set<number>();
-      for (const s of symbols) for (const u of this.holders.get(s)?.keys() ?? []) users.add(u);
-      let checked = 0;
+      this.dirtyUsers = new Set();
+      // The holdings to look at: each once (stamped), whether marked by a symbol or by itself.
+      const stamp = ++this.sweepStamp;
+      const due: Holding[] = [];
       for (const u of users) {
-        await this.checkMargin(u).catch((err: unknown) => this.log.warn({ err, userId: u }, 'margin check failed'));
-        // Yield to ticks and requests between small batches, so a large book is never one long stall.
-        if (++checked % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+        const h = this.holdings.get(u);
+        if (h && h.stamp !== stamp) {
+          h.stamp = stamp;
+          due.push(h);
+        }
       }
+      for (const s of symbols) {
+        for (const h of this.holders.get(s)?.keys() ?? []) {
+          if (h.stamp === stamp) continue;
+          h.stamp = stamp;
+          due.push(h);
+        }
+      }
+      const { marginCallLevel } = this.ctx.config.trading;
+      const prices = new SweepPrices(this.instrumentOrNone, this.prices);
+      const near: number[] = [];
+      let screened = 0;
+      for (const h of due) {
+        if (h.positions.size === 0) continue;
+        if (h.account && clearlyAbove(screenAccount(h.account, h.positions.values(), prices), marginCallLevel)) this.marginCalled.delete(h.userId);
+        else near.push(h.userId);
+        // Keep each stretch of the event loop short on a very large book.
+        if (++screened % 500 === 0) await nextTurn();
+      }
+      let checked = 0;
+      for (const u of near) {
+        await this.checkMargin(u).catch((err: unknown) => this.log.warn({ err, userId: u }, 'margin check failed'));
+        // Yield to ticks and requests between small batches.
+        if (++checked % 50 === 0) await nextTurn();
+      }
+      return { screened, checked };
     } finally {
       this.sweeping = false;
     }
   }
+
+  private readonly instrumentOrNone = (symbol: string): Instrument | undefined => this.market.book.instruments.get(symbol);
 
   checkMargin(userId: number): Promise<void> {
     return this.serialize(userId, async () => {
@@ -628,7 +795,14 @@ export class TradingEngine {
           }
           return;
         }
-        // Stop-out: close the position losing the most, then look again.
+        // Stop-out. Stops and take-profits already reached (queued for the next batch) are closed
+        // first, at the ticks that reached them; then the level is looked at again.
+        const fired = this.positionsOf(userId).filter((p) => p.triggered && !p.closing);
+        if (fired.length > 0) {
+          for (const p of fired) await this.closeTriggeredNow(p);
+          continue;
+        }
+        // Then the position losing the most, and look again.
         let worst: OpenPosition | null = null;
         let worstProfit: Decimal | null = null;
         for (const p of this.positionsOf(userId)) {
@@ -652,24 +826,63 @@ export class TradingEngine {
    * the ledger when it closes.
    */
   async applyRollovers(now: number): Promise<number> {
+    // Runs one at a time: a caller arriving during a run (the timer, closes just after 22:00) waits
+    // for it, then finds that rollover applied and computes nothing.
+    const previous = this.rolling;
+    const run = (async () => {
+      await previous?.catch(() => undefined);
+      return this.rollOver(now);
+    })();
+    this.rolling = run;
+    try {
+      return await run;
+    } finally {
+      if (this.rolling === run) this.rolling = null;
+    }
+  }
+
+  private rolling: Promise<number> | null = null;
+
+  private async rollOver(now: number): Promise<number> {
+    if (rolloversBetween(this.rolledUpTo, now).length === 0) return 0;
     const last = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
     const after = last?.at != null ? Number(last.at) : now - 24 * 3600_000;
     this.rolledUpTo = Math.max(this.rolledUpTo, after);
     let applied = 0;
     for (const { at, days } of rolloversBetween(after, now).slice(-10)) {
-      const charges = new Map<number, Cents>();
-      for (const p of this.allOpen()) {
-        if (p.openedAt >= at) continue;
-        const instrument = this.instrument(p.symbol);
-        const usd = toUsd(swapInQuote(p.side, p.volume, days, instrument), instrument.quote, this.prices);
-        const cents = usd === null ? 0 : roundToCents(usd);
-        if (cents !== 0) charges.set(p.id, cents);
+      // Positions with the same symbol, side and volume pay the same: computed once per group.
+      const perGroup = new Map<string, Cents>();
+      const charges: [number, Cents][] = [];
+      let seen = 0;
+      for (const p of [...this.open.values()]) {
+        // A large book is priced in stretches, serving ticks in between (closes wait for this run).
+        if (++seen % 5000 === 0) await nextTurn();
+        if (p.openedAt >= at || !this.open.has(p.id)) continue;
+        const key = `${p.symbol}|${p.side}|${p.volume}`;
+        let cents = perGroup.get(key);
+        if (cents === undefined) {
+          const instrument = this.instrument(p.symbol);
+          const usd = toUsd(swapInQuote(p.side, p.volume, days, instrument), instrument.quote, this.prices);
+          cents = usd === null ? 0 : roundToCents(usd);
+          perGroup.set(key, cents);
+        }
+        if (cents !== 0) charges.push([p.id, cents]);
       }
       try {
         await inTransaction(this.ctx, async (trx) => {
-          await trx.insertInto('swap_rollovers').values({ at, positions: charges.size, applied_at: now }).execute();
-          for (const [id, cents] of charges) {
-            await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + ${cents}` }).where('id', '=', id).where('status', '=', 'open').execute();
+          await trx.insertInto('swap_rollovers').values({ at, positions: charges.length, applied_at: now }).execute();
+          // A hundred positions a statement: UPDATE … SET swap_cents = swap_cents + CASE id … END.
+          for (let i = 0; i < charges.length; i += ROLLOVER_CHUNK) {
+            // Ticks are served between statements (the transaction keeps the connection meanwhile).
+            if (i > 0 && (i / ROLLOVER_CHUNK) % 10 === 0) await nextTurn();
+            const chunk = charges.slice(i, i + ROLLOVER_CHUNK);
+            const cases = sql.join(chunk.map(([id, cents]) => sql`when ${id} then cast(${cents} as bigint)`), sql` `);
+            await trx
+              .updateTable('positions')
+              .set({ swap_cents: sql<number>`swap_cents + case id ${cases} else 0 end` })
+              .where('id', 'in', chunk.map(([id]) => id))
+              .where('status', '=', 'open')
+              .execute();
           }
         });
       } catch (err) {
@@ -682,7 +895,9 @@ export class TradingEngine {
       }
       for (const [id, cents] of charges) {
         const p = this.open.get(id);
-        if (p) p.swapCents += cents;
+        if (!p) continue;
+        p.swapCents += cents;
+        this.dirtyUsers.add(p.userId);
       }
       this.rolledUpTo = Math.max(this.rolledUpTo, at);
       applied += 1;
@@ -690,11 +905,130 @@ export class TradingEngine {
     return applied;
   }
 
+  /**
+   * Queues the close of a position whose SL or TP a tick reached. Closes queued within one turn of
+   * the event loop (one feed batch, or a burst of ticks) are written in one transaction, so a
+   * market move that fires thousands of stops pays for one commit per batch, not per position.
+   */
   private closeInBackground(positionId: number, reason: TriggerKind, tick: BookQuote): void {
-    const work = this.close(positionId, reason, { tick }).catch((err: unknown) => {
-      if (!(err instanceof Error && err.name === 'Refusal')) this.log.warn({ err, positionId, reason }, 'automatic close failed; it will be retried on the next tick');
+    const p = this.open.get(positionId);
+    if (!p || p.closing || p.triggered) return;
+    const queued = { p, reason, tick };
+    p.triggered = queued;
+    this.closeQueue.push(queued);
+    this.startFlush();
+  }
+
+  private readonly closeQueue: QueuedClose[] = [];
+  private flushing: Promise<void> | null = null;
+
+  /** Starts writing the close queue in batches, unless a run is under way (it takes what comes). */
+  private startFlush(): void {
+    if (this.flushing || this.closeQueue.length === 0) return;
+    const run = (async () => {
+      // Let the rest of this tick (and the feed batch it came in) queue its closes first.
+      await nextTurn();
+      while (this.closeQueue.length > 0) {
+        const batch = this.closeQueue.splice(0, CLOSE_BATCH);
+        await this.closeBatch(batch).catch((err: unknown) => {
+          this.log.warn({ err, positions: batch.length }, 'triggered closes failed; they will fire again on the next tick');
+          for (const e of batch) if (e.p.triggered === e) this.releaseTrigger(e.p);
+        });
+      }
+    })().finally(() => {
+      this.flushing = null;
+      // Closes queued after the loop's last look start the next run.
+      this.startFlush();
     });
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
+    this.flushing = run;
+    this.background(run);
+  }
+
+  /**
+   * Closes a batch of triggered positions in one transaction, each at its trigger tick, holding
+   * the command turn of every owner meanwhile (so a close never interleaves with an owner's own
+   * order or margin check). If the transaction fails, each position is closed on its own instead.
+   */
+  private async closeBatch(batch: QueuedClose[]): Promise<void> {
+    const owners = [...new Set(batch.map((e) => e.p.userId))];
+    let release = () => {};
+    const done = new Promise<void>((resolve) => (release = resolve));
+    await Promise.all(owners.map((u) => new Promise<void>((turn) => void this.serialize(u, () => (turn(), done)))));
+    const closed: OpenPosition[] = [];
+    const ready: { e: QueuedClose; price: number; profitCents: Cents }[] = [];
+    let failed = false;
+    try {
+      // Still queued (a stop-out or a manual close may have closed it while this batch waited).
+      const live = batch.filter((e) => e.p.triggered === e && this.open.has(e.p.id));
+      if (live.length === 0) return;
+      // The time of the close is taken once the turns are held; a rollover due by then comes first,
+      // and if it cannot be applied the triggers fire again on the next tick rather than skip a swap.
+      const now = this.ctx.now();
+      if (rolloversBetween(this.rolledUpTo, now).length > 0) {
+        try {
+          await this.applyRollovers(now);
+        } catch (err) {
+          this.log.warn({ err }, 'swap rollover before triggered closes failed; the closes wait for the next tick');
+          for (const e of live) this.releaseTrigger(e.p);
+          return;
+        }
+      }
+      for (const e of live) {
+        const profit = profitUsd(e.p.side, e.p.volume, e.p.openPrice, e.tick, this.instrument(e.p.symbol), this.prices);
+        // No conversion rate at this moment: the trigger fires again on the next tick.
+        if (profit === null) this.releaseTrigger(e.p);
+        else ready.push({ e, price: closePrice(e.p.side, e.tick), profitCents: roundToCents(profit) });
+      }
+      if (ready.length === 0) return;
+      try {
+        await inTransaction(this.ctx, async (trx, emit) => {
+          for (const { e, price, profitCents } of ready) {
+            // Written now, or (false) not open in the database: closed already. Memory follows below either way.
+            await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null });
+            closed.push(e.p);
+          }
+        });
+      } catch (err) {
+        failed = true;
+        closed.length = 0;
+        this.log.warn({ err, positions: ready.length }, 'a batch of triggered closes failed; closing them one by one');
+      }
+    } finally {
+      release();
+    }
+    for (const p of closed) {
+      p.triggered = null;
+      this.untrack(p);
+    }
+    if (!failed) return;
+    for (const { e } of ready) if (e.p.triggered === e && this.open.has(e.p.id)) this.closeTriggeredInBackground(e.p);
+  }
+
+  /** Closes one triggered position on its own (its owner's turn taken), at its trigger tick. */
+  private closeTriggeredInBackground(p: OpenPosition): void {
+    const work = this.serialize(p.userId, () => this.closeTriggeredNow(p));
+    this.background(work);
+  }
+
+  /**
+   * The close of a queued SL/TP, in its owner's turn: written at the tick that reached it; if that
+   * fails, its levels go back in the index, so the next tick that reaches them fires again.
+   */
+  private async closeTriggeredNow(p: OpenPosition): Promise<void> {
+    const queued = p.triggered;
+    if (!queued || !this.open.has(p.id)) return;
+    try {
+      await this.closeNow(p, queued.reason, { tick: queued.tick });
+      p.triggered = null;
+    } catch (err) {
+      if (!(err instanceof Refusal)) this.log.warn({ err, positionId: p.id, reason: queued.reason }, 'automatic close failed; it will be retried on the next tick');
+      if (p.triggered === queued) this.releaseTrigger(p);
+    }
+  }
+
+  /** Puts a queued position's levels back in the index, so the next tick that reaches them fires. */
+  private releaseTrigger(p: OpenPosition): void {
+    p.triggered = null;
+    if (this.open.has(p.id) && !p.closing) this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
   }
 }
