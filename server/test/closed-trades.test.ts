@@ -1,34 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FEED_TOKEN, startApp, type TestApp } from './helpers/app';
-import { fund, paymentAccount, signedInAdmin, signedInTrader, type Client } from './helpers/client';
+import { startApp, type TestApp } from './helpers/app';
+import type { Client, SignedInTrader } from './helpers/client';
+import { closePosition, openPosition, push, tradingDesk } from './helpers/trading';
 
 /** The back office's User Closed Records: every trader's closed positions, with filters. */
 describe('admin closed trades', () => {
   let t: TestApp;
   let admin: Client;
-  let a: Awaited<ReturnType<typeof signedInTrader>>;
-  let b: Awaited<ReturnType<typeof signedInTrader>>;
-
-  const push = (symbol: string, bid: number, ask: number) =>
-    fetch(`${t.url}/feed/ticks`, { method: 'POST', headers: { authorization: `Bearer ${FEED_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ ticks: [{ symbol, bid, ask }] }) });
+  let a: SignedInTrader;
+  let b: SignedInTrader;
 
   before(async () => {
     t = await startApp();
-    admin = await signedInAdmin(t);
-    const gateway = await paymentAccount(admin);
-    a = await signedInTrader(t, { firstName: 'Alma' });
-    b = await signedInTrader(t, { firstName: 'Bruno' });
-    await fund(a.client, admin, gateway, '10000.00');
-    await fund(b.client, admin, gateway, '10000.00');
-    await push('EURUSD', 1.1, 1.1002);
-    await push('BTCUSD', 60000, 60010);
-    const open = async (c: Client, fullSymbol: string) => (await c.post('/platform/addTrades.php', { fullSymbol, tradestypes: 'buy', volume: 0.1 })).body.ticket as number;
+    const desk = await tradingDesk(t);
+    admin = desk.admin;
+    a = await desk.fundedTrader('10000.00', { firstName: 'Alma' });
+    b = await desk.fundedTrader('10000.00', { firstName: 'Bruno' });
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    await push(t, 'BTCUSD', 60000, 60010);
+    const open = (c: Client, symbol: string) => openPosition(c, { symbol, side: 'buy', volume: 0.1 });
     const t1 = await open(a.client, 'EURUSD');
     const t2 = await open(b.client, 'BTCUSD');
     await open(a.client, 'EURUSD'); // stays open
-    await push('EURUSD', 1.101, 1.1012);
-    assert.equal((await a.client.post('/platform/updateTrades.php', { ticket: t1 })).status, 200);
+    await push(t, 'EURUSD', 1.101, 1.1012);
+    await closePosition(a.client, t1);
     assert.equal((await admin.post('/dashboard/admin/editStatusTrades.php', { traders_id: b.id, ticket: t2 })).status, 200);
   });
   after(() => t.close());

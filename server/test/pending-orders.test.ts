@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { calls, type AccountEvent } from '@tradeport/contracts';
+import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
-import { FEED_TOKEN, startApp, type TestApp, restartableDatabase } from './helpers/app';
-import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
+import { startApp, type TestApp, restartableDatabase } from './helpers/app';
+import type { Client } from './helpers/client';
+import { ASK, BID, assertFailure, eventually, openTrades, push, pushTicks, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
  * Pending orders over real HTTP (DESIGN.md section 4, docs/architecture.md "Pending orders"): MT5
@@ -17,18 +18,9 @@ const PLACE = calls.addPendingOrder.path;
 const LIST = calls.getPendingOrders.path;
 const MODIFY = calls.modifyPendingOrder.path;
 const CANCEL = calls.cancelPendingOrder.path;
-const TRADES = calls.getTrades.path;
 const HISTORY = calls.getTradesHistory.path;
 const MARGINS = calls.getMargins.path;
 
-// Many sign-ups and sign-ins from one address within a minute; the limits are tested elsewhere.
-const roomyLimits = { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000 };
-
-/** The EURUSD quote every scenario starts from: Buy types compare with 1.10020, Sell types with 1.10000. */
-const BID = 1.1;
-const ASK = 1.1002;
-
-type Trader = Awaited<ReturnType<typeof signedInTrader>>;
 type OrderType = 'buy_limit' | 'sell_limit' | 'buy_stop' | 'sell_stop' | 'buy_stop_limit' | 'sell_stop_limit';
 
 interface OrderRow {
@@ -50,17 +42,6 @@ interface OrderRow {
   updatedAt: string;
 }
 
-interface OpenRow {
-  ticket: number;
-  symbol: string;
-  type: 'Buy' | 'Sell';
-  volume: number;
-  orginalPrice: number;
-  stopLoss: number;
-  takeProfit: number;
-  comment: string;
-}
-
 interface OrderBody {
   fullSymbol?: string;
   orderType: string;
@@ -71,40 +52,6 @@ interface OrderBody {
   takeProfit?: number;
   comment?: string;
   expiration?: number | string | null;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Pushes ticks through the price bridge in one batch; they are in the book when this returns (activation runs after). */
-async function pushBatch(t: TestApp, ticks: { symbol: string; bid: number; ask: number }[]): Promise<void> {
-  const res = await fetch(`${t.url}${calls.feedTicks.path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ticks }),
-  });
-  const body = (await res.json()) as { accepted?: number };
-  assert.equal(res.status, 200, JSON.stringify(body));
-  assert.equal(body.accepted, ticks.length, `${JSON.stringify(ticks)} accepted`);
-}
-
-const push = (t: TestApp, symbol: string, bid: number, ask: number) => pushBatch(t, [{ symbol, bid, ask }]);
-
-/** Polls until `probe` answers something truthy (activation runs in the background after the tick). */
-async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 3000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-function assertFailure(r: { status: number; body: { status?: string; message?: string } }, status: number, message?: string | RegExp): void {
-  assert.equal(r.status, status, JSON.stringify(r.body));
-  assert.equal(r.body.status, 'Failure', JSON.stringify(r.body));
-  if (typeof message === 'string') assert.equal(r.body.message, message);
-  else if (message) assert.match(r.body.message ?? '', message);
 }
 
 const orderBody = (o: OrderBody) => ({ fullSymbol: 'EURUSD', volume: 0.1, ...o });
@@ -132,12 +79,6 @@ async function order(client: Client, orderId: number): Promise<OrderRow> {
   return row;
 }
 
-async function openTrades(client: Client): Promise<OpenRow[]> {
-  const r = await client.get(TRADES);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.data as OpenRow[];
-}
-
 /** Waits until the order has left 'pending' (filled, rejected, expired …) and returns its row. */
 const waitFinished = (client: Client, orderId: number, timeoutMs?: number) =>
   eventually(`order #${orderId} to leave 'pending'`, async () => {
@@ -159,30 +100,15 @@ async function positionRows(t: TestApp, userId: number) {
   return t.ctx.db.selectFrom('positions').select(['id', 'side', 'open_price', 'status']).where('user_id', '=', userId).orderBy('id').execute();
 }
 
-
 describe('pending orders over HTTP', () => {
   let t: TestApp;
   let admin: Client;
-  let gateway: number;
-
   /** A new trader with `amount` USD deposited and approved. */
-  const fundedTrader = async (amount = '10000.00'): Promise<Trader> => {
-    const trader = await signedInTrader(t);
-    await fund(trader.client, admin, gateway, amount);
-    return trader;
-  };
-
-  /** Collects the bus's account events until `stop()`. */
-  const listen = () => {
-    const seen: AccountEvent[] = [];
-    const stop = t.ctx.bus.subscribe((e) => seen.push(e));
-    return { seen, stop };
-  };
+  let fundedTrader: TradingDesk['fundedTrader'];
 
   before(async () => {
     t = await startApp({ config: roomyLimits });
-    admin = await signedInAdmin(t);
-    gateway = await paymentAccount(admin, 'Pending orders test bank');
+    ({ admin, fundedTrader } = await tradingDesk(t, 'Pending orders test bank'));
   });
   after(() => t.close());
 
@@ -454,7 +380,7 @@ describe('pending orders over HTTP', () => {
   test("a filled order: the position carries the order's SL/TP and comment, the order shows 'filled' with the ticket, and order.updated and position.opened reach the owner", async () => {
     const { client, id: userId } = await fundedTrader('10000.00');
     const other = await fundedTrader();
-    const { seen, stop } = listen();
+    const { events: seen, stop } = recordEvents(t);
     try {
       await push(t, 'EURUSD', BID, ASK);
       const orderId = await place(client, { orderType: 'Buy Stop', price: 1.101, volume: 1, stopLoss: 1.095, takeProfit: 1.11, comment: 'breakout' });
@@ -560,7 +486,7 @@ describe('pending orders over HTTP', () => {
     const { client } = await fundedTrader();
     await push(t, 'EURUSD', BID, ASK);
     const orderId = await place(client, { orderType: 'buy_stop_limit', price: 1.101, stopLimitPrice: 1.1005, volume: 1 });
-    await pushBatch(t, [
+    await pushTicks(t, [
       { symbol: 'EURUSD', bid: 1.1009, ask: 1.1011 },
       { symbol: 'EURUSD', bid: 1.1001, ask: 1.1003 },
     ]);
@@ -578,7 +504,7 @@ describe('pending orders over HTTP', () => {
 
   test("not enough free margin at activation: the order is 'rejected' with the reason, no position opens, and the owner is told", async () => {
     const { client, id: userId } = await fundedTrader('100.00');
-    const { seen, stop } = listen();
+    const { events: seen, stop } = recordEvents(t);
     try {
       await push(t, 'EURUSD', BID, ASK);
       // Placing needs no margin: it is checked when the order fills.
@@ -614,7 +540,7 @@ describe('pending orders over HTTP', () => {
 
   test("expireOrders expires an order at its expiration, not before ('expired', order.updated), and it never fills afterwards", async () => {
     const { client, id: userId } = await fundedTrader();
-    const { seen, stop } = listen();
+    const { events: seen, stop } = recordEvents(t);
     try {
       await push(t, 'EURUSD', BID, ASK);
       const expiresAt = t.clock.now() + 3600_000;
@@ -792,7 +718,7 @@ describe('pending orders over HTTP', () => {
 
   test("cancelPendingOrder: 'cancelled' with order.updated, and the order never fills afterwards", async () => {
     const { client, id: userId } = await fundedTrader();
-    const { seen, stop } = listen();
+    const { events: seen, stop } = recordEvents(t);
     try {
       await push(t, 'EURUSD', BID, ASK);
       const orderId = await place(client, { orderType: 'sell_limit', price: 1.101, volume: 1 });
@@ -893,7 +819,7 @@ describe('pending orders over HTTP', () => {
     // 30 ticks at once, every one of them through both levels, from separate requests.
     await Promise.all(Array.from({ length: 30 }, (_, i) => push(t, 'EURUSD', 1.0980 - i * 0.0001, 1.0982 - i * 0.0001)));
     // And a batch of 30 more in one request.
-    await pushBatch(t, Array.from({ length: 30 }, (_, i) => ({ symbol: 'EURUSD', bid: 1.0975 - i * 0.0001, ask: 1.0977 - i * 0.0001 })));
+    await pushTicks(t, Array.from({ length: 30 }, (_, i) => ({ symbol: 'EURUSD', bid: 1.0975 - i * 0.0001, ask: 1.0977 - i * 0.0001 })));
     const a = await waitFinished(client, limit);
     const b = await waitFinished(client, stop);
     await sleep(100);
@@ -917,12 +843,9 @@ describe('pending orders: market sessions, stale quotes and restarts', () => {
     try {
       // Friday 21:00 UTC: forex is still open for an hour.
       t.clock.set(Date.parse('2026-03-06T21:00:00Z'));
-      const admin = await signedInAdmin(t);
-      const gateway = await paymentAccount(admin);
-      const trader = await signedInTrader(t);
-      await fund(trader.client, admin, gateway, '10000.00');
+      const { fundedTrader } = await tradingDesk(t);
       // 'Remember me', so the session outlives the weekend jump below.
-      assert.equal((await trader.client.post('/login.php', { email: trader.email, password: trader.password, rememberMe: true })).body.status, 'Success');
+      const trader = await fundedTrader('10000.00', { remember: true });
       await push(t, 'EURUSD', BID, ASK);
       const friday = await place(trader.client, { orderType: 'buy_limit', price: 1.099 });
 
@@ -944,10 +867,8 @@ describe('pending orders: market sessions, stale quotes and restarts', () => {
   test('orders and changes are refused on a stale quote, and accepted again after a fresh tick', async () => {
     const t = await startApp({ config: roomyLimits, market: { staleAfterMs: 1000 } });
     try {
-      const admin = await signedInAdmin(t);
-      const gateway = await paymentAccount(admin);
-      const trader = await signedInTrader(t);
-      await fund(trader.client, admin, gateway, '10000.00');
+      const { fundedTrader } = await tradingDesk(t);
+      const trader = await fundedTrader('10000.00');
       await push(t, 'EURUSD', BID, ASK);
       const orderId = await place(trader.client, { orderType: 'sell_stop', price: 1.099 });
 
@@ -985,11 +906,9 @@ describe('pending orders: market sessions, stale quotes and restarts', () => {
     try {
       const first = await startApp({ config: { ...roomyLimits, databaseUrl: db.url } });
       try {
-        const admin = await signedInAdmin(first);
-        const gateway = await paymentAccount(admin);
-        const trader = await signedInTrader(first);
+        const { fundedTrader } = await tradingDesk(first);
+        const trader = await fundedTrader('10000.00');
         ({ email, password, id: traderId } = trader);
-        await fund(trader.client, admin, gateway, '10000.00');
         await push(first, 'EURUSD', BID, ASK);
         limit = await place(trader.client, { orderType: 'Buy Limit', price: 1.099, volume: 1, stopLoss: 1.095, takeProfit: 1.11, comment: 'survives' });
         stopLimit = await place(trader.client, { orderType: 'Sell Stop Limit', price: 1.0992, stopLimitPrice: 1.0995, volume: 0.5, takeProfit: 1.098, comment: 'two stages' });
@@ -1007,8 +926,7 @@ describe('pending orders: market sessions, stale quotes and restarts', () => {
 
       const second = await startApp({ config: { ...roomyLimits, databaseUrl: db.url } });
       try {
-        const client = new Client(second);
-        assert.equal((await client.post('/login.php', { email, password })).body.status, 'Success');
+        const client = await signIn(second, { email, password });
         assert.deepEqual(await orders(client, 'all'), before, 'every order is listed as it was');
         assert.deepEqual((await orders(client)).map((o) => [o.orderId, o.stopTriggered]), [
           [expiring, false],

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { calls, type AccountEvent } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
-import { FEED_TOKEN, startApp, type StartOptions, type TestApp, restartableDatabase } from './helpers/app';
-import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
+import { startApp, type StartOptions, type TestApp, restartableDatabase } from './helpers/app';
+import type { Client } from './helpers/client';
+import { closePosition, eventually, history, margins, openPosition, openTrades, push, recordEvents, roomyLimits, signIn, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
  * Risk control of the trading engine (DESIGN.md section 4): the margin call (once per fall to
@@ -15,14 +15,6 @@ import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './h
  * one scenario keeps the default 250 ms interval and waits for the timer.
  */
 
-const ADD = calls.addTrades.path;
-const TRADES = calls.getTrades.path;
-const MARGINS = calls.getMargins.path;
-const CLOSE = calls.updateTrades.path;
-const HISTORY = calls.getTradesHistory.path;
-
-// Many sign-ups and sign-ins from one address within a minute; the limits are tested elsewhere.
-const roomyLimits = { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000 };
 /** Margin checks only when a test runs `marginSweep()` (the timer would fire in an hour). */
 const manualSweeps = { ...roomyLimits, trading: { marginCallLevel: 100, stopOutLevel: 50, marginCheckMs: 3_600_000 } };
 
@@ -30,87 +22,13 @@ const at = (iso: string) => Date.parse(iso);
 /** The test clock's start: Wednesday 2026-03-04 10:00 UTC. */
 const WED_10 = at('2026-03-04T10:00:00Z');
 
-type Side = 'buy' | 'sell';
-
-interface OpenRow {
-  ticket: number;
-  symbol: string;
-  type: 'Buy' | 'Sell';
-  volume: number;
-  orginalPrice: number;
-  swap: string;
-  profit: string | null;
-}
-
-interface HistoryRow {
-  ID: number;
-  symbol: string;
-  tradeType: 'Buy' | 'Sell';
-  lastPrice: number;
-  profit: string;
-  swap: string;
-  closeReason: string;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Lets the in-process bus deliver what was published (it delivers on a microtask). */
 const flush = () => new Promise((resolve) => setImmediate(resolve));
-
-async function push(t: TestApp, symbol: string, bid: number, ask: number): Promise<void> {
-  const res = await fetch(`${t.url}${calls.feedTicks.path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ticks: [{ symbol, bid, ask }] }),
-  });
-  const body = (await res.json()) as { accepted?: number };
-  assert.equal(res.status, 200, JSON.stringify(body));
-  assert.equal(body.accepted, 1, `${symbol} ${bid}/${ask} accepted`);
-}
 
 /** One margin check of every account whose prices moved, and the events it published delivered. */
 async function sweep(t: TestApp): Promise<void> {
   await t.app.trading.marginSweep();
   await flush();
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-async function openTrades(client: Client): Promise<OpenRow[]> {
-  const r = await client.get(TRADES);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.data as OpenRow[];
-}
-
-async function history(client: Client): Promise<HistoryRow[]> {
-  const r = await client.get(HISTORY);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.data as HistoryRow[];
-}
-
-async function margins(client: Client): Promise<Record<string, string>> {
-  const r = await client.get(MARGINS);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body as Record<string, string>;
-}
-
-async function openPosition(client: Client, order: { symbol?: string; side: Side; volume?: number }): Promise<number> {
-  const r = await client.post(ADD, { fullSymbol: order.symbol ?? 'EURUSD', tradestypes: order.side, volume: order.volume ?? 1, stopLoss: 0, takeProfit: 0, comment: '' });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.equal(r.body.status, 'success', JSON.stringify(r.body));
-  return r.body.ticket as number;
-}
-
-async function closePosition(client: Client, ticket: number): Promise<void> {
-  const r = await client.post(CLOSE, { ticket });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
 }
 
 /** The trader's 'trade' and 'swap' ledger entries, oldest first. */
@@ -134,21 +52,10 @@ async function swaps(client: Client): Promise<Record<number, string>> {
   return Object.fromEntries((await openTrades(client)).map((r) => [r.ticket, r.swap]));
 }
 
-/** The events the bus delivers to one user, collected until `stop()`. */
-function recordEvents(t: TestApp, userId: number): { events: AccountEvent[]; stop(): void } {
-  const events: AccountEvent[] = [];
-  const stop = t.ctx.bus.subscribe((e) => {
-    if (e.userId === userId) events.push(e);
-  });
-  return { events, stop };
-}
-
-interface Scenario {
+/** A scenario's server, its administrator and payment account, and `trader(amount, { remember })` for new funded traders. */
+interface Scenario extends Omit<TradingDesk, 'fundedTrader'> {
   t: TestApp;
-  admin: Client;
-  gateway: number;
-  /** A new trader with `amount` USD approved; `remember` signs in with "remember me" so the session survives clock jumps. */
-  trader(amount: string, opts?: { remember?: boolean }): Promise<{ client: Client; id: number; email: string; password: string }>;
+  trader: TradingDesk['fundedTrader'];
 }
 
 /** Runs one scenario on a fresh server (and database), closing it afterwards. */
@@ -156,23 +63,12 @@ async function withApp(options: StartOptions, run: (s: Scenario) => Promise<void
   const t = await startApp(options);
   try {
     setup?.(t);
-    const admin = await signedInAdmin(t);
-    const gateway = await paymentAccount(admin, 'Risk test bank');
-    const trader: Scenario['trader'] = async (amount, opts = {}) => {
-      const tr = await signedInTrader(t);
-      if (opts.remember) {
-        const login = await tr.client.post('/login.php', { email: tr.email, password: tr.password, rememberMe: true });
-        assert.equal(login.body.status, 'Success', JSON.stringify(login.body));
-      }
-      await fund(tr.client, admin, gateway, amount);
-      return tr;
-    };
-    await run({ t, admin, gateway, trader });
+    const { admin, gateway, fundedTrader } = await tradingDesk(t, 'Risk test bank');
+    await run({ t, admin, gateway, trader: fundedTrader });
   } finally {
     await t.close();
   }
 }
-
 
 // ---------------------------------------------------------------------- margin call
 
@@ -615,8 +511,7 @@ describe('swap rollovers', () => {
 
       const second = await startApp({ config: { ...manualSweeps, databaseUrl: db.url } });
       try {
-        const client = new Client(second);
-        assert.equal((await client.post('/login.php', { email, password })).body.status, 'Success');
+        const client = await signIn(second, { email, password });
         await push(second, 'EURUSD', 1.1, 1.1002);
         assert.equal(second.app.trading.get(ticket)?.swapCents, -2160);
         assert.deepEqual(await swaps(client), { [ticket]: '-21.60' });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { calls, type AccountEvent } from '@tradeport/contracts';
+import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
-import { FEED_TOKEN, startApp, type TestApp, restartableDatabase } from './helpers/app';
-import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
+import { startApp, type TestApp, restartableDatabase } from './helpers/app';
+import { signedInTrader, type Client } from './helpers/client';
+import { ASK, BID, assertFailure, eventually, history, margins, openPosition, openTrades, push, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type Side, type TradingDesk } from './helpers/trading';
 
 /**
  * The trading engine over real HTTP (DESIGN.md section 4): fills at the server's quote, server-computed
@@ -13,93 +14,14 @@ import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './h
  */
 
 const ADD = calls.addTrades.path;
-const TRADES = calls.getTrades.path;
 const PROFIT = calls.getProfit.path;
-const MARGINS = calls.getMargins.path;
 const CLOSE = calls.updateTrades.path;
 const MODIFY = calls.modifyTrades.path;
-const HISTORY = calls.getTradesHistory.path;
 const OPEN_TRADES = calls.getOpenTrades.path;
 const ADMIN_CLOSE = calls.editStatusTrades.path;
 const AUDIT = calls.getAuditLog.path;
 const ADD_WITHDRAWAL = calls.addWithdrawal.path;
 const DECIDE_WITHDRAWAL = calls.editStatusWithdrawal.path;
-
-// Many sign-ups and sign-ins from one address within a minute; the limits are tested elsewhere.
-const roomyLimits = { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000 };
-
-/** The EURUSD quote every scenario starts from: Buy fills at 1.10020, Sell at 1.10000. */
-const BID = 1.1;
-const ASK = 1.1002;
-
-type Trader = Awaited<ReturnType<typeof signedInTrader>>;
-type Side = 'buy' | 'sell';
-
-interface HistoryRow {
-  ID: number;
-  tradeType: 'Buy' | 'Sell';
-  tradePrice: number;
-  lastPrice: number;
-  profit: string;
-  closeReason: string;
-  stopLoss: number;
-  takeProfit: number;
-  volume: number;
-  symbol: string;
-}
-
-interface OpenRow {
-  ticket: number;
-  timeStamp: string;
-  symbol: string;
-  type: 'Buy' | 'Sell';
-  volume: number;
-  orginalPrice: number;
-  stopLoss: number;
-  takeProfit: number;
-  profit: string | null;
-  bid: number | null;
-  ask: number | null;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Pushes ticks through the price bridge; when this returns they are in the book and SL/TP were evaluated. */
-async function push(t: TestApp, symbol: string, bid: number, ask: number): Promise<void> {
-  const res = await fetch(`${t.url}${calls.feedTicks.path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ticks: [{ symbol, bid, ask }] }),
-  });
-  const body = (await res.json()) as { accepted?: number };
-  assert.equal(res.status, 200, JSON.stringify(body));
-  assert.equal(body.accepted, 1, `${symbol} ${bid}/${ask} accepted`);
-}
-
-/** Polls until `probe` answers something truthy (closes fired by ticks run in the background). */
-async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-async function openTrades(client: Client): Promise<OpenRow[]> {
-  const r = await client.get(TRADES);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.equal(r.body.status, 'success');
-  return r.body.data as OpenRow[];
-}
-
-async function history(client: Client): Promise<HistoryRow[]> {
-  const r = await client.get(HISTORY);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.equal(r.body.status, 'success');
-  return r.body.data as HistoryRow[];
-}
 
 const closedRow = async (client: Client, ticket: number) => (await history(client)).find((h) => h.ID === ticket);
 const waitClosed = (client: Client, ticket: number) => eventually(`ticket #${ticket} to close`, () => closedRow(client, ticket));
@@ -111,55 +33,19 @@ async function assertStillOpen(client: Client, ticket: number, what: string): Pr
   assert.equal(await closedRow(client, ticket), undefined, `${what}: ticket #${ticket} is not in the history`);
 }
 
-async function openPosition(client: Client, order: { symbol?: string; side: Side; volume?: number; stopLoss?: number; takeProfit?: number; comment?: string }): Promise<number> {
-  const r = await client.post(ADD, {
-    fullSymbol: order.symbol ?? 'EURUSD',
-    tradestypes: order.side,
-    volume: order.volume ?? 1,
-    stopLoss: order.stopLoss ?? 0,
-    takeProfit: order.takeProfit ?? 0,
-    comment: order.comment ?? '',
-  });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.equal(r.body.status, 'success');
-  assert.ok(Number.isInteger(r.body.ticket) && r.body.ticket > 0, JSON.stringify(r.body));
-  return r.body.ticket as number;
-}
-
 async function tradeEntries(t: TestApp, userId: number) {
   return t.ctx.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).where('kind', '=', 'trade').orderBy('id').execute();
 }
 
-async function margins(client: Client) {
-  const r = await client.get(MARGINS);
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body as Record<string, string>;
-}
-
-function assertFailure(r: { status: number; body: { status?: string; message?: string } }, status: number, message?: string | RegExp): void {
-  assert.equal(r.status, status, JSON.stringify(r.body));
-  assert.equal(r.body.status, 'Failure', JSON.stringify(r.body));
-  if (typeof message === 'string') assert.equal(r.body.message, message);
-  else if (message) assert.match(r.body.message ?? '', message);
-}
-
-
 describe('trading engine over HTTP', () => {
   let t: TestApp;
   let admin: Client;
-  let gateway: number;
-
   /** A new trader with `amount` USD deposited and approved. */
-  const fundedTrader = async (amount = '10000.00'): Promise<Trader> => {
-    const trader = await signedInTrader(t);
-    await fund(trader.client, admin, gateway, amount);
-    return trader;
-  };
+  let fundedTrader: TradingDesk['fundedTrader'];
 
   before(async () => {
     t = await startApp({ config: roomyLimits });
-    admin = await signedInAdmin(t);
-    gateway = await paymentAccount(admin, 'Trading test bank');
+    ({ admin, fundedTrader } = await tradingDesk(t, 'Trading test bank'));
   });
   after(() => t.close());
 
@@ -716,8 +602,7 @@ describe('trading engine over HTTP', () => {
 
   test('an Idempotency-Key on addTrades returns the same ticket on retry and opens one position', async () => {
     const { client } = await fundedTrader();
-    const seen: AccountEvent[] = [];
-    const unsubscribe = t.ctx.bus.subscribe((e) => seen.push(e));
+    const { events: seen, stop: unsubscribe } = recordEvents(t);
     await push(t, 'EURUSD', BID, ASK);
     const key = `order-${randomBytes(6).toString('hex')}`;
     const body = { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.5, comment: 'once' };
@@ -749,8 +634,7 @@ describe('trading engine over HTTP', () => {
   test('position.opened, position.closed and balance.changed reach the owner over the bus', async () => {
     const { client, id } = await fundedTrader('10000.00');
     const other = await fundedTrader();
-    const seen: AccountEvent[] = [];
-    const unsubscribe = t.ctx.bus.subscribe((e) => seen.push(e));
+    const { events: seen, stop: unsubscribe } = recordEvents(t);
     try {
       await push(t, 'EURUSD', BID, ASK);
       const ticket = await openPosition(client, { side: 'buy', volume: 1, stopLoss: 1.09 });
@@ -790,12 +674,9 @@ describe('trading: market sessions, stale quotes and restarts', () => {
     try {
       // Friday 21:00 UTC: forex is still open for an hour.
       t.clock.set(Date.parse('2026-03-06T21:00:00Z'));
-      const admin = await signedInAdmin(t);
-      const gateway = await paymentAccount(admin);
-      const trader = await signedInTrader(t);
-      await fund(trader.client, admin, gateway, '10000.00');
+      const { fundedTrader } = await tradingDesk(t);
       // 'Remember me', so the session outlives the weekend jump below.
-      assert.equal((await trader.client.post('/login.php', { email: trader.email, password: trader.password, rememberMe: true })).body.status, 'Success');
+      const trader = await fundedTrader('10000.00', { remember: true });
       await push(t, 'EURUSD', BID, ASK);
       const friday = await openPosition(trader.client, { side: 'buy', volume: 0.1 });
 
@@ -819,10 +700,8 @@ describe('trading: market sessions, stale quotes and restarts', () => {
   test('orders and closes are refused on a stale quote, and accepted again after a fresh tick', async () => {
     const t = await startApp({ config: roomyLimits, market: { staleAfterMs: 1000 } });
     try {
-      const admin = await signedInAdmin(t);
-      const gateway = await paymentAccount(admin);
-      const trader = await signedInTrader(t);
-      await fund(trader.client, admin, gateway, '10000.00');
+      const { fundedTrader } = await tradingDesk(t);
+      const trader = await fundedTrader('10000.00');
       await push(t, 'EURUSD', BID, ASK);
       const ticket = await openPosition(trader.client, { side: 'buy', volume: 0.1 });
 
@@ -854,11 +733,9 @@ describe('trading: market sessions, stale quotes and restarts', () => {
     try {
       const first = await startApp({ config: { ...roomyLimits, databaseUrl: db.url } });
       try {
-        const admin = await signedInAdmin(first);
-        const gateway = await paymentAccount(admin);
-        const trader = await signedInTrader(first);
+        const { fundedTrader } = await tradingDesk(first);
+        const trader = await fundedTrader('10000.00');
         ({ email, password, id: traderId } = trader);
-        await fund(trader.client, admin, gateway, '10000.00');
         await push(first, 'EURUSD', BID, ASK);
         withSl = await openPosition(trader.client, { side: 'buy', volume: 1, stopLoss: 1.095, takeProfit: 1.12 });
         first.clock.advance(1000);
@@ -870,8 +747,7 @@ describe('trading: market sessions, stale quotes and restarts', () => {
 
       const second = await startApp({ config: { ...roomyLimits, databaseUrl: db.url } });
       try {
-        const client = new Client(second);
-        assert.equal((await client.post('/login.php', { email, password })).body.status, 'Success');
+        const client = await signIn(second, { email, password });
         const rows = await openTrades(client);
         assert.deepEqual(
           rows.map((r) => ({ ticket: r.ticket, type: r.type, volume: r.volume, orginalPrice: r.orginalPrice, stopLoss: r.stopLoss, takeProfit: r.takeProfit })),

@@ -114,6 +114,8 @@ export async function signedInTrader(t: TestApp, o: TraderOptions = {}): Promise
   return { client, email: body.email, password: body.password, id: profile.body.data[0].id as number };
 }
 
+export type SignedInTrader = Awaited<ReturnType<typeof signedInTrader>>;
+
 export async function signedInAdmin(t: TestApp): Promise<Client> {
   const client = new Client(t);
   const login = await client.post('/login.php', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
