@@ -280,6 +280,22 @@ export class TradingEngine {
     return next;
   }
 
+  /**
+   * The two transactions that write many positions at once — a batch of triggered closes and a
+   * rollover's swap — take turns, so on PostgreSQL they never lock position rows in opposite orders
+   * and deadlock each other (at 22:00, when spreads widen and many stops fire).
+   */
+  private manyPositions: Promise<void> = Promise.resolve();
+
+  private writingManyPositions<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.manyPositions.then(work, work);
+    this.manyPositions = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
   private readonly prices: PriceLookup = (symbol) => this.market.book.get(symbol);
 
   private instrument(symbol: string): Instrument {
@@ -327,12 +343,15 @@ export class TradingEngine {
     for (let i = 0; i < holders.length; i += 500) {
       if (i > 0) await nextTurn();
       const chunk = holders.slice(i, i + 500);
-      const versions = new Map(chunk.map((u) => [u, this.holdings.get(u)?.version]));
+      // The holding read from and its version: a holding dropped and re-created meanwhile (version
+      // back at 0) has newer figures than this read, just like one whose version moved on.
+      const seen = new Map(chunk.map((u) => [u, this.holdings.get(u)]));
+      const versions = new Map(chunk.map((u) => [u, seen.get(u)?.version]));
       const rows = await this.ctx.db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', chunk).execute();
       for (const r of rows) {
         const h = this.holdings.get(r.id);
         // Gone, or a balance event arrived during the read (it is newer than what was read).
-        if (!h || h.version !== versions.get(r.id)) continue;
+        if (!h || h !== seen.get(r.id) || h.version !== versions.get(r.id)) continue;
         const cached = h.account;
         if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage) continue;
         h.account = { balanceCents: r.balance_cents, creditCents: r.credit_cents, leverage: r.leverage };
@@ -869,7 +888,7 @@ export class TradingEngine {
         if (cents !== 0) charges.push([p.id, cents]);
       }
       try {
-        await inTransaction(this.ctx, async (trx) => {
+        await this.writingManyPositions(() => inTransaction(this.ctx, async (trx) => {
           await trx.insertInto('swap_rollovers').values({ at, positions: charges.length, applied_at: now }).execute();
           // A hundred positions a statement: UPDATE … SET swap_cents = swap_cents + CASE id … END.
           for (let i = 0; i < charges.length; i += ROLLOVER_CHUNK) {
@@ -884,7 +903,7 @@ export class TradingEngine {
               .where('status', '=', 'open')
               .execute();
           }
-        });
+        }));
       } catch (err) {
         if (isUniqueViolation(err)) {
           // Another run applied this rollover (and updated the positions in memory) already.
@@ -981,13 +1000,15 @@ export class TradingEngine {
       }
       if (ready.length === 0) return;
       try {
-        await inTransaction(this.ctx, async (trx, emit) => {
-          for (const { e, price, profitCents } of ready) {
-            // Written now, or (false) not open in the database: closed already. Memory follows below either way.
-            await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null });
-            closed.push(e.p);
-          }
-        });
+        await this.writingManyPositions(() =>
+          inTransaction(this.ctx, async (trx, emit) => {
+            for (const { e, price, profitCents } of ready) {
+              // Written now, or (false) not open in the database: closed already. Memory follows below either way.
+              await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null });
+              closed.push(e.p);
+            }
+          }),
+        );
       } catch (err) {
         failed = true;
         closed.length = 0;
