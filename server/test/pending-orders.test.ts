@@ -492,7 +492,7 @@ describe('pending orders over HTTP', () => {
     ]);
     await sleep(100);
     await push(t, 'EURUSD', 1.1008, 1.101);
-    const row = await waitFinished(client, orderId, 1000).catch(async () => order(client, orderId));
+    const row = await waitFinished(client, orderId).catch(async () => order(client, orderId));
     assert.deepEqual(
       { status: row.status, stopTriggered: row.stopTriggered, positions: (await openTrades(client)).map((p) => p.orginalPrice) },
       { status: 'filled', stopTriggered: true, positions: [1.1003] },

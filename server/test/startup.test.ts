@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadConfig, ConfigError } from '../src/config';
@@ -25,7 +26,7 @@ function run(env: Record<string, string>): Running {
 }
 
 async function waitForHealth(port: number, running: Running): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/api/health`);
@@ -39,14 +40,31 @@ async function waitForHealth(port: number, running: Running): Promise<void> {
   throw new Error(`server did not become healthy:\n${running.output()}`);
 }
 
-const freePort = () => 20000 + Math.floor(Math.random() * 20000);
+/**
+ * A port below Linux's ephemeral range (32768 and up, which other tests' listen(0) draw from) that
+ * nothing listens on right now.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => probe.close(resolve));
+      return port;
+    }
+  }
+}
 
 describe('operator contract', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tradeport-start-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('first start creates an admin with a generated password printed once; SIGTERM shuts down cleanly', async () => {
-    const port = freePort();
+    const port = await freePort();
     const db = `sqlite:${join(dir, 'first.db')}`;
     const first = run({ PORT: String(port), DATABASE_URL: db });
     await waitForHealth(port, first);
@@ -70,7 +88,7 @@ describe('operator contract', () => {
   });
 
   test('npm start serves, and a SIGTERM sent to npm stops the server itself (nothing left behind)', { timeout: 90_000 }, async () => {
-    const port = freePort();
+    const port = await freePort();
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PORT'].includes(k)));
     const child = spawn('npm', ['start'], { cwd: new URL('../..', import.meta.url).pathname, env: { ...clean, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'npm.db')}`, MARKET_FEED: 'push', FEED_TOKEN: 'start-test-token-0123456789', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -101,7 +119,7 @@ describe('operator contract', () => {
 
   test('a common bootstrap admin password stops start-up before anything is created', async () => {
     const db = join(dir, 'weak.db');
-    const weak = run({ PORT: String(freePort()), DATABASE_URL: `sqlite:${db}`, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'password1' });
+    const weak = run({ PORT: String(await freePort()), DATABASE_URL: `sqlite:${db}`, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'password1' });
     assert.equal(await weak.exited, 78);
     assert.match(weak.output(), /ADMIN_PASSWORD: This password is too common/);
   });

@@ -718,18 +718,28 @@ describe('stream: heartbeat and periodic session checks', () => {
   });
 
   test('heartbeats arrive on their interval, ping gets pong, and a live client stays connected', async () => {
-    const { client } = await signedInTrader(t);
-    const s = await Stream.open(t, client.cookieHeader);
-    assert.equal((s.messages[0] as Of<'hello'>).heartbeatMs, 200);
-    await s.next('heartbeat', 0, () => s.of('heartbeat').length >= 3, 2000);
-    for (const h of s.of('heartbeat')) assert.equal(h.time, t.clock.now());
-    const from = s.mark();
-    s.send({ type: 'ping' });
-    const pong = await s.next('pong', from);
-    assert.equal(pong.time, t.clock.now());
-    await sleep(500);
-    assert.ok(s.open, 'a client answering protocol pings is kept');
-    s.assertClean();
+    // An app of its own with a longer heartbeat: a client is dropped when its pong has not been
+    // read by the next heartbeat, and a loaded test machine can stall for a good part of 200 ms.
+    const own = await startApp({ ...LIMITS, market: { streamFrameMs: FRAME_MS, streamHeartbeatMs: 400 } });
+    try {
+      const { client } = await signedInTrader(own);
+      const s = await Stream.open(own, client.cookieHeader);
+      assert.equal((s.messages[0] as Of<'hello'>).heartbeatMs, 400);
+      await s.next('heartbeat', 0, () => s.of('heartbeat').length >= 3, 5000);
+      for (const h of s.of('heartbeat')) assert.equal(h.time, own.clock.now());
+      const from = s.mark();
+      s.send({ type: 'ping' });
+      const pong = await s.next('pong', from);
+      assert.equal(pong.time, own.clock.now());
+      // Three more heartbeats, each a protocol ping the client had to answer to stay connected.
+      const seen = s.of('heartbeat').length;
+      await s.next('heartbeat', from, () => s.of('heartbeat').length >= seen + 3, 5000);
+      assert.ok(s.open, 'a client answering protocol pings is kept');
+      s.assertClean();
+    } finally {
+      await closeAll();
+      await own.close();
+    }
   });
 
   test('a client that stops answering protocol pings is dropped', async () => {
@@ -762,13 +772,14 @@ describe('stream: open and stale flags', () => {
 
       let from = s.mark();
       await push(t, [{ symbol: 'EURUSD', bid: px(109000, 5), ask: px(109012, 5) }]);
-      const pushedAt = Date.now();
       const fresh = await s.quote('EURUSD', { bid: px(109000, 5), stale: false }, from);
       from = s.mark();
-      const stale = await s.quote('EURUSD', { stale: true }, from, 1500);
-      const elapsed = Date.now() - pushedAt;
+      // Flags are swept once a second: stale between 300 ms and about 1.3 s after the tick.
+      const stale = await s.quote('EURUSD', { stale: true }, from, 4000);
+      // Measured from the tick's own (server) time, which a late push response cannot shift.
+      const age = Date.now() - Number(fresh.time);
       assert.deepEqual(stale, { ...fresh, stale: true }, 'same price and time, now flagged stale');
-      assert.ok(elapsed >= 250, `not flagged before staleAfterMs (${elapsed} ms)`);
+      assert.ok(age >= 300, `not flagged before staleAfterMs (${age} ms after the tick)`);
 
       from = s.mark();
       await push(t, [{ symbol: 'EURUSD', bid: px(109005, 5), ask: px(109017, 5) }]);

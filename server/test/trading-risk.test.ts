@@ -295,9 +295,9 @@ describe('stop-out', () => {
       try {
         // Bid 1.0900: equity 1200 − 1020 = 180, margin 1090: 16.51%. No marginSweep() call here.
         await push(t, 'EURUSD', 1.09, 1.0902);
-        const row = await eventually('the stop-out on the timer', async () => (await history(client)).find((h) => h.ID === ticket), 2000);
+        const row = await eventually('the stop-out on the timer', async () => (await history(client)).find((h) => h.ID === ticket));
         assert.deepEqual([row.closeReason, row.lastPrice, row.profit], ['stop-out', 1.09, '-1020.00']);
-        await eventually('position.closed', async () => rec.events.find((e) => e.type === 'position.closed'), 500);
+        await eventually('position.closed', async () => rec.events.find((e) => e.type === 'position.closed'));
         assert.deepEqual(
           rec.events.filter((e) => e.type === 'position.closed'),
           [{ type: 'position.closed', userId: id, ticket, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-1020.00' }],
