@@ -19,6 +19,8 @@ import type { IncomingTick, TickSink } from '../src/market/types';
 
 const KEY = 'pk-test-5f3c9a1e';
 const FAST = { initialMs: 20, maxMs: 100 };
+/** FAST without jitter, so every planned delay is known exactly. */
+const EXACT = { ...FAST, factor: 2, jitter: 0 };
 
 function fixture(path: string): string[] {
   return readFileSync(new URL(`./fixtures/${path}`, import.meta.url), 'utf8').split('\n').filter((line) => line !== '');
@@ -53,10 +55,24 @@ function recordingSink(): TickSink & { ticks: IncomingTick[] } {
   return { ticks, ingest: (tick) => (ticks.push(tick), { ok: true }) };
 }
 
-function recordingLog(): ProviderLog & { lines: string[] } {
+function recordingLog(): ProviderLog & { lines: string[]; entries: { msg: string; obj: Record<string, unknown> }[] } {
   const lines: string[] = [];
-  return { lines, warn: (obj, msg) => void lines.push(`${msg} ${JSON.stringify(obj)}`), info: (obj, msg) => void lines.push(`${msg} ${JSON.stringify(obj)}`) };
+  const entries: { msg: string; obj: Record<string, unknown> }[] = [];
+  const record = (obj: object, msg: string) => {
+    lines.push(`${msg} ${JSON.stringify(obj)}`);
+    entries.push({ msg, obj: obj as Record<string, unknown> });
+  };
+  return { lines, entries, warn: record, info: record };
 }
+
+/**
+ * The socket's own record of each disconnect: why, and the delay it planned before the next
+ * attempt. Planned delays are exact whatever the machine's load; wall-clock gaps between
+ * connections only have a trustworthy lower bound (a busy event loop can only make them longer).
+ */
+const disconnects = (log: ReturnType<typeof recordingLog>) =>
+  log.entries.filter((e) => e.msg === 'market feed disconnected').map((e) => e.obj as { reason: string; retryInMs: number });
+const plannedDelays = (log: ReturnType<typeof recordingLog>) => disconnects(log).map((d) => d.retryInMs);
 
 async function until(what: string, check: () => boolean, timeoutMs = 3_000): Promise<void> {
   const start = Date.now();
@@ -175,7 +191,8 @@ describe('Binance book-ticker feed', () => {
       }
     });
     const quotes = book();
-    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST });
+    const log = recordingLog();
+    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: EXACT, log });
     t.after(() => provider.stop());
     provider.start(quotes);
 
@@ -184,8 +201,10 @@ describe('Binance book-ticker feed', () => {
     assert.equal(peer.connections.length, 2);
     assert.equal(peer.connections[1]!.path, peer.connections[0]!.path);
     assert.deepEqual([provider.status()[0]!.reconnects, provider.status()[0]!.connected], [1, true]);
-    // The first connection delivered a message, so the retry came after the initial delay, not a longer one.
-    assert.ok(gaps(peer.connections)[0]! < FAST.initialMs + 60);
+    // The first connection delivered a message, so the retry was planned after the initial delay,
+    // not a longer one, and it really waited that long (timers may fire a ms early).
+    assert.deepEqual(plannedDelays(log), [FAST.initialMs]);
+    assert.ok(gaps(peer.connections)[0]! >= FAST.initialMs - 2, `retried after ${gaps(peer.connections)[0]} ms`);
   });
 
   test('repeated failures back off with growing delays capped at maxMs; a delivered message resets the backoff', async (t) => {
@@ -198,22 +217,21 @@ describe('Binance book-ticker feed', () => {
         c.socket.close();
       }
     });
-    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST });
+    const log = recordingLog();
+    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: EXACT, log });
     t.after(() => provider.stop());
     provider.start(recordingSink());
 
     await until('the attempt after the reset', () => peer.connections.length === failing + 2, 5_000);
+    // After attempts 1..7 fail: 20, 40, 80, then the cap. Attempt 8 delivered a tick before it was
+    // closed, so the next retry starts again from initialMs. These are the delays the socket
+    // planned (no jitter, so exact); how long they took on the clock depends on the machine's load.
+    const expected = [20, 40, 80, 100, 100, 100, 100, 20];
+    assert.deepEqual(plannedDelays(log), expected);
+    // And it really waited at least that long each time: each server stamp precedes the failure
+    // the client reacts to, so lag can only lengthen a gap (timers may fire a ms early).
     const measured = gaps(peer.connections);
-    // After attempts 1..7 fail: 20, 40, 80, then the cap. Jitter takes off up to 20%; the
-    // measurement adds the time to notice the failure and shake hands again (a few ms locally).
-    const expected = [20, 40, 80, 100, 100, 100, 100];
-    expected.forEach((base, i) => {
-      assert.ok(measured[i]! >= base * 0.8 - 2, `gap ${i} ${measured[i]} ≥ ${base * 0.8}`);
-      assert.ok(measured[i]! <= base + 60, `gap ${i} ${measured[i]} ≤ ${base} + slack`);
-    });
-    assert.ok(measured[0]! < measured[2]!, 'delays grow');
-    // Attempt 8 delivered a tick before it was closed: the next retry starts again from initialMs.
-    assert.ok(measured[failing]! <= FAST.initialMs + 60, `gap after reset ${measured[failing]}`);
+    expected.forEach((delay, i) => assert.ok(measured[i]! >= delay - 2, `gap ${i} ${measured[i]} ≥ ${delay}`));
     assert.equal(provider.status()[0]!.reconnects, failing + 1);
   });
 
@@ -222,25 +240,34 @@ describe('Binance book-ticker feed', () => {
     // A peer that has died in a way TCP does not notice: it sends once and never answers pings.
     const peer = await startPeer(t, (c, index) => c.socket.send(index === 0 ? btc! : eth!), { autoPong: false });
     const quotes = book();
-    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST, idleTimeoutMs: 150 });
+    const log = recordingLog();
+    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST, idleTimeoutMs: 150, log });
     t.after(() => provider.stop());
     provider.start(quotes);
 
     await until('a tick on a second connection', () => quotes.get('ETHUSD') !== undefined);
+    // Read at once: the second connection is just as silent and is itself replaced ~225 ms after
+    // it opened, so a later look could count that replacement too.
+    const { reconnects } = provider.status()[0]!;
+    assert.equal(reconnects, 1);
+    assert.match(disconnects(log)[0]!.reason, /nothing heard for 150 ms/, 'the watchdog, not the peer, ended the first connection');
     assert.ok(gaps(peer.connections)[0]! >= 150, `replaced after ${gaps(peer.connections)[0]} ms of silence`);
     await until('the silent connection to be closed', () => peer.connections[0]!.closed);
-    assert.equal(provider.status()[0]!.reconnects, 1);
   });
 
   test('a quiet market is not a dead connection: a peer that answers pings is kept', async (t) => {
     const [btc] = fixture('binance/book-ticker.jsonl');
     const peer = await startPeer(t, (c) => c.socket.send(btc!));
     const quotes = book();
-    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST, idleTimeoutMs: 100 });
+    // Pings every 200 ms, a drop after 400 ms without a message or pong: a stall of a few dozen ms
+    // on a busy machine cannot make a pong look late. Without pongs the connection, silent after
+    // its one tick, would be dropped ~600 ms after opening, well within the wait.
+    const idleTimeoutMs = 400;
+    const provider = new BinanceProvider({ instruments: INSTRUMENTS, baseUrl: peer.url, backoff: FAST, idleTimeoutMs });
     t.after(() => provider.stop());
     provider.start(quotes);
     await until('the first tick', () => quotes.get('BTCUSD') !== undefined);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(idleTimeoutMs * 3);
     assert.equal(peer.connections.length, 1, 'no reconnect while the peer answers pings');
     assert.equal(provider.status()[0]!.reconnects, 0);
   });
@@ -419,7 +446,9 @@ describe('Polygon feed', () => {
     assert.deepEqual(parsedMessages(refused!), [{ action: 'auth', params: KEY }], 'no subscribe after auth_failed');
     assert.deepEqual(parsedMessages(accepted!).map((m) => (m as { action: string }).action), ['auth', 'subscribe']);
     const gap = accepted!.at - refused!.at;
-    assert.ok(gap >= backoff.maxMs, `retried after ${gap} ms, not at the initial delay`);
+    assert.deepEqual(plannedDelays(log), [backoff.maxMs], 'the retry was planned after the longest delay');
+    // Timers may fire a ms early relative to performance.now().
+    assert.ok(gap >= backoff.maxMs - 2, `retried after ${gap} ms, not at the initial delay`);
     assert.ok(log.lines.some((l) => l.includes('refused the connection')));
     assert.ok(!log.lines.some((l) => l.includes(KEY)));
     assert.equal(provider.status()[0]!.reconnects, 1);
