@@ -106,22 +106,29 @@ export class TriggerIndex {
     const t = this.bySymbol.get(symbol);
     if (!t) return [];
     const fired: { positionId: number; kind: TriggerKind }[] = [];
-    const drain = (heap: Heap, reached: (level: number) => boolean, kind: TriggerKind) => {
-      for (let top = heap.peek(); top; top = heap.peek()) {
-        if (this.versions.get(top.positionId) !== top.version) {
-          heap.pop();
-          continue;
-        }
-        if (!reached(top.level)) break;
-        heap.pop();
-        fired.push({ positionId: top.positionId, kind });
-      }
-    };
-    drain(t.buySl, (l) => bid <= l, 'sl');
-    drain(t.buyTp, (l) => bid >= l, 'tp');
-    drain(t.sellSl, (l) => ask >= l, 'sl');
-    drain(t.sellTp, (l) => ask <= l, 'tp');
+    const sl = (positionId: number) => void fired.push({ positionId, kind: 'sl' });
+    const tp = (positionId: number) => void fired.push({ positionId, kind: 'tp' });
+    drainReached(t.buySl, this.versions, (l) => bid <= l, sl);
+    drainReached(t.buyTp, this.versions, (l) => bid >= l, tp);
+    drainReached(t.sellSl, this.versions, (l) => ask >= l, sl);
+    drainReached(t.sellTp, this.versions, (l) => ask <= l, tp);
     return fired;
+  }
+}
+
+/**
+ * Pops the entries at the top of a heap that the price reaches, handing each to `fire`; entries
+ * whose version is no longer current (moved or removed since) are dropped on the way.
+ */
+function drainReached(heap: Heap, versions: Map<number, number>, reached: (level: number) => boolean, fire: (id: number) => void): void {
+  for (let top = heap.peek(); top; top = heap.peek()) {
+    if (versions.get(top.positionId) !== top.version) {
+      heap.pop();
+      continue;
+    }
+    if (!reached(top.level)) break;
+    heap.pop();
+    fire(top.positionId);
   }
 }
 
@@ -157,22 +164,14 @@ export class OrderIndex {
     const t = this.bySymbol.get(symbol);
     if (!t) return [];
     const fired: number[] = [];
-    const drain = (heap: Heap, reached: (level: number) => boolean) => {
-      for (let top = heap.peek(); top; top = heap.peek()) {
-        if (this.versions.get(top.positionId) !== top.version) {
-          heap.pop();
-          continue;
-        }
-        if (!reached(top.level)) break;
-        heap.pop();
-        this.versions.delete(top.positionId);
-        fired.push(top.positionId);
-      }
+    const activate = (orderId: number) => {
+      this.versions.delete(orderId);
+      fired.push(orderId);
     };
-    drain(t['ask<='], (l) => ask <= l);
-    drain(t['ask>='], (l) => ask >= l);
-    drain(t['bid<='], (l) => bid <= l);
-    drain(t['bid>='], (l) => bid >= l);
+    drainReached(t['ask<='], this.versions, (l) => ask <= l, activate);
+    drainReached(t['ask>='], this.versions, (l) => ask >= l, activate);
+    drainReached(t['bid<='], this.versions, (l) => bid <= l, activate);
+    drainReached(t['bid>='], this.versions, (l) => bid >= l, activate);
     return fired;
   }
 }
