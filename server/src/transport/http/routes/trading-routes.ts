@@ -1,29 +1,20 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
 import { formatCents, roundToCents } from '../../../domain/money';
 import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
+import type { PositionsTable } from '../../../storage/schema-trading';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
 
 const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
 
-type ClosedRow = {
-  id: number;
-  symbol: string;
-  side: 'buy' | 'sell';
-  volume: number;
-  open_price: number;
-  stop_loss: number;
-  take_profit: number;
-  opened_at: number;
-  close_price: number | null;
-  closed_at: number | null;
-  close_reason: 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin' | null;
-  profit_cents: number | null;
-  swap_cents: number;
-};
+type ClosedRow = Pick<
+  Selectable<PositionsTable>,
+  'id' | 'symbol' | 'side' | 'volume' | 'open_price' | 'stop_loss' | 'take_profit' | 'opened_at' | 'close_price' | 'closed_at' | 'close_reason' | 'profit_cents' | 'swap_cents'
+>;
 
 const historyOf = (r: ClosedRow) => ({
   ID: r.id,
@@ -193,8 +184,14 @@ export function tradingRoutes(app: FastifyInstance): void {
   });
 
   registerCall(app, calls.getOpenTrades, async () => {
-    const open = engine.allOpen();
-    const ids = [...new Set(open.map((p) => p.userId))];
+    // Grouped once: a per-trader filter would walk every open position once per trader.
+    const byTrader = new Map<number, OpenPosition[]>();
+    for (const p of engine.allOpen()) {
+      const list = byTrader.get(p.userId);
+      if (list) list.push(p);
+      else byTrader.set(p.userId, [p]);
+    }
+    const ids = [...byTrader.keys()];
     const users = ids.length === 0 ? [] : await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', ids).orderBy('id').execute();
     return successData(
       users.map((u) => ({
@@ -202,9 +199,7 @@ export function tradingRoutes(app: FastifyInstance): void {
         traderFirstName: u.first_name,
         traderLastName: u.last_name,
         traderEmail: u.email,
-        trades: open
-          .filter((p) => p.userId === u.id)
-          .map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
+        trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
       })),
     );
   });
