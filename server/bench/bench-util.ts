@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,3 +80,16 @@ export const num = (x: number): string => (Number.isFinite(x) ? Math.round(x).to
 /** Milliseconds with a sensible number of decimals for the size. */
 export const ms = (x: number): string => (!Number.isFinite(x) ? 'n/a' : x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(3) : x < 100 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
 export const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
+
+/** Asks a benchmark child to stop (SIGTERM, IPC closed), then kills it by PID if it has not exited within `graceMs`. */
+export async function stopChild(proc: ChildProcess, graceMs: number): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  if (proc.pid !== undefined) process.kill(proc.pid, 'SIGTERM');
+  proc.disconnect();
+  const done = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+  if (!done && proc.pid !== undefined) {
+    process.kill(proc.pid, 'SIGKILL');
+    await exited;
+  }
+}

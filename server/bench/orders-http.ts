@@ -11,7 +11,7 @@ import pg from 'pg';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { openDatabase } from '../src/storage/db';
 import type { ChildMessage, ChildStats, ParentMessage } from './bench-child';
-import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
+import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, stopChild, summarize, waitForQuietMachine, type Summary } from './bench-util';
 
 /**
  * Market orders over HTTP (`npm run bench:orders`, or `node --import tsx bench/orders-http.ts` from
@@ -123,15 +123,7 @@ class ServerChild {
   }
 
   async stop(): Promise<void> {
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
-    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
-    if (this.proc.pid !== undefined) process.kill(this.proc.pid, 'SIGTERM');
-    this.proc.disconnect();
-    const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
-    if (!done && this.proc.pid !== undefined) {
-      process.kill(this.proc.pid, 'SIGKILL');
-      await exited;
-    }
+    await stopChild(this.proc, 5000);
   }
 }
 

@@ -1,7 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { buildApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
-import { BENCH_SYMBOLS, runBenchChild } from './bench-child';
+import { serveBenchApp } from './serve-app';
 
 /**
  * The server under test of the HTTP orders benchmark (`orders-http.ts` starts it): the real app on
@@ -30,14 +28,4 @@ const config: AppConfig = {
   market: { ...base.market, feeds: ['push'], feedToken: 'bench-feed-token-0123456789', sessions: 'always', simHistory: false, simSeed: 'bench' },
 };
 
-const app = await buildApp({ config, logger: false });
-const missing = BENCH_SYMBOLS.filter((s) => !app.market.book.instruments.has(s.symbol));
-if (missing.length > 0) throw new Error(`benchmark symbols missing from the catalogue: ${missing.map((s) => s.symbol).join(', ')}`);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const { port } = app.server.address() as AddressInfo;
-
-runBenchChild(
-  port,
-  (tick) => app.market.book.ingest(tick, 'bench').ok,
-  () => app.close(),
-);
+await serveBenchApp(config);

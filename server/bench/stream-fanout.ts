@@ -1,6 +1,5 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config';
 import { BENCH_SYMBOLS, TICKS_PER_SECOND, type ChildMessage, type ChildStats, type ParentMessage } from './bench-child';
+import { arg, busyBetween, log, machine, machineCpu, num, pct, QUIET_BUSY, stopChild, waitForQuietMachine } from './bench-util';
 
 /**
  * Stream fan-out benchmark (`npm run bench`, or `node --import tsx bench/stream-fanout.ts` from
@@ -34,7 +34,6 @@ type Variant = 'hub' | 'bare-naive' | 'bare-batched';
 const VARIANTS: Variant[] = ['bare-naive', 'bare-batched', 'hub'];
 
 const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const CLIENT_COUNTS = arg('clients', '1000,5000').split(',').map(Number);
 const SELECTED = arg('variants', VARIANTS.join(',')).split(',') as Variant[];
 const WINDOW_MS = Number(arg('window', '15')) * 1000;
@@ -46,11 +45,9 @@ const GRACE_MS = 2000;
 const FRAME_MS = loadConfig({ LOG_LEVEL: 'silent', STREAM_FRAME_MS: process.env.STREAM_FRAME_MS }).market.streamFrameMs;
 /** A safety net: a normal run takes about 2.5 minutes, plus at most QUIET_WAIT_MS of waiting. */
 const RUN_DEADLINE_MS = 8 * 60_000;
-/** A machine busier than this before a scenario has other work running. */
-const QUIET_BUSY = 0.15;
 /** The longest the whole run waits, in total, for the machine to become quiet. */
 const QUIET_WAIT_MS = 90_000;
-let quietWaitLeftMs = QUIET_WAIT_MS;
+const quietWait = { ms: QUIET_WAIT_MS };
 const MAX_LATENCY_MS = 60_000;
 const SYMBOLS = BENCH_SYMBOLS.map((s) => s.symbol);
 
@@ -59,7 +56,6 @@ if (CLIENT_COUNTS.some((n) => !Number.isInteger(n) || n < 1) || SELECTED.some((v
   process.exit(2);
 }
 
-const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 // ------------------------------------------------------------------ server child processes
 
@@ -135,15 +131,7 @@ class ServerChild {
 
   /** Asks the child to stop (closing the IPC channel), then kills it by PID if it has not exited in 3 s. */
   async stop(): Promise<void> {
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
-    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
-    if (this.proc.pid !== undefined) process.kill(this.proc.pid, 'SIGTERM');
-    this.proc.disconnect();
-    const done = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
-    if (!done && this.proc.pid !== undefined) {
-      process.kill(this.proc.pid, 'SIGKILL');
-      await exited;
-    }
+    await stopChild(this.proc, 3000);
   }
 }
 
@@ -297,13 +285,6 @@ async function signIn(origin: string): Promise<string> {
   return cookie;
 }
 
-/** Jiffies of all CPUs from /proc/stat (Linux), to tell whether the machine as a whole was saturated. */
-function machineCpu(): { idle: number; total: number } | null {
-  if (!existsSync('/proc/stat')) return null;
-  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total };
-}
 
 // ------------------------------------------------------------------ one scenario
 
@@ -338,31 +319,10 @@ interface Result {
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-/** Busy share of all cores over `ms` (NaN where /proc/stat is missing). */
-async function machineBusyOver(ms: number): Promise<number> {
-  const a = machineCpu();
-  await sleep(ms);
-  const b = machineCpu();
-  return a && b && b.total > a.total ? 1 - (b.idle - a.idle) / (b.total - a.total) : Number.NaN;
-}
 
-/**
- * Other work on the machine skews every figure here, so each scenario waits for the machine to be
- * quiet (within a budget for the whole run), and reports how busy it was when it started anyway.
- */
-async function waitForQuietMachine(label: string): Promise<number> {
-  let busy = await machineBusyOver(1000);
-  if (busy > QUIET_BUSY && quietWaitLeftMs > 0) log(`${label}: the machine is ${pct(busy, 0)} busy with other work; waiting for it to be quiet`);
-  while (busy > QUIET_BUSY && quietWaitLeftMs > 0) {
-    quietWaitLeftMs -= 2000;
-    busy = await machineBusyOver(2000);
-  }
-  if (busy > QUIET_BUSY) log(`${label}: still ${pct(busy, 0)} busy and the waiting budget is spent; measuring anyway (see "background before")`);
-  return busy;
-}
 
 async function runScenario(variant: Variant, n: number): Promise<Result> {
-  const background = await waitForQuietMachine(`${variant} × ${n}`);
+  const background = await waitForQuietMachine(`${variant} × ${n}`, quietWait);
   log(`${variant} × ${n} clients: starting the server`);
   const child = await ServerChild.start(variant, n);
   const sockets: WebSocket[] = [];
@@ -428,7 +388,7 @@ async function runScenario(variant: Variant, n: number): Promise<Result> {
       rssIdleMb: mb(idle.rss),
       rssPeakMb: mb(peakRss),
       loadgenCpuCore: (parentCpu.user + parentCpu.system) / 1000 / parentWallMs,
-      machineBusy: machine0 && machine1 ? 1 - (machine1.idle - machine0.idle) / (machine1.total - machine0.total) : Number.NaN,
+      machineBusy: busyBetween(machine0, machine1),
       backgroundBusy: background,
       loopDelayP99: last.loopDelayP99,
       loopDelayMax: last.loopDelayMax,
@@ -451,13 +411,7 @@ async function runScenario(variant: Variant, n: number): Promise<Result> {
 
 // ------------------------------------------------------------------ report
 
-function machine(): string {
-  const cpu = cpus();
-  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
-}
 
-const pct = (x: number, digits = 1) => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : 'n/a');
-const num = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 
 function table(results: Result[]): string {
   const cores = cpus().length;
