@@ -4,7 +4,7 @@ import { cpus, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * What the trading benchmarks (`tick-evaluation.ts`, `orders-http.ts`) share: the machine line,
+ * What the benchmarks (`tick-evaluation.ts`, `orders-http.ts`, `stream-fanout.ts`) share: the machine line,
  * the quiet-machine check, percentiles and number formatting. Progress goes to stderr through
  * `log`, so stdout carries only the markdown results.
  */
