@@ -76,10 +76,16 @@ function dummyVerify(ctx: ServiceContext, password: string): Promise<boolean> {
   return dummyHash.then((h) => verifyPassword(password, h));
 }
 
+const unknownAccount = () => new Refusal('unknown-account', 'This account does not exist, please contact with support team', 'This account does not exist');
+
 export async function login(ctx: ServiceContext, input: LoginRequest, client: ClientInfo, presentedToken: string | null): Promise<LoginResult> {
   const email = normalizeEmail(input.email);
   if (email.length === 0) throw refuse.invalid('Please enter your email.');
   if (input.password.length === 0) throw refuse.invalid('Please enter your password.');
+  // Lower-casing can lengthen an email ('İ' becomes two characters), so the form and length are
+  // checked on the normalized text, before it reaches the throttle or users table (PostgreSQL
+  // would refuse an over-long value with an error). No account can have such an email.
+  if (!isValidEmail(email)) throw unknownAccount();
 
   const attempt = await reserveAttempt(ctx, email);
   let settled = false;
@@ -88,7 +94,7 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
     if (!user) {
       await dummyVerify(ctx, input.password);
       settled = true;
-      throw (await attemptFailed(ctx, attempt)) ?? new Refusal('unknown-account', 'This account does not exist, please contact with support team', 'This account does not exist');
+      throw (await attemptFailed(ctx, attempt)) ?? unknownAccount();
     }
     if (!(await verifyPassword(input.password, user.password_hash))) {
       settled = true;
