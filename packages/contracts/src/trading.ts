@@ -4,12 +4,23 @@ import { idField, money, timestamp } from './common';
 /** A price the client sends: accepted for wire compatibility and ignored (the server uses its own). */
 const ignoredNumber = z.unknown().optional();
 
+/**
+ * The largest price any instrument may be given at (far above any real one); a price level must
+ * also be at least one point of the finest instrument (8 digits). Strings must be plain decimals:
+ * `Number()` alone would read "0x10" as 16 and "1e308" as a number no instrument can round.
+ */
+export const MAX_PRICE = 1e9;
+export const MIN_PRICE = 1e-8;
+const decimalText = /^\d{1,12}(\.\d{1,20})?$/;
+const toNumber = (v: number | string): number => (typeof v === 'number' ? v : decimalText.test(v.trim()) ? Number(v.trim()) : Number.NaN);
+const inPriceRange = (v: number) => Number.isFinite(v) && v >= MIN_PRICE && v <= MAX_PRICE;
+
 const level = (what: string) =>
   z
     .union([z.number(), z.string()], { error: `${what} must be a number (0 for none).` })
     .optional()
-    .transform((v) => (v === undefined || v === '' ? 0 : typeof v === 'number' ? v : Number(v)))
-    .refine((v) => Number.isFinite(v) && v >= 0, `${what} must be a number (0 for none).`);
+    .transform((v) => (v === undefined || v === '' ? 0 : toNumber(v)))
+    .refine((v) => v === 0 || inPriceRange(v), `${what} must be a price (a decimal number, 0 for none).`);
 
 /** The spec's new-trade payload. `orginalPrice`, `freeMargin` and `marginLevel` are ignored. */
 export const addTradeRequest = z.object({
@@ -119,14 +130,18 @@ const orderType = z
   .pipe(z.enum(PENDING_ORDER_TYPES, { error: 'orderType must be one of Buy Limit, Sell Limit, Buy Stop, Sell Stop, Buy Stop Limit, Sell Stop Limit.' }));
 
 const positivePrice = (what: string) =>
-  z.union([z.number(), z.string()], { error: `${what} must be a number.` }).transform((v) => (typeof v === 'number' ? v : Number(v))).refine((v) => Number.isFinite(v) && v > 0, `${what} must be a positive number.`);
+  z.union([z.number(), z.string()], { error: `${what} must be a number.` }).transform(toNumber).refine(inPriceRange, `${what} must be a positive number.`);
 
-/** Expiry: omitted/null/0 = good till cancelled; otherwise epoch ms or an ISO 8601 time. */
+/** The latest expiry accepted: the end of year 9999, the last instant an ISO 8601 date can name plainly. */
+export const MAX_EXPIRATION_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Expiry: omitted/null/0 = good till cancelled; otherwise epoch ms or an ISO 8601 time (year 9999 at the latest). */
 const expiration = z
   .union([z.number(), z.string(), z.null()], { error: 'expiration must be a time (epoch ms or ISO 8601) or empty.' })
   .optional()
   .transform((v) => (v === undefined || v === null || v === '' || v === 0 ? null : typeof v === 'number' ? v : Date.parse(v)))
-  .refine((v) => v === null || (Number.isSafeInteger(v) && v > 0), 'expiration must be a time (epoch ms or ISO 8601) or empty.');
+  .refine((v) => v === null || (Number.isSafeInteger(v) && v > 0), 'expiration must be a time (epoch ms or ISO 8601) or empty.')
+  .refine((v) => v === null || v <= MAX_EXPIRATION_MS, 'expiration must be before the year 10000.');
 
 export const addPendingOrderRequest = z.object({
   fullSymbol: z.string({ error: 'Please choose a symbol.' }).trim().min(1, 'Please choose a symbol.').max(20).transform((s) => s.toUpperCase()),

@@ -43,6 +43,18 @@ export interface OpenPosition {
   triggered?: QueuedClose | null;
 }
 
+/**
+ * SL/TP levels at the instrument's digits, as order prices are (0 stays "none"). A level that
+ * rounds to nothing was meant as a price and is refused rather than silently removed.
+ */
+function roundLevels<T extends { stopLoss: number; takeProfit: number }>(o: T, instrument: Instrument): T {
+  const stopLoss = o.stopLoss === 0 ? 0 : roundPrice(o.stopLoss, instrument.digits);
+  const takeProfit = o.takeProfit === 0 ? 0 : roundPrice(o.takeProfit, instrument.digits);
+  if (o.stopLoss !== 0 && stopLoss === 0) throw refuse.invalid(`Stop loss must be at least one point (${instrument.point}) for ${instrument.symbol}.`);
+  if (o.takeProfit !== 0 && takeProfit === 0) throw refuse.invalid(`Take profit must be at least one point (${instrument.point}) for ${instrument.symbol}.`);
+  return { ...o, stopLoss, takeProfit };
+}
+
 /** Whether a price reaches a pending order's activation condition. */
 function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number, p: { bid: number; ask: number }): boolean {
   switch (condition) {
@@ -411,8 +423,15 @@ export class TradingEngine {
    * market is closed, the quote is stale, the volume or SL/TP is invalid, or free margin would be
    * negative. With an Idempotency-Key a retry returns the first answer and opens nothing.
    */
-  openMarket(actor: Actor, order: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
-    const instrument = this.instrument(order.symbol);
+  openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
+    let instrument: Instrument;
+    let order: typeof requested;
+    try {
+      instrument = this.instrument(requested.symbol);
+      order = roundLevels(requested, instrument);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
     return this.serialize(actor.userId, async () => {
@@ -472,7 +491,9 @@ export class TradingEngine {
     return this.serialize(actor.userId, async () => {
       const p = this.open.get(positionId);
       if (!p || p.userId !== actor.userId) throw refuse.notFound(`Position #${positionId} is not open.`);
-      const quote = this.tradableQuote(this.instrument(p.symbol));
+      const instrument = this.instrument(p.symbol);
+      levels = roundLevels(levels, instrument);
+      const quote = this.tradableQuote(instrument);
       const problem = stopsProblem(p.side, levels.stopLoss, levels.takeProfit, quote);
       if (problem) throw refuse.invalid(problem);
       const result = await this.ctx.db.updateTable('positions').set({ stop_loss: levels.stopLoss, take_profit: levels.takeProfit }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst();
@@ -605,8 +626,14 @@ export class TradingEngine {
 
   /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */
   placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
-    const instrument = this.instrument(o.symbol);
-    const order = { ...o, price: roundPrice(o.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(o.stopLimitPrice, instrument.digits) : 0 };
+    let instrument: Instrument;
+    let order: typeof o;
+    try {
+      instrument = this.instrument(o.symbol);
+      order = roundLevels({ ...o, price: roundPrice(o.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(o.stopLimitPrice, instrument.digits) : 0 }, instrument);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.serialize(actor.userId, async () => {
       let created: PendingOrder | null = null;
       const answer = await runIdempotent(this.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx) => {
@@ -630,7 +657,7 @@ export class TradingEngine {
       const o = this.orders.get(orderId);
       if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
       const instrument = this.instrument(o.symbol);
-      const next = { type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt };
+      const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
       const result = await this.ctx.db

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { formatCents, roundToCents } from '../../../domain/money';
 import { isoTime } from '../../../services/context';
-import { refuse } from '../../../services/errors';
+import { refuse, Refusal } from '../../../services/errors';
 import type { PositionsTable } from '../../../storage/schema-trading';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
@@ -205,9 +205,11 @@ export function tradingRoutes(app: FastifyInstance): void {
   });
 
   registerCall(app, calls.editStatusTrades, async ({ body, actor }) => {
-    const p = engine.get(body.ticket);
-    if (!p || p.userId !== body.traders_id) throw refuse.notFound(`Ticket #${body.ticket} is not an open position of trader #${body.traders_id}.`);
-    await engine.close(body.ticket, 'admin', { owner: body.traders_id, by: actor.userId, audit: { actorId: actor.userId, ip: actor.ip } });
+    // Closed already: 409, as for the trader; not this trader's (or no such) ticket: 404.
+    await engine.close(body.ticket, 'admin', { owner: body.traders_id, by: actor.userId, audit: { actorId: actor.userId, ip: actor.ip } }).catch((err: unknown) => {
+      if (err instanceof Refusal && err.kind === 'not-found') throw refuse.notFound(`Ticket #${body.ticket} is not an open position of trader #${body.traders_id}.`);
+      throw err;
+    });
     return successMessage(`Ticket #${body.ticket} closed successfully`);
   });
 }
