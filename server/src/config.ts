@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toCents, type Cents } from './domain/money';
+import { DEFAULT_ROLLOVER, type RolloverTime } from './domain/trading-math';
+import { isTimeZone } from './domain/zoned-time';
 
 function isAddressOrCidr(value: string): boolean {
   const [address, bits, ...rest] = value.split('/');
@@ -70,6 +72,8 @@ const envSchema = z.object({
   STREAM_FRAME_MS: int('STREAM_FRAME_MS', 10, 1000).default(100),
   MARGIN_CALL_LEVEL: int('MARGIN_CALL_LEVEL', 1, 10_000).default(100),
   STOP_OUT_LEVEL: int('STOP_OUT_LEVEL', 0, 10_000).default(50),
+  ROLLOVER_TIME: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'ROLLOVER_TIME must be a time of day, HH:MM (00:00 to 23:59)').default('17:00'),
+  ROLLOVER_ZONE: z.string().refine(isTimeZone, 'ROLLOVER_ZONE must be an IANA time zone such as America/New_York').default(DEFAULT_ROLLOVER.zone),
 });
 
 
@@ -112,6 +116,8 @@ export interface TradingConfig {
   stopOutLevel: number;
   /** How often accounts whose prices moved are checked against those levels. */
   marginCheckMs: number;
+  /** The daily rollover (swap): a local time in a time zone. */
+  rollover: RolloverTime;
 }
 
 export interface MarketConfig {
@@ -212,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       streamHeartbeatMs: 15_000,
       streamSessionCheckMs: 60_000,
     },
-    trading: { marginCallLevel: e.MARGIN_CALL_LEVEL, stopOutLevel: e.STOP_OUT_LEVEL, marginCheckMs: 250 },
+    trading: {
+      marginCallLevel: e.MARGIN_CALL_LEVEL,
+      stopOutLevel: e.STOP_OUT_LEVEL,
+      marginCheckMs: 250,
+      rollover: { zone: e.ROLLOVER_ZONE, minuteOfDay: Number(e.ROLLOVER_TIME.slice(0, 2)) * 60 + Number(e.ROLLOVER_TIME.slice(3)) },
+    },
   };
 }

@@ -15,7 +15,7 @@ const ADD_WITHDRAWAL = calls.addWithdrawal.path;
 const DECIDE_WITHDRAWAL = calls.editStatusWithdrawal.path;
 
 /** Margin checks only when a test runs `marginSweep()`. Margin call at 150% so a withdrawal can cross it. */
-const config = { ...roomyLimits, trading: { marginCallLevel: 150, stopOutLevel: 50, marginCheckMs: 3_600_000 } };
+const config = { ...roomyLimits, trading: { marginCallLevel: 150, stopOutLevel: 50, marginCheckMs: 3_600_000, rollover: { zone: 'UTC', minuteOfDay: 22 * 60 } } };
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 

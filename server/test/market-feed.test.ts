@@ -374,7 +374,7 @@ describe('getQuotes and getMainCurrencies', () => {
     const eurusd = r.body.data.find((row: { Symbol: string }) => row.Symbol === 'EURUSD');
     assert.equal(eurusd.digits, 5);
     assert.equal(eurusd.contractSize, 100_000);
-    assert.deepEqual(eurusd.sessions, ['Sun 22:00-Fri 22:00']);
+    assert.deepEqual(eurusd.sessions, ['America/New_York Sun 17:00-Fri 17:00']);
     assert.equal(r.body.data.find((row: { Symbol: string }) => row.Symbol === 'XAUUSD').contractSize, 100);
   });
 
@@ -469,20 +469,26 @@ describe('quote freshness and sessions', () => {
         { symbol: 'BTCUSD', bid: 65000, ask: 65015 },
       ]);
       assert.deepEqual(await view(), { EURUSD: 'open', XAUUSD: 'open stale', AAPL: 'closed', BTCUSD: 'open' });
+      // US stocks open at 09:30 New York: 14:30 UTC in winter, not 13:30.
       t.clock.set(at('2026-03-04T13:30'));
+      assert.equal((await view()).AAPL, 'closed');
+      t.clock.set(at('2026-03-04T14:30'));
       assert.equal((await view()).AAPL, 'open stale');
       // Saturday noon: only crypto is open. Forex keeps its last price but is not stale.
       t.clock.set(at('2026-03-07T12:00'));
       assert.deepEqual(await view(), { EURUSD: 'closed', XAUUSD: 'closed', AAPL: 'closed', BTCUSD: 'open stale' });
       const eurusd = (await (await signIn(t, who)).get('/platform/getQuotes.php?symbols=EURUSD')).body.data[0];
       assert.equal(eurusd.bid, 1.085);
-      // Sunday 21:59 still closed; 22:00 open again (stale until the first tick of the week).
-      t.clock.set(at('2026-03-08T21:59'));
+      // Sunday 17:00 New York opens the week (stale until its first tick): 21:00 UTC, since daylight
+      // time started that morning.
+      t.clock.set(at('2026-03-08T20:59'));
       assert.equal((await view()).EURUSD, 'closed');
-      t.clock.set(at('2026-03-08T22:00'));
+      t.clock.set(at('2026-03-08T21:00'));
       assert.equal((await view()).EURUSD, 'open stale');
-      // Friday 22:00 closes the week.
-      t.clock.set(at('2026-03-13T22:00'));
+      // Friday 17:00 New York (21:00 UTC in daylight time) closes it.
+      t.clock.set(at('2026-03-13T20:59'));
+      assert.equal((await view()).EURUSD, 'open stale');
+      t.clock.set(at('2026-03-13T21:00'));
       assert.deepEqual(await view(), { EURUSD: 'closed', XAUUSD: 'closed', AAPL: 'closed', BTCUSD: 'open stale' });
     } finally {
       await t.close();

@@ -82,24 +82,24 @@ describe('simulated feed: determinism', () => {
 });
 
 describe('simulated feed: trading sessions', () => {
-  test('through a whole weekend, only crypto ticks; Forex and metals resume at Sunday 22:00, stocks on Monday 13:30', () => {
+  test('through a whole weekend, only crypto ticks; Forex and metals resume at Sunday 17:00 New York (21:00 UTC, daylight time from that morning), stocks on Monday 09:30 New York (13:30 UTC)', () => {
     const friday = at('2026-03-06T21:00');
     // Ten-second steps: every open instrument ticks at every step.
     const ticks = simulate({ seed: 'weekend', from: friday, to: at('2026-03-09T14:00'), stepMs: 10_000 });
     const when = (tick: IncomingTick) => tick.time!;
     const closedAt = (group: string, from: string, to: string) => ticks.filter((t) => groupOf(t) === group && when(t) >= at(from) && when(t) < at(to));
 
-    // Friday until 22:00: Forex and metals still tick; stocks closed since 20:00.
+    // Friday until 22:00 UTC (17:00 EST): Forex and metals still tick; stocks closed since 21:00 UTC (16:00 EST).
     assert.ok(closedAt('Forex', '2026-03-06T21:00', '2026-03-06T22:00').length > 0);
     assert.equal(closedAt('Stocks', '2026-03-06T21:00', '2026-03-09T13:30').length, 0, 'no stock ticks from Friday 21:00 to Monday 13:30');
-    // Friday 22:00 to Sunday 22:00: nothing but crypto.
-    for (const group of ['Forex', 'Metals', 'Stocks']) assert.equal(closedAt(group, '2026-03-06T22:00', '2026-03-08T22:00').length, 0, group);
+    // Friday 22:00 UTC to Sunday 21:00 UTC (17:00 EDT): nothing but crypto.
+    for (const group of ['Forex', 'Metals', 'Stocks']) assert.equal(closedAt(group, '2026-03-06T22:00', '2026-03-08T21:00').length, 0, group);
     const saturday = ticks.filter((t) => when(t) >= at('2026-03-07T00:00') && when(t) < at('2026-03-08T00:00'));
     assert.ok(saturday.length > 0);
     assert.ok(saturday.every((t) => groupOf(t) === 'Crypto'));
     for (const crypto of ALL.filter((i) => i.group === 'Crypto')) assert.ok(saturday.filter((t) => t.symbol === crypto.symbol).length > 8000, crypto.symbol);
-    // Sunday 22:00: every Forex pair and metal ticks again within a minute.
-    const sundayOpen = ticks.filter((t) => when(t) >= at('2026-03-08T22:00') && when(t) < at('2026-03-08T22:01'));
+    // Sunday 17:00 New York: every Forex pair and metal ticks again within a minute.
+    const sundayOpen = ticks.filter((t) => when(t) >= at('2026-03-08T21:00') && when(t) < at('2026-03-08T21:01'));
     for (const i of ALL.filter((x) => x.group === 'Forex' || x.group === 'Metals')) assert.ok(sundayOpen.some((t) => t.symbol === i.symbol), i.symbol);
     // Monday 13:30: stocks open.
     const mondayOpen = ticks.filter((t) => when(t) >= at('2026-03-09T13:30') && when(t) < at('2026-03-09T13:31'));
@@ -108,13 +108,13 @@ describe('simulated feed: trading sessions', () => {
     for (const tick of ticks) assert.ok(isOpenAt(bySymbol.get(tick.symbol)!.schedule, when(tick)), `${tick.symbol} ticked at ${new Date(when(tick)).toISOString()}`);
   });
 
-  test('the session boundary is exact to the step: no Forex tick before Sunday 22:00:00, the first one right after', () => {
-    const ticks = simulate({ seed: 'boundary', from: at('2026-03-08T21:59'), to: at('2026-03-08T22:01'), stepMs: 100, instruments: ALL.filter((i) => i.symbol === 'EURUSD' || i.symbol === 'BTCUSD') });
+  test('the session boundary is exact to the step: no Forex tick before Sunday 17:00:00 New York, the first one right after', () => {
+    const ticks = simulate({ seed: 'boundary', from: at('2026-03-08T20:59'), to: at('2026-03-08T21:01'), stepMs: 100, instruments: ALL.filter((i) => i.symbol === 'EURUSD' || i.symbol === 'BTCUSD') });
     const eurusd = ticks.filter((t) => t.symbol === 'EURUSD');
     assert.ok(eurusd.length > 100);
-    assert.ok(eurusd[0]!.time! >= at('2026-03-08T22:00'));
-    assert.ok(eurusd[0]!.time! < at('2026-03-08T22:00:02'), new Date(eurusd[0]!.time!).toISOString());
-    assert.ok(ticks.some((t) => t.symbol === 'BTCUSD' && t.time! < at('2026-03-08T22:00')));
+    assert.ok(eurusd[0]!.time! >= at('2026-03-08T21:00'), new Date(eurusd[0]!.time!).toISOString());
+    assert.ok(eurusd[0]!.time! < at('2026-03-08T21:00:02'), new Date(eurusd[0]!.time!).toISOString());
+    assert.ok(ticks.some((t) => t.symbol === 'BTCUSD' && t.time! < at('2026-03-08T21:00')), 'crypto ticks before');
   });
 
   test("with sessions 'always' every market ticks on Saturday", () => {
@@ -180,7 +180,8 @@ describe('simulated feed: realistic behaviour', () => {
   });
 
   test('liquid symbols tick several times a second on average (at the real 100 ms step)', () => {
-    const from = at('2026-03-04T14:00');
+    // 10:00 New York (15:00 UTC in March before the change): every market is in session.
+    const from = at('2026-03-04T15:00');
     const seconds = 600;
     const ticks = simulate({ seed: 'rate', from, to: from + seconds * 1000 - 100, stepMs: 100 });
     for (const i of ALL) {
@@ -337,7 +338,7 @@ describe('sim history on first start, and restarts', () => {
     }
   });
 
-  test('history respects trading sessions: no Forex candles at the weekend, stock minutes only 13:30-20:00 on weekdays', async () => {
+  test('history respects trading sessions: no Forex candles at the weekend, stock minutes only 09:30-16:00 New York on weekdays', async () => {
     const forex = bySymbol.get('EURUSD')!.schedule;
     const stocks = bySymbol.get('AAPL')!.schedule;
     for (const c of history.EURUSD!.M1!) assert.ok(isOpenAt(forex, c.time), `EURUSD M1 at ${new Date(c.time).toISOString()}`);
@@ -414,7 +415,7 @@ describe('sim history on first start, and restarts', () => {
 });
 
 describe('the running simulator respects sessions (injected clock)', () => {
-  test('on Saturday only crypto ticks; from Sunday 22:00 Forex ticks again; stocks stay closed', async () => {
+  test('on Saturday only crypto ticks; from Sunday 17:00 New York Forex ticks again; stocks stay closed', async () => {
     const t = await startApp({ market: { feeds: ['sim'], sessions: 'real', simSeed: 'weekend-app' } });
     try {
       const seen: { symbol: string; time: number }[] = [];
@@ -433,13 +434,13 @@ describe('the running simulator respects sessions (injected clock)', () => {
       const onSaturday = seen.filter((s) => s.time >= saturday);
       assert.ok(onSaturday.length >= 5);
       assert.deepEqual([...new Set(onSaturday.map((s) => bySymbol.get(s.symbol)!.group))], ['Crypto']);
-      await stepTo(at('2026-03-08T21:59:59'));
+      await stepTo(at('2026-03-08T20:59:59'));
       assert.ok(!seen.some((s) => s.time >= saturday && bySymbol.get(s.symbol)!.group !== 'Crypto'));
-      const sunday = at('2026-03-08T22:00');
+      const sunday = at('2026-03-08T21:00');
       for (let k = 0; k < 3; k++) await stepTo(sunday + k * 1000);
       const afterOpen = seen.filter((s) => s.time >= sunday);
-      assert.ok(afterOpen.some((s) => s.symbol === 'EURUSD'), 'EURUSD ticks after Sunday 22:00');
-      assert.ok(afterOpen.some((s) => s.symbol === 'XAUUSD'), 'XAUUSD ticks after Sunday 22:00');
+      assert.ok(afterOpen.some((s) => s.symbol === 'EURUSD'), 'EURUSD ticks after Sunday 17:00 New York');
+      assert.ok(afterOpen.some((s) => s.symbol === 'XAUUSD'), 'XAUUSD ticks after Sunday 17:00 New York');
       assert.ok(!afterOpen.some((s) => bySymbol.get(s.symbol)!.group === 'Stocks'), 'stocks are closed on Sunday night');
     } finally {
       await t.close();

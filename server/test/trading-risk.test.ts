@@ -8,7 +8,8 @@ import { closePosition, eventually, history, margins, openPosition, openTrades, 
 /**
  * Risk control of the trading engine (DESIGN.md section 4): the margin call (once per fall to
  * ≤ 100%), the stop-out (≤ 50%: largest loss first, re-check, repeat), and the daily swap rollover
- * (22:00 UTC Monday to Friday, Wednesday triple, exactly once, posted to the ledger on close).
+ * (configured here at 22:00 UTC, Monday to Friday, Wednesday triple, exactly once, posted to the ledger
+ * on close; the default 17:00 New York across daylight-time changes is tested in exchange-sessions.test.ts).
  *
  * Each scenario runs on its own server. The margin scenarios set the margin check interval to an hour
  * and run `marginSweep()` themselves after pushing ticks, so every check happens at a known price;
@@ -16,7 +17,7 @@ import { closePosition, eventually, history, margins, openPosition, openTrades, 
  */
 
 /** Margin checks only when a test runs `marginSweep()` (the timer would fire in an hour). */
-const manualSweeps = { ...roomyLimits, trading: { marginCallLevel: 100, stopOutLevel: 50, marginCheckMs: 3_600_000 } };
+const manualSweeps = { ...roomyLimits, trading: { marginCallLevel: 100, stopOutLevel: 50, marginCheckMs: 3_600_000, rollover: { zone: 'UTC', minuteOfDay: 22 * 60 } } };
 
 const at = (iso: string) => Date.parse(iso);
 /** The test clock's start: Wednesday 2026-03-04 10:00 UTC. */

@@ -12,7 +12,7 @@ import { eventually, history, openPosition, openTrades, push, pushTicks, roomyLi
  * later tick.
  */
 
-const config = { ...roomyLimits, trading: { marginCallLevel: 100, stopOutLevel: 50, marginCheckMs: 3_600_000 } };
+const config = { ...roomyLimits, trading: { marginCallLevel: 100, stopOutLevel: 50, marginCheckMs: 3_600_000, rollover: { zone: 'UTC', minuteOfDay: 22 * 60 } } };
 
 // Market data (quotes, candles) is written every 2 s in a transaction of its own: out of the way
 // here, so the transactions counted are the engine's.

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Instrument } from './instruments';
+import { wallClock, zonedInstant } from './zoned-time';
 
 /**
  * The trading math, MT5-compatible for hedging accounts (DESIGN.md section 4). Pure and exact:
@@ -114,21 +115,30 @@ export function triggeredStop(side: Side, stopLoss: number, takeProfit: number, 
   return null;
 }
 
-const DAY_MS = 24 * 3600_000;
-const ROLLOVER_HOUR_UTC = 22;
+/** When the daily rollover happens: a wall-clock time in a time zone (17:00 New York by default). */
+export interface RolloverTime {
+  zone: string;
+  minuteOfDay: number;
+}
+
+export const DEFAULT_ROLLOVER: RolloverTime = { zone: 'America/New_York', minuteOfDay: 17 * 60 };
 
 /**
- * Daily rollover instants (22:00 UTC, Monday to Friday) in (after, upTo], oldest first. Wednesday's
- * counts three days, for the weekend, as MT5 brokers charge it.
+ * Daily rollover instants in (after, upTo], oldest first: the rollover's local time on every local
+ * Monday to Friday, daylight time included. Wednesday's counts three days, for the weekend, as MT5
+ * brokers charge it. Every instant is listed, however long the span (a long downtime is charged
+ * in full).
  */
-export function rolloversBetween(after: number, upTo: number): { at: number; days: number }[] {
+export function rolloversBetween(after: number, upTo: number, rollover: RolloverTime = DEFAULT_ROLLOVER): { at: number; days: number }[] {
   const out: { at: number; days: number }[] = [];
-  const first = new Date(after);
-  let t = Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate(), ROLLOVER_HOUR_UTC);
-  for (; t <= upTo; t += DAY_MS) {
-    if (t <= after) continue;
-    const weekday = new Date(t).getUTCDay();
-    if (weekday >= 1 && weekday <= 5) out.push({ at: t, days: weekday === 3 ? 3 : 1 });
+  if (!(upTo > after)) return out;
+  // From the local day before `after` (its rollover may lie after `after` in UTC terms).
+  for (let day = wallClock(rollover.zone, after).day - 1; ; day++) {
+    const at = zonedInstant(rollover.zone, day, rollover.minuteOfDay);
+    if (at > upTo) break;
+    if (at <= after) continue;
+    const weekday = (((day + 4) % 7) + 7) % 7;
+    if (weekday >= 1 && weekday <= 5) out.push({ at, days: weekday === 3 ? 3 : 1 });
   }
   return out;
 }

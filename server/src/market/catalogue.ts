@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { instrumentGroup } from '@tradeport/contracts';
 import { z } from 'zod';
 import type { Instrument } from '../domain/instruments';
-import { parseSchedule } from '../domain/trading-sessions';
+import { parseCalendar, parseSchedule, type CalendarSpec } from '../domain/trading-sessions';
 import type { Db } from '../storage/db';
 
 /**
@@ -35,16 +35,28 @@ const instrumentEntry = z.object({
   feeds: z.object({ binance: z.string().regex(/^[A-Z0-9]{2,20}$/).optional(), polygon: z.string().min(1).max(20).optional() }).strict().default({}),
 });
 
+/** Holiday closures and early closes of one instrument group, as local dates of `zone`. */
+const calendarEntry = z
+  .object({
+    zone: z.string().min(1),
+    closed: z.array(z.string()).max(1000).optional(),
+    earlyCloses: z.array(z.object({ date: z.string(), close: z.string() }).strict()).max(1000).optional(),
+  })
+  .strict();
+
 const catalogueFile = z.object({
   $comment: z.string().optional(),
   schedules: z.record(z.string(), z.array(z.string()).min(1)),
+  holidays: z.partialRecord(instrumentGroup, calendarEntry).optional(),
   instruments: z.array(instrumentEntry).min(1),
 });
 
 export type CatalogueEntry = z.infer<typeof instrumentEntry>;
 
 /** Reads and checks a catalogue file; throws one message listing every problem. */
-export function readCatalogueFile(path: string): { schedules: Record<string, string[]>; instruments: CatalogueEntry[] } {
+export type CatalogueCalendar = z.infer<typeof calendarEntry>;
+
+export function readCatalogueFile(path: string): { schedules: Record<string, string[]>; holidays?: Partial<Record<CatalogueEntry['group'], CatalogueCalendar>>; instruments: CatalogueEntry[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -61,6 +73,13 @@ export function readCatalogueFile(path: string): { schedules: Record<string, str
       parseSchedule(windows);
     } catch (err) {
       problems.push(`schedules.${name}: ${(err as Error).message}`);
+    }
+  }
+  for (const [group, calendar] of Object.entries(parsed.data.holidays ?? {})) {
+    try {
+      parseCalendar(calendar);
+    } catch (err) {
+      problems.push(`holidays.${group}: ${(err as Error).message}`);
     }
   }
   const seen = new Set<string>();
@@ -99,6 +118,7 @@ export async function syncCatalogue(db: Db, path: string, now: number): Promise<
         volume_max: i.volume.max,
         calc_mode: i.calcMode,
         sessions_json: JSON.stringify(file.schedules[i.schedule]),
+        calendar_json: file.holidays?.[i.group] ? JSON.stringify(file.holidays[i.group]) : null,
         swap_long: i.swapLong,
         swap_short: i.swapShort,
         spread_markup: i.spreadMarkup,
@@ -139,7 +159,7 @@ export async function loadInstruments(db: Db): Promise<Instrument[]> {
       volumeMax: r.volume_max,
       calcMode: r.calc_mode,
       sessions,
-      schedule: parseSchedule(sessions),
+      schedule: parseSchedule(sessions, r.calendar_json ? (JSON.parse(r.calendar_json) as CalendarSpec) : null),
       swapLong: r.swap_long,
       swapShort: r.swap_short,
       spreadMarkup: r.spread_markup,

@@ -133,6 +133,8 @@ export interface InstrumentsTable {
   volume_max: number;
   calc_mode: 'forex' | 'cfd';
   sessions_json: string;
+  /** The group's holiday calendar from the catalogue (JSON), or null. */
+  calendar_json: string | null;
   swap_long: number;
   swap_short: number;
   spread_markup: number;

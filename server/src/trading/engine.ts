@@ -528,7 +528,7 @@ export class TradingEngine {
     const now = this.ctx.now();
     // A rollover that passed since the last run is charged first, so closing just after 22:00
     // does not skip that night's swap.
-    if (rolloversBetween(this.rolledUpTo, now).length > 0) await this.applyRollovers(now);
+    if (rolloversBetween(this.rolledUpTo, now, this.ctx.config.trading.rollover).length > 0) await this.applyRollovers(now);
     p.closing = true;
     let closedElsewhere = false;
     try {
@@ -890,12 +890,12 @@ export class TradingEngine {
   private rolling: Promise<number> | null = null;
 
   private async rollOver(now: number): Promise<number> {
-    if (rolloversBetween(this.rolledUpTo, now).length === 0) return 0;
+    if (rolloversBetween(this.rolledUpTo, now, this.ctx.config.trading.rollover).length === 0) return 0;
     const last = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
     const after = last?.at != null ? Number(last.at) : now - 24 * 3600_000;
     this.rolledUpTo = Math.max(this.rolledUpTo, after);
     let applied = 0;
-    for (const { at, days } of rolloversBetween(after, now).slice(-10)) {
+    for (const { at, days } of rolloversBetween(after, now, this.ctx.config.trading.rollover)) {
       // Positions with the same symbol, side and volume pay the same: computed once per group.
       const perGroup = new Map<string, Cents>();
       const charges: [number, Cents][] = [];
@@ -1010,7 +1010,7 @@ export class TradingEngine {
       // The time of the close is taken once the turns are held; a rollover due by then comes first,
       // and if it cannot be applied the triggers fire again on the next tick rather than skip a swap.
       const now = this.ctx.now();
-      if (rolloversBetween(this.rolledUpTo, now).length > 0) {
+      if (rolloversBetween(this.rolledUpTo, now, this.ctx.config.trading.rollover).length > 0) {
         try {
           await this.applyRollovers(now);
         } catch (err) {
