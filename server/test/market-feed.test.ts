@@ -29,7 +29,7 @@ function feedClient(t: TestApp, token: string | null = FEED_TOKEN): Client {
 async function push(t: TestApp, ticks: unknown[]): Promise<void> {
   const r = await feedClient(t).post('/feed/ticks', { ticks });
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.deepEqual(r.body, { status: 'success', accepted: ticks.length });
+  assert.deepEqual(r.body, { status: 'success', message: `Accepted ${ticks.length} of ${ticks.length} ticks.`, accepted: ticks.length, refused: [] });
 }
 
 /** Signs in again: moving the injected clock by an hour or more ends idle sessions. */
@@ -98,7 +98,7 @@ describe('push feed: authentication', () => {
   test('the right Bearer token is accepted and the tick is in the book when the call returns', async () => {
     const r = await feedClient(t).post('/feed/ticks', body);
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { status: 'success', accepted: 1 });
+    assert.deepEqual(r.body, { status: 'success', message: 'Accepted 1 of 1 ticks.', accepted: 1, refused: [] });
     assert.deepEqual(t.app.market.book.get('EURUSD'), { symbol: 'EURUSD', bid: 1.1, ask: 1.1002, time: WEDNESDAY_10 });
     assert.equal(t.app.market.candles.live('EURUSD', 'M1')?.close, 1.1);
   });
@@ -167,10 +167,34 @@ describe('push feed: validation', () => {
     ['a time more than a minute in the future', { symbol: 'EURUSD', bid: 1.1, ask: 1.1002, time: WEDNESDAY_10 + 60_001 }, /future/],
   ];
   for (const [what, bad, reason] of bookCases) {
-    test(`${what} → 400 naming the tick, nothing applied`, async () => {
-      assert.match(await refusedAsThird(bad, reason), NAMES_THIRD_TICK);
+    test(`${what} → refused alone: 400 naming the tick, nothing applied`, async () => {
+      const before = t.app.market.book.all();
+      const r = await feedClient(t).post('/feed/ticks', { ticks: [bad] });
+      assert.equal(r.status, 400, JSON.stringify(r.body));
+      assert.equal(r.body.status, 'Failure');
+      assert.match(r.body.message, /^Tick 1: /);
+      assert.match(r.body.message, reason);
+      assert.deepEqual(t.app.market.book.all(), before);
     });
   }
+
+  /** A problem only the quote book sees costs its tick alone: the good ones in the batch are applied (feed-gaps.test.ts). */
+  test('a tick the quote book refuses within a batch is named in `refused`; the batch is not all-or-nothing', async () => {
+    const other = await startApp();
+    try {
+      for (const [what, bad, reason] of bookCases) {
+        const r = await feedClient(other).post('/feed/ticks', { ticks: [good1, good2, bad] });
+        assert.equal(r.status, 200, `${what}: ${JSON.stringify(r.body)}`);
+        assert.equal(r.body.accepted, 2, what);
+        assert.equal(r.body.refused.length, 1, what);
+        assert.equal(r.body.refused[0].index, 3, what);
+        assert.match(r.body.refused[0].message, reason, what);
+      }
+      assert.equal(other.app.market.book.get('GBPUSD')?.bid, 1.27);
+    } finally {
+      await other.close();
+    }
+  });
 
   // Refused by the request schema.
   const schemaCases: [string, unknown, RegExp][] = [
@@ -238,7 +262,7 @@ describe('push feed: validation', () => {
     const ticks = Array.from({ length: 1000 }, (_, i) => ({ symbol: 'EURCHF', bid: 0.95 + i / 100_000, ask: 0.9502 + i / 100_000 }));
     const r = await feedClient(t).post('/feed/ticks', { ticks });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { status: 'success', accepted: 1000 });
+    assert.deepEqual(r.body, { status: 'success', message: 'Accepted 1000 of 1000 ticks.', accepted: 1000, refused: [] });
     assert.deepEqual(t.app.market.book.get('EURCHF'), { symbol: 'EURCHF', bid: 0.95999, ask: 0.96019, time: WEDNESDAY_10 });
     assert.equal(t.app.market.candles.live('EURCHF', 'M1')?.volume, 1000);
   });
@@ -273,18 +297,20 @@ describe('push feed: validation', () => {
     assert.match(r.body.message, /older/);
   });
 
-  test('a batch holding one tick older than the current quote applies nothing (all or nothing)', async () => {
+  test('a batch holding one tick older than the current quote applies the others and names the refused one', async () => {
     await push(t, [{ symbol: 'USDCAD', bid: 1.362, ask: 1.3622, time: WEDNESDAY_10 - 1000 }]);
-    const before = t.app.market.book.all();
+    const usdcad = t.app.market.book.get('USDCAD');
     const r = await feedClient(t).post('/feed/ticks', {
       ticks: [
         { symbol: 'EURGBP', bid: 0.854, ask: 0.8542 },
         { symbol: 'USDCAD', bid: 1.5, ask: 1.5002, time: WEDNESDAY_10 - 5000 },
       ],
     });
-    assert.deepEqual(t.app.market.book.all(), before, `a batch with an older tick was half applied (${r.status} ${JSON.stringify(r.body)})`);
-    assert.equal(r.status, 400);
-    assert.match(r.body.message, /Tick 2/);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.accepted, 1);
+    assert.deepEqual(r.body.refused, [{ index: 2, symbol: 'USDCAD', message: 'USDCAD: tick is older than the current quote.' }]);
+    assert.equal(t.app.market.book.get('EURGBP')?.bid, 0.854);
+    assert.deepEqual(t.app.market.book.get('USDCAD'), usdcad, 'the older tick must not replace the quote');
   });
 
   test('a tick with the same time as the current quote replaces it', async () => {

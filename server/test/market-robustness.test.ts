@@ -30,7 +30,7 @@ describe('market data robustness', () => {
         { symbol: 'USDJPY', bid: 150.1, ask: 150.12 },
       ]);
       assert.equal(r.status, 200);
-      assert.deepEqual(await r.json(), { status: 'success', accepted: 3 });
+      assert.deepEqual(await r.json(), { status: 'success', message: 'Accepted 3 of 3 ticks.', accepted: 3, refused: [] });
       assert.deepEqual(seen, ['EURUSD', 'GBPUSD', 'USDJPY']);
       assert.equal(t.app.market.book.get('USDJPY')?.bid, 150.1);
     } finally {

@@ -81,7 +81,13 @@ export const feedTick = z.object({
 export const feedTicksRequest = z.object({
   ticks: z.array(feedTick, { error: 'ticks must be a list.' }).min(1, 'ticks must not be empty.').max(MAX_TICKS_PER_PUSH, `At most ${MAX_TICKS_PER_PUSH} ticks per request.`),
 });
-export const feedTicksResponse = z.object({ status: z.literal('success'), accepted: z.number() });
+/** A tick of a pushed batch that was not applied: its 1-based position, its symbol and why. */
+export const refusedTick = z.object({ index: z.number(), symbol: z.string(), message: z.string() });
+/**
+ * The good ticks of a batch are applied and each refused one is reported; a batch with no good
+ * tick at all is refused as a whole (400, `{status: 'Failure', message}` naming the first problem).
+ */
+export const feedTicksResponse = z.object({ status: z.literal('success'), message: z.string(), accepted: z.number(), refused: z.array(refusedTick) });
 
 // ------------------------------------------------------------------ the WebSocket stream
 

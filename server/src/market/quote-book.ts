@@ -14,8 +14,9 @@ export interface QuoteBookOptions {
 }
 
 /**
- * A tick that moves the mid price by more than this fraction from the current quote is refused as
- * a feed error (a misplaced decimal point, a bridge sending another symbol's price), not applied.
+ * A tick that moves the mid price by more than this fraction from a fresh current quote (one not
+ * older than the stale limit) is refused as a feed error (a misplaced decimal point, a bridge
+ * sending another symbol's price), not applied.
  */
 export const MAX_TICK_MOVE = 0.5;
 /** Tick times may run this far ahead of our clock (clock skew); later ones are refused. */
@@ -65,7 +66,10 @@ export class QuoteBook implements TickSink {
     if (!Number.isFinite(quote.bid) || !Number.isFinite(quote.ask) || quote.bid <= 0 || quote.ask < quote.bid) {
       return { problem: `${tick.symbol}: the price is out of range for ${instrument.digits} digits.` };
     }
-    if (after) {
+    // Only a fresh quote is a fair reference: after a real gap (a weekend, an outage, a quote
+    // restored at start) a large move is the market's, and comparing with the old price would
+    // refuse every later tick and freeze the symbol for good.
+    if (after && now - after.time <= this.options.staleAfterMs) {
       const move = Math.abs((quote.bid + quote.ask) / (after.bid + after.ask) - 1);
       if (move > MAX_TICK_MOVE) return { problem: `${tick.symbol}: the price moved ${Math.round(move * 100)}% in one tick; refused as a feed error.` };
     }

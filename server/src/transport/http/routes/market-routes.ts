@@ -1,7 +1,6 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Period } from '../../../domain/candles';
-import type { BookQuote } from '../../../market/types';
 import { refuse } from '../../../services/errors';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
@@ -46,18 +45,21 @@ export function marketRoutes(app: FastifyInstance): void {
   registerCall(
     app,
     calls.feedTicks,
-    async ({ body }) => {
-      // All or nothing: a bridge that sends one bad tick learns which, and no half-batch lands.
-      // Ticks of a batch apply in order, so each is checked against the quote before it.
-      const after = new Map<string, BookQuote | undefined>();
+    async ({ body, request }) => {
+      // Each tick is checked against the quote before it (ticks of a batch apply in order); one bad
+      // tick costs only itself, and the bridge learns which and why.
+      const refused: { index: number; symbol: string; message: string }[] = [];
       for (const [index, tick] of body.ticks.entries()) {
-        const result = market.book.check(tick, after.has(tick.symbol) ? after.get(tick.symbol) : market.book.get(tick.symbol));
-        if ('problem' in result) throw refuse.invalid(`Tick ${index + 1}: ${result.problem}`);
-        after.set(tick.symbol, result.quote);
+        const result = market.book.ingest(tick, 'push');
+        if (!result.ok) refused.push({ index: index + 1, symbol: tick.symbol, message: result.reason });
       }
-      let accepted = 0;
-      for (const tick of body.ticks) if (market.book.ingest(tick, 'push').ok) accepted++;
-      return { status: 'success' as const, accepted };
+      const accepted = body.ticks.length - refused.length;
+      if (accepted === 0) {
+        const [first] = refused;
+        throw refuse.invalid(`Tick ${first?.index}: ${first?.message}${refused.length > 1 ? ` (and ${refused.length - 1} more refused; no tick was applied)` : ''}`);
+      }
+      if (refused.length > 0) request.log.warn({ accepted, refused: refused.length, first: refused[0] }, 'pushed ticks refused');
+      return { status: 'success' as const, message: `Accepted ${accepted} of ${body.ticks.length} ticks.`, accepted, refused };
     },
     { config: { csrfExempt: true } },
   );
