@@ -58,6 +58,19 @@ export const marginCallEvent = z.object({
   margin: money,
 });
 
+/**
+ * A stop-out step: the margin level was at or below the stop-out level. `ticket` is the position
+ * closed (the largest loser among those that could be closed now), or null if none could be;
+ * `notClosable` lists the positions left open because their market is closed or has no fresh price.
+ */
+export const stopOutEvent = z.object({
+  type: z.literal('account.stopOut'),
+  userId: z.number(),
+  marginLevel: z.string(),
+  ticket: z.number().nullable(),
+  notClosable: z.array(z.object({ ticket: z.number(), symbol: z.string(), reason: z.enum(['market-closed', 'no-fresh-price']) })),
+});
+
 /** A pending order filled, expired, or was rejected at activation (e.g. not enough margin). */
 export const orderEvent = z.object({
   type: z.literal('order.updated'),
@@ -68,5 +81,5 @@ export const orderEvent = z.object({
   ticket: z.number().nullable(),
 });
 
-export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, orderEvent]);
+export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;

@@ -178,6 +178,8 @@ export class TradingEngine {
   /** The last rollover instant known to be applied (a cheap test before a close). */
   private rolledUpTo = 0;
   private readonly marginCalled = new Set<number>();
+  /** Accounts told that a stop-out could close nothing, with what was blocked (told again when that changes). */
+  private readonly stopOutBlocked = new Map<number, string>();
   private sweepTimer: NodeJS.Timeout | null = null;
   /** How often the cached balances are re-read whatever the events said. */
   private readonly resyncMs = 5000;
@@ -408,6 +410,16 @@ export class TradingEngine {
     return Math.max(0, floor.toNumber());
   }
 
+  /**
+   * Why a symbol cannot be traded right now — its market is closed, or it has no fresh quote — or
+   * null when it can. Fills, SL/TP and stop-outs happen only when it can, as manual orders do.
+   */
+  private untradableReason(symbol: string): 'market-closed' | 'no-fresh-price' | null {
+    if (!this.market.book.isOpen(symbol)) return 'market-closed';
+    if (!this.market.book.get(symbol) || this.market.book.isStale(symbol)) return 'no-fresh-price';
+    return null;
+  }
+
   /** Refuses trading on a closed market or a stale quote, and returns the quote to trade at. */
   private tradableQuote(instrument: Instrument): BookQuote {
     if (!this.market.book.isOpen(instrument.symbol)) throw refuse.invalid('Market Closed');
@@ -589,6 +601,10 @@ export class TradingEngine {
     if (this.holders.get(quote.symbol)?.size) this.dirtySymbols.add(quote.symbol);
     // A conversion rate moving changes the USD figures of the instruments that convert through it.
     for (const d of this.dependents.get(quote.symbol) ?? []) if (this.holders.get(d)?.size) this.dirtySymbols.add(d);
+    // A tick outside the session (a bridge pushing a closed market) or already stale fires nothing:
+    // triggers and pending orders stay in their indexes and fire at the first tradable tick after
+    // the open, at that tick's price, as MT5 does.
+    if (this.untradableReason(quote.symbol) !== null) return;
     for (const orderId of this.orderIndex.fire(quote.symbol, quote.bid, quote.ask)) this.activate(orderId, quote);
     for (const { positionId, kind } of this.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
       const p = this.open.get(positionId);
@@ -828,13 +844,16 @@ export class TradingEngine {
         const a = await this.account(userId);
         if (a.margin.isZero()) {
           this.marginCalled.delete(userId);
+          this.stopOutBlocked.delete(userId);
           return;
         }
         if (a.marginLevel.gt(marginCallLevel)) {
           this.marginCalled.delete(userId);
+          this.stopOutBlocked.delete(userId);
           return;
         }
         if (a.marginLevel.gt(stopOutLevel)) {
+          this.stopOutBlocked.delete(userId);
           if (!this.marginCalled.has(userId)) {
             this.marginCalled.add(userId);
             this.ctx.bus.publish({ type: 'account.marginCall', userId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
@@ -848,19 +867,38 @@ export class TradingEngine {
           for (const p of fired) await this.closeTriggeredNow(p);
           continue;
         }
-        // Then the position losing the most, and look again.
+        // Then the position losing the most among those that can be closed now (in session, at a
+        // fresh price: never at a price from a closed session), and look again.
         let worst: OpenPosition | null = null;
         let worstProfit: Decimal | null = null;
+        const notClosable: { ticket: number; symbol: string; reason: 'market-closed' | 'no-fresh-price' }[] = [];
         for (const p of this.positionsOf(userId)) {
+          if (p.closing) continue;
+          const blocked = this.untradableReason(p.symbol);
+          if (blocked) {
+            notClosable.push({ ticket: p.id, symbol: p.symbol, reason: blocked });
+            continue;
+          }
           const profit = this.floatingProfit(p);
           const f = profit === null ? null : profit.plus(new Decimal(p.swapCents).div(100));
-          if (f !== null && !p.closing && (worstProfit === null || f.lt(worstProfit))) {
+          if (f !== null && (worstProfit === null || f.lt(worstProfit))) {
             worst = p;
             worstProfit = f;
           }
         }
-        if (!worst) return;
+        const event = { type: 'account.stopOut' as const, userId, marginLevel: a.marginLevel.toFixed(2), ticket: worst?.id ?? null, notClosable };
+        if (!worst) {
+          // Told once per set of blocked positions, not on every sweep while the markets stay closed.
+          const key = notClosable.map((n) => `${n.ticket}:${n.reason}`).join(',');
+          if (notClosable.length > 0 && this.stopOutBlocked.get(userId) !== key) {
+            this.stopOutBlocked.set(userId, key);
+            this.ctx.bus.publish(event);
+          }
+          return;
+        }
+        this.stopOutBlocked.delete(userId);
         await this.closeNow(worst, 'stop-out', {});
+        this.ctx.bus.publish(event);
       }
     });
   }
