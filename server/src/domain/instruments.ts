@@ -30,6 +30,11 @@ export interface Instrument {
   sim: SimProfile;
   /** The instrument's name at each real provider (e.g. binance: 'BTCUSDT', polygon: 'EUR/USD'). */
   feeds: Partial<Record<'binance' | 'polygon', string>>;
+  /**
+   * Removed from the catalogue but still held (open positions or pending orders): loaded so they
+   * can be valued and closed, but no new order is accepted in it.
+   */
+  closeOnly?: boolean;
 }
 
 /** How the simulated feed moves an instrument. */

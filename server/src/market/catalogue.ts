@@ -139,9 +139,24 @@ export async function syncCatalogue(db: Db, path: string, now: number): Promise<
   });
 }
 
-/** The enabled instruments, in catalogue order. */
+/**
+ * The enabled instruments, in catalogue order, then those removed from the catalogue that still
+ * have open positions or pending orders (close-only: they stay loaded until those are gone, so the
+ * positions can be valued, rolled over and closed).
+ */
 export async function loadInstruments(db: Db): Promise<Instrument[]> {
-  const rows = await db.selectFrom('instruments').selectAll().where('enabled', '=', 1).orderBy('sort_order').execute();
+  const held = db
+    .selectFrom('positions')
+    .select('symbol')
+    .where('status', '=', 'open')
+    .union(db.selectFrom('orders').select('symbol').where('status', '=', 'pending'));
+  const rows = await db
+    .selectFrom('instruments')
+    .selectAll()
+    .where((eb) => eb.or([eb('enabled', '=', 1), eb('symbol', 'in', held)]))
+    .orderBy('enabled', 'desc')
+    .orderBy('sort_order')
+    .execute();
   return rows.map((r) => {
     const sessions = JSON.parse(r.sessions_json) as string[];
     return {
@@ -165,6 +180,7 @@ export async function loadInstruments(db: Db): Promise<Instrument[]> {
       spreadMarkup: r.spread_markup,
       sim: JSON.parse(r.sim_json) as Instrument['sim'],
       feeds: JSON.parse(r.feeds_json) as Instrument['feeds'],
+      closeOnly: r.enabled !== 1,
     };
   });
 }

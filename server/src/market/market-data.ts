@@ -36,6 +36,9 @@ export class MarketData {
   static async start(db: Db, config: MarketConfig, now: () => number, log: MarketLog): Promise<MarketData> {
     await syncCatalogue(db, config.catalogueFile ?? DEFAULT_CATALOGUE_FILE, now());
     const instruments = await loadInstruments(db);
+    for (const i of instruments.filter((x) => x.closeOnly)) {
+      log.warn({ symbol: i.symbol }, `${i.symbol} is no longer in the instrument catalogue but has open positions or pending orders: it stays loaded, close-only (no new orders), until they are gone`);
+    }
     const onListenerError = (err: unknown) => log.warn({ err }, 'a market data listener failed');
     const book = new QuoteBook(instruments, { now, staleAfterMs: config.staleAfterMs, sessions: config.sessions, onListenerError });
     const candles = new CandleStore(db, onListenerError);
@@ -119,6 +122,11 @@ export class MarketData {
       for (const s of symbols) this.changedQuotes.add(s);
       throw err;
     }
+  }
+
+  /** The instruments offered for trading (close-only ones, removed from the catalogue, are not listed). */
+  get listed(): Instrument[] {
+    return this.instruments.filter((i) => !i.closeOnly);
   }
 
   /** The providers running, for the health endpoint. */

@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/0001-initial';
 import { marketMigration } from './migrations/0002-market';
 import { tradingMigration } from './migrations/0003-trading';
 import { calendarsMigration } from './migrations/0004-calendars';
+import { fillTicksMigration } from './migrations/0005-fill-ticks-deferred-swap';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -21,6 +22,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0002-market': marketMigration(handle.engine),
       '0003-trading': tradingMigration(handle.engine),
       '0004-calendars': calendarsMigration(),
+      '0005-fill-ticks-deferred-swap': fillTicksMigration(handle.engine),
     }),
   });
 }

@@ -11,6 +11,10 @@ export interface PositionsTable {
   take_profit: number;
   comment: string;
   opened_at: number;
+  /** The tick the position was filled at (null for positions opened before these were recorded). */
+  open_tick_bid: number | null;
+  open_tick_ask: number | null;
+  open_tick_time: number | null;
   swap_cents: Generated<number>;
   status: 'open' | 'closed';
   close_price: number | null;
@@ -21,6 +25,13 @@ export interface PositionsTable {
   close_tick_time: number | null;
   profit_cents: number | null;
   closed_by: number | null;
+}
+
+/** A rollover's swap not yet charged to a position (no conversion rate when it was applied). */
+export interface SwapDeferredTable {
+  position_id: number;
+  rollover_at: number;
+  days: number;
 }
 
 export interface SwapRolloversTable {

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { OrdersTable, PositionsTable, SwapRolloversTable } from './schema-trading';
+import type { OrdersTable, PositionsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
 export interface UsersTable {
@@ -179,6 +179,7 @@ export interface Database {
   last_quotes: LastQuotesTable;
   positions: PositionsTable;
   swap_rollovers: SwapRolloversTable;
+  swap_deferred: SwapDeferredTable;
   orders: OrdersTable;
 }
 

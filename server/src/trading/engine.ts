@@ -55,6 +55,8 @@ function roundLevels<T extends { stopLoss: number; takeProfit: number }>(o: T, i
   return { ...o, stopLoss, takeProfit };
 }
 
+const closeOnlyMessage = (i: Instrument) => `${i.symbol} is close-only: it was removed from the instrument catalogue. Open positions in it can still be closed.`;
+
 /** Whether a price reaches a pending order's activation condition. */
 function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number, p: { bid: number; ask: number }): boolean {
   switch (condition) {
@@ -143,6 +145,8 @@ export interface AccountState {
   equity: Decimal;
   freeMargin: Decimal;
   marginLevel: Decimal;
+  /** Open positions whose margin or profit cannot be valued right now (no price or conversion rate). */
+  unvalued: number;
 }
 
 /**
@@ -197,8 +201,11 @@ export class TradingEngine {
     for (const r of rows) {
       this.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
     }
+    for (const r of await this.ctx.db.selectFrom('swap_deferred').select('position_id').distinct().execute()) this.deferredSwap.add(r.position_id);
     const lastRollover = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
-    this.rolledUpTo = lastRollover?.at != null ? Number(lastRollover.at) : this.ctx.now() - 24 * 3600_000;
+    let oldest = this.ctx.now() - 24 * 3600_000;
+    for (const p of this.open.values()) oldest = Math.min(oldest, p.openedAt);
+    this.rolledUpTo = lastRollover?.at != null ? Number(lastRollover.at) : oldest;
     const orders = await this.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
     for (const r of orders) {
       this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), busy: false });
@@ -226,7 +233,8 @@ export class TradingEngine {
     this.unsubscribe = this.market.book.onQuote((quote) => this.onTick(quote));
     this.sweepTimer = setInterval(() => void this.marginSweep(), this.ctx.config.trading.marginCheckMs);
     this.sweepTimer.unref();
-    this.rolloverTimer = setInterval(() => void this.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed')), 60_000);
+    // Every minute: a due rollover, and kept swap that may be priceable by now (inside applyRollovers).
+    this.rolloverTimer = setInterval(() => void this.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed; it is tried again in a minute')), 60_000);
     this.rolloverTimer.unref();
     this.expiryTimer = setInterval(() => void this.expireOrders(this.ctx.now()), 1000);
     this.expiryTimer.unref();
@@ -267,6 +275,7 @@ export class TradingEngine {
 
   private untrack(p: OpenPosition): void {
     this.open.delete(p.id);
+    this.deferredSwap.delete(p.id);
     this.triggers.remove(p.id);
     const h = this.holdings.get(p.userId);
     if (!h) return;
@@ -333,12 +342,15 @@ export class TradingEngine {
   /** Floating profit of one position in USD at current prices, or null without a usable quote. */
   floatingProfit(p: OpenPosition): Decimal | null {
     const q = this.market.book.get(p.symbol);
-    if (!q) return null;
-    return profitUsd(p.side, p.volume, p.openPrice, q, this.instrument(p.symbol), this.prices);
+    const instrument = this.instrumentOrNone(p.symbol);
+    if (!q || !instrument) return null;
+    return profitUsd(p.side, p.volume, p.openPrice, q, instrument, this.prices);
   }
 
-  private positionMargin(p: Pick<OpenPosition, 'symbol' | 'volume' | 'openPrice'>, leverage: number): Decimal {
-    return marginUsd(p.volume, p.openPrice, leverage, this.instrument(p.symbol), this.prices) ?? new Decimal(0);
+  /** Margin of one position in USD, or null when it cannot be valued (no conversion rate right now). */
+  private positionMargin(p: Pick<OpenPosition, 'symbol' | 'volume' | 'openPrice'>, leverage: number): Decimal | null {
+    const instrument = this.instrumentOrNone(p.symbol);
+    return instrument ? marginUsd(p.volume, p.openPrice, leverage, instrument, this.prices) : null;
   }
 
   async account(userId: number, trx?: Tx): Promise<AccountState> {
@@ -377,16 +389,20 @@ export class TradingEngine {
   private figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
     let floating = new Decimal(0);
     let margin = new Decimal(0);
+    let unvalued = 0;
     for (const p of this.positionsOf(userId)) {
-      floating = floating.plus(this.floatingProfit(p) ?? 0).plus(new Decimal(p.swapCents).div(100));
-      margin = margin.plus(this.positionMargin(p, leverage));
+      const profit = this.floatingProfit(p);
+      const m = this.positionMargin(p, leverage);
+      if (profit === null || m === null) unvalued += 1;
+      floating = floating.plus(profit ?? 0).plus(new Decimal(p.swapCents).div(100));
+      if (m !== null) margin = margin.plus(m);
     }
     if (extra) {
       floating = floating.plus(extra.floating);
       margin = margin.plus(extra.margin);
     }
     const f = accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin);
-    return { balanceCents, creditCents, leverage, floating, margin, ...f };
+    return { balanceCents, creditCents, leverage, floating, margin, unvalued, ...f };
   }
 
   /**
@@ -402,8 +418,13 @@ export class TradingEngine {
     for (const r of rows) {
       const p = { symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price };
       const q = this.market.book.get(r.symbol);
-      floating = floating.plus((q && profitUsd(p.side, p.volume, p.openPrice, q, this.instrument(p.symbol), this.prices)) ?? 0).plus(new Decimal(Number(r.swap_cents)).div(100));
-      margin = margin.plus(this.positionMargin(p, user.leverage));
+      const instrument = this.instrumentOrNone(r.symbol);
+      const profit = q && instrument ? profitUsd(p.side, p.volume, p.openPrice, q, instrument, this.prices) : null;
+      floating = floating.plus(profit ?? 0).plus(new Decimal(Number(r.swap_cents)).div(100));
+      const m = this.positionMargin(p, user.leverage);
+      // Fail closed: what the positions need cannot be known, so nothing may be withdrawn now.
+      if (m === null || profit === null) throw refuse.invalid(`Withdrawals are paused while a conversion rate for your ${r.symbol} position is missing; please try again shortly.`);
+      margin = margin.plus(m);
     }
     // equity − margin ≥ 0 with balance b: b ≥ margin − credit − floating.
     const floor = margin.minus(new Decimal(user.credit_cents).div(100)).minus(floating).times(100).ceil();
@@ -444,6 +465,7 @@ export class TradingEngine {
     } catch (err) {
       return Promise.reject(err);
     }
+    if (instrument.closeOnly) return Promise.reject(refuse.invalid(closeOnlyMessage(instrument)));
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
     return this.serialize(actor.userId, async () => {
@@ -476,10 +498,12 @@ export class TradingEngine {
     if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
     // The new position counts with the spread it pays at once (it opens at ask, values at bid).
     const after = this.figures(userId, user.balance_cents, user.credit_cents, user.leverage, { floating, margin });
+    // Fail closed: with a position that cannot be valued, free margin is unknown.
+    if (after.unvalued > 0) throw refuse.invalid('A conversion rate needed to value your open positions is missing right now; new orders are paused until it is available. Please try again shortly.');
     if (after.freeMargin.isNegative()) throw refuse.invalid(`Not enough free margin: this order needs ${margin.toFixed(2)} USD of margin; free margin would be ${after.freeMargin.toFixed(2)} USD.`);
     const row = await trx
       .insertInto('positions')
-      .values({ user_id: userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+      .values({ user_id: userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
       .returning('id')
       .executeTakeFirstOrThrow();
     emit({ type: 'position.opened', userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
@@ -573,6 +597,18 @@ export class TradingEngine {
    * the position is no longer open.
    */
   private async writeClose(trx: Tx, emit: (e: AccountEvent) => void, p: OpenPosition, c: { reason: CloseReason; price: number; tick: BookQuote; profitCents: Cents; now: number; by: number | null }): Promise<boolean> {
+    // Swap kept from rollovers that had no conversion rate is charged now (the close has one).
+    if (this.deferredSwap.has(p.id)) {
+      const kept = await trx.selectFrom('swap_deferred').select(['rollover_at', 'days']).where('position_id', '=', p.id).execute();
+      let cents = 0;
+      for (const k of kept) {
+        const one = this.swapCents(p, k.days);
+        if (one === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+        cents += one;
+      }
+      await trx.deleteFrom('swap_deferred').where('position_id', '=', p.id).execute();
+      if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', p.id).where('status', '=', 'open').execute();
+    }
     const updated = await trx
       .updateTable('positions')
       .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by })
@@ -630,6 +666,7 @@ export class TradingEngine {
   }
 
   private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): void {
+    if (instrument.closeOnly) throw refuse.invalid(closeOnlyMessage(instrument));
     const volumeIssue = volumeProblem(o.volume, instrument);
     if (volumeIssue) throw refuse.invalid(volumeIssue);
     const quote = this.tradableQuote(instrument);
@@ -749,6 +786,7 @@ export class TradingEngine {
         return;
       }
       const instrument = this.instrument(o.symbol);
+      if (instrument.closeOnly) return this.finishOrder(o, 'rejected', closeOnlyMessage(instrument));
       let position: Inserted | null = null;
       try {
         await inTransaction(this.ctx, async (trx, emit) => {
@@ -928,15 +966,24 @@ export class TradingEngine {
   private rolling: Promise<number> | null = null;
 
   private async rollOver(now: number): Promise<number> {
-    if (rolloversBetween(this.rolledUpTo, now, this.ctx.config.trading.rollover).length === 0) return 0;
+    if (rolloversBetween(this.rolledUpTo, now, this.ctx.config.trading.rollover).length === 0) {
+      if (this.deferredSwap.size > 0) await this.chargeDeferredSwaps(now);
+      return 0;
+    }
     const last = await this.ctx.db.selectFrom('swap_rollovers').select((eb) => eb.fn.max('at').as('at')).executeTakeFirst();
-    const after = last?.at != null ? Number(last.at) : now - 24 * 3600_000;
+    // With no rollover applied yet, from the oldest open position (a downtime before the first
+    // rollover is charged in full too).
+    let after = now - 24 * 3600_000;
+    for (const p of this.open.values()) after = Math.min(after, p.openedAt);
+    if (last?.at != null) after = Number(last.at);
     this.rolledUpTo = Math.max(this.rolledUpTo, after);
     let applied = 0;
     for (const { at, days } of rolloversBetween(after, now, this.ctx.config.trading.rollover)) {
       // Positions with the same symbol, side and volume pay the same: computed once per group.
-      const perGroup = new Map<string, Cents>();
+      const perGroup = new Map<string, Cents | null>();
       const charges: [number, Cents][] = [];
+      // Positions whose swap cannot be priced now (no conversion rate): kept, charged when one exists.
+      const deferred: number[] = [];
       let seen = 0;
       for (const p of [...this.open.values()]) {
         // A large book is priced in stretches, serving ticks in between (closes wait for this run).
@@ -945,16 +992,18 @@ export class TradingEngine {
         const key = `${p.symbol}|${p.side}|${p.volume}`;
         let cents = perGroup.get(key);
         if (cents === undefined) {
-          const instrument = this.instrument(p.symbol);
-          const usd = toUsd(swapInQuote(p.side, p.volume, days, instrument), instrument.quote, this.prices);
-          cents = usd === null ? 0 : roundToCents(usd);
+          cents = this.swapCents(p, days);
           perGroup.set(key, cents);
         }
-        if (cents !== 0) charges.push([p.id, cents]);
+        if (cents === null) deferred.push(p.id);
+        else if (cents !== 0) charges.push([p.id, cents]);
       }
       try {
         await this.writingManyPositions(() => inTransaction(this.ctx, async (trx) => {
           await trx.insertInto('swap_rollovers').values({ at, positions: charges.length, applied_at: now }).execute();
+          for (let i = 0; i < deferred.length; i += 500) {
+            await trx.insertInto('swap_deferred').values(deferred.slice(i, i + 500).map((id) => ({ position_id: id, rollover_at: at, days }))).execute();
+          }
           // A hundred positions a statement: UPDATE … SET swap_cents = swap_cents + CASE id … END.
           for (let i = 0; i < charges.length; i += ROLLOVER_CHUNK) {
             // Ticks are served between statements (the transaction keeps the connection meanwhile).
@@ -983,10 +1032,58 @@ export class TradingEngine {
         p.swapCents += cents;
         this.dirtyUsers.add(p.userId);
       }
+      for (const id of deferred) this.deferredSwap.add(id);
+      if (deferred.length > 0) this.log.warn({ rolloverAt: new Date(at).toISOString(), positions: deferred.length }, 'swap of some positions could not be priced (no conversion rate); it is kept and charged once a rate exists');
       this.rolledUpTo = Math.max(this.rolledUpTo, at);
       applied += 1;
     }
+    if (this.deferredSwap.size > 0) await this.chargeDeferredSwaps(now);
     return applied;
+  }
+
+  /** Swap of one rollover for a position in cents, or null when it cannot be priced right now. */
+  private swapCents(p: Pick<OpenPosition, 'symbol' | 'side' | 'volume'>, days: number): Cents | null {
+    const instrument = this.instrumentOrNone(p.symbol);
+    if (!instrument) return null;
+    const usd = toUsd(swapInQuote(p.side, p.volume, days, instrument), instrument.quote, this.prices);
+    return usd === null ? null : roundToCents(usd);
+  }
+
+  /** Positions with swap kept in `swap_deferred`, waiting for a conversion rate. */
+  private readonly deferredSwap = new Set<number>();
+
+  /**
+   * Charges the kept swap of rollovers that could not be priced when they were applied, for every
+   * position that can be priced now (each row once: it is deleted in the same transaction).
+   */
+  private async chargeDeferredSwaps(now: number): Promise<void> {
+    const rows = await this.ctx.db.selectFrom('swap_deferred').selectAll().execute();
+    const charges = new Map<number, Cents>();
+    const done: { position_id: number; rollover_at: number }[] = [];
+    for (const r of rows) {
+      const p = this.open.get(r.position_id);
+      if (!p || p.closing) continue;
+      const cents = this.swapCents(p, r.days);
+      if (cents === null) continue;
+      charges.set(p.id, (charges.get(p.id) ?? 0) + cents);
+      done.push({ position_id: r.position_id, rollover_at: Number(r.rollover_at) });
+    }
+    if (done.length === 0) return;
+    await this.writingManyPositions(() =>
+      inTransaction(this.ctx, async (trx) => {
+        for (const d of done) await trx.deleteFrom('swap_deferred').where('position_id', '=', d.position_id).where('rollover_at', '=', d.rollover_at).execute();
+        for (const [id, cents] of charges) if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', id).where('status', '=', 'open').execute();
+      }),
+    );
+    for (const [id, cents] of charges) {
+      const p = this.open.get(id);
+      if (!p) continue;
+      p.swapCents += cents;
+      this.dirtyUsers.add(p.userId);
+    }
+    const left = new Set((await this.ctx.db.selectFrom('swap_deferred').select('position_id').execute()).map((r) => r.position_id));
+    for (const id of [...this.deferredSwap]) if (!left.has(id)) this.deferredSwap.delete(id);
+    this.log.warn({ positions: charges.size, at: new Date(now).toISOString() }, 'kept swap charged now that a conversion rate exists');
   }
 
   /**
@@ -1058,8 +1155,9 @@ export class TradingEngine {
         }
       }
       for (const e of live) {
-        const profit = profitUsd(e.p.side, e.p.volume, e.p.openPrice, e.tick, this.instrument(e.p.symbol), this.prices);
-        // No conversion rate at this moment: the trigger fires again on the next tick.
+        const instrument = this.instrumentOrNone(e.p.symbol);
+        const profit = instrument ? profitUsd(e.p.side, e.p.volume, e.p.openPrice, e.tick, instrument, this.prices) : null;
+        // No conversion rate at this moment: the trigger fires again on the next tick (the others close now).
         if (profit === null) this.releaseTrigger(e.p);
         else ready.push({ e, price: closePrice(e.p.side, e.tick), profitCents: roundToCents(profit) });
       }

@@ -11,7 +11,7 @@ export function marketRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getMainCurrencies, async () =>
     successData(
-      market.instruments.map((i) => ({
+      market.listed.map((i) => ({
         ID: i.id,
         Symbol: i.symbol,
         CurrencyType: i.group,
@@ -30,7 +30,7 @@ export function marketRoutes(app: FastifyInstance): void {
   );
 
   registerCall(app, calls.getQuotes, async ({ query }) => {
-    const symbols = query.symbols?.length ? query.symbols : market.instruments.map((i) => i.symbol);
+    const symbols = query.symbols?.length ? query.symbols : market.listed.map((i) => i.symbol);
     const unknown = symbols.filter((s) => !market.book.instruments.has(s));
     if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
     return successData(symbols.map((s) => market.book.view(s)));
