@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
@@ -53,6 +55,23 @@ declare module 'fastify' {
   }
 }
 
+/** Answers a request the HTTP parser refused, in the spec's `{status, message}` shape, and closes the connection. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, log: (err: unknown) => void): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  log(err);
+  const [code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ status: 'Failure', message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
+
 const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -79,6 +98,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
+    // Requests Node's HTTP parser cannot read (a bad or negative Content-Length, both Content-Length
+    // and Transfer-Encoding, a bad chunk, a header without a colon, control characters, headers
+    // too large) never reach a route: they get the spec's shape here too, not Fastify's default.
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, (e) => app.log.debug({ code: (e as NodeJS.ErrnoException).code }, 'malformed HTTP request refused')),
   });
 
   const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'));
@@ -196,7 +219,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
   });
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024, perMessageDeflate: false } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 16 * 1024, perMessageDeflate: false },
+    // A client breaking the WebSocket protocol (invalid UTF-8, an unmasked frame, a bad opcode, a
+    // payload over the limit) is the client's fault: one short line, no stack, so a signed-in user
+    // cannot flood the error log. Anything else is ours and logged in full.
+    errorHandler: (error: Error & { code?: string }, socket, request) => {
+      if (typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        request.log.info({ code: error.code, ip: request.ip }, 'stream connection closed: the client broke the WebSocket protocol');
+      } else {
+        request.log.error({ err: error }, 'stream connection failed');
+      }
+      socket.terminate();
+    },
+  });
   streamRoute(app, bus);
 
   systemRoutes(app);

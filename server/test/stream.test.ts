@@ -806,7 +806,8 @@ describe('stream: open and stale flags', () => {
         { symbol: 'EURUSD', bid: null, ask: null, time: null, stale: true, open: true },
       ]);
       const from = s.mark();
-      t.clock.set(Date.parse('2026-03-04T14:00:00Z'));
+      // 09:30 New York is 14:30 UTC in winter.
+      t.clock.set(Date.parse('2026-03-04T14:30:00Z'));
       const nowOpen = await s.quote('AAPL', { open: true }, from, 2500);
       assert.deepEqual(nowOpen, { symbol: 'AAPL', bid: null, ask: null, time: null, stale: true, open: true });
       s.assertClean();

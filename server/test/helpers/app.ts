@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig, type AppConfig, type MarketConfig } from '../../src/config';
@@ -65,6 +65,8 @@ export interface StartOptions {
   market?: Partial<MarketConfig>;
   /** Use the real clock instead of the injectable test clock. */
   realClock?: boolean;
+  /** Logger settings (tests log nothing unless they ask to read the log). */
+  logger?: FastifyServerOptions['logger'];
 }
 
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
@@ -82,7 +84,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const clock = testClock();
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, logger: false, ...(options.realClock ? {} : { now: clock.now }) });
+    app = await buildApp({ config, logger: options.logger ?? false, ...(options.realClock ? {} : { now: clock.now }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
     await pgDb?.drop();

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
@@ -25,11 +26,24 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
   });
   app.addHook('onClose', async () => hub.close());
 
+  // An upgrade the socket library refuses (a bad Sec-WebSocket-Key or -Version, a bad Upgrade or
+  // Sec-WebSocket-Protocol header) is answered in the spec's shape, not with its text/html page.
+  app.websocketServer.on('wsClientError', (err: Error, socket: Duplex) => {
+    const body = JSON.stringify({ status: 'Failure', message: `The WebSocket handshake is invalid: ${err.message}.` });
+    const version = /Version/.test(err.message) ? 'Sec-WebSocket-Version: 13, 8\r\n' : '';
+    if (socket.writable) {
+      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n${version}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.once('finish', () => socket.destroy());
+    } else socket.destroy();
+  });
+
   app.get(
     '/api/stream',
     {
       websocket: true,
       preValidation: async (request, reply) => {
+        // A plain GET (no upgrade) would otherwise get the plugin's empty 404.
+        if (!request.ws) return sendFailure(reply.header('upgrade', 'websocket'), 426, 'This is the live stream: connect with a WebSocket (Upgrade: websocket).');
         if (!isSameSite(request.headers.origin, request.headers.host, ctx.config.publicOrigins)) {
           return sendFailure(reply, 403, 'Cross-site connection refused: the stream is for the Tradeport web app.');
         }
