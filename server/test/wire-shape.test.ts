@@ -80,7 +80,7 @@ describe('answers in the spec shape', () => {
     const r = await fetch(`${t.url}/stream`);
     assert.equal(r.status, 426);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
-    const body = await r.json();
+    const body = (await r.json()) as { status: string; message: string };
     assert.equal(body.status, 'Failure');
     assert.match(body.message, /WebSocket/);
   });
