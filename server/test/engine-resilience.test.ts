@@ -61,8 +61,13 @@ describe('engine resilience', () => {
       file.instruments = file.instruments.filter((i) => i.symbol !== 'TSLA');
       const catalogueFile = join(dir, 'instruments.json');
       writeFileSync(catalogueFile, JSON.stringify(file));
-      const second = await restarted(db.url, { market: { catalogueFile } }, at('2026-03-06T10:00:00Z'));
+      const logLines: { level: number; msg: string; symbol?: string }[] = [];
+      const logger = { level: 'warn', stream: { write: (line: string) => void logLines.push(JSON.parse(line)) } };
+      const second = await restarted(db.url, { market: { catalogueFile }, logger }, at('2026-03-06T10:00:00Z'));
       try {
+        // Start-up says which removed instrument stays loaded, and why.
+        const said = logLines.find((l) => l.symbol === 'TSLA');
+        assert.ok(said && /close-only/.test(said.msg) && said.level === 40, JSON.stringify(logLines));
         const ca = await signIn(second, a);
         const cb = await signIn(second, b);
         const listed = (await ca.get(calls.getMainCurrencies.path)).body.data.map((r: { Symbol: string }) => r.Symbol);
@@ -154,6 +159,9 @@ describe('engine resilience', () => {
 
         // Fourteen weekday rollovers were missed (Thu 5 March … Tue 24 March), two of them Wednesdays.
         assert.equal(await second.app.trading.applyRollovers(second.clock.now()), 14);
+        // 17:00 New York: 22:00 UTC before the change to daylight time on Sunday 8 March, 21:00 UTC after.
+        const instants = (await second.ctx.db.selectFrom('swap_rollovers').select('at').orderBy('at').execute()).map((r) => new Date(Number(r.at)).toISOString());
+        assert.deepEqual(instants.slice(0, 4), ['2026-03-04T22:00:00.000Z', '2026-03-05T22:00:00.000Z', '2026-03-06T22:00:00.000Z', '2026-03-09T21:00:00.000Z']);
         assert.equal(await storedSwap(second, eurusd), -2160 - 720 * 18);
         assert.equal(await storedSwap(second, eurgbp), -2100, 'EURGBP cannot be priced: its swap is kept, not charged as zero');
         const kept = await second.ctx.db.selectFrom('swap_deferred').select(['rollover_at', 'days']).where('position_id', '=', eurgbp).execute();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { startApp, type TestApp } from './helpers/app';
@@ -11,6 +11,9 @@ import { eventually, roomyLimits } from './helpers/trading';
  * HTTP parser refuses and WebSocket handshakes the socket library refuses; a client breaking the
  * WebSocket protocol is logged briefly, as the client's fault.
  */
+
+/** The TCP socket under a client WebSocket (the `ws` library keeps it in `_socket`). */
+const rawSocket = (ws: WebSocket) => (ws as unknown as { _socket: Socket })._socket;
 
 interface RawAnswer {
   status: number;
@@ -100,6 +103,9 @@ describe('answers in the spec shape', () => {
     const cases: [string, (ws: WebSocket) => void][] = [
       ['invalid UTF-8', (ws) => ws.send(Buffer.from([0xc3, 0x28]), { binary: false })],
       ['an oversized payload', (ws) => ws.send('x'.repeat(64 * 1024))],
+      // Frames written straight to the socket, under the client library: a server must refuse both.
+      ['an unmasked frame', (ws) => rawSocket(ws).write(Buffer.from([0x81, 0x02, 0x68, 0x69]))],
+      ['a reserved opcode', (ws) => rawSocket(ws).write(Buffer.from([0x83, 0x80, 1, 2, 3, 4]))],
     ];
     for (const [what, send] of cases) {
       const before = logLines.length;
