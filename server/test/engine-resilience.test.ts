@@ -53,7 +53,7 @@ describe('engine resilience', () => {
         withTp = await openPosition(tb.client, { side: 'buy', volume: 1, takeProfit: 1.11 });
         manual = await openPosition(tb.client, { side: 'buy', volume: 0.1 });
       } finally {
-        await first.app.close();
+        await first.close();
       }
 
       // TSLA leaves the catalogue; two New York rollovers (Wed and Thu 17:00) pass while the server is down.
@@ -106,7 +106,7 @@ describe('engine resilience', () => {
         assert.deepEqual(await openTrades(ca), []);
         assert.deepEqual(await findLedgerMismatches(second.ctx.db), []);
       } finally {
-        await second.app.close();
+        await second.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -141,13 +141,13 @@ describe('engine resilience', () => {
         assert.equal(await first.app.trading.applyRollovers(at('2026-03-04T23:00:00Z')), 1);
         assert.deepEqual([await storedSwap(first, eurusd), await storedSwap(first, eurgbp)], [-2160, -2100]);
       } finally {
-        await first.app.close();
+        await first.close();
       }
       // Three weeks down, and GBPUSD's last quote is lost: EURGBP cannot be valued in USD.
       await (async () => {
         const t = await restarted(db.url);
         await t.ctx.db.deleteFrom('last_quotes').where('symbol', '=', 'GBPUSD').execute();
-        await t.app.close();
+        await t.close();
       })();
       const second = await restarted(db.url, {}, at('2026-03-25T10:00:00Z'));
       try {
@@ -178,7 +178,7 @@ describe('engine resilience', () => {
         assert.equal(w.status, 200, JSON.stringify(w.body));
         assert.ok((await margins(client)).totalMargin !== '0.00');
       } finally {
-        await second.app.close();
+        await second.close();
       }
     } finally {
       await db.drop();

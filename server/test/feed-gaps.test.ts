@@ -73,7 +73,7 @@ test('a quote restored after a restart does not freeze its symbol when the marke
     try {
       assert.equal((await feed(first).post('/feed/ticks', { ticks: [{ symbol: 'ETHUSD', bid: 3000, ask: 3001 }] })).status, 200);
     } finally {
-      await first.app.close();
+      await first.close();
     }
     const second = await startApp({ config: { databaseUrl: db.url } });
     try {
@@ -83,7 +83,7 @@ test('a quote restored after a restart does not freeze its symbol when the marke
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(second.app.market.book.get('ETHUSD')?.bid, 1200);
     } finally {
-      await second.app.close();
+      await second.close();
     }
   } finally {
     await db.drop();
