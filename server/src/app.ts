@@ -24,6 +24,7 @@ import { adminRoutes } from './transport/http/routes/admin-routes';
 import { authRoutes } from './transport/http/routes/auth-routes';
 import { systemRoutes } from './transport/http/routes/system-routes';
 import { marketRoutes } from './transport/http/routes/market-routes';
+import { siteRoutes } from './transport/http/routes/site-routes';
 import { isSameSite } from './transport/http/same-site';
 import { streamRoute } from './transport/ws/stream-route';
 import { MarketData } from './market/market-data';
@@ -205,6 +206,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   authRoutes(app);
   accountRoutes(app);
   adminRoutes(app);
+  siteRoutes(app);
 
   const webDist = config.webDistDir ?? defaultWebDist();
   const hasWeb = existsSync(resolve(webDist, 'index.html'));

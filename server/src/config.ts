@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toCents, type Cents } from './domain/money';
@@ -10,6 +11,14 @@ function isAddressOrCidr(value: string): boolean {
   if (family === 0) return false;
   if (bits === undefined) return true;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -52,6 +61,10 @@ const envSchema = z.object({
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  LEGAL_DIR: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isDirectory(v), 'LEGAL_DIR must be an existing directory holding the legal documents (*.md)'),
   MARKET_FEED: z
     .string()
     .default('sim')
@@ -99,6 +112,8 @@ export interface AppConfig {
   eventBus: 'memory' | 'redis';
   redisUrl: string | null;
   webDistDir: string | null;
+  /** Where the legal documents (markdown) are read from; null means `server/config/legal`. */
+  legalDir: string | null;
   /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
   scryptCost: number;
   market: MarketConfig;
@@ -195,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,
     webDistDir: e.WEB_DIST_DIR ?? null,
+    legalDir: e.LEGAL_DIR ?? null,
     scryptCost: 2 ** 16,
     market: {
       feeds: e.MARKET_FEED as Feed[],

@@ -7,6 +7,7 @@ import * as money from './money-requests';
 import * as admin from './admin';
 import * as market from './market';
 import * as trading from './trading';
+import * as site from './site';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -79,6 +80,9 @@ export const calls = {
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
   getClosedTrades: define({ method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin', summary: 'Closed positions of all traders (User Closed Records), newest first, with filters.', query: trading.closedTradesQuery, response: trading.closedTradesResponse }),
+
+  getLegalDocuments: define({ method: 'GET', path: '/getLegalDocuments.php', access: 'public', summary: 'The Legal Terms and Policies documents: id and title, in display order.', query: emptyQuery, response: site.legalDocumentsResponse }),
+  getLegalDocument: define({ method: 'GET', path: '/getLegalDocument.php', access: 'public', summary: 'One legal document (`id=terms`) rendered to HTML (raw HTML in the source is escaped), with its title and when it last changed.', query: site.legalDocumentQuery, response: site.legalDocumentResponse }),
 
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;
