@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountType, timestamp } from './common';
+import { registrationMessages } from './messages';
 
 const text = (message: string, max: number) =>
   z.preprocess(
@@ -33,15 +34,7 @@ export type SessionResponse = z.infer<typeof sessionResponse>;
 
 export const logoutResponse = z.object({ status: z.literal('success'), message: z.string() });
 
-/** Sign-up messages, in the order the spec checks the fields. */
-export const registrationMessages = {
-  firstName: 'Please enter your first name.',
-  lastName: 'Please enter your last name.',
-  phoneNo: 'Please enter your phone number.',
-  email: 'Please enter your email address.',
-  password: 'Please enter your password.',
-  country_id: 'Please select your country.',
-} as const;
+export { registrationMessages };
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
