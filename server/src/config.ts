@@ -65,6 +65,13 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => v === undefined || isDirectory(v), 'LEGAL_DIR must be an existing directory holding the legal documents (*.md)'),
+  // People paste numbers as they publish them (+44…); the link wants digits only.
+  SUPPORT_CHAT_PHONE: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/^\+/, ''))
+    .refine((v) => /^\d{6,15}$/.test(v), 'SUPPORT_CHAT_PHONE must be a phone number in international format, digits only (6 to 15, an optional leading + is dropped), e.g. +447700900123')
+    .optional(),
   MARKET_FEED: z
     .string()
     .default('sim')
@@ -112,6 +119,8 @@ export interface AppConfig {
   eventBus: 'memory' | 'redis';
   redisUrl: string | null;
   webDistDir: string | null;
+  /** The broker's chat number (digits only) for the web app's chat button; null hides the button. */
+  supportChatPhone: string | null;
   /** Where the legal documents (markdown) are read from; null means `server/config/legal`. */
   legalDir: string | null;
   /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
@@ -211,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL ?? null,
     webDistDir: e.WEB_DIST_DIR ?? null,
     legalDir: e.LEGAL_DIR ?? null,
+    supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,
     scryptCost: 2 ** 16,
     market: {
       feeds: e.MARKET_FEED as Feed[],

@@ -81,6 +81,7 @@ export const calls = {
 
   getClosedTrades: define({ method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin', summary: 'Closed positions of all traders (User Closed Records), newest first, with filters.', query: trading.closedTradesQuery, response: trading.closedTradesResponse }),
 
+  getAppConfig: define({ method: 'GET', path: '/getAppConfig.php', access: 'public', summary: "Settings the web app needs before sign-in: the broker's chat number (`supportChatPhone`, digits, or null when there is no chat).", query: emptyQuery, response: site.appConfigResponse }),
   getLegalDocuments: define({ method: 'GET', path: '/getLegalDocuments.php', access: 'public', summary: 'The Legal Terms and Policies documents: id and title, in display order.', query: emptyQuery, response: site.legalDocumentsResponse }),
   getLegalDocument: define({ method: 'GET', path: '/getLegalDocument.php', access: 'public', summary: 'One legal document (`id=terms`) rendered to HTML (raw HTML in the source is escaped), with its title and when it last changed.', query: site.legalDocumentQuery, response: site.legalDocumentResponse }),
 
