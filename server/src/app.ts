@@ -16,6 +16,8 @@ import { ensureBootstrapAdmin } from './services/bootstrap';
 import type { ServiceContext } from './services/context';
 import { syncCountries } from './services/countries';
 import { pruneSessions } from './services/sessions';
+import { prunePasswordResets } from './services/password-reset';
+import { Mailer } from './mail/mailer';
 import { openDatabase, type DatabaseHandle } from './storage/db';
 import { migrateToLatest } from './storage/migrate';
 import { messageForFrameworkError, sendFailure } from './transport/http/responses';
@@ -97,10 +99,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // written while the bus and the database are still open.
   let market: MarketData | null = null;
   let trading: TradingEngine | null = null;
+  const now = options.now ?? Date.now;
+  const mailer = Mailer.create(config.mail, now, app.log);
+  if (mailer.mode === 'outbox') app.log.info({ outbox: resolve(config.mail.outboxDir) }, 'SMTP_URL is not set: mails are not sent, they are written to the dev outbox');
   app.addHook('onClose', async () => {
     await trading?.stop().catch((err: unknown) => app.log.warn({ err }, 'trading engine did not stop cleanly'));
     await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));
     await bus?.close();
+    await mailer.close();
     await handle.close();
   });
 
@@ -110,7 +116,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     config,
     bus,
     passwordPolicy: createPasswordPolicy(dictionary['passwords-common'] as string[]),
-    now: options.now ?? Date.now,
+    mailer,
+    now,
   };
   app.decorate('services', services);
 
@@ -220,7 +227,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return reply.code(503).type('text/plain').send('The web app has not been built. Run `npm run build` (npm start does this).');
   });
 
-  const pruneTimer = setInterval(() => void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed')), 3600_000);
+  const pruneTimer = setInterval(() => {
+    void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed'));
+    void prunePasswordResets(services).catch((err: unknown) => app.log.warn({ err }, 'password-reset pruning failed'));
+  }, 3600_000);
   pruneTimer.unref();
   app.addHook('onClose', async () => clearInterval(pruneTimer));
   return app;

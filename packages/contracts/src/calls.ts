@@ -36,6 +36,8 @@ export const calls = {
   login: define({ method: 'POST', path: '/login.php', access: 'public', summary: "Sign in. 'Remember me' keeps the session for 30 days.", body: auth.loginRequest, response: auth.loginResponse }),
   logout: define({ method: 'POST', path: '/logout.php', access: 'public', summary: 'End the current session.', response: auth.logoutResponse }),
   getCountries: define({ method: 'GET', path: '/getCountries.php', access: 'public', summary: 'ISO 3166 countries for the sign-up form.', query: emptyQuery, response: auth.countriesResponse }),
+  requestPasswordReset: define({ method: 'POST', path: '/requestPasswordReset.php', access: 'public', summary: 'Send a one-time password-reset link (valid 30 minutes) to the email, if it belongs to an active account. The answer is the same either way.', body: auth.requestPasswordResetRequest, response: successMessageResponse }),
+  resetPassword: define({ method: 'POST', path: '/resetPassword.php', access: 'public', summary: "Set a new password with a reset link's token; the token is used up and every session of the account ends.", body: auth.resetPasswordRequest, response: successMessageResponse }),
   registration: define({ method: 'POST', path: '/registration.php', access: 'public', summary: 'Create a trader account.', body: auth.registrationRequest, response: auth.registrationResponse }),
 
   getProfileDetails: define({ method: 'GET', path: '/dashboard/customer/getProfileDetails.php', access: 'signed-in', summary: 'Own profile and account totals (derived from the ledger).', query: emptyQuery, response: profile.profileResponse }),

@@ -2,6 +2,7 @@ import type { AccountEvent } from '@tradeport/contracts';
 import type { EventBus } from '../bus/event-bus';
 import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
+import type { Mailer } from '../mail/mailer';
 import type { Db, Engine, Tx } from '../storage/db';
 
 /** Everything a service needs from outside, injected so tests can swap the clock. */
@@ -11,6 +12,8 @@ export interface ServiceContext {
   config: AppConfig;
   bus: EventBus;
   passwordPolicy: PasswordPolicy;
+  /** Outgoing mail (SMTP, or the dev outbox); sends in the background. */
+  mailer: Mailer;
   /** Epoch milliseconds. */
   now: () => number;
   /**

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './db';
 import { initialMigration } from './migrations/0001-initial';
 import { marketMigration } from './migrations/0002-market';
 import { tradingMigration } from './migrations/0003-trading';
+import { passwordResetMigration } from './migrations/0004-password-resets';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -19,6 +20,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0001-initial': initialMigration(handle.engine),
       '0002-market': marketMigration(handle.engine),
       '0003-trading': tradingMigration(handle.engine),
+      '0004-password-resets': passwordResetMigration(handle.engine),
     }),
   });
 }

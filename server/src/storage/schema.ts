@@ -161,6 +161,17 @@ export interface LastQuotesTable {
   time: number;
 }
 
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+  ip: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -178,5 +189,6 @@ export interface Database {
   positions: PositionsTable;
   swap_rollovers: SwapRolloversTable;
   orders: OrdersTable;
+  password_resets: PasswordResetsTable;
 }
 
