@@ -115,3 +115,29 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), seq: z.number(), message: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
+
+/**
+ * `getMarketSummary.php`: every enabled instrument with its quote and its day. The day figures
+ * come from the daily (D1, UTC) bid candles: `dayOpen`/`dayHigh`/`dayLow` of the latest daily
+ * candle, `prevClose` the close of the one before it; `change` = bid − prevClose (at the
+ * instrument's digits) and `changePct` its percentage (2 decimals). Null where there is no data.
+ */
+export const marketSummaryRow = z.object({
+  symbol: z.string(),
+  group: instrumentGroup,
+  description: z.string(),
+  digits: z.number(),
+  bid: z.number().nullable(),
+  ask: z.number().nullable(),
+  time: z.number().nullable(),
+  open: z.boolean(),
+  stale: z.boolean(),
+  dayOpen: z.number().nullable(),
+  dayHigh: z.number().nullable(),
+  dayLow: z.number().nullable(),
+  prevClose: z.number().nullable(),
+  change: z.number().nullable(),
+  changePct: z.number().nullable(),
+});
+export type MarketSummaryRow = z.infer<typeof marketSummaryRow>;
+export const marketSummaryResponse = z.object({ status: z.literal('success'), data: z.array(marketSummaryRow) });
