@@ -185,9 +185,9 @@ function ActiveCell({ trader, self, onDeactivate }: { trader: TraderRow; self: b
     );
   }
   const activate = () =>
-    edit.mutate(
-      { id: trader.id, isActive: '1' },
-      { onSuccess: (answer) => toastSuccess(answer.message), onError: (err) => toastError(errorMessage(err)) },
+    edit.mutateAsync({ id: trader.id, isActive: '1' }).then(
+      (answer) => toastSuccess(answer.message),
+      (err: unknown) => toastError(errorMessage(err)),
     );
   return (
     <Switch
@@ -209,9 +209,10 @@ function DeactivateDialog({ trader, opened, onClose }: { trader: TraderRow | nul
   const confirm = () => {
     if (!trader) return;
     onClose();
-    edit.mutate(
-      { id: trader.id, isActive: '0' },
-      { onSuccess: (answer) => toastSuccess(answer.message), onError: (err) => toastError(errorMessage(err)) },
+    // mutateAsync: each deactivation reports its own answer even when several are in flight.
+    edit.mutateAsync({ id: trader.id, isActive: '0' }).then(
+      (answer) => toastSuccess(answer.message),
+      (err: unknown) => toastError(errorMessage(err)),
     );
   };
   return (
