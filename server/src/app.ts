@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
@@ -57,6 +57,16 @@ declare module 'fastify' {
 }
 
 const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/**
+ * Files under `assets/` carry a content hash in their names (Vite), so they never change: browsers
+ * keep them a year without asking. Everything else, index.html first (also when it answers a
+ * client-side route), is revalidated on every load (ETag / Last-Modified), so a deploy shows at once.
+ */
+export function webCacheControl(pathInDist: string): string {
+  const path = pathInDist.split(sep).join('/');
+  return path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
@@ -215,13 +225,26 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   adminRoutes(app);
   siteRoutes(app);
 
-  const webDist = config.webDistDir ?? defaultWebDist();
+  const webDist = resolve(config.webDistDir ?? defaultWebDist());
   const hasWeb = existsSync(resolve(webDist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes .br and .gz beside each file worth compressing; the client's
+      // Accept-Encoding picks one (brotli first), and every answer says it varies on it.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => void reply.header('cache-control', webCacheControl(relative(webDist, path))),
+    });
+  }
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') return sendFailure(reply, 404, 'No such API call.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
+    // A missing bundle file must not be answered with the page (a browser would run HTML as a script).
+    if (request.url.startsWith('/assets/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
     // The web app routes on the client: every other page path serves its entry document.
     if (hasWeb) return reply.type('text/html').sendFile('index.html');
     return reply.code(503).type('text/plain').send('The web app has not been built. Run `npm run build` (npm start does this).');
