@@ -72,7 +72,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     // Requests are logged once, by the onResponse hook, with no headers; redaction is a second guard.
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.token'], censor: '[redacted]' },
   };
 }
 

@@ -87,7 +87,7 @@ const envSchema = z.object({
     .max(300)
     .refine((v) => /^(?:[^<>@\r\n]+ )?<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v), 'MAIL_FROM must be an address, with an optional name: Broker Support <support@example.com>')
     .default('Tradeport <no-reply@localhost>'),
-  MAIL_OUTBOX_DIR: z.string().trim().min(1).default('./data/outbox'),
+  MAIL_OUTBOX_DIR: z.string().trim().min(1, 'MAIL_OUTBOX_DIR must name a directory').default('./data/outbox'),
   // People paste numbers as they publish them (+44…); the link wants digits only.
   SUPPORT_CHAT_PHONE: z
     .string()

@@ -243,6 +243,30 @@ describe('POST /api/resetPassword.php', () => {
   });
 });
 
+describe('password reset: what is logged', () => {
+  test('each outbox mail is logged at info with recipient and subject, never the token', async () => {
+    const lines: string[] = [];
+    const t = await unthrottledApp({ logLines: lines });
+    try {
+      const trader = await signedInTrader(t);
+      await requestReset(t, trader.email);
+      const token = await lastTokenFor(t, trader.email);
+      assert.deepEqual((await reset(t, token)).body, RESET_DONE);
+      const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const mailLines = entries.filter((e) => String(e.msg).startsWith('mail not sent (SMTP_URL is not set)'));
+      assert.equal(mailLines.length, 1);
+      assert.equal(mailLines[0]!.level, 30);
+      assert.equal(mailLines[0]!.to, trader.email);
+      assert.equal(mailLines[0]!.subject, 'Reset your password');
+      assert.ok(entries.some((e) => String(e.msg).startsWith('SMTP_URL is not set: mails are not sent')), 'start-up says where mails go');
+      assert.ok(!lines.some((l) => l.includes(token)), 'the token appears in no log line');
+      assert.ok(!lines.some((l) => l.includes(NEW_PASSWORD)), 'nor the new password');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('password reset: per-IP limit and the link origin', () => {
   let limited: TestApp;
   let proxied: TestApp;

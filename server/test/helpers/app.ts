@@ -68,6 +68,8 @@ export interface StartOptions {
   market?: Partial<MarketConfig>;
   /** Use the real clock instead of the injectable test clock. */
   realClock?: boolean;
+  /** Receives the server's log lines (JSON, level info and up); without it nothing is logged. */
+  logLines?: string[];
 }
 
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
@@ -89,7 +91,8 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const clock = testClock();
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, logger: false, ...(options.realClock ? {} : { now: clock.now }) });
+    const logger = options.logLines ? { level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } } : false;
+    app = await buildApp({ config, logger, ...(options.realClock ? {} : { now: clock.now }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
     await pgDb?.drop();
