@@ -1,0 +1,11 @@
+import { Outlet } from 'react-router';
+import { ChatButton } from './chat-button';
+
+export function RootLayout() {
+  return (
+    <>
+      <Outlet />
+      <ChatButton />
+    </>
+  );
+}
