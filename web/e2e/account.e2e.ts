@@ -28,7 +28,7 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     const traderMenu = await dashboard.menuLabels();
     for (const label of ['Dashboard', 'Deposit', 'Deposit Options', 'Withdraw', 'Withdraw Options', 'Tools', 'Technical Summary', 'Tools Requests', 'Legal Terms and Policies']) assert.ok(traderMenu.includes(label), `trader menu has ${label}`);
     for (const label of ['Users', 'Admin Accounts', 'User Deposit Requests']) assert.ok(!traderMenu.includes(label), `trader menu lacks ${label}`);
-    await t.page.getByRole('link', { name: 'Web Terminal' }).waitFor();
+    await t.page.getByRole('link', { name: 'Web Terminal', exact: true }).waitFor();
     for (const path of ['users', 'admin_accounts', 'requests/user_deposit_requests', 'requests/user_withdraw_requests', 'requests/user_closs_records']) {
       await t.page.goto(`/dashboard/${path}`);
       await t.page.waitForURL((u) => u.pathname === '/dashboard/home');
@@ -43,7 +43,7 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     const adminMenu = await adminDashboard.menuLabels();
     for (const label of ['Dashboard', 'Admin Accounts', 'Users', 'User Requests', 'User Deposit Requests', 'User Withdraw Requests', 'User Closed Records', 'Legal Terms and Policies']) assert.ok(adminMenu.includes(label), `admin menu has ${label}`);
     for (const label of ['Deposit', 'Withdraw', 'Tools']) assert.ok(!adminMenu.includes(label), `admin menu lacks ${label}`);
-    assert.equal(await a.page.getByRole('link', { name: 'Web Terminal' }).count(), 0, 'no Web Terminal for admins');
+    assert.equal(await a.page.getByRole('link', { name: 'Web Terminal', exact: true }).count(), 0, 'no Web Terminal for admins');
     await screenshots(a.page, 'admin-home');
     for (const path of ['/trading', '/dashboard/deposit', '/dashboard/withdraw', '/dashboard/deposit_options']) {
       await a.page.goto(path);
@@ -106,7 +106,7 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.goto('/dashboard/accounts');
     await page.getByTestId('account-card').waitFor();
     await screenshots(page, 'accounts');
-    await page.getByRole('radio', { name: 'Rejected' }).click({ force: true });
+    await page.getByText('Rejected', { exact: true }).click();
     await page.getByText('No rejected accounts.').waitFor();
 
     await page.goto('/dashboard/Policies');
@@ -142,12 +142,15 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.goto('/dashboard/home');
     const dashboard = new DashboardPage(page);
     await dashboard.menuButton().waitFor();
-    assert.equal(await page.getByRole('link', { name: 'Legal Terms and Policies' }).isVisible(), false, 'menu hidden on a phone');
+    const menuShown = () => page.waitForFunction(() => (document.querySelector('nav[aria-label="Dashboard menu"]')?.getBoundingClientRect().left ?? -1) >= 0);
+    const menuHidden = () => page.waitForFunction(() => (document.querySelector('nav[aria-label="Dashboard menu"]')?.getBoundingClientRect().right ?? 0) <= 0);
+    await menuHidden();
     await dashboard.menuButton().click();
-    await page.getByRole('link', { name: 'Legal Terms and Policies' }).waitFor({ state: 'visible' });
+    await menuShown();
+    await screenshots(page, 'mobile-menu-open');
     await page.getByRole('link', { name: 'Legal Terms and Policies' }).click();
     await page.waitForURL((u) => u.pathname.startsWith('/dashboard/Policies'));
-    await page.waitForFunction(() => !document.querySelector('nav[aria-label="Dashboard menu"]')?.checkVisibility?.());
+    await menuHidden();
     await page.goto('/dashboard/menu');
     await page.getByRole('heading', { name: 'Menu' }).waitFor();
     await screenshots(page, 'mobile-menu-page');

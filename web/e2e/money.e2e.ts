@@ -34,7 +34,7 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
 
     await page.getByRole('link', { name: 'Deposit', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/dashboard/deposit_options');
-    await page.getByText('Wire transfer — Barclays').waitFor();
+    await page.getByText('Wire transfer — Barclays').first().waitFor();
     await screenshots(page, 'deposit-options');
     await page.getByRole('link', { name: 'Deposit with Wire transfer — Barclays' }).click();
     await page.waitForURL((u) => u.pathname === '/dashboard/deposit');

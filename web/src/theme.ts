@@ -22,7 +22,13 @@ export const theme = createTheme({
     Paper: { defaultProps: { withBorder: true, radius: 'md' } },
     Card: { defaultProps: { withBorder: true, radius: 'md' } },
     Table: { defaultProps: { verticalSpacing: 'xs', highlightOnHover: true } },
-    Notification: { defaultProps: { withBorder: true } },
+    Notification: {
+      defaultProps: { withBorder: true, closeButtonProps: { 'aria-label': 'Close notification' } },
+      styles: { description: { color: 'var(--mantine-color-text)' } },
+    },
+    // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
+    ScrollArea: { defaultProps: { viewportProps: { tabIndex: 0 } } },
+    TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
   },
 });
 

@@ -24,7 +24,7 @@ export class DashboardPage {
   }
 
   async signOut(): Promise<void> {
-    await this.page.getByRole('button', { name: /^Account menu of/ }).click();
+    await this.page.getByTestId('user-menu').click();
     await this.page.getByRole('menuitem', { name: 'LogOut' }).click();
     await this.page.waitForURL((u) => u.pathname === '/');
   }

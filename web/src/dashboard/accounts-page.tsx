@@ -41,7 +41,7 @@ export function AccountsPage() {
               </Text>
             </div>
             <Group gap="xs" wrap="nowrap">
-              <Badge color="teal" variant="light">
+              <Badge color="teal" variant="dot">
                 {status}
               </Badge>
               <Menu position="bottom-end" withinPortal>

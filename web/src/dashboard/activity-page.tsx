@@ -54,7 +54,7 @@ export function ActivityPage() {
                     </Table.Td>
                     <Table.Td className="tp-figure">{r.ip}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={/fail|refus|denied/i.test(r.status) ? 'red' : 'teal'} styles={{ root: { textTransform: 'none' } }}>
+                      <Badge variant="dot" color={/fail|refus|denied/i.test(r.status) ? 'red' : 'teal'} styles={{ root: { textTransform: 'none' } }}>
                         {r.status}
                       </Badge>
                     </Table.Td>

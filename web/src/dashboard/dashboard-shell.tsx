@@ -1,4 +1,4 @@
-import { AppShell, Avatar, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -58,10 +58,10 @@ export function DashboardShell() {
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={220} withinPortal>
               <Menu.Target>
-                <UnstyledButton aria-label={`Account menu of ${name || 'your account'}`} style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 6px' }}>
+                <UnstyledButton data-testid="user-menu" title="Account menu" style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 6px' }}>
                   <Group gap={8} wrap="nowrap">
-                    <Avatar size={30} radius="xl" color="brand" name={name} />
-                    <Text size="sm" fw={600} visibleFrom="sm" maw={160} truncate>
+                    <IconUserCircle size={22} stroke={1.5} aria-hidden />
+                    <Text size="sm" fw={600} maw={{ base: 96, sm: 180 }} truncate>
                       {name}
                     </Text>
                     <IconChevronDown size={14} />
@@ -112,7 +112,7 @@ export function DashboardShell() {
           )}
         </AppShell.Section>
         <AppShell.Section>
-          <NavLink component="button" label="LogOut" leftSection={<IconLogout size={18} stroke={1.6} />} onClick={() => void logout()} c="red" style={{ borderRadius: 'var(--mantine-radius-md)' }} />
+          <NavLink component="button" label="LogOut" leftSection={<IconLogout size={18} stroke={1.6} />} onClick={() => void logout()} c="var(--tp-negative)" style={{ borderRadius: 'var(--mantine-radius-md)' }} />
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>

@@ -72,7 +72,7 @@ export function ProfilePage() {
               <Stack gap="md">
                 <Group gap="sm">
                   <Text fw={700} fz="xl" data-testid="profile-name">{`${p.firstName} ${p.lastName}`}</Text>
-                  <Badge variant="light">{p.accountType === '0' ? 'Trader' : 'Administrator'}</Badge>
+                  <Badge variant="dot">{p.accountType === '0' ? 'Trader' : 'Administrator'}</Badge>
                 </Group>
                 <Fact label="Email" value={p.email} testId="profile-email" />
                 <Fact label="Balance" value={`${formatBalance(p.totalBalance)} USD`} />

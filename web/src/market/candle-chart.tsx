@@ -36,6 +36,8 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
     if (!container.current) return;
     const instance = init(container.current, { timezone: 'UTC', locale: 'en-US' });
     chart.current = instance;
+    // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
+    container.current.querySelectorAll('[tabindex="1"]').forEach((el) => el.setAttribute('tabindex', '0'));
     const resize = new ResizeObserver(() => instance?.resize());
     resize.observe(container.current);
     return () => {
@@ -97,7 +99,11 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
       <div ref={container} style={{ position: 'absolute', inset: 0 }} data-testid="candle-chart" />
       {state.status !== 'ready' && (
         <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
-          {state.status === 'loading' && <Loader size="sm" aria-label="Loading the chart" />}
+          {state.status === 'loading' && (
+            <span role="status" aria-label="Loading the chart">
+              <Loader size="sm" />
+            </span>
+          )}
           {state.status === 'empty' && <Text c="dimmed" size="sm">No price history for {symbol} yet.</Text>}
           {state.status === 'error' && <Text c="red" size="sm">Could not load the chart: {state.message}</Text>}
         </Center>

@@ -54,7 +54,7 @@ function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boole
               <Table.Td className="tp-figure">#{r.id}</Table.Td>
               {showKind && (
                 <Table.Td>
-                  <Badge variant="outline" color={r.kind === 'deposit' ? 'teal' : 'grape'} styles={{ root: { textTransform: 'none' } }}>
+                  <Badge variant="dot" color={r.kind === 'deposit' ? 'teal' : 'grape'} styles={{ root: { textTransform: 'none' } }}>
                     {r.kind === 'deposit' ? 'Deposit' : 'Withdrawal'}
                   </Badge>
                 </Table.Td>

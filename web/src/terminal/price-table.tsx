@@ -59,7 +59,9 @@ const PriceRow = memo(function PriceRow({ record, selected, onSelect }: { record
       </Table.Td>
       {!entry ? (
         <Table.Td colSpan={2} className="tp-num">
-          <Loader size={12} aria-label={`Loading ${record.Symbol}`} />
+          <span role="status" aria-label={`Loading ${record.Symbol}`}>
+            <Loader size={12} />
+          </span>
         </Table.Td>
       ) : unavailable ? (
         <>
@@ -150,7 +152,9 @@ export function PriceTable() {
       <div className={classes.body}>
         {symbols.isPending ? (
           <Center h={200}>
-            <Loader size="sm" aria-label="Loading symbols" />
+            <span role="status" aria-label="Loading symbols">
+              <Loader size="sm" />
+            </span>
           </Center>
         ) : symbols.isError ? (
           <ErrorState error={symbols.error} onRetry={() => void symbols.refetch()} title="Could not load the symbols" />

@@ -46,7 +46,7 @@ function SymbolPanel() {
             {record.description} · {record.CurrencyType}
           </Text>
         </div>
-        <Text size="xs" fw={700} c={q?.open ? (q.stale ? 'orange' : 'teal') : 'dimmed'}>
+        <Text size="xs" fw={700} c={q?.open ? (q.stale ? 'var(--tp-negative)' : 'var(--tp-positive)') : 'dimmed'}>
           {!q ? '' : q.open ? (q.stale ? 'NO RECENT PRICE' : 'MARKET OPEN') : 'MARKET CLOSED'}
         </Text>
       </Group>

@@ -7,7 +7,8 @@ const COLORS: Record<RequestStatus, string> = { '0': 'yellow', '1': 'teal', '2':
 
 export function RequestStatusBadge({ status }: { status: RequestStatus }) {
   return (
-    <Badge color={COLORS[status]} variant="light" styles={{ root: { textTransform: 'none' } }}>
+    // The dot variant keeps the label in the text colour, readable on both themes; the dot carries the colour.
+    <Badge color={COLORS[status]} variant="dot" size="md" styles={{ root: { textTransform: 'none' } }}>
       {REQUEST_STATUS_NAMES[status]}
     </Badge>
   );
