@@ -47,7 +47,7 @@ function SummaryRow({ row }: { row: Row }) {
         {formatPrice(row.dayLow, row.digits)}
       </Table.Td>
       <Table.Td visibleFrom="sm">
-        <Text size="xs" c={row.open ? 'teal' : 'dimmed'} fw={600}>
+        <Text size="xs" c={row.open ? 'var(--tp-positive)' : 'dimmed'} fw={600}>
           {row.open ? (row.stale ? 'Stale' : 'Open') : 'Closed'}
         </Text>
       </Table.Td>
