@@ -2,9 +2,9 @@ import { Badge, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, 
 import { useMemo, useState, type ReactNode } from 'react';
 import { useClosedTrades, useTraders, type ClosedTradeFilters, type ClosedTradeRow } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
-import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
+import { formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { TablePager, usePageSize } from './users-page';
+import { badgeStyles, DateTimeText, TablePager, usePageSize } from './users-page';
 
 type CloseReason = ClosedTradeRow['closeReason'];
 
@@ -92,8 +92,8 @@ export function ClosedRecordsPage() {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={1480} type="native">
-          <Table aria-label="Closed trades" fz="sm" verticalSpacing={8} style={{ opacity: closed.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Table.ScrollContainer minWidth={1180} type="native" tabIndex={0} role="region" aria-label="Closed trades, scrollable">
+          <Table aria-label="Closed trades" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: closed.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Ticket</Table.Th>
@@ -102,14 +102,14 @@ export function ClosedRecordsPage() {
                 <Table.Th>Type</Table.Th>
                 <Table.Th className="tp-num">Volume</Table.Th>
                 <Table.Th className="tp-num">Open price</Table.Th>
-                <Table.Th className="tp-num">S/L</Table.Th>
-                <Table.Th className="tp-num">T/P</Table.Th>
                 <Table.Th className="tp-num">Close price</Table.Th>
-                <Table.Th className="tp-num">Swap</Table.Th>
                 <Table.Th className="tp-num">Profit (USD)</Table.Th>
-                <Table.Th>Opened</Table.Th>
                 <Table.Th>Closed</Table.Th>
                 <Table.Th>Closed by</Table.Th>
+                <Table.Th className="tp-num">S/L</Table.Th>
+                <Table.Th className="tp-num">T/P</Table.Th>
+                <Table.Th className="tp-num">Swap</Table.Th>
+                <Table.Th>Opened</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -122,11 +122,11 @@ export function ClosedRecordsPage() {
                     <Table.Td className="tp-figure" c="dimmed">
                       #{r.ID}
                     </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td maw={200}>
+                      <Text size="sm" fw={600} truncate="end" title={`${r.traderFirstName} ${r.traderLastName}`}>
                         {`${r.traderFirstName} ${r.traderLastName}`}
                       </Text>
-                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      <Text size="xs" c="dimmed" truncate="end" title={r.traderEmail}>
                         {r.traderEmail}
                       </Text>
                     </Table.Td>
@@ -136,22 +136,26 @@ export function ClosedRecordsPage() {
                     </Table.Td>
                     <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
                     <Table.Td className="tp-num">{formatPrice(r.tradePrice, d)}</Table.Td>
-                    <Table.Td className="tp-num">{r.stopLoss ? formatPrice(r.stopLoss, d) : '—'}</Table.Td>
-                    <Table.Td className="tp-num">{r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}</Table.Td>
                     <Table.Td className="tp-num">{formatPrice(r.lastPrice, d)}</Table.Td>
-                    <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
                     <Profit value={r.profit} />
-                    <Table.Td className="tp-figure">{formatDateTime(r.timeStamp)}</Table.Td>
-                    <Table.Td className="tp-figure">{formatDateTime(r.closeTime)}</Table.Td>
                     <Table.Td>
-                      <Badge color={reason.color} variant="light" styles={{ root: { textTransform: 'none' } }}>
+                      <DateTimeText value={r.closeTime} />
+                    </Table.Td>
+                    <Table.Td maw={200}>
+                      <Badge color={reason.color} variant="light" styles={badgeStyles}>
                         {reason.label}
                       </Badge>
                       {who && r.closeReason === 'admin' && (
-                        <Text size="xs" c="dimmed" mt={2} style={{ whiteSpace: 'nowrap' }}>
+                        <Text size="xs" c="dimmed" mt={2} truncate="end" title={who}>
                           {who}
                         </Text>
                       )}
+                    </Table.Td>
+                    <Table.Td className="tp-num">{r.stopLoss ? formatPrice(r.stopLoss, d) : '—'}</Table.Td>
+                    <Table.Td className="tp-num">{r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}</Table.Td>
+                    <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
+                    <Table.Td>
+                      <DateTimeText value={r.timeStamp} />
                     </Table.Td>
                   </Table.Tr>
                 );

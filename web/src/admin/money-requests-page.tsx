@@ -22,7 +22,7 @@ import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
-import { TablePager, usePageSize, useRowDialog } from './users-page';
+import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
 interface PendingRow {
@@ -32,7 +32,7 @@ interface PendingRow {
   /** The trader's own account: paid from (deposit) or to be paid to (withdrawal). */
   account: string;
   /** The broker's payment account a deposit was paid to; withdrawals have none. */
-  paymentAccount: string | null;
+  paidTo: { name: string; number: string } | null;
   amount: string;
   time: string;
 }
@@ -60,17 +60,24 @@ const TEXT = {
 
 const nameOf = (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`.trim();
 
-function TraderCell({ name, email }: { name: string; email: string }) {
+/** Two lines in one cell: the main text, and a dimmed detail under it; long text is cut with its full value as a title. */
+function StackedCell({ main, detail, bold, maw = 240 }: { main: string; detail?: string; bold?: boolean; maw?: number }) {
   return (
-    <Table.Td>
-      <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
-        {name}
+    <Table.Td maw={maw}>
+      <Text size="sm" fw={bold ? 600 : undefined} truncate="end" title={main}>
+        {main}
       </Text>
-      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-        {email}
-      </Text>
+      {detail && (
+        <Text size="xs" c="dimmed" truncate="end" title={detail} className="tp-figure">
+          {detail}
+        </Text>
+      )}
     </Table.Td>
   );
+}
+
+function TraderCell({ name, email }: { name: string; email: string }) {
+  return <StackedCell main={name} detail={email} bold />;
 }
 
 /** A pending queue, normalised for the shared table, with the call that decides one of its rows. */
@@ -94,7 +101,7 @@ function useDepositQueue(): Queue {
         traderName: nameOf(r),
         traderEmail: r.email,
         account: r.paymentAccount,
-        paymentAccount: [r.paymentGatewayName, r.number].filter(Boolean).join(' · ') || '—',
+        paidTo: { name: r.paymentGatewayName || '—', number: r.number },
         amount: r.depositAmount,
         time: r.timeStamp,
       })),
@@ -107,7 +114,7 @@ function useWithdrawalQueue(): Queue {
   const query = usePendingWithdrawals();
   const decide = useDecideWithdrawal();
   const rows = useMemo(
-    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paymentAccount: null, amount: r.withdrawalsAmount, time: r.timeStamp })),
+    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp })),
     [query.data],
   );
   return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };
@@ -146,8 +153,8 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={isDeposit ? 940 : 780} type="native">
-          <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8}>
+        <Table.ScrollContainer minWidth={isDeposit ? 900 : 760} type="native">
+          <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Request</Table.Th>
@@ -167,11 +174,13 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
                   </Table.Td>
                   <TraderCell name={r.traderName} email={r.traderEmail} />
                   <Table.Td className="tp-figure">{r.account}</Table.Td>
-                  {isDeposit && <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.paymentAccount}</Table.Td>}
+                  {r.paidTo && <StackedCell main={r.paidTo.name} detail={r.paidTo.number} maw={220} />}
                   <Table.Td className="tp-num" fw={650}>
                     {formatUsd(r.amount)}
                   </Table.Td>
-                  <Table.Td className="tp-figure">{formatDateTime(r.time)}</Table.Td>
+                  <Table.Td>
+                    <DateTimeText value={r.time} />
+                  </Table.Td>
                   <Table.Td>
                     <Group gap={6} justify="flex-end" wrap="nowrap">
                       <Button size="compact-sm" color="teal" variant="light" leftSection={<IconCheck size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'approve' })} aria-label={`Approve ${text.noun} request ${r.id}`}>
@@ -319,8 +328,8 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={isDeposit ? 1120 : 960} type="native">
-          <Table aria-label={`All ${text.noun} requests`} fz="sm" verticalSpacing={8} style={{ opacity: requests.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Table.ScrollContainer minWidth={isDeposit ? 1060 : 900} type="native" tabIndex={0} role="region" aria-label={`All ${text.noun} requests, scrollable`}>
+          <Table aria-label={`All ${text.noun} requests`} fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: requests.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Request</Table.Th>
@@ -341,22 +350,24 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
                   </Table.Td>
                   <TraderCell name={nameOf(r)} email={r.email} />
                   <Table.Td className="tp-figure">{r.paymentAccount}</Table.Td>
-                  {isDeposit && <Table.Td style={{ whiteSpace: 'nowrap' }}>{[r.paymentGatewayName, r.number].filter(Boolean).join(' · ') || '—'}</Table.Td>}
+                  {isDeposit && <StackedCell main={r.paymentGatewayName || '—'} detail={r.number} maw={220} />}
                   <Table.Td className="tp-num" fw={650}>
                     {formatUsd(r.amount)}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td miw={100}>
                     <RequestStatusBadge status={r.status} />
                   </Table.Td>
-                  <Table.Td className="tp-figure">{formatDateTime(r.timeStamp)}</Table.Td>
                   <Table.Td>
+                    <DateTimeText value={r.timeStamp} />
+                  </Table.Td>
+                  <Table.Td maw={220}>
                     {r.decidedAt ? (
                       <>
                         <Text size="sm" className="tp-figure">
                           {formatDateTime(r.decidedAt)}
                         </Text>
                         {r.decidedBy && (
-                          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                          <Text size="xs" c="dimmed" truncate="end" title={r.decidedBy}>
                             by {r.decidedBy}
                           </Text>
                         )}
@@ -423,7 +434,7 @@ function MoneyRequestsAdminPage({ kind, queue }: { kind: MoneyRequestKind; queue
       <Paper p="lg">
         <Tabs value={tab} onChange={(v) => setParams(v === 'all' ? { tab: 'all' } : {}, { replace: true })} keepMounted={false}>
           <Tabs.List mb="md">
-            <Tabs.Tab value="pending" rightSection={count ? <Badge size="sm" variant="filled" circle={count < 10} aria-label={`${count} pending`}>{count}</Badge> : null}>
+            <Tabs.Tab value="pending" rightSection={count ? <Badge size="sm" variant="filled" circle={count < 10}>{count}</Badge> : null}>
               Pending
             </Tabs.Tab>
             <Tabs.Tab value="all">All requests</Tabs.Tab>

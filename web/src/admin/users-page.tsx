@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 're
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
 import { useSession } from '../api/queries';
-import { formatUsd } from '../format/format';
+import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 
@@ -59,6 +59,26 @@ export function TablePager({ page, pageSize, total, onChange, label }: { page: n
   );
 }
 
+/** A time on two lines (date, then time of day) so date columns stay narrow: '24 Nov 2026' / '09:15:02 UTC'. */
+export function DateTimeText({ value }: { value: string | null }) {
+  const text = formatDateTime(value);
+  const cut = text.indexOf(', ');
+  if (cut < 0) return <Text size="sm" className="tp-figure">{text}</Text>;
+  return (
+    <>
+      <Text size="sm" className="tp-figure">
+        {text.slice(0, cut)}
+      </Text>
+      <Text size="xs" c="dimmed" className="tp-figure">
+        {text.slice(cut + 2)}
+      </Text>
+    </>
+  );
+}
+
+/** Badges in table cells keep their width instead of shrinking to an ellipsis. */
+export const badgeStyles = { root: { textTransform: 'none', flexShrink: 0, overflow: 'visible' } } as const;
+
 export type SortDirection = 'asc' | 'desc';
 
 /** A column header that sorts its table; `aria-sort` tells screen readers the order. */
@@ -77,13 +97,12 @@ export function SortableTh<K extends string>({ column, sort, onSort, numeric, ch
 
 // ------------------------------------------------------------------ the users table
 
-type SortKey = 'name' | 'email' | 'phone' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
+type SortKey = 'name' | 'phone' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
 
 const fullName = (t: TraderRow) => `${t.firstName} ${t.lastName}`.trim();
 
 const TEXT_SORT: Partial<Record<SortKey, (t: TraderRow) => string>> = {
   name: fullName,
-  email: (t) => t.email,
   phone: (t) => t.phoneNo,
   country: (t) => t.countryName,
   active: (t) => (t.isActive === '1' ? 'a' : 'b'),
@@ -168,14 +187,22 @@ function ChangePasswordForm({ trader, onDone }: { trader: TraderRow; onDone: () 
   );
 }
 
+/** A state as a coloured dot and its word (colour is never the only signal). */
+function Dot({ on, label }: { on: boolean; label: string }) {
+  return (
+    <Group gap={6} wrap="nowrap" component="span">
+      <span aria-hidden style={{ width: 8, height: 8, borderRadius: '50%', flex: 'none', background: on ? 'var(--tp-positive)' : 'var(--tp-muted)' }} />
+      <Text span size="sm" c={on ? undefined : 'dimmed'}>
+        {label}
+      </Text>
+    </Group>
+  );
+}
+
 function ActiveCell({ trader, self, onDeactivate }: { trader: TraderRow; self: boolean; onDeactivate: (t: TraderRow) => void }) {
   const edit = useEditTraderStatus();
   const active = trader.isActive === '1';
-  const badge = (
-    <Badge color={active ? 'teal' : 'gray'} variant="light" styles={{ root: { textTransform: 'none' } }}>
-      {active ? 'Active' : 'Inactive'}
-    </Badge>
-  );
+  const badge = <Dot on={active} label={active ? 'Active' : 'Inactive'} />;
   // The built-in administrator is not edited from this table, and nobody deactivates themselves.
   if (trader.isReserved || self) {
     return (
@@ -266,12 +293,11 @@ export function UsersPage() {
   else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={1180} type="native">
-          <Table aria-label="Users" fz="sm" verticalSpacing={8}>
+        <Table.ScrollContainer minWidth={1040} type="native">
+          <Table aria-label="Users" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
             <Table.Thead>
               <Table.Tr>
-                <SortableTh column="name" sort={sort} onSort={onSort}>Name</SortableTh>
-                <SortableTh column="email" sort={sort} onSort={onSort}>Email</SortableTh>
+                <SortableTh column="name" sort={sort} onSort={onSort}>Name and email</SortableTh>
                 <SortableTh column="phone" sort={sort} onSort={onSort}>Phone</SortableTh>
                 <SortableTh column="country" sort={sort} onSort={onSort}>Country</SortableTh>
                 <SortableTh column="balance" sort={sort} onSort={onSort} numeric>Balance</SortableTh>
@@ -280,7 +306,8 @@ export function UsersPage() {
                 <SortableTh column="withdrawals" sort={sort} onSort={onSort} numeric>Withdrawals</SortableTh>
                 <SortableTh column="active" sort={sort} onSort={onSort}>Status</SortableTh>
                 <SortableTh column="online" sort={sort} onSort={onSort}>Online</SortableTh>
-                <Table.Th>
+                {/* Positioned, so the hidden label stays inside the scroll container. */}
+                <Table.Th style={{ position: 'relative' }}>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
@@ -290,30 +317,32 @@ export function UsersPage() {
                 const name = fullName(t);
                 return (
                   <Table.Tr key={t.id}>
-                    <Table.Td>
+                    <Table.Td miw={210} maw={300}>
                       <Group gap={6} wrap="nowrap">
-                        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                        <Text size="sm" fw={600} truncate="end" title={name}>
                           {name}
                         </Text>
                         {t.accountType !== '0' && (
-                          <Badge size="xs" variant="outline" color="gray" styles={{ root: { textTransform: 'none' } }}>
+                          <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
                             {t.isReserved ? 'Built-in admin' : 'Admin'}
                           </Badge>
                         )}
                         {t.id === selfId && (
-                          <Badge size="xs" variant="light" styles={{ root: { textTransform: 'none' } }}>
+                          <Badge size="xs" variant="light" styles={badgeStyles}>
                             You
                           </Badge>
                         )}
                       </Group>
+                      <Text size="xs" c="dimmed" truncate="end" title={t.email}>
+                        {t.email}
+                      </Text>
                     </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{t.email}</Table.Td>
                     <Table.Td className="tp-figure">{t.phoneNo || '—'}</Table.Td>
-                    <Table.Td>
+                    <Table.Td maw={150}>
                       {t.countryName ? (
                         <Group gap={6} wrap="nowrap">
                           {t.countryCode && <span className={`fi fi-${t.countryCode.toLowerCase()}`} style={{ borderRadius: 2, flex: 'none' }} aria-hidden />}
-                          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          <Text size="sm" truncate="end" title={t.countryName}>
                             {t.countryName}
                           </Text>
                         </Group>
@@ -331,12 +360,7 @@ export function UsersPage() {
                       <ActiveCell trader={t} self={t.id === selfId} onDeactivate={deactivate.open} />
                     </Table.Td>
                     <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        <span aria-hidden style={{ width: 8, height: 8, borderRadius: '50%', background: t.status === 'Online' ? 'var(--tp-positive)' : 'var(--tp-muted)' }} />
-                        <Text size="sm" c={t.status === 'Online' ? undefined : 'dimmed'}>
-                          {t.status}
-                        </Text>
-                      </Group>
+                      <Dot on={t.status === 'Online'} label={t.status} />
                     </Table.Td>
                     <Table.Td>
                       {!t.isReserved && (
