@@ -182,6 +182,7 @@ export function ClosedRecordsPage() {
             searchable
             clearable
             nothingFoundMessage="No trader matches"
+            limit={100}
             disabled={traders.isError}
           />
           <Select

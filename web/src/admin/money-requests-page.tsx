@@ -410,6 +410,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
           searchable
           clearable
           nothingFoundMessage="No trader matches"
+          limit={100}
           disabled={traders.isError}
         />
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />

@@ -169,7 +169,10 @@ function ChangePasswordForm({ trader, onDone }: { trader: TraderRow; onDone: () 
           description="At least 8 characters; avoid common passwords."
           autoComplete="new-password"
           value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value);
+            setError(null);
+          }}
           error={error}
           maxLength={128}
           data-autofocus
