@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DashboardPage } from './pages/dashboard-page';
 import { SignInPage } from './pages/sign-in-page';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminClient, createTrader, MOBILE, newPage, postJson, screenshots, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminClient, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 describe('the dashboard shell, account pages and roles in the browser', () => {
   let h: Harness;
   before(async () => {
     h = await startHarness({ supportChatPhone: '447700900123' });
+    await seedDailyCandles(h, 'EURUSD', { start: 1.08 });
+    await seedDailyCandles(h, 'GBPUSD', { start: 1.27 });
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0851, ask: 1.0852 }, { symbol: 'GBPUSD', bid: 1.2703, ask: 1.2705 }]);
   });
   after(async () => h?.close());
 
@@ -62,7 +65,8 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.getByLabel('New password', { exact: true }).fill('Fresh-Password-42');
     await page.getByLabel('Confirm new password').fill('Fresh-Password-42');
     await page.getByRole('button', { name: 'Change' }).click();
-    await page.waitForFunction(() => /password has been changed/i.test(document.querySelector('[data-testid="form-message"]')?.textContent ?? ''));
+    await page.waitForFunction(() => (document.querySelector('[data-testid="form-message"]')?.textContent ?? '') !== '');
+    assert.match((await page.getByTestId('form-message').textContent()) ?? '', /password has been changed/i);
     await screenshots(page, 'settings');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await context.close();
@@ -125,6 +129,8 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
 
     await page.goto('/dashboard/tools_options');
     await page.getByTestId('gauge-summary').waitFor();
+    assert.match((await page.getByTestId('gauge-summary').textContent()) ?? '', /Strong Sell|Sell|Neutral|Buy|Strong Buy/);
+    await page.getByRole('table', { name: 'Oscillators' }).waitFor();
     await screenshots(page, 'tools-technical-summary');
 
     await page.goto('/dashboard/funds');

@@ -133,7 +133,12 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await page.waitForFunction(() => /If an account exists/.test(document.querySelector('[data-testid="form-message"]')?.textContent ?? ''));
     await screenshots(page, 'forgot-password');
 
-    const mail = outbox(h).find((m) => m.to === trader.email);
+    // The server sends mail after it answers: wait for the file to appear.
+    let mail = outbox(h).find((m) => m.to === trader.email);
+    for (let i = 0; !mail && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      mail = outbox(h).find((m) => m.to === trader.email);
+    }
     assert.ok(mail, 'a reset mail was written to the outbox');
     const link = /https?:\/\/[^\s]+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
     assert.ok(link, 'the mail holds a reset link');

@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardPage } from './pages/dashboard-page';
 import { DepositPage, RequestListPage, WithdrawPage } from './pages/money-pages';
 import { SignInPage } from './pages/sign-in-page';
-import { adminClient, createTrader, newPage, postJson, screenshots, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { adminClient, createTrader, newPage, postJson, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 describe('deposits and withdrawals in the browser, decided live by the back office', () => {
   let h: Harness;
   before(async () => {
     h = await startHarness();
+    await seedDailyCandles(h, 'EURUSD', { start: 1.08 });
     const admin = await adminClient(h);
     const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer — Barclays', number: 'GB29 NWBK 6016 1331 9268 19', moreInfo: 'Use your trader id as the payment reference.' });
     assert.equal(added.status, 200, JSON.stringify(added.body));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountEvent } from './events';
+import { PERIOD_NAMES } from './periods';
 
 export const instrumentGroup = z.enum(['Forex', 'Crypto', 'Stocks', 'Metals']);
 export type InstrumentGroup = z.infer<typeof instrumentGroup>;
@@ -47,7 +48,7 @@ const symbolList = z
 export const quotesQuery = z.object({ symbols: symbolList.optional() });
 export const quotesResponse = z.object({ status: z.literal('success'), data: z.array(quote) });
 
-export const PERIOD_NAMES = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN'] as const;
+export { PERIOD_NAMES };
 export const period = z.enum(PERIOD_NAMES, { error: 'period must be one of M1, M5, M15, M30, H1, H4, D1, W1, MN.' });
 export type PeriodName = z.infer<typeof period>;
 

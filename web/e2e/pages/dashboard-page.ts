@@ -19,7 +19,12 @@ export class DashboardPage {
   async menuLabels(): Promise<string[]> {
     await this.menu().waitFor();
     // Expand every group so nested entries are listed too.
-    for (const group of await this.menu().locator('button[aria-expanded="false"]').all()) await group.click();
+    for (;;) {
+      const collapsed = this.menu().locator('button[aria-expanded="false"]').first();
+      if ((await collapsed.count()) === 0) break;
+      await collapsed.click();
+    }
+    await this.page.waitForTimeout(300);
     return (await this.menu().locator('a, button').allTextContents()).map((t) => t.trim()).filter(Boolean);
   }
 

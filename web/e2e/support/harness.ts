@@ -125,3 +125,27 @@ export function outbox(h: Harness): { to: string; subject: string; text: string 
     .sort()
     .map((f) => JSON.parse(readFileSync(join(h.outboxDir, f), 'utf8')) as { to: string; subject: string; text: string });
 }
+
+/**
+ * Daily candles written straight into the candles table, so charts, the technical summary and the
+ * market summary have a history to show (the push feed starts with none). A seeded walk, same every run.
+ */
+export async function seedDailyCandles(h: Harness, symbol: string, options: { days?: number; start?: number; digits?: number } = {}): Promise<void> {
+  const days = options.days ?? 260;
+  const digits = options.digits ?? 5;
+  const round = (v: number) => Number(v.toFixed(digits));
+  const dayMs = 86_400_000;
+  const today = Math.floor(Date.now() / dayMs) * dayMs;
+  let seed = 42;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  let close = options.start ?? 1.08;
+  const rows = [];
+  for (let i = days; i >= 1; i--) {
+    const open = close;
+    close = open * (1 + (random() - 0.48) * 0.012);
+    const high = Math.max(open, close) * (1 + random() * 0.004);
+    const low = Math.min(open, close) * (1 - random() * 0.004);
+    rows.push({ symbol, period: 'D1', time: today - i * dayMs, open: round(open), high: round(high), low: round(low), close: round(close), volume: Math.round(1000 + random() * 5000) });
+  }
+  for (let i = 0; i < rows.length; i += 100) await h.app.ctx.db.insertInto('candles').values(rows.slice(i, i + 100)).execute();
+}

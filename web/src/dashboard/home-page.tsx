@@ -14,14 +14,14 @@ import { AdminOverview } from './admin-overview';
 
 function StatCard({ label, value, loading }: { label: string; value: string; loading: boolean }) {
   return (
-    <Paper p="md">
+    <Paper p={{ base: 'sm', sm: 'md' }}>
       <Text size="xs" tt="uppercase" fw={600} c="dimmed" style={{ letterSpacing: '0.04em' }}>
         {label}
       </Text>
       {loading ? (
         <Skeleton h={30} mt={8} w="70%" />
       ) : (
-        <Text fz={24} fw={700} mt={4} className="tp-figure" data-testid={`card-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+        <Text fz={{ base: 18, sm: 24 }} fw={700} mt={4} className="tp-figure" data-testid={`card-${label.toLowerCase().replace(/\s+/g, '-')}`}>
           {value} <Text span fz="sm" c="dimmed" fw={500}>USD</Text>
         </Text>
       )}
@@ -190,7 +190,7 @@ export function HomePage() {
     <Stack gap="lg">
       <PageHeader title="Dashboard" description={trader ? 'Your account at a glance, the markets you follow and your closed trades.' : 'The back office at a glance.'} />
       {trader ? (
-        <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
+        <SimpleGrid cols={{ base: 2, lg: 4 }} spacing={{ base: 'sm', sm: 'md' }}>
           <StatCard label="Total Balance" value={formatUsd(p?.totalBalance)} loading={loading} />
           <StatCard label="Total Credit" value={formatUsd(p?.totalCredit)} loading={loading} />
           <StatCard label="Total Deposits" value={formatUsd(p?.totalDeposite)} loading={loading} />

@@ -98,7 +98,7 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
     <Box pos="relative" h={height} role="img" aria-label={label}>
       <div ref={container} style={{ position: 'absolute', inset: 0 }} data-testid="candle-chart" />
       {state.status !== 'ready' && (
-        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
+        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none', background: state.status === 'loading' ? undefined : 'var(--mantine-color-body)' }}>
           {state.status === 'loading' && (
             <span role="status" aria-label="Loading the chart">
               <Loader size="sm" />

@@ -66,6 +66,14 @@ export function GaugeCard({ title, group, size = 180, emphasis = false }: { titl
 
 /** The three dials: oscillators, the overall summary (largest), moving averages. */
 export function TechnicalGauges({ summary, compact = false, vertical = false }: { summary: TechnicalSummary; compact?: boolean; vertical?: boolean }) {
+  if (summary.summary.indicators.every((i) => i.value === null)) {
+    // No indicator can be computed: a Neutral dial would claim a reading we do not have.
+    return (
+      <Text size="sm" c="dimmed" ta="center" py="xl" data-testid="gauge-no-data">
+        Not enough price history for a technical rating on this interval yet.
+      </Text>
+    );
+  }
   if (vertical) {
     // Beside a chart: the summary dial, and the two groups as a line each.
     return (
@@ -107,7 +115,7 @@ export function IndicatorTable({ title, group, digits }: { title: string; group:
         {title}
       </Text>
       <Table.ScrollContainer minWidth={300}>
-        <Table fz="sm">
+        <Table fz="sm" aria-label={title}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>

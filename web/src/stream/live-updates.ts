@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AccountEvent } from '@tradeport/contracts';
 import { queryKeys } from '../api/queries';
+import { formatUsd } from '../format/format';
 
 const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected' } as const;
 
@@ -31,14 +32,14 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
       const approved = event.status === '1';
       return {
         title: `${what} ${STATUS_NAMES[event.status]}`,
-        message: `Your ${event.kind} request #${event.requestId} of ${event.amount} USD was ${STATUS_NAMES[event.status]}.`,
+        message: `Your ${event.kind} request #${event.requestId} of ${formatUsd(event.amount)} USD was ${STATUS_NAMES[event.status]}.`,
         color: approved ? 'green' : 'red',
       };
     }
     case 'position.closed': {
       const why = { manual: 'closed', admin: 'closed by the broker', sl: 'closed by stop loss', tp: 'closed by take profit', 'stop-out': 'closed by stop-out' }[event.reason];
       if (event.reason === 'manual') return null;
-      return { title: `Position #${event.ticket} ${why}`, message: `${event.symbol} at ${event.price}, profit ${event.profit} USD.`, color: event.reason === 'tp' ? 'green' : event.reason === 'sl' ? 'yellow' : 'red' };
+      return { title: `Position #${event.ticket} ${why}`, message: `${event.symbol} at ${event.price}, profit ${formatUsd(event.profit)} USD.`, color: event.reason === 'tp' ? 'green' : event.reason === 'sl' ? 'yellow' : 'red' };
     }
     case 'account.marginCall':
       return { title: 'Margin call', message: `Your margin level is ${event.marginLevel}%. Add funds or close positions to avoid a stop-out.`, color: 'red' };

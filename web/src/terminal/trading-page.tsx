@@ -1,10 +1,13 @@
-import { ActionIcon, Button, Group, Menu, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
+import { useState } from 'react';
 import { useFullscreenDocument } from '@mantine/hooks';
 import { IconLayoutDashboard, IconLogout, IconMaximize, IconMinimize, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { signOut, useSession, useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
+import { CandleChart } from '../market/candle-chart';
 import { useAppStore } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -85,6 +88,25 @@ function SymbolPanel() {
   );
 }
 
+/** The selected symbol's candles; the spec's terminal default is one hour. */
+function ChartPanel() {
+  const symbol = useAppStore((s) => s.selectedSymbol);
+  const record = useSymbols().data?.data.find((s) => s.Symbol === symbol);
+  const [period, setPeriod] = useState<PeriodName>('H1');
+  if (!record) return null;
+  return (
+    <Paper p="md">
+      <Group justify="space-between" mb="sm" gap="xs">
+        <Text fw={600} size="sm">
+          {record.Symbol} · {period}
+        </Text>
+        <SegmentedControl aria-label="Chart period" size="xs" value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
+      </Group>
+      <CandleChart symbol={record.Symbol} period={period} digits={record.digits} height={420} label={`${record.Symbol} candlestick chart, ${period}`} />
+    </Paper>
+  );
+}
+
 /**
  * `/trading`, first slice: the live price table and the selected symbol. The chart, order entry
  * and positions are the terminal's next part; until then the page shows only what works.
@@ -141,6 +163,7 @@ export function TradingPage() {
         </section>
         <Stack className={classes.side} gap="md">
           <SymbolPanel />
+          <ChartPanel />
         </Stack>
       </main>
     </div>
