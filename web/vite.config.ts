@@ -7,5 +7,5 @@ import { compression } from 'vite-plugin-compression2';
 export default defineConfig({
   plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
   server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } } },
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 800 },
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true, chunkSizeWarningLimit: 800 },
 });

@@ -2,10 +2,9 @@ import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { onUnauthorized } from './api/client';
 import { queryClient } from './api/query-client';
 import { requireAdmin, requireSession, requireTrader, signedOutOnly } from './auth/session';
-import { stream } from './stream/stream';
 import { LoadingScreen } from './ui/loading-screen';
 import { RootLayout } from './ui/root-layout';
-import { RouteError } from './ui/route-error';
+import { RouteError } from './ui/route-error-boundary';
 
 /**
  * Every screen of the spec (section 2), each route module loaded on demand so the sign-in page
@@ -70,7 +69,8 @@ export const router = createBrowserRouter(routes);
 
 /** A call refused with 401 means the session ended elsewhere: forget this user and go to sign-in. */
 onUnauthorized(() => {
-  stream.stop();
+  // The stream module is loaded with the signed-in pages; it is not part of the first script.
+  void import('./stream/stream').then(({ stream }) => stream.stop());
   queryClient.clear();
   if (window.location.pathname !== '/') void router.navigate('/', { replace: true });
 });

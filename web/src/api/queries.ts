@@ -1,36 +1,12 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PeriodName } from '@tradeport/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { PeriodName } from '@tradeport/contracts/periods';
 import { callApi, type CallInput } from './client';
+import { queryKeys } from './query-keys';
+import { sessionQuery } from './session-query';
 
-/**
- * One hook per resource. Query keys live here only, so a mutation or a stream event invalidates
- * exactly what it changed (see `invalidateForEvent` in stream/live-updates.ts).
- */
-export const queryKeys = {
-  session: ['session'] as const,
-  profile: ['profile'] as const,
-  deposits: ['deposits'] as const,
-  withdrawals: ['withdrawals'] as const,
-  activePaymentAccounts: ['payment-accounts', 'active'] as const,
-  activity: ['activity'] as const,
-  tradesHistory: ['trades-history'] as const,
-  margins: ['margins'] as const,
-  symbols: ['symbols'] as const,
-  candles: (symbol: string, period: PeriodName) => ['candles', symbol, period] as const,
-  marketSummary: ['market-summary'] as const,
-  countries: ['countries'] as const,
-  appConfig: ['app-config'] as const,
-  legalDocuments: ['legal'] as const,
-  legalDocument: (id: string) => ['legal', id] as const,
-};
-
-export const sessionQuery = queryOptions({
-  queryKey: queryKeys.session,
-  queryFn: ({ signal }) => callApi('testSession', undefined, { signal }),
-  staleTime: 30_000,
-});
-
-export type Session = Awaited<ReturnType<typeof callApi<'testSession'>>>;
+export { queryKeys, sessionQuery };
+export { useLogin, useRegistration, useRequestPasswordReset, useResetPassword } from './auth-queries';
+export type { Session } from './session-query';
 
 export function useSession() {
   return useQuery(sessionQuery);
@@ -103,25 +79,9 @@ export function useLegalDocument(id: string) {
 
 // ------------------------------------------------------------------ mutations
 
-export function useLogin() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: CallInput<'login'>) => callApi('login', input),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.session }),
-  });
-}
 
-export function useRegistration() {
-  return useMutation({ mutationFn: (input: CallInput<'registration'>) => callApi('registration', input) });
-}
 
-export function useRequestPasswordReset() {
-  return useMutation({ mutationFn: (input: CallInput<'requestPasswordReset'>) => callApi('requestPasswordReset', input) });
-}
 
-export function useResetPassword() {
-  return useMutation({ mutationFn: (input: CallInput<'resetPassword'>) => callApi('resetPassword', input) });
-}
 
 export function useChangePassword() {
   const client = useQueryClient();

@@ -1,7 +1,6 @@
 import { Box, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconChartCandle, IconLock, IconReportAnalytics, IconWallet } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { Logo } from '../ui/logo';
 import classes from './auth-layout.module.css';
 
@@ -12,7 +11,11 @@ const POINTS = [
   { icon: IconLock, text: 'Prices and fills from the broker’s own server' },
 ];
 
-/** The frame of sign-in, sign-up and password reset: the product's promise beside the form. */
+/**
+ * The frame of sign-in, sign-up and password reset: the product's promise beside the form. These
+ * pages follow the system's light or dark theme; the switch is in the signed-in app (keeping the
+ * sign-in page's script within its budget).
+ */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   return (
     <div className={classes.page}>
@@ -36,9 +39,6 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
         </Text>
       </aside>
       <main className={classes.main}>
-        <Box className={classes.topRight}>
-          <ColorSchemeToggle />
-        </Box>
         <Box className={classes.mobileLogo}>
           <Logo />
         </Box>

@@ -2,7 +2,7 @@ import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../api/client';
-import { useRequestPasswordReset } from '../api/queries';
+import { useRequestPasswordReset } from '../api/auth-queries';
 import { FormMessage } from '../ui/form-message';
 import { AuthLayout } from './auth-layout';
 

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client';
-import { useResetPassword } from '../api/queries';
+import { useResetPassword } from '../api/auth-queries';
 import { FormMessage } from '../ui/form-message';
 import { toastSuccess } from '../ui/toast';
 import { AuthLayout } from './auth-layout';

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { queryClient } from '../api/query-client';
-import { sessionQuery, type Session } from '../api/queries';
+import { sessionQuery, type Session } from '../api/session-query';
 
 export type Role = 'trader' | 'admin';
 

@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../api/client';
-import { useLogin } from '../api/queries';
+import { useLogin } from '../api/auth-queries';
 import { FormMessage } from '../ui/form-message';
 import { toastSuccess } from '../ui/toast';
 import { AuthLayout } from './auth-layout';
