@@ -40,8 +40,8 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     const { context, page } = await newPage(h);
     const signIn = new SignInPage(page);
     await signIn.goto();
-    await screenshots(page, 'sign-in');
     assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'sign-in', { dark: true });
 
     await signIn.signIn('', '');
     assert.equal(await signIn.messageText(), 'Please enter your email.');

@@ -47,8 +47,8 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     await page.getByText('Please enter the deposit amount.').waitFor();
     const message = await deposit.request('Wire transfer — Barclays · GB29 NWBK 6016 1331 9268 19', '4821', '1250.50');
     assert.match(message, /successfully/);
-    await screenshots(page, 'deposit-form');
     assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'deposit-form', { dark: true });
 
     const list = new RequestListPage(page);
     await list.goto('deposit');
@@ -67,8 +67,8 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     await page.waitForFunction(() => document.querySelector('[data-testid="card-total-balance"]')?.textContent?.startsWith('1,250.50'));
     assert.equal(await dashboard.card('Total Deposits'), '1,250.50');
     await page.waitForFunction(() => document.querySelector('[data-testid="account-balance"]')?.textContent?.startsWith('1,250.5000'));
-    await screenshots(page, 'home');
     assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'home', { dark: true });
     await context.close();
   });
 

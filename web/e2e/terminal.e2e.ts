@@ -36,8 +36,12 @@ describe('the terminal price table under pushed ticks', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.08000');
     assert.equal((await terminal.cell('EURUSD', 'ask')).text, '1.08020');
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-USDJPY"] [data-testid="bid"]')?.textContent === '151.200');
-    await screenshots(page, 'terminal');
     assert.deepEqual(await seriousA11yViolations(page), []);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(500);
+    assert.deepEqual(await seriousA11yViolations(page), [], 'dark theme');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshots(page, 'terminal', { dark: true });
     await context.close();
   });
 

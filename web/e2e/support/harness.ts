@@ -62,16 +62,26 @@ export async function newPage(h: Harness, viewport = DESKTOP): Promise<{ context
   return { context, page };
 }
 
-/** Saves the screen at 1440×900 and at 375×812 (then restores the page's size). */
-export async function screenshots(page: Page, name: string): Promise<void> {
+/**
+ * Saves the screen at 1440×900 and at 375×812 (then restores the page's size); with `dark`, also
+ * both sizes in the dark theme (the app follows the system's scheme until the user picks one).
+ */
+export async function screenshots(page: Page, name: string, options: { dark?: boolean } = {}): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const original = page.viewportSize() ?? DESKTOP;
-  for (const [label, size] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(250);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${label}.png`), fullPage: false, animations: 'disabled' });
+  const schemes = options.dark ? (['light', 'dark'] as const) : (['light'] as const);
+  for (const scheme of schemes) {
+    if (scheme === 'dark') await page.emulateMedia({ colorScheme: 'dark' });
+    for (const [label, size] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${label}${scheme === 'dark' ? '-dark' : ''}.png`), fullPage: false, animations: 'disabled' });
+    }
   }
+  if (options.dark) await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(original);
+  // Let colour transitions finish, so a following contrast check reads the settled colours.
+  await page.waitForTimeout(300);
 }
 
 const require = createRequire(import.meta.url);

@@ -17,13 +17,13 @@ interface ProfileForm {
   nationality: string;
 }
 
-function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Fact({ label, value, testId, figure = false }: { label: string; value: string; testId?: string; figure?: boolean }) {
   return (
     <div>
       <Text size="xs" c="dimmed" fw={600} tt="uppercase">
         {label}
       </Text>
-      <Text fw={600} className="tp-figure" data-testid={testId} style={{ wordBreak: 'break-word' }}>
+      <Text fw={600} className={figure ? 'tp-figure' : undefined} data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
         {value}
       </Text>
     </div>
@@ -75,8 +75,8 @@ export function ProfilePage() {
                   <Badge variant="dot">{p.accountType === '0' ? 'Trader' : 'Administrator'}</Badge>
                 </Group>
                 <Fact label="Email" value={p.email} testId="profile-email" />
-                <Fact label="Balance" value={`${formatBalance(p.totalBalance)} USD`} />
-                <Fact label="Leverage" value={`1:${p.leverage}`} />
+                <Fact label="Balance" value={`${formatBalance(p.totalBalance)} USD`} figure />
+                <Fact label="Leverage" value={`1:${p.leverage}`} figure />
                 <Fact label="Member since" value={formatDate(p.createdAt)} />
               </Stack>
             ) : (

@@ -1,6 +1,6 @@
 import { Box, Center, Loader, Text, useComputedColorScheme } from '@mantine/core';
 import type { CandleRecord, PeriodName } from '@tradeport/contracts';
-import { dispose, init, type Chart, type KLineData, type Period } from 'klinecharts';
+import { dispose, init, type Chart, type DeepPartial, type KLineData, type Period, type Styles } from 'klinecharts';
 import { useEffect, useRef, useState } from 'react';
 import { callApi, errorMessage } from '../api/client';
 import { stream } from '../stream/stream';
@@ -19,6 +19,26 @@ export const CHART_PERIODS: Record<PeriodName, Period> = {
 };
 
 const PAGE = 500;
+
+const FONT = "'Inter Variable', Inter, system-ui, sans-serif";
+
+/** Our fonts and Buy/Sell colours over KLineChart's light or dark preset. */
+function chartStyles(scheme: 'light' | 'dark'): DeepPartial<Styles> {
+  const up = scheme === 'dark' ? '#3ccf8e' : '#0a7d4f';
+  const down = scheme === 'dark' ? '#ff6b6b' : '#c92a2a';
+  const text = { family: FONT };
+  return {
+    candle: {
+      bar: { upColor: up, downColor: down, upBorderColor: up, downBorderColor: down, upWickColor: up, downWickColor: down },
+      priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: { upColor: up, downColor: down, text } },
+      tooltip: { title: text, legend: text },
+    },
+    indicator: { tooltip: { title: text, legend: text } },
+    xAxis: { tickText: text },
+    yAxis: { tickText: text },
+    crosshair: { horizontal: { text }, vertical: { text } },
+  };
+}
 
 const toKLine = (c: CandleRecord): KLineData => ({ timestamp: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
 
@@ -49,6 +69,7 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
 
   useEffect(() => {
     chart.current?.setStyles(scheme === 'dark' ? 'dark' : 'light');
+    chart.current?.setStyles(chartStyles(scheme === 'dark' ? 'dark' : 'light'));
   }, [scheme]);
 
   useEffect(() => {
@@ -78,7 +99,11 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
       },
       subscribeBar: ({ callback }) => {
         unsubscribe?.();
-        unsubscribe = stream.subscribeCandles(symbol, period, (candle) => callback(toKLine(candle)));
+        unsubscribe = stream.subscribeCandles(symbol, period, (candle) => {
+          callback(toKLine(candle));
+          // A first tick can open the first candle of a symbol that had no history.
+          setState((current) => (current.status === 'empty' ? { status: 'ready' } : current));
+        });
       },
       unsubscribeBar: () => {
         unsubscribe?.();

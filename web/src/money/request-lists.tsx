@@ -2,7 +2,7 @@ import { Badge, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from
 import type { RequestStatus } from '@tradeport/contracts';
 import { useState } from 'react';
 import { useDeposits, useWithdrawals } from '../api/queries';
-import { formatDateTime, formatUsd } from '../format/format';
+import { formatDate, formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 
@@ -31,6 +31,36 @@ function useRequests(kinds: Row['kind'][]) {
     error: queries.find((q) => q.isError)?.error ?? null,
     refetch: () => queries.forEach((q) => void q.refetch()),
   };
+}
+
+/** The latest few, beside a form: what, when, how much, and where it stands. */
+function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
+  return (
+    <Table fz="sm" aria-label={label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>ID</Table.Th>
+          <Table.Th>Date</Table.Th>
+          <Table.Th className="tp-num">Amount (USD)</Table.Th>
+          <Table.Th>Status</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={`${r.kind}-${r.id}`} data-testid={`request-${r.kind}-${r.id}`}>
+            <Table.Td className="tp-figure">#{r.id}</Table.Td>
+            <Table.Td className="tp-figure">{formatDate(r.time)}</Table.Td>
+            <Table.Td className="tp-num" fw={600}>
+              {formatUsd(r.amount)}
+            </Table.Td>
+            <Table.Td>
+              <RequestStatusBadge status={r.status} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
 }
 
 function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boolean; label: string }) {
@@ -123,7 +153,7 @@ export function RecentRequests({ kind }: { kind: Row['kind'] }) {
       <Title order={2} size="h5" mb="sm">
         Recent {kind} requests
       </Title>
-      {isPending ? <TableSkeleton rows={3} /> : error ? <ErrorState error={error} onRetry={refetch} /> : rows.length === 0 ? <EmptyState message={`No ${kind} requests yet.`} /> : <RequestsTable rows={rows.slice(0, 5)} showKind={false} label={`Recent ${kind} requests`} />}
+      {isPending ? <TableSkeleton rows={3} /> : error ? <ErrorState error={error} onRetry={refetch} /> : rows.length === 0 ? <EmptyState message={`No ${kind} requests yet.`} /> : <CompactRequestsTable rows={rows.slice(0, 5)} label={`Recent ${kind} requests`} />}
     </Paper>
   );
 }
