@@ -82,6 +82,7 @@ export const calls = {
   getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin', summary: 'Open positions grouped per trader.', query: emptyQuery, response: trading.adminOpenTradesResponse }),
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
+  getTraderDetails: define({ method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin', summary: "One user's back-office page: profile, ledger totals and live account figures, open positions, pending orders and the newest 50 activity entries.", query: trading.traderDetailsQuery, response: trading.traderDetailsResponse }),
   getClosedTrades: define({ method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin', summary: 'Closed positions of all traders (User Closed Records), newest first, with filters.', query: trading.closedTradesQuery, response: trading.closedTradesResponse }),
 
   getAppConfig: define({ method: 'GET', path: '/getAppConfig.php', access: 'public', summary: "Settings the web app needs before sign-in: the broker's chat number (`supportChatPhone`, digits, or null when there is no chat).", query: emptyQuery, response: site.appConfigResponse }),

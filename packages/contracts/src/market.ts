@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountEvent } from './events';
+import { accountEvent, adminEvent } from './events';
 import { PERIOD_NAMES } from './periods';
 
 export const instrumentGroup = z.enum(['Forex', 'Crypto', 'Stocks', 'Metals']);
@@ -97,6 +97,8 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribeCandles'), symbol: z.string().trim().min(1).max(20).transform((s) => s.toUpperCase()), period }),
   z.object({ type: z.literal('unsubscribeCandles'), symbol: z.string().trim().min(1).max(20).transform((s) => s.toUpperCase()), period }),
   z.object({ type: z.literal('ping') }),
+  /** Administrators only: receive the back-office events (`admin` messages) on this connection. */
+  z.object({ type: z.literal('subscribeAdmin') }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 
@@ -111,6 +113,7 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('quotes'), seq: z.number(), quotes: z.array(quote) }),
   z.object({ type: z.literal('candle'), seq: z.number(), symbol: z.string(), period, candle }),
   z.object({ type: z.literal('event'), seq: z.number(), event: accountEvent }),
+  z.object({ type: z.literal('admin'), seq: z.number(), event: adminEvent }),
   z.object({ type: z.literal('heartbeat'), seq: z.number(), time: z.number() }),
   z.object({ type: z.literal('pong'), seq: z.number(), time: z.number() }),
   z.object({ type: z.literal('error'), seq: z.number(), message: z.string() }),

@@ -1,4 +1,4 @@
-import type { AccountEvent } from '@tradeport/contracts';
+import type { BusEvent } from '@tradeport/contracts';
 import type { EventBus } from '../bus/event-bus';
 import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
@@ -34,8 +34,8 @@ export interface Actor {
  * Runs `work` in one database transaction and publishes the events it produced only after the
  * commit, so nobody is told about a change that was rolled back.
  */
-export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: AccountEvent) => void) => Promise<T>): Promise<T> {
-  const events: AccountEvent[] = [];
+export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: BusEvent) => void) => Promise<T>): Promise<T> {
+  const events: BusEvent[] = [];
   const result = await ctx.db.transaction().execute((trx) => work(trx, (e) => events.push(e)));
   for (const e of events) ctx.bus.publish(e);
   return result;

@@ -48,6 +48,7 @@ export const callRoutes = {
   getTradesHistory: { method: 'GET', path: '/dashboard/customer/getTradesHistory.php', access: 'trader' },
   getOpenTrades: { method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin' },
   editStatusTrades: { method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin' },
+  getTraderDetails: { method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin' },
   getClosedTrades: { method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin' },
   getAppConfig: { method: 'GET', path: '/getAppConfig.php', access: 'public' },
   getLegalDocuments: { method: 'GET', path: '/getLegalDocuments.php', access: 'public' },
