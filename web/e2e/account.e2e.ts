@@ -109,6 +109,7 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
 
     await page.goto('/dashboard/accounts');
     await page.getByTestId('account-card').waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'accounts');
     await page.getByText('Rejected', { exact: true }).click();
     await page.getByText('No rejected accounts.').waitFor();
@@ -121,6 +122,8 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.goto('/dashboard/transfers');
     await page.getByText(/Transfers are unavailable/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Transfer' }).isDisabled(), true);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'transfers');
 
     await page.goto('/dashboard/tools');
     await page.getByRole('table', { name: 'Market summary' }).waitFor();
@@ -131,11 +134,21 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.getByTestId('gauge-summary').waitFor();
     assert.match((await page.getByTestId('gauge-summary').textContent()) ?? '', /Strong Sell|Sell|Neutral|Buy|Strong Buy/);
     await page.getByRole('table', { name: 'Oscillators' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'tools-technical-summary');
 
     await page.goto('/dashboard/funds');
     await page.getByRole('heading', { name: 'Funds' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'funds');
+
+    for (const path of ['deposit_requests', 'withdraw_requests', 'tools_requests', 'deposit_options', 'withdraw_options']) {
+      await page.goto(`/dashboard/${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+      assert.deepEqual(await seriousA11yViolations(page), [], path);
+      await screenshots(page, path.replace(/_/g, '-'));
+    }
 
     // The chat button opens the broker's chat number.
     assert.equal(await page.getByRole('link', { name: 'Chat with support' }).getAttribute('href'), 'https://wa.me/447700900123');
@@ -159,7 +172,28 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await menuHidden();
     await page.goto('/dashboard/menu');
     await page.getByRole('heading', { name: 'Menu' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'mobile-menu-page');
+
+    // A form at phone width: the profile saves.
+    await page.goto('/dashboard/profile');
+    await page.getByLabel('Nationality').fill('British');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForFunction(() => /updated/.test(document.querySelector('[data-testid="form-message"]')?.textContent ?? ''));
+    await context.close();
+  });
+
+  it('returns to sign-in when the session ends behind the page’s back (a 401 anywhere)', async () => {
+    const trader = await createTrader(h);
+    const { context, page } = await signIn(trader.email, trader.password);
+    await page.goto('/dashboard/home');
+    await page.getByTestId('card-total-balance').waitFor();
+    await context.clearCookies();
+    // Navigate inside the app (no reload): the activity call is refused with 401 and the app leaves.
+    await page.getByRole('button', { name: 'My Account' }).click();
+    await page.getByRole('link', { name: 'Recent Activity' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor();
     await context.close();
   });
 });

@@ -80,6 +80,7 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     }
     // The first missing field also carries the message beside it.
     assert.equal(await page.getByRole('combobox', { name: 'Country' }).getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'sign-up-errors');
     await context.close();
   });
@@ -115,6 +116,7 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     const { context, page } = await newPage(h);
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'not-found');
     await page.getByRole('link', { name: 'Back to Tradeport' }).click();
     await page.waitForURL((u) => u.pathname === '/');
@@ -131,6 +133,7 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await page.getByLabel('Email', { exact: true }).fill(trader.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.waitForFunction(() => /If an account exists/.test(document.querySelector('[data-testid="form-message"]')?.textContent ?? ''));
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'forgot-password');
 
     // The server sends mail after it answers: wait for the file to appear.
@@ -147,6 +150,7 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await page.goto(`/reset-password?token=${encodeURIComponent(token)}`);
     await page.getByLabel('New password', { exact: true }).fill('Brand-New-Pass-77');
     await page.getByLabel('Confirm new password').fill('Brand-New-Pass-77');
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'reset-password');
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.waitForURL((u) => u.pathname === '/', { timeout: 5000 });

@@ -96,6 +96,9 @@ export function DashboardShell() {
             isGroup(entry) ? (
               <NavLink
                 key={entry.label}
+                // A group opens and closes: a button, reachable and operable by keyboard.
+                component="button"
+                type="button"
                 label={entry.label}
                 leftSection={<entry.icon size={18} stroke={1.6} />}
                 defaultOpened={entry.links.some((l) => location.pathname.startsWith(l.to))}
