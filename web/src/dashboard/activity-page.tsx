@@ -46,7 +46,7 @@ export function ActivityPage() {
                       <Text size="sm" fw={600}>
                         {r.activity}
                       </Text>
-                      {r.details && (
+                      {r.details && r.details !== r.activity && (
                         <Text size="xs" c="dimmed">
                           {r.details}
                         </Text>

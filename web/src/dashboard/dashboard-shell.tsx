@@ -58,10 +58,10 @@ export function DashboardShell() {
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={220} withinPortal>
               <Menu.Target>
-                <UnstyledButton data-testid="user-menu" title="Account menu" style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 6px' }}>
+                <UnstyledButton data-testid="user-menu" title="Account menu" aria-label={name || 'Account menu'} style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 6px' }}>
                   <Group gap={8} wrap="nowrap">
                     <IconUserCircle size={22} stroke={1.5} aria-hidden />
-                    <Text size="sm" fw={600} maw={{ base: 96, sm: 180 }} truncate>
+                    <Text size="sm" fw={600} maw={180} truncate visibleFrom="xs">
                       {name}
                     </Text>
                     <IconChevronDown size={14} />

@@ -18,6 +18,8 @@ function SummaryRow({ row }: { row: Row }) {
   const change = last !== null && row.prevClose !== null ? last - row.prevClose : row.change;
   const changePct = last !== null && row.prevClose ? ((last - row.prevClose) / row.prevClose) * 100 : row.changePct;
   const sign = signOf(change);
+  const open = live?.open ?? row.open;
+  const stale = live ? live.stale || live.bid === null : row.stale || row.bid === null;
   return (
     <Table.Tr>
       <Table.Td>
@@ -47,8 +49,8 @@ function SummaryRow({ row }: { row: Row }) {
         {formatPrice(row.dayLow, row.digits)}
       </Table.Td>
       <Table.Td visibleFrom="sm">
-        <Text size="xs" c={row.open ? 'var(--tp-positive)' : 'dimmed'} fw={600}>
-          {row.open ? (row.stale ? 'Stale' : 'Open') : 'Closed'}
+        <Text size="xs" c={!open ? 'dimmed' : stale ? 'var(--tp-negative)' : 'var(--tp-positive)'} fw={600}>
+          {!open ? 'Closed' : stale ? 'No recent price' : 'Open'}
         </Text>
       </Table.Td>
     </Table.Tr>
