@@ -4,7 +4,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AccountEvent } from '@tradeport/contracts';
+import type { BusEvent } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
@@ -477,7 +477,7 @@ try {
   if (loadedOpen !== POSITIONS) throw new Error(`the engine loaded ${loadedOpen} positions, expected ${POSITIONS}`);
 
   // Account events after each commit: closes, fills (and, if any, margin calls) with their arrival time.
-  const events: { at: number; e: AccountEvent }[] = [];
+  const events: { at: number; e: BusEvent }[] = [];
   const unsubscribe = app.services.bus.subscribe((e) => void events.push({ at: performance.now(), e }));
 
   // --- no-trigger ticks at scale

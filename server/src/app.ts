@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
@@ -18,6 +18,8 @@ import { ensureBootstrapAdmin } from './services/bootstrap';
 import type { ServiceContext } from './services/context';
 import { syncCountries } from './services/countries';
 import { pruneSessions } from './services/sessions';
+import { prunePasswordResets } from './services/password-reset';
+import { Mailer } from './mail/mailer';
 import { openDatabase, type DatabaseHandle } from './storage/db';
 import { migrateToLatest } from './storage/migrate';
 import { messageForFrameworkError, sendFailure } from './transport/http/responses';
@@ -26,6 +28,7 @@ import { adminRoutes } from './transport/http/routes/admin-routes';
 import { authRoutes } from './transport/http/routes/auth-routes';
 import { systemRoutes } from './transport/http/routes/system-routes';
 import { marketRoutes } from './transport/http/routes/market-routes';
+import { siteRoutes } from './transport/http/routes/site-routes';
 import { isSameSite } from './transport/http/same-site';
 import { streamRoute } from './transport/ws/stream-route';
 import { MarketData } from './market/market-data';
@@ -74,11 +77,21 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, log: (err
 
 const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
+/**
+ * Files under `assets/` carry a content hash in their names (Vite), so they never change: browsers
+ * keep them a year without asking. Everything else, index.html first (also when it answers a
+ * client-side route), is revalidated on every load (ETag / Last-Modified), so a deploy shows at once.
+ */
+export function webCacheControl(pathInDist: string): string {
+  const path = pathInDist.split(sep).join('/');
+  return path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     // Requests are logged once, by the onResponse hook, with no headers; redaction is a second guard.
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.token'], censor: '[redacted]' },
   };
 }
 
@@ -119,10 +132,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // written while the bus and the database are still open.
   let market: MarketData | null = null;
   let trading: TradingEngine | null = null;
+  const now = options.now ?? Date.now;
+  const mailer = Mailer.create(config.mail, now, app.log);
+  if (mailer.mode === 'outbox') app.log.info({ outbox: resolve(config.mail.outboxDir) }, 'SMTP_URL is not set: mails are not sent, they are written to the dev outbox');
   app.addHook('onClose', async () => {
     await trading?.stop().catch((err: unknown) => app.log.warn({ err }, 'trading engine did not stop cleanly'));
     await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));
     await bus?.close();
+    await mailer.close();
     await handle.close();
   });
 
@@ -132,7 +149,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     config,
     bus,
     passwordPolicy: createPasswordPolicy(dictionary['passwords-common'] as string[]),
-    now: options.now ?? Date.now,
+    mailer,
+    now,
   };
   app.decorate('services', services);
 
@@ -241,20 +259,37 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   authRoutes(app);
   accountRoutes(app);
   adminRoutes(app);
+  siteRoutes(app);
 
-  const webDist = config.webDistDir ?? defaultWebDist();
+  const webDist = resolve(config.webDistDir ?? defaultWebDist());
   const hasWeb = existsSync(resolve(webDist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes .br and .gz beside each file worth compressing; the client's
+      // Accept-Encoding picks one (brotli first), and every answer says it varies on it.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => void reply.header('cache-control', webCacheControl(relative(webDist, path))),
+    });
+  }
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') return sendFailure(reply, 404, 'No such API call.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
+    // A missing bundle file must not be answered with the page (a browser would run HTML as a script).
+    if (request.url.startsWith('/assets/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
     // The web app routes on the client: every other page path serves its entry document.
     if (hasWeb) return reply.type('text/html').sendFile('index.html');
     return reply.code(503).type('text/plain').send('The web app has not been built. Run `npm run build` (npm start does this).');
   });
 
-  const pruneTimer = setInterval(() => void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed')), 3600_000);
+  const pruneTimer = setInterval(() => {
+    void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed'));
+    void prunePasswordResets(services).catch((err: unknown) => app.log.warn({ err }, 'password-reset pruning failed'));
+  }, 3600_000);
   pruneTimer.unref();
   app.addHook('onClose', async () => clearInterval(pruneTimer));
   return app;

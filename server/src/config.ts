@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toCents, type Cents } from './domain/money';
@@ -12,6 +13,23 @@ function isAddressOrCidr(value: string): boolean {
   if (family === 0) return false;
   if (bits === undefined) return true;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname.length > 0 && (url.pathname === '' || url.pathname === '/');
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -54,6 +72,31 @@ const envSchema = z.object({
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  LEGAL_DIR: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isDirectory(v), 'LEGAL_DIR must be an existing directory holding the legal documents (*.md)'),
+  PASSWORD_RESET_RATE_LIMIT_PER_MINUTE: int('PASSWORD_RESET_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(10),
+  // Credentials may sit in the URL (smtps://user:pass@host:465); it is never logged.
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((v) => isSmtpUrl(v), 'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://… (URL-encode special characters in the password)')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(300)
+    .refine((v) => /^(?:[^<>@\r\n]+ )?<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v), 'MAIL_FROM must be an address, with an optional name: Broker Support <support@example.com>')
+    .default('Tradeport <no-reply@localhost>'),
+  MAIL_OUTBOX_DIR: z.string().trim().min(1, 'MAIL_OUTBOX_DIR must name a directory').default('./data/outbox'),
+  // People paste numbers as they publish them (+44…); the link wants digits only.
+  SUPPORT_CHAT_PHONE: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/^\+/, ''))
+    .refine((v) => /^\d{6,15}$/.test(v), 'SUPPORT_CHAT_PHONE must be a phone number in international format, digits only (6 to 15, an optional leading + is dropped), e.g. +447700900123')
+    .optional(),
   MARKET_FEED: z
     .string()
     .default('sim')
@@ -103,10 +146,28 @@ export interface AppConfig {
   eventBus: 'memory' | 'redis';
   redisUrl: string | null;
   webDistDir: string | null;
+  /** Reset requests and resets per IP per minute. */
+  passwordResetRateLimitPerMinute: number;
+  /** Reset mails one account can be sent per hour; further requests get the same answer and no mail. */
+  passwordResetsPerAccountPerHour: number;
+  mail: MailConfig;
+  /** Where links in mails point: the first PUBLIC_ORIGIN, else http://localhost:<PORT>. Never the request's Host. */
+  publicUrl: string;
+  /** The broker's chat number (digits only) for the web app's chat button; null hides the button. */
+  supportChatPhone: string | null;
+  /** Where the legal documents (markdown) are read from; null means `server/config/legal`. */
+  legalDir: string | null;
   /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
   scryptCost: number;
   market: MarketConfig;
   trading: TradingConfig;
+}
+
+export interface MailConfig {
+  /** SMTP server (nodemailer); null writes mails to `outboxDir` instead of sending them. */
+  smtpUrl: string | null;
+  from: string;
+  outboxDir: string;
 }
 
 export interface TradingConfig {
@@ -201,6 +262,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,
     webDistDir: e.WEB_DIST_DIR ?? null,
+    legalDir: e.LEGAL_DIR ?? null,
+    supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,
+    passwordResetRateLimitPerMinute: e.PASSWORD_RESET_RATE_LIMIT_PER_MINUTE,
+    passwordResetsPerAccountPerHour: 3,
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, outboxDir: e.MAIL_OUTBOX_DIR },
+    publicUrl: e.PUBLIC_ORIGIN ? e.PUBLIC_ORIGIN.split(',')[0]!.trim() : `http://localhost:${e.PORT}`,
     scryptCost: 2 ** 16,
     market: {
       feeds: e.MARKET_FEED as Feed[],

@@ -575,6 +575,7 @@ describe('admin back office', () => {
         '/dashboard/admin/getPaymentGetways.php',
         '/dashboard/admin/getPendingDeposite.php',
         '/dashboard/admin/getPendingWithdrawal.php',
+        '/dashboard/admin/getTraderDetails.php',
         '/dashboard/admin/getTraders.php',
       ]);
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { AccountEvent } from '@tradeport/contracts';
+import type { AccountEvent, BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
 import { InProcessEventBus } from '../src/bus/event-bus';
 import { RedisEventBus } from '../src/bus/redis-event-bus';
@@ -9,8 +9,8 @@ import { paymentAccount, signedInAdmin, signedInTrader } from './helpers/client'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-function collect(bus: { subscribe(h: (e: AccountEvent) => void): () => void }): AccountEvent[] {
-  const seen: AccountEvent[] = [];
+function collect(bus: { subscribe(h: (e: BusEvent) => void): () => void }): BusEvent[] {
+  const seen: BusEvent[] = [];
   bus.subscribe((e) => seen.push(e));
   return seen;
 }
@@ -33,10 +33,31 @@ describe('account events', () => {
     await admin.post('/dashboard/admin/editStatusDeposite.php', { deposites_id: dep.body.id, status: 1 });
     await settle();
     assert.deepEqual(
-      seen.filter((e) => e.userId === id),
+      seen.filter((e) => 'userId' in e && e.userId === id),
       [
         { type: 'moneyRequest.updated', userId: id, requestId: dep.body.id, kind: 'deposit', status: '1', amount: '75.25' },
         { type: 'balance.changed', userId: id, balance: '75.25', credit: '0.00', reason: 'deposit-approved' },
+      ],
+    );
+  });
+
+  test('a new request and its decision are published to the back office, after commit', async () => {
+    const seen = collect(t.ctx.bus);
+    const admin = await signedInAdmin(t);
+    const gateway = await paymentAccount(admin);
+    const { client: trader, id } = await signedInTrader(t);
+    const dep = await trader.post('/platform/addDeposite.php', { depositAmount: '12.5', paymentAccount: '42', payment_getways_id: gateway });
+    await settle();
+    assert.deepEqual(seen.filter((e) => e.type === 'moneyRequest.created'), [{ type: 'moneyRequest.created', requestId: dep.body.id, kind: 'deposit', traderId: id, amount: '12.50' }]);
+    await admin.post('/dashboard/admin/editStatusDeposite.php', { deposites_id: dep.body.id, status: 1 });
+    const wd = await trader.post('/platform/addWithdrawal.php', { withdrawalsAmount: '2', paymentAccount: 'IBAN 9' });
+    await settle();
+    const adminId = (await admin.get('/dashboard/customer/getProfileDetails.php')).body.data[0].id as number;
+    assert.deepEqual(
+      seen.filter((e) => e.type === 'moneyRequest.created' || e.type === 'moneyRequest.decided').slice(1),
+      [
+        { type: 'moneyRequest.decided', requestId: dep.body.id, kind: 'deposit', traderId: id, status: '1', decidedBy: adminId },
+        { type: 'moneyRequest.created', requestId: wd.body.id, kind: 'withdrawal', traderId: id, amount: '2.00' },
       ],
     );
   });

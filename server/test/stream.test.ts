@@ -482,6 +482,61 @@ describe('stream: account events', () => {
   });
 });
 
+describe('stream: back-office events', () => {
+  let t: TestApp;
+  let admin: Client;
+  let gateway: number;
+  before(async () => {
+    t = await startApp({ ...LIMITS, market: { streamFrameMs: FRAME_MS } });
+    admin = await signedInAdmin(t);
+    gateway = await paymentAccount(admin);
+  });
+  after(async () => {
+    await closeAll();
+    await t.close();
+  });
+
+  test('new requests and decisions reach every administrator socket that subscribed, never a trader or an unsubscribed socket', async () => {
+    // A second session (another tab or another desk) of the administrator.
+    const other = await signedInAdmin(t);
+    const adminId = (await admin.get('/dashboard/customer/getProfileDetails.php')).body.data[0].id as number;
+    const trader = await signedInTrader(t);
+    const watching = await Stream.open(t, admin.cookieHeader);
+    const colleague = await Stream.open(t, other.cookieHeader);
+    const quiet = await Stream.open(t, admin.cookieHeader);
+    const own = await Stream.open(t, trader.client.cookieHeader);
+    for (const s of [watching, colleague]) s.send({ type: 'subscribeAdmin' });
+    // A trader may not subscribe: an error, and no back-office event later.
+    const from = own.mark();
+    own.send({ type: 'subscribeAdmin' });
+    assert.match((await own.next('error', from)).message, /administrators/);
+    for (const s of [watching, colleague]) await s.roundTrip();
+
+    const dep = await trader.client.post('/platform/addDeposite.php', { depositAmount: '20', paymentAccount: '77', payment_getways_id: gateway });
+    assert.equal(dep.body.status, 'success');
+    const created = { type: 'moneyRequest.created', requestId: dep.body.id, kind: 'deposit', traderId: trader.id, amount: '20.00' };
+    for (const s of [watching, colleague]) assert.deepEqual((await s.next('admin')).event, created);
+
+    // The colleague decides: the watching admin's queue hears it (and the trader only their own event).
+    const ok = await other.post('/dashboard/admin/editStatusDeposite.php', { deposites_id: dep.body.id, status: 2 });
+    assert.equal(ok.body.status, 'success');
+    const decided = { type: 'moneyRequest.decided', requestId: dep.body.id, kind: 'deposit', traderId: trader.id, status: '2', decidedBy: adminId };
+    for (const s of [watching, colleague]) assert.deepEqual((await s.next('admin', 0, (m) => m.event.type === 'moneyRequest.decided')).event, decided);
+
+    const wd = await trader.client.post('/platform/addWithdrawal.php', { withdrawalsAmount: '1', paymentAccount: 'IBAN 1' });
+    assert.equal(wd.status, 400, 'nothing to withdraw: refused, and nothing is published');
+    await own.next('event');
+    await sleep(200);
+    assert.equal(watching.of('admin').length, 2);
+    assert.deepEqual(quiet.of('admin'), [], 'a socket that did not subscribe gets no back-office events');
+    assert.deepEqual(own.of('admin'), []);
+    for (const s of [watching, colleague, quiet, own]) {
+      await s.roundTrip();
+      s.assertClean();
+    }
+  });
+});
+
 describe('stream: sessions ending', () => {
   let t: TestApp;
   let admin: Client;

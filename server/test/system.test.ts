@@ -3,13 +3,20 @@ import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { startApp, type TestApp } from './helpers/app';
 import { Client } from './helpers/client';
+import { buildWebDist, type WebDist } from './helpers/web-dist';
 
 describe('system endpoints and headers', () => {
   let t: TestApp;
+  let dist: WebDist;
   before(async () => {
-    t = await startApp();
+    // A miniature build, so these tests do not depend on the web app having been built.
+    dist = buildWebDist();
+    t = await startApp({ config: { webDistDir: dist.dir } });
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    dist.remove();
+  });
 
   test('health answers 200 with the database engine', async () => {
     const r = await new Client(t).get('/health');
@@ -46,7 +53,6 @@ describe('system endpoints and headers', () => {
 
   test('the web app is served at / and at client-side routes', async () => {
     for (const path of ['/', '/trading', '/dashboard/home']) {
-      // npm test builds the web app before the server tests run.
       const res = await fetch(`${t.origin}${path}`);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get('content-type') ?? '', /text\/html/);

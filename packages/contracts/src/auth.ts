@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountType, timestamp } from './common';
+import { registrationMessages } from './messages';
 
 const text = (message: string, max: number) =>
   z.preprocess(
@@ -33,15 +34,7 @@ export type SessionResponse = z.infer<typeof sessionResponse>;
 
 export const logoutResponse = z.object({ status: z.literal('success'), message: z.string() });
 
-/** Sign-up messages, in the order the spec checks the fields. */
-export const registrationMessages = {
-  firstName: 'Please enter your first name.',
-  lastName: 'Please enter your last name.',
-  phoneNo: 'Please enter your phone number.',
-  email: 'Please enter your email address.',
-  password: 'Please enter your password.',
-  country_id: 'Please select your country.',
-} as const;
+export { registrationMessages };
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
@@ -84,3 +77,27 @@ export const activityQuery = z.object({
   before: z.coerce.number({ error: 'before must be an id.' }).int('before must be an id.').positive('before must be an id.').max(2_147_483_647, 'before must be an id.').optional(),
 });
 export const activityResponse = z.object({ status: z.literal('success'), data: z.array(activityEntry) });
+
+// ------------------------------------------------------------------ password reset
+
+/** The one answer to every reset request, so it never tells whether an account exists. */
+export const PASSWORD_RESET_REQUESTED_MESSAGE = 'If an account exists for that email, we have sent a link to reset its password.';
+export const PASSWORD_RESET_DONE_MESSAGE = 'Your password has been reset. You can now sign in with your new password.';
+export const PASSWORD_RESET_INVALID_LINK_MESSAGE = 'This reset link is invalid or has expired.';
+/** How long a reset link works. */
+export const PASSWORD_RESET_VALID_MINUTES = 30;
+
+export const requestPasswordResetRequest = z.object({
+  email: text('Please enter your email address.', 254),
+});
+export type RequestPasswordResetRequest = z.infer<typeof requestPasswordResetRequest>;
+
+export const resetPasswordRequest = z.object({
+  // Any malformed token gets the same answer as an unknown one: 'This reset link is invalid or has expired.'
+  token: z.preprocess((v) => (typeof v === 'string' ? v : ''), z.string()),
+  newPassword: z
+    .string({ error: 'Please enter a new password.' })
+    .min(1, 'Please enter a new password.')
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;

@@ -7,6 +7,7 @@ import * as money from './money-requests';
 import * as admin from './admin';
 import * as market from './market';
 import * as trading from './trading';
+import * as site from './site';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -35,6 +36,8 @@ export const calls = {
   login: define({ method: 'POST', path: '/login.php', access: 'public', summary: "Sign in. 'Remember me' keeps the session for 30 days.", body: auth.loginRequest, response: auth.loginResponse }),
   logout: define({ method: 'POST', path: '/logout.php', access: 'public', summary: 'End the current session.', response: auth.logoutResponse }),
   getCountries: define({ method: 'GET', path: '/getCountries.php', access: 'public', summary: 'ISO 3166 countries for the sign-up form.', query: emptyQuery, response: auth.countriesResponse }),
+  requestPasswordReset: define({ method: 'POST', path: '/requestPasswordReset.php', access: 'public', summary: 'Send a one-time password-reset link (valid 30 minutes) to the email, if it belongs to an active account. The answer is the same either way.', body: auth.requestPasswordResetRequest, response: successMessageResponse }),
+  resetPassword: define({ method: 'POST', path: '/resetPassword.php', access: 'public', summary: "Set a new password with a reset link's token; the token is used up and every session of the account ends.", body: auth.resetPasswordRequest, response: successMessageResponse }),
   registration: define({ method: 'POST', path: '/registration.php', access: 'public', summary: 'Create a trader account.', body: auth.registrationRequest, response: auth.registrationResponse }),
 
   getProfileDetails: define({ method: 'GET', path: '/dashboard/customer/getProfileDetails.php', access: 'signed-in', summary: 'Own profile and account totals (derived from the ledger).', query: emptyQuery, response: profile.profileResponse }),
@@ -62,6 +65,7 @@ export const calls = {
   getMainCurrencies: define({ method: 'GET', path: '/platform/getMainCurrencies.php', access: 'signed-in', summary: 'The instrument catalogue: symbols by group with digits, contract size and volume limits.', query: emptyQuery, response: market.symbolsResponse }),
   getQuotes: define({ method: 'GET', path: '/platform/getQuotes.php', access: 'signed-in', summary: "The server's current quotes (all symbols, or `symbols=A,B`), with open/stale flags.", query: market.quotesQuery, response: market.quotesResponse }),
   getCandles: define({ method: 'GET', path: '/platform/getCandles.php', access: 'signed-in', summary: 'Candles (bid OHLC, tick volume) for a symbol and period, oldest first; `before` pages back in time.', query: market.candlesQuery, response: market.candlesResponse }),
+  getMarketSummary: define({ method: 'GET', path: '/platform/getMarketSummary.php', access: 'signed-in', summary: "Every enabled instrument with its quote and its day from the daily candles: open, high, low, the previous day's close, and the change since.", query: emptyQuery, response: market.marketSummaryResponse }),
   feedTicks: define({ method: 'POST', path: '/feed/ticks', access: 'feed', summary: 'Price bridge: push ticks into the quote book. Good ticks are applied in order; each refused one is listed in `refused` (a batch with no good tick is refused).', body: market.feedTicksRequest, response: market.feedTicksResponse }),
 
   addTrades: define({ method: 'POST', path: '/platform/addTrades.php', access: 'trader', summary: "Open a market position at the server's price (Buy at ask, Sell at bid). Client prices are ignored.", body: trading.addTradeRequest, response: trading.addTradeResponse, idempotent: true }),
@@ -78,7 +82,12 @@ export const calls = {
   getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin', summary: 'Open positions grouped per trader.', query: emptyQuery, response: trading.adminOpenTradesResponse }),
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
+  getTraderDetails: define({ method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin', summary: "One user's back-office page: profile, ledger totals and live account figures, open positions, pending orders and the newest 50 activity entries.", query: trading.traderDetailsQuery, response: trading.traderDetailsResponse }),
   getClosedTrades: define({ method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin', summary: 'Closed positions of all traders (User Closed Records), newest first, with filters.', query: trading.closedTradesQuery, response: trading.closedTradesResponse }),
+
+  getAppConfig: define({ method: 'GET', path: '/getAppConfig.php', access: 'public', summary: "Settings the web app needs before sign-in: the broker's chat number (`supportChatPhone`, digits, or null when there is no chat).", query: emptyQuery, response: site.appConfigResponse }),
+  getLegalDocuments: define({ method: 'GET', path: '/getLegalDocuments.php', access: 'public', summary: 'The Legal Terms and Policies documents: id and title, in display order.', query: emptyQuery, response: site.legalDocumentsResponse }),
+  getLegalDocument: define({ method: 'GET', path: '/getLegalDocument.php', access: 'public', summary: 'One legal document (`id=terms`) rendered to HTML (raw HTML in the source is escaped), with its title and when it last changed.', query: site.legalDocumentQuery, response: site.legalDocumentResponse }),
 
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;

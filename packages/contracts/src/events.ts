@@ -83,3 +83,34 @@ export const orderEvent = z.object({
 
 export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;
+
+/**
+ * Back-office events: the pending queues changed. They are not addressed to one user; the stream
+ * sends them (as `admin` messages) to the sockets of administrators that asked for them with
+ * `subscribeAdmin`, so a queue fills and empties live in every admin's browser.
+ */
+export const moneyRequestCreatedEvent = z.object({
+  type: z.literal('moneyRequest.created'),
+  requestId: z.number(),
+  kind: z.enum(['deposit', 'withdrawal']),
+  traderId: z.number(),
+  amount: money,
+});
+
+/** A pending request was approved ('1') or rejected ('2'), by the administrator `decidedBy`. */
+export const moneyRequestDecidedEvent = z.object({
+  type: z.literal('moneyRequest.decided'),
+  requestId: z.number(),
+  kind: z.enum(['deposit', 'withdrawal']),
+  traderId: z.number(),
+  status: z.enum(['1', '2']),
+  decidedBy: z.number(),
+});
+
+export const adminEvent = z.discriminatedUnion('type', [moneyRequestCreatedEvent, moneyRequestDecidedEvent]);
+export type AdminEvent = z.infer<typeof adminEvent>;
+
+/** Everything the event bus carries: account events for one user, and back-office events. */
+export const busEvent = z.union([accountEvent, adminEvent]);
+export type BusEvent = z.infer<typeof busEvent>;
+export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided';

@@ -7,3 +7,4 @@ export * from './events';
 export * from './calls';
 export * from './market';
 export * from './trading';
+export * from './site';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { accountEvent } from './events';
+import { accountEvent, adminEvent } from './events';
+import { PERIOD_NAMES } from './periods';
 
 export const instrumentGroup = z.enum(['Forex', 'Crypto', 'Stocks', 'Metals']);
 export type InstrumentGroup = z.infer<typeof instrumentGroup>;
@@ -47,7 +48,7 @@ const symbolList = z
 export const quotesQuery = z.object({ symbols: symbolList.optional() });
 export const quotesResponse = z.object({ status: z.literal('success'), data: z.array(quote) });
 
-export const PERIOD_NAMES = ['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN'] as const;
+export { PERIOD_NAMES };
 export const period = z.enum(PERIOD_NAMES, { error: 'period must be one of M1, M5, M15, M30, H1, H4, D1, W1, MN.' });
 export type PeriodName = z.infer<typeof period>;
 
@@ -102,6 +103,8 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribeCandles'), symbol: z.string().trim().min(1).max(20).transform((s) => s.toUpperCase()), period }),
   z.object({ type: z.literal('unsubscribeCandles'), symbol: z.string().trim().min(1).max(20).transform((s) => s.toUpperCase()), period }),
   z.object({ type: z.literal('ping') }),
+  /** Administrators only: receive the back-office events (`admin` messages) on this connection. */
+  z.object({ type: z.literal('subscribeAdmin') }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 
@@ -116,8 +119,35 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('quotes'), seq: z.number(), quotes: z.array(quote) }),
   z.object({ type: z.literal('candle'), seq: z.number(), symbol: z.string(), period, candle }),
   z.object({ type: z.literal('event'), seq: z.number(), event: accountEvent }),
+  z.object({ type: z.literal('admin'), seq: z.number(), event: adminEvent }),
   z.object({ type: z.literal('heartbeat'), seq: z.number(), time: z.number() }),
   z.object({ type: z.literal('pong'), seq: z.number(), time: z.number() }),
   z.object({ type: z.literal('error'), seq: z.number(), message: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
+
+/**
+ * `getMarketSummary.php`: every enabled instrument with its quote and its day. The day figures
+ * come from the daily (D1, UTC) bid candles: `dayOpen`/`dayHigh`/`dayLow` of the latest daily
+ * candle, `prevClose` the close of the one before it; `change` = bid − prevClose (at the
+ * instrument's digits) and `changePct` its percentage (2 decimals). Null where there is no data.
+ */
+export const marketSummaryRow = z.object({
+  symbol: z.string(),
+  group: instrumentGroup,
+  description: z.string(),
+  digits: z.number(),
+  bid: z.number().nullable(),
+  ask: z.number().nullable(),
+  time: z.number().nullable(),
+  open: z.boolean(),
+  stale: z.boolean(),
+  dayOpen: z.number().nullable(),
+  dayHigh: z.number().nullable(),
+  dayLow: z.number().nullable(),
+  prevClose: z.number().nullable(),
+  change: z.number().nullable(),
+  changePct: z.number().nullable(),
+});
+export type MarketSummaryRow = z.infer<typeof marketSummaryRow>;
+export const marketSummaryResponse = z.object({ status: z.literal('success'), data: z.array(marketSummaryRow) });

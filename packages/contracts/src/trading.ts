@@ -208,3 +208,35 @@ export const closedTradesResponse = z.object({
     }),
   ),
 });
+
+/** One trader's page in the back office (`getTraderDetails.php`). */
+export const traderDetailsQuery = z.object({
+  traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.'),
+});
+export const traderDetailsResponse = z.object({
+  status: z.literal('success'),
+  profile: z.object({
+    id: z.number(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phoneNo: z.string(),
+    countryName: z.string(),
+    countryCode: z.string(),
+    dateOfBirth: z.string(),
+    nationality: z.string(),
+    accountType: z.enum(['0', '1']),
+    isReserved: z.boolean(),
+    isActive: z.enum(['1', '0']),
+    status: z.enum(['Online', 'Offline']),
+    leverage: z.number(),
+    createdAt: timestamp,
+    lastSeen: timestamp.nullable(),
+  }),
+  /** Ledger totals and, with open positions, the live account figures at the server's prices. */
+  account: marginsResponse.omit({ status: true }).extend({ totalDeposite: money, totalWithdrawals: money, totalCredit: money, openPositions: z.number(), pendingOrders: z.number() }),
+  openTrades: z.array(openTrade),
+  pendingOrders: z.array(pendingOrder),
+  /** The newest 50 entries of the trader's activity log. */
+  activity: z.array(z.object({ id: z.number(), timeStamp: timestamp, activity: z.string(), details: z.string(), ip: z.string(), status: z.string() })),
+});

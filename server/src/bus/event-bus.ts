@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AccountEvent } from '@tradeport/contracts';
+import type { BusEvent } from '@tradeport/contracts';
 
 /**
  * Account events leave a service only after its transaction commits, through this bus. The
@@ -7,8 +7,8 @@ import type { AccountEvent } from '@tradeport/contracts';
  * behind a load balancer deliver events to whichever one holds the user's socket.
  */
 export interface EventBus {
-  publish(event: AccountEvent): void;
-  subscribe(handler: (event: AccountEvent) => void): () => void;
+  publish(event: BusEvent): void;
+  subscribe(handler: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -19,13 +19,13 @@ export class InProcessEventBus implements EventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  publish(event: AccountEvent): void {
+  publish(event: BusEvent): void {
     // Deliver asynchronously so a slow or throwing subscriber never runs inside the publisher's call.
     queueMicrotask(() => this.emitter.emit('event', event));
   }
 
-  subscribe(handler: (event: AccountEvent) => void): () => void {
-    const safe = (event: AccountEvent) => {
+  subscribe(handler: (event: BusEvent) => void): () => void {
+    const safe = (event: BusEvent) => {
       try {
         handler(event);
       } catch {

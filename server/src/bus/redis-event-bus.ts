@@ -1,4 +1,4 @@
-import { accountEvent, type AccountEvent } from '@tradeport/contracts';
+import { busEvent, type BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
 import type { EventBus } from './event-bus';
 
@@ -8,7 +8,7 @@ const CHANNEL = 'tradeport:account-events';
 export class RedisEventBus implements EventBus {
   private readonly pub: Redis;
   private readonly sub: Redis;
-  private readonly handlers = new Set<(event: AccountEvent) => void>();
+  private readonly handlers = new Set<(event: BusEvent) => void>();
 
   private constructor(
     url: string,
@@ -21,9 +21,9 @@ export class RedisEventBus implements EventBus {
     this.pub.on('error', onError);
     this.sub.on('error', onError);
     this.sub.on('message', (_channel: string, message: string) => {
-      let parsed: AccountEvent;
+      let parsed: BusEvent;
       try {
-        parsed = accountEvent.parse(JSON.parse(message));
+        parsed = busEvent.parse(JSON.parse(message));
       } catch {
         return; // Not ours or malformed: never let a bad message reach a subscriber.
       }
@@ -45,11 +45,11 @@ export class RedisEventBus implements EventBus {
     return bus;
   }
 
-  publish(event: AccountEvent): void {
+  publish(event: BusEvent): void {
     this.pub.publish(CHANNEL, JSON.stringify(event)).catch(this.onError);
   }
 
-  subscribe(handler: (event: AccountEvent) => void): () => void {
+  subscribe(handler: (event: BusEvent) => void): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
   }

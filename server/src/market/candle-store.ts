@@ -144,6 +144,37 @@ export class CandleStore {
     return [...byTime.values()].sort((a, b) => a.time - b.time).slice(-limit);
   }
 
+  /**
+   * The newest `count` candles of each symbol, newest first, from one query (not one per symbol),
+   * merged with the candles not yet written. Only candles from `since` on are considered, which
+   * keeps the query to a few rows per symbol.
+   */
+  async latestPerSymbol(symbols: string[], period: Period, count: number, since: number): Promise<Map<string, Candle[]>> {
+    const bySymbol = new Map<string, Map<number, Candle>>(symbols.map((s) => [s, new Map()]));
+    if (symbols.length > 0) {
+      const ranked = this.db
+        .selectFrom('candles')
+        .select(['symbol', 'time', 'open', 'high', 'low', 'close', 'volume', sql<number>`row_number() over (partition by symbol order by time desc)`.as('rank')])
+        .where('symbol', 'in', symbols)
+        .where('period', '=', period)
+        .where('time', '>=', since)
+        .as('ranked');
+      const rows = await this.db.selectFrom(ranked).selectAll().where('rank', '<=', count).execute();
+      for (const { symbol, rank: _rank, ...c } of rows) bySymbol.get(symbol)?.set(c.time, { time: Number(c.time), open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
+    }
+    const result = new Map<string, Candle[]>();
+    for (const [symbol, byTime] of bySymbol) {
+      const k = key(symbol, period);
+      for (const pending of [this.writing.get(k), this.dirty.get(k)]) {
+        for (const c of pending?.values() ?? []) if (c.time >= since) byTime.set(c.time, { ...c });
+      }
+      const live = this.current.get(k);
+      if (live && live.time >= since) byTime.set(live.time, { ...live });
+      result.set(symbol, [...byTime.values()].sort((a, b) => b.time - a.time).slice(0, count));
+    }
+    return result;
+  }
+
   /** Whether any candle is stored for a symbol (history generation runs only for empty series). */
   async hasHistory(symbol: string): Promise<boolean> {
     return (await this.db.selectFrom('candles').select('time').where('symbol', '=', symbol).limit(1).executeTakeFirst()) !== undefined;

@@ -11,6 +11,8 @@ export type ActivityKind =
   | 'signup'
   | 'password-changed'
   | 'password-reset-by-admin'
+  | 'password-reset-requested'
+  | 'password-reset'
   | 'profile-updated'
   | 'account-activated'
   | 'account-deactivated'
@@ -28,6 +30,8 @@ export const activityLabels: Record<ActivityKind, string> = {
   signup: 'Account created',
   'password-changed': 'Password changed',
   'password-reset-by-admin': 'Password changed by an administrator',
+  'password-reset-requested': 'Password reset requested',
+  'password-reset': 'Password reset',
   'profile-updated': 'Profile updated',
   'account-activated': 'Account activated',
   'account-deactivated': 'Account deactivated',

@@ -51,6 +51,42 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
   });
 }
 
+/** One user's profile for the back office's trader page, with ledger totals and Online/Offline. */
+export async function userForAdmin(ctx: ServiceContext, id: number) {
+  const u = await ctx.db
+    .selectFrom('users')
+    .leftJoin('countries', 'countries.id', 'users.country_id')
+    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'leverage', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  if (!u) throw refuse.notFound('User not found.');
+  const totals = (await ledgerTotals(ctx.db, [id])).get(id) ?? emptyTotals();
+  const now = ctx.now();
+  const session = await ctx.db.selectFrom('sessions').select('user_id').where('user_id', '=', id).where('revoked_at', 'is', null).where('expires_at', '>', now).limit(1).executeTakeFirst();
+  const online = session !== undefined && u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs;
+  return {
+    profile: {
+      id: u.id,
+      firstName: u.first_name,
+      lastName: u.last_name,
+      email: u.email,
+      phoneNo: u.phone_no,
+      countryName: u.country_name ?? '',
+      countryCode: u.country_code ?? '',
+      dateOfBirth: u.date_of_birth,
+      nationality: u.nationality,
+      accountType: u.role === 'admin' ? ('1' as const) : ('0' as const),
+      isReserved: u.is_reserved === 1,
+      isActive: u.is_active === 1 ? ('1' as const) : ('0' as const),
+      status: online ? ('Online' as const) : ('Offline' as const),
+      leverage: u.leverage,
+      createdAt: isoTime(u.created_at),
+      lastSeen: isoTimeOrNull(u.last_seen_at),
+    },
+    totals,
+  };
+}
+
 async function editableUser(ctx: ServiceContext, id: number) {
   const user = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active', 'is_reserved']).where('id', '=', id).executeTakeFirst();
   if (!user) throw refuse.notFound('User not found.');

@@ -1,7 +1,8 @@
-import type { AccountEvent } from '@tradeport/contracts';
+import type { BusEvent } from '@tradeport/contracts';
 import type { EventBus } from '../bus/event-bus';
 import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
+import type { Mailer } from '../mail/mailer';
 import type { Db, Engine, Tx } from '../storage/db';
 
 /** Everything a service needs from outside, injected so tests can swap the clock. */
@@ -11,6 +12,8 @@ export interface ServiceContext {
   config: AppConfig;
   bus: EventBus;
   passwordPolicy: PasswordPolicy;
+  /** Outgoing mail (SMTP, or the dev outbox); sends in the background. */
+  mailer: Mailer;
   /** Epoch milliseconds. */
   now: () => number;
   /**
@@ -31,8 +34,8 @@ export interface Actor {
  * Runs `work` in one database transaction and publishes the events it produced only after the
  * commit, so nobody is told about a change that was rolled back.
  */
-export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: AccountEvent) => void) => Promise<T>): Promise<T> {
-  const events: AccountEvent[] = [];
+export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: BusEvent) => void) => Promise<T>): Promise<T> {
+  const events: BusEvent[] = [];
   const result = await ctx.db.transaction().execute((trx) => work(trx, (e) => events.push(e)));
   for (const e of events) ctx.bus.publish(e);
   return result;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AccountEvent } from '@tradeport/contracts';
+import type { BusEvent } from '@tradeport/contracts';
 import { isUniqueViolation, type Tx } from '../storage/db';
 import { inTransaction, type ServiceContext } from './context';
 import { refuse } from './errors';
@@ -20,7 +20,7 @@ export async function runIdempotent<T extends object>(
   key: string | undefined,
   route: string,
   request: unknown,
-  create: (trx: Tx, emit: (e: AccountEvent) => void) => Promise<T>,
+  create: (trx: Tx, emit: (e: BusEvent) => void) => Promise<T>,
 ): Promise<T> {
   if (key === undefined) return inTransaction(ctx, create);
   const requestHash = hashRequest(request);

@@ -32,7 +32,7 @@ async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number): Prom
 
 export async function createDeposit(ctx: ServiceContext, actor: Actor, input: AddDepositRequest, idempotencyKey: string | undefined) {
   const cents = checkAmount(input.depositAmount, ctx.config.maxDepositCents, 'deposit');
-  return runIdempotent(ctx, actor.userId, idempotencyKey, 'addDeposite', input, async (trx) => {
+  return runIdempotent(ctx, actor.userId, idempotencyKey, 'addDeposite', input, async (trx, emit) => {
     const gateway = await trx.selectFrom('payment_accounts').select(['id', 'is_active', 'name']).where('id', '=', input.payment_getways_id).executeTakeFirst();
     if (!gateway || gateway.is_active !== 1) throw refuse.invalid('Please select an active payment account.');
     const now = ctx.now();
@@ -42,13 +42,14 @@ export async function createDeposit(ctx: ServiceContext, actor: Actor, input: Ad
       .returning('id')
       .executeTakeFirstOrThrow();
     await recordActivity(trx, { userId: actor.userId, kind: 'deposit-requested', details: `Deposit request #${row.id} of ${usd(cents)} via ${gateway.name}`, status: 'Pending', ip: actor.ip, at: now });
+    emit({ type: 'moneyRequest.created', requestId: row.id, kind: 'deposit', traderId: actor.userId, amount: formatCents(cents) });
     return { status: 'success' as const, message: 'Deposit request sent successfully. Please wait for admin approval.', id: row.id };
   });
 }
 
 export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input: AddWithdrawalRequest, idempotencyKey: string | undefined) {
   const cents = checkAmount(input.withdrawalsAmount, ctx.config.maxWithdrawalCents, 'withdrawal');
-  return runIdempotent(ctx, actor.userId, idempotencyKey, 'addWithdrawal', input, async (trx) => {
+  return runIdempotent(ctx, actor.userId, idempotencyKey, 'addWithdrawal', input, async (trx, emit) => {
     // Withdrawals of one trader are checked one at a time, so simultaneous requests cannot all
     // see the same "nothing pending yet".
     await lockAccount(ctx, trx, actor.userId);
@@ -71,6 +72,7 @@ export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input:
       .returning('id')
       .executeTakeFirstOrThrow();
     await recordActivity(trx, { userId: actor.userId, kind: 'withdrawal-requested', details: `Withdrawal request #${row.id} of ${usd(cents)} to ${input.paymentAccount}`, status: 'Pending', ip: actor.ip, at: now });
+    emit({ type: 'moneyRequest.created', requestId: row.id, kind: 'withdrawal', traderId: actor.userId, amount: formatCents(cents) });
     return { status: 'success' as const, message: 'Withdrawal request sent successfully. Please wait for admin approval.', id: row.id };
   });
 }
@@ -239,6 +241,7 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
       at: now,
     });
     emit({ type: 'moneyRequest.updated', userId, requestId: id, kind, status: decision, amount: formatCents(cents) });
+    emit({ type: 'moneyRequest.decided', requestId: id, kind, traderId: userId, status: decision, decidedBy: actor.userId });
     if (balanceAfter) emit({ type: 'balance.changed', userId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
     return `${label} request #${id} ${verb} successfully`;
   });

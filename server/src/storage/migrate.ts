@@ -3,8 +3,9 @@ import type { DatabaseHandle } from './db';
 import { initialMigration } from './migrations/0001-initial';
 import { marketMigration } from './migrations/0002-market';
 import { tradingMigration } from './migrations/0003-trading';
-import { calendarsMigration } from './migrations/0004-calendars';
-import { fillTicksMigration } from './migrations/0005-fill-ticks-deferred-swap';
+import { passwordResetMigration } from './migrations/0004-password-resets';
+import { calendarsMigration } from './migrations/0005-calendars';
+import { fillTicksMigration } from './migrations/0006-fill-ticks-deferred-swap';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -21,8 +22,9 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0001-initial': initialMigration(handle.engine),
       '0002-market': marketMigration(handle.engine),
       '0003-trading': tradingMigration(handle.engine),
-      '0004-calendars': calendarsMigration(),
-      '0005-fill-ticks-deferred-swap': fillTicksMigration(handle.engine),
+      '0004-password-resets': passwordResetMigration(handle.engine),
+      '0005-calendars': calendarsMigration(),
+      '0006-fill-ticks-deferred-swap': fillTicksMigration(handle.engine),
     }),
   });
 }

@@ -163,6 +163,17 @@ export interface LastQuotesTable {
   time: number;
 }
 
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+  ip: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -181,5 +192,6 @@ export interface Database {
   swap_rollovers: SwapRolloversTable;
   swap_deferred: SwapDeferredTable;
   orders: OrdersTable;
+  password_resets: PasswordResetsTable;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig, type AppConfig, type MarketConfig } from '../../src/config';
+import type { OutboxFile } from '../../src/mail/mailer';
 import type { ServiceContext } from '../../src/services/context';
 
 /**
@@ -21,6 +22,8 @@ export interface TestApp {
   ctx: ServiceContext;
   clock: TestClock;
   config: AppConfig;
+  /** Mails written to this app's dev outbox so far (waits for mails still being written), oldest first. */
+  outbox(): Promise<OutboxFile[]>;
   close(): Promise<void>;
 }
 
@@ -67,27 +70,35 @@ export interface StartOptions {
   realClock?: boolean;
   /** Logger settings (tests log nothing unless they ask to read the log). */
   logger?: FastifyServerOptions['logger'];
+  /** Receives the server's log lines (JSON, level info and up); without it nothing is logged. */
+  logLines?: string[];
 }
 
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const dbBase = process.env.DATABASE_URL ?? '';
   const pgDb = dbBase.startsWith('postgres') ? await freshPostgres(dbBase) : null;
+  const defaults: AppConfig = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' });
+  // Each app has an outbox of its own, so tests read only their own mails.
+  const outboxDir = options.config?.mail?.outboxDir ?? mkdtempSync(join(tmpdir(), 'tp_outbox_'));
   const config: AppConfig = {
-    ...loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
+    ...defaults,
     databaseUrl: pgDb?.url ?? 'sqlite::memory:',
     // Cheap hashes keep the suite fast; production cost is set in config.ts.
     scryptCost: 1024,
     ...options.config,
+    mail: { ...defaults.mail, ...options.config?.mail, outboxDir },
   };
   const base = loadConfig({}).market;
   config.market = { ...base, feeds: ['push'], feedToken: FEED_TOKEN, sessions: 'always', simHistory: false, simSeed: 'test', ...options.market };
   const clock = testClock();
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, logger: options.logger ?? false, ...(options.realClock ? {} : { now: clock.now }) });
+    const logger = options.logger ?? (options.logLines ? { level: 'info', stream: { write: (line: string) => void options.logLines!.push(line) } } : false);
+    app = await buildApp({ config, logger, ...(options.realClock ? {} : { now: clock.now }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
     await pgDb?.drop();
+    if (!options.config?.mail?.outboxDir) rmSync(outboxDir, { recursive: true, force: true });
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
@@ -99,9 +110,20 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     ctx: app.services,
     clock,
     config,
+    async outbox() {
+      await app.services.mailer.idle();
+      let names: string[] = [];
+      try {
+        names = readdirSync(outboxDir).filter((n) => n.endsWith('.json')).sort();
+      } catch {
+        // no mail yet: the directory is created by the first one
+      }
+      return names.map((n) => JSON.parse(readFileSync(join(outboxDir, n), 'utf8')) as OutboxFile);
+    },
     async close() {
       await app.close();
       await pgDb?.drop();
+      if (!options.config?.mail?.outboxDir) rmSync(outboxDir, { recursive: true, force: true });
     },
   };
 }

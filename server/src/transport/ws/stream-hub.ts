@@ -1,4 +1,4 @@
-import { clientMessage, MAX_STREAM_SYMBOLS, type AccountEvent, type PeriodName, type Quote } from '@tradeport/contracts';
+import { clientMessage, isAdminEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type PeriodName, type Quote } from '@tradeport/contracts';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
@@ -12,7 +12,8 @@ import type { MarketData } from '../../market/market-data';
  * `seq`. A client that reads slowly (its socket buffer above `maxBufferedBytes`) is skipped and keeps
  * only the latest quote per symbol in a map of its own, so its memory is bounded by its
  * subscriptions, never by the tick rate. Frames run on a fixed clock and heartbeats are spread over
- * time, so no single frame stalls. Account events go only to the sockets of their user.
+ * time, so no single frame stalls. Account events go only to the sockets of their user; back-office
+ * events only to administrators' sockets that asked for them (`subscribeAdmin`).
  */
 export interface HubOptions {
   frameMs: number;
@@ -28,6 +29,7 @@ export interface HubOptions {
 interface Client {
   socket: WebSocket;
   userId: number;
+  role: 'trader' | 'admin';
   token: string;
   seq: number;
   symbols: Set<string>;
@@ -60,6 +62,8 @@ export class StreamHub {
   private readonly bySymbol = new Map<string, Set<Client>>();
   private readonly byCandle = new Map<string, Set<Client>>();
   private readonly byUser = new Map<number, Set<Client>>();
+  /** Administrators' connections that receive back-office events. */
+  private readonly adminClients = new Set<Client>();
   private readonly dirty = new Set<Client>();
   private readonly groups = new Map<string, Group>();
   /** The latest quote of every subscribed symbol that changed in this frame. */
@@ -115,11 +119,11 @@ export class StreamHub {
     return this.clients.size;
   }
 
-  attach(socket: WebSocket, userId: number, token: string): void {
+  attach(socket: WebSocket, userId: number, token: string, role: 'trader' | 'admin' = 'trader'): void {
     // The first heartbeat lands at a random point of the interval, so clients that connected
     // together (a server restart) do not all get pinged in the same frame ever after.
     const nextHeartbeat = performance.now() + this.options.heartbeatMs * (0.5 + Math.random() / 2);
-    const client: Client = { socket, userId, token, seq: 0, symbols: new Set(), group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, messagesThisSecond: 0 };
+    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, messagesThisSecond: 0 };
     this.clients.add(client);
     let forUser = this.byUser.get(userId);
     if (!forUser) this.byUser.set(userId, (forUser = new Set()));
@@ -134,6 +138,7 @@ export class StreamHub {
   private detach(client: Client): void {
     this.clients.delete(client);
     this.dirty.delete(client);
+    this.adminClients.delete(client);
     this.leaveGroup(client);
     for (const s of client.symbols) this.bySymbol.get(s)?.delete(client);
     for (const k of client.candleKeys) this.byCandle.get(k)?.delete(client);
@@ -173,7 +178,7 @@ export class StreamHub {
     }
     const parsed = clientMessage.safeParse(raw);
     if (!parsed.success) {
-      this.error(client, 'Messages must be JSON: subscribe, unsubscribe, subscribeCandles, unsubscribeCandles or ping.');
+      this.error(client, 'Messages must be JSON: subscribe, unsubscribe, subscribeCandles, unsubscribeCandles, subscribeAdmin or ping.');
       return;
     }
     const msg = parsed.data;
@@ -226,6 +231,10 @@ export class StreamHub {
       }
       case 'ping':
         this.send(client, (seq) => JSON.stringify({ type: 'pong', seq, time: this.options.now() }));
+        return;
+      case 'subscribeAdmin':
+        if (client.role !== 'admin') return this.error(client, 'Back-office events are for administrators.');
+        this.adminClients.add(client);
         return;
     }
   }
@@ -364,13 +373,20 @@ export class StreamHub {
     }
   }
 
-  private accountEvent(event: AccountEvent): void {
+  private accountEvent(event: BusEvent): void {
+    if (isAdminEvent(event)) return this.adminEvent(event);
     if (event.type === 'account.sessionsRevoked') {
       void this.checkSessions(event.userId);
       return;
     }
     const payload = JSON.stringify(event);
     for (const c of this.byUser.get(event.userId) ?? []) this.send(c, (seq) => `{"type":"event","seq":${seq},"event":${payload}}`);
+  }
+
+  private adminEvent(event: AdminEvent): void {
+    if (this.adminClients.size === 0) return;
+    const payload = JSON.stringify(event);
+    for (const c of this.adminClients) this.send(c, (seq) => `{"type":"admin","seq":${seq},"event":${payload}}`);
   }
 
   close(): void {

@@ -53,7 +53,7 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
     async (socket: WebSocket, request: FastifyRequest) => {
       const session = await currentSession(request);
       if (!session) return socket.close(4001, 'Session ended');
-      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string);
+      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string, session.role);
     },
   );
   return hub;

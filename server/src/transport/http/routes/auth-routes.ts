@@ -1,6 +1,7 @@
-import { calls } from '@tradeport/contracts';
+import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { changeOwnPassword, login, logout, register } from '../../../services/auth-service';
+import { requestPasswordReset, resetPassword } from '../../../services/password-reset';
 import { listCountries } from '../../../services/countries';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
@@ -46,6 +47,26 @@ export function authRoutes(app: FastifyInstance): void {
       return { status: 'Success' as const, message };
     },
     rateLimited(ctx.config.signupRateLimitPerMinute),
+  );
+
+  registerCall(
+    app,
+    calls.requestPasswordReset,
+    async ({ body, client }) => {
+      await requestPasswordReset(ctx, body.email, client);
+      return successMessage(PASSWORD_RESET_REQUESTED_MESSAGE);
+    },
+    rateLimited(ctx.config.passwordResetRateLimitPerMinute),
+  );
+
+  registerCall(
+    app,
+    calls.resetPassword,
+    async ({ body, client }) => {
+      await resetPassword(ctx, body, client);
+      return successMessage(PASSWORD_RESET_DONE_MESSAGE);
+    },
+    rateLimited(ctx.config.passwordResetRateLimitPerMinute),
   );
 
   registerCall(app, calls.changePassword, async ({ body, session, client, request, reply }) => {

@@ -1,9 +1,11 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { Period } from '../../../domain/candles';
+import { dayFigures, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
+
+const DAY_MS = 24 * 3600_000;
 
 /** Instruments, quotes and candles for signed-in users; the price bridge for the push feed. */
 export function marketRoutes(app: FastifyInstance): void {
@@ -40,6 +42,19 @@ export function marketRoutes(app: FastifyInstance): void {
     if (!market.book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const data = await market.candles.query(query.symbol, query.period as Period, query.limit, query.before);
     return { status: 'success' as const, symbol: query.symbol, period: query.period, data };
+  });
+
+  registerCall(app, calls.getMarketSummary, async () => {
+    // A month back is enough to find the previous trading day after any weekend or holiday.
+    const since = app.services.now() - 31 * DAY_MS;
+    const days = await market.candles.latestPerSymbol(market.instruments.map((i) => i.symbol), 'D1', 2, since);
+    return successData(
+      market.instruments.map((i) => {
+        const q = market.book.view(i.symbol);
+        const [latest = null, previous = null] = days.get(i.symbol) ?? [];
+        return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, q.bid, i.digits) };
+      }),
+    );
   });
 
   registerCall(

@@ -2,9 +2,11 @@ import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { formatCents, roundToCents } from '../../../domain/money';
+import { userForAdmin } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
+import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
-import type { PositionsTable } from '../../../storage/schema-trading';
+import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
@@ -57,30 +59,61 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
   });
 
-  registerCall(app, calls.getTrades, async ({ session }) =>
-    successData(
-      engine.positionsOf(session.userId).map((p) => {
-        const q = book.get(p.symbol);
-        return {
-          ticket: p.id,
-          symbol: p.symbol,
-          fullSymbol: p.symbol,
-          currencyType: book.instruments.get(p.symbol)?.group ?? '',
-          timeStamp: isoTime(p.openedAt),
-          type: sideName(p),
-          volume: p.volume,
-          orginalPrice: p.openPrice,
-          stopLoss: p.stopLoss,
-          takeProfit: p.takeProfit,
-          swap: formatCents(p.swapCents),
-          comment: p.comment,
-          profit: profitText(p),
-          bid: q?.bid ?? null,
-          ask: q?.ask ?? null,
-        };
-      }),
-    ),
-  );
+  const openTradeOf = (p: OpenPosition) => {
+    const q = book.get(p.symbol);
+    return {
+      ticket: p.id,
+      symbol: p.symbol,
+      fullSymbol: p.symbol,
+      currencyType: book.instruments.get(p.symbol)?.group ?? '',
+      timeStamp: isoTime(p.openedAt),
+      type: sideName(p),
+      volume: p.volume,
+      orginalPrice: p.openPrice,
+      stopLoss: p.stopLoss,
+      takeProfit: p.takeProfit,
+      swap: formatCents(p.swapCents),
+      comment: p.comment,
+      profit: profitText(p),
+      bid: q?.bid ?? null,
+      ask: q?.ask ?? null,
+    };
+  };
+
+  const pendingOrderOf = (r: Selectable<OrdersTable>) => ({
+    orderId: r.id,
+    symbol: r.symbol,
+    orderType: r.type,
+    volume: r.volume,
+    price: r.price,
+    stopLimitPrice: r.stop_limit_price,
+    stopTriggered: r.stop_triggered === 1,
+    stopLoss: r.stop_loss,
+    takeProfit: r.take_profit,
+    comment: r.comment,
+    expiration: r.expires_at === null ? null : isoTime(Number(r.expires_at)),
+    status: r.status,
+    reason: r.reason,
+    ticket: r.position_id,
+    timeStamp: isoTime(r.created_at),
+    updatedAt: isoTime(r.updated_at),
+  });
+
+  const accountFigures = async (userId: number) => {
+    const a = await engine.account(userId);
+    const cents = (d: { toString(): string }) => formatCents(roundToCents(d.toString()));
+    return {
+      totalMargin: cents(a.margin),
+      balance: formatCents(a.balanceCents),
+      credit: formatCents(a.creditCents),
+      profit: cents(a.floating),
+      equity: cents(a.equity),
+      freeMargin: cents(a.freeMargin),
+      marginLevel: a.marginLevel.toFixed(2),
+    };
+  };
+
+  registerCall(app, calls.getTrades, async ({ session }) => successData(engine.positionsOf(session.userId).map(openTradeOf)));
 
   registerCall(app, calls.getProfit, async ({ body, session }) => {
     const p = engine.get(body.ticketNumber);
@@ -90,20 +123,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, lots: book.instruments.get(row.symbol)?.contractSize ?? 0, leverage: user.leverage };
   });
 
-  registerCall(app, calls.getMargins, async ({ session }) => {
-    const a = await engine.account(session.userId);
-    const cents = (d: { toString(): string }) => formatCents(roundToCents(d.toString()));
-    return {
-      status: 'success' as const,
-      totalMargin: cents(a.margin),
-      balance: formatCents(a.balanceCents),
-      credit: formatCents(a.creditCents),
-      profit: cents(a.floating),
-      equity: cents(a.equity),
-      freeMargin: cents(a.freeMargin),
-      marginLevel: a.marginLevel.toFixed(2),
-    };
-  });
+  registerCall(app, calls.getMargins, async ({ session }) => ({ status: 'success' as const, ...(await accountFigures(session.userId)) }));
 
   registerCall(app, calls.updateTrades, async ({ body, actor }) => {
     const { profitCents, price } = await engine.close(body.ticket, 'manual', { owner: actor.userId, by: actor.userId });
@@ -128,26 +148,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     let q = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', session.userId);
     if (query.status === 'pending') q = q.where('status', '=', 'pending');
     const rows = await q.orderBy('id', 'desc').limit(200).execute();
-    return successData(
-      rows.map((r) => ({
-        orderId: r.id,
-        symbol: r.symbol,
-        orderType: r.type,
-        volume: r.volume,
-        price: r.price,
-        stopLimitPrice: r.stop_limit_price,
-        stopTriggered: r.stop_triggered === 1,
-        stopLoss: r.stop_loss,
-        takeProfit: r.take_profit,
-        comment: r.comment,
-        expiration: r.expires_at === null ? null : isoTime(Number(r.expires_at)),
-        status: r.status,
-        reason: r.reason,
-        ticket: r.position_id,
-        timeStamp: isoTime(r.created_at),
-        updatedAt: isoTime(r.updated_at),
-      })),
-    );
+    return successData(rows.map(pendingOrderOf));
   });
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
@@ -202,6 +203,29 @@ export function tradingRoutes(app: FastifyInstance): void {
         trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
       })),
     );
+  });
+
+  // The back office's trader page: everything support needs about one user in one answer.
+  registerCall(app, calls.getTraderDetails, async ({ query }) => {
+    const { profile, totals } = await userForAdmin(ctx, query.traderId);
+    const positions = engine.positionsOf(profile.id);
+    const orders = await ctx.db.selectFrom('orders').selectAll().where('user_id', '=', profile.id).where('status', '=', 'pending').orderBy('id', 'desc').limit(200).execute();
+    const activity = await listActivity(ctx, profile.id, 50);
+    return {
+      status: 'success' as const,
+      profile,
+      account: {
+        ...(await accountFigures(profile.id)),
+        totalDeposite: formatCents(totals.depositsCents),
+        totalWithdrawals: formatCents(totals.withdrawalsCents),
+        totalCredit: formatCents(totals.creditCents),
+        openPositions: positions.length,
+        pendingOrders: orders.length,
+      },
+      openTrades: positions.map(openTradeOf),
+      pendingOrders: orders.map(pendingOrderOf),
+      activity,
+    };
   });
 
   registerCall(app, calls.editStatusTrades, async ({ body, actor }) => {

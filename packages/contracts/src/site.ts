@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { timestamp } from './common';
+
+/**
+ * What the web app needs to know about this installation before anyone signs in. `supportChatPhone`
+ * is the broker's chat number in digits (no '+'), from `SUPPORT_CHAT_PHONE`; the app links to
+ * `https://wa.me/<number>` and hides the chat button when it is null.
+ */
+export const appConfigResponse = z.object({
+  status: z.literal('success'),
+  supportChatPhone: z.string().nullable(),
+});
+export type AppConfigResponse = z.infer<typeof appConfigResponse>;
+
+/** A legal document's id is its file name without `.md`: lowercase letters, digits and dashes. */
+export const LEGAL_DOCUMENT_ID_PATTERN = /^[a-z0-9-]{1,64}$/;
+
+export const legalDocumentSummary = z.object({ id: z.string(), title: z.string() });
+export type LegalDocumentSummary = z.infer<typeof legalDocumentSummary>;
+export const legalDocumentsResponse = z.object({ status: z.literal('success'), data: z.array(legalDocumentSummary) });
+
+/** Any id that is not a document's, malformed ones included, is answered 404 'No such document.'. */
+export const legalDocumentQuery = z.object({
+  id: z.preprocess((v) => (typeof v === 'string' ? v : ''), z.string()),
+});
+
+/**
+ * One document. `html` is the body rendered from the operator's markdown without its first
+ * `# ` heading (that is `title`); raw HTML in the markdown arrives escaped, as text.
+ * `updatedAt` is when the file last changed.
+ */
+export const legalDocument = z.object({ id: z.string(), title: z.string(), html: z.string(), updatedAt: timestamp });
+export type LegalDocument = z.infer<typeof legalDocument>;
+export const legalDocumentResponse = z.object({ status: z.literal('success'), data: legalDocument });

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { MailConfig } from '../config';
+
+/**
+ * Outgoing mail. With `SMTP_URL` set, mails go to that server through nodemailer; without it
+ * nothing leaves the machine: each mail is logged (recipient and subject only) and written as one
+ * JSON file into the dev outbox, where a developer or a browser test reads it.
+ */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** What a file in the dev outbox holds. */
+export interface OutboxFile extends MailMessage {
+  sentAt: string;
+}
+
+export interface MailLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+interface Transport {
+  deliver(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+const SEND_TIMEOUT_MS = 20_000;
+
+function smtpTransport(config: MailConfig & { smtpUrl: string }, log: MailLog): Transport {
+  const transporter = nodemailer.createTransport({
+    url: config.smtpUrl,
+    // A mail server that hangs must not hold a request, or shutdown, for minutes.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: SEND_TIMEOUT_MS,
+  });
+  return {
+    async deliver(message) {
+      const info = await transporter.sendMail({ from: config.from, ...message });
+      log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
+    },
+    close: () => transporter.close(),
+  };
+}
+
+function outboxTransport(config: MailConfig, now: () => number, log: MailLog): Transport {
+  const dir = resolve(config.outboxDir);
+  let sequence = 0;
+  return {
+    async deliver(message) {
+      const sentAt = new Date(now()).toISOString();
+      const file: OutboxFile = { to: message.to, subject: message.subject, text: message.text, ...(message.html === undefined ? {} : { html: message.html }), sentAt };
+      await mkdir(dir, { recursive: true });
+      // Names sort by time; the file appears complete (written aside, then renamed), so a reader
+      // polling the directory never sees half a mail.
+      sequence = (sequence + 1) % 1e6;
+      const name = `${sentAt.replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}.json`;
+      await writeFile(join(dir, `.${name}.tmp`), `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+      await rename(join(dir, `.${name}.tmp`), join(dir, name));
+      log.info({ to: message.to, subject: message.subject, file: name }, 'mail not sent (SMTP_URL is not set): written to the dev outbox');
+    },
+    close: () => undefined,
+  };
+}
+
+/**
+ * Sends in the background: the caller's request does not wait for the mail server, so neither a
+ * slow server nor the time a send takes tells a visitor anything. Failures are logged. `idle()`
+ * resolves when every mail handed over so far has been sent or has failed (tests, shutdown).
+ */
+export class Mailer {
+  private readonly pending = new Set<Promise<void>>();
+
+  private constructor(
+    private readonly transport: Transport,
+    private readonly log: MailLog,
+    readonly mode: 'smtp' | 'outbox',
+  ) {}
+
+  static create(config: MailConfig, now: () => number, log: MailLog): Mailer {
+    if (config.smtpUrl) return new Mailer(smtpTransport({ ...config, smtpUrl: config.smtpUrl }, log), log, 'smtp');
+    return new Mailer(outboxTransport(config, now, log), log, 'outbox');
+  }
+
+  send(message: MailMessage): void {
+    const sending = this.transport.deliver(message).catch((err: unknown) => {
+      // The error may quote the SMTP conversation, never the message body; the body holds secrets.
+      this.log.warn({ to: message.to, subject: message.subject, err: err instanceof Error ? err.message : String(err) }, 'mail could not be sent');
+    });
+    this.pending.add(sending);
+    void sending.finally(() => this.pending.delete(sending));
+  }
+
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Waits (bounded) for mails in flight, then closes the connection pool. */
+  async close(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise<void>((r) => (timer = setTimeout(r, SEND_TIMEOUT_MS).unref()))]);
+    clearTimeout(timer);
+    this.transport.close();
+  }
+}

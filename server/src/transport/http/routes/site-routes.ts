@@ -1,0 +1,17 @@
+import { calls } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_LEGAL_DIR, LegalLibrary } from '../../../services/legal-documents';
+import { registerCall } from '../call-route';
+import { successData } from '../responses';
+
+/** What every visitor may read: the installation's settings for the web app, and the legal documents. */
+export function siteRoutes(app: FastifyInstance): void {
+  const legal = new LegalLibrary(app.services.config.legalDir ?? DEFAULT_LEGAL_DIR);
+
+  const { supportChatPhone } = app.services.config;
+  registerCall(app, calls.getAppConfig, async () => ({ status: 'success' as const, supportChatPhone }));
+
+  registerCall(app, calls.getLegalDocuments, async () => successData(await legal.list()));
+
+  registerCall(app, calls.getLegalDocument, async ({ query }) => successData(await legal.get(query.id)));
+}

@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+/**
+ * A built web app in miniature, for serving tests: an index.html, hashed bundle files under
+ * assets/ and a few plain files, each with the .br / .gz siblings the real build writes.
+ */
+export const INDEX_HTML = `<!doctype html><html><head><title>Tradeport</title><script type="module" src="/assets/index-3f9a1c2b.js"></script></head><body><div id="root"></div></body></html>\n`;
+export const APP_JS = `${'export const answer = 42;\n'.repeat(200)}`;
+export const STYLE_CSS = `${'body { margin: 0; }\n'.repeat(100)}`;
+
+export interface WebDist {
+  dir: string;
+  remove(): void;
+}
+
+export function buildWebDist(): WebDist {
+  const dir = mkdtempSync(join(tmpdir(), 'tp_web_dist_'));
+  const put = (path: string, content: string | Buffer, encodings: ('br' | 'gz')[] = []) => {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+    if (encodings.includes('br')) writeFileSync(`${file}.br`, brotliCompressSync(content));
+    if (encodings.includes('gz')) writeFileSync(`${file}.gz`, gzipSync(content));
+  };
+  put('index.html', INDEX_HTML, ['br', 'gz']);
+  put('assets/index-3f9a1c2b.js', APP_JS, ['br', 'gz']);
+  put('assets/style-8d7e6f5a.css', STYLE_CSS, ['gz']);
+  put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface RawReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The bytes as sent, not decompressed (fetch would undo the content encoding). */
+  body: Buffer;
+}
+
+export function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DashboardPage } from './pages/dashboard-page';
+import { DepositPage, RequestListPage, WithdrawPage } from './pages/money-pages';
+import { SignInPage } from './pages/sign-in-page';
+import { adminClient, createTrader, newPage, postJson, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+
+describe('deposits and withdrawals in the browser, decided live by the back office', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+    await seedDailyCandles(h, 'EURUSD', { start: 1.08 });
+    const admin = await adminClient(h);
+    const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer — Barclays', number: 'GB29 NWBK 6016 1331 9268 19', moreInfo: 'Use your trader id as the payment reference.' });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+  });
+  after(async () => h?.close());
+
+  async function signedIn(h: Harness) {
+    const trader = await createTrader(h);
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    return { trader, context, page };
+  }
+
+  it('files a deposit; the admin approves it and the cards, the list and a toast update without a reload', async () => {
+    const { trader, context, page } = await signedIn(h);
+    const dashboard = new DashboardPage(page);
+    await dashboard.goto('home');
+    assert.equal(await dashboard.card('Total Balance'), '0.00');
+    await screenshots(page, 'home-empty');
+
+    await page.getByRole('link', { name: 'Deposit', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/dashboard/deposit_options');
+    await page.getByText('Wire transfer — Barclays').first().waitFor();
+    await screenshots(page, 'deposit-options');
+    await page.getByRole('link', { name: 'Deposit with Wire transfer — Barclays' }).click();
+    await page.waitForURL((u) => u.pathname === '/dashboard/deposit');
+
+    const deposit = new DepositPage(page);
+    // Validation next to the fields before anything is sent.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('Please enter your account number.').waitFor();
+    await page.getByText('Please enter the deposit amount.').waitFor();
+    const message = await deposit.request('Wire transfer — Barclays · GB29 NWBK 6016 1331 9268 19', '4821', '1250.50');
+    assert.match(message, /successfully/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'deposit-form', { dark: true });
+
+    const list = new RequestListPage(page);
+    await list.goto('deposit');
+    const mine = await trader.client.request('GET', '/platform/getTraderDeposites.php');
+    const id = mine.body.data[0].id as number;
+    assert.equal((await list.status('deposit', id).textContent())?.trim(), 'Pending');
+
+    const admin = await adminClient(h);
+    const decided = await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: id, status: 1 });
+    assert.equal(decided.status, 200, JSON.stringify(decided.body));
+    await page.getByText('Deposit approved').first().waitFor();
+    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-deposit-${rid}"] td:last-child`)?.textContent?.trim() === 'Approved', id);
+    await screenshots(page, 'deposit-requests');
+
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="card-total-balance"]')?.textContent?.startsWith('1,250.50'));
+    assert.equal(await dashboard.card('Total Deposits'), '1,250.50');
+    await page.waitForFunction(() => document.querySelector('[data-testid="account-balance"]')?.textContent?.startsWith('1,250.5000'));
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'home', { dark: true });
+    await context.close();
+  });
+
+  it('files a withdrawal that the admin rejects; the list shows Rejected and the balance is unchanged', async () => {
+    const { trader, context, page } = await signedIn(h);
+    const admin = await adminClient(h);
+    const gateways = await admin.request('GET', '/dashboard/admin/getPaymentGetways.php');
+    await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '500', paymentAccount: '1111', payment_getways_id: gateways.body.data[0].id });
+    const deposits = await trader.client.request('GET', '/platform/getTraderDeposites.php');
+    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: deposits.body.data[0].id, status: 1 });
+
+    const withdraw = new WithdrawPage(page);
+    await withdraw.goto();
+    await page.waitForFunction(() => document.querySelector('[data-testid="free-margin"]')?.textContent?.startsWith('500.00'));
+    const message = await withdraw.request('GB82 WEST 1234 5698 7654 32', '200');
+    assert.match(message, /successfully/);
+    await screenshots(page, 'withdraw-form');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+
+    const mine = await trader.client.request('GET', '/platform/getTraderWithdrawals.php');
+    const id = mine.body.data[0].id as number;
+    const list = new RequestListPage(page);
+    await list.goto('withdraw');
+    assert.equal((await list.status('withdrawal', id).textContent())?.trim(), 'Pending');
+    const rejected = await postJson(admin, '/dashboard/admin/editStatusWithdrawal.php', { withdrawals_id: id, status: 2 });
+    assert.equal(rejected.status, 200);
+    await page.getByText('Withdrawal rejected').first().waitFor();
+    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-withdrawal-${rid}"] td:last-child`)?.textContent?.trim() === 'Rejected', id);
+    await screenshots(page, 'withdraw-requests');
+
+    const dashboard = new DashboardPage(page);
+    await dashboard.goto('home');
+    assert.equal(await dashboard.card('Total Balance'), '500.00');
+    assert.equal(await dashboard.card('Total Withdrawals'), '0.00');
+    await context.close();
+  });
+
+  it('refuses a withdrawal above the free margin with the server message next to the form', async () => {
+    const { context, page } = await signedIn(h);
+    const withdraw = new WithdrawPage(page);
+    await withdraw.goto();
+    const message = await withdraw.request('GB82 WEST 1234 5698 7654 32', '100');
+    assert.ok(!/successfully/.test(message), `refused, got "${message}"`);
+    assert.equal(await page.getByTestId('form-message').evaluate((el) => getComputedStyle(el).color), 'rgb(201, 42, 42)');
+    await context.close();
+  });
+});

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SignInPage } from './pages/sign-in-page';
+import { TerminalPage } from './pages/terminal-page';
+import { createTrader, newPage, pushTicks, screenshots, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+
+describe('the terminal price table under pushed ticks', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  async function openTerminal() {
+    const trader = await createTrader(h);
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    const terminal = new TerminalPage(page);
+    await terminal.table().waitFor();
+    return { trader, context, page, terminal };
+  }
+
+  it('lists Forex by default, ten a page, shows Error before any price, then live prices in the instrument digits', async () => {
+    const { context, page, terminal } = await openTerminal();
+    const firstPage = await terminal.symbols();
+    assert.equal(firstPage.length, 10, 'ten rows a page');
+    assert.equal(await terminal.typeSelect().inputValue(), 'Forex');
+    assert.ok(firstPage.includes('EURUSD'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"]')?.getAttribute('data-state') === 'error');
+    assert.equal((await terminal.cell('EURUSD', 'bid')).text, 'Error');
+
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.08, ask: 1.0802 }, { symbol: 'USDJPY', bid: 151.2, ask: 151.22 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.08000');
+    assert.equal((await terminal.cell('EURUSD', 'ask')).text, '1.08020');
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-USDJPY"] [data-testid="bid"]')?.textContent === '151.200');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(500);
+    assert.deepEqual(await seriousA11yViolations(page), [], 'dark theme');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshots(page, 'terminal', { dark: true });
+    await context.close();
+  });
+
+  it('colours a rise blue and a fall red, with the arrow, and keeps the row width still', async () => {
+    const { context, page, terminal } = await openTerminal();
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.08, ask: 1.0802 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.08000');
+    const before = await terminal.row('EURUSD').boundingBox();
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.081, ask: 1.0812 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.getAttribute('data-direction') === 'up');
+    const up = await terminal.cell('EURUSD', 'bid');
+    assert.equal(up.text, '1.08100');
+    assert.match(up.className, /tp-up/);
+    assert.equal(await page.locator('[data-testid="price-row-EURUSD"] svg').count() > 0, true, 'an arrow shows the move');
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0795, ask: 1.0797 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.getAttribute('data-direction') === 'down');
+    assert.match((await terminal.cell('EURUSD', 'bid')).className, /tp-down/);
+    const after = await terminal.row('EURUSD').boundingBox();
+    assert.deepEqual([after?.width, after?.height], [before?.width, before?.height], 'a tick does not change the row size');
+    await context.close();
+  });
+
+  it('searches by prefix back on page 1, switches type, pages, and says No data found.', async () => {
+    const { context, page, terminal } = await openTerminal();
+    await page.getByRole('button', { name: 'Page 2' }).click();
+    const second = await terminal.symbols();
+    assert.ok(second.length > 0 && !second.includes('EURUSD'), 'page 2 holds the next symbols');
+    await terminal.search().fill('GBP');
+    const found = await terminal.symbols();
+    assert.ok(found.length > 0 && found.every((s) => s.startsWith('GBP') || s.length > 0));
+    assert.ok(found.includes('GBPUSD'));
+    assert.ok(!found.includes('EURUSD'), 'EURUSD does not start with GBP');
+    await terminal.search().fill('ZZZ');
+    await page.getByText('No data found.').waitFor();
+    await terminal.search().fill('');
+    await terminal.chooseType('Crypto');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-BTCUSD"]'));
+    assert.ok(!(await terminal.symbols()).includes('EURUSD'));
+    await terminal.chooseType('Metals');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-XAUUSD"]'));
+    await terminal.chooseType('Stocks');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-AAPL"]'));
+    await context.close();
+  });
+
+  it('shows the connection dropping and coming back, and catches up on prices missed meanwhile', async () => {
+    const { context, page, terminal } = await openTerminal();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
+    let blocked = true;
+    await page.routeWebSocket(/\/api\/stream$/, (ws) => {
+      if (blocked) return ws.close({ code: 1011, reason: 'test: stream unavailable' });
+      ws.connectToServer();
+    });
+    for (const client of h.app.app.websocketServer.clients) client.terminate();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'reconnecting');
+    await screenshots(page, 'terminal-reconnecting');
+    // While the socket is down, prices still arrive (polled every second).
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0911, ask: 1.0913 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.09110', undefined, { timeout: 8000 });
+    blocked = false;
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open', undefined, { timeout: 20_000 });
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0921, ask: 1.0923 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.09210');
+    assert.equal(await terminal.connectionState(), 'open');
+    await context.close();
+  });
+});

@@ -1,0 +1,463 @@
+import { ActionIcon, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconCheck, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  PENDING_REFETCH_MS,
+  sumMoney,
+  useDecideDeposit,
+  useDecideWithdrawal,
+  useMoneyRequests,
+  usePendingDeposits,
+  usePendingWithdrawals,
+  useTraders,
+  type Decision,
+  type DecisionInput,
+  type MoneyRequestFilters,
+  type MoneyRequestKind,
+} from '../api/admin-queries';
+import { errorMessage } from '../api/client';
+import { formatDateTime, formatUsd } from '../format/format';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { RequestStatusBadge } from '../ui/status-badge';
+import { toastError, toastSuccess } from '../ui/toast';
+import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
+
+/** A pending request as both queues show it. */
+interface PendingRow {
+  id: number;
+  traderName: string;
+  traderEmail: string;
+  /** The trader's own account: paid from (deposit) or to be paid to (withdrawal). */
+  account: string;
+  /** The broker's payment account a deposit was paid to; withdrawals have none. */
+  paidTo: { name: string; number: string } | null;
+  amount: string;
+  time: string;
+}
+
+const TEXT = {
+  deposit: {
+    title: 'User Deposit Requests',
+    description: "Deposits traders say they have paid. Approving credits the amount to the trader's balance; rejecting leaves it unchanged.",
+    noun: 'deposit',
+    accountHeader: "Trader's account",
+    approved: (id: number) => `Deposit request# ${id} approved successfully`,
+    rejected: (id: number) => `Deposit ${id} request rejected successfully`,
+    approveEffect: (amount: string, name: string) => `${amount} USD is credited to ${name}'s balance.`,
+  },
+  withdrawal: {
+    title: 'User Withdraw Requests',
+    description: "Withdrawals traders asked for. Approving debits the trader's balance once the funds are sent; the available balance is checked again first.",
+    noun: 'withdrawal',
+    accountHeader: 'Pay to',
+    approved: (id: number) => `Withdrawal request# ${id} approved successfully`,
+    rejected: (id: number) => `Withdrawal ${id} request rejected successfully`,
+    approveEffect: (amount: string, name: string) => `${amount} USD is debited from ${name}'s balance. If their available funds no longer cover it, the server refuses and the request stays pending.`,
+  },
+} as const;
+
+const nameOf = (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`.trim();
+
+/** Two lines in one cell: the main text, and a dimmed detail under it; long text is cut with its full value as a title. */
+function StackedCell({ main, detail, bold, maw = 240 }: { main: string; detail?: string; bold?: boolean; maw?: number }) {
+  return (
+    <Table.Td maw={maw}>
+      <Text size="sm" fw={bold ? 600 : undefined} truncate="end" title={main}>
+        {main}
+      </Text>
+      {detail && (
+        <Text size="xs" c="dimmed" truncate="end" title={detail} className="tp-figure">
+          {detail}
+        </Text>
+      )}
+    </Table.Td>
+  );
+}
+
+function TraderCell({ name, email }: { name: string; email: string }) {
+  return <StackedCell main={name} detail={email} bold />;
+}
+
+/** A pending queue, normalised for the shared table, with the call that decides one of its rows. */
+interface Queue {
+  rows: PendingRow[];
+  isPending: boolean;
+  isError: boolean;
+  isFetching: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  decide: (input: DecisionInput) => Promise<unknown>;
+}
+
+function useDepositQueue(): Queue {
+  const query = usePendingDeposits();
+  const decide = useDecideDeposit();
+  const rows = useMemo(
+    () =>
+      (query.data?.data ?? []).map((r) => ({
+        id: r.id,
+        traderName: nameOf(r),
+        traderEmail: r.email,
+        account: r.paymentAccount,
+        paidTo: { name: r.paymentGatewayName || '—', number: r.number },
+        amount: r.depositAmount,
+        time: r.timeStamp,
+      })),
+    [query.data],
+  );
+  return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };
+}
+
+function useWithdrawalQueue(): Queue {
+  const query = usePendingWithdrawals();
+  const decide = useDecideWithdrawal();
+  const rows = useMemo(
+    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp })),
+    [query.data],
+  );
+  return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };
+}
+
+function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Queue }) {
+  const text = TEXT[kind];
+  const { rows } = query;
+  const pageSize = usePageSize();
+  const [page, setPage] = useState(1);
+  const confirm = useRowDialog<{ row: PendingRow; decision: Decision }>();
+  const pages = Math.max(1, Math.ceil(rows.length / pageSize));
+  // Decided rows leave the queue; when the last row of the last page goes, show the page before.
+  useEffect(() => {
+    if (page > pages) setPage(pages);
+  }, [page, pages]);
+  const shown = rows.slice((page - 1) * pageSize, page * pageSize);
+  const isDeposit = kind === 'deposit';
+
+  const onConfirm = () => {
+    const target = confirm.row;
+    if (!target) return;
+    confirm.close();
+    const { row, decision } = target;
+    // mutateAsync, not mutate's callbacks: with several decisions in flight, each gets its own answer.
+    query.decide({ id: row.id, decision }).then(
+      () => toastSuccess(decision === 'approve' ? text.approved(row.id) : text.rejected(row.id)),
+      (err: unknown) => toastError(errorMessage(err)),
+    );
+  };
+
+  let body: ReactNode;
+  if (query.isPending) body = <TableSkeleton rows={6} />;
+  else if (query.isError) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} title={`Could not load the pending ${text.noun} requests`} />;
+  else if (rows.length === 0) body = <EmptyState message={`No pending ${text.noun} requests. New requests appear here on their own.`} />;
+  else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={isDeposit ? 900 : 760} type="native">
+          <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Request</Table.Th>
+                <Table.Th>Trader</Table.Th>
+                <Table.Th>{text.accountHeader}</Table.Th>
+                {isDeposit && <Table.Th>Paid to</Table.Th>}
+                <Table.Th className="tp-num">Amount (USD)</Table.Th>
+                <Table.Th>Requested</Table.Th>
+                <Table.Th className="tp-num">Decision</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td className="tp-figure" c="dimmed">
+                    #{r.id}
+                  </Table.Td>
+                  <TraderCell name={r.traderName} email={r.traderEmail} />
+                  <Table.Td className="tp-figure">{r.account}</Table.Td>
+                  {r.paidTo && <StackedCell main={r.paidTo.name} detail={r.paidTo.number} maw={220} />}
+                  <Table.Td className="tp-num" fw={650}>
+                    {formatUsd(r.amount)}
+                  </Table.Td>
+                  <Table.Td>
+                    <DateTimeText value={r.time} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6} justify="flex-end" wrap="nowrap">
+                      <Button size="compact-sm" color="teal" variant="light" leftSection={<IconCheck size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'approve' })} aria-label={`Approve ${text.noun} request ${r.id}`}>
+                        Approve
+                      </Button>
+                      <Button size="compact-sm" color="red" variant="subtle" leftSection={<IconX size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'reject' })} aria-label={`Reject ${text.noun} request ${r.id}`}>
+                        Reject
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label={`Pending ${text.noun} requests`} />
+      </>
+    );
+  }
+
+  const target = confirm.row;
+  const approving = target?.decision === 'approve';
+  return (
+    <>
+      <Group justify="space-between" mb="md" gap="sm">
+        <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
+          {!query.isPending && !query.isError ? `${rows.length} pending · ${formatUsd(sumMoney(rows.map((r) => r.amount)))} USD` : '\u00a0'}
+        </Text>
+        <Group gap="xs">
+          <Text size="xs" c="dimmed">
+            Updates every {PENDING_REFETCH_MS / 1000} s
+          </Text>
+          <Tooltip label="Refresh now">
+            <ActionIcon variant="subtle" color="gray" onClick={() => void query.refetch()} aria-label={`Refresh pending ${text.noun} requests`} loading={query.isFetching && !query.isPending}>
+              <IconRefresh size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      {body}
+      <Modal opened={confirm.opened} onClose={confirm.close} title={target ? `${approving ? 'Approve' : 'Reject'} ${text.noun} request #${target.row.id}?` : ''} centered>
+        {target && (
+          <Stack gap="md">
+            <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
+              <Text size="sm" c="dimmed">
+                Trader
+              </Text>
+              <Text size="sm" fw={600}>
+                {target.row.traderName}
+              </Text>
+              <Text size="sm" c="dimmed">
+                Amount
+              </Text>
+              <Text size="sm" fw={600} className="tp-figure">
+                {formatUsd(target.row.amount)} USD
+              </Text>
+              <Text size="sm" c="dimmed">
+                {text.accountHeader}
+              </Text>
+              <Text size="sm" className="tp-figure">
+                {target.row.account}
+              </Text>
+            </SimpleGrid>
+            <Text size="sm">{approving ? text.approveEffect(formatUsd(target.row.amount), target.row.traderName) : `The request is marked as rejected and ${target.row.traderName}'s balance is unchanged.`} The trader is notified, and the decision cannot be undone.</Text>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={confirm.close}>
+                Cancel
+              </Button>
+              <Button color={approving ? 'teal' : 'red'} onClick={onConfirm} data-autofocus>
+                {approving ? 'Approve' : 'Reject'}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+const STATUS_OPTIONS = [
+  { value: 'all', label: 'All statuses' },
+  { value: '0', label: 'Pending' },
+  { value: '1', label: 'Approved' },
+  { value: '2', label: 'Rejected' },
+];
+
+function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
+  const text = TEXT[kind];
+  const isDeposit = kind === 'deposit';
+  const pageSize = usePageSize();
+  const traders = useTraders();
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [status, setStatus] = useState<'all' | '0' | '1' | '2'>('all');
+  const [traderId, setTraderId] = useState<string | null>(null);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const datesWrong = from !== '' && to !== '' && from > to;
+  // Any change of filter starts again from the first page (kept with the filters it belongs to,
+  // so the first fetch after a change already asks for page 1).
+  const filterKey = JSON.stringify([debouncedSearch, status, traderId, from, to, pageSize]);
+  const [paging, setPaging] = useState({ filterKey, page: 1 });
+  const page = paging.filterKey === filterKey ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ filterKey, page: next });
+
+  const filters: MoneyRequestFilters = {
+    type: kind,
+    status: status === 'all' ? undefined : status,
+    traderId: traderId ? Number(traderId) : undefined,
+    search: debouncedSearch || undefined,
+    from: from || undefined,
+    to: to || undefined,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  };
+  const requests = useMoneyRequests(filters, !datesWrong);
+  const traderOptions = useMemo(() => (traders.data?.data ?? []).filter((t) => t.accountType === '0').map((t) => ({ value: String(t.id), label: `${nameOf(t)} · ${t.email}` })), [traders.data]);
+  const filtered = status !== 'all' || traderId !== null || search !== '' || from !== '' || to !== '';
+  const clear = () => {
+    setSearch('');
+    setStatus('all');
+    setTraderId(null);
+    setFrom('');
+    setTo('');
+  };
+
+  const rows = requests.data?.data ?? [];
+  let body: ReactNode;
+  if (datesWrong) body = <EmptyState message="Choose a 'From' date on or before the 'To' date." />;
+  else if (requests.isPending) body = <TableSkeleton rows={pageSize} />;
+  else if (requests.isError) body = <ErrorState error={requests.error} onRetry={() => void requests.refetch()} title={`Could not load the ${text.noun} requests`} />;
+  else if (rows.length === 0) {
+    body = (
+      <EmptyState
+        message={filtered ? 'No requests match these filters.' : `No ${text.noun} requests yet.`}
+        action={
+          filtered ? (
+            <Button variant="light" size="xs" onClick={clear}>
+              Clear filters
+            </Button>
+          ) : undefined
+        }
+      />
+    );
+  } else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={isDeposit ? 1060 : 900} type="native" tabIndex={0} role="region" aria-label={`All ${text.noun} requests, scrollable`}>
+          <Table aria-label={`All ${text.noun} requests`} fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: requests.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Request</Table.Th>
+                <Table.Th>Trader</Table.Th>
+                <Table.Th>{text.accountHeader}</Table.Th>
+                {isDeposit && <Table.Th>Paid to</Table.Th>}
+                <Table.Th className="tp-num">Amount (USD)</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Requested</Table.Th>
+                <Table.Th>Decided</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td className="tp-figure" c="dimmed">
+                    #{r.id}
+                  </Table.Td>
+                  <TraderCell name={nameOf(r)} email={r.email} />
+                  <Table.Td className="tp-figure">{r.paymentAccount}</Table.Td>
+                  {isDeposit && <StackedCell main={r.paymentGatewayName || '—'} detail={r.number} maw={220} />}
+                  <Table.Td className="tp-num" fw={650}>
+                    {formatUsd(r.amount)}
+                  </Table.Td>
+                  <Table.Td miw={100}>
+                    <RequestStatusBadge status={r.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <DateTimeText value={r.timeStamp} />
+                  </Table.Td>
+                  <Table.Td maw={220}>
+                    {r.decidedAt ? (
+                      <>
+                        <Text size="sm" className="tp-figure">
+                          {formatDateTime(r.decidedAt)}
+                        </Text>
+                        {r.decidedBy && (
+                          <Text size="xs" c="dimmed" truncate="end" title={r.decidedBy}>
+                            by {r.decidedBy}
+                          </Text>
+                        )}
+                      </>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        —
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <TablePager page={page} pageSize={pageSize} total={requests.data?.total ?? 0} onChange={setPage} label={`All ${text.noun} requests`} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm" mb="md">
+        <TextInput
+          label="Search"
+          placeholder="Trader name, email or account"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          leftSection={<IconSearch size={16} aria-hidden />}
+          rightSection={requests.isFetching && !requests.isPending ? <Loader size={14} aria-label="Loading" /> : null}
+          maxLength={100}
+        />
+        <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => setStatus((v as typeof status | null) ?? 'all')} allowDeselect={false} />
+        <Select
+          label="Trader"
+          placeholder={traders.isError ? 'Traders could not be loaded' : 'All traders'}
+          data={traderOptions}
+          value={traderId}
+          onChange={setTraderId}
+          searchable
+          clearable
+          nothingFoundMessage="No trader matches"
+          limit={100}
+          disabled={traders.isError}
+        />
+        <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />
+        <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? 'Must be on or after From' : undefined} />
+      </SimpleGrid>
+      {body}
+    </>
+  );
+}
+
+type TabName = 'pending' | 'all';
+
+function MoneyRequestsAdminPage({ kind, queue }: { kind: MoneyRequestKind; queue: Queue }) {
+  const text = TEXT[kind];
+  const [params, setParams] = useSearchParams();
+  const tab: TabName = params.get('tab') === 'all' ? 'all' : 'pending';
+  const count = queue.rows.length;
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={text.title} description={text.description} />
+      <Paper p="lg">
+        <Tabs value={tab} onChange={(v) => setParams(v === 'all' ? { tab: 'all' } : {}, { replace: true })} keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="pending" rightSection={count ? <Badge size="sm" variant="filled" circle={count < 10}>{count}</Badge> : null}>
+              Pending
+            </Tabs.Tab>
+            <Tabs.Tab value="all">All requests</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="pending">
+            <PendingTab kind={kind} queue={queue} />
+          </Tabs.Panel>
+          <Tabs.Panel value="all">
+            <AllRequestsTab kind={kind} />
+          </Tabs.Panel>
+        </Tabs>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** User Deposit Requests: the pending deposits with Approve / Reject, and every deposit request with filters. */
+export function DepositRequestsAdminPage() {
+  return <MoneyRequestsAdminPage kind="deposit" queue={useDepositQueue()} />;
+}
+
+/** User Withdraw Requests: the pending withdrawals with Approve / Reject, and every withdrawal request with filters. */
+export function WithdrawRequestsAdminPage() {
+  return <MoneyRequestsAdminPage kind="withdrawal" queue={useWithdrawalQueue()} />;
+}

@@ -1,0 +1,181 @@
+import { Alert, Button, Group, Modal, Paper, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { useAddPaymentAccount, useEditPaymentAccountStatus, usePaymentAccounts, type PaymentAccountRow } from '../api/admin-queries';
+import { errorMessage } from '../api/client';
+import { formatDate } from '../format/format';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { toastError, toastSuccess } from '../ui/toast';
+
+/** The limits and messages of addNewPayments.php's schema, checked here first so a typo costs no round trip. */
+const LIMITS = { name: 100, number: 64, moreInfo: 500 } as const;
+type Field = keyof typeof LIMITS;
+
+/** Which field a refusal of the server is about, so its message shows next to that field. */
+function fieldOf(message: string): Field | null {
+  const text = message.toLowerCase();
+  if (text.includes('account name')) return 'name';
+  if (text.includes('account number')) return 'number';
+  if (text.includes('more info')) return 'moreInfo';
+  return null;
+}
+
+function AddAccountForm({ onDone }: { onDone: () => void }) {
+  const add = useAddPaymentAccount();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: '', number: '', moreInfo: '' },
+    validate: {
+      name: (v) => (v.trim() === '' ? 'Please enter the account name.' : v.trim().length > LIMITS.name ? `The account name must be at most ${LIMITS.name} characters.` : null),
+      number: (v) => (v.trim() === '' ? 'Please enter the account number.' : v.trim().length > LIMITS.number ? `The account number must be at most ${LIMITS.number} characters.` : null),
+      moreInfo: (v) => (v.trim().length > LIMITS.moreInfo ? `More info must be at most ${LIMITS.moreInfo} characters.` : null),
+    },
+  });
+
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    add.mutate(
+      { name: values.name.trim(), number: values.number.trim(), moreInfo: values.moreInfo.trim() },
+      {
+        onSuccess: (answer) => {
+          toastSuccess(answer.message);
+          onDone();
+        },
+        onError: (err) => {
+          const message = errorMessage(err);
+          const field = fieldOf(message);
+          if (field) form.setFieldError(field, message);
+          else setFormError(message);
+        },
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Add payment account">
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          Traders choose from the active accounts when they request a deposit. A new account is active at once.
+        </Text>
+        <TextInput label="Name" description="As traders see it, e.g. the bank or wallet" required maxLength={LIMITS.name} autoComplete="off" data-autofocus {...form.getInputProps('name')} />
+        <TextInput label="Number" description="Account number, IBAN or wallet address" required maxLength={LIMITS.number} autoComplete="off" {...form.getInputProps('number')} />
+        <Textarea label="More info" description="Optional: branch, reference to quote, instructions" autosize minRows={2} maxRows={5} maxLength={LIMITS.moreInfo} {...form.getInputProps('moreInfo')} />
+        {formError && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {formError}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone} disabled={add.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={add.isPending}>
+            Add Account
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
+  const edit = useEditPaymentAccountStatus();
+  const active = account.isActive === '1';
+  const toggle = (next: boolean) =>
+    // The switch moves at once (optimistic, in the cache) and moves back if the server refuses.
+    edit.mutateAsync({ id: account.id, isActive: next ? '1' : '0' }).then(
+      (answer) => toastSuccess(answer.message),
+      (err: unknown) => toastError(errorMessage(err)),
+    );
+  return (
+    <Switch
+      checked={active}
+      onChange={(e) => void toggle(e.currentTarget.checked)}
+      label={active ? 'Active' : 'Inactive'}
+      aria-label={`${account.name} active`}
+      disabled={edit.isPending}
+      color="teal"
+      size="sm"
+      styles={{ label: { whiteSpace: 'nowrap' } }}
+    />
+  );
+}
+
+/** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch and the Add Account dialog. */
+export function PaymentAccountsPage() {
+  const accounts = usePaymentAccounts();
+  const [adding, setAdding] = useState(false);
+  const rows = accounts.data?.data ?? [];
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
+      Add Account
+    </Button>
+  );
+
+  let body: ReactNode;
+  if (accounts.isPending) body = <TableSkeleton rows={4} />;
+  else if (accounts.isError) body = <ErrorState error={accounts.error} onRetry={() => void accounts.refetch()} title="Could not load the payment accounts" />;
+  else if (rows.length === 0) body = <EmptyState message="No payment accounts yet. Add the accounts traders can deposit to." action={addButton} />;
+  else {
+    body = (
+      <Table.ScrollContainer minWidth={760} type="native">
+        <Table aria-label="Payment accounts" fz="sm" verticalSpacing={10}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Number</Table.Th>
+              <Table.Th>More info</Table.Th>
+              <Table.Th>Added</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((a) => (
+              <Table.Tr key={a.id}>
+                <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                  {a.name}
+                </Table.Td>
+                <Table.Td className="tp-figure">{a.number}</Table.Td>
+                <Table.Td maw={360}>
+                  {a.moreInfo ? (
+                    <Text size="sm" lineClamp={2} title={a.moreInfo}>
+                      {a.moreInfo}
+                    </Text>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      —
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td className="tp-figure">{formatDate(a.createdAt)}</Table.Td>
+                <Table.Td>
+                  <ActiveSwitch account={a} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  const activeCount = rows.filter((a) => a.isActive === '1').length;
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Admin Accounts" description="The payment accounts traders deposit to. Only active accounts are offered on the deposit screen." actions={addButton} />
+      <Paper p="lg">
+        {accounts.data && rows.length > 0 && (
+          <Text size="sm" c="dimmed" mb="md" className="tp-figure">
+            {rows.length} {rows.length === 1 ? 'account' : 'accounts'} · {activeCount} active
+          </Text>
+        )}
+        {body}
+      </Paper>
+      <Modal opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
+        <AddAccountForm onDone={() => setAdding(false)} />
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,426 @@
+import 'flag-icons/css/flag-icons.min.css';
+import { ActionIcon, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, TextInput, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown, IconChevronUp, IconKey, IconSearch, IconSelector, IconX } from '@tabler/icons-react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
+import { errorMessage } from '../api/client';
+import { useSession } from '../api/queries';
+import { formatDateTime, formatUsd } from '../format/format';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { toastError, toastSuccess } from '../ui/toast';
+
+// ------------------------------------------------------------------ parts the admin tables share
+
+/** The spec's page size: 10 rows, 15 on a phone (768 px or less). */
+export function usePageSize(): number {
+  return useMediaQuery('(max-width: 768px)') ? 15 : 10;
+}
+
+/** A dialog about one row, which keeps showing that row while it animates closed. */
+export function useRowDialog<T>() {
+  const [row, setRow] = useState<T | null>(null);
+  const [opened, setOpened] = useState(false);
+  return {
+    row,
+    opened,
+    open: (value: T) => {
+      setRow(value);
+      setOpened(true);
+    },
+    close: () => setOpened(false),
+  };
+}
+
+/** "Showing 11–20 of 45" and the page buttons, under a paged table. */
+export function TablePager({ page, pageSize, total, onChange, label }: { page: number; pageSize: number; total: number; onChange: (page: number) => void; label: string }) {
+  if (total === 0) return null;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const first = (page - 1) * pageSize + 1;
+  const last = Math.min(total, page * pageSize);
+  return (
+    <Group justify="space-between" mt="md" gap="sm">
+      <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
+        Showing {first}–{last} of {total}
+      </Text>
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={onChange}
+          size="sm"
+          siblings={1}
+          aria-label={`${label} pages`}
+          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+          getControlProps={(control) => ({ 'aria-label': `${control[0]?.toUpperCase()}${control.slice(1)} page` })}
+        />
+      )}
+    </Group>
+  );
+}
+
+/** A time on two lines (date, then time of day) so date columns stay narrow: '24 Nov 2026' / '09:15:02 UTC'. */
+export function DateTimeText({ value }: { value: string | null }) {
+  const text = formatDateTime(value);
+  const cut = text.indexOf(', ');
+  if (cut < 0) return <Text size="sm" className="tp-figure">{text}</Text>;
+  return (
+    <>
+      <Text size="sm" className="tp-figure">
+        {text.slice(0, cut)}
+      </Text>
+      <Text size="xs" c="dimmed" className="tp-figure">
+        {text.slice(cut + 2)}
+      </Text>
+    </>
+  );
+}
+
+/** Badges in table cells keep their width instead of shrinking to an ellipsis. */
+export const badgeStyles = { root: { textTransform: 'none', flexShrink: 0, overflow: 'visible' } } as const;
+
+export type SortDirection = 'asc' | 'desc';
+
+/** A column header that sorts its table; `aria-sort` tells screen readers the order. */
+export function SortableTh<K extends string>({ column, sort, onSort, numeric, children }: { column: K; sort: { key: K; direction: SortDirection }; onSort: (key: K) => void; numeric?: boolean; children: ReactNode }) {
+  const active = sort.key === column;
+  const SortIcon = !active ? IconSelector : sort.direction === 'asc' ? IconChevronUp : IconChevronDown;
+  return (
+    <Table.Th className={numeric ? 'tp-num' : undefined} aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <UnstyledButton onClick={() => onSort(column)} fw={600} fz="sm" style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
+        {children}
+        <SortIcon size={14} stroke={1.8} aria-hidden style={{ opacity: active ? 1 : 0.45 }} />
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+// ------------------------------------------------------------------ the users table
+
+type SortKey = 'name' | 'phone' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
+
+const fullName = (t: TraderRow) => `${t.firstName} ${t.lastName}`.trim();
+
+const TEXT_SORT: Partial<Record<SortKey, (t: TraderRow) => string>> = {
+  name: fullName,
+  phone: (t) => t.phoneNo,
+  country: (t) => t.countryName,
+  active: (t) => (t.isActive === '1' ? 'a' : 'b'),
+  online: (t) => (t.status === 'Online' ? 'a' : 'b'),
+};
+const NUMBER_SORT: Partial<Record<SortKey, (t: TraderRow) => number>> = {
+  balance: (t) => Number(t.balance),
+  deposits: (t) => Number(t.totalDeposite),
+  credit: (t) => Number(t.totalCredit),
+  withdrawals: (t) => Number(t.totalWithdrawals),
+};
+
+/** The spec's search: a row matches when one of its fields starts with the text, ignoring case. */
+function matches(t: TraderRow, text: string): boolean {
+  if (!text) return true;
+  return [fullName(t), t.lastName, t.email, t.phoneNo, t.countryName].some((field) => field.toLowerCase().startsWith(text));
+}
+
+function sortRows(rows: TraderRow[], key: SortKey, direction: SortDirection): TraderRow[] {
+  const sign = direction === 'asc' ? 1 : -1;
+  const text = TEXT_SORT[key];
+  const number = NUMBER_SORT[key];
+  return [...rows].sort((a, b) => {
+    const order = text ? text(a).localeCompare(text(b), 'en', { sensitivity: 'base' }) : number ? number(a) - number(b) : 0;
+    return order === 0 ? a.id - b.id : order * sign;
+  });
+}
+
+function Figure({ value }: { value: string }) {
+  return <Table.Td className="tp-num">{formatUsd(value)}</Table.Td>;
+}
+
+function ChangePasswordForm({ trader, onDone }: { trader: TraderRow; onDone: () => void }) {
+  const change = useEditTraderPassword();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const name = fullName(trader);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (password === '') return setError('Please enter a new password.');
+    setError(null);
+    change.mutate(
+      { trader_id: trader.id, newPassword: password },
+      {
+        onSuccess: () => {
+          toastSuccess(`${name} password changed successfully`);
+          onDone();
+        },
+        // The server's password policy decides; its message shows under the field.
+        onError: (err) => setError(errorMessage(err)),
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Change password of ${name}`}>
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          {name} ({trader.email}) is signed out on every device and signs in again with the new password.
+        </Text>
+        <PasswordInput
+          label="New password"
+          description="At least 8 characters; avoid common passwords."
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value);
+            setError(null);
+          }}
+          error={error}
+          maxLength={128}
+          data-autofocus
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone} disabled={change.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={change.isPending}>
+            Change password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** A state as a coloured dot and its word (colour is never the only signal). */
+function Dot({ on, label }: { on: boolean; label: string }) {
+  return (
+    <Group gap={6} wrap="nowrap" component="span">
+      <span aria-hidden style={{ width: 8, height: 8, borderRadius: '50%', flex: 'none', background: on ? 'var(--tp-positive)' : 'var(--tp-muted)' }} />
+      <Text span size="sm" c={on ? undefined : 'dimmed'}>
+        {label}
+      </Text>
+    </Group>
+  );
+}
+
+function ActiveCell({ trader, self, onDeactivate }: { trader: TraderRow; self: boolean; onDeactivate: (t: TraderRow) => void }) {
+  const edit = useEditTraderStatus();
+  const active = trader.isActive === '1';
+  const badge = <Dot on={active} label={active ? 'Active' : 'Inactive'} />;
+  // The built-in administrator is not edited from this table, and nobody deactivates themselves.
+  if (trader.isReserved || self) {
+    return (
+      <Tooltip label={trader.isReserved ? 'The built-in administrator cannot be changed here' : 'You cannot deactivate your own account'}>
+        <span tabIndex={0}>{badge}</span>
+      </Tooltip>
+    );
+  }
+  const activate = () =>
+    edit.mutateAsync({ id: trader.id, isActive: '1' }).then(
+      (answer) => toastSuccess(answer.message),
+      (err: unknown) => toastError(errorMessage(err)),
+    );
+  return (
+    <Switch
+      checked={active}
+      onChange={(e) => (e.currentTarget.checked ? activate() : onDeactivate(trader))}
+      label={active ? 'Active' : 'Inactive'}
+      aria-label={`${fullName(trader)} active`}
+      disabled={edit.isPending}
+      size="sm"
+      color="teal"
+      styles={{ label: { whiteSpace: 'nowrap' } }}
+    />
+  );
+}
+
+function DeactivateDialog({ trader, opened, onClose }: { trader: TraderRow | null; opened: boolean; onClose: () => void }) {
+  const edit = useEditTraderStatus();
+  const name = trader ? fullName(trader) : '';
+  const confirm = () => {
+    if (!trader) return;
+    onClose();
+    // mutateAsync: each deactivation reports its own answer even when several are in flight.
+    edit.mutateAsync({ id: trader.id, isActive: '0' }).then(
+      (answer) => toastSuccess(answer.message),
+      (err: unknown) => toastError(errorMessage(err)),
+    );
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Deactivate ${name}?`} centered>
+      <Stack gap="md">
+        <Text size="sm">
+          {name} is signed out on every device at once and cannot sign in until you activate the account again. Open positions and pending requests are kept.
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={confirm} data-autofocus>
+            Deactivate and sign out
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Users (spec section 2): every account with balance and totals, searchable and sortable, with row editing. */
+export function UsersPage() {
+  const traders = useTraders();
+  const selfId = useSession().data?.user?.id;
+  const pageSize = usePageSize();
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'name', direction: 'asc' });
+  const [page, setPage] = useState(1);
+  const deactivate = useRowDialog<TraderRow>();
+  const password = useRowDialog<TraderRow>();
+
+  const needle = search.trim().toLowerCase();
+  const rows = useMemo(() => sortRows((traders.data?.data ?? []).filter((t) => matches(t, needle)), sort.key, sort.direction), [traders.data, needle, sort]);
+  const pages = Math.max(1, Math.ceil(rows.length / pageSize));
+  // Rows can disappear under the current page (a search, a smaller list): stay on a page that exists.
+  useEffect(() => {
+    if (page > pages) setPage(pages);
+  }, [page, pages]);
+  const shown = rows.slice((page - 1) * pageSize, page * pageSize);
+
+  const onSort = (key: SortKey) => {
+    setSort((s) => ({ key, direction: s.key === key && s.direction === 'asc' ? 'desc' : 'asc' }));
+    setPage(1);
+  };
+
+  let body: ReactNode;
+  if (traders.isPending) body = <TableSkeleton rows={pageSize > 10 ? 8 : 10} />;
+  else if (traders.isError) body = <ErrorState error={traders.error} onRetry={() => void traders.refetch()} title="Could not load the users" />;
+  else if (rows.length === 0) body = <EmptyState message="No users found" />;
+  else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={1040} type="native">
+          <Table aria-label="Users" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortableTh column="name" sort={sort} onSort={onSort}>Name and email</SortableTh>
+                <SortableTh column="phone" sort={sort} onSort={onSort}>Phone</SortableTh>
+                <SortableTh column="country" sort={sort} onSort={onSort}>Country</SortableTh>
+                <SortableTh column="balance" sort={sort} onSort={onSort} numeric>Balance</SortableTh>
+                <SortableTh column="deposits" sort={sort} onSort={onSort} numeric>Deposits</SortableTh>
+                <SortableTh column="credit" sort={sort} onSort={onSort} numeric>Credit</SortableTh>
+                <SortableTh column="withdrawals" sort={sort} onSort={onSort} numeric>Withdrawals</SortableTh>
+                <SortableTh column="active" sort={sort} onSort={onSort}>Status</SortableTh>
+                <SortableTh column="online" sort={sort} onSort={onSort}>Online</SortableTh>
+                {/* Positioned, so the hidden label stays inside the scroll container. */}
+                <Table.Th style={{ position: 'relative' }}>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.map((t) => {
+                const name = fullName(t);
+                return (
+                  <Table.Tr key={t.id}>
+                    <Table.Td miw={210} maw={300}>
+                      <Group gap={6} wrap="nowrap">
+                        <Text size="sm" fw={600} truncate="end" title={name}>
+                          {name}
+                        </Text>
+                        {t.accountType !== '0' && (
+                          <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
+                            {t.isReserved ? 'Built-in admin' : 'Admin'}
+                          </Badge>
+                        )}
+                        {t.id === selfId && (
+                          <Badge size="xs" variant="light" styles={badgeStyles}>
+                            You
+                          </Badge>
+                        )}
+                      </Group>
+                      <Text size="xs" c="dimmed" truncate="end" title={t.email}>
+                        {t.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td className="tp-figure">{t.phoneNo || '—'}</Table.Td>
+                    <Table.Td maw={150}>
+                      {t.countryName ? (
+                        <Group gap={6} wrap="nowrap">
+                          {t.countryCode && <span className={`fi fi-${t.countryCode.toLowerCase()}`} style={{ borderRadius: 2, flex: 'none' }} aria-hidden />}
+                          <Text size="sm" truncate="end" title={t.countryName}>
+                            {t.countryName}
+                          </Text>
+                        </Group>
+                      ) : (
+                        '—'
+                      )}
+                    </Table.Td>
+                    <Table.Td className="tp-num" fw={600}>
+                      {formatUsd(t.balance)}
+                    </Table.Td>
+                    <Figure value={t.totalDeposite} />
+                    <Figure value={t.totalCredit} />
+                    <Figure value={t.totalWithdrawals} />
+                    <Table.Td>
+                      <ActiveCell trader={t} self={t.id === selfId} onDeactivate={deactivate.open} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Dot on={t.status === 'Online'} label={t.status} />
+                    </Table.Td>
+                    <Table.Td>
+                      {!t.isReserved && (
+                        <Tooltip label="Change password">
+                          <ActionIcon variant="subtle" color="gray" onClick={() => password.open(t)} aria-label={`Change password of ${name}`}>
+                            <IconKey size={16} stroke={1.7} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label="Users" />
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Users" description="Every account with its balance and ledger totals. Deactivating a trader or changing their password signs them out at once." />
+      <Paper p="lg">
+        <Group justify="space-between" mb="md" gap="sm" align="flex-end">
+          <TextInput
+            label="Search users"
+            placeholder="Name, email, phone or country"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            rightSection={
+              search ? (
+                <ActionIcon variant="subtle" color="gray" size="sm" onClick={() => setSearch('')} aria-label="Clear search">
+                  <IconX size={14} />
+                </ActionIcon>
+              ) : null
+            }
+            rightSectionPointerEvents="all"
+            w={{ base: '100%', sm: 340 }}
+          />
+          {traders.data && (
+            <Text size="sm" c="dimmed" className="tp-figure">
+              {rows.length} of {traders.data.data.length} users
+            </Text>
+          )}
+        </Group>
+        {body}
+      </Paper>
+      <DeactivateDialog trader={deactivate.row} opened={deactivate.opened} onClose={deactivate.close} />
+      <Modal opened={password.opened} onClose={password.close} title={password.row ? `Change password of ${fullName(password.row)}` : 'Change password'} centered>
+        {password.row && <ChangePasswordForm key={password.row.id} trader={password.row} onDone={password.close} />}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,278 @@
+import { keepPreviousData, useMutation, useMutationState, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { callApi, type CallInput, type CallOutput } from './client';
+import { queryKeys } from './queries';
+
+/**
+ * The back office's server state: one hook per admin call, built like queries.ts. Every key starts
+ * with 'admin', so signing out (which clears the cache) and broad invalidations reach all of them.
+ */
+export const adminQueryKeys = {
+  all: ['admin'] as const,
+  traders: ['admin', 'traders'] as const,
+  pendingDeposits: ['admin', 'pending-deposits'] as const,
+  pendingWithdrawals: ['admin', 'pending-withdrawals'] as const,
+  moneyRequests: ['admin', 'money-requests'] as const,
+  moneyRequestsList: (filters: MoneyRequestFilters) => ['admin', 'money-requests', filters] as const,
+  paymentAccounts: ['admin', 'payment-accounts'] as const,
+  openTrades: ['admin', 'open-trades'] as const,
+  closedTrades: ['admin', 'closed-trades'] as const,
+  closedTradesList: (filters: ClosedTradeFilters) => ['admin', 'closed-trades', filters] as const,
+  auditLog: ['admin', 'audit-log'] as const,
+  auditLogPage: (page: AuditPage) => ['admin', 'audit-log', page.before ?? 'latest', page.limit] as const,
+};
+
+/**
+ * How often the pending queues are re-read. The server publishes no event to administrators when a
+ * trader files a request (account events go to their own user only), so the queue polls.
+ */
+export const PENDING_REFETCH_MS = 10_000;
+
+export type MoneyRequestKind = 'deposit' | 'withdrawal';
+export type Decision = 'approve' | 'reject';
+export type MoneyRequestFilters = CallInput<'getMoneyRequests'>;
+export type ClosedTradeFilters = CallInput<'getClosedTrades'>;
+export interface AuditPage {
+  /** The last id of the previous page; undefined for the newest entries. */
+  before?: number;
+  limit: number;
+}
+
+export type TraderRow = CallOutput<'getTraders'>['data'][number];
+export type PendingDepositRow = CallOutput<'getPendingDeposite'>['data'][number];
+export type PendingWithdrawalRow = CallOutput<'getPendingWithdrawal'>['data'][number];
+export type MoneyRequestRow = CallOutput<'getMoneyRequests'>['data'][number];
+export type PaymentAccountRow = CallOutput<'getPaymentGetways'>['data'][number];
+export type OpenTradesGroup = CallOutput<'getOpenTrades'>['data'][number];
+export type ClosedTradeRow = CallOutput<'getClosedTrades'>['data'][number];
+
+type Listing<Row> = { status: 'success'; data: Row[] };
+
+// ------------------------------------------------------------------ queries
+
+export function useTraders() {
+  return useQuery({ queryKey: adminQueryKeys.traders, queryFn: ({ signal }) => callApi('getTraders', undefined, { signal }) });
+}
+
+/**
+ * The pending queue of one kind. Rows whose decision is on its way to the server are left out even
+ * if a refetch brings them back before the server has answered, so a decided row never flickers.
+ */
+function usePendingQueue<Row extends { id: number }>(kind: MoneyRequestKind, queryKey: QueryKey, fetch: (signal: AbortSignal) => Promise<Listing<Row>>) {
+  const deciding = useDecidingIds(kind);
+  const select = useCallback((answer: Listing<Row>) => (deciding.size === 0 ? answer : { ...answer, data: answer.data.filter((row) => !deciding.has(row.id)) }), [deciding]);
+  return useQuery({ queryKey, queryFn: ({ signal }) => fetch(signal), refetchInterval: PENDING_REFETCH_MS, select });
+}
+
+export function usePendingDeposits() {
+  return usePendingQueue<PendingDepositRow>('deposit', adminQueryKeys.pendingDeposits, (signal) => callApi('getPendingDeposite', undefined, { signal }));
+}
+
+export function usePendingWithdrawals() {
+  return usePendingQueue<PendingWithdrawalRow>('withdrawal', adminQueryKeys.pendingWithdrawals, (signal) => callApi('getPendingWithdrawal', undefined, { signal }));
+}
+
+/** Every request, filtered and paged on the server (`limit`/`offset`, `total` in the answer). */
+export function useMoneyRequests(filters: MoneyRequestFilters, enabled = true) {
+  return useQuery({
+    queryKey: adminQueryKeys.moneyRequestsList(filters),
+    queryFn: ({ signal }) => callApi('getMoneyRequests', filters, { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function usePaymentAccounts() {
+  return useQuery({ queryKey: adminQueryKeys.paymentAccounts, queryFn: ({ signal }) => callApi('getPaymentGetways', undefined, { signal }) });
+}
+
+export function useOpenTrades() {
+  return useQuery({ queryKey: adminQueryKeys.openTrades, queryFn: ({ signal }) => callApi('getOpenTrades', undefined, { signal }), refetchInterval: PENDING_REFETCH_MS });
+}
+
+export function useClosedTrades(filters: ClosedTradeFilters, enabled = true) {
+  return useQuery({
+    queryKey: adminQueryKeys.closedTradesList(filters),
+    queryFn: ({ signal }) => callApi('getClosedTrades', filters, { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** The audit log, one page at a time; one extra entry is asked for to know whether another page exists. */
+export function useAuditLog(page: AuditPage) {
+  return useQuery({
+    queryKey: adminQueryKeys.auditLogPage(page),
+    queryFn: ({ signal }) => callApi('getAuditLog', { limit: page.limit + 1, before: page.before }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+// ------------------------------------------------------------------ helpers
+
+/** Sums money strings ("1250.50") exactly, in cents, and answers a money string. */
+export function sumMoney(amounts: readonly string[]): string {
+  let cents = 0n;
+  for (const amount of amounts) {
+    const match = /^(-?)(\d+)\.(\d{2})$/.exec(amount);
+    if (!match) continue;
+    const [, sign, whole = '0', fraction = '00'] = match;
+    const value = BigInt(whole + fraction);
+    cents += sign ? -value : value;
+  }
+  const negative = cents < 0n;
+  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+function invalidate(client: QueryClient, keys: readonly QueryKey[]) {
+  return Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+}
+
+/** Changes one cached list, if it is cached, and answers how to put the changed rows back. */
+function updateList<Row>(client: QueryClient, key: QueryKey, change: (rows: Row[]) => Row[]) {
+  const before = client.getQueryData<Listing<Row>>(key);
+  if (before) client.setQueryData<Listing<Row>>(key, { ...before, data: change(before.data) });
+  return before;
+}
+
+// ------------------------------------------------------------------ mutations
+
+export function useEditTraderStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number; isActive: '1' | '0' }) => callApi('editStatusTraders', input),
+    onMutate: async ({ id, isActive }) => {
+      await client.cancelQueries({ queryKey: adminQueryKeys.traders });
+      const previous = client.getQueryData<Listing<TraderRow>>(adminQueryKeys.traders)?.data.find((t) => t.id === id);
+      updateList<TraderRow>(client, adminQueryKeys.traders, (rows) => rows.map((t) => (t.id === id ? { ...t, isActive, status: isActive === '0' ? 'Offline' : t.status } : t)));
+      return { previous };
+    },
+    onError: (_error, { id }, context) => {
+      const previous = context?.previous;
+      if (previous) updateList<TraderRow>(client, adminQueryKeys.traders, (rows) => rows.map((t) => (t.id === id ? previous : t)));
+    },
+    onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.auditLog]),
+  });
+}
+
+export function useEditTraderPassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { trader_id: number; newPassword: string }) => callApi('editTraderPassword', input),
+    // The trader's sessions end, so their Online state changes too.
+    onSuccess: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.auditLog]),
+  });
+}
+
+const decideKey = (kind: MoneyRequestKind) => ['admin', 'decide', kind] as const;
+const pendingKey = (kind: MoneyRequestKind) => (kind === 'deposit' ? adminQueryKeys.pendingDeposits : adminQueryKeys.pendingWithdrawals);
+
+export interface DecisionInput {
+  id: number;
+  decision: Decision;
+}
+
+/** The ids of requests of one kind whose decision has been sent and not yet answered. */
+export function useDecidingIds(kind: MoneyRequestKind): ReadonlySet<number> {
+  const ids = useMutationState({ filters: { mutationKey: decideKey(kind), status: 'pending' }, select: (m) => (m.state.variables as DecisionInput | undefined)?.id });
+  // A new set only when the ids change, so the queue's `select` is not rerun on every render.
+  const signature = ids.filter((id): id is number => id !== undefined).join(',');
+  return useMemo(() => new Set(signature ? signature.split(',').map(Number) : []), [signature]);
+}
+
+/**
+ * Approve or reject a pending request. The row leaves the queue at once; if the server refuses, it
+ * is put back where it was (and the caller shows the server's message).
+ */
+function useDecide<Row extends { id: number }>(kind: MoneyRequestKind) {
+  const client = useQueryClient();
+  const key = pendingKey(kind);
+  return useMutation({
+    mutationKey: decideKey(kind),
+    mutationFn: ({ id, decision }: DecisionInput) => {
+      const status = decision === 'approve' ? 1 : 2;
+      return kind === 'deposit' ? callApi('editStatusDeposite', { deposites_id: id, status }) : callApi('editStatusWithdrawal', { withdrawals_id: id, status });
+    },
+    onMutate: async ({ id }) => {
+      await client.cancelQueries({ queryKey: key });
+      const row = client.getQueryData<Listing<Row>>(key)?.data.find((r) => r.id === id);
+      updateList<Row>(client, key, (rows) => rows.filter((r) => r.id !== id));
+      return { row };
+    },
+    onError: (_error, { id }, context) => {
+      const row = context?.row;
+      // Put the row back in id order (the queue is oldest first), unless a refetch already did.
+      if (row) updateList<Row>(client, key, (rows) => (rows.some((r) => r.id === id) ? rows : [...rows, row].sort((a, b) => a.id - b.id)));
+    },
+    onSettled: () => {
+      // While other decisions are still on their way, a refetch would only bring their rows back.
+      const others = client.isMutating({ mutationKey: decideKey(kind) }) > 1;
+      // A decision changes the trader's balance and totals, and the request's place in the history.
+      return invalidate(client, others ? [adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.auditLog] : [key, adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.auditLog]);
+    },
+  });
+}
+
+export function useDecideDeposit() {
+  return useDecide<PendingDepositRow>('deposit');
+}
+
+export function useDecideWithdrawal() {
+  return useDecide<PendingWithdrawalRow>('withdrawal');
+}
+
+export function useAddPaymentAccount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string; number: string; moreInfo: string }) => callApi('addNewPayments', { ...input, isActive: '1' }),
+    onSuccess: () => invalidate(client, [adminQueryKeys.paymentAccounts, queryKeys.activePaymentAccounts, adminQueryKeys.auditLog]),
+  });
+}
+
+export function useEditPaymentAccountStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number; isActive: '1' | '0' }) => callApi('editStatusPayments', input),
+    onMutate: async ({ id, isActive }) => {
+      await client.cancelQueries({ queryKey: adminQueryKeys.paymentAccounts });
+      const previous = client.getQueryData<Listing<PaymentAccountRow>>(adminQueryKeys.paymentAccounts)?.data.find((a) => a.id === id);
+      updateList<PaymentAccountRow>(client, adminQueryKeys.paymentAccounts, (rows) => rows.map((a) => (a.id === id ? { ...a, isActive } : a)));
+      return { previous };
+    },
+    onError: (_error, { id }, context) => {
+      const previous = context?.previous;
+      if (previous) updateList<PaymentAccountRow>(client, adminQueryKeys.paymentAccounts, (rows) => rows.map((a) => (a.id === id ? previous : a)));
+    },
+    onSettled: () => invalidate(client, [adminQueryKeys.paymentAccounts, queryKeys.activePaymentAccounts, adminQueryKeys.auditLog]),
+  });
+}
+
+/** Close any trader's position at the server's price. The trade leaves the list at once and comes back if refused. */
+export function useAdminCloseTrade() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ traderId, ticket }: { traderId: number; ticket: number }) => callApi('editStatusTrades', { traders_id: traderId, ticket }),
+    onMutate: async ({ traderId, ticket }) => {
+      await client.cancelQueries({ queryKey: adminQueryKeys.openTrades });
+      const before = client.getQueryData<Listing<OpenTradesGroup>>(adminQueryKeys.openTrades);
+      const group = before?.data.find((g) => g.traderId === traderId);
+      const trade = group?.trades.find((t) => t.tradeId === ticket);
+      updateList<OpenTradesGroup>(client, adminQueryKeys.openTrades, (groups) =>
+        groups.map((g) => (g.traderId === traderId ? { ...g, trades: g.trades.filter((t) => t.tradeId !== ticket) } : g)).filter((g) => g.trades.length > 0),
+      );
+      return { group, trade };
+    },
+    onError: (_error, { traderId, ticket }, context) => {
+      const { group, trade } = context ?? {};
+      if (!group || !trade) return;
+      updateList<OpenTradesGroup>(client, adminQueryKeys.openTrades, (groups) => {
+        const current = groups.find((g) => g.traderId === traderId);
+        if (!current) return [...groups, { ...group, trades: [trade] }].sort((a, b) => a.traderId - b.traderId);
+        if (current.trades.some((t) => t.tradeId === ticket)) return groups;
+        return groups.map((g) => (g.traderId === traderId ? { ...g, trades: [...g.trades, trade].sort((a, b) => a.tradeId - b.tradeId) } : g));
+      });
+    },
+    onSettled: () => invalidate(client, [adminQueryKeys.openTrades, adminQueryKeys.closedTrades, adminQueryKeys.traders, adminQueryKeys.auditLog]),
+  });
+}

@@ -1,0 +1,9 @@
+import type { Access } from '@tradeport/contracts';
+
+/** What the browser needs of a call at run time: where it goes and who may make it. */
+export interface CallRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  access: Access;
+  encoding?: 'json' | 'multipart';
+}

@@ -1,0 +1,106 @@
+import type { CallName, Calls } from '@tradeport/contracts';
+import type { z } from 'zod';
+import { callRoutes } from './call-routes.generated';
+
+type Definition<K extends CallName> = Calls[K];
+
+/** What a call takes: its JSON body for POST calls, its query for GET calls. */
+export type CallInput<K extends CallName> =
+  Definition<K> extends { body: infer B extends z.ZodType } ? z.input<B> : Definition<K> extends { query: infer Q extends z.ZodType } ? z.input<Q> : void;
+
+/** A call's successful answer, as its contract describes it. */
+export type CallOutput<K extends CallName> = z.output<Definition<K>['response']>;
+
+/** Every refusal, network failure and time-out reaches the UI as one of these, with a readable message. */
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status; 0 when no answer arrived. */
+    readonly httpStatus: number,
+    /** The spec's `status` string ('Failure', 'This account does not exist', …). */
+    readonly status: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** No call may hang the UI (DESIGN.md): each is abandoned after this long. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+export const MESSAGES = {
+  offline: 'Could not reach the server. Check your connection and try again.',
+  timeout: 'The server did not answer in time. Please try again.',
+  unreadable: 'The server sent an answer we could not read. Please try again.',
+} as const;
+
+let unauthorizedHandler: (() => void) | null = null;
+
+/** Called when a call that needs a session is refused with 401: the session has ended. */
+export function onUnauthorized(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Sent as `Idempotency-Key` on calls that create something, so a retry cannot act twice. */
+  idempotencyKey?: string;
+  timeoutMs?: number;
+}
+
+function queryString(input: unknown): string {
+  if (!input || typeof input !== 'object') return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Makes one call of the contracts' table. Components never call `fetch`: they use the query hooks,
+ * which call this. Resolves with the answer of a 2xx reply; rejects with an ApiError otherwise.
+ */
+export async function callApi<K extends CallName>(name: K, input?: CallInput<K>, options: CallOptions = {}): Promise<CallOutput<K>> {
+  const route = callRoutes[name];
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let url = `/api${route.path}`;
+  let body: string | undefined;
+  if (route.method === 'GET') url += queryString(input);
+  else {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(input ?? {});
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, { method: route.method, headers, body, signal, credentials: 'same-origin' });
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw new ApiError(0, 'Failure', timeout.aborted ? MESSAGES.timeout : MESSAGES.offline);
+  }
+
+  let payload: { status?: unknown; message?: unknown } | null = null;
+  try {
+    payload = (await response.json()) as { status?: unknown; message?: unknown };
+  } catch {
+    payload = null;
+  }
+  if (response.status === 401 && route.access !== 'public') unauthorizedHandler?.();
+  if (!response.ok) {
+    const message = typeof payload?.message === 'string' && payload.message ? payload.message : MESSAGES.unreadable;
+    throw new ApiError(response.status, typeof payload?.status === 'string' ? payload.status : 'Failure', message);
+  }
+  if (payload === null) throw new ApiError(response.status, 'Failure', MESSAGES.unreadable);
+  return payload as CallOutput<K>;
+}
+
+/** The message to show for any error a call or a hook produced. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return MESSAGES.offline;
+}

@@ -1,0 +1,125 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { PeriodName } from '@tradeport/contracts/periods';
+import { callApi, type CallInput } from './client';
+import { queryKeys } from './query-keys';
+import { sessionQuery } from './session-query';
+
+export { queryKeys, sessionQuery };
+export { useLogin, useRegistration, useRequestPasswordReset, useResetPassword } from './auth-queries';
+export type { Session } from './session-query';
+
+export function useSession() {
+  return useQuery(sessionQuery);
+}
+
+export function useProfile() {
+  return useQuery({ queryKey: queryKeys.profile, queryFn: ({ signal }) => callApi('getProfileDetails', undefined, { signal }) });
+}
+
+export function useDeposits() {
+  return useQuery({ queryKey: queryKeys.deposits, queryFn: ({ signal }) => callApi('getTraderDeposites', undefined, { signal }) });
+}
+
+export function useWithdrawals() {
+  return useQuery({ queryKey: queryKeys.withdrawals, queryFn: ({ signal }) => callApi('getTraderWithdrawals', undefined, { signal }) });
+}
+
+export function useActivePaymentAccounts() {
+  return useQuery({ queryKey: queryKeys.activePaymentAccounts, queryFn: ({ signal }) => callApi('getPaymentGetwaysActive', undefined, { signal }) });
+}
+
+/** The activity log, one page at a time (`before` = the last id of the previous page). */
+export function useActivity(before: number | undefined, limit: number) {
+  return useQuery({
+    queryKey: [...queryKeys.activity, before ?? 'latest', limit],
+    queryFn: ({ signal }) => callApi('getActivity', { limit: limit + 1, before }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTradesHistory(enabled = true) {
+  return useQuery({ queryKey: queryKeys.tradesHistory, queryFn: ({ signal }) => callApi('getTradesHistory', undefined, { signal }), enabled });
+}
+
+export function useMargins(enabled = true) {
+  return useQuery({ queryKey: queryKeys.margins, queryFn: ({ signal }) => callApi('getMargins', undefined, { signal }), enabled });
+}
+
+export function useSymbols() {
+  return useQuery({ queryKey: queryKeys.symbols, queryFn: ({ signal }) => callApi('getMainCurrencies', undefined, { signal }), staleTime: 10 * 60_000 });
+}
+
+export function useCandles(symbol: string, period: PeriodName, limit = 300) {
+  return useQuery({
+    queryKey: [...queryKeys.candles(symbol, period), limit],
+    queryFn: ({ signal }) => callApi('getCandles', { symbol, period, limit }, { signal }),
+    staleTime: 60_000,
+  });
+}
+
+export function useCountries() {
+  return useQuery({ queryKey: queryKeys.countries, queryFn: ({ signal }) => callApi('getCountries', undefined, { signal }), staleTime: Infinity });
+}
+
+export function useMarketSummary() {
+  return useQuery({ queryKey: queryKeys.marketSummary, queryFn: ({ signal }) => callApi('getMarketSummary', undefined, { signal }), refetchInterval: 60_000 });
+}
+
+export function useAppConfig() {
+  return useQuery({ queryKey: queryKeys.appConfig, queryFn: ({ signal }) => callApi('getAppConfig', undefined, { signal }), staleTime: Infinity, retry: 1 });
+}
+
+export function useLegalDocuments() {
+  return useQuery({ queryKey: queryKeys.legalDocuments, queryFn: ({ signal }) => callApi('getLegalDocuments', undefined, { signal }), staleTime: 5 * 60_000 });
+}
+
+export function useLegalDocument(id: string) {
+  return useQuery({ queryKey: queryKeys.legalDocument(id), queryFn: ({ signal }) => callApi('getLegalDocument', { id }, { signal }), staleTime: 5 * 60_000 });
+}
+
+// ------------------------------------------------------------------ mutations
+
+
+
+
+
+export function useChangePassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<'changePassword'>) => callApi('changePassword', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.activity }),
+  });
+}
+
+export function useEditProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<'editProfileDetails'>) => callApi('editProfileDetails', input),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.profile }), client.invalidateQueries({ queryKey: queryKeys.session })]),
+  });
+}
+
+export function useAddDeposit() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, idempotencyKey }: { input: CallInput<'addDeposite'>; idempotencyKey: string }) => callApi('addDeposite', input, { idempotencyKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deposits }),
+  });
+}
+
+export function useAddWithdrawal() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, idempotencyKey }: { input: CallInput<'addWithdrawal'>; idempotencyKey: string }) => callApi('addWithdrawal', input, { idempotencyKey }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.withdrawals }), client.invalidateQueries({ queryKey: queryKeys.margins })]),
+  });
+}
+
+/** Sign-out: the server ends the session; every cached answer of this user is dropped. */
+export async function signOut(client: QueryClient): Promise<void> {
+  try {
+    await callApi('logout');
+  } finally {
+    client.clear();
+  }
+}

@@ -1,0 +1,23 @@
+import type { PeriodName } from '@tradeport/contracts/periods';
+
+/**
+ * The query keys of every resource (one hook each in queries.ts). They live here only, so a mutation or a stream event invalidates
+ * exactly what it changed (see `invalidateForEvent` in stream/live-updates.ts).
+ */
+export const queryKeys = {
+  session: ['session'] as const,
+  profile: ['profile'] as const,
+  deposits: ['deposits'] as const,
+  withdrawals: ['withdrawals'] as const,
+  activePaymentAccounts: ['payment-accounts', 'active'] as const,
+  activity: ['activity'] as const,
+  tradesHistory: ['trades-history'] as const,
+  margins: ['margins'] as const,
+  symbols: ['symbols'] as const,
+  candles: (symbol: string, period: PeriodName) => ['candles', symbol, period] as const,
+  marketSummary: ['market-summary'] as const,
+  countries: ['countries'] as const,
+  appConfig: ['app-config'] as const,
+  legalDocuments: ['legal'] as const,
+  legalDocument: (id: string) => ['legal', id] as const,
+};

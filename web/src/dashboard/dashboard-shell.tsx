@@ -1,0 +1,126 @@
+import { AppShell, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { signOut, useSession } from '../api/queries';
+import { roleOf } from '../auth/session';
+import { useAppStore } from '../state/app-store';
+import { stream } from '../stream/stream';
+import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
+import { ConnectionBadge } from '../ui/connection-badge';
+import { Logo } from '../ui/logo';
+import { isGroup, menuFor, type MenuLink } from './menu';
+
+/** Spec: mobile means 768 px or less; the side menu then hides behind a menu button. */
+export const MOBILE_BREAKPOINT_PX = 768;
+
+function SideLink({ link, onNavigate }: { link: MenuLink; onNavigate: () => void }) {
+  const Icon = link.icon;
+  return <NavLink component={RouterNavLink} to={link.to} label={link.label} leftSection={<Icon size={18} stroke={1.6} />} onClick={onNavigate} style={{ borderRadius: 'var(--mantine-radius-md)' }} />;
+}
+
+export function DashboardShell() {
+  const session = useSession().data;
+  const role = session ? roleOf(session) : 'trader';
+  const open = useAppStore((s) => s.dashboardMenuOpen);
+  const setOpen = useAppStore((s) => s.setDashboardMenuOpen);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const name = session?.user ? `${session.user.firstName} ${session.user.lastName}`.trim() : '';
+
+  useEffect(() => setOpen(false), [location.pathname, setOpen]);
+
+  const logout = async () => {
+    stream.stop();
+    await signOut(client).catch(() => undefined);
+    void navigate('/', { replace: true });
+  };
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 264, breakpoint: MOBILE_BREAKPOINT_PX + 1, collapsed: { mobile: !open } }} padding={{ base: 'md', sm: 'lg' }}>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={open} onClick={() => setOpen(!open)} hiddenFrom="sm" size="sm" aria-label={open ? 'Close the menu' : 'Open the menu'} />
+            <Link to="/dashboard/home" style={{ textDecoration: 'none', color: 'inherit' }} aria-label="Tradeport dashboard">
+              <Logo size="sm" />
+            </Link>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ConnectionBadge />
+            {role === 'trader' && (
+              <Button component={Link} to="/trading" leftSection={<IconDeviceDesktopAnalytics size={18} />} size="sm" visibleFrom="xs">
+                Web Terminal
+              </Button>
+            )}
+            <ColorSchemeToggle />
+            <Menu position="bottom-end" width={220} withinPortal>
+              <Menu.Target>
+                <UnstyledButton data-testid="user-menu" title="Account menu" aria-label={name || 'Account menu'} style={{ borderRadius: 'var(--mantine-radius-md)', padding: '4px 6px' }}>
+                  <Group gap={8} wrap="nowrap">
+                    <IconUserCircle size={22} stroke={1.5} aria-hidden />
+                    <Text size="sm" fw={600} maw={180} truncate visibleFrom="xs">
+                      {name}
+                    </Text>
+                    <IconChevronDown size={14} />
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{session?.user?.email}</Menu.Label>
+                {role === 'trader' && (
+                  <Menu.Item component={Link} to="/trading" leftSection={<IconDeviceDesktopAnalytics size={16} />} hiddenFrom="xs">
+                    Web Terminal
+                  </Menu.Item>
+                )}
+                <Menu.Item component={Link} to="/dashboard/profile" leftSection={<IconUserCircle size={16} />}>
+                  Profile
+                </Menu.Item>
+                <Menu.Item component={Link} to="/dashboard/change-password" leftSection={<IconLock size={16} />}>
+                  My Settings
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
+                  LogOut
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Dashboard menu">
+        <AppShell.Section grow component={ScrollArea}>
+          {menuFor(role).map((entry) =>
+            isGroup(entry) ? (
+              <NavLink
+                key={entry.label}
+                // A group opens and closes: a button, reachable and operable by keyboard.
+                component="button"
+                type="button"
+                label={entry.label}
+                leftSection={<entry.icon size={18} stroke={1.6} />}
+                defaultOpened={entry.links.some((l) => location.pathname.startsWith(l.to))}
+                childrenOffset={18}
+                style={{ borderRadius: 'var(--mantine-radius-md)' }}
+              >
+                {entry.links.map((link) => (
+                  <SideLink key={link.to} link={link} onNavigate={() => setOpen(false)} />
+                ))}
+              </NavLink>
+            ) : (
+              <SideLink key={entry.to} link={entry} onNavigate={() => setOpen(false)} />
+            ),
+          )}
+        </AppShell.Section>
+        <AppShell.Section>
+          <NavLink component="button" label="LogOut" leftSection={<IconLogout size={18} stroke={1.6} />} onClick={() => void logout()} c="var(--tp-negative)" style={{ borderRadius: 'var(--mantine-radius-md)' }} />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

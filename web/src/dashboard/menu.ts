@@ -1,0 +1,102 @@
+import {
+  IconArrowsExchange,
+  IconBuildingBank,
+  IconCash,
+  IconChartBar,
+  IconFileText,
+  IconGauge,
+  IconHistory,
+  IconLayoutDashboard,
+  IconLock,
+  IconReportMoney,
+  IconUserCircle,
+  IconUsers,
+  IconWallet,
+  type Icon,
+} from '@tabler/icons-react';
+import type { Role } from '../auth/session';
+
+export interface MenuLink {
+  label: string;
+  to: string;
+  icon: Icon;
+}
+
+export interface MenuGroup {
+  label: string;
+  icon: Icon;
+  links: MenuLink[];
+}
+
+export type MenuEntry = MenuLink | MenuGroup;
+
+export const isGroup = (entry: MenuEntry): entry is MenuGroup => 'links' in entry;
+
+const D = '/dashboard';
+
+/**
+ * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
+ * Admin Accounts, Users and User Requests; everyone Dashboard and Legal Terms and Policies. The
+ * trader's own account pages are grouped under My Account.
+ */
+export function menuFor(role: Role): MenuEntry[] {
+  const dashboard: MenuLink = { label: 'Dashboard', to: `${D}/home`, icon: IconLayoutDashboard };
+  const policies: MenuLink = { label: 'Legal Terms and Policies', to: `${D}/Policies`, icon: IconFileText };
+  if (role === 'admin') {
+    return [
+      dashboard,
+      { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank },
+      { label: 'Users', to: `${D}/users`, icon: IconUsers },
+      {
+        label: 'User Requests',
+        icon: IconReportMoney,
+        links: [
+          { label: 'User Deposit Requests', to: `${D}/requests/user_deposit_requests`, icon: IconWallet },
+          { label: 'User Withdraw Requests', to: `${D}/requests/user_withdraw_requests`, icon: IconCash },
+          { label: 'User Closed Records', to: `${D}/requests/user_closs_records`, icon: IconHistory },
+        ],
+      },
+      policies,
+    ];
+  }
+  return [
+    dashboard,
+    {
+      label: 'Deposit',
+      icon: IconWallet,
+      links: [
+        { label: 'Deposit Options', to: `${D}/deposit_options`, icon: IconWallet },
+        { label: 'Requests History', to: `${D}/deposit_requests`, icon: IconHistory },
+      ],
+    },
+    {
+      label: 'Withdraw',
+      icon: IconCash,
+      links: [
+        { label: 'Withdraw Options', to: `${D}/withdraw_options`, icon: IconCash },
+        { label: 'Requests History', to: `${D}/withdraw_requests`, icon: IconHistory },
+      ],
+    },
+    {
+      label: 'Tools',
+      icon: IconChartBar,
+      links: [
+        { label: 'Market Summary', to: `${D}/tools`, icon: IconChartBar },
+        { label: 'Technical Summary', to: `${D}/tools_options`, icon: IconGauge },
+        { label: 'Tools Requests', to: `${D}/tools_requests`, icon: IconReportMoney },
+      ],
+    },
+    {
+      label: 'My Account',
+      icon: IconUserCircle,
+      links: [
+        { label: 'Trading Accounts', to: `${D}/accounts`, icon: IconBuildingBank },
+        { label: 'Profile', to: `${D}/profile`, icon: IconUserCircle },
+        { label: 'Recent Activity', to: `${D}/activity_account`, icon: IconHistory },
+        { label: 'My Settings', to: `${D}/change-password`, icon: IconLock },
+        { label: 'Transfers', to: `${D}/transfers`, icon: IconArrowsExchange },
+      ],
+    },
+    policies,
+  ];
+}

@@ -1,0 +1,73 @@
+import { Anchor, Button, Group, Paper, PasswordInput, Stack, Text } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../api/client';
+import { useChangePassword } from '../api/queries';
+import { FormMessage } from '../ui/form-message';
+import { PageHeader } from '../ui/page';
+import { toastSuccess } from '../ui/toast';
+
+/** My Settings: a working password change (the spec's button did nothing). */
+export function SettingsPage() {
+  const change = useChangePassword();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ current?: string; next?: string; confirm?: string }>({});
+  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setMessage(null);
+    const found = {
+      current: current === '' ? 'Please enter your current password.' : undefined,
+      next: next === '' ? 'Please enter a new password.' : undefined,
+      confirm: next !== '' && confirm !== next ? 'The two passwords do not match.' : undefined,
+    };
+    setErrors(found);
+    if (found.current || found.next || found.confirm) return;
+    change.mutate(
+      { currentPassword: current, newPassword: next },
+      {
+        onSuccess: (answer) => {
+          setMessage({ text: answer.message, ok: true });
+          toastSuccess(answer.message);
+          setCurrent('');
+          setNext('');
+          setConfirm('');
+        },
+        onError: (error) => setMessage({ text: errorMessage(error), ok: false }),
+      },
+    );
+  };
+
+  return (
+    <Stack gap="lg" maw={560}>
+      <Anchor component={Link} to="/dashboard/home" size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} /> Back
+        </Group>
+      </Anchor>
+      <PageHeader title="My Settings" description="Change your password. Every other device signed in to your account is signed out." />
+      <Paper p="lg">
+        <form onSubmit={submit} noValidate aria-label="Change password">
+          <Stack gap="md">
+            <PasswordInput label="Current password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} />
+            <PasswordInput label="New password" autoComplete="new-password" description="At least 8 characters; avoid common passwords." value={next} onChange={(e) => setNext(e.currentTarget.value)} error={errors.next} />
+            <PasswordInput label="Confirm new password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={errors.confirm} />
+            <Group justify="flex-end">
+              <Button type="submit" loading={change.isPending}>
+                Change
+              </Button>
+            </Group>
+            <FormMessage message={message?.text ?? null} success={message?.ok} />
+            <Text size="xs" c="dimmed">
+              Forgot your current password? Sign out and use “Forgot your password?” on the sign-in page.
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}

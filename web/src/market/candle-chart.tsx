@@ -1,0 +1,138 @@
+import { Box, Center, Loader, Text, useComputedColorScheme } from '@mantine/core';
+import type { CandleRecord, PeriodName } from '@tradeport/contracts';
+import { dispose, init, type Chart, type DeepPartial, type KLineData, type Period, type Styles } from 'klinecharts';
+import { useEffect, useRef, useState } from 'react';
+import { callApi, errorMessage } from '../api/client';
+import { stream } from '../stream/stream';
+
+/** Our period names as KLineChart periods. */
+export const CHART_PERIODS: Record<PeriodName, Period> = {
+  M1: { type: 'minute', span: 1 },
+  M5: { type: 'minute', span: 5 },
+  M15: { type: 'minute', span: 15 },
+  M30: { type: 'minute', span: 30 },
+  H1: { type: 'hour', span: 1 },
+  H4: { type: 'hour', span: 4 },
+  D1: { type: 'day', span: 1 },
+  W1: { type: 'week', span: 1 },
+  MN: { type: 'month', span: 1 },
+};
+
+const PAGE = 500;
+
+const FONT = "'Inter Variable', Inter, system-ui, sans-serif";
+
+/** Our fonts and Buy/Sell colours over KLineChart's light or dark preset. */
+function chartStyles(scheme: 'light' | 'dark'): DeepPartial<Styles> {
+  const up = scheme === 'dark' ? '#3ccf8e' : '#0a7d4f';
+  const down = scheme === 'dark' ? '#ff6b6b' : '#c92a2a';
+  const text = { family: FONT };
+  return {
+    candle: {
+      bar: { upColor: up, downColor: down, upBorderColor: up, downBorderColor: down, upWickColor: up, downWickColor: down },
+      priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: { upColor: up, downColor: down, text } },
+      tooltip: { title: text, legend: text },
+    },
+    indicator: { tooltip: { title: text, legend: text } },
+    xAxis: { tickText: text },
+    yAxis: { tickText: text },
+    crosshair: { horizontal: { text }, vertical: { text } },
+  };
+}
+
+const toKLine = (c: CandleRecord): KLineData => ({ timestamp: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
+
+/**
+ * A candlestick chart of our own candles (bid OHLC) with the forming candle updated live from the
+ * stream; older candles load as the user scrolls back. Follows the app's light/dark theme; times in UTC.
+ */
+export function CandleChart({ symbol, period, digits, height = 360, label }: { symbol: string; period: PeriodName; digits: number; height?: number | string; label: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<Chart | null>(null);
+  const scheme = useComputedColorScheme('light');
+  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'empty' | 'error'; message?: string }>({ status: 'loading' });
+
+  useEffect(() => {
+    if (!container.current) return;
+    const instance = init(container.current, { timezone: 'UTC', locale: 'en-US' });
+    chart.current = instance;
+    // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
+    container.current.querySelectorAll('[tabindex="1"]').forEach((el) => el.setAttribute('tabindex', '0'));
+    const resize = new ResizeObserver(() => instance?.resize());
+    resize.observe(container.current);
+    return () => {
+      resize.disconnect();
+      if (container.current) dispose(container.current);
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setStyles(scheme === 'dark' ? 'dark' : 'light');
+    chart.current?.setStyles(chartStyles(scheme === 'dark' ? 'dark' : 'light'));
+  }, [scheme]);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance) return;
+    let cancelled = false;
+    let unsubscribe: (() => void) | null = null;
+    setState({ status: 'loading' });
+    instance.setDataLoader({
+      getBars: async ({ type, timestamp, callback }) => {
+        try {
+          if (type === 'init') {
+            const answer = await callApi('getCandles', { symbol, period, limit: PAGE });
+            if (cancelled) return;
+            callback(answer.data.map(toKLine), { backward: false, forward: answer.data.length === PAGE });
+            setState({ status: answer.data.length ? 'ready' : 'empty' });
+          } else if (type === 'forward' && timestamp !== null) {
+            const answer = await callApi('getCandles', { symbol, period, limit: PAGE, before: timestamp });
+            if (cancelled) return;
+            callback(answer.data.map(toKLine), { forward: answer.data.length === PAGE });
+          } else callback([], false);
+        } catch (err) {
+          if (cancelled) return;
+          callback([], false);
+          if (type === 'init') setState({ status: 'error', message: errorMessage(err) });
+        }
+      },
+      subscribeBar: ({ callback }) => {
+        unsubscribe?.();
+        unsubscribe = stream.subscribeCandles(symbol, period, (candle) => {
+          callback(toKLine(candle));
+          // A first tick can open the first candle of a symbol that had no history.
+          setState((current) => (current.status === 'empty' ? { status: 'ready' } : current));
+        });
+      },
+      unsubscribeBar: () => {
+        unsubscribe?.();
+        unsubscribe = null;
+      },
+    });
+    instance.setSymbol({ ticker: symbol, pricePrecision: digits, volumePrecision: 0 });
+    instance.setPeriod(CHART_PERIODS[period]);
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+      unsubscribe = null;
+    };
+  }, [symbol, period, digits]);
+
+  return (
+    <Box pos="relative" h={height} role="img" aria-label={label}>
+      <div ref={container} style={{ position: 'absolute', inset: 0 }} data-testid="candle-chart" />
+      {state.status !== 'ready' && (
+        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none', background: state.status === 'loading' ? undefined : 'var(--mantine-color-body)' }}>
+          {state.status === 'loading' && (
+            <span role="status" aria-label="Loading the chart">
+              <Loader size="sm" />
+            </span>
+          )}
+          {state.status === 'empty' && <Text c="dimmed" size="sm">No price history for {symbol} yet.</Text>}
+          {state.status === 'error' && <Text c="red" size="sm">Could not load the chart: {state.message}</Text>}
+        </Center>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,34 @@
+import { TextInput } from '@mantine/core';
+
+/** An amount in USD as a person types it: digits and at most two decimals. */
+export function AmountInput({ label, value, onChange, error, description }: { label: string; value: string; onChange: (v: string) => void; error?: string; description?: string }) {
+  return (
+    <TextInput
+      label={label}
+      description={description}
+      inputMode="decimal"
+      placeholder="0.00"
+      value={value}
+      onChange={(e) => {
+        const v = e.currentTarget.value.replace(/,/g, '');
+        if (/^\d{0,12}(\.\d{0,2})?$/.test(v)) onChange(v);
+      }}
+      error={error}
+      rightSection={<span style={{ fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>USD</span>}
+      rightSectionWidth={48}
+      styles={{ input: { fontVariantNumeric: 'tabular-nums' } }}
+      size="md"
+    />
+  );
+}
+
+/** The client-side check of an amount before it is sent; the server checks again. */
+export function amountError(value: string, limitLabel: string): string | undefined {
+  if (value.trim() === '') return `Please enter the ${limitLabel} amount.`;
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(value) || Number(value) <= 0) return 'Enter an amount above 0 with at most 2 decimals.';
+  return undefined;
+}
+
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}

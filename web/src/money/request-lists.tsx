@@ -1,0 +1,159 @@
+import { Badge, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import type { RequestStatus } from '@tradeport/contracts';
+import { useState } from 'react';
+import { useDeposits, useWithdrawals } from '../api/queries';
+import { formatDate, formatDateTime, formatUsd } from '../format/format';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { RequestStatusBadge } from '../ui/status-badge';
+
+interface Row {
+  kind: 'deposit' | 'withdrawal';
+  id: number;
+  method: string;
+  account: string;
+  amount: string;
+  time: string;
+  status: RequestStatus;
+  decidedAt: string | null;
+}
+
+function useRequests(kinds: Row['kind'][]) {
+  const deposits = useDeposits();
+  const withdrawals = useWithdrawals();
+  const queries = [kinds.includes('deposit') ? deposits : null, kinds.includes('withdrawal') ? withdrawals : null].filter((q) => q !== null);
+  const rows: Row[] = [
+    ...(kinds.includes('deposit') ? (deposits.data?.data ?? []).map((d): Row => ({ kind: 'deposit', id: d.id, method: d.paymentGatewayName, account: d.paymentAccount, amount: d.depositAmount, time: d.timeStamp, status: d.status, decidedAt: d.decidedAt })) : []),
+    ...(kinds.includes('withdrawal') ? (withdrawals.data?.data ?? []).map((w): Row => ({ kind: 'withdrawal', id: w.id, method: 'Bank transfer', account: w.paymentAccount, amount: w.withdrawalsAmount, time: w.timeStamp, status: w.status, decidedAt: w.decidedAt })) : []),
+  ].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.id - a.id));
+  return {
+    rows,
+    isPending: queries.some((q) => q.isPending),
+    error: queries.find((q) => q.isError)?.error ?? null,
+    refetch: () => queries.forEach((q) => void q.refetch()),
+  };
+}
+
+/** The latest few, beside a form: what, when, how much, and where it stands. */
+function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
+  return (
+    <Table fz="sm" aria-label={label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>ID</Table.Th>
+          <Table.Th>Date</Table.Th>
+          <Table.Th className="tp-num">Amount (USD)</Table.Th>
+          <Table.Th>Status</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={`${r.kind}-${r.id}`} data-testid={`request-${r.kind}-${r.id}`}>
+            <Table.Td className="tp-figure">#{r.id}</Table.Td>
+            <Table.Td className="tp-figure">{formatDate(r.time)}</Table.Td>
+            <Table.Td className="tp-num" fw={600}>
+              {formatUsd(r.amount)}
+            </Table.Td>
+            <Table.Td>
+              <RequestStatusBadge status={r.status} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boolean; label: string }) {
+  return (
+    <Table.ScrollContainer minWidth={620}>
+      <Table fz="sm" aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>ID</Table.Th>
+            {showKind && <Table.Th>Type</Table.Th>}
+            <Table.Th>Time</Table.Th>
+            <Table.Th>Method</Table.Th>
+            <Table.Th>Account</Table.Th>
+            <Table.Th className="tp-num">Amount (USD)</Table.Th>
+            <Table.Th>Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={`${r.kind}-${r.id}`} data-testid={`request-${r.kind}-${r.id}`}>
+              <Table.Td className="tp-figure">#{r.id}</Table.Td>
+              {showKind && (
+                <Table.Td>
+                  <Badge variant="dot" color={r.kind === 'deposit' ? 'teal' : 'grape'} styles={{ root: { textTransform: 'none' } }}>
+                    {r.kind === 'deposit' ? 'Deposit' : 'Withdrawal'}
+                  </Badge>
+                </Table.Td>
+              )}
+              <Table.Td className="tp-figure">{formatDateTime(r.time)}</Table.Td>
+              <Table.Td>{r.method}</Table.Td>
+              <Table.Td className="tp-figure">{r.account}</Table.Td>
+              <Table.Td className="tp-num" fw={600}>
+                {formatUsd(r.amount)}
+              </Table.Td>
+              <Table.Td>
+                <RequestStatusBadge status={r.status} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+const STATUS_FILTERS = [
+  { value: 'all', label: 'All' },
+  { value: '0', label: 'Pending' },
+  { value: '1', label: 'Approved' },
+  { value: '2', label: 'Rejected' },
+];
+
+function RequestsPage({ kinds, title, description, empty, label }: { kinds: Row['kind'][]; title: string; description: string; empty: string; label: string }) {
+  const { rows, isPending, error, refetch } = useRequests(kinds);
+  const [status, setStatus] = useState('all');
+  const shown = status === 'all' ? rows : rows.filter((r) => r.status === status);
+  return (
+    <Stack gap="lg">
+      <PageHeader title={title} description={description} />
+      <Paper p="lg">
+        <Group justify="space-between" mb="md">
+          <SegmentedControl aria-label="Status" data={STATUS_FILTERS} value={status} onChange={setStatus} size="xs" />
+          <Text size="sm" c="dimmed" className="tp-figure">
+            {shown.length} {shown.length === 1 ? 'request' : 'requests'}
+          </Text>
+        </Group>
+        {isPending ? <TableSkeleton rows={6} /> : error ? <ErrorState error={error} onRetry={refetch} /> : shown.length === 0 ? <EmptyState message={status === 'all' ? empty : 'No requests with this status.'} /> : <RequestsTable rows={shown} showKind={kinds.length > 1} label={label} />}
+      </Paper>
+    </Stack>
+  );
+}
+
+export function DepositRequestsPage() {
+  return <RequestsPage kinds={['deposit']} title="Deposit Requests" description="Your deposit requests, newest first. The status changes here as soon as the broker decides." empty="You have not requested a deposit yet." label="Deposit requests" />;
+}
+
+export function WithdrawRequestsPage() {
+  return <RequestsPage kinds={['withdrawal']} title="Withdraw Requests" description="Your withdrawal requests, newest first. The status changes here as soon as the broker decides." empty="You have not requested a withdrawal yet." label="Withdrawal requests" />;
+}
+
+export function AllRequestsPage() {
+  return <RequestsPage kinds={['deposit', 'withdrawal']} title="Tools Requests" description="All your deposit and withdrawal requests in one list." empty="You have no deposit or withdrawal requests yet." label="All requests" />;
+}
+
+/** The latest few requests of one kind, beside its form. */
+export function RecentRequests({ kind }: { kind: Row['kind'] }) {
+  const { rows, isPending, error, refetch } = useRequests([kind]);
+  return (
+    <Paper p="lg">
+      <Title order={2} size="h5" mb="sm">
+        Recent {kind} requests
+      </Title>
+      {isPending ? <TableSkeleton rows={3} /> : error ? <ErrorState error={error} onRetry={refetch} /> : rows.length === 0 ? <EmptyState message={`No ${kind} requests yet.`} /> : <CompactRequestsTable rows={rows.slice(0, 5)} label={`Recent ${kind} requests`} />}
+    </Paper>
+  );
+}

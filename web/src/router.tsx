@@ -1,0 +1,76 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { onUnauthorized } from './api/client';
+import { queryClient } from './api/query-client';
+import { requireAdmin, requireSession, requireTrader, signedOutOnly } from './auth/session';
+import { LoadingScreen } from './ui/loading-screen';
+import { RootLayout } from './ui/root-layout';
+import { RouteError } from './ui/route-error-boundary';
+
+/**
+ * Every screen of the spec (section 2), each route module loaded on demand so the sign-in page
+ * downloads only what it shows. Guards run as loaders: 'Loading...' shows while the session is
+ * checked, and a page never renders for someone who may not see it.
+ */
+const page = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load });
+
+const dashboardRoutes: RouteObject[] = [
+  { index: true, loader: () => redirect('/dashboard/home') },
+  { path: 'home', ...page(async () => ({ Component: (await import('./dashboard/home-page')).HomePage })) },
+  { path: 'profile', ...page(async () => ({ Component: (await import('./dashboard/profile-page')).ProfilePage })) },
+  { path: 'activity_account', ...page(async () => ({ Component: (await import('./dashboard/activity-page')).ActivityPage })) },
+  { path: 'change-password', ...page(async () => ({ Component: (await import('./dashboard/settings-page')).SettingsPage })) },
+  { path: 'accounts', loader: requireTrader, ...page(async () => ({ Component: (await import('./dashboard/accounts-page')).AccountsPage })) },
+  { path: 'menu', ...page(async () => ({ Component: (await import('./dashboard/menu-page')).MenuPage })) },
+  { path: 'transfers', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/transfers-page')).TransfersPage })) },
+  { path: 'funds', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/funds-page')).FundsPage })) },
+  { path: 'deposit_options', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/deposit-options-page')).DepositOptionsPage })) },
+  { path: 'deposit', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/deposit-page')).DepositPage })) },
+  { path: 'deposit_requests', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/request-lists')).DepositRequestsPage })) },
+  { path: 'withdraw_options', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/withdraw-options-page')).WithdrawOptionsPage })) },
+  { path: 'withdraw', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/withdraw-page')).WithdrawPage })) },
+  { path: 'withdraw_requests', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/request-lists')).WithdrawRequestsPage })) },
+  { path: 'tools', ...page(async () => ({ Component: (await import('./tools/market-summary-page')).MarketSummaryPage })) },
+  { path: 'tools_options', ...page(async () => ({ Component: (await import('./tools/technical-summary-page')).TechnicalSummaryPage })) },
+  { path: 'tools_requests', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/request-lists')).AllRequestsPage })) },
+  { path: 'Policies', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
+  { path: 'Policies/:documentId', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
+  { path: 'users', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/users-page')).UsersPage })) },
+  { path: 'admin_accounts', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/payment-accounts-page')).PaymentAccountsPage })) },
+  { path: 'requests/user_deposit_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).DepositRequestsAdminPage })) },
+  { path: 'requests/user_withdraw_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },
+  { path: 'requests/user_closs_records', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/closed-records-page')).ClosedRecordsPage })) },
+];
+
+const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    ErrorBoundary: RouteError,
+    HydrateFallback: LoadingScreen,
+    children: [
+      { index: true, loader: signedOutOnly, ...page(async () => ({ Component: (await import('./auth/sign-in-page')).SignInPage })) },
+      { path: 'signup', loader: signedOutOnly, ...page(async () => ({ Component: (await import('./auth/sign-up-page')).SignUpPage })) },
+      { path: 'forgot-password', ...page(async () => ({ Component: (await import('./auth/forgot-password-page')).ForgotPasswordPage })) },
+      { path: 'reset-password', ...page(async () => ({ Component: (await import('./auth/reset-password-page')).ResetPasswordPage })) },
+      {
+        loader: requireSession,
+        ...page(async () => ({ Component: (await import('./ui/signed-in-layout')).SignedInLayout })),
+        children: [
+          { path: 'trading', loader: requireTrader, ...page(async () => ({ Component: (await import('./terminal/trading-page')).TradingPage })) },
+          { path: 'dashboard', ...page(async () => ({ Component: (await import('./dashboard/dashboard-shell')).DashboardShell })), children: dashboardRoutes },
+        ],
+      },
+      { path: '*', ...page(async () => ({ Component: (await import('./ui/not-found-page')).NotFoundPage })) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+
+/** A call refused with 401 means the session ended elsewhere: forget this user and go to sign-in. */
+onUnauthorized(() => {
+  // The stream module is loaded with the signed-in pages; it is not part of the first script.
+  void import('./stream/stream').then(({ stream }) => stream.stop());
+  queryClient.clear();
+  if (window.location.pathname !== '/') void router.navigate('/', { replace: true });
+});

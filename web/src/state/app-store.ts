@@ -1,0 +1,28 @@
+import { create } from 'zustand';
+import type { InstrumentGroup } from '@tradeport/contracts';
+
+/**
+ * The spec's shared UI state (section 3) that more than one screen reads. Server data never lives
+ * here (TanStack Query owns it) and neither do quotes (the stream client owns them).
+ */
+export interface AppState {
+  /** The price table's instrument group; the spec's default is Forex. */
+  symbolType: InstrumentGroup;
+  /** The selected row of the price table. */
+  selectedSymbol: string | null;
+  /** Whether the dashboard's side menu is open on a phone. */
+  dashboardMenuOpen: boolean;
+  setSymbolType(type: InstrumentGroup): void;
+  selectSymbol(symbol: string | null): void;
+  setDashboardMenuOpen(open: boolean): void;
+}
+
+export const useAppStore = create<AppState>((set) => ({
+  symbolType: 'Forex',
+  selectedSymbol: null,
+  dashboardMenuOpen: false,
+  // Changing the type clears the selection (spec section 4); the table then selects its first row.
+  setSymbolType: (symbolType) => set({ symbolType, selectedSymbol: null }),
+  selectSymbol: (selectedSymbol) => set({ selectedSymbol }),
+  setDashboardMenuOpen: (dashboardMenuOpen) => set({ dashboardMenuOpen }),
+}));

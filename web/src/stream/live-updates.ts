@@ -1,0 +1,64 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { AccountEvent } from '@tradeport/contracts';
+import { queryKeys } from '../api/queries';
+import { formatUsd } from '../format/format';
+
+const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected' } as const;
+
+/** What each account event changes on the server, as query keys to refetch. */
+export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])[] {
+  switch (event.type) {
+    case 'moneyRequest.updated':
+      return [event.kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals, queryKeys.profile, queryKeys.margins];
+    case 'balance.changed':
+      return [queryKeys.profile, queryKeys.margins];
+    case 'position.opened':
+    case 'position.closed':
+    case 'order.updated':
+      return [queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins];
+    case 'account.marginCall':
+    case 'account.stopOut':
+      return [queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory];
+    case 'account.sessionsRevoked':
+      return [];
+  }
+}
+
+/** A toast for the events a trader should hear about even when the screen does not show them. */
+export function toastForEvent(event: AccountEvent): { title: string; message: string; color: 'green' | 'red' | 'yellow' | 'blue' } | null {
+  switch (event.type) {
+    case 'moneyRequest.updated': {
+      if (event.status === '0') return null;
+      const what = event.kind === 'deposit' ? 'Deposit' : 'Withdrawal';
+      const approved = event.status === '1';
+      return {
+        title: `${what} ${STATUS_NAMES[event.status]}`,
+        message: `Your ${event.kind} request #${event.requestId} of ${formatUsd(event.amount)} USD was ${STATUS_NAMES[event.status]}.`,
+        color: approved ? 'green' : 'red',
+      };
+    }
+    case 'position.closed': {
+      const why = { manual: 'closed', admin: 'closed by the broker', sl: 'closed by stop loss', tp: 'closed by take profit', 'stop-out': 'closed by stop-out' }[event.reason];
+      if (event.reason === 'manual') return null;
+      return { title: `Position #${event.ticket} ${why}`, message: `${event.symbol} at ${event.price}, profit ${formatUsd(event.profit)} USD.`, color: event.reason === 'tp' ? 'green' : event.reason === 'sl' ? 'yellow' : 'red' };
+    }
+    case 'account.marginCall':
+      return { title: 'Margin call', message: `Your margin level is ${event.marginLevel}%. Add funds or close positions to avoid a stop-out.`, color: 'red' };
+    case 'account.stopOut': {
+      const waiting = event.notClosable.length ? ` ${event.notClosable.length} position(s) could not be closed yet (market closed or no recent price).` : '';
+      const closed = event.ticket !== null ? ` Position #${event.ticket}, the largest loss, was closed.` : '';
+      return { title: 'Stop-out', message: `Your margin level fell to ${event.marginLevel}%.${closed}${waiting}`, color: 'red' };
+    }
+    default:
+      return null;
+  }
+}
+
+export function invalidateForEvent(client: QueryClient, event: AccountEvent): void {
+  for (const key of keysForEvent(event)) void client.invalidateQueries({ queryKey: key });
+}
+
+/** After a reconnect or a gap, refetch everything an event could have changed. */
+export function invalidateAccountData(client: QueryClient): void {
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory]) void client.invalidateQueries({ queryKey: key });
+}

@@ -1,0 +1,357 @@
+import type { AccountEvent, CandleRecord, PeriodName, Quote, ServerMessage } from '@tradeport/contracts';
+
+/**
+ * The app's one connection to `/api/stream`. It owns the socket, the live quotes and the account
+ * events, outside React: components subscribe to one symbol at a time (see `hooks.ts`), so a tick
+ * re-renders only what shows that symbol.
+ *
+ * - Reconnects with capped exponential backoff and full jitter, and resubscribes everything.
+ * - Every server message carries `seq`; a gap (or a new connection) resynchronises: the symbols are
+ *   subscribed again, the server answers with a snapshot of each, and listeners of `resync` refetch
+ *   what events may have been missed.
+ * - A connection that stays silent past two heartbeats is treated as dead and replaced.
+ * - While the socket is down, quotes are polled through `pollQuotes` (the spec's 1 s refresh)
+ *   so prices keep moving and their staleness stays visible.
+ */
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export type Direction = 'up' | 'down' | 'none';
+
+/** A symbol's latest quote with its movement versus the previous different value. Immutable. */
+export interface QuoteEntry {
+  quote: Quote;
+  bidDirection: Direction;
+  askDirection: Direction;
+}
+
+export interface SocketLike {
+  readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason?: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export interface StreamClientOptions {
+  url: () => string;
+  createSocket?: (url: string) => SocketLike;
+  /** Quotes through REST while the socket is down. */
+  pollQuotes?: (symbols: string[]) => Promise<Quote[]>;
+  pollIntervalMs?: number;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  random?: () => number;
+}
+
+const OPEN = 1;
+const SESSION_ENDED_CODE = 4001;
+const DEFAULT_HEARTBEAT_MS = 15_000;
+
+type CandleListener = (candle: CandleRecord) => void;
+type Listener = () => void;
+
+function candleKey(symbol: string, period: PeriodName): string {
+  return `${symbol}:${period}`;
+}
+
+function direction(previous: number | null | undefined, next: number | null, before: Direction): Direction {
+  if (previous === null || previous === undefined || next === null || next === previous) return before;
+  return next > previous ? 'up' : 'down';
+}
+
+export class StreamClient {
+  private socket: SocketLike | null = null;
+  private state: ConnectionState = 'closed';
+  private started = false;
+  private attempt = 0;
+  private lastSeq = 0;
+  private heartbeatMs = DEFAULT_HEARTBEAT_MS;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private watchdogTimer: ReturnType<typeof setTimeout> | null = null;
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+
+  private readonly quotes = new Map<string, QuoteEntry>();
+  private readonly quoteListeners = new Map<string, Set<Listener>>();
+  private readonly candleListeners = new Map<string, Set<CandleListener>>();
+  private readonly eventListeners = new Set<(event: AccountEvent) => void>();
+  private readonly stateListeners = new Set<Listener>();
+  private readonly resyncListeners = new Set<Listener>();
+  private readonly sessionEndedListeners = new Set<Listener>();
+
+  constructor(private readonly options: StreamClientOptions) {}
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.connect();
+  }
+
+  /** Closes the socket for good (sign-out). Subscriptions are kept for a later start. */
+  stop(): void {
+    this.started = false;
+    this.clearTimers();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.close(1000, 'Signed out');
+    }
+    this.setState('closed');
+  }
+
+  /** Reconnect at once (the browser came back online, or the user asked). */
+  reconnectNow(): void {
+    if (!this.started || this.state === 'open' || this.state === 'connecting') return;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.connect();
+  }
+
+  getState(): ConnectionState {
+    return this.state;
+  }
+
+  onState(listener: Listener): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  onEvent(listener: (event: AccountEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Called after a reconnect or a sequence gap: events may have been missed. */
+  onResync(listener: Listener): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
+  }
+
+  /** The server ended the session (close code 4001, or a sessions-revoked event): sign-in again. */
+  onSessionEnded(listener: Listener): () => void {
+    this.sessionEndedListeners.add(listener);
+    return () => this.sessionEndedListeners.delete(listener);
+  }
+
+  getQuote(symbol: string): QuoteEntry | undefined {
+    return this.quotes.get(symbol);
+  }
+
+  /** Follow one symbol's quote; the symbol is subscribed on the server while anyone follows it. */
+  subscribeQuote(symbol: string, listener: Listener): () => void {
+    let listeners = this.quoteListeners.get(symbol);
+    if (!listeners) {
+      listeners = new Set();
+      this.quoteListeners.set(symbol, listeners);
+      this.send({ type: 'subscribe', symbols: [symbol] });
+    }
+    listeners.add(listener);
+    return () => {
+      const current = this.quoteListeners.get(symbol);
+      if (!current) return;
+      current.delete(listener);
+      if (current.size === 0) {
+        this.quoteListeners.delete(symbol);
+        this.send({ type: 'unsubscribe', symbols: [symbol] });
+      }
+    };
+  }
+
+  subscribeCandles(symbol: string, period: PeriodName, listener: CandleListener): () => void {
+    const key = candleKey(symbol, period);
+    let listeners = this.candleListeners.get(key);
+    if (!listeners) {
+      listeners = new Set();
+      this.candleListeners.set(key, listeners);
+      this.send({ type: 'subscribeCandles', symbol, period });
+    }
+    listeners.add(listener);
+    return () => {
+      const current = this.candleListeners.get(key);
+      if (!current) return;
+      current.delete(listener);
+      if (current.size === 0) {
+        this.candleListeners.delete(key);
+        this.send({ type: 'unsubscribeCandles', symbol, period });
+      }
+    };
+  }
+
+  subscribedSymbols(): string[] {
+    return [...this.quoteListeners.keys()];
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  private connect(): void {
+    const create = this.options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+    this.setState(this.attempt === 0 && this.lastSeq === 0 ? 'connecting' : 'reconnecting');
+    let socket: SocketLike;
+    try {
+      socket = create(this.options.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onmessage = (ev) => {
+      if (this.socket !== socket) return;
+      this.armWatchdog();
+      this.receive(ev.data);
+    };
+    socket.onclose = (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (ev.code === SESSION_ENDED_CODE) {
+        this.stop();
+        this.sessionEndedListeners.forEach((l) => l());
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    socket.onerror = () => undefined;
+    socket.onopen = () => this.armWatchdog();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.started) return;
+    this.clearWatchdog();
+    this.setState('reconnecting');
+    this.startPolling();
+    const initial = this.options.initialBackoffMs ?? 500;
+    const cap = this.options.maxBackoffMs ?? 15_000;
+    const ceiling = Math.min(cap, initial * 2 ** this.attempt);
+    // Full jitter: thousands of browsers that lost the server together do not return together.
+    const delay = Math.max(100, Math.round((this.options.random ?? Math.random)() * ceiling));
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private armWatchdog(): void {
+    this.clearWatchdog();
+    this.watchdogTimer = setTimeout(() => {
+      // Silent for two heartbeats: the connection is dead even if TCP has not noticed.
+      const socket = this.socket;
+      this.socket = null;
+      if (socket) {
+        socket.onclose = null;
+        socket.close(4000, 'No heartbeat');
+      }
+      this.scheduleReconnect();
+    }, this.heartbeatMs * 2 + 1000);
+  }
+
+  private clearWatchdog(): void {
+    if (this.watchdogTimer) clearTimeout(this.watchdogTimer);
+    this.watchdogTimer = null;
+  }
+
+  private clearTimers(): void {
+    this.clearWatchdog();
+    this.stopPolling();
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private startPolling(): void {
+    const poll = this.options.pollQuotes;
+    if (!poll || this.pollTimer) return;
+    const run = () => {
+      const symbols = this.subscribedSymbols();
+      if (symbols.length === 0) return;
+      poll(symbols)
+        .then((quotes) => {
+          if (this.state !== 'open') quotes.forEach((q) => this.applyQuote(q));
+        })
+        .catch(() => undefined);
+    };
+    this.pollTimer = setInterval(run, this.options.pollIntervalMs ?? 1000);
+  }
+
+  private stopPolling(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.stateListeners.forEach((l) => l());
+  }
+
+  private send(message: object): void {
+    if (this.socket && this.socket.readyState === OPEN && this.state === 'open') this.socket.send(JSON.stringify(message));
+  }
+
+  /** After `hello` or a gap: ask again for everything followed; the snapshot brings current quotes. */
+  private resubscribe(): void {
+    const symbols = this.subscribedSymbols();
+    if (symbols.length > 0) this.send({ type: 'subscribe', symbols });
+    for (const key of this.candleListeners.keys()) {
+      const [symbol, period] = key.split(':') as [string, PeriodName];
+      this.send({ type: 'subscribeCandles', symbol, period });
+    }
+  }
+
+  private receive(data: unknown): void {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(String(data)) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (message.type === 'hello') {
+      const reconnected = this.lastSeq !== 0 || this.attempt > 0;
+      this.lastSeq = message.seq;
+      this.heartbeatMs = message.heartbeatMs;
+      this.attempt = 0;
+      this.stopPolling();
+      this.setState('open');
+      this.armWatchdog();
+      this.resubscribe();
+      if (reconnected) this.resyncListeners.forEach((l) => l());
+      return;
+    }
+    if (message.seq !== this.lastSeq + 1) {
+      this.lastSeq = message.seq;
+      this.resubscribe();
+      this.resyncListeners.forEach((l) => l());
+    } else this.lastSeq = message.seq;
+
+    switch (message.type) {
+      case 'snapshot':
+      case 'quotes':
+        message.quotes.forEach((q) => this.applyQuote(q));
+        break;
+      case 'candle':
+        this.candleListeners.get(candleKey(message.symbol, message.period))?.forEach((l) => l(message.candle));
+        break;
+      case 'event':
+        this.eventListeners.forEach((l) => l(message.event));
+        if (message.event.type === 'account.sessionsRevoked') {
+          this.stop();
+          this.sessionEndedListeners.forEach((l) => l());
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private applyQuote(quote: Quote): void {
+    const previous = this.quotes.get(quote.symbol);
+    if (previous && previous.quote.bid === quote.bid && previous.quote.ask === quote.ask && previous.quote.stale === quote.stale && previous.quote.open === quote.open && previous.quote.time === quote.time) return;
+    this.quotes.set(quote.symbol, {
+      quote,
+      bidDirection: direction(previous?.quote.bid, quote.bid, previous?.bidDirection ?? 'none'),
+      askDirection: direction(previous?.quote.ask, quote.ask, previous?.askDirection ?? 'none'),
+    });
+    this.quoteListeners.get(quote.symbol)?.forEach((l) => l());
+  }
+}

@@ -1,0 +1,15 @@
+import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { IconMoon, IconSun } from '@tabler/icons-react';
+
+/** Light or dark; the choice is remembered (localStorage), the system's is the default. */
+export function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
+  const next = computed === 'dark' ? 'light' : 'dark';
+  return (
+    // A native title rather than a Tooltip: this button is on the sign-in page, whose script we keep small.
+    <ActionIcon variant="default" size="lg" aria-label={`Switch to ${next} theme`} title={`Switch to ${next} theme`} onClick={() => setColorScheme(next)}>
+      {computed === 'dark' ? <IconSun size={18} stroke={1.6} /> : <IconMoon size={18} stroke={1.6} />}
+    </ActionIcon>
+  );
+}

@@ -1,0 +1,22 @@
+import { Badge, Tooltip } from '@mantine/core';
+import { useConnectionState } from '../stream/hooks';
+
+const LABELS = {
+  open: { text: 'Live', color: 'teal', tip: 'Prices and account updates arrive live.' },
+  connecting: { text: 'Connecting', color: 'gray', tip: 'Connecting to live prices…' },
+  reconnecting: { text: 'Reconnecting', color: 'orange', tip: 'The live connection dropped. Prices refresh every second until it is back.' },
+  closed: { text: 'Offline', color: 'red', tip: 'Not connected to live prices.' },
+} as const;
+
+/** The stream's connection state, always visible where prices are shown. */
+export function ConnectionBadge() {
+  const state = useConnectionState();
+  const label = LABELS[state];
+  return (
+    <Tooltip label={label.tip}>
+      <Badge variant="dot" color={label.color} size="lg" data-testid="connection-state" data-state={state} role="status" aria-label={`Connection: ${label.text}`} visibleFrom="xs" styles={{ root: { textTransform: 'none', fontWeight: 600 } }}>
+        {label.text}
+      </Badge>
+    </Tooltip>
+  );
+}
