@@ -1,10 +1,11 @@
-import { Badge, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useClosedTrades, useTraders, type ClosedTradeFilters, type ClosedTradeRow } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
-import { formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
+import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { badgeStyles, DateTimeText, TablePager, usePageSize } from './users-page';
+import { BusyMark } from './admin-parts';
+import { badgeStyles, TablePager, usePageSize } from './users-page';
 
 type CloseReason = ClosedTradeRow['closeReason'];
 
@@ -16,6 +17,14 @@ const REASONS: Record<CloseReason, { label: string; color: string }> = {
   tp: { label: 'Take profit', color: 'teal' },
   'stop-out': { label: 'Stop-out', color: 'red' },
 };
+
+/** When a position opened, without the date when it is the day it closed: 'opened 10:15:07 UTC'. */
+function openedText(opened: string, closed: string): string {
+  const o = formatDateTime(opened);
+  const c = formatDateTime(closed);
+  const cut = o.indexOf(', ');
+  return cut > 0 && o.slice(0, cut) === c.slice(0, cut) ? o.slice(cut + 2) : o;
+}
 
 function Profit({ value }: { value: string }) {
   const sign = signOf(value);
@@ -92,24 +101,20 @@ export function ClosedRecordsPage() {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={1180} type="native" tabIndex={0} role="region" aria-label="Closed trades, scrollable">
+        <Table.ScrollContainer minWidth={1060} type="native" tabIndex={0} role="region" aria-label="Closed trades, scrollable">
           <Table aria-label="Closed trades" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: closed.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Ticket</Table.Th>
                 <Table.Th>Trader</Table.Th>
                 <Table.Th>Symbol</Table.Th>
-                <Table.Th>Type</Table.Th>
                 <Table.Th className="tp-num">Volume</Table.Th>
-                <Table.Th className="tp-num">Open price</Table.Th>
-                <Table.Th className="tp-num">Close price</Table.Th>
+                <Table.Th className="tp-num">Open → close</Table.Th>
+                <Table.Th className="tp-num">SL / TP</Table.Th>
                 <Table.Th className="tp-num">Profit (USD)</Table.Th>
-                <Table.Th>Closed</Table.Th>
-                <Table.Th>Closed by</Table.Th>
-                <Table.Th className="tp-num">S/L</Table.Th>
-                <Table.Th className="tp-num">T/P</Table.Th>
                 <Table.Th className="tp-num">Swap</Table.Th>
-                <Table.Th>Opened</Table.Th>
+                <Table.Th>Closed by</Table.Th>
+                <Table.Th>Closed (opened)</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -122,7 +127,7 @@ export function ClosedRecordsPage() {
                     <Table.Td className="tp-figure" c="dimmed">
                       #{r.ID}
                     </Table.Td>
-                    <Table.Td maw={200}>
+                    <Table.Td maw={180}>
                       <Text size="sm" fw={600} truncate="end" title={`${r.traderFirstName} ${r.traderLastName}`}>
                         {`${r.traderFirstName} ${r.traderLastName}`}
                       </Text>
@@ -130,19 +135,25 @@ export function ClosedRecordsPage() {
                         {r.traderEmail}
                       </Text>
                     </Table.Td>
-                    <Table.Td fw={600}>{r.symbol}</Table.Td>
-                    <Table.Td className={r.tradeType === 'Buy' ? 'tp-buy' : 'tp-sell'} fw={600}>
-                      {r.tradeType}
+                    <Table.Td>
+                      <Text size="sm" fw={600}>
+                        {r.symbol}
+                      </Text>
+                      <Text size="xs" fw={600} className={r.tradeType === 'Buy' ? 'tp-buy' : 'tp-sell'}>
+                        {r.tradeType}
+                      </Text>
                     </Table.Td>
                     <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
-                    <Table.Td className="tp-num">{formatPrice(r.tradePrice, d)}</Table.Td>
-                    <Table.Td className="tp-num">{formatPrice(r.lastPrice, d)}</Table.Td>
-                    <Profit value={r.profit} />
-                    <Table.Td>
-                      <DateTimeText value={r.closeTime} />
+                    <Table.Td className="tp-num">
+                      {formatPrice(r.tradePrice, d)} → {formatPrice(r.lastPrice, d)}
                     </Table.Td>
-                    <Table.Td maw={200}>
-                      <Badge color={reason.color} variant="light" styles={badgeStyles}>
+                    <Table.Td className="tp-num" c="dimmed">
+                      {r.stopLoss ? formatPrice(r.stopLoss, d) : '—'} / {r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}
+                    </Table.Td>
+                    <Profit value={r.profit} />
+                    <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
+                    <Table.Td maw={170}>
+                      <Badge color={reason.color} variant="dot" styles={badgeStyles}>
                         {reason.label}
                       </Badge>
                       {who && r.closeReason === 'admin' && (
@@ -151,11 +162,13 @@ export function ClosedRecordsPage() {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td className="tp-num">{r.stopLoss ? formatPrice(r.stopLoss, d) : '—'}</Table.Td>
-                    <Table.Td className="tp-num">{r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}</Table.Td>
-                    <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
                     <Table.Td>
-                      <DateTimeText value={r.timeStamp} />
+                      <Text size="sm" className="tp-figure">
+                        {formatDateTime(r.closeTime)}
+                      </Text>
+                      <Text size="xs" c="dimmed" className="tp-figure">
+                        opened {openedText(r.timeStamp, r.closeTime)}
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
                 );
@@ -205,7 +218,7 @@ export function ClosedRecordsPage() {
               {closed.data.total} closed {closed.data.total === 1 ? 'trade' : 'trades'}
             </Text>
           )}
-          {closed.isFetching && !closed.isPending && <Loader size={14} aria-label="Loading" />}
+          {closed.isFetching && !closed.isPending && <BusyMark label="Loading" />}
         </Group>
         {body}
       </Paper>

@@ -1,10 +1,9 @@
-import { ActionIcon, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
-  PENDING_REFETCH_MS,
   sumMoney,
   useDecideDeposit,
   useDecideWithdrawal,
@@ -18,15 +17,17 @@ import {
   type MoneyRequestKind,
 } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
-import { formatDateTime, formatUsd } from '../format/format';
+import { formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
+import { BusyMark, LiveMark, negativeButton, positiveButton } from './admin-parts';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
 interface PendingRow {
   id: number;
+  traderId: number;
   traderName: string;
   traderEmail: string;
   /** The trader's own account: paid from (deposit) or to be paid to (withdrawal). */
@@ -61,12 +62,18 @@ const TEXT = {
 const nameOf = (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`.trim();
 
 /** Two lines in one cell: the main text, and a dimmed detail under it; long text is cut with its full value as a title. */
-function StackedCell({ main, detail, bold, maw = 240 }: { main: string; detail?: string; bold?: boolean; maw?: number }) {
+function StackedCell({ main, detail, bold, maw = 240, to }: { main: string; detail?: string; bold?: boolean; maw?: number; to?: string }) {
   return (
     <Table.Td maw={maw}>
-      <Text size="sm" fw={bold ? 600 : undefined} truncate="end" title={main}>
-        {main}
-      </Text>
+      {to ? (
+        <Anchor component={Link} to={to} size="sm" fw={bold ? 600 : undefined} display="block" truncate="end" title={main}>
+          {main}
+        </Anchor>
+      ) : (
+        <Text size="sm" fw={bold ? 600 : undefined} truncate="end" title={main}>
+          {main}
+        </Text>
+      )}
       {detail && (
         <Text size="xs" c="dimmed" truncate="end" title={detail} className="tp-figure">
           {detail}
@@ -76,8 +83,8 @@ function StackedCell({ main, detail, bold, maw = 240 }: { main: string; detail?:
   );
 }
 
-function TraderCell({ name, email }: { name: string; email: string }) {
-  return <StackedCell main={name} detail={email} bold />;
+function TraderCell({ name, email, id }: { name: string; email: string; id?: number }) {
+  return <StackedCell main={name} detail={email} bold to={id ? `/dashboard/users/${id}` : undefined} />;
 }
 
 /** A pending queue, normalised for the shared table, with the call that decides one of its rows. */
@@ -98,6 +105,7 @@ function useDepositQueue(): Queue {
     () =>
       (query.data?.data ?? []).map((r) => ({
         id: r.id,
+        traderId: r.traders_id,
         traderName: nameOf(r),
         traderEmail: r.email,
         account: r.paymentAccount,
@@ -114,7 +122,7 @@ function useWithdrawalQueue(): Queue {
   const query = usePendingWithdrawals();
   const decide = useDecideWithdrawal();
   const rows = useMemo(
-    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp })),
+    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp })),
     [query.data],
   );
   return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };
@@ -124,6 +132,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   const text = TEXT[kind];
   const { rows } = query;
   const pageSize = usePageSize();
+  const phone = useMediaQuery('(max-width: 768px)');
   const [page, setPage] = useState(1);
   const confirm = useRowDialog<{ row: PendingRow; decision: Decision }>();
   const pages = Math.max(1, Math.ceil(rows.length / pageSize));
@@ -132,7 +141,6 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
     if (page > pages) setPage(pages);
   }, [page, pages]);
   const shown = rows.slice((page - 1) * pageSize, page * pageSize);
-  const isDeposit = kind === 'deposit';
 
   const onConfirm = () => {
     const target = confirm.row;
@@ -151,51 +159,84 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   else if (query.isError) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} title={`Could not load the pending ${text.noun} requests`} />;
   else if (rows.length === 0) body = <EmptyState message={`No pending ${text.noun} requests. New requests appear here on their own.`} />;
   else {
+    const decisionButtons = (r: PendingRow) => (
+      <Group gap={6} justify="flex-end" wrap="nowrap">
+        <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'approve' })} aria-label={`Approve ${text.noun} request ${r.id}`}>
+          Approve
+        </Button>
+        <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'reject' })} aria-label={`Reject ${text.noun} request ${r.id}`}>
+          Reject
+        </Button>
+      </Group>
+    );
     body = (
       <>
-        <Table.ScrollContainer minWidth={isDeposit ? 900 : 760} type="native">
-          <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Request</Table.Th>
-                <Table.Th>Trader</Table.Th>
-                <Table.Th>{text.accountHeader}</Table.Th>
-                {isDeposit && <Table.Th>Paid to</Table.Th>}
-                <Table.Th className="tp-num">Amount (USD)</Table.Th>
-                <Table.Th>Requested</Table.Th>
-                <Table.Th className="tp-num">Decision</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td className="tp-figure" c="dimmed">
-                    #{r.id}
-                  </Table.Td>
-                  <TraderCell name={r.traderName} email={r.traderEmail} />
-                  <Table.Td className="tp-figure">{r.account}</Table.Td>
-                  {r.paidTo && <StackedCell main={r.paidTo.name} detail={r.paidTo.number} maw={220} />}
-                  <Table.Td className="tp-num" fw={650}>
-                    {formatUsd(r.amount)}
-                  </Table.Td>
-                  <Table.Td>
+        {phone ? (
+          // A phone shows each request as a card with its decision in reach, not a wide table.
+          <Stack gap={0} role="list" aria-label={`Pending ${text.noun} requests`}>
+            {shown.map((r, i) => (
+              <Stack key={r.id} role="listitem" gap={4} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
+                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                  <div style={{ minWidth: 0 }}>
+                    <Anchor component={Link} to={`/dashboard/users/${r.traderId}`} size="sm" fw={600} display="block" truncate="end">
+                      {r.traderName}
+                    </Anchor>
+                    <Text size="xs" c="dimmed" truncate="end">
+                      {r.traderEmail}
+                    </Text>
+                  </div>
+                  <Text size="sm" fw={700} className="tp-figure">
+                    {formatUsd(r.amount)} USD
+                  </Text>
+                </Group>
+                <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                  #{r.id} · {r.account}
+                  {r.paidTo ? ` → ${r.paidTo.name}` : ''}
+                </Text>
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <div>
                     <DateTimeText value={r.time} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} justify="flex-end" wrap="nowrap">
-                      <Button size="compact-sm" color="teal" variant="light" leftSection={<IconCheck size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'approve' })} aria-label={`Approve ${text.noun} request ${r.id}`}>
-                        Approve
-                      </Button>
-                      <Button size="compact-sm" color="red" variant="subtle" leftSection={<IconX size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'reject' })} aria-label={`Reject ${text.noun} request ${r.id}`}>
-                        Reject
-                      </Button>
-                    </Group>
-                  </Table.Td>
+                  </div>
+                  {decisionButtons(r)}
+                </Group>
+              </Stack>
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={760} type="native">
+            <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Request</Table.Th>
+                  <Table.Th>Trader</Table.Th>
+                  <Table.Th>{text.accountHeader}</Table.Th>
+                  <Table.Th className="tp-num">Amount (USD)</Table.Th>
+                  <Table.Th>Requested</Table.Th>
+                  <Table.Th className="tp-num">Decision</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              </Table.Thead>
+              <Table.Tbody>
+                {shown.map((r) => (
+                  <Table.Tr key={r.id}>
+                    <Table.Td className="tp-figure" c="dimmed">
+                      #{r.id}
+                    </Table.Td>
+                    <TraderCell name={r.traderName} email={r.traderEmail} id={r.traderId} />
+                    {/* A deposit's account, and under it the broker's account it was paid to. */}
+                    <StackedCell main={r.account} detail={r.paidTo ? `to ${r.paidTo.name} · ${r.paidTo.number}` : undefined} maw={300} />
+                    <Table.Td className="tp-num" fw={650}>
+                      {formatUsd(r.amount)}
+                    </Table.Td>
+                    <Table.Td>
+                      <DateTimeText value={r.time} />
+                    </Table.Td>
+                    <Table.Td>{decisionButtons(r)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
         <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label={`Pending ${text.noun} requests`} />
       </>
     );
@@ -210,9 +251,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
           {!query.isPending && !query.isError ? `${rows.length} pending · ${formatUsd(sumMoney(rows.map((r) => r.amount)))} USD` : '\u00a0'}
         </Text>
         <Group gap="xs">
-          <Text size="xs" c="dimmed">
-            Updates every {PENDING_REFETCH_MS / 1000} s
-          </Text>
+          <LiveMark />
           <Tooltip label="Refresh now">
             <ActionIcon variant="subtle" color="gray" onClick={() => void query.refetch()} aria-label={`Refresh pending ${text.noun} requests`} loading={query.isFetching && !query.isPending}>
               <IconRefresh size={16} />
@@ -348,13 +387,13 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
                   <Table.Td className="tp-figure" c="dimmed">
                     #{r.id}
                   </Table.Td>
-                  <TraderCell name={nameOf(r)} email={r.email} />
+                  <TraderCell name={nameOf(r)} email={r.email} id={r.traders_id} />
                   <Table.Td className="tp-figure">{r.paymentAccount}</Table.Td>
                   {isDeposit && <StackedCell main={r.paymentGatewayName || '—'} detail={r.number} maw={220} />}
                   <Table.Td className="tp-num" fw={650}>
                     {formatUsd(r.amount)}
                   </Table.Td>
-                  <Table.Td miw={100}>
+                  <Table.Td miw={120} style={{ whiteSpace: 'nowrap' }}>
                     <RequestStatusBadge status={r.status} />
                   </Table.Td>
                   <Table.Td>
@@ -363,9 +402,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
                   <Table.Td maw={220}>
                     {r.decidedAt ? (
                       <>
-                        <Text size="sm" className="tp-figure">
-                          {formatDateTime(r.decidedAt)}
-                        </Text>
+                        <DateTimeText value={r.decidedAt} />
                         {r.decidedBy && (
                           <Text size="xs" c="dimmed" truncate="end" title={r.decidedBy}>
                             by {r.decidedBy}
@@ -397,7 +434,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
           value={search}
           onChange={(e) => setSearch(e.currentTarget.value)}
           leftSection={<IconSearch size={16} aria-hidden />}
-          rightSection={requests.isFetching && !requests.isPending ? <Loader size={14} aria-label="Loading" /> : null}
+          rightSection={requests.isFetching && !requests.isPending ? <BusyMark label="Loading" /> : null}
           maxLength={100}
         />
         <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => setStatus((v as typeof status | null) ?? 'all')} allowDeselect={false} />

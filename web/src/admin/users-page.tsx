@@ -1,8 +1,9 @@
 import 'flag-icons/css/flag-icons.min.css';
-import { ActionIcon, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, TextInput, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, TextInput, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconKey, IconSearch, IconSelector, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
 import { useSession } from '../api/queries';
@@ -322,9 +323,9 @@ export function UsersPage() {
                   <Table.Tr key={t.id}>
                     <Table.Td miw={210} maw={300}>
                       <Group gap={6} wrap="nowrap">
-                        <Text size="sm" fw={600} truncate="end" title={name}>
+                        <Anchor component={Link} to={`/dashboard/users/${t.id}`} size="sm" fw={600} display="block" truncate="end" title={`${name}: details`}>
                           {name}
-                        </Text>
+                        </Anchor>
                         {t.accountType !== '0' && (
                           <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
                             {t.isReserved ? 'Built-in admin' : 'Admin'}

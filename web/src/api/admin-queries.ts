@@ -1,6 +1,8 @@
 import { keepPreviousData, useMutation, useMutationState, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { AdminEvent } from '@tradeport/contracts';
 import { useCallback, useMemo } from 'react';
-import { callApi, type CallInput, type CallOutput } from './client';
+import { useAdminFeed } from '../admin/admin-feed';
+import { ApiError, callApi, type CallInput, type CallOutput } from './client';
 import { queryKeys } from './queries';
 
 /**
@@ -19,12 +21,14 @@ export const adminQueryKeys = {
   closedTrades: ['admin', 'closed-trades'] as const,
   closedTradesList: (filters: ClosedTradeFilters) => ['admin', 'closed-trades', filters] as const,
   auditLog: ['admin', 'audit-log'] as const,
+  traderDetails: ['admin', 'trader'] as const,
+  traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
   auditLogPage: (page: AuditPage) => ['admin', 'audit-log', page.before ?? 'latest', page.limit] as const,
 };
 
 /**
- * How often the pending queues are re-read. The server publishes no event to administrators when a
- * trader files a request (account events go to their own user only), so the queue polls.
+ * How often the pending queues are re-read. New requests and other administrators' decisions arrive
+ * live through the back-office feed (admin/admin-feed.ts); polling is the fallback while it is down.
  */
 export const PENDING_REFETCH_MS = 10_000;
 
@@ -45,6 +49,8 @@ export type MoneyRequestRow = CallOutput<'getMoneyRequests'>['data'][number];
 export type PaymentAccountRow = CallOutput<'getPaymentGetways'>['data'][number];
 export type OpenTradesGroup = CallOutput<'getOpenTrades'>['data'][number];
 export type ClosedTradeRow = CallOutput<'getClosedTrades'>['data'][number];
+export type TraderDetails = CallOutput<'getTraderDetails'>;
+export type AuditEntry = CallOutput<'getAuditLog'>['data'][number];
 
 type Listing<Row> = { status: 'success'; data: Row[] };
 
@@ -59,6 +65,7 @@ export function useTraders() {
  * if a refetch brings them back before the server has answered, so a decided row never flickers.
  */
 function usePendingQueue<Row extends { id: number }>(kind: MoneyRequestKind, queryKey: QueryKey, fetch: (signal: AbortSignal) => Promise<Listing<Row>>) {
+  useLiveQueue(kind);
   const deciding = useDecidingIds(kind);
   const select = useCallback((answer: Listing<Row>) => (deciding.size === 0 ? answer : { ...answer, data: answer.data.filter((row) => !deciding.has(row.id)) }), [deciding]);
   return useQuery({ queryKey, queryFn: ({ signal }) => fetch(signal), refetchInterval: PENDING_REFETCH_MS, select });
@@ -108,6 +115,43 @@ export function useAuditLog(page: AuditPage) {
   });
 }
 
+/**
+ * Keeps one pending queue current from the back-office feed: a new request refetches the queue; a
+ * decision (by anyone, in any tab) takes the row out at once and refetches what it changed.
+ */
+function useLiveQueue(kind: MoneyRequestKind) {
+  const client = useQueryClient();
+  const listener = useCallback(
+    (event: AdminEvent | { type: 'resync' }) => {
+      const key = pendingKey(kind);
+      if (event.type === 'resync') {
+        void invalidate(client, [key, adminQueryKeys.moneyRequests]);
+        return;
+      }
+      if (event.kind !== kind) return;
+      if (event.type === 'moneyRequest.decided') {
+        updateList<{ id: number }>(client, key, (rows) => rows.filter((r) => r.id !== event.requestId));
+        void invalidate(client, [key, adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.traderDetailsOf(event.traderId), adminQueryKeys.auditLog]);
+      } else {
+        void invalidate(client, [key, adminQueryKeys.moneyRequests]);
+      }
+    },
+    [client, kind],
+  );
+  useAdminFeed(listener);
+}
+
+/** One user's back-office page; refreshed every 10 s (positions and account figures move with prices). */
+export function useTraderDetails(traderId: number) {
+  return useQuery({
+    queryKey: adminQueryKeys.traderDetailsOf(traderId),
+    queryFn: ({ signal }) => callApi('getTraderDetails', { traderId }, { signal }),
+    refetchInterval: PENDING_REFETCH_MS,
+    enabled: Number.isInteger(traderId) && traderId > 0,
+    retry: (count, error) => count < 2 && !(error instanceof ApiError && error.httpStatus === 404),
+  });
+}
+
 // ------------------------------------------------------------------ helpers
 
 /** Sums money strings ("1250.50") exactly, in cents, and answers a money string. */
@@ -152,7 +196,7 @@ export function useEditTraderStatus() {
       const previous = context?.previous;
       if (previous) updateList<TraderRow>(client, adminQueryKeys.traders, (rows) => rows.map((t) => (t.id === id ? previous : t)));
     },
-    onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.auditLog]),
+    onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }
 
@@ -161,7 +205,7 @@ export function useEditTraderPassword() {
   return useMutation({
     mutationFn: (input: { trader_id: number; newPassword: string }) => callApi('editTraderPassword', input),
     // The trader's sessions end, so their Online state changes too.
-    onSuccess: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.auditLog]),
+    onSuccess: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }
 
@@ -209,7 +253,9 @@ function useDecide<Row extends { id: number }>(kind: MoneyRequestKind) {
       // While other decisions are still on their way, a refetch would only bring their rows back.
       const others = client.isMutating({ mutationKey: decideKey(kind) }) > 1;
       // A decision changes the trader's balance and totals, and the request's place in the history.
-      return invalidate(client, others ? [adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.auditLog] : [key, adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.auditLog]);
+      const changed = [adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog];
+      // Not awaited: the caller's toast (success or the server's refusal) shows at once, not after the refetch.
+      void invalidate(client, others ? changed : [key, ...changed]);
     },
   });
 }
@@ -273,6 +319,6 @@ export function useAdminCloseTrade() {
         return groups.map((g) => (g.traderId === traderId ? { ...g, trades: [...g.trades, trade].sort((a, b) => a.tradeId - b.tradeId) } : g));
       });
     },
-    onSettled: () => invalidate(client, [adminQueryKeys.openTrades, adminQueryKeys.closedTrades, adminQueryKeys.traders, adminQueryKeys.auditLog]),
+    onSettled: () => void invalidate(client, [adminQueryKeys.openTrades, adminQueryKeys.closedTrades, adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }

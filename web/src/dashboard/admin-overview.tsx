@@ -29,7 +29,7 @@ function OverviewCard({ label, icon: CardIcon, query, value, detail, link }: { l
             </ThemeIcon>
           </Group>
           {query.isPending ? (
-            <Stack gap={8} mt={8} aria-busy="true" aria-label={`Loading ${label}`}>
+            <Stack gap={8} mt={8} role="status" aria-busy="true" aria-label={`Loading ${label}`}>
               <Skeleton h={30} w="40%" />
               <Skeleton h={14} w="75%" />
             </Stack>
@@ -124,7 +124,7 @@ export function AdminOverview() {
             </Text>
           </>
         }
-        link={{ to: '/dashboard/requests/user_closs_records', text: 'See closed trades' }}
+        link={{ to: '/dashboard/open_trades', text: 'Review open trades' }}
       />
     </SimpleGrid>
   );

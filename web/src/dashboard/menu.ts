@@ -3,12 +3,14 @@ import {
   IconBuildingBank,
   IconCash,
   IconChartBar,
+  IconChartCandle,
   IconFileText,
   IconGauge,
   IconHistory,
   IconLayoutDashboard,
   IconLock,
   IconReportMoney,
+  IconShieldCheck,
   IconUserCircle,
   IconUsers,
   IconWallet,
@@ -36,7 +38,7 @@ const D = '/dashboard';
 
 /**
  * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
- * Admin Accounts, Users and User Requests; everyone Dashboard and Legal Terms and Policies. The
+ * Admin Accounts, Users, Open Trades, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
  * trader's own account pages are grouped under My Account.
  */
 export function menuFor(role: Role): MenuEntry[] {
@@ -47,6 +49,7 @@ export function menuFor(role: Role): MenuEntry[] {
       dashboard,
       { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank },
       { label: 'Users', to: `${D}/users`, icon: IconUsers },
+      { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle },
       {
         label: 'User Requests',
         icon: IconReportMoney,
@@ -56,6 +59,7 @@ export function menuFor(role: Role): MenuEntry[] {
           { label: 'User Closed Records', to: `${D}/requests/user_closs_records`, icon: IconHistory },
         ],
       },
+      { label: 'Audit Log', to: `${D}/audit_log`, icon: IconShieldCheck },
       policies,
     ];
   }

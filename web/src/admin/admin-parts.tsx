@@ -1,0 +1,72 @@
+import { Badge, Group, Loader, Text, Tooltip } from '@mantine/core';
+import { useMemo, type CSSProperties } from 'react';
+import type { SymbolRecord } from '@tradeport/contracts';
+import { PENDING_REFETCH_MS } from '../api/admin-queries';
+import { useSymbols } from '../api/queries';
+import { formatUsd, signOf } from '../format/format';
+import { useAdminFeedState } from './admin-feed';
+import { badgeStyles } from './users-page';
+
+/** Pieces the newer back-office screens share: sides, signed profits, symbol info, the live marker. */
+
+export function SideBadge({ side }: { side: 'buy' | 'sell' | 'Buy' | 'Sell' }) {
+  const buy = side.toLowerCase() === 'buy';
+  return (
+    <Badge variant="dot" color={buy ? 'teal' : 'red'} size="sm" styles={badgeStyles}>
+      {buy ? 'Buy' : 'Sell'}
+    </Badge>
+  );
+}
+
+/** A profit with its sign and colour (the sign carries the meaning; colour is never the only signal). */
+export function SignedUsd({ value, fw = 650, size = 'sm' }: { value: string | null; fw?: number; size?: string }) {
+  if (value === null) {
+    return (
+      <Text span size={size} c="dimmed">
+        —
+      </Text>
+    );
+  }
+  const sign = signOf(value);
+  return (
+    <Text span size={size} fw={fw} className={`tp-figure ${sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : ''}`}>
+      {sign > 0 ? '+' : ''}
+      {formatUsd(value)}
+    </Text>
+  );
+}
+
+/** The broker's instruments by symbol (digits, contract size, currencies). */
+export function useSymbolInfo(): ReadonlyMap<string, SymbolRecord> {
+  const symbols = useSymbols();
+  return useMemo(() => new Map((symbols.data?.data ?? []).map((s) => [s.Symbol, s])), [symbols.data]);
+}
+
+/** Text colours for light and subtle buttons that pass AA contrast on both themes (Mantine's teal and red do not). */
+export const positiveButton = { label: { color: 'var(--tp-positive)' }, section: { color: 'var(--tp-positive)' } } satisfies Record<string, CSSProperties>;
+export const negativeButton = { label: { color: 'var(--tp-negative)' }, section: { color: 'var(--tp-negative)' } } satisfies Record<string, CSSProperties>;
+
+/** A small spinner that says what it is doing (the Loader itself carries no label). */
+export function BusyMark({ label }: { label: string }) {
+  return (
+    <span role="status" aria-label={label} style={{ display: 'inline-flex' }}>
+      <Loader size={14} />
+    </span>
+  );
+}
+
+/** "Live" while the back-office feed is connected; otherwise how often the screen polls. */
+export function LiveMark() {
+  const state = useAdminFeedState();
+  const live = state === 'live';
+  return (
+    <Tooltip label={live ? 'New requests and other administrators’ decisions appear at once' : `Reconnecting; meanwhile the list is re-read every ${PENDING_REFETCH_MS / 1000} s`}>
+      <Group gap={6} wrap="nowrap" tabIndex={0} data-testid="admin-feed-state" aria-label={live ? 'Live updates on' : `Updates every ${PENDING_REFETCH_MS / 1000} s`}>
+        <span aria-hidden style={{ width: 8, height: 8, borderRadius: '50%', background: live ? 'var(--tp-positive)' : 'var(--tp-muted)' }} />
+        <Text size="xs" c="dimmed">
+          {live ? 'Live' : `Updates every ${PENDING_REFETCH_MS / 1000} s`}
+        </Text>
+      </Group>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,410 @@
+import { ActionIcon, Anchor, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown, IconChevronRight, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import type { SymbolRecord } from '@tradeport/contracts';
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { PENDING_REFETCH_MS, sumMoney, useAdminCloseTrade, useOpenTrades, type OpenTradesGroup } from '../api/admin-queries';
+import { errorMessage } from '../api/client';
+import { formatPrice, formatVolume } from '../format/format';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { toastError, toastSuccess } from '../ui/toast';
+import { BusyMark, negativeButton, SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
+import { profitAt, symbolsFor, useLivePrices } from './live-profit';
+import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
+
+type Trade = OpenTradesGroup['trades'][number];
+type Price = ReturnType<typeof useLivePrices>;
+interface CloseTarget {
+  group: OpenTradesGroup;
+  trade: Trade;
+}
+
+const nameOf = (g: OpenTradesGroup) => `${g.traderFirstName} ${g.traderLastName}`.trim();
+
+/**
+ * The spec's open-trades search: "contains", ignoring case. A trader's name or email keeps all of
+ * their trades; otherwise only the trades whose symbol or ticket contains the text are kept.
+ */
+function filterGroups(groups: readonly OpenTradesGroup[], text: string): OpenTradesGroup[] {
+  if (!text) return [...groups];
+  const out: OpenTradesGroup[] = [];
+  for (const g of groups) {
+    if (nameOf(g).toLowerCase().includes(text) || g.traderEmail.toLowerCase().includes(text)) {
+      out.push(g);
+      continue;
+    }
+    const trades = g.trades.filter((t) => t.fullSymbol.toLowerCase().includes(text) || String(t.tradeId).includes(text.replace(/^#/, '')));
+    if (trades.length > 0) out.push({ ...g, trades });
+  }
+  return out;
+}
+
+function liveProfit(t: Trade, info: ReadonlyMap<string, SymbolRecord>, price: Price): string | null {
+  return profitAt({ symbol: t.fullSymbol, side: t.tradesTypesName, volume: t.volume, openPrice: t.orginalPrice, serverProfit: t.profit }, info.get(t.fullSymbol), price, info);
+}
+
+/** The price a position would close at now: Buy at the bid, Sell at the ask. */
+function closingPrice(t: Trade, price: Price): number | null {
+  const q = price(t.fullSymbol);
+  return (t.tradesTypesName === 'buy' ? q?.bid : q?.ask) ?? null;
+}
+
+/** A phone shows each trade as two lines with its Close button in reach, instead of a wide table. */
+function TradesList({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose: (target: CloseTarget) => void }) {
+  return (
+    <Stack gap={0} role="list" aria-label={`Open trades of ${nameOf(group)}`}>
+      {group.trades.map((t, i) => {
+        const digits = info.get(t.fullSymbol)?.digits ?? 5;
+        const now = closingPrice(t, price);
+        return (
+          <Stack key={t.tradeId} role="listitem" gap={4} py="xs" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Group gap={6} wrap="nowrap">
+                <Text size="sm" c="dimmed" className="tp-figure">
+                  #{t.tradeId}
+                </Text>
+                <Text size="sm" fw={600}>
+                  {t.fullSymbol}
+                </Text>
+                <SideBadge side={t.tradesTypesName} />
+                <Text size="sm" className="tp-figure">
+                  {formatVolume(t.volume)}
+                </Text>
+              </Group>
+              <span data-testid={`profit-${t.tradeId}`}>
+                <SignedUsd value={liveProfit(t, info, price)} />
+              </span>
+            </Group>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text size="xs" c="dimmed" className="tp-figure">
+                {formatPrice(t.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)}
+              </Text>
+              <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
+                Close
+              </Button>
+            </Group>
+          </Stack>
+        );
+      })}
+    </Stack>
+  );
+}
+
+function TradesTable({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose: (target: CloseTarget) => void }) {
+  const name = nameOf(group);
+  return (
+    <Table.ScrollContainer minWidth={820} type="native">
+      <Table aria-label={`Open trades of ${name}`} fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Ticket</Table.Th>
+            <Table.Th>Symbol</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th className="tp-num">Volume</Table.Th>
+            <Table.Th className="tp-num">Open price</Table.Th>
+            <Table.Th className="tp-num">Current price</Table.Th>
+            <Table.Th className="tp-num">Profit (USD)</Table.Th>
+            <Table.Th>Opened</Table.Th>
+            <Table.Th style={{ position: 'relative' }}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {group.trades.map((t) => {
+            const digits = info.get(t.fullSymbol)?.digits ?? 5;
+            const now = closingPrice(t, price);
+            return (
+              <Table.Tr key={t.tradeId}>
+                <Table.Td className="tp-figure" c="dimmed">
+                  #{t.tradeId}
+                </Table.Td>
+                <Table.Td fw={600}>{t.fullSymbol}</Table.Td>
+                <Table.Td>
+                  <SideBadge side={t.tradesTypesName} />
+                </Table.Td>
+                <Table.Td className="tp-num">{formatVolume(t.volume)}</Table.Td>
+                <Table.Td className="tp-num">{formatPrice(t.orginalPrice, digits)}</Table.Td>
+                <Table.Td className="tp-num" data-testid={`price-${t.tradeId}`}>
+                  {now === null ? '—' : formatPrice(now, digits)}
+                </Table.Td>
+                <Table.Td className="tp-num" data-testid={`profit-${t.tradeId}`}>
+                  <SignedUsd value={liveProfit(t, info, price)} />
+                </Table.Td>
+                <Table.Td>
+                  <DateTimeText value={t.timeStamp} />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
+                    Close
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTarget | null; opened: boolean; onClose: () => void; info: ReadonlyMap<string, SymbolRecord>; price: Price }) {
+  const close = useAdminCloseTrade();
+  const t = target?.trade;
+  const confirm = () => {
+    if (!target || !t) return;
+    onClose();
+    close.mutateAsync({ traderId: target.group.traderId, ticket: t.tradeId }).then(
+      () => toastSuccess(`ticket# ${t.tradeId} closed successfully`),
+      (err: unknown) => toastError(errorMessage(err)),
+    );
+  };
+  const digits = t ? (info.get(t.fullSymbol)?.digits ?? 5) : 5;
+  const now = t ? closingPrice(t, price) : null;
+  return (
+    <Modal opened={opened} onClose={onClose} title={t ? `Close ticket #${t.tradeId}?` : ''} centered>
+      {target && t && (
+        <Stack gap="md">
+          <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
+            <Text size="sm" c="dimmed">
+              Trader
+            </Text>
+            <Text size="sm" fw={600}>
+              {nameOf(target.group)}
+            </Text>
+            <Text size="sm" c="dimmed">
+              Position
+            </Text>
+            <Text size="sm" className="tp-figure">
+              {t.tradesTypesName === 'buy' ? 'Buy' : 'Sell'} {formatVolume(t.volume)} {t.fullSymbol} at {formatPrice(t.orginalPrice, digits)}
+            </Text>
+            <Text size="sm" c="dimmed">
+              Current price
+            </Text>
+            <Text size="sm" className="tp-figure">
+              {now === null ? '—' : formatPrice(now, digits)}
+            </Text>
+            <Text size="sm" c="dimmed">
+              Profit now
+            </Text>
+            <SignedUsd value={liveProfit(t, info, price)} />
+          </SimpleGrid>
+          <Text size="sm">The position is closed at the server&apos;s price when you confirm, and the profit or loss is settled to the trader&apos;s balance. The trader is notified; this cannot be undone.</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={confirm} data-autofocus>
+              Close position
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** Open trades: every trader's open positions, one expandable row per trader, each closable by an admin. */
+export function OpenTradesPage() {
+  const openTrades = useOpenTrades();
+  const info = useSymbolInfo();
+  const pageSize = usePageSize();
+  const phone = useMediaQuery('(max-width: 768px)');
+  const [search, setSearch] = useState('');
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const [page, setPage] = useState(1);
+  const closeDialog = useRowDialog<CloseTarget>();
+
+  const all = useMemo(() => openTrades.data?.data ?? [], [openTrades.data]);
+  const needle = search.trim().toLowerCase();
+  const groups = useMemo(() => filterGroups(all, needle), [all, needle]);
+  const price = useLivePrices(useMemo(() => symbolsFor(all.flatMap((g) => g.trades.map((t) => ({ symbol: t.fullSymbol }))), info), [all, info]));
+  const pages = Math.max(1, Math.ceil(groups.length / pageSize));
+  useEffect(() => {
+    if (page > pages) setPage(pages);
+  }, [page, pages]);
+  const shown = groups.slice((page - 1) * pageSize, page * pageSize);
+
+  const trades = groups.flatMap((g) => g.trades);
+  const floating = sumMoney(trades.map((t) => liveProfit(t, info, price)).filter((p): p is string => p !== null));
+  // While searching, every trader with a match is shown open.
+  const isOpen = (id: number) => needle !== '' || expanded.has(id);
+  const toggle = (id: number) =>
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const allOpen = shown.length > 0 && shown.every((g) => isOpen(g.traderId));
+
+  let body: ReactNode;
+  if (openTrades.isPending) body = <TableSkeleton rows={6} height={44} />;
+  else if (openTrades.isError) body = <ErrorState error={openTrades.error} onRetry={() => void openTrades.refetch()} title="Could not load the open trades" />;
+  else if (groups.length === 0) body = <EmptyState message="No trades found" />;
+  else if (phone) {
+    // A phone lists traders as cards; a card opens onto its trades, each with Close in reach.
+    body = (
+      <>
+        <Stack gap="xs" role="list" aria-label="Open trades by trader">
+          {shown.map((g) => {
+            const name = nameOf(g);
+            const open = isOpen(g.traderId);
+            const Chevron = open ? IconChevronDown : IconChevronRight;
+            return (
+              <Paper key={g.traderId} withBorder p="xs" role="listitem">
+                <Group gap="xs" wrap="nowrap" align="center">
+                  <ActionIcon variant="subtle" color="gray" aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} the trades of ${name}`} disabled={needle !== ''} onClick={() => toggle(g.traderId)}>
+                    <Chevron size={16} />
+                  </ActionIcon>
+                  <div style={{ minWidth: 0, flex: 1 }}>
+                    <Anchor component={Link} to={`/dashboard/users/${g.traderId}`} size="sm" fw={600} display="block" truncate="end">
+                      {name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed" truncate="end">
+                      {g.traderEmail}
+                    </Text>
+                  </div>
+                  <Stack gap={0} align="flex-end">
+                    <SignedUsd value={sumMoney(g.trades.map((t) => liveProfit(t, info, price)).filter((p): p is string => p !== null))} />
+                    <Text size="xs" c="dimmed">
+                      {g.trades.length} {g.trades.length === 1 ? 'trade' : 'trades'}
+                    </Text>
+                  </Stack>
+                </Group>
+                {open && (
+                  <div style={{ marginTop: 'var(--mantine-spacing-xs)', borderTop: '1px solid var(--mantine-color-default-border)' }}>
+                    <TradesList group={g} info={info} price={price} onClose={closeDialog.open} />
+                  </div>
+                )}
+              </Paper>
+            );
+          })}
+        </Stack>
+        {groups.length > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={groups.length} onChange={setPage} label="Traders with open trades" />}
+      </>
+    );
+  }
+  else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={620} type="native">
+          <Table aria-label="Open trades by trader" fz="sm" verticalSpacing={10} styles={{ th: { whiteSpace: 'nowrap' } }}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={44}>
+                  <VisuallyHidden>Expand</VisuallyHidden>
+                </Table.Th>
+                <Table.Th>Trader</Table.Th>
+                <Table.Th className="tp-num">Open trades</Table.Th>
+                <Table.Th className="tp-num">Floating profit (USD)</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.map((g) => {
+                const name = nameOf(g);
+                const open = isOpen(g.traderId);
+                const groupProfit = sumMoney(g.trades.map((t) => liveProfit(t, info, price)).filter((p): p is string => p !== null));
+                const Chevron = open ? IconChevronDown : IconChevronRight;
+                return (
+                  <Fragment key={g.traderId}>
+                    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => needle === '' && toggle(g.traderId)} bg={open ? 'var(--mantine-color-default-hover)' : undefined}>
+                      <Table.Td>
+                        <ActionIcon
+                          variant="subtle"
+                          color="gray"
+                          aria-expanded={open}
+                          aria-label={`${open ? 'Hide' : 'Show'} the trades of ${name}`}
+                          disabled={needle !== ''}
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            toggle(g.traderId);
+                          }}
+                        >
+                          <Chevron size={16} />
+                        </ActionIcon>
+                      </Table.Td>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/dashboard/users/${g.traderId}`} size="sm" fw={600} display="block" truncate="end" title={name} onClick={(e) => e.stopPropagation()}>
+                          {name}
+                        </Anchor>
+                        <Text size="xs" c="dimmed" truncate="end" title={g.traderEmail}>
+                          {g.traderEmail}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td className="tp-num" fw={600}>
+                        {g.trades.length}
+                      </Table.Td>
+                      <Table.Td className="tp-num" data-testid={`group-profit-${g.traderId}`}>
+                        <SignedUsd value={groupProfit} />
+                      </Table.Td>
+                    </Table.Tr>
+                    {open && (
+                      <Table.Tr>
+                        <Table.Td colSpan={4} p={0} pb="sm" style={{ background: 'var(--mantine-color-body)' }}>
+                          <div style={{ paddingLeft: 'var(--mantine-spacing-md)', paddingRight: 'var(--mantine-spacing-xs)' }}>
+                            <TradesTable group={g} info={info} price={price} onClose={closeDialog.open} />
+                          </div>
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {groups.length > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={groups.length} onChange={setPage} label="Traders with open trades" />}
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Open Trades" description="Every trader's open positions at live prices. Closing a position settles it at the server's price." />
+      <Paper p="lg">
+        <Group justify="space-between" mb="md" gap="sm" align="flex-end">
+          <TextInput
+            label="Search trades"
+            placeholder="Trader, email, symbol or ticket"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            rightSection={
+              search ? (
+                <ActionIcon variant="subtle" color="gray" size="sm" onClick={() => setSearch('')} aria-label="Clear search">
+                  <IconX size={14} />
+                </ActionIcon>
+              ) : null
+            }
+            rightSectionPointerEvents="all"
+            w={{ base: '100%', sm: 340 }}
+          />
+          <Group gap="sm" justify="flex-end" style={{ flexGrow: phone ? 1 : 0 }}>
+            {!openTrades.isPending && !openTrades.isError && (
+              <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
+                {trades.length} {trades.length === 1 ? 'trade' : 'trades'} · {groups.length} {groups.length === 1 ? 'trader' : 'traders'} · <SignedUsd value={floating} size="sm" fw={600} /> USD
+              </Text>
+            )}
+            {groups.length > 0 && needle === '' && (
+              <UnstyledButton onClick={() => setExpanded(allOpen ? new Set() : new Set(shown.map((g) => g.traderId)))} fz="sm" fw={600} c="var(--mantine-color-anchor)" style={{ whiteSpace: 'nowrap' }}>
+                {allOpen ? 'Collapse all' : 'Expand all'}
+              </UnstyledButton>
+            )}
+            <Tooltip label={`Refresh now (the list is re-read every ${PENDING_REFETCH_MS / 1000} s)`}>
+              <ActionIcon variant="subtle" color="gray" onClick={() => void openTrades.refetch()} aria-label="Refresh open trades">
+                {openTrades.isFetching && !openTrades.isPending ? <BusyMark label="Refreshing" /> : <IconRefresh size={16} />}
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        </Group>
+        {body}
+      </Paper>
+      <CloseDialog target={closeDialog.row} opened={closeDialog.opened} onClose={closeDialog.close} info={info} price={price} />
+    </Stack>
+  );
+}

@@ -1,0 +1,458 @@
+import 'flag-icons/css/flag-icons.min.css';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useClosedTrades, useMoneyRequests, useTraderDetails, type TraderDetails } from '../api/admin-queries';
+import { ApiError } from '../api/client';
+import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
+import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
+import { RequestStatusBadge } from '../ui/status-badge';
+import { SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
+import { profitAt, symbolsFor, useLivePrices } from './live-profit';
+import { badgeStyles, DateTimeText, TablePager, usePageSize } from './users-page';
+
+const ORDER_TYPES: Record<TraderDetails['pendingOrders'][number]['orderType'], string> = {
+  buy_limit: 'Buy Limit',
+  sell_limit: 'Sell Limit',
+  buy_stop: 'Buy Stop',
+  sell_stop: 'Sell Stop',
+  buy_stop_limit: 'Buy Stop Limit',
+  sell_stop_limit: 'Sell Stop Limit',
+};
+const CLOSE_REASONS = { manual: 'Trader', admin: 'Admin', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
+
+function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
+        {label}
+      </Text>
+      <Text fz="lg" fw={700} className="tp-figure" data-testid={testId}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </>
+  );
+}
+
+function OpenPositions({ details }: { details: TraderDetails }) {
+  const info = useSymbolInfo();
+  const price = useLivePrices(symbolsFor(details.openTrades, info));
+  if (details.openTrades.length === 0) return <EmptyState message="No open positions." />;
+  return (
+    <Table.ScrollContainer minWidth={880} type="native">
+      <Table aria-label="Open positions" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Ticket</Table.Th>
+            <Table.Th>Symbol</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th className="tp-num">Volume</Table.Th>
+            <Table.Th className="tp-num">Open price</Table.Th>
+            <Table.Th className="tp-num">SL / TP</Table.Th>
+            <Table.Th className="tp-num">Current price</Table.Th>
+            <Table.Th className="tp-num">Profit (USD)</Table.Th>
+            <Table.Th>Opened</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {details.openTrades.map((p) => {
+            const digits = info.get(p.symbol)?.digits ?? 5;
+            const side = p.type === 'Buy' ? 'buy' : 'sell';
+            const q = price(p.symbol);
+            const now = (side === 'buy' ? (q?.bid ?? p.bid) : (q?.ask ?? p.ask)) ?? null;
+            return (
+              <Table.Tr key={p.ticket}>
+                <Table.Td className="tp-figure" c="dimmed">
+                  #{p.ticket}
+                </Table.Td>
+                <Table.Td fw={600}>{p.symbol}</Table.Td>
+                <Table.Td>
+                  <SideBadge side={p.type} />
+                </Table.Td>
+                <Table.Td className="tp-num">{formatVolume(p.volume)}</Table.Td>
+                <Table.Td className="tp-num">{formatPrice(p.orginalPrice, digits)}</Table.Td>
+                <Table.Td className="tp-num" c="dimmed">
+                  {p.stopLoss ? formatPrice(p.stopLoss, digits) : '—'} / {p.takeProfit ? formatPrice(p.takeProfit, digits) : '—'}
+                </Table.Td>
+                <Table.Td className="tp-num">{now === null ? '—' : formatPrice(now, digits)}</Table.Td>
+                <Table.Td className="tp-num">
+                  <SignedUsd value={profitAt({ symbol: p.symbol, side, volume: p.volume, openPrice: p.orginalPrice, serverProfit: p.profit }, info.get(p.symbol), price, info)} />
+                </Table.Td>
+                <Table.Td>
+                  <DateTimeText value={p.timeStamp} />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function PendingOrders({ details }: { details: TraderDetails }) {
+  const info = useSymbolInfo();
+  if (details.pendingOrders.length === 0) return <EmptyState message="No pending orders." />;
+  return (
+    <Table.ScrollContainer minWidth={760} type="native">
+      <Table aria-label="Pending orders" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Order</Table.Th>
+            <Table.Th>Symbol</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th className="tp-num">Volume</Table.Th>
+            <Table.Th className="tp-num">Price</Table.Th>
+            <Table.Th className="tp-num">SL / TP</Table.Th>
+            <Table.Th>Expires</Table.Th>
+            <Table.Th>Placed</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {details.pendingOrders.map((o) => {
+            const digits = info.get(o.symbol)?.digits ?? 5;
+            return (
+              <Table.Tr key={o.orderId}>
+                <Table.Td className="tp-figure" c="dimmed">
+                  #{o.orderId}
+                </Table.Td>
+                <Table.Td fw={600}>{o.symbol}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{ORDER_TYPES[o.orderType]}</Table.Td>
+                <Table.Td className="tp-num">{formatVolume(o.volume)}</Table.Td>
+                <Table.Td className="tp-num">
+                  {formatPrice(o.price, digits)}
+                  {o.stopLimitPrice ? ` → ${formatPrice(o.stopLimitPrice, digits)}` : ''}
+                </Table.Td>
+                <Table.Td className="tp-num" c="dimmed">
+                  {o.stopLoss ? formatPrice(o.stopLoss, digits) : '—'} / {o.takeProfit ? formatPrice(o.takeProfit, digits) : '—'}
+                </Table.Td>
+                <Table.Td>{o.expiration ? <DateTimeText value={o.expiration} /> : <Text size="sm" c="dimmed">Good till cancelled</Text>}</Table.Td>
+                <Table.Td>
+                  <DateTimeText value={o.timeStamp} />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function ClosedTrades({ traderId }: { traderId: number }) {
+  const pageSize = usePageSize();
+  const info = useSymbolInfo();
+  const [page, setPage] = useState(1);
+  const closed = useClosedTrades({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
+  if (closed.isPending) return <TableSkeleton rows={5} />;
+  if (closed.isError) return <ErrorState error={closed.error} onRetry={() => void closed.refetch()} title="Could not load the closed trades" />;
+  if (closed.data.total === 0) return <EmptyState message="No closed trades yet." />;
+  return (
+    <>
+      <Table.ScrollContainer minWidth={860} type="native">
+        <Table aria-label="Closed trades" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: closed.isPlaceholderData ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Ticket</Table.Th>
+              <Table.Th>Symbol</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th className="tp-num">Volume</Table.Th>
+              <Table.Th className="tp-num">Open / close price</Table.Th>
+              <Table.Th className="tp-num">Profit (USD)</Table.Th>
+              <Table.Th>Closed by</Table.Th>
+              <Table.Th>Closed</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {closed.data.data.map((r) => {
+              const digits = info.get(r.symbol)?.digits ?? 5;
+              return (
+                <Table.Tr key={r.ID}>
+                  <Table.Td className="tp-figure" c="dimmed">
+                    #{r.ID}
+                  </Table.Td>
+                  <Table.Td fw={600}>{r.symbol}</Table.Td>
+                  <Table.Td>
+                    <SideBadge side={r.tradeType} />
+                  </Table.Td>
+                  <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
+                  <Table.Td className="tp-num">
+                    {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
+                  </Table.Td>
+                  <Table.Td className="tp-num">
+                    <SignedUsd value={r.profit} />
+                  </Table.Td>
+                  <Table.Td>{CLOSE_REASONS[r.closeReason]}</Table.Td>
+                  <Table.Td>
+                    <DateTimeText value={r.closeTime} />
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <TablePager page={page} pageSize={pageSize} total={closed.data.total} onChange={setPage} label="Closed trades" />
+    </>
+  );
+}
+
+function MoneyRequests({ traderId }: { traderId: number }) {
+  const pageSize = usePageSize();
+  const [page, setPage] = useState(1);
+  const requests = useMoneyRequests({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
+  if (requests.isPending) return <TableSkeleton rows={5} />;
+  if (requests.isError) return <ErrorState error={requests.error} onRetry={() => void requests.refetch()} title="Could not load the money requests" />;
+  if (requests.data.total === 0) return <EmptyState message="No deposit or withdrawal requests yet." />;
+  return (
+    <>
+      <Table.ScrollContainer minWidth={760} type="native">
+        <Table aria-label="Money requests" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: requests.isPlaceholderData ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Request</Table.Th>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th>Account</Table.Th>
+              <Table.Th className="tp-num">Amount (USD)</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Requested</Table.Th>
+              <Table.Th>Decided</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {requests.data.data.map((r) => (
+              <Table.Tr key={r.id}>
+                <Table.Td className="tp-figure" c="dimmed">
+                  #{r.id}
+                </Table.Td>
+                <Table.Td>{r.type === 'deposit' ? 'Deposit' : 'Withdrawal'}</Table.Td>
+                <Table.Td maw={220}>
+                  <Text size="sm" truncate="end" title={r.paymentAccount}>
+                    {r.paymentAccount}
+                  </Text>
+                  {r.paymentGatewayName && (
+                    <Text size="xs" c="dimmed" truncate="end" title={r.paymentGatewayName}>
+                      to {r.paymentGatewayName}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td className="tp-num" fw={650}>
+                  {formatUsd(r.amount)}
+                </Table.Td>
+                <Table.Td>
+                  <RequestStatusBadge status={r.status} />
+                </Table.Td>
+                <Table.Td>
+                  <DateTimeText value={r.timeStamp} />
+                </Table.Td>
+                <Table.Td>{r.decidedAt ? <DateTimeText value={r.decidedAt} /> : <Text size="sm" c="dimmed">—</Text>}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <TablePager page={page} pageSize={pageSize} total={requests.data.total} onChange={setPage} label="Money requests" />
+    </>
+  );
+}
+
+function Activity({ details }: { details: TraderDetails }) {
+  if (details.activity.length === 0) return <EmptyState message="No activity yet." />;
+  return (
+    <Table.ScrollContainer minWidth={680} type="native">
+      <Table aria-label="Recent activity" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Activity</Table.Th>
+            <Table.Th>Details</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>IP</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {details.activity.map((a) => (
+            <Table.Tr key={a.id}>
+              <Table.Td>
+                <DateTimeText value={a.timeStamp} />
+              </Table.Td>
+              <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                {a.activity}
+              </Table.Td>
+              <Table.Td maw={360}>
+                <Text size="sm" lineClamp={2} title={a.details}>
+                  {a.details}
+                </Text>
+              </Table.Td>
+              <Table.Td>{a.status}</Table.Td>
+              <Table.Td className="tp-figure" c="dimmed">
+                {a.ip}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'activity';
+const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'activity'];
+
+function TraderView({ details }: { details: TraderDetails }) {
+  const [params, setParams] = useSearchParams();
+  const tab = (TABS as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
+  const { profile: p, account: a } = details;
+  const name = `${p.firstName} ${p.lastName}`.trim();
+  const hasMargin = Number(a.totalMargin) > 0;
+  return (
+    <Stack gap="lg">
+      <div>
+        <Anchor component={Link} to="/dashboard/users" size="sm">
+          <Group gap={4} component="span" wrap="nowrap">
+            <IconArrowLeft size={14} aria-hidden />
+            Users
+          </Group>
+        </Anchor>
+        <Group gap="sm" mt={6} align="center">
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Title>
+          <Badge variant="dot" color={p.isActive === '1' ? 'teal' : 'gray'} styles={badgeStyles}>
+            {p.isActive === '1' ? 'Active' : 'Inactive'}
+          </Badge>
+          <Badge variant="dot" color={p.status === 'Online' ? 'teal' : 'gray'} styles={badgeStyles}>
+            {p.status}
+          </Badge>
+          {p.accountType === '1' && (
+            <Badge variant="outline" color="gray" styles={badgeStyles}>
+              {p.isReserved ? 'Built-in admin' : 'Admin'}
+            </Badge>
+          )}
+        </Group>
+        <Text size="sm" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
+          {p.email} · {p.accountType === '1' ? 'user' : 'trader'} #{p.id}
+        </Text>
+      </div>
+
+      <Paper p="lg">
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="lg" verticalSpacing="md">
+          <Figure label="Balance" testId="trader-balance">
+            {formatUsd(a.balance)}
+          </Figure>
+          <Figure label="Equity">{formatUsd(a.equity)}</Figure>
+          <Figure label="Floating profit">
+            <SignedUsd value={a.profit} size="lg" fw={700} />
+          </Figure>
+          <Figure label="Margin">{formatUsd(a.totalMargin)}</Figure>
+          <Figure label="Free margin">{formatUsd(a.freeMargin)}</Figure>
+          <Figure label="Margin level">{hasMargin ? formatPercent(a.marginLevel) : '—'}</Figure>
+          <Figure label="Deposits">{formatUsd(a.totalDeposite)}</Figure>
+          <Figure label="Withdrawals">{formatUsd(a.totalWithdrawals)}</Figure>
+          <Figure label="Credit">{formatUsd(a.totalCredit)}</Figure>
+          <Figure label="Open positions">{a.openPositions}</Figure>
+          <Figure label="Pending orders">{a.pendingOrders}</Figure>
+          <Figure label="Leverage">1:{p.leverage}</Figure>
+        </SimpleGrid>
+      </Paper>
+
+      <Paper p="lg">
+        <Title order={2} size="h4" mb="sm">
+          Profile
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
+          <SimpleGrid cols={2} spacing={6} verticalSpacing={6} style={{ gridTemplateColumns: 'minmax(110px, auto) 1fr', alignContent: 'start' }}>
+            <Fact label="Phone">{p.phoneNo || '—'}</Fact>
+            <Fact label="Country">
+              {p.countryName ? (
+                <Group gap={6} wrap="nowrap" component="span">
+                  {p.countryCode && <span className={`fi fi-${p.countryCode.toLowerCase()}`} aria-hidden />}
+                  {p.countryName}
+                </Group>
+              ) : (
+                '—'
+              )}
+            </Fact>
+            <Fact label="Nationality">{p.nationality || '—'}</Fact>
+            <Fact label="Date of birth">{p.dateOfBirth ? formatDate(p.dateOfBirth) : '—'}</Fact>
+          </SimpleGrid>
+          <SimpleGrid cols={2} spacing={6} verticalSpacing={6} style={{ gridTemplateColumns: 'minmax(110px, auto) 1fr', alignContent: 'start' }}>
+            <Fact label="Signed up">{formatDateTime(p.createdAt)}</Fact>
+            <Fact label="Last seen">{p.lastSeen ? formatDateTime(p.lastSeen) : 'Never'}</Fact>
+            <Fact label="Account type">{p.accountType === '1' ? 'Administrator' : 'Trader'}</Fact>
+          </SimpleGrid>
+        </SimpleGrid>
+      </Paper>
+
+      <Paper p="lg">
+        <Tabs value={tab} onChange={(v) => setParams(v && v !== 'positions' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
+          <Tabs.List mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
+            <Tabs.Tab value="positions">Open positions ({a.openPositions})</Tabs.Tab>
+            <Tabs.Tab value="orders">Pending orders ({a.pendingOrders})</Tabs.Tab>
+            <Tabs.Tab value="closed">Closed trades</Tabs.Tab>
+            <Tabs.Tab value="requests">Money requests</Tabs.Tab>
+            <Tabs.Tab value="activity">Activity</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="positions">
+            <OpenPositions details={details} />
+          </Tabs.Panel>
+          <Tabs.Panel value="orders">
+            <PendingOrders details={details} />
+          </Tabs.Panel>
+          <Tabs.Panel value="closed">
+            <ClosedTrades traderId={p.id} />
+          </Tabs.Panel>
+          <Tabs.Panel value="requests">
+            <MoneyRequests traderId={p.id} />
+          </Tabs.Panel>
+          <Tabs.Panel value="activity">
+            <Activity details={details} />
+          </Tabs.Panel>
+        </Tabs>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** A trader's page in the back office: everything support needs about one account, on one page. */
+export function TraderPage() {
+  const traderId = Number(useParams().traderId);
+  const details = useTraderDetails(traderId);
+  if (!Number.isInteger(traderId) || traderId <= 0 || (details.isError && details.error instanceof ApiError && details.error.httpStatus === 404)) {
+    return (
+      <Stack gap="md">
+        <Anchor component={Link} to="/dashboard/users" size="sm">
+          Back to Users
+        </Anchor>
+        <EmptyState message="No such user. They may have been removed, or the link is wrong." />
+      </Stack>
+    );
+  }
+  if (details.isPending) {
+    return (
+      <Stack gap="lg" role="status" aria-busy="true" aria-label="Loading the trader">
+        <Skeleton h={56} w={360} />
+        <Skeleton h={150} />
+        <Skeleton h={120} />
+        <TableSkeleton rows={4} />
+      </Stack>
+    );
+  }
+  if (details.isError) return <ErrorState error={details.error} onRetry={() => void details.refetch()} title="Could not load this trader" />;
+  return <TraderView details={details.data} />;
+}
