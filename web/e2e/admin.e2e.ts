@@ -29,6 +29,8 @@ describe('the back office', () => {
   }
 
   async function check(name: string, options: { dark?: boolean } = {}) {
+    // The pointer rests where the last click was; move it off, so no hover tooltip covers the screen.
+    await page.mouse.move(0, 0);
     assert.deepEqual(await seriousA11yViolations(page), [], `${name}: no serious or critical axe violation`);
     await screenshots(page, name, options);
   }
@@ -279,6 +281,8 @@ describe('the back office', () => {
     await page.waitForFunction(() => [...document.querySelectorAll('[role="switch"]')].some((s) => s.getAttribute('aria-label')?.startsWith('USDT') && !(s as HTMLInputElement).checked));
     const active = await api.request('GET', '/platform/getPaymentGetwaysActive.php');
     assert.ok(!active.body.data.some((a: { name: string }) => a.name.startsWith('USDT')), 'no longer offered to traders');
+    // Let the toasts go, so the screenshots show the table.
+    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, undefined, { timeout: 6000 });
     await check('admin-payment-accounts', { dark: true });
   });
 

@@ -188,7 +188,9 @@ function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTa
             <Text size="sm" c="dimmed">
               Profit now
             </Text>
-            <SignedUsd value={liveProfit(t, info, price)} />
+            <Text size="sm">
+              <SignedUsd value={liveProfit(t, info, price)} /> USD
+            </Text>
           </SimpleGrid>
           <Text size="sm">The position is closed at the server&apos;s price when you confirm, and the profit or loss is settled to the trader&apos;s balance. The trader is notified; this cannot be undone.</Text>
           <Group justify="flex-end" gap="sm">

@@ -1,3 +1,4 @@
+import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Button, Group, Modal, Paper, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
@@ -106,6 +107,7 @@ function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
 /** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch and the Add Account dialog. */
 export function PaymentAccountsPage() {
   const accounts = usePaymentAccounts();
+  const phone = useMediaQuery('(max-width: 768px)');
   const [adding, setAdding] = useState(false);
   const rows = accounts.data?.data ?? [];
   const addButton = (
@@ -118,7 +120,34 @@ export function PaymentAccountsPage() {
   if (accounts.isPending) body = <TableSkeleton rows={4} />;
   else if (accounts.isError) body = <ErrorState error={accounts.error} onRetry={() => void accounts.refetch()} title="Could not load the payment accounts" />;
   else if (rows.length === 0) body = <EmptyState message="No payment accounts yet. Add the accounts traders can deposit to." action={addButton} />;
-  else {
+  else if (phone) {
+    // A phone lists the accounts as cards, the switch beside each name.
+    body = (
+      <Stack gap={0} role="list" aria-label="Payment accounts">
+        {rows.map((a, i) => (
+          <Stack key={a.id} role="listitem" gap={2} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
+            <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {a.name}
+              </Text>
+              <ActiveSwitch account={a} />
+            </Group>
+            <Text size="sm" className="tp-figure" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
+              {a.number}
+            </Text>
+            {a.moreInfo && (
+              <Text size="xs" c="dimmed">
+                {a.moreInfo}
+              </Text>
+            )}
+            <Text size="xs" c="dimmed">
+              Added {formatDate(a.createdAt)}
+            </Text>
+          </Stack>
+        ))}
+      </Stack>
+    );
+  } else {
     body = (
       <Table.ScrollContainer minWidth={760} type="native">
         <Table aria-label="Payment accounts" fz="sm" verticalSpacing={10}>

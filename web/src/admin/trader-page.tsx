@@ -1,17 +1,18 @@
 import 'flag-icons/css/flag-icons.min.css';
-import { Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconKey } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useClosedTrades, useMoneyRequests, useTraderDetails, type TraderDetails } from '../api/admin-queries';
 import { ApiError } from '../api/client';
+import { useSession } from '../api/queries';
 import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
-import { badgeStyles, DateTimeText, TablePager, usePageSize } from './users-page';
+import { ActiveCell, badgeStyles, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
 const ORDER_TYPES: Record<TraderDetails['pendingOrders'][number]['orderType'], string> = {
   buy_limit: 'Buy Limit',
@@ -318,6 +319,9 @@ function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
   const tab = (TABS as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
   const { profile: p, account: a } = details;
+  const selfId = useSession().data?.user?.id;
+  const deactivate = useRowDialog<EditableUser>();
+  const password = useRowDialog<EditableUser>();
   const name = `${p.firstName} ${p.lastName}`.trim();
   const hasMargin = Number(a.totalMargin) > 0;
   return (
@@ -333,9 +337,11 @@ function TraderView({ details }: { details: TraderDetails }) {
           <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Title>
-          <Badge variant="dot" color={p.isActive === '1' ? 'teal' : 'gray'} styles={badgeStyles}>
-            {p.isActive === '1' ? 'Active' : 'Inactive'}
-          </Badge>
+          {p.isReserved && (
+            <Badge variant="dot" color={p.isActive === '1' ? 'teal' : 'gray'} styles={badgeStyles}>
+              {p.isActive === '1' ? 'Active' : 'Inactive'}
+            </Badge>
+          )}
           <Badge variant="dot" color={p.status === 'Online' ? 'teal' : 'gray'} styles={badgeStyles}>
             {p.status}
           </Badge>
@@ -345,10 +351,24 @@ function TraderView({ details }: { details: TraderDetails }) {
             </Badge>
           )}
         </Group>
-        <Text size="sm" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
-          {p.email} · {p.accountType === '1' ? 'user' : 'trader'} #{p.id}
-        </Text>
+        <Group justify="space-between" align="center" gap="sm" mt={2}>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {p.email} · {p.accountType === '1' ? 'user' : 'trader'} #{p.id}
+          </Text>
+          {!p.isReserved && (
+            <Group gap="md">
+              <ActiveCell trader={p} self={p.id === selfId} onDeactivate={deactivate.open} />
+              <Button variant="default" size="xs" leftSection={<IconKey size={14} aria-hidden />} onClick={() => password.open(p)}>
+                Change password
+              </Button>
+            </Group>
+          )}
+        </Group>
       </div>
+      <DeactivateDialog trader={deactivate.row} opened={deactivate.opened} onClose={deactivate.close} />
+      <Modal opened={password.opened} onClose={password.close} title={`Change password of ${name}`} centered>
+        {password.row && <ChangePasswordForm key={password.row.id} trader={password.row} onDone={password.close} />}
+      </Modal>
 
       <Paper p="lg">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="lg" verticalSpacing="md">

@@ -100,7 +100,10 @@ export function SortableTh<K extends string>({ column, sort, onSort, numeric, ch
 
 type SortKey = 'name' | 'phone' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
 
-const fullName = (t: TraderRow) => `${t.firstName} ${t.lastName}`.trim();
+/** What the row actions need of a user, so the trader's page can offer them too. */
+export type EditableUser = Pick<TraderRow, 'id' | 'firstName' | 'lastName' | 'email' | 'isActive' | 'isReserved'>;
+
+const fullName = (t: Pick<TraderRow, 'firstName' | 'lastName'>) => `${t.firstName} ${t.lastName}`.trim();
 
 const TEXT_SORT: Partial<Record<SortKey, (t: TraderRow) => string>> = {
   name: fullName,
@@ -136,7 +139,7 @@ function Figure({ value }: { value: string }) {
   return <Table.Td className="tp-num">{formatUsd(value)}</Table.Td>;
 }
 
-function ChangePasswordForm({ trader, onDone }: { trader: TraderRow; onDone: () => void }) {
+export function ChangePasswordForm({ trader, onDone }: { trader: EditableUser; onDone: () => void }) {
   const change = useEditTraderPassword();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -203,7 +206,7 @@ function Dot({ on, label }: { on: boolean; label: string }) {
   );
 }
 
-function ActiveCell({ trader, self, onDeactivate }: { trader: TraderRow; self: boolean; onDeactivate: (t: TraderRow) => void }) {
+export function ActiveCell<T extends EditableUser>({ trader, self, onDeactivate }: { trader: T; self: boolean; onDeactivate: (t: T) => void }) {
   const edit = useEditTraderStatus();
   const active = trader.isActive === '1';
   const badge = <Dot on={active} label={active ? 'Active' : 'Inactive'} />;
@@ -234,7 +237,7 @@ function ActiveCell({ trader, self, onDeactivate }: { trader: TraderRow; self: b
   );
 }
 
-function DeactivateDialog({ trader, opened, onClose }: { trader: TraderRow | null; opened: boolean; onClose: () => void }) {
+export function DeactivateDialog({ trader, opened, onClose }: { trader: EditableUser | null; opened: boolean; onClose: () => void }) {
   const edit = useEditTraderStatus();
   const name = trader ? fullName(trader) : '';
   const confirm = () => {
