@@ -31,6 +31,8 @@ describe('the back office', () => {
   async function check(name: string, options: { dark?: boolean } = {}) {
     // The pointer rests where the last click was; move it off, so no hover tooltip covers the screen.
     await page.mouse.move(0, 0);
+    // Dialogs fade in: check the settled colours.
+    await page.waitForTimeout(300);
     assert.deepEqual(await seriousA11yViolations(page), [], `${name}: no serious or critical axe violation`);
     await screenshots(page, name, options);
   }
@@ -85,7 +87,7 @@ describe('the back office', () => {
 
     await queue.openDecision(id, 'Approve');
     await page.getByText(`2,500.75 USD is credited to Amelia Hartmann-Oyelaran's balance.`).waitFor();
-    await screenshots(page, 'admin-deposit-approve-dialog');
+    await check('admin-deposit-approve-dialog');
     await queue.confirm('Approve');
     await queue.toast(`Deposit request# ${id} approved successfully`);
     await queue.row(id).waitFor({ state: 'detached' });
@@ -183,7 +185,7 @@ describe('the back office', () => {
     await page.getByRole('button', { name: 'Change password of Eleanor Voss' }).click();
     await users.dialog().getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Please enter a new password.').waitFor();
-    await screenshots(page, 'admin-change-password');
+    await check('admin-change-password');
     await users.dialog().getByRole('button', { name: 'Cancel' }).click();
     await users.dialog().waitFor({ state: 'detached' });
     await users.changePassword('Eleanor Voss', 'Copper-Kettle-9182');
@@ -243,7 +245,7 @@ describe('the back office', () => {
 
     await page.getByRole('button', { name: `Close ticket ${ticket}` }).click();
     await trades.dialog().getByText('Gustavo Nakamura-Ferreira').waitFor();
-    await screenshots(page, 'admin-close-trade-dialog');
+    await check('admin-close-trade-dialog');
     await trades.dialog().getByRole('button', { name: 'Close position' }).click();
     await trades.dialog().waitFor({ state: 'detached' });
     await trades.toast(`ticket# ${ticket} closed successfully`);
@@ -271,7 +273,7 @@ describe('the back office', () => {
     await accounts.submitAdd();
     await page.getByText('Please enter the account name.').waitFor();
     await page.getByText('Please enter the account number.').waitFor();
-    await screenshots(page, 'admin-add-account-dialog');
+    await check('admin-add-account-dialog');
     await accounts.add('USDT (TRC-20) — Treasury wallet', 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', 'Network TRC-20 only; other networks are lost.');
     await accounts.toast(/USDT \(TRC-20\) — Treasury wallet added/);
     await accounts.dialog().waitFor({ state: 'detached' });

@@ -260,7 +260,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
         </Group>
       </Group>
       {body}
-      <Modal opened={confirm.opened} onClose={confirm.close} title={target ? `${approving ? 'Approve' : 'Reject'} ${text.noun} request #${target.row.id}?` : ''} centered>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={confirm.opened} onClose={confirm.close} title={target ? `${approving ? 'Approve' : 'Reject'} ${text.noun} request #${target.row.id}?` : ''} centered>
         {target && (
           <Stack gap="md">
             <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
@@ -279,7 +279,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
               <Text size="sm" c="dimmed">
                 {text.accountHeader}
               </Text>
-              <Text size="sm" className="tp-figure">
+              <Text size="sm" className="tp-figure" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
                 {target.row.account}
               </Text>
             </SimpleGrid>
@@ -288,7 +288,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
               <Button variant="default" onClick={confirm.close}>
                 Cancel
               </Button>
-              <Button color={approving ? 'teal' : 'red'} onClick={onConfirm} data-autofocus>
+              <Button color={approving ? 'teal.9' : 'red.9'} onClick={onConfirm} data-autofocus>
                 {approving ? 'Approve' : 'Reject'}
               </Button>
             </Group>

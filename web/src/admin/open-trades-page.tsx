@@ -163,7 +163,7 @@ function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTa
   const digits = t ? (info.get(t.fullSymbol)?.digits ?? 5) : 5;
   const now = t ? closingPrice(t, price) : null;
   return (
-    <Modal opened={opened} onClose={onClose} title={t ? `Close ticket #${t.tradeId}?` : ''} centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title={t ? `Close ticket #${t.tradeId}?` : ''} centered>
       {target && t && (
         <Stack gap="md">
           <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
@@ -197,7 +197,7 @@ function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTa
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button color="red" onClick={confirm} data-autofocus>
+            <Button color="red.9" onClick={confirm} data-autofocus>
               Close position
             </Button>
           </Group>

@@ -202,7 +202,7 @@ export function PaymentAccountsPage() {
         )}
         {body}
       </Paper>
-      <Modal opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
         <AddAccountForm onDone={() => setAdding(false)} />
       </Modal>
     </Stack>

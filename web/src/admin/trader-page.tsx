@@ -366,7 +366,7 @@ function TraderView({ details }: { details: TraderDetails }) {
         </Group>
       </div>
       <DeactivateDialog trader={deactivate.row} opened={deactivate.opened} onClose={deactivate.close} />
-      <Modal opened={password.opened} onClose={password.close} title={`Change password of ${name}`} centered>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={password.opened} onClose={password.close} title={`Change password of ${name}`} centered>
         {password.row && <ChangePasswordForm key={password.row.id} trader={password.row} onDone={password.close} />}
       </Modal>
 

@@ -250,7 +250,7 @@ export function DeactivateDialog({ trader, opened, onClose }: { trader: Editable
     );
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={`Deactivate ${name}?`} centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title={`Deactivate ${name}?`} centered>
       <Stack gap="md">
         <Text size="sm">
           {name} is signed out on every device at once and cannot sign in until you activate the account again. Open positions and pending requests are kept.
@@ -259,7 +259,7 @@ export function DeactivateDialog({ trader, opened, onClose }: { trader: Editable
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="red" onClick={confirm} data-autofocus>
+          <Button color="red.9" onClick={confirm} data-autofocus>
             Deactivate and sign out
           </Button>
         </Group>
@@ -422,7 +422,7 @@ export function UsersPage() {
         {body}
       </Paper>
       <DeactivateDialog trader={deactivate.row} opened={deactivate.opened} onClose={deactivate.close} />
-      <Modal opened={password.opened} onClose={password.close} title={password.row ? `Change password of ${fullName(password.row)}` : 'Change password'} centered>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={password.opened} onClose={password.close} title={password.row ? `Change password of ${fullName(password.row)}` : 'Change password'} centered>
         {password.row && <ChangePasswordForm key={password.row.id} trader={password.row} onDone={password.close} />}
       </Modal>
     </Stack>
