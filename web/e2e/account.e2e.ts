@@ -55,8 +55,11 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await a.context.close();
   });
 
-  it('changes the password from My Settings; the new one signs in', async () => {
+  it('changes the password from My Settings: this tab stays signed in, another device is signed out, the new one signs in', async () => {
     const trader = await createTrader(h);
+    const other = await signIn(trader.email, trader.password);
+    await other.page.goto('/dashboard/home');
+    await other.page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
     const { context, page } = await signIn(trader.email, trader.password);
     await page.goto('/dashboard/change-password');
     await page.getByRole('button', { name: 'Change' }).click();
@@ -67,6 +70,12 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.getByRole('button', { name: 'Change' }).click();
     await page.waitForFunction(() => (document.querySelector('[data-testid="form-message"]')?.textContent ?? '') !== '');
     assert.match((await page.getByTestId('form-message').textContent()) ?? '', /password has been changed/i);
+    // The other device's session ended; this tab holds the new session and keeps its live connection.
+    await other.page.waitForURL((u) => u.pathname === '/', { timeout: 10_000 });
+    await other.context.close();
+    await page.waitForTimeout(1000);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/change-password');
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
     await screenshots(page, 'settings');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await context.close();

@@ -132,7 +132,7 @@ describe('the stream client', () => {
   it('backs off exponentially with jitter up to the cap', async () => {
     const delays: number[] = [];
     const realSetTimeout = globalThis.setTimeout;
-    const c = new StreamClient({ url: () => 'ws://127.0.0.1:1', createSocket: () => { throw new Error('refused'); }, initialBackoffMs: 100, maxBackoffMs: 1000, random: () => 0.5 });
+    const c = new StreamClient({ url: () => 'ws://127.0.0.1:1', createSocket: () => { throw new Error('refused'); }, initialBackoffMs: 100, maxBackoffMs: 1000, random: () => 0.5, connectTimeoutMs: 99_999 });
     globalThis.setTimeout = ((fn: () => void, ms: number) => {
       delays.push(ms);
       return realSetTimeout(() => undefined, 0);
@@ -144,7 +144,8 @@ describe('the stream client', () => {
       globalThis.setTimeout = realSetTimeout;
       c.stop();
     }
-    assert.deepEqual(delays.slice(0, 6), [100, 100, 200, 400, 500, 500]);
+    // (99 999 ms is each attempt's handshake time-out, not a backoff.)
+    assert.deepEqual(delays.filter((ms) => ms !== 99_999).slice(0, 6), [100, 100, 200, 400, 500, 500]);
   });
 
   it('polls quotes over REST while the socket is down', async () => {
@@ -184,6 +185,62 @@ describe('the stream client', () => {
     fake.send({ type: 'event', event: { type: 'account.sessionsRevoked', userId: 1, reason: 'deactivated' } });
     await eventually(() => ended === 2);
     assert.equal(d.getState(), 'closed');
+  });
+
+  it('sends the symbols a page of rows follows as one subscribe message', async () => {
+    const c = client(fake);
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    const log = fake.received[fake.received.length - 1]!;
+    const before = log.length;
+    const offs = ['AUDUSD', 'NZDUSD', 'USDCAD', 'USDCHF'].map((s) => c.subscribeQuote(s, () => undefined));
+    await eventually(() => log.length > before);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(log.slice(before), [{ type: 'subscribe', symbols: ['AUDUSD', 'NZDUSD', 'USDCAD', 'USDCHF'] }]);
+    // Leaving and coming back within one tick sends nothing.
+    offs[0]!();
+    c.subscribeQuote('AUDUSD', () => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(log.length, before + 1);
+    c.stop();
+  });
+
+  it('marks held prices stale when neither the socket nor polling answers', async () => {
+    let fail = false;
+    const c = new StreamClient({
+      url: () => 'ws://127.0.0.1:1',
+      createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+      initialBackoffMs: 5000,
+      pollIntervalMs: 20,
+      pollQuotes: async () => {
+        if (fail) throw new Error('offline');
+        return [quote('EURUSD', 1.2, 1.2002)];
+      },
+    });
+    c.subscribeQuote('EURUSD', () => undefined);
+    c.start();
+    await eventually(() => c.getQuote('EURUSD')?.quote.bid === 1.2);
+    assert.equal(c.getQuote('EURUSD')?.quote.stale, false);
+    fail = true;
+    await eventually(() => c.getQuote('EURUSD')?.quote.stale === true);
+    c.stop();
+  });
+
+  it('forgets quotes and sequence at stop, so the next sign-in starts clean', async () => {
+    const c = client(fake);
+    c.subscribeQuote('EURUSD', () => undefined);
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    fake.send({ type: 'snapshot', quotes: [quote('EURUSD', 1.1, 1.1002)] });
+    await eventually(() => c.getQuote('EURUSD') !== undefined);
+    c.stop();
+    assert.equal(c.getQuote('EURUSD'), undefined);
+    const states: string[] = [];
+    c.onState(() => states.push(c.getState()));
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    assert.deepEqual(states, ['connecting', 'open']);
+    c.stop();
   });
 
   it('delivers account events to their listeners', async () => {

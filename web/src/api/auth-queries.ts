@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi, type CallInput } from './client';
-import { queryKeys } from './query-keys';
 
 /** The signed-out screens' calls, apart from the other hooks so the sign-in page loads only these. */
 export function useLogin() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: CallInput<'login'>) => callApi('login', input),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.session }),
+    // A new session may be another user's: nothing cached for the previous one may show.
+    onSuccess: () => client.clear(),
   });
 }
 

@@ -47,6 +47,20 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** AbortSignal.any where the browser has it (Safari 17.4+, Chrome 116+), else the same by hand. */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}
+
 function queryString(input: unknown): string {
   if (!input || typeof input !== 'object') return '';
   const params = new URLSearchParams();
@@ -65,7 +79,7 @@ function queryString(input: unknown): string {
 export async function callApi<K extends CallName>(name: K, input?: CallInput<K>, options: CallOptions = {}): Promise<CallOutput<K>> {
   const route = callRoutes[name];
   const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const signal = options.signal ? anySignal([options.signal, timeout]) : timeout;
   const headers: Record<string, string> = { accept: 'application/json' };
   let url = `/api${route.path}`;
   let body: string | undefined;

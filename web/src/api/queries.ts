@@ -103,7 +103,8 @@ export function useAddDeposit() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: { input: CallInput<'addDeposite'>; idempotencyKey: string }) => callApi('addDeposite', input, { idempotencyKey }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deposits }),
+    // Also after a failure: a time-out may hide a request the server did file.
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.deposits }),
   });
 }
 
@@ -111,15 +112,12 @@ export function useAddWithdrawal() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: { input: CallInput<'addWithdrawal'>; idempotencyKey: string }) => callApi('addWithdrawal', input, { idempotencyKey }),
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.withdrawals }), client.invalidateQueries({ queryKey: queryKeys.margins })]),
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.withdrawals }), client.invalidateQueries({ queryKey: queryKeys.margins })]),
   });
 }
 
 /** Sign-out: the server ends the session; every cached answer of this user is dropped. */
 export async function signOut(client: QueryClient): Promise<void> {
-  try {
-    await callApi('logout');
-  } finally {
-    client.clear();
-  }
+  await callApi('logout');
+  client.clear();
 }

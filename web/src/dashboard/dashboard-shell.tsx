@@ -3,6 +3,7 @@ import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, Icon
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { errorMessage } from '../api/client';
 import { signOut, useSession } from '../api/queries';
 import { roleOf } from '../auth/session';
 import { useAppStore } from '../state/app-store';
@@ -10,6 +11,7 @@ import { stream } from '../stream/stream';
 import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
+import { toastError } from '../ui/toast';
 import { isGroup, menuFor, type MenuLink } from './menu';
 
 /** Spec: mobile means 768 px or less; the side menu then hides behind a menu button. */
@@ -33,8 +35,14 @@ export function DashboardShell() {
   useEffect(() => setOpen(false), [location.pathname, setOpen]);
 
   const logout = async () => {
+    // The stream stops only once the server has ended the session (a failed sign-out keeps the page live).
+    try {
+      await signOut(client);
+    } catch (err) {
+      toastError(errorMessage(err), 'Could not sign out');
+      return;
+    }
     stream.stop();
-    await signOut(client).catch(() => undefined);
     void navigate('/', { replace: true });
   };
 

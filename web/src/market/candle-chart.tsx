@@ -77,13 +77,17 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
     if (!instance) return;
     let cancelled = false;
     let unsubscribe: (() => void) | null = null;
+    // setDataLoader, setSymbol and setPeriod each restart loading; only the latest start may land.
+    let latestInit = 0;
     setState({ status: 'loading' });
     instance.setDataLoader({
-      getBars: async ({ type, timestamp, callback }) => {
+      getBars: async ({ type, timestamp, symbol: info, callback }) => {
         try {
           if (type === 'init') {
+            if (info.ticker !== symbol) return;
+            const request = ++latestInit;
             const answer = await callApi('getCandles', { symbol, period, limit: PAGE });
-            if (cancelled) return;
+            if (cancelled || request !== latestInit) return;
             callback(answer.data.map(toKLine), { backward: false, forward: answer.data.length === PAGE });
             setState({ status: answer.data.length ? 'ready' : 'empty' });
           } else if (type === 'forward' && timestamp !== null) {
@@ -112,7 +116,10 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
     });
     instance.setSymbol({ ticker: symbol, pricePrecision: digits, volumePrecision: 0 });
     instance.setPeriod(CHART_PERIODS[period]);
+    // After a reconnect, candles that closed meanwhile were never streamed: load them again.
+    const offResync = stream.onResync(() => instance.resetData());
     return () => {
+      offResync();
       cancelled = true;
       unsubscribe?.();
       unsubscribe = null;
@@ -120,7 +127,7 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
   }, [symbol, period, digits]);
 
   return (
-    <Box pos="relative" h={height} role="img" aria-label={label}>
+    <Box pos="relative" h={height} role="group" aria-label={label}>
       <div ref={container} style={{ position: 'absolute', inset: 0 }} data-testid="candle-chart" />
       {state.status !== 'ready' && (
         <Center pos="absolute" inset={0} style={{ pointerEvents: 'none', background: state.status === 'loading' ? undefined : 'var(--mantine-color-body)' }}>

@@ -22,6 +22,10 @@ export function DepositPage() {
   const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
   // One key per filled-in form: a double click or a retry after a time-out files one request.
   const key = useRef(newIdempotencyKey());
+  // A key names one request: a changed form is a new one (the server refuses a reused key with another body).
+  useEffect(() => {
+    key.current = newIdempotencyKey();
+  }, [gateway, account, amount]);
   const list = accounts.data?.data ?? [];
   const selected = list.find((a) => String(a.id) === gateway);
 

@@ -10,7 +10,9 @@ export function AmountInput({ label, value, onChange, error, description }: { la
       placeholder="0.00"
       value={value}
       onChange={(e) => {
-        const v = e.currentTarget.value.replace(/,/g, '');
+        const typed = e.currentTarget.value.trim();
+        // '1,234.50' has thousands separators; '100,50' (no point) is a decimal comma, never 10050.
+        const v = /^\d{1,3}(,\d{3})+(\.\d*)?$/.test(typed) ? typed.replace(/,/g, '') : typed.replace(',', '.');
         if (/^\d{0,12}(\.\d{0,2})?$/.test(v)) onChange(v);
       }}
       error={error}

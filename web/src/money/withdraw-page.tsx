@@ -1,5 +1,5 @@
 import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../api/client';
 import { useAddWithdrawal, useMargins } from '../api/queries';
@@ -39,6 +39,10 @@ export function WithdrawPage() {
   const [errors, setErrors] = useState<{ account?: string; amount?: string }>({});
   const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
   const key = useRef(newIdempotencyKey());
+  // A key names one request: a changed form is a new one (the server refuses a reused key with another body).
+  useEffect(() => {
+    key.current = newIdempotencyKey();
+  }, [account, amount]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

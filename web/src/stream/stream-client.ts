@@ -44,6 +44,8 @@ export interface StreamClientOptions {
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   random?: () => number;
+  /** A handshake that has not said hello by then is abandoned and retried. */
+  connectTimeoutMs?: number;
 }
 
 const OPEN = 1;
@@ -72,6 +74,11 @@ export class StreamClient {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private watchdogTimer: ReturnType<typeof setTimeout> | null = null;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private pollInFlight = false;
+  /** Symbol changes are sent once per tick, so a page of rows mounting costs one message, not twenty. */
+  private readonly pendingSubscribe = new Set<string>();
+  private readonly pendingUnsubscribe = new Set<string>();
+  private flushQueued = false;
 
   private readonly quotes = new Map<string, QuoteEntry>();
   private readonly quoteListeners = new Map<string, Set<Listener>>();
@@ -93,18 +100,19 @@ export class StreamClient {
   stop(): void {
     this.started = false;
     this.clearTimers();
-    const socket = this.socket;
-    this.socket = null;
-    if (socket) {
-      socket.onclose = null;
-      socket.close(1000, 'Signed out');
-    }
+    this.dropSocket(1000, 'Signed out');
+    // The next start may be another user's: nothing of this connection carries over.
+    this.lastSeq = 0;
+    this.attempt = 0;
+    this.pendingSubscribe.clear();
+    this.pendingUnsubscribe.clear();
+    this.quotes.clear();
     this.setState('closed');
   }
 
   /** Reconnect at once (the browser came back online, or the user asked). */
   reconnectNow(): void {
-    if (!this.started || this.state === 'open' || this.state === 'connecting') return;
+    if (!this.started || this.state === 'open' || this.socket !== null) return;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     this.connect();
@@ -146,7 +154,7 @@ export class StreamClient {
     if (!listeners) {
       listeners = new Set();
       this.quoteListeners.set(symbol, listeners);
-      this.send({ type: 'subscribe', symbols: [symbol] });
+      this.queueSymbolChange(symbol, true);
     }
     listeners.add(listener);
     return () => {
@@ -155,7 +163,7 @@ export class StreamClient {
       current.delete(listener);
       if (current.size === 0) {
         this.quoteListeners.delete(symbol);
-        this.send({ type: 'unsubscribe', symbols: [symbol] });
+        this.queueSymbolChange(symbol, false);
       }
     };
   }
@@ -180,15 +188,54 @@ export class StreamClient {
     };
   }
 
+  /**
+   * The server allows a few dozen client messages a second: changes of the followed symbols are
+   * gathered and sent as one subscribe and one unsubscribe after the current task (a symbol
+   * dropped and followed again meanwhile cancels out).
+   */
+  private queueSymbolChange(symbol: string, follow: boolean): void {
+    if (follow) {
+      if (!this.pendingUnsubscribe.delete(symbol)) this.pendingSubscribe.add(symbol);
+    } else if (!this.pendingSubscribe.delete(symbol)) this.pendingUnsubscribe.add(symbol);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      const subscribe = [...this.pendingSubscribe];
+      const unsubscribe = [...this.pendingUnsubscribe];
+      this.pendingSubscribe.clear();
+      this.pendingUnsubscribe.clear();
+      if (unsubscribe.length > 0) this.send({ type: 'unsubscribe', symbols: unsubscribe });
+      if (subscribe.length > 0) this.send({ type: 'subscribe', symbols: subscribe });
+    });
+  }
+
   subscribedSymbols(): string[] {
     return [...this.quoteListeners.keys()];
   }
 
   // ------------------------------------------------------------------ connection
 
+  private dropSocket(code: number, reason: string): void {
+    const socket = this.socket;
+    this.socket = null;
+    if (!socket) return;
+    socket.onclose = null;
+    socket.onmessage = null;
+    try {
+      socket.close(code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
   private connect(): void {
     const create = this.options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+    this.dropSocket(4000, 'Replaced');
     this.setState(this.attempt === 0 && this.lastSeq === 0 ? 'connecting' : 'reconnecting');
+    // Prices keep coming by REST until the socket says hello; a handshake that hangs is given up.
+    this.startPolling();
+    this.armWatchdog(this.options.connectTimeoutMs ?? 10_000);
     let socket: SocketLike;
     try {
       socket = create(this.options.url());
@@ -213,7 +260,6 @@ export class StreamClient {
       this.scheduleReconnect();
     };
     socket.onerror = () => undefined;
-    socket.onopen = () => this.armWatchdog();
   }
 
   private scheduleReconnect(): void {
@@ -233,18 +279,13 @@ export class StreamClient {
     }, delay);
   }
 
-  private armWatchdog(): void {
+  /** Silent for two heartbeats (or a handshake past its time): the connection is dead even if TCP has not noticed. */
+  private armWatchdog(timeoutMs = this.heartbeatMs * 2 + 1000): void {
     this.clearWatchdog();
     this.watchdogTimer = setTimeout(() => {
-      // Silent for two heartbeats: the connection is dead even if TCP has not noticed.
-      const socket = this.socket;
-      this.socket = null;
-      if (socket) {
-        socket.onclose = null;
-        socket.close(4000, 'No heartbeat');
-      }
+      this.dropSocket(4000, 'No heartbeat');
       this.scheduleReconnect();
-    }, this.heartbeatMs * 2 + 1000);
+    }, timeoutMs);
   }
 
   private clearWatchdog(): void {
@@ -264,14 +305,29 @@ export class StreamClient {
     if (!poll || this.pollTimer) return;
     const run = () => {
       const symbols = this.subscribedSymbols();
-      if (symbols.length === 0) return;
+      if (symbols.length === 0 || this.pollInFlight) return;
+      this.pollInFlight = true;
       poll(symbols)
         .then((quotes) => {
-          if (this.state !== 'open') quotes.forEach((q) => this.applyQuote(q));
+          if (this.started && this.state !== 'open') quotes.forEach((q) => this.applyQuote(q));
         })
-        .catch(() => undefined);
+        .catch(() => {
+          // Neither the socket nor REST answers: the prices shown are no longer current.
+          if (this.started && this.state !== 'open') this.markAllStale();
+        })
+        .finally(() => {
+          this.pollInFlight = false;
+        });
     };
     this.pollTimer = setInterval(run, this.options.pollIntervalMs ?? 1000);
+  }
+
+  private markAllStale(): void {
+    for (const [symbol, entry] of this.quotes) {
+      if (entry.quote.stale) continue;
+      this.quotes.set(symbol, { ...entry, quote: { ...entry.quote, stale: true } });
+      this.quoteListeners.get(symbol)?.forEach((l) => l());
+    }
   }
 
   private stopPolling(): void {
@@ -346,6 +402,8 @@ export class StreamClient {
 
   private applyQuote(quote: Quote): void {
     const previous = this.quotes.get(quote.symbol);
+    // An answer to a slow poll must not take a price back in time.
+    if (previous && previous.quote.time !== null && quote.time !== null && quote.time < previous.quote.time) return;
     if (previous && previous.quote.bid === quote.bid && previous.quote.ask === quote.ask && previous.quote.stale === quote.stale && previous.quote.open === quote.open && previous.quote.time === quote.time) return;
     this.quotes.set(quote.symbol, {
       quote,

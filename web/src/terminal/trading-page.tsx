@@ -5,6 +5,7 @@ import { useFullscreenDocument } from '@mantine/hooks';
 import { IconLayoutDashboard, IconLogout, IconMaximize, IconMinimize, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
+import { errorMessage } from '../api/client';
 import { signOut, useSession, useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
 import { CandleChart } from '../market/candle-chart';
@@ -14,6 +15,7 @@ import { stream } from '../stream/stream';
 import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
+import { toastError } from '../ui/toast';
 import { PriceTable } from './price-table';
 import classes from './trading-page.module.css';
 
@@ -118,8 +120,14 @@ export function TradingPage() {
   const { toggle, fullscreen } = useFullscreenDocument();
   const name = session?.user ? `${session.user.firstName} ${session.user.lastName}` : '';
   const logout = async () => {
+    // The stream stops only once the server has ended the session (a failed sign-out keeps the page live).
+    try {
+      await signOut(client);
+    } catch (err) {
+      toastError(errorMessage(err), 'Could not sign out');
+      return;
+    }
     stream.stop();
-    await signOut(client).catch(() => undefined);
     void navigate('/', { replace: true });
   };
   return (

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
+import { callApi } from '../api/client';
 import { invalidateAccountData, invalidateForEvent, toastForEvent } from '../stream/live-updates';
 import { stream } from '../stream/stream';
 import { toast } from './toast';
@@ -32,12 +33,20 @@ export function SignedInLayout() {
   }, [client]);
 
   useEffect(() => {
-    const sessionEnded = () => {
+    // The stream ends when a session of this user is revoked — which may be another device's
+    // (signed out there) or this tab's old one (this tab changed the password and holds the new
+    // session). Ask the server about this tab's cookie before leaving.
+    const sessionEnded = async () => {
+      const session = await callApi('testSession').catch(() => null);
+      if (session?.status === 'success') {
+        stream.start();
+        return;
+      }
       toast({ title: 'Signed out', message: 'Your session has ended. Please sign in again.', color: 'yellow' });
       client.clear();
       void navigate('/', { replace: true });
     };
-    return stream.onSessionEnded(sessionEnded);
+    return stream.onSessionEnded(() => void sessionEnded());
   }, [client, navigate]);
 
   return <Outlet />;
