@@ -53,7 +53,7 @@ export function DashboardShell() {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={open} onClick={() => setOpen(!open)} hiddenFrom="sm" size="sm" aria-label={open ? 'Close the menu' : 'Open the menu'} />
             <Link to="/dashboard/home" style={{ textDecoration: 'none', color: 'inherit' }} aria-label="Tradeport dashboard">
-              <Logo size="sm" />
+              <Logo size="sm" nameFrom="xs" />
             </Link>
           </Group>
           <Group gap="xs" wrap="nowrap">

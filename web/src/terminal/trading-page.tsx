@@ -134,7 +134,7 @@ export function TradingPage() {
     <div className={classes.page}>
       <header className={classes.topbar}>
         <Group gap="sm" wrap="nowrap">
-          <Logo size="sm" />
+          <Logo size="sm" nameFrom="xs" />
           <Button component={Link} to="/dashboard/home" size="xs" variant="default" leftSection={<IconLayoutDashboard size={16} />}>
             Dashboard
           </Button>
