@@ -174,6 +174,27 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await context.close();
   });
 
+  it('shows the spec’s error page with a way back when a screen cannot load', async () => {
+    const trader = await createTrader(h);
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await page.goto('/dashboard/home');
+    await page.getByTestId('card-total-balance').waitFor();
+    // The network drops the profile screen's script: the route fails to load.
+    await page.route(/\/assets\/profile-page-[^/]+\.js$/, (route) => route.abort());
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'route-error');
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await context.close();
+  });
+
   it('signs out from the user menu', async () => {
     const trader = await createTrader(h);
     const { context, page } = await newPage(h);

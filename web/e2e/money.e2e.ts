@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DashboardPage } from './pages/dashboard-page';
 import { DepositPage, RequestListPage, WithdrawPage } from './pages/money-pages';
 import { SignInPage } from './pages/sign-in-page';
-import { adminClient, createTrader, newPage, postJson, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { adminClient, createTrader, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 describe('deposits and withdrawals in the browser, decided live by the back office', () => {
   let h: Harness;
@@ -66,7 +66,22 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
     await page.waitForFunction(() => document.querySelector('[data-testid="card-total-balance"]')?.textContent?.startsWith('1,250.50'));
     assert.equal(await dashboard.card('Total Deposits'), '1,250.50');
-    await page.waitForFunction(() => document.querySelector('[data-testid="account-balance"]')?.textContent?.startsWith('1,250.5000'));
+
+    // A trade opened and closed through the API appears in History Trade, Buy in green and the loss in red, live.
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1 });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.099, ask: 1.0992 }]);
+    const closed = await postJson(trader.client, '/platform/updateTrades.php', { ticket: opened.body.ticket });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const history = page.getByRole('table', { name: 'History Trade' });
+    await history.getByRole('row').nth(1).waitFor();
+    const cells = await history.getByRole('row').nth(1).getByRole('cell').allTextContents();
+    assert.deepEqual([cells[1], cells[3], cells[4], cells[5], cells[8], cells[9]], ['EURUSD', 'Buy', '0.10', '1.10020', '1.09900', '-12.00']);
+    assert.equal(await history.getByRole('row').nth(1).getByRole('cell').nth(3).evaluate((el) => el.className.includes('tp-buy')), true);
+    assert.equal(await history.getByRole('row').nth(1).getByRole('cell').nth(9).evaluate((el) => el.className.includes('tp-negative')), true);
+    await page.waitForFunction(() => document.querySelector('[data-testid="card-total-balance"]')?.textContent?.startsWith('1,238.50'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="account-balance"]')?.textContent?.startsWith('1,238.5000'));
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'home', { dark: true });
     await context.close();
