@@ -31,7 +31,8 @@ function chartStyles(scheme: 'light' | 'dark'): DeepPartial<Styles> {
     candle: {
       bar: { upColor: up, downColor: down, upBorderColor: up, downBorderColor: down, upWickColor: up, downWickColor: down },
       priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: { upColor: up, downColor: down, text } },
-      tooltip: { title: text, legend: text },
+      // The OHLC legend shows while the pointer is on the chart, not over the candles all the time.
+      tooltip: { showRule: 'follow_cross', title: text, legend: text },
     },
     indicator: { tooltip: { title: text, legend: text } },
     xAxis: { tickText: text },
