@@ -1,13 +1,12 @@
 import { Alert, Anchor, Button, Grid, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client';
 import { useActivePaymentAccounts, useAddDeposit } from '../api/queries';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
-import { toastSuccess } from '../ui/toast';
-import { AmountInput, amountError, newIdempotencyKey } from './money-form';
+import { AmountInput, amountError, useRequestForm } from './money-form';
 import { RecentRequests } from './request-lists';
 
 /** The deposit form (spec: payment account, account hint, amount, Continue, the 24-hour notice). */
@@ -19,13 +18,7 @@ export function DepositPage() {
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
   const [errors, setErrors] = useState<{ gateway?: string; account?: string; amount?: string }>({});
-  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
-  // One key per filled-in form: a double click or a retry after a time-out files one request.
-  const key = useRef(newIdempotencyKey());
-  // A key names one request: a changed form is a new one (the server refuses a reused key with another body).
-  useEffect(() => {
-    key.current = newIdempotencyKey();
-  }, [gateway, account, amount]);
+  const form = useRequestForm([gateway, account, amount]);
   const list = accounts.data?.data ?? [];
   const selected = list.find((a) => String(a.id) === gateway);
 
@@ -35,7 +28,7 @@ export function DepositPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setMessage(null);
+    form.clearMessage();
     const found = {
       gateway: gateway ? undefined : 'Please select a payment account.',
       account: account.trim() ? undefined : 'Please enter your account number.',
@@ -44,17 +37,11 @@ export function DepositPage() {
     setErrors(found);
     if (found.gateway || found.account || found.amount) return;
     add.mutate(
-      { input: { depositAmount: amount, paymentAccount: account.trim(), payment_getways_id: Number(gateway) }, idempotencyKey: key.current },
-      {
-        onSuccess: (answer) => {
-          setMessage({ text: answer.message, ok: true });
-          toastSuccess(answer.message);
-          setAccount('');
-          setAmount('');
-          key.current = newIdempotencyKey();
-        },
-        onError: (error) => setMessage({ text: errorMessage(error), ok: false }),
-      },
+      { input: { depositAmount: amount, paymentAccount: account.trim(), payment_getways_id: Number(gateway) }, idempotencyKey: form.idempotencyKey() },
+      form.outcome(() => {
+        setAccount('');
+        setAmount('');
+      }),
     );
   };
 
@@ -87,7 +74,7 @@ export function DepositPage() {
                 <Button type="submit" size="md" loading={add.isPending}>
                   Continue
                 </Button>
-                <FormMessage message={message?.text ?? null} success={message?.ok} />
+                <FormMessage message={form.message?.text ?? null} success={form.message?.ok} />
                 <Text size="sm" c="dimmed">
                   Deposits with a new payment method might take up to 24 hours to be reviewed.
                 </Text>

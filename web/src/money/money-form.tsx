@@ -1,4 +1,7 @@
 import { TextInput } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../api/client';
+import { toastSuccess } from '../ui/toast';
 
 /** An amount in USD as a person types it: digits and at most two decimals. */
 export function AmountInput({ label, value, onChange, error, description }: { label: string; value: string; onChange: (v: string) => void; error?: string; description?: string }) {
@@ -33,4 +36,33 @@ export function amountError(value: string, limitLabel: string): string | undefin
 
 export function newIdempotencyKey(): string {
   return crypto.randomUUID();
+}
+
+/**
+ * What the deposit and withdrawal forms share: one idempotency key per filled-in form (a double
+ * click or a retry after a time-out files one request; a changed form is a new request, since the
+ * server refuses a reused key with another body), and the outcome as a message and a toast.
+ */
+export function useRequestForm(formValues: readonly unknown[]) {
+  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  const key = useRef(newIdempotencyKey());
+  useEffect(() => {
+    key.current = newIdempotencyKey();
+    // The form's values are the dependencies: a new key whenever one of them changes.
+  }, formValues);
+  return {
+    message,
+    clearMessage: () => setMessage(null),
+    idempotencyKey: () => key.current,
+    /** Callbacks for the mutation; `onFiled` clears the form. */
+    outcome: (onFiled: () => void) => ({
+      onSuccess: (answer: { message: string }) => {
+        setMessage({ text: answer.message, ok: true });
+        toastSuccess(answer.message);
+        onFiled();
+        key.current = newIdempotencyKey();
+      },
+      onError: (error: unknown) => setMessage({ text: errorMessage(error), ok: false }),
+    }),
+  };
 }

@@ -1,13 +1,11 @@
 import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../api/client';
 import { useAddWithdrawal, useMargins } from '../api/queries';
 import { formatUsd } from '../format/format';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
-import { toastSuccess } from '../ui/toast';
-import { AmountInput, amountError, newIdempotencyKey } from './money-form';
+import { AmountInput, amountError, useRequestForm } from './money-form';
 import { RecentRequests } from './request-lists';
 
 export function AvailableFunds() {
@@ -37,31 +35,20 @@ export function WithdrawPage() {
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
   const [errors, setErrors] = useState<{ account?: string; amount?: string }>({});
-  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
-  const key = useRef(newIdempotencyKey());
-  // A key names one request: a changed form is a new one (the server refuses a reused key with another body).
-  useEffect(() => {
-    key.current = newIdempotencyKey();
-  }, [account, amount]);
+  const form = useRequestForm([account, amount]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setMessage(null);
+    form.clearMessage();
     const found = { account: account.trim() ? undefined : 'Please enter the account to receive the funds.', amount: amountError(amount, 'withdrawal') };
     setErrors(found);
     if (found.account || found.amount) return;
     add.mutate(
-      { input: { withdrawalsAmount: amount, paymentAccount: account.trim() }, idempotencyKey: key.current },
-      {
-        onSuccess: (answer) => {
-          setMessage({ text: answer.message, ok: true });
-          toastSuccess(answer.message);
-          setAccount('');
-          setAmount('');
-          key.current = newIdempotencyKey();
-        },
-        onError: (error) => setMessage({ text: errorMessage(error), ok: false }),
-      },
+      { input: { withdrawalsAmount: amount, paymentAccount: account.trim() }, idempotencyKey: form.idempotencyKey() },
+      form.outcome(() => {
+        setAccount('');
+        setAmount('');
+      }),
     );
   };
 
@@ -79,7 +66,7 @@ export function WithdrawPage() {
                 <Button type="submit" size="md" loading={add.isPending}>
                   Continue
                 </Button>
-                <FormMessage message={message?.text ?? null} success={message?.ok} />
+                <FormMessage message={form.message?.text ?? null} success={form.message?.ok} />
               </Stack>
             </form>
           </Paper>
