@@ -154,6 +154,17 @@ describe('the back office', () => {
     await queue.row(second).waitFor({ timeout: 4000 });
     assert.equal((await postJson(api, '/dashboard/admin/editStatusDeposite.php', { deposites_id: second, status: 1 })).status, 200);
     await queue.row(second).waitFor({ state: 'detached', timeout: 4000 });
+
+    // …and if its dialog is open here, the dialog says so instead of letting a refused decision be sent.
+    const third = await deposit(trader, '30.00');
+    await queue.row(third).waitFor({ timeout: 4000 });
+    await queue.openDecision(third, 'Reject');
+    assert.equal((await postJson(api, '/dashboard/admin/editStatusDeposite.php', { deposites_id: third, status: 2 })).status, 200);
+    await queue.dialog().getByText('Another administrator has just decided this request').waitFor({ timeout: 4000 });
+    assert.equal(await queue.dialog().getByRole('button', { name: 'Reject', exact: true }).isDisabled(), true);
+    await check('admin-decided-elsewhere-dialog');
+    await queue.dialog().getByRole('button', { name: 'Cancel' }).click();
+    await queue.dialog().waitFor({ state: 'detached' });
   });
 
   it('deactivates a trader (signed out at once) and reactivates them', async () => {

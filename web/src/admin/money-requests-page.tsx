@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -244,6 +244,8 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
 
   const target = confirm.row;
   const approving = target?.decision === 'approve';
+  // The feed took the row out while its dialog was open: someone else decided it.
+  const goneElsewhere = confirm.opened && target !== null && !query.isPending && !rows.some((r) => r.id === target.row.id);
   return (
     <>
       <Group justify="space-between" mb="md" gap="sm">
@@ -283,12 +285,19 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
                 {target.row.account}
               </Text>
             </SimpleGrid>
+            {goneElsewhere && (
+              <Alert color="yellow" variant="light" role="alert" title="No longer pending" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+                Another administrator has just decided this request, so it has left the queue.
+              </Alert>
+            )}
+{!goneElsewhere && (
             <Text size="sm">{approving ? text.approveEffect(formatUsd(target.row.amount), target.row.traderName) : `The request is marked as rejected and ${target.row.traderName}'s balance is unchanged.`} The trader is notified, and the decision cannot be undone.</Text>
+            )}
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={confirm.close}>
                 Cancel
               </Button>
-              <Button color={approving ? 'teal.9' : 'red.9'} onClick={onConfirm} data-autofocus>
+              <Button color={approving ? 'teal.9' : 'red.9'} onClick={onConfirm} disabled={goneElsewhere} data-autofocus>
                 {approving ? 'Approve' : 'Reject'}
               </Button>
             </Group>
