@@ -243,6 +243,27 @@ describe('the stream client', () => {
     c.stop();
   });
 
+  it('asks for back-office events once someone listens, again after a reconnect, and delivers them', async () => {
+    const c = client(fake);
+    const events: unknown[] = [];
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    let log = fake.received[fake.received.length - 1]!;
+    const off = c.onAdminEvent((e) => events.push(e));
+    await eventually(() => log.some((m) => JSON.stringify(m) === JSON.stringify({ type: 'subscribeAdmin' })));
+    const event = { type: 'moneyRequest.created', kind: 'deposit', requestId: 3, userId: 9 };
+    fake.send({ type: 'admin', event });
+    await eventually(() => events.length === 1);
+    assert.deepEqual(events[0], event);
+    fake.latest().terminate();
+    await eventually(() => c.getState() === 'reconnecting');
+    await eventually(() => c.getState() === 'open');
+    log = fake.received[fake.received.length - 1]!;
+    await eventually(() => log.some((m) => JSON.stringify(m) === JSON.stringify({ type: 'subscribeAdmin' })));
+    off();
+    c.stop();
+  });
+
   it('delivers account events to their listeners', async () => {
     const c = client(fake);
     const events: unknown[] = [];

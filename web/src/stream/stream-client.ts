@@ -1,4 +1,4 @@
-import type { AccountEvent, CandleRecord, PeriodName, Quote, ServerMessage } from '@tradeport/contracts';
+import type { AccountEvent, AdminEvent, CandleRecord, PeriodName, Quote, ServerMessage } from '@tradeport/contracts';
 
 /**
  * The app's one connection to `/api/stream`. It owns the socket, the live quotes and the account
@@ -87,6 +87,7 @@ export class StreamClient {
   private readonly stateListeners = new Set<Listener>();
   private readonly resyncListeners = new Set<Listener>();
   private readonly sessionEndedListeners = new Set<Listener>();
+  private readonly adminListeners = new Set<(event: AdminEvent) => void>();
 
   constructor(private readonly options: StreamClientOptions) {}
 
@@ -142,6 +143,17 @@ export class StreamClient {
   onSessionEnded(listener: Listener): () => void {
     this.sessionEndedListeners.add(listener);
     return () => this.sessionEndedListeners.delete(listener);
+  }
+
+  /**
+   * Back-office events (administrators only): a trader filed a money request, an administrator
+   * decided one. The connection asks for them once someone listens, and again after a reconnect.
+   */
+  onAdminEvent(listener: (event: AdminEvent) => void): () => void {
+    const first = this.adminListeners.size === 0;
+    this.adminListeners.add(listener);
+    if (first) this.send({ type: 'subscribeAdmin' });
+    return () => this.adminListeners.delete(listener);
   }
 
   getQuote(symbol: string): QuoteEntry | undefined {
@@ -347,6 +359,7 @@ export class StreamClient {
 
   /** After `hello` or a gap: ask again for everything followed; the snapshot brings current quotes. */
   private resubscribe(): void {
+    if (this.adminListeners.size > 0) this.send({ type: 'subscribeAdmin' });
     const symbols = this.subscribedSymbols();
     if (symbols.length > 0) this.send({ type: 'subscribe', symbols });
     for (const key of this.candleListeners.keys()) {
@@ -387,6 +400,9 @@ export class StreamClient {
         break;
       case 'candle':
         this.candleListeners.get(candleKey(message.symbol, message.period))?.forEach((l) => l(message.candle));
+        break;
+      case 'admin':
+        this.adminListeners.forEach((l) => l(message.event));
         break;
       case 'event':
         this.eventListeners.forEach((l) => l(message.event));

@@ -54,7 +54,7 @@ export function EmptyState({ message, action }: { message: string; action?: Reac
 /** Skeleton rows shaped like a table, so nothing jumps when the data arrives. */
 export function TableSkeleton({ rows = 5, height = 34 }: { rows?: number; height?: number }) {
   return (
-    <Stack gap={6} aria-busy="true" aria-label="Loading">
+    <Stack gap={6} role="status" aria-busy="true" aria-label="Loading">
       {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} height={height} radius="sm" />
       ))}
