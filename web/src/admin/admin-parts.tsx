@@ -1,13 +1,16 @@
-import { Badge, Group, Loader, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Loader, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties } from 'react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { PENDING_REFETCH_MS } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
 import { formatUsd, signOf } from '../format/format';
 import { useAdminFeedState } from './admin-feed';
-import { badgeStyles } from './users-page';
 
 /** Pieces the newer back-office screens share: sides, signed profits, symbol info, the live marker. */
+
+/** Badges keep their case and never shrink into an ellipsis. */
+export const badgeStyles = { root: { textTransform: 'none', flexShrink: 0, overflow: 'visible' } } as const;
 
 export function SideBadge({ side }: { side: 'buy' | 'sell' | 'Buy' | 'Sell' }) {
   const buy = side.toLowerCase() === 'buy';
@@ -68,5 +71,27 @@ export function LiveMark() {
         </Text>
       </Group>
     </Tooltip>
+  );
+}
+
+/** A labelled search box with a clear button; every change (clearing included) goes through `onChange`. */
+export function SearchField({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <TextInput
+      label={label}
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      leftSection={<IconSearch size={16} aria-hidden />}
+      rightSection={
+        value ? (
+          <ActionIcon variant="subtle" color="gray" size="sm" onClick={() => onChange('')} aria-label="Clear search">
+            <IconX size={14} />
+          </ActionIcon>
+        ) : null
+      }
+      rightSectionPointerEvents="all"
+      w={{ base: '100%', sm: 340 }}
+    />
   );
 }

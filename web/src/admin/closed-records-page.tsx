@@ -4,8 +4,8 @@ import { useClosedTrades, useTraders, type ClosedTradeFilters, type ClosedTradeR
 import { useSymbols } from '../api/queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { BusyMark } from './admin-parts';
-import { badgeStyles, TablePager, usePageSize } from './users-page';
+import { badgeStyles, BusyMark } from './admin-parts';
+import { TablePager, usePageSize } from './users-page';
 
 type CloseReason = ClosedTradeRow['closeReason'];
 

@@ -1,6 +1,6 @@
-import { ActionIcon, Anchor, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconChevronRight, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconRefresh } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -9,7 +9,7 @@ import { errorMessage } from '../api/client';
 import { formatPrice, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
-import { BusyMark, negativeButton, SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
+import { BusyMark, negativeButton, SearchField, SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
@@ -367,24 +367,14 @@ export function OpenTradesPage() {
       <PageHeader title="Open Trades" description="Every trader's open positions at live prices. Closing a position settles it at the server's price." />
       <Paper p="lg">
         <Group justify="space-between" mb="md" gap="sm" align="flex-end">
-          <TextInput
+          <SearchField
             label="Search trades"
             placeholder="Trader, email, symbol or ticket"
             value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
+            onChange={(value) => {
+              setSearch(value);
               setPage(1);
             }}
-            leftSection={<IconSearch size={16} aria-hidden />}
-            rightSection={
-              search ? (
-                <ActionIcon variant="subtle" color="gray" size="sm" onClick={() => setSearch('')} aria-label="Clear search">
-                  <IconX size={14} />
-                </ActionIcon>
-              ) : null
-            }
-            rightSectionPointerEvents="all"
-            w={{ base: '100%', sm: 340 }}
           />
           <Group gap="sm" justify="flex-end" style={{ flexGrow: phone ? 1 : 0 }}>
             {!openTrades.isPending && !openTrades.isError && (

@@ -10,9 +10,9 @@ import { useSession } from '../api/queries';
 import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
-import { SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
+import { badgeStyles, SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
-import { ActiveCell, badgeStyles, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
+import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
 const ORDER_TYPES: Record<TraderDetails['pendingOrders'][number]['orderType'], string> = {
   buy_limit: 'Buy Limit',

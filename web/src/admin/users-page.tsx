@@ -1,7 +1,8 @@
 import 'flag-icons/css/flag-icons.min.css';
-import { ActionIcon, Anchor, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, TextInput, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconChevronUp, IconKey, IconSearch, IconSelector, IconX } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconKey, IconSelector } from '@tabler/icons-react';
+import { badgeStyles, SearchField } from './admin-parts';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
@@ -77,8 +78,6 @@ export function DateTimeText({ value }: { value: string | null }) {
   );
 }
 
-/** Badges in table cells keep their width instead of shrinking to an ellipsis. */
-export const badgeStyles = { root: { textTransform: 'none', flexShrink: 0, overflow: 'visible' } } as const;
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -394,24 +393,14 @@ export function UsersPage() {
       <PageHeader title="Users" description="Every account with its balance and ledger totals. Deactivating a trader or changing their password signs them out at once." />
       <Paper p="lg">
         <Group justify="space-between" mb="md" gap="sm" align="flex-end">
-          <TextInput
+          <SearchField
             label="Search users"
             placeholder="Name, email, phone or country"
             value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
+            onChange={(value) => {
+              setSearch(value);
               setPage(1);
             }}
-            leftSection={<IconSearch size={16} aria-hidden />}
-            rightSection={
-              search ? (
-                <ActionIcon variant="subtle" color="gray" size="sm" onClick={() => setSearch('')} aria-label="Clear search">
-                  <IconX size={14} />
-                </ActionIcon>
-              ) : null
-            }
-            rightSectionPointerEvents="all"
-            w={{ base: '100%', sm: 340 }}
           />
           {traders.data && (
             <Text size="sm" c="dimmed" className="tp-figure">
