@@ -1,17 +1,16 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { openDatabase } from '../src/storage/db';
-import type { ChildMessage, ChildStats, ParentMessage } from './bench-child';
-import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, stopChild, summarize, waitForQuietMachine, type Summary } from './bench-util';
+import { call, expectOk } from './http-client';
+import { killServerChildren, ServerChild } from './server-child';
+import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
 
 /**
  * Market orders over HTTP (`npm run bench:orders`, or `node --import tsx bench/orders-http.ts` from
@@ -43,7 +42,6 @@ import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, stopChild, su
  * Traffic goes to 127.0.0.1 only; the server child is killed by PID at the end.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
 const ENGINES = arg('engines', 'sqlite,postgres').split(',');
 const CONNECTIONS = Number(arg('connections', '50'));
 const DURATION_S = Number(arg('duration', '20'));
@@ -62,99 +60,7 @@ if (ENGINES.some((e) => e !== 'sqlite' && e !== 'postgres') || !Number.isInteger
   process.exit(2);
 }
 
-// ------------------------------------------------------------------ the server child
-
-const liveChildren = new Set<ChildProcess>();
-const killChildren = () => {
-  for (const c of liveChildren) if (c.pid !== undefined && c.exitCode === null) process.kill(c.pid, 'SIGKILL');
-};
-
-class ServerChild {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (m: ChildMessage) => void>();
-
-  private constructor(
-    private readonly proc: ChildProcess,
-    readonly port: number,
-  ) {
-    proc.on('message', (m: ChildMessage) => {
-      if ('id' in m) {
-        this.waiting.get(m.id)?.(m);
-        this.waiting.delete(m.id);
-      }
-    });
-  }
-
-  static async start(engine: string, databaseUrl: string): Promise<ServerChild> {
-    const execArgv = ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR, engine)}`] : [])];
-    const proc = fork(resolve(here, 'orders-server.ts'), [databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD], { execArgv, stdio: ['ignore', 2, 'inherit', 'ipc'], cwd: resolve(here, '..') });
-    liveChildren.add(proc);
-    proc.on('exit', () => liveChildren.delete(proc));
-    const port = await new Promise<number>((resolvePort, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
-      proc.on('message', (m: ChildMessage) => {
-        if (m.type === 'ready') {
-          clearTimeout(timer);
-          resolvePort(m.port);
-        }
-      });
-      proc.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the server exited with code ${code} before it was ready`));
-      });
-    });
-    return new ServerChild(proc, port);
-  }
-
-  send(m: ParentMessage): void {
-    this.proc.send(m);
-  }
-
-  stats(): Promise<ChildStats> {
-    const id = this.nextId++;
-    return new Promise<ChildStats>((resolveStats, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not answer a stats request within 30 s')), 30_000);
-      this.waiting.set(id, (m) => {
-        clearTimeout(timer);
-        resolveStats(m as ChildStats);
-      });
-      this.proc.send({ type: 'stats', id } satisfies ParentMessage);
-    });
-  }
-
-  async stop(): Promise<void> {
-    await stopChild(this.proc, 5000);
-  }
-}
-
 // ------------------------------------------------------------------ setup over HTTP
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-  cookie: string | null;
-}
-
-async function call(origin: string, path: string, init: { body?: unknown; form?: Record<string, string>; cookie?: string }): Promise<Reply> {
-  const headers: Record<string, string> = { origin };
-  if (init.cookie) headers.cookie = init.cookie;
-  let body: string | FormData | undefined;
-  if (init.form) {
-    body = new FormData();
-    for (const [k, v] of Object.entries(init.form)) body.append(k, v);
-  } else if (init.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(init.body);
-  }
-  const res = await fetch(`${origin}/api${path}`, { method: 'POST', headers, body });
-  const cookie = res.headers.getSetCookie().map((line) => line.split(';')[0] as string).find((pair) => pair.startsWith('tp_session=')) ?? null;
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, cookie };
-}
-
-function expectOk(what: string, r: Reply): Reply {
-  if (r.status !== 200 || !['success', 'Success'].includes(String(r.body.status))) throw new Error(`${what} failed (${r.status}): ${JSON.stringify(r.body)}`);
-  return r;
-}
 
 /** Signs in the administrator, adds a payment account, and signs up, signs in and funds `n` traders. */
 async function setUpTraders(origin: string, n: number): Promise<string[]> {
@@ -381,7 +287,7 @@ async function runEngine(engine: 'sqlite' | 'postgres', budget: { ms: number }):
   try {
     const background = await waitForQuietMachine(engine, budget);
     log(`${engine}: starting the server`);
-    server = await ServerChild.start(engine, databaseUrl);
+    server = await ServerChild.start('orders-server.ts', [databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR ? resolve(PROFILE_DIR, engine) : '');
     server.send({ type: 'start' });
     await sleep(500);
     const origin = `http://127.0.0.1:${server.port}`;
@@ -465,12 +371,12 @@ function report(results: EngineResult[]): string {
 
 const deadline = setTimeout(() => {
   log(`the benchmark ran longer than ${RUN_DEADLINE_MS / 60_000} minutes; stopping`);
-  killChildren();
+  killServerChildren();
   process.exit(1);
 }, RUN_DEADLINE_MS);
 deadline.unref();
 process.on('SIGINT', () => {
-  killChildren();
+  killServerChildren();
   process.exit(130);
 });
 
@@ -484,7 +390,7 @@ try {
   }
 } catch (err) {
   log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
-  killChildren();
+  killServerChildren();
   process.exit(1);
 }
 process.stdout.write(`${report(results)}\n`);
