@@ -10,6 +10,7 @@ import { refuse, Refusal } from './errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, issueSession, revokeSessionByHash, revokeUserSessions, type IssuedSession, type SessionUser } from './sessions';
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
+import { prepared, type Param } from '../storage/prepared';
 
 export interface ClientInfo {
   ip: string;
@@ -104,7 +105,7 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
     if (user.is_active !== 1) throw refuse.forbidden(INACTIVE_MESSAGE);
 
     const now = ctx.now();
-    const session = await inTransaction(ctx, async (trx) => {
+    const session = await inTransaction(ctx, async (trx, emit) => {
       // The password and the active flag are re-checked in the same statement that marks the
       // sign-in, so a password change or deactivation that committed meanwhile wins.
       const current = await trx
@@ -116,7 +117,10 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
         .executeTakeFirst();
       if (Number(current.numUpdatedRows) !== 1) throw new Refusal('unauthenticated', 'Your account changed while signing in. Please try again.');
       // Rotation: whatever session this browser had before is ended, never upgraded.
-      if (presentedToken) await revokeSessionByHash(trx, hashToken(presentedToken), now);
+      if (presentedToken) {
+        const previousUser = await revokeSessionByHash(trx, hashToken(presentedToken), now);
+        if (previousUser !== null) emit({ type: 'account.sessionsRevoked', userId: previousUser, reason: 'signed-in-again' });
+      }
       await clearAttempts(trx, email);
       await recordActivity(trx, { userId: user.id, kind: 'signin', details: input.rememberMe ? 'Signed in (remembered for 30 days)' : 'Signed in', status: 'Success', ip: client.ip, at: now });
       return issueSession(ctx, trx, user.id, input.rememberMe, client.ip, client.userAgent);
@@ -170,4 +174,14 @@ export async function changeOwnPassword(
     emit({ type: 'account.sessionsRevoked', userId: session.userId, reason: 'password-changed' });
     return issueSession(ctx, trx, session.userId, persistent, client.ip, client.userAgent);
   });
+}
+
+// ---------------------------------------------------------------- who is signed in
+
+const signedInUser = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['first_name', 'last_name', 'email']).where('id', '=', param('userId')));
+
+/** The name and email of a session's user, as testSession shows them (read fresh, so a profile edit shows at once). */
+export async function sessionUserDetails(ctx: ServiceContext, session: SessionUser): Promise<{ id: number; firstName: string; lastName: string; email: string } | null> {
+  const user = await signedInUser.first(ctx.db, { userId: session.userId });
+  return user ? { id: session.userId, firstName: user.first_name, lastName: user.last_name, email: user.email } : null;
 }

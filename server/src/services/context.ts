@@ -4,6 +4,7 @@ import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
 import type { Mailer } from '../mail/mailer';
 import type { Db, Engine, Tx } from '../storage/db';
+import type { SessionCache } from './session-cache';
 
 /** Everything a service needs from outside, injected so tests can swap the clock. */
 export interface ServiceContext {
@@ -16,6 +17,8 @@ export interface ServiceContext {
   mailer: Mailer;
   /** Epoch milliseconds. */
   now: () => number;
+  /** Sessions this instance looked up recently (services/session-cache.ts). */
+  sessionCache: SessionCache;
   /**
    * Margin held by the user's open positions, in cents: funds a withdrawal may not take. Supplied
    * by the trading engine; without one nothing is held.
@@ -37,7 +40,11 @@ export interface Actor {
 export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: BusEvent) => void) => Promise<T>): Promise<T> {
   const events: BusEvent[] = [];
   const result = await ctx.db.transaction().execute((trx) => work(trx, (e) => events.push(e)));
-  for (const e of events) ctx.bus.publish(e);
+  for (const e of events) {
+    // Ended sessions stop working on this instance before anyone hears of it; the bus tells the others.
+    if (e.type === 'account.sessionsRevoked') ctx.sessionCache.dropUser(e.userId);
+    ctx.bus.publish(e);
+  }
   return result;
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Tx } from '../storage/db';
+import { prepared, type Param } from '../storage/prepared';
 import type { ServiceContext } from './context';
 
 /**
@@ -17,11 +18,10 @@ export interface IssuedSession {
 export interface SessionUser {
   userId: number;
   role: 'trader' | 'admin';
-  firstName: string;
-  lastName: string;
-  email: string;
   sessionHash: string;
 }
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** Last-seen writes are throttled so a busy terminal does not write on every request. */
 const TOUCH_INTERVAL_MS = 30_000;
@@ -48,28 +48,47 @@ export async function issueSession(ctx: ServiceContext, trx: Tx, userId: number,
   return { token, persistent, maxAgeMs: persistent ? ctx.config.rememberMeMs : undefined };
 }
 
-export async function resolveSession(ctx: ServiceContext, token: string): Promise<SessionUser | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const idHash = hashToken(token);
-  const now = ctx.now();
-  const row = await ctx.db
+const lookupSession = prepared((db, param: Param<{ idHash: string }>) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active', 'users.first_name', 'users.last_name', 'users.email'])
-    .where('sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
-  if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
-  if (row.expires_at <= now) return null;
-  if (row.persistent === 0 && row.last_seen_at + ctx.config.sessionIdleMs <= now) return null;
-  if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
-    await ctx.db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
-    await ctx.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', row.user_id).execute();
+    .select(['sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active'])
+    .where('sessions.id_hash', '=', param('idHash')),
+);
+const touchSession = prepared((db, param: Param<{ idHash: string; now: number }>) => db.updateTable('sessions').set({ last_seen_at: param('now') }).where('id_hash', '=', param('idHash')));
+const touchUser = prepared((db, param: Param<{ userId: number; now: number }>) => db.updateTable('users').set({ last_seen_at: param('now') }).where('id', '=', param('userId')));
+
+/**
+ * The session a cookie's token names, if it is still good: not revoked, not expired, not idle too
+ * long, its user active. Answered from the instance's session cache when it can be (see
+ * session-cache.ts); `fresh` asks the database in any case.
+ */
+export async function resolveSession(ctx: ServiceContext, token: string, options: { fresh?: boolean } = {}): Promise<SessionUser | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const idHash = hashToken(token);
+  const now = ctx.now();
+  let session = options.fresh ? undefined : ctx.sessionCache.get(idHash, now);
+  if (session === undefined) {
+    const ticket = ctx.sessionCache.ticket();
+    const row = await lookupSession.first(ctx.db, { idHash });
+    if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
+    session = { userId: row.user_id, role: row.role, persistent: row.persistent === 1, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at, loadedAt: now };
+    ctx.sessionCache.put(idHash, session, ticket);
   }
-  return { userId: row.user_id, role: row.role, firstName: row.first_name, lastName: row.last_name, email: row.email, sessionHash: idHash };
+  if (session.expiresAt <= now) return null;
+  if (!session.persistent && session.lastSeenAt + ctx.config.sessionIdleMs <= now) return null;
+  if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+    session.lastSeenAt = now;
+    await touchSession.exec(ctx.db, { idHash, now });
+    await touchUser.exec(ctx.db, { userId: session.userId, now });
+  }
+  return { userId: session.userId, role: session.role, sessionHash: idHash };
 }
 
-export async function revokeSessionByHash(db: Db | Tx, idHash: string, at: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: at }).where('id_hash', '=', idHash).where('revoked_at', 'is', null).execute();
+/** Ends one session; returns its user, or null when there was no such live session. */
+export async function revokeSessionByHash(db: Db | Tx, idHash: string, at: number): Promise<number | null> {
+  const row = await db.updateTable('sessions').set({ revoked_at: at }).where('id_hash', '=', idHash).where('revoked_at', 'is', null).returning('user_id').executeTakeFirst();
+  return row?.user_id ?? null;
 }
 
 /** Ends every session of a user, except optionally the one making the call. Returns how many ended. */

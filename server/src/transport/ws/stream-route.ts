@@ -22,7 +22,8 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
     sessionCheckMs: ctx.config.market.streamSessionCheckMs,
     maxBufferedBytes: 512 * 1024,
     now: ctx.now,
-    sessionValid: async (token) => (await resolveSession(ctx, token)) !== null,
+    // Asked when a session may have ended: the database answers, not the session cache.
+    sessionValid: async (token) => (await resolveSession(ctx, token, { fresh: true })) !== null,
   });
   app.addHook('onClose', async () => hub.close());
 

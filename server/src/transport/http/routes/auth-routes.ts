@@ -1,6 +1,6 @@
 import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { changeOwnPassword, login, logout, register } from '../../../services/auth-service';
+import { changeOwnPassword, login, logout, register, sessionUserDetails } from '../../../services/auth-service';
 import { requestPasswordReset, resetPassword } from '../../../services/password-reset';
 import { listCountries } from '../../../services/countries';
 import { registerCall } from '../call-route';
@@ -14,11 +14,10 @@ const rateLimited = (max: number) => ({
 export function authRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  registerCall(app, calls.testSession, async ({ session }) =>
-    session
-      ? { status: 'success' as const, accountType: session.role === 'admin' ? ('1' as const) : ('0' as const), user: { id: session.userId, firstName: session.firstName, lastName: session.lastName, email: session.email } }
-      : { status: 'Failure' as const, message: 'Not signed in.' },
-  );
+  registerCall(app, calls.testSession, async ({ session }) => {
+    const user = session ? await sessionUserDetails(ctx, session) : null;
+    return session && user ? { status: 'success' as const, accountType: session.role === 'admin' ? ('1' as const) : ('0' as const), user } : { status: 'Failure' as const, message: 'Not signed in.' };
+  });
 
   registerCall(
     app,

@@ -1,0 +1,87 @@
+/**
+ * Sessions a server instance has recently looked up, so an authenticated request does not read the
+ * database each time. Revocation stays immediate:
+ *
+ * - Every way a session ends (sign-out, sign-in over an old session, password change or reset,
+ *   deactivation) emits `account.sessionsRevoked` for the user. `inTransaction` drops the user's
+ *   entries here right after the commit, before the bus carries the event, and every instance drops
+ *   them when the event reaches it (Redis carries it to the others within a round trip).
+ * - A lookup that read the database before such a drop is not stored afterwards (the generation
+ *   count), so a request racing a sign-out cannot put the old state back.
+ * - An entry is trusted for `ttlMs` at most, then read again: this bounds what the cache can miss
+ *   (a change made outside the server, such as the admin password reset command, or an event lost
+ *   while Redis was unreachable).
+ *
+ * Expiry and idle time are checked on every request from the entry itself, as from the row.
+ */
+export interface CachedSession {
+  userId: number;
+  role: 'trader' | 'admin';
+  persistent: boolean;
+  lastSeenAt: number;
+  expiresAt: number;
+  /** When this entry was read from the database. */
+  loadedAt: number;
+}
+
+export class SessionCache {
+  private readonly entries = new Map<string, CachedSession>();
+  private readonly byUser = new Map<number, Set<string>>();
+  private generation = 0;
+
+  constructor(
+    readonly ttlMs = 5_000,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached session, if it was read less than `ttlMs` ago. */
+  get(idHash: string, now: number): CachedSession | undefined {
+    const entry = this.entries.get(idHash);
+    if (entry === undefined) return undefined;
+    if (now - entry.loadedAt < this.ttlMs && now >= entry.loadedAt) return entry;
+    this.delete(idHash, entry.userId);
+    return undefined;
+  }
+
+  /** Take before reading the database; `put` stores only if nothing was dropped since. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  put(idHash: string, entry: CachedSession, ticket: number): void {
+    if (ticket !== this.generation) return;
+    if (this.entries.size >= this.maxEntries && !this.entries.has(idHash)) {
+      // Insertion order: the first key was stored longest ago.
+      const oldest = this.entries.entries().next().value;
+      if (oldest) this.delete(oldest[0], oldest[1].userId);
+    }
+    this.entries.set(idHash, entry);
+    let hashes = this.byUser.get(entry.userId);
+    if (!hashes) this.byUser.set(entry.userId, (hashes = new Set()));
+    hashes.add(idHash);
+  }
+
+  /** Forgets every session of a user (they will be read again from the database). */
+  dropUser(userId: number): void {
+    this.generation += 1;
+    for (const idHash of this.byUser.get(userId) ?? []) this.entries.delete(idHash);
+    this.byUser.delete(userId);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.byUser.clear();
+  }
+
+  private delete(idHash: string, userId: number): void {
+    this.entries.delete(idHash);
+    const hashes = this.byUser.get(userId);
+    hashes?.delete(idHash);
+    if (hashes?.size === 0) this.byUser.delete(userId);
+  }
+}
