@@ -65,10 +65,10 @@ describe('answers in the spec shape', () => {
   after(() => t.close());
 
   const malformed: [string, string, number][] = [
-    ['a negative Content-Length', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n', 400],
-    ['a Content-Length that is not a number', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n', 400],
-    ['both Content-Length and Transfer-Encoding', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
-    ['a bad chunk size', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
+    ['a negative Content-Length', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nOrigin: http://x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n', 400],
+    ['a Content-Length that is not a number', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nOrigin: http://x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n', 400],
+    ['both Content-Length and Transfer-Encoding', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nOrigin: http://x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+    ['a bad chunk size', 'POST /api/login.php HTTP/1.1\r\nHost: x\r\nOrigin: http://x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
     ['a header without a colon', 'GET /api/health HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n', 400],
     ['a control character in a header', 'GET /api/health HTTP/1.1\r\nHost: x\r\nX-Test: a\u0001b\r\n\r\n', 400],
     ['headers over the size limit', `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],

@@ -1,0 +1,49 @@
+import fastifyMultipart from '@fastify/multipart';
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { accountRoutes } from '../transport/http/routes/account-routes';
+import { adminRoutes } from '../transport/http/routes/admin-routes';
+import { authRoutes } from '../transport/http/routes/auth-routes';
+import { marketRoutes } from '../transport/http/routes/market-routes';
+import { siteRoutes } from '../transport/http/routes/site-routes';
+import { systemRoutes } from '../transport/http/routes/system-routes';
+import { tradingRoutes } from '../transport/http/routes/trading-routes';
+import { streamRoute } from '../transport/ws/stream-route';
+import { BODY_LIMIT_BYTES } from './security';
+
+/**
+ * Every API call (registered from the contracts' calls table by the route modules) and the
+ * `/api/stream` WebSocket, with the body parsers they need.
+ */
+async function routes(app: FastifyInstance): Promise<void> {
+  // Forms carry a few short fields. A field may be as long as a whole JSON body, so nothing is
+  // silently cut short below the body limit (which the security plugin enforces up front).
+  await app.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: BODY_LIMIT_BYTES, parts: 20 } });
+
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 16 * 1024, perMessageDeflate: false },
+    // A client breaking the WebSocket protocol (invalid UTF-8, an unmasked frame, a bad opcode, a
+    // payload over the limit) is the client's fault: one short line, no stack, so a signed-in user
+    // cannot flood the error log. Anything else is ours and logged in full.
+    errorHandler: (error: Error & { code?: string }, socket, request) => {
+      if (typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        request.log.info({ code: error.code, ip: request.ip }, 'stream connection closed: the client broke the WebSocket protocol');
+      } else {
+        request.log.error({ err: error }, 'stream connection failed');
+      }
+      socket.terminate();
+    },
+  });
+  streamRoute(app, app.services.bus);
+
+  systemRoutes(app);
+  marketRoutes(app);
+  tradingRoutes(app);
+  authRoutes(app);
+  accountRoutes(app);
+  adminRoutes(app);
+  siteRoutes(app);
+}
+
+export const routesPlugin = fp(routes, { name: 'tradeport-routes', fastify: '5.x', decorators: { fastify: ['services', 'market', 'trading'] }, dependencies: ['tradeport-security', 'tradeport-sessions'] });

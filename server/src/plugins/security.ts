@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { AppConfig } from '../config';
+import { messageForFrameworkError, sendFailure } from '../transport/http/responses';
+import { isSameSite } from '../transport/http/same-site';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route is called by servers with their own credentials, not by browsers with cookies. */
+    csrfExempt?: boolean;
+    /** The route accepts multipart/form-data bodies. */
+    multipart?: boolean;
+  }
+}
+
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Mantine sets CSS custom properties through style attributes.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'", 'data:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  strictTransportSecurity: false,
+};
+
+/**
+ * The security headers helmet sets with our options. They depend on nothing in the request, so
+ * helmet runs once, here, against a stand-in response, instead of on every request (where parsing
+ * its CSP directives anew cost several percent of an API call).
+ */
+export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void (headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  let failure: unknown = null;
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => void (failure = err ?? null));
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  return headers;
+}
+
+/**
+ * What keeps requests honest before any route runs: security headers on every answer, one body
+ * limit for every kind of body, the CSRF origin check, multipart only where a call takes a form,
+ * rate limiting (per route), and errors answered in the spec's shape without details.
+ */
+async function security(app: FastifyInstance, { config }: { config: AppConfig }): Promise<void> {
+  const headers = securityHeaders();
+  const headerNames = Object.keys(headers);
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: `Too many attempts from your network. Please wait ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds and try again.`,
+    }),
+  });
+
+  // One synchronous hook for every request (no promise per request).
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    for (const name of headerNames) reply.header(name, headers[name]);
+    // The JSON parser enforces bodyLimit itself; this makes the same limit hold for every body,
+    // multipart forms included, before any of it is read.
+    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return void sendFailure(reply, 413, 'The request is too large.');
+    if (STATE_CHANGING.has(request.method)) {
+      // CSRF: a state-changing call must come from a page of this site. Browsers always send Origin
+      // (or at least Referer) on such requests, so one naming another site, or neither, is refused.
+      // The check keys on the method, not the path, so no spelling of a URL can route around it; a
+      // route meant for non-browser clients (the price feed) opts out through its config.
+      if (request.routeOptions.config.csrfExempt !== true && !isSameSite(request.headers.origin ?? request.headers.referer, request.headers.host, config.publicOrigins)) {
+        return void sendFailure(reply, 403, 'Cross-site request refused: this call must come from the Tradeport web app.');
+      }
+      // Multipart bodies are read only by the calls the spec gives a form; elsewhere they are refused
+      // before parsing, so a plain cross-site HTML form has nothing to aim at.
+      if (request.headers['content-type']?.toLowerCase().startsWith('multipart/') && request.routeOptions.config.multipart !== true) {
+        return void sendFailure(reply, 415, 'Unsupported content type. Send JSON.');
+      }
+    }
+    done();
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, request, reply) => {
+    const statusCode = error.statusCode ?? 500;
+    if (statusCode === 429) return sendFailure(reply, 429, error.message ?? 'Too many requests.');
+    if (statusCode >= 400 && statusCode < 500) return sendFailure(reply, statusCode, messageForFrameworkError(error.code, statusCode));
+    // Body parsers (the multipart one in particular) throw plain errors for malformed input; an
+    // error raised before the route's handler started is the client's, not ours.
+    if (!request.handlerStarted) return sendFailure(reply, 400, 'The request body could not be read.');
+    request.log.error({ err: error }, 'request failed');
+    return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
+  });
+}
+
+export const securityPlugin = fp(security, { name: 'tradeport-security', fastify: '5.x' });
