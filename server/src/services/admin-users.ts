@@ -4,7 +4,7 @@ import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { emptyTotals, ledgerTotals } from './ledger';
+import { accountTotals, emptyTotals, ledgerTotals } from './ledger';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
 
@@ -60,7 +60,7 @@ export async function userForAdmin(ctx: ServiceContext, id: number) {
     .where('users.id', '=', id)
     .executeTakeFirst();
   if (!u) throw refuse.notFound('User not found.');
-  const totals = (await ledgerTotals(ctx.db, [id])).get(id) ?? emptyTotals();
+  const totals = await accountTotals(ctx.db, id);
   const now = ctx.now();
   const session = await ctx.db.selectFrom('sessions').select('user_id').where('user_id', '=', id).where('revoked_at', 'is', null).where('expires_at', '>', now).limit(1).executeTakeFirst();
   const online = session !== undefined && u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs;

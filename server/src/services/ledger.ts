@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import type { LedgerKind } from '../storage/schema';
+import { prepared, type Param } from '../storage/prepared';
 
 /**
  * The ledger: every change of a balance is one entry, written in the caller's transaction together
@@ -71,6 +72,28 @@ export interface AccountTotals {
 
 export const emptyTotals = (): AccountTotals => ({ balanceCents: 0, creditCents: 0, depositsCents: 0, withdrawalsCents: 0 });
 
+const totalsOfOne = prepared((db, param: Param<{ userId: number }>) =>
+  db
+    .selectFrom('ledger_entries')
+    .select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')])
+    .where('user_id', '=', param('userId'))
+    .groupBy('kind'),
+);
+
+/** One account's totals (its profile), derived from the ledger rather than from cached columns. */
+export async function accountTotals(db: Db | Tx, userId: number): Promise<AccountTotals> {
+  const t = emptyTotals();
+  for (const row of await totalsOfOne.all(db, { userId })) addToTotals(t, row.kind, Number(row.total));
+  return t;
+}
+
+function addToTotals(t: AccountTotals, kind: string, amount: number): void {
+  if (kind === 'credit') t.creditCents += amount;
+  else t.balanceCents += amount;
+  if (kind === 'deposit') t.depositsCents += amount;
+  if (kind === 'withdrawal') t.withdrawalsCents -= amount;
+}
+
 /** Profile and admin totals, derived from the ledger rather than from cached columns. */
 export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map<number, AccountTotals>> {
   let q = db
@@ -84,11 +107,7 @@ export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map
   const totals = new Map<number, AccountTotals>();
   for (const row of await q.execute()) {
     const t = totals.get(row.user_id) ?? emptyTotals();
-    const amount = Number(row.total);
-    if (row.kind === 'credit') t.creditCents += amount;
-    else t.balanceCents += amount;
-    if (row.kind === 'deposit') t.depositsCents += amount;
-    if (row.kind === 'withdrawal') t.withdrawalsCents -= amount;
+    addToTotals(t, row.kind, Number(row.total));
     totals.set(row.user_id, t);
   }
   return totals;

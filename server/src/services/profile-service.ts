@@ -5,18 +5,22 @@ import { activityLabels, recordActivity, type ActivityKind } from './activity';
 import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse } from './errors';
-import { emptyTotals, ledgerTotals } from './ledger';
+import { accountTotals } from './ledger';
+import { prepared, type Param } from '../storage/prepared';
 import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
-export async function getProfile(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
-  const u = await ctx.db
+const profileRow = prepared((db, param: Param<{ userId: number }>) =>
+  db
     .selectFrom('users')
     .leftJoin('countries', 'countries.id', 'users.country_id')
     .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'country_id', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'role', 'leverage', 'created_at'])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
+    .where('users.id', '=', param('userId')),
+);
+
+export async function getProfile(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
+  const u = await profileRow.first(ctx.db, { userId });
   if (!u) throw refuse.notFound('Account not found.');
-  const t = (await ledgerTotals(ctx.db, [userId])).get(userId) ?? emptyTotals();
+  const t = await accountTotals(ctx.db, userId);
   return {
     id: u.id,
     firstName: u.first_name,
