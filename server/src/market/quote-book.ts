@@ -124,7 +124,9 @@ export class QuoteBook implements TickSink {
   /** The quote as clients see it, with its open and stale flags as of now. */
   view(symbol: string, time = this.options.now()): Quote {
     const q = this.quotes.get(symbol);
-    return { symbol, bid: q?.bid ?? null, ask: q?.ask ?? null, time: q?.time ?? null, stale: this.isStale(symbol, time), open: this.isOpen(symbol, time) };
+    // The session schedule is evaluated once (isStale would evaluate it again).
+    const open = this.isOpen(symbol, time);
+    return { symbol, bid: q?.bid ?? null, ask: q?.ask ?? null, time: q?.time ?? null, stale: open && (q === undefined || time - q.time > this.options.staleAfterMs), open };
   }
 
   onQuote(listener: QuoteListener): () => void {

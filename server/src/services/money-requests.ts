@@ -1,7 +1,8 @@
 import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyRequestRow, MoneyRequestsQuery, WithdrawalRecord } from '@tradeport/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
-import type { Tx } from '../storage/db';
+import type { Db, Tx } from '../storage/db';
+import { prepared, type Param } from '../storage/prepared';
 import type { MoneyRequestKind } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
@@ -77,8 +78,8 @@ export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input:
   });
 }
 
-function requestsQuery(ctx: ServiceContext) {
-  return ctx.db
+function requestsQuery(db: Db | Tx) {
+  return db
     .selectFrom('money_requests as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
@@ -90,6 +91,9 @@ function requestsQuery(ctx: ServiceContext) {
       'd.email as decided_by_email',
     ]);
 }
+/** A trader's own requests of one kind, newest first, and the admin queues of pending ones, oldest first: compiled once. */
+const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.user_id', '=', param('userId')).where('r.kind', '=', param('kind')).orderBy('r.id', 'desc').limit(500));
+const pendingRequests = prepared((db, param: Param<{ kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.kind', '=', param('kind')).where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000));
 type RequestJoinRow = Awaited<ReturnType<ReturnType<typeof requestsQuery>['execute']>>[number];
 
 const toDeposit = (r: RequestJoinRow): DepositRecord => ({
@@ -117,26 +121,26 @@ const withTrader = (r: RequestJoinRow) => ({ firstName: r.first_name, lastName: 
 
 /** The trader's own requests of one kind, newest first (bounded: the most recent 500). */
 export async function listOwnDeposits(ctx: ServiceContext, userId: number): Promise<DepositRecord[]> {
-  const rows = await requestsQuery(ctx).where('r.user_id', '=', userId).where('r.kind', '=', 'deposit').orderBy('r.id', 'desc').limit(500).execute();
+  const rows = await ownRequests.all(ctx.db, { userId, kind: 'deposit' });
   return rows.map(toDeposit);
 }
 export async function listOwnWithdrawals(ctx: ServiceContext, userId: number): Promise<WithdrawalRecord[]> {
-  const rows = await requestsQuery(ctx).where('r.user_id', '=', userId).where('r.kind', '=', 'withdrawal').orderBy('r.id', 'desc').limit(500).execute();
+  const rows = await ownRequests.all(ctx.db, { userId, kind: 'withdrawal' });
   return rows.map(toWithdrawal);
 }
 
 /** Pending requests for the admin queue, oldest first so the queue is worked in order. */
 export async function listPendingDeposits(ctx: ServiceContext) {
-  const rows = await requestsQuery(ctx).where('r.kind', '=', 'deposit').where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000).execute();
+  const rows = await pendingRequests.all(ctx.db, { kind: 'deposit' });
   return rows.map((r) => ({ ...toDeposit(r), ...withTrader(r) }));
 }
 export async function listPendingWithdrawals(ctx: ServiceContext) {
-  const rows = await requestsQuery(ctx).where('r.kind', '=', 'withdrawal').where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000).execute();
+  const rows = await pendingRequests.all(ctx.db, { kind: 'withdrawal' });
   return rows.map((r) => ({ ...toWithdrawal(r), ...withTrader(r) }));
 }
 
 export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery): Promise<{ total: number; data: MoneyRequestRow[] }> {
-  let q = requestsQuery(ctx);
+  let q = requestsQuery(ctx.db);
   if (f.type) q = q.where('r.kind', '=', f.type);
   if (f.status) q = q.where('r.status', '=', f.status);
   if (f.traderId) q = q.where('r.user_id', '=', f.traderId);

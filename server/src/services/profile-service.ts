@@ -64,10 +64,13 @@ export async function editProfile(ctx: ServiceContext, userId: number, input: Ed
   });
 }
 
+const newestActivity = prepared((db, param: Param<{ userId: number; limit: number }>) => db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(param('limit')));
+const olderActivity = prepared((db, param: Param<{ userId: number; before: number; limit: number }>) =>
+  db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).where('id', '<', param('before')).orderBy('id', 'desc').limit(param('limit')),
+);
+
 export async function listActivity(ctx: ServiceContext, userId: number, limit: number, before?: number): Promise<ActivityEntry[]> {
-  let q = ctx.db.selectFrom('activity_log').selectAll().where('user_id', '=', userId);
-  if (before !== undefined) q = q.where('id', '<', before);
-  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+  const rows = before === undefined ? await newestActivity.all(ctx.db, { userId, limit }) : await olderActivity.all(ctx.db, { userId, limit, before });
   return rows.map((r) => ({
     id: r.id,
     timeStamp: isoTime(r.created_at),

@@ -6,7 +6,7 @@ import type { Actor } from '../../services/context';
 import { Refusal, refuse } from '../../services/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
 import type { SessionUser } from '../../services/sessions';
-import { sendRefusal } from './responses';
+import { JsonText, sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -25,7 +25,7 @@ export interface CallInput<C extends CallDefinition> {
   reply: FastifyReply;
 }
 
-export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<z.input<C['response']>>;
+export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<z.input<C['response']> | JsonText<z.input<C['response']>>>;
 
 /**
  * Registers one call from the contracts table: parses the body and query with the call's schema
@@ -64,6 +64,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
         const result = await handler({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
+        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text);
         return reply.send(result);
       } catch (err) {
         if (err instanceof Refusal) return sendRefusal(reply, err);

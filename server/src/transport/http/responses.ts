@@ -47,3 +47,14 @@ export function messageForFrameworkError(code: string | undefined, statusCode: n
 /** The spec's success shapes. */
 export const successData = <T>(data: T) => ({ status: 'success' as const, data });
 export const successMessage = (message: string) => ({ status: 'success' as const, message });
+
+/**
+ * An answer serialized once and sent as is many times: for answers that change only when the
+ * server restarts (the instrument catalogue), so JSON.stringify does not run on every request.
+ */
+export class JsonText<T> {
+  readonly text: string;
+  constructor(value: T) {
+    this.text = JSON.stringify(value);
+  }
+}

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { dayFigures, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
 import { registerCall } from '../call-route';
-import { successData } from '../responses';
+import { JsonText, successData } from '../responses';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -11,7 +11,8 @@ const DAY_MS = 24 * 3600_000;
 export function marketRoutes(app: FastifyInstance): void {
   const market = app.market;
 
-  registerCall(app, calls.getMainCurrencies, async () =>
+  // The catalogue is fixed while the server runs: its answer is built and serialized once.
+  const catalogue = new JsonText(
     successData(
       market.listed.map((i) => ({
         ID: i.id,
@@ -30,6 +31,7 @@ export function marketRoutes(app: FastifyInstance): void {
       })),
     ),
   );
+  registerCall(app, calls.getMainCurrencies, async () => catalogue);
 
   registerCall(app, calls.getQuotes, async ({ query }) => {
     const symbols = query.symbols?.length ? query.symbols : market.listed.map((i) => i.symbol);

@@ -6,6 +6,8 @@ import { userForAdmin } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
+import type { Db, Tx } from '../../../storage/db';
+import { prepared, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
@@ -40,8 +42,8 @@ export function tradingRoutes(app: FastifyInstance): void {
   const engine = app.trading;
   const book = app.market.book;
 
-  const closedPositions = () =>
-    ctx.db
+  const closedPositions = (db: Db | Tx = ctx.db) =>
+    db
       .selectFrom('positions as p')
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .leftJoin('users as c', 'c.id', 'p.closed_by')
@@ -144,10 +146,10 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, message: `Order #${orderId} placed.`, orderId };
   });
 
+  const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
+  const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
-    let q = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', session.userId);
-    if (query.status === 'pending') q = q.where('status', '=', 'pending');
-    const rows = await q.orderBy('id', 'desc').limit(200).execute();
+    const rows = await (query.status === 'pending' ? pendingOrders : recentOrders).all(ctx.db, { userId: session.userId });
     return successData(rows.map(pendingOrderOf));
   });
 
@@ -161,8 +163,9 @@ export function tradingRoutes(app: FastifyInstance): void {
     return successMessage(`Order #${body.orderId} cancelled.`);
   });
 
+  const ownHistory = prepared((db, param: Param<{ userId: number }>) => closedPositions(db).where('p.user_id', '=', param('userId')).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(1000));
   registerCall(app, calls.getTradesHistory, async ({ session }) => {
-    const rows = await closedPositions().where('p.user_id', '=', session.userId).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(1000).execute();
+    const rows = await ownHistory.all(ctx.db, { userId: session.userId });
     return successData(rows.map(historyOf));
   });
 
