@@ -92,11 +92,21 @@ function requestsQuery(db: Db | Tx) {
     ]);
 }
 /** A trader's own requests of one kind, newest first, and the admin queues of pending ones, oldest first: compiled once. */
-const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.user_id', '=', param('userId')).where('r.kind', '=', param('kind')).orderBy('r.id', 'desc').limit(500));
+const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit' | 'withdrawal' }>) =>
+  // The owner's list shows no names, so it reads only the request and its payment account.
+  db
+    .selectFrom('money_requests as r')
+    .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
+    .select(['r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at', 'p.name as gateway_name', 'p.number as gateway_number'])
+    .where('r.user_id', '=', param('userId'))
+    .where('r.kind', '=', param('kind'))
+    .orderBy('r.id', 'desc')
+    .limit(500),
+);
 const pendingRequests = prepared((db, param: Param<{ kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.kind', '=', param('kind')).where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000));
 type RequestJoinRow = Awaited<ReturnType<ReturnType<typeof requestsQuery>['execute']>>[number];
 
-const toDeposit = (r: RequestJoinRow): DepositRecord => ({
+const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'payment_account_id' | 'gateway_name' | 'gateway_number' | 'amount_cents' | 'created_at' | 'status' | 'decided_at'>): DepositRecord => ({
   id: r.id,
   traders_id: r.user_id,
   paymentAccount: r.account_ref,
@@ -108,7 +118,7 @@ const toDeposit = (r: RequestJoinRow): DepositRecord => ({
   status: r.status,
   decidedAt: isoTimeOrNull(r.decided_at),
 });
-const toWithdrawal = (r: RequestJoinRow): WithdrawalRecord => ({
+const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'amount_cents' | 'created_at' | 'status' | 'decided_at'>): WithdrawalRecord => ({
   id: r.id,
   traders_id: r.user_id,
   paymentAccount: r.account_ref,

@@ -163,7 +163,17 @@ export function tradingRoutes(app: FastifyInstance): void {
     return successMessage(`Order #${body.orderId} cancelled.`);
   });
 
-  const ownHistory = prepared((db, param: Param<{ userId: number }>) => closedPositions(db).where('p.user_id', '=', param('userId')).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(1000));
+  // The owner's history shows no names: the positions table alone.
+  const ownHistory = prepared((db, param: Param<{ userId: number }>) =>
+    db
+      .selectFrom('positions as p')
+      .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents'])
+      .where('p.status', '=', 'closed')
+      .where('p.user_id', '=', param('userId'))
+      .orderBy('p.closed_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(1000),
+  );
   registerCall(app, calls.getTradesHistory, async ({ session }) => {
     const rows = await ownHistory.all(ctx.db, { userId: session.userId });
     return successData(rows.map(historyOf));
