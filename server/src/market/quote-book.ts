@@ -33,6 +33,8 @@ type QuoteListener = (quote: BookQuote, instrument: Instrument) => void;
  */
 export class QuoteBook implements TickSink {
   private readonly quotes = new Map<string, BookQuote>();
+  /** Counts every change of any quote: a figure computed from the book at one count holds until the next. */
+  private changes = 0;
   private readonly listeners: QuoteListener[] = [];
   readonly instruments: ReadonlyMap<string, Instrument>;
 
@@ -87,6 +89,7 @@ export class QuoteBook implements TickSink {
     if ('problem' in result) return { ok: false, reason: result.problem };
     const instrument = this.instruments.get(tick.symbol) as Instrument;
     this.quotes.set(tick.symbol, result.quote);
+    this.changes += 1;
     for (const listener of this.listeners) {
       try {
         listener(result.quote, instrument);
@@ -99,7 +102,15 @@ export class QuoteBook implements TickSink {
 
   /** Puts a remembered quote back after a restart without telling listeners (it is not a new tick). */
   restore(quote: BookQuote): void {
-    if (this.instruments.has(quote.symbol) && !this.quotes.has(quote.symbol)) this.quotes.set(quote.symbol, quote);
+    if (this.instruments.has(quote.symbol) && !this.quotes.has(quote.symbol)) {
+      this.quotes.set(quote.symbol, quote);
+      this.changes += 1;
+    }
+  }
+
+  /** How many times any quote has changed: equal counts mean the same prices everywhere. */
+  get version(): number {
+    return this.changes;
   }
 
   get(symbol: string): BookQuote | undefined {
