@@ -1,11 +1,26 @@
 import { sql } from 'kysely';
 import { applyTick, PERIODS, type Candle, type Period } from '../domain/candles';
 import type { Db } from '../storage/db';
+import { prepared, type Param } from '../storage/prepared';
 import type { BookQuote } from './types';
 
 type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
 
 const key = (symbol: string, period: Period) => `${symbol}|${period}`;
+
+const newestCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number }>) =>
+  db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', param('symbol')).where('period', '=', param('period')).orderBy('time', 'desc').limit(param('limit')),
+);
+const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number; before: number }>) =>
+  db
+    .selectFrom('candles')
+    .select(['time', 'open', 'high', 'low', 'close', 'volume'])
+    .where('symbol', '=', param('symbol'))
+    .where('period', '=', param('period'))
+    .where('time', '<', param('before'))
+    .orderBy('time', 'desc')
+    .limit(param('limit')),
+);
 
 /**
  * Builds candles of every period from the book's ticks (bid prices) and persists them. The candle
@@ -132,9 +147,7 @@ export class CandleStore {
    * including the one still forming.
    */
   async query(symbol: string, period: Period, limit: number, before?: number): Promise<Candle[]> {
-    let q = this.db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', symbol).where('period', '=', period);
-    if (before !== undefined) q = q.where('time', '<', before);
-    const stored = await q.orderBy('time', 'desc').limit(limit).execute();
+    const stored = before === undefined ? await newestCandles.all(this.db, { symbol, period, limit }) : await olderCandles.all(this.db, { symbol, period, limit, before });
     // Candles not yet written (closed or forming) are newer than their stored versions.
     const byTime = new Map<number, Candle>(stored.map((c) => [c.time, c]));
     const k = key(symbol, period);
