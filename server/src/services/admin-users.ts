@@ -7,26 +7,39 @@ import { refuse } from './errors';
 import { accountTotals, emptyTotals, ledgerTotals } from './ledger';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
+import { prepared, type Param } from '../storage/prepared';
 
 /** The users table shows at most this many accounts (oldest first). */
 export const MAX_USERS_LISTED = 10_000;
 
 /** The admin's users table: everyone, with ledger-derived totals and Online/Offline. */
-export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
-  const users = await ctx.db
+const allUsers = prepared((db) =>
+  db
     .selectFrom('users')
     .leftJoin('countries', 'countries.id', 'users.country_id')
     .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
     .orderBy('users.id')
-    .limit(MAX_USERS_LISTED)
-    .execute();
+    .limit(MAX_USERS_LISTED),
+);
+const usersWithSession = prepared((db, param: Param<{ now: number }>) => db.selectFrom('sessions').select('user_id').distinct().where('revoked_at', 'is', null).where('expires_at', '>', param('now')));
+const oneUser = prepared((db, param: Param<{ id: number }>) =>
+  db
+    .selectFrom('users')
+    .leftJoin('countries', 'countries.id', 'users.country_id')
+    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'leverage', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
+    .where('users.id', '=', param('id')),
+);
+const liveSessionOf = prepared((db, param: Param<{ id: number; now: number }>) =>
+  db.selectFrom('sessions').select('user_id').where('user_id', '=', param('id')).where('revoked_at', 'is', null).where('expires_at', '>', param('now')).limit(1),
+);
+
+export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
+  const users = await allUsers.all(ctx.db, {});
   const totals = await ledgerTotals(ctx.db);
   const now = ctx.now();
   // Online means seen recently *and* still holding a usable session: signing out or being
   // deactivated takes a user offline at once.
-  const withSession = new Set(
-    (await ctx.db.selectFrom('sessions').select('user_id').distinct().where('revoked_at', 'is', null).where('expires_at', '>', now).execute()).map((r) => r.user_id),
-  );
+  const withSession = new Set((await usersWithSession.all(ctx.db, { now })).map((r) => r.user_id));
   return users.map((u) => {
     const t = totals.get(u.id) ?? emptyTotals();
     return {
@@ -53,16 +66,11 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
 
 /** One user's profile for the back office's trader page, with ledger totals and Online/Offline. */
 export async function userForAdmin(ctx: ServiceContext, id: number) {
-  const u = await ctx.db
-    .selectFrom('users')
-    .leftJoin('countries', 'countries.id', 'users.country_id')
-    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'leverage', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
-    .where('users.id', '=', id)
-    .executeTakeFirst();
+  const u = await oneUser.first(ctx.db, { id });
   if (!u) throw refuse.notFound('User not found.');
   const totals = await accountTotals(ctx.db, id);
   const now = ctx.now();
-  const session = await ctx.db.selectFrom('sessions').select('user_id').where('user_id', '=', id).where('revoked_at', 'is', null).where('expires_at', '>', now).limit(1).executeTakeFirst();
+  const session = await liveSessionOf.first(ctx.db, { id, now });
   const online = session !== undefined && u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs;
   return {
     profile: {

@@ -231,7 +231,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
     const { profile, totals } = await userForAdmin(ctx, query.traderId);
     const positions = engine.positionsOf(profile.id);
-    const orders = await ctx.db.selectFrom('orders').selectAll().where('user_id', '=', profile.id).where('status', '=', 'pending').orderBy('id', 'desc').limit(200).execute();
+    const orders = await pendingOrders.all(ctx.db, { userId: profile.id });
     const activity = await listActivity(ctx, profile.id, 50);
     return {
       status: 'success' as const,
