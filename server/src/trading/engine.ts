@@ -13,8 +13,11 @@ import { recordAudit } from '../services/audit';
 import { runIdempotent } from '../services/idempotency';
 import { lockAccount, postToLedger } from '../services/ledger';
 import { isUniqueViolation, type Tx } from '../storage/db';
-import { clearlyAbove, screenAccount, SweepPrices, type CachedAccount } from './margin-screen';
+import { clearlyAbove, screenAccount, SweepPrices } from './margin-screen';
 import { OrderIndex, TriggerIndex, type TriggerKind } from './trigger-index';
+import type { AccountState, CloseOptions, CloseReason, Holding, Inserted, OpenedOrder, OpenPosition, PendingOrder, QueuedClose } from './types';
+
+export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
 
 /**
  * Positions per swap UPDATE statement at a rollover (two parameters each, plus the id list). The
@@ -22,26 +25,6 @@ import { OrderIndex, TriggerIndex, type TriggerKind } from './trigger-index';
  * 100 measured fastest.
  */
 const ROLLOVER_CHUNK = 100;
-
-export type CloseReason = 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin';
-
-export interface OpenPosition {
-  id: number;
-  userId: number;
-  symbol: string;
-  side: Side;
-  volume: number;
-  openPrice: number;
-  stopLoss: number;
-  takeProfit: number;
-  comment: string;
-  openedAt: number;
-  swapCents: Cents;
-  /** Set while a close is being written, so a tick does not start a second one. */
-  closing: boolean;
-  /** The SL/TP trigger waiting in the close queue (to be written at its tick), if any. */
-  triggered?: QueuedClose | null;
-}
 
 /**
  * SL/TP levels at the instrument's digits, as order prices are (0 stays "none"). A level that
@@ -71,83 +54,8 @@ function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number
   }
 }
 
-export interface PendingOrder {
-  id: number;
-  userId: number;
-  symbol: string;
-  type: PendingType;
-  volume: number;
-  price: number;
-  stopLimitPrice: number;
-  stopTriggered: boolean;
-  stopLoss: number;
-  takeProfit: number;
-  comment: string;
-  expiresAt: number | null;
-  /** Set while an activation is queued, so further ticks do not queue another. */
-  busy: boolean;
-}
-
-export interface CloseOptions {
-  /** Only this user's position may be closed. */
-  owner?: number;
-  /** Who closed it (recorded). */
-  by?: number;
-  /** The tick that triggered the close (SL/TP): its prices are the fill. */
-  tick?: BookQuote;
-  audit?: { actorId: number; ip: string };
-}
-
 /** Triggered closes per transaction, at most. */
 const CLOSE_BATCH = 500;
-
-interface QueuedClose {
-  p: OpenPosition;
-  reason: TriggerKind;
-  tick: BookQuote;
-}
-
-/** An account holding open positions, as the engine keeps it. */
-interface Holding {
-  userId: number;
-  positions: Map<number, OpenPosition>;
-  /**
-   * Balance, credit and leverage for the sweep's float screen only (every decision re-reads the
-   * database): set when a position is opened and by every exact check, kept current by
-   * `balance.changed` events, and re-read every `resyncMs` in case an event was missed.
-   */
-  account: CachedAccount | null;
-  /** Counts balance events, so a database read that an event overtook does not overwrite it. */
-  version: number;
-  /** The sweep that last took this holding in. */
-  stamp: number;
-}
-
-interface Inserted {
-  position: OpenPosition;
-  account: CachedAccount;
-}
-
-export interface OpenedOrder {
-  ticket: number;
-  symbol: string;
-  side: Side;
-  volume: number;
-  price: number;
-}
-
-export interface AccountState {
-  balanceCents: Cents;
-  creditCents: Cents;
-  leverage: number;
-  floating: Decimal;
-  margin: Decimal;
-  equity: Decimal;
-  freeMargin: Decimal;
-  marginLevel: Decimal;
-  /** Open positions whose margin or profit cannot be valued right now (no price or conversion rate). */
-  unvalued: number;
-}
 
 /**
  * The trading engine: open positions live in memory (loaded at start, written through on every
