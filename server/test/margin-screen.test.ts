@@ -60,7 +60,7 @@ const positionArb = fc
   })
   .map(({ symbol, side, volume, move, swapCents }) => ({ symbol, side, volume, move, swapCents }));
 
-/** The exact margin level (decimal.js), as `TradingEngine.figures` computes it. */
+/** The exact margin level (decimal.js), as `AccountFigures.figures` (trading/account-figures.ts) computes it. */
 function exactLevel(balanceCents: number, creditCents: number, leverage: number, positions: ScreenedPosition[], book: Map<string, Prices>): Decimal | null {
   const lookup = (s: string) => book.get(s);
   let floating = new Decimal(0);

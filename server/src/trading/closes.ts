@@ -1,0 +1,266 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AccountEvent } from '@tradeport/contracts';
+import { sql } from 'kysely';
+import { formatCents, roundToCents, type Cents } from '../domain/money';
+import { closePrice, profitUsd } from '../domain/trading-math';
+import type { BookQuote } from '../market/types';
+import { inTransaction } from '../services/context';
+import { Refusal, refuse } from '../services/errors';
+import { recordAudit } from '../services/audit';
+import { postToLedger } from '../services/ledger';
+import type { Tx } from '../storage/db';
+import type { EngineState } from './engine-state';
+import type { Rollovers } from './rollovers';
+import type { TriggerKind } from './trigger-index';
+import type { CloseOptions, CloseReason, OpenPosition, QueuedClose } from './types';
+
+/** Triggered closes per transaction, at most. */
+const CLOSE_BATCH = 500;
+
+/**
+ * Closing positions, exactly once: a close is a guarded `open → closed` update that posts its
+ * profit and swap to the ledger in the same transaction (`writeClose`). Commands and stop-outs
+ * close one position in their owner's turn (`closeNow`); SL/TP closes fired by ticks are queued and
+ * group-committed (`closeTriggered` → `startFlush` → `closeBatch`), falling back to one close at a
+ * time when a batch fails.
+ */
+export class Closes {
+  private readonly closeQueue: QueuedClose[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly state: EngineState,
+    private readonly rollovers: Rollovers,
+  ) {}
+
+  /**
+   * Closes a position at the current server price (or at the tick that triggered it), exactly once.
+   * `owner` restricts the close to that user's position; `by` records who closed it.
+   */
+  close(positionId: number, reason: CloseReason, opts: CloseOptions = {}): Promise<{ profitCents: Cents; price: number }> {
+    const p = this.state.open.get(positionId);
+    if (!p || (opts.owner !== undefined && p.userId !== opts.owner)) return this.notOpen(positionId, opts.owner);
+    return this.state.serialize(p.userId, () => this.closeNow(p, reason, opts));
+  }
+
+  /** The close itself; the caller holds the user's turn in the command queue. */
+  async closeNow(p: OpenPosition, reason: CloseReason, opts: CloseOptions): Promise<{ profitCents: Cents; price: number }> {
+    const { ctx } = this.state;
+    const positionId = p.id;
+    if (!this.state.open.has(positionId)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+    const instrument = this.state.instrument(p.symbol);
+    const tick = opts.tick ?? (reason === 'manual' || reason === 'admin' ? this.state.tradableQuote(instrument) : this.state.market.book.get(p.symbol));
+    if (!tick) throw refuse.invalid(`No price for ${p.symbol}.`);
+    const price = closePrice(p.side, tick);
+    const profit = profitUsd(p.side, p.volume, p.openPrice, tick, instrument, this.state.prices);
+    if (profit === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+    const profitCents = roundToCents(profit);
+    const now = ctx.now();
+    // A rollover that passed since the last run is charged first, so closing just after 22:00
+    // does not skip that night's swap.
+    if (this.rollovers.isDue(now)) await this.rollovers.applyRollovers(now);
+    p.closing = true;
+    let closedElsewhere = false;
+    try {
+      await inTransaction(ctx, async (trx, emit) => {
+        const written = await this.writeClose(trx, emit, p, { reason, price, tick, profitCents, now, by: opts.by ?? null });
+        if (!written) {
+          closedElsewhere = true;
+          throw refuse.conflict(`Position #${positionId} has already been closed.`);
+        }
+        if (opts.audit) {
+          await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
+        }
+      });
+    } catch (err) {
+      p.closing = false;
+      // The database says it is closed already: memory follows.
+      if (closedElsewhere) this.state.untrack(p);
+      // A trigger that failed to close must fire again on the next tick.
+      else if (this.state.open.has(positionId) && !p.triggered) this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      throw err;
+    }
+    this.state.untrack(p);
+    return { profitCents, price };
+  }
+
+  /**
+   * Writes one close in the caller's transaction: the guarded `open → closed` update (which also
+   * returns the swap accrued, as stored: a rollover may just have added to it), the realized profit
+   * and the swap posted to the ledger, and the owner's events. False, with nothing written, when
+   * the position is no longer open.
+   */
+  private async writeClose(trx: Tx, emit: (e: AccountEvent) => void, p: OpenPosition, c: { reason: CloseReason; price: number; tick: BookQuote; profitCents: Cents; now: number; by: number | null }): Promise<boolean> {
+    // Swap kept from rollovers that had no conversion rate is charged now (the close has one).
+    if (this.state.deferredSwap.has(p.id)) {
+      const kept = await trx.selectFrom('swap_deferred').select(['rollover_at', 'days']).where('position_id', '=', p.id).execute();
+      let cents = 0;
+      for (const k of kept) {
+        const one = this.rollovers.swapCents(p, k.days);
+        if (one === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+        cents += one;
+      }
+      await trx.deleteFrom('swap_deferred').where('position_id', '=', p.id).execute();
+      if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', p.id).where('status', '=', 'open').execute();
+    }
+    const updated = await trx
+      .updateTable('positions')
+      .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by })
+      .where('id', '=', p.id)
+      .where('status', '=', 'open')
+      .returning('swap_cents')
+      .executeTakeFirst();
+    if (!updated) return false;
+    let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
+    if (c.profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
+    const swapCents = Number(updated.swap_cents);
+    if (swapCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: p.id, memo: `Swap of position #${p.id}`, at: c.now });
+    emit({ type: 'position.closed', userId: p.userId, ticket: p.id, symbol: p.symbol, reason: c.reason, price: c.price, profit: formatCents(c.profitCents) });
+    if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
+    return true;
+  }
+
+  /** Why a ticket cannot be closed: already closed (409), or no such position of this owner (404). */
+  private async notOpen(positionId: number, owner: number | undefined): Promise<never> {
+    const row = await this.state.ctx.db.selectFrom('positions').select(['user_id', 'status']).where('id', '=', positionId).executeTakeFirst();
+    if (row && row.status === 'closed' && (owner === undefined || row.user_id === owner)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+    throw refuse.notFound(`Position #${positionId} is not open.`);
+  }
+
+  /** Queues the close of every position whose SL or TP a tradable tick reaches (on every tick). */
+  closeTriggered(quote: BookQuote): void {
+    for (const { positionId, kind } of this.state.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
+      const p = this.state.open.get(positionId);
+      if (!p || p.closing || p.triggered) continue;
+      this.closeInBackground(positionId, kind, quote);
+    }
+  }
+
+  /**
+   * Queues the close of a position whose SL or TP a tick reached. Closes queued within one turn of
+   * the event loop (one feed batch, or a burst of ticks) are written in one transaction, so a
+   * market move that fires thousands of stops pays for one commit per batch, not per position.
+   */
+  private closeInBackground(positionId: number, reason: TriggerKind, tick: BookQuote): void {
+    const p = this.state.open.get(positionId);
+    if (!p || p.closing || p.triggered) return;
+    const queued = { p, reason, tick };
+    p.triggered = queued;
+    this.closeQueue.push(queued);
+    this.startFlush();
+  }
+
+  /** Starts writing the close queue in batches, unless a run is under way (it takes what comes). */
+  private startFlush(): void {
+    if (this.flushing || this.closeQueue.length === 0) return;
+    const run = (async () => {
+      // Let the rest of this tick (and the feed batch it came in) queue its closes first.
+      await nextTurn();
+      while (this.closeQueue.length > 0) {
+        const batch = this.closeQueue.splice(0, CLOSE_BATCH);
+        await this.closeBatch(batch).catch((err: unknown) => {
+          this.state.log.warn({ err, positions: batch.length }, 'triggered closes failed; they will fire again on the next tick');
+          for (const e of batch) if (e.p.triggered === e) this.releaseTrigger(e.p);
+        });
+      }
+    })().finally(() => {
+      this.flushing = null;
+      // Closes queued after the loop's last look start the next run.
+      this.startFlush();
+    });
+    this.flushing = run;
+    this.state.background(run);
+  }
+
+  /**
+   * Closes a batch of triggered positions in one transaction, each at its trigger tick, holding
+   * the command turn of every owner meanwhile (so a close never interleaves with an owner's own
+   * order or margin check). If the transaction fails, each position is closed on its own instead.
+   */
+  private async closeBatch(batch: QueuedClose[]): Promise<void> {
+    const { state } = this;
+    const owners = [...new Set(batch.map((e) => e.p.userId))];
+    let release = () => {};
+    const done = new Promise<void>((resolve) => (release = resolve));
+    await Promise.all(owners.map((u) => new Promise<void>((turn) => void state.serialize(u, () => (turn(), done)))));
+    const closed: OpenPosition[] = [];
+    const ready: { e: QueuedClose; price: number; profitCents: Cents }[] = [];
+    let failed = false;
+    try {
+      // Still queued (a stop-out or a manual close may have closed it while this batch waited).
+      const live = batch.filter((e) => e.p.triggered === e && state.open.has(e.p.id));
+      if (live.length === 0) return;
+      // The time of the close is taken once the turns are held; a rollover due by then comes first,
+      // and if it cannot be applied the triggers fire again on the next tick rather than skip a swap.
+      const now = state.ctx.now();
+      if (this.rollovers.isDue(now)) {
+        try {
+          await this.rollovers.applyRollovers(now);
+        } catch (err) {
+          state.log.warn({ err }, 'swap rollover before triggered closes failed; the closes wait for the next tick');
+          for (const e of live) this.releaseTrigger(e.p);
+          return;
+        }
+      }
+      for (const e of live) {
+        const instrument = state.instrumentOrNone(e.p.symbol);
+        const profit = instrument ? profitUsd(e.p.side, e.p.volume, e.p.openPrice, e.tick, instrument, state.prices) : null;
+        // No conversion rate at this moment: the trigger fires again on the next tick (the others close now).
+        if (profit === null) this.releaseTrigger(e.p);
+        else ready.push({ e, price: closePrice(e.p.side, e.tick), profitCents: roundToCents(profit) });
+      }
+      if (ready.length === 0) return;
+      try {
+        await state.writingManyPositions(() =>
+          inTransaction(state.ctx, async (trx, emit) => {
+            for (const { e, price, profitCents } of ready) {
+              // Written now, or (false) not open in the database: closed already. Memory follows below either way.
+              await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null });
+              closed.push(e.p);
+            }
+          }),
+        );
+      } catch (err) {
+        failed = true;
+        closed.length = 0;
+        state.log.warn({ err, positions: ready.length }, 'a batch of triggered closes failed; closing them one by one');
+      }
+    } finally {
+      release();
+    }
+    for (const p of closed) {
+      p.triggered = null;
+      state.untrack(p);
+    }
+    if (!failed) return;
+    for (const { e } of ready) if (e.p.triggered === e && state.open.has(e.p.id)) this.closeTriggeredInBackground(e.p);
+  }
+
+  /** Closes one triggered position on its own (its owner's turn taken), at its trigger tick. */
+  private closeTriggeredInBackground(p: OpenPosition): void {
+    const work = this.state.serialize(p.userId, () => this.closeTriggeredNow(p));
+    this.state.background(work);
+  }
+
+  /**
+   * The close of a queued SL/TP, in its owner's turn: written at the tick that reached it; if that
+   * fails, its levels go back in the index, so the next tick that reaches them fires again.
+   */
+  async closeTriggeredNow(p: OpenPosition): Promise<void> {
+    const queued = p.triggered;
+    if (!queued || !this.state.open.has(p.id)) return;
+    try {
+      await this.closeNow(p, queued.reason, { tick: queued.tick });
+      p.triggered = null;
+    } catch (err) {
+      if (!(err instanceof Refusal)) this.state.log.warn({ err, positionId: p.id, reason: queued.reason }, 'automatic close failed; it will be retried on the next tick');
+      if (p.triggered === queued) this.releaseTrigger(p);
+    }
+  }
+
+  /** Puts a queued position's levels back in the index, so the next tick that reaches them fires. */
+  private releaseTrigger(p: OpenPosition): void {
+    p.triggered = null;
+    if (this.state.open.has(p.id) && !p.closing) this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+  }
+}

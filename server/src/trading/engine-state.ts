@@ -1,0 +1,142 @@
+import type { Instrument } from '../domain/instruments';
+import type { PriceLookup } from '../domain/trading-math';
+import type { MarketData } from '../market/market-data';
+import type { BookQuote } from '../market/types';
+import type { ServiceContext } from '../services/context';
+import { refuse } from '../services/errors';
+import { TriggerIndex } from './trigger-index';
+import type { Holding, OpenPosition } from './types';
+
+export interface EngineLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * What the engine's parts share, passed to each of them: the open positions and the accounts
+ * holding them, the SL/TP trigger index, the marks the margin sweep works from, the per-user
+ * command queue and the lookups into the quote book. One object rather than a base class, so each
+ * part shows in its constructor what it uses, and no part reaches into another one's state.
+ */
+export class EngineState {
+  readonly open = new Map<number, OpenPosition>();
+  /** The accounts holding open positions, each with its positions and the sweep's cached balance. */
+  readonly holdings = new Map<number, Holding>();
+  readonly triggers = new TriggerIndex();
+  /** The holdings with positions in each symbol (with how many), so a price move finds its accounts. */
+  readonly holders = new Map<string, Map<Holding, number>>();
+  /** Symbols whose prices moved since the last margin sweep (the sweep takes the set and starts a new one). */
+  dirtySymbols = new Set<string>();
+  /** Accounts to sweep whatever the prices did: a balance changed, a position opened or closed. */
+  dirtyUsers = new Set<number>();
+  /** Accounts told of a margin call, not told again until the level recovers (forgotten with the last position). */
+  readonly marginCalled = new Set<number>();
+  /** Positions with swap kept in `swap_deferred`, waiting for a conversion rate. */
+  readonly deferredSwap = new Set<number>();
+  /** Work the engine started in the background (closes, fills): `stop()` waits for it. */
+  readonly pending = new Set<Promise<unknown>>();
+  private readonly queues = new Map<number, Promise<unknown>>();
+
+  constructor(
+    readonly ctx: ServiceContext,
+    readonly market: MarketData,
+    readonly log: EngineLog,
+  ) {}
+
+  /** Keeps `work` in `pending` until it settles. */
+  background(work: Promise<unknown>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  track(p: OpenPosition): void {
+    // The catalogue's own string: every map lookup by symbol then compares one pointer.
+    p.symbol = this.market.book.instruments.get(p.symbol)?.symbol ?? p.symbol;
+    this.open.set(p.id, p);
+    let h = this.holdings.get(p.userId);
+    if (!h) this.holdings.set(p.userId, (h = { userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
+    h.positions.set(p.id, p);
+    this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    let counts = this.holders.get(p.symbol);
+    if (!counts) this.holders.set(p.symbol, (counts = new Map()));
+    counts.set(h, (counts.get(h) ?? 0) + 1);
+    this.dirtyUsers.add(p.userId);
+  }
+
+  untrack(p: OpenPosition): void {
+    this.open.delete(p.id);
+    this.deferredSwap.delete(p.id);
+    this.triggers.remove(p.id);
+    const h = this.holdings.get(p.userId);
+    if (!h) return;
+    h.positions.delete(p.id);
+    const counts = this.holders.get(p.symbol);
+    const left = (counts?.get(h) ?? 1) - 1;
+    if (left > 0) counts?.set(h, left);
+    else counts?.delete(h);
+    if (h.positions.size > 0) this.dirtyUsers.add(p.userId);
+    else {
+      this.holdings.delete(p.userId);
+      this.marginCalled.delete(p.userId);
+    }
+  }
+
+  positionsOf(userId: number): OpenPosition[] {
+    return [...(this.holdings.get(userId)?.positions.values() ?? [])].sort((a, b) => a.id - b.id);
+  }
+
+  /** Runs `work` after the user's previous command has finished. */
+  serialize<T>(userId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(userId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.queues.set(userId, settled);
+    void settled.then(() => {
+      if (this.queues.get(userId) === settled) this.queues.delete(userId);
+    });
+    return next;
+  }
+
+  /**
+   * The two transactions that write many positions at once — a batch of triggered closes and a
+   * rollover's swap — take turns, so on PostgreSQL they never lock position rows in opposite orders
+   * and deadlock each other (at 22:00, when spreads widen and many stops fire).
+   */
+  private manyPositions: Promise<void> = Promise.resolve();
+
+  writingManyPositions<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.manyPositions.then(work, work);
+    this.manyPositions = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  readonly prices: PriceLookup = (symbol) => this.market.book.get(symbol);
+
+  readonly instrumentOrNone = (symbol: string): Instrument | undefined => this.market.book.instruments.get(symbol);
+
+  instrument(symbol: string): Instrument {
+    const i = this.market.book.instruments.get(symbol);
+    if (!i) throw refuse.invalid(`Unknown symbol ${symbol}.`);
+    return i;
+  }
+
+  /**
+   * Why a symbol cannot be traded right now — its market is closed, or it has no fresh quote — or
+   * null when it can. Fills, SL/TP and stop-outs happen only when it can, as manual orders do.
+   */
+  untradableReason(symbol: string): 'market-closed' | 'no-fresh-price' | null {
+    if (!this.market.book.isOpen(symbol)) return 'market-closed';
+    if (!this.market.book.get(symbol) || this.market.book.isStale(symbol)) return 'no-fresh-price';
+    return null;
+  }
+
+  /** Refuses trading on a closed market or a stale quote, and returns the quote to trade at. */
+  tradableQuote(instrument: Instrument): BookQuote {
+    if (!this.market.book.isOpen(instrument.symbol)) throw refuse.invalid('Market Closed');
+    const q = this.market.book.get(instrument.symbol);
+    if (!q || this.market.book.isStale(instrument.symbol)) throw refuse.invalid(`Prices for ${instrument.symbol} are not current; please try again in a moment.`);
+    return q;
+  }
+}

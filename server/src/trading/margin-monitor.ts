@@ -1,0 +1,196 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import Decimal from 'decimal.js';
+import { formatCents, roundToCents, toCents } from '../domain/money';
+import type { AccountFigures } from './account-figures';
+import type { Closes } from './closes';
+import type { EngineState } from './engine-state';
+import { clearlyAbove, screenAccount, SweepPrices } from './margin-screen';
+import type { Holding, OpenPosition } from './types';
+
+/**
+ * Margin control: keeps the balances cached for the sweep's float screen current, sweeps the
+ * accounts whose prices, balance or positions changed, and runs the exact check that decides a
+ * margin call or a stop-out (closing positions through closes.ts).
+ */
+export class MarginMonitor {
+  /** Marks the holdings already taken into the current sweep. */
+  private sweepStamp = 0;
+  private lastResync = 0;
+  private sweeping = false;
+  /** Accounts told that a stop-out could close nothing, with what was blocked (told again when that changes). */
+  private readonly stopOutBlocked = new Map<number, string>();
+  /** How often the cached balances are re-read whatever the events said. */
+  private readonly resyncMs = 5000;
+
+  constructor(
+    private readonly state: EngineState,
+    private readonly accounts: AccountFigures,
+    private readonly closes: Closes,
+  ) {}
+
+  /** Keeps the cached balances current from `balance.changed` events; returns the unsubscribe. */
+  followBalances(): () => void {
+    return this.state.ctx.bus.subscribe((event) => {
+      if (event.type !== 'balance.changed') return;
+      const h = this.state.holdings.get(event.userId);
+      if (!h) return;
+      // A read of the database that started before this event must not overwrite it (see AccountFigures.account()).
+      h.version += 1;
+      if (h.account) h.account = { ...h.account, balanceCents: toCents(event.balance), creditCents: toCents(event.credit) };
+      this.state.dirtyUsers.add(event.userId);
+    });
+  }
+
+  /** Re-reads balance, credit and leverage of every account holding positions, 500 accounts a query. */
+  async resyncAccounts(): Promise<void> {
+    const { ctx, holdings } = this.state;
+    this.lastResync = ctx.now();
+    const holders = [...holdings.keys()];
+    for (let i = 0; i < holders.length; i += 500) {
+      if (i > 0) await nextTurn();
+      const chunk = holders.slice(i, i + 500);
+      // The holding read from and its version: a holding dropped and re-created meanwhile (version
+      // back at 0) has newer figures than this read, just like one whose version moved on.
+      const seen = new Map(chunk.map((u) => [u, holdings.get(u)]));
+      const versions = new Map(chunk.map((u) => [u, seen.get(u)?.version]));
+      const rows = await ctx.db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', chunk).execute();
+      for (const r of rows) {
+        const h = holdings.get(r.id);
+        // Gone, or a balance event arrived during the read (it is newer than what was read).
+        if (!h || h !== seen.get(r.id) || h.version !== versions.get(r.id)) continue;
+        const cached = h.account;
+        if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage) continue;
+        h.account = { balanceCents: r.balance_cents, creditCents: r.credit_cents, leverage: r.leverage };
+        this.state.dirtyUsers.add(r.id);
+      }
+    }
+  }
+
+  /**
+   * Margin control, every `marginCheckMs` for the accounts whose prices moved (or whose balance or
+   * positions changed): at or below the margin-call level the trader is told once (until the level
+   * recovers); at or below the stop-out level the position with the largest loss is closed, the
+   * level re-checked, and so on. Accounts are first screened in float arithmetic from cached
+   * balances (margin-screen.ts); only those within `SCREEN_BAND` of the margin-call level, or that
+   * cannot be screened, get the exact check, which reads the balance from the database.
+   */
+  async marginSweep(): Promise<{ screened: number; checked: number }> {
+    const { state } = this;
+    // One sweep at a time; a sweep that overruns its interval simply takes the next dirty set.
+    if (this.sweeping) return { screened: 0, checked: 0 };
+    this.sweeping = true;
+    try {
+      if (state.ctx.now() - this.lastResync >= this.resyncMs || state.ctx.now() < this.lastResync) await this.resyncAccounts().catch((err: unknown) => state.log.warn({ err }, 'could not re-read account balances'));
+      if (state.dirtySymbols.size === 0 && state.dirtyUsers.size === 0) return { screened: 0, checked: 0 };
+      const symbols = state.dirtySymbols;
+      const users = state.dirtyUsers;
+      state.dirtySymbols = new Set();
+      state.dirtyUsers = new Set();
+      // The holdings to look at: each once (stamped), whether marked by a symbol or by itself.
+      const stamp = ++this.sweepStamp;
+      const due: Holding[] = [];
+      for (const u of users) {
+        const h = state.holdings.get(u);
+        if (h && h.stamp !== stamp) {
+          h.stamp = stamp;
+          due.push(h);
+        }
+      }
+      for (const s of symbols) {
+        for (const h of state.holders.get(s)?.keys() ?? []) {
+          if (h.stamp === stamp) continue;
+          h.stamp = stamp;
+          due.push(h);
+        }
+      }
+      const { marginCallLevel } = state.ctx.config.trading;
+      const prices = new SweepPrices(state.instrumentOrNone, state.prices);
+      const near: number[] = [];
+      let screened = 0;
+      for (const h of due) {
+        if (h.positions.size === 0) continue;
+        if (h.account && clearlyAbove(screenAccount(h.account, h.positions.values(), prices), marginCallLevel)) state.marginCalled.delete(h.userId);
+        else near.push(h.userId);
+        // Keep each stretch of the event loop short on a very large book.
+        if (++screened % 500 === 0) await nextTurn();
+      }
+      let checked = 0;
+      for (const u of near) {
+        await this.checkMargin(u).catch((err: unknown) => state.log.warn({ err, userId: u }, 'margin check failed'));
+        // Yield to ticks and requests between small batches.
+        if (++checked % 50 === 0) await nextTurn();
+      }
+      return { screened, checked };
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** The exact check of one account, in its owner's turn: margin call, or stop-out until the level is back above. */
+  checkMargin(userId: number): Promise<void> {
+    const { state } = this;
+    return state.serialize(userId, async () => {
+      const { marginCallLevel, stopOutLevel } = state.ctx.config.trading;
+      for (;;) {
+        const a = await this.accounts.account(userId);
+        if (a.margin.isZero()) {
+          state.marginCalled.delete(userId);
+          this.stopOutBlocked.delete(userId);
+          return;
+        }
+        if (a.marginLevel.gt(marginCallLevel)) {
+          state.marginCalled.delete(userId);
+          this.stopOutBlocked.delete(userId);
+          return;
+        }
+        if (a.marginLevel.gt(stopOutLevel)) {
+          this.stopOutBlocked.delete(userId);
+          if (!state.marginCalled.has(userId)) {
+            state.marginCalled.add(userId);
+            state.ctx.bus.publish({ type: 'account.marginCall', userId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
+          }
+          return;
+        }
+        // Stop-out. Stops and take-profits already reached (queued for the next batch) are closed
+        // first, at the ticks that reached them; then the level is looked at again.
+        const fired = state.positionsOf(userId).filter((p) => p.triggered && !p.closing);
+        if (fired.length > 0) {
+          for (const p of fired) await this.closes.closeTriggeredNow(p);
+          continue;
+        }
+        // Then the position losing the most among those that can be closed now (in session, at a
+        // fresh price: never at a price from a closed session), and look again.
+        let worst: OpenPosition | null = null;
+        let worstProfit: Decimal | null = null;
+        const notClosable: { ticket: number; symbol: string; reason: 'market-closed' | 'no-fresh-price' }[] = [];
+        for (const p of state.positionsOf(userId)) {
+          if (p.closing) continue;
+          const blocked = state.untradableReason(p.symbol);
+          if (blocked) {
+            notClosable.push({ ticket: p.id, symbol: p.symbol, reason: blocked });
+            continue;
+          }
+          const profit = this.accounts.floatingProfit(p);
+          const f = profit === null ? null : profit.plus(new Decimal(p.swapCents).div(100));
+          if (f !== null && (worstProfit === null || f.lt(worstProfit))) {
+            worst = p;
+            worstProfit = f;
+          }
+        }
+        const event = { type: 'account.stopOut' as const, userId, marginLevel: a.marginLevel.toFixed(2), ticket: worst?.id ?? null, notClosable };
+        if (!worst) {
+          // Told once per set of blocked positions, not on every sweep while the markets stay closed.
+          const key = notClosable.map((n) => `${n.ticket}:${n.reason}`).join(',');
+          if (notClosable.length > 0 && this.stopOutBlocked.get(userId) !== key) {
+            this.stopOutBlocked.set(userId, key);
+            state.ctx.bus.publish(event);
+          }
+          return;
+        }
+        this.stopOutBlocked.delete(userId);
+        await this.closes.closeNow(worst, 'stop-out', {});
+        state.ctx.bus.publish(event);
+      }
+    });
+  }
+}

@@ -1,0 +1,216 @@
+import { roundPrice, type Instrument } from '../domain/instruments';
+import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '../domain/trading-math';
+import type { BookQuote } from '../market/types';
+import { inTransaction, type Actor } from '../services/context';
+import { Refusal, refuse } from '../services/errors';
+import { runIdempotent } from '../services/idempotency';
+import type { EngineState } from './engine-state';
+import { closeOnlyMessage, roundLevels, type Positions } from './positions';
+import { OrderIndex } from './trigger-index';
+import type { Inserted, PendingOrder } from './types';
+
+/** Whether a price reaches a pending order's activation condition. */
+function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number, p: { bid: number; ask: number }): boolean {
+  switch (condition) {
+    case 'ask<=':
+      return p.ask <= level;
+    case 'ask>=':
+      return p.ask >= level;
+    case 'bid<=':
+      return p.bid <= level;
+    case 'bid>=':
+      return p.bid >= level;
+  }
+}
+
+/**
+ * Pending orders: placed, changed, cancelled and expired by their owner's commands or the expiry
+ * timer, kept in memory with their activation prices in a per-symbol `OrderIndex`, and activated
+ * by the ticks that reach them (a fill opens its position through `Positions.insertPosition`).
+ */
+export class PendingOrders {
+  private readonly orders = new Map<number, PendingOrder>();
+  private readonly orderIndex = new OrderIndex();
+
+  constructor(
+    private readonly state: EngineState,
+    private readonly positions: Positions,
+  ) {}
+
+  /** Tracks every pending order in the database (at start). */
+  async load(): Promise<void> {
+    const orders = await this.state.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
+    for (const r of orders) {
+      this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), busy: false });
+    }
+  }
+
+  private trackOrder(o: PendingOrder): void {
+    this.orders.set(o.id, o);
+    this.orderIndex.set(o.id, o.symbol, pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
+  }
+
+  private untrackOrder(id: number): void {
+    this.orders.delete(id);
+    this.orderIndex.remove(id);
+  }
+
+  pendingOf(userId: number): PendingOrder[] {
+    return [...this.orders.values()].filter((o) => o.userId === userId).sort((a, b) => a.id - b.id);
+  }
+
+  private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): void {
+    if (instrument.closeOnly) throw refuse.invalid(closeOnlyMessage(instrument));
+    const volumeIssue = volumeProblem(o.volume, instrument);
+    if (volumeIssue) throw refuse.invalid(volumeIssue);
+    const quote = this.state.tradableQuote(instrument);
+    const placement = pendingPlacementProblem(o.type, o.price, o.stopLimitPrice, quote);
+    if (placement) throw refuse.invalid(placement);
+    const stops = stopsAroundEntryProblem(pendingSide(o.type), o.stopLoss, o.takeProfit, pendingEntryPrice(o.type, o.price, o.stopLimitPrice));
+    if (stops) throw refuse.invalid(stops);
+    if (o.expiresAt !== null && o.expiresAt <= this.state.ctx.now()) throw refuse.invalid('The expiration must be in the future.');
+  }
+
+  /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */
+  placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
+    let instrument: Instrument;
+    let order: typeof o;
+    try {
+      instrument = this.state.instrument(o.symbol);
+      order = roundLevels({ ...o, price: roundPrice(o.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(o.stopLimitPrice, instrument.digits) : 0 }, instrument);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.state.serialize(actor.userId, async () => {
+      let created: PendingOrder | null = null;
+      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx) => {
+        this.checkPending(instrument, order);
+        const now = this.state.ctx.now();
+        const row = await trx
+          .insertInto('orders')
+          .values({ user_id: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, busy: false };
+        return { orderId: row.id };
+      });
+      if (created) this.trackOrder(created);
+      return answer;
+    });
+  }
+
+  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): Promise<void> {
+    return this.state.serialize(actor.userId, async () => {
+      const o = this.orders.get(orderId);
+      if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      const instrument = this.state.instrument(o.symbol);
+      const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
+      if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
+      this.checkPending(instrument, next);
+      const result = await this.state.ctx.db
+        .updateTable('orders')
+        .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: this.state.ctx.now() })
+        .where('id', '=', orderId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      Object.assign(o, next);
+      this.trackOrder(o);
+    });
+  }
+
+  cancelOrder(actor: Actor, orderId: number): Promise<void> {
+    return this.state.serialize(actor.userId, async () => {
+      const o = this.orders.get(orderId);
+      if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      await this.finishOrder(o, 'cancelled', 'Cancelled by the trader');
+    });
+  }
+
+  /** Moves a pending order to a final status once (guarded), and tells its owner. */
+  private async finishOrder(o: PendingOrder, status: 'cancelled' | 'expired' | 'rejected', reason: string): Promise<void> {
+    await inTransaction(this.state.ctx, async (trx, emit) => {
+      const result = await trx.updateTable('orders').set({ status, reason, updated_at: this.state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse.conflict(`Order #${o.id} is no longer pending.`);
+      emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null });
+    });
+    this.untrackOrder(o.id);
+  }
+
+  /** Expires pending orders whose time has come (every second, and callable with an injected clock). */
+  async expireOrders(now: number): Promise<number> {
+    let expired = 0;
+    for (const o of [...this.orders.values()]) {
+      if (o.expiresAt === null || o.expiresAt > now) continue;
+      await this.state.serialize(o.userId, async () => {
+        if (!this.orders.has(o.id)) return;
+        await this.finishOrder(o, 'expired', 'Expired');
+        expired += 1;
+      }).catch((err: unknown) => this.state.log.warn({ err, orderId: o.id }, 'order expiry failed'));
+    }
+    return expired;
+  }
+
+  /** Activates every pending order whose price a tradable tick reaches (on every tick). */
+  activateReached(quote: BookQuote): void {
+    for (const orderId of this.orderIndex.fire(quote.symbol, quote.bid, quote.ask)) this.activate(orderId, quote);
+  }
+
+  /**
+   * A pending order reached by a tick: a stop-limit's stop turns it into a limit order (filled at
+   * once if the same tick also satisfies the limit); otherwise it fills at the tick's price (Buy at
+   * ask, Sell at bid) if margin allows, or is rejected with the reason.
+   */
+  private activate(orderId: number, tick: BookQuote): void {
+    const { state } = this;
+    const o = this.orders.get(orderId);
+    if (!o || o.busy) return;
+    if (o.type.endsWith('stop_limit') && !o.stopTriggered) {
+      // The stop turns it into a limit order at once (in memory, synchronously), so the very next
+      // tick — even in the same feed batch — is already checked against the limit.
+      o.stopTriggered = true;
+      this.trackOrder(o);
+      const persisted = state.serialize(o.userId, async () => {
+        await state.ctx.db.updateTable('orders').set({ stop_triggered: 1, updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute();
+      }).catch((err: unknown) => state.log.warn({ err, orderId }, 'could not record a stop-limit order reaching its stop'));
+      state.background(persisted);
+      return;
+    }
+    o.busy = true;
+    const work = state.serialize(o.userId, async () => {
+      if (!this.orders.has(o.id)) return;
+      if (o.expiresAt !== null && o.expiresAt <= state.ctx.now()) return this.finishOrder(o, 'expired', 'Expired');
+      // The order may have been changed while this fill waited its turn: the tick must still reach it.
+      if (!reaches(pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price, tick)) {
+        this.trackOrder(o);
+        return;
+      }
+      const instrument = state.instrument(o.symbol);
+      if (instrument.closeOnly) return this.finishOrder(o, 'rejected', closeOnlyMessage(instrument));
+      let position: Inserted | null = null;
+      try {
+        await inTransaction(state.ctx, async (trx, emit) => {
+          const claimed = await trx.updateTable('orders').set({ status: 'filled', reason: 'Filled', updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1) return;
+          position = await this.positions.insertPosition(trx, emit, o.userId, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
+          await trx.updateTable('orders').set({ position_id: position.position.id }).where('id', '=', o.id).execute();
+          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id });
+        });
+      } catch (err) {
+        if (err instanceof Refusal) return this.finishOrder(o, 'rejected', err.message);
+        throw err;
+      }
+      this.untrackOrder(o.id);
+      if (position) this.positions.trackInserted(position);
+    });
+    const settled = work
+      .catch((err: unknown) => {
+        state.log.warn({ err, orderId }, 'pending order activation failed; it will be tried again on the next tick');
+        if (this.orders.has(o.id)) this.trackOrder(o);
+      })
+      .finally(() => {
+        o.busy = false;
+      });
+    state.background(settled);
+  }
+}

@@ -1,0 +1,135 @@
+import type { AccountEvent } from '@tradeport/contracts';
+import { roundPrice, type Instrument } from '../domain/instruments';
+import { marginUsd, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '../domain/trading-math';
+import type { BookQuote } from '../market/types';
+import type { Actor } from '../services/context';
+import { refuse } from '../services/errors';
+import { runIdempotent } from '../services/idempotency';
+import { lockAccount } from '../services/ledger';
+import type { Tx } from '../storage/db';
+import type { AccountFigures } from './account-figures';
+import type { EngineState } from './engine-state';
+import type { Inserted, OpenedOrder } from './types';
+
+/**
+ * SL/TP levels at the instrument's digits, as order prices are (0 stays "none"). A level that
+ * rounds to nothing was meant as a price and is refused rather than silently removed.
+ */
+export function roundLevels<T extends { stopLoss: number; takeProfit: number }>(o: T, instrument: Instrument): T {
+  const stopLoss = o.stopLoss === 0 ? 0 : roundPrice(o.stopLoss, instrument.digits);
+  const takeProfit = o.takeProfit === 0 ? 0 : roundPrice(o.takeProfit, instrument.digits);
+  if (o.stopLoss !== 0 && stopLoss === 0) throw refuse.invalid(`Stop loss must be at least one point (${instrument.point}) for ${instrument.symbol}.`);
+  if (o.takeProfit !== 0 && takeProfit === 0) throw refuse.invalid(`Take profit must be at least one point (${instrument.point}) for ${instrument.symbol}.`);
+  return { ...o, stopLoss, takeProfit };
+}
+
+export const closeOnlyMessage = (i: Instrument) => `${i.symbol} is close-only: it was removed from the instrument catalogue. Open positions in it can still be closed.`;
+
+/**
+ * Opening positions (market orders, and the fills of pending orders through `insertPosition`) and
+ * changing their SL/TP. Closing them is closes.ts.
+ */
+export class Positions {
+  constructor(
+    private readonly state: EngineState,
+    private readonly accounts: AccountFigures,
+  ) {}
+
+  /** Tracks every open position in the database (at start). */
+  async load(): Promise<void> {
+    const rows = await this.state.ctx.db.selectFrom('positions').selectAll().where('status', '=', 'open').execute();
+    for (const r of rows) {
+      this.state.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
+    }
+  }
+
+  /**
+   * Opens a market position: Buy at the ask, Sell at the bid of the server's quote. Refused when the
+   * market is closed, the quote is stale, the volume or SL/TP is invalid, or free margin would be
+   * negative. With an Idempotency-Key a retry returns the first answer and opens nothing.
+   */
+  openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
+    let instrument: Instrument;
+    let order: typeof requested;
+    try {
+      instrument = this.state.instrument(requested.symbol);
+      order = roundLevels(requested, instrument);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (instrument.closeOnly) return Promise.reject(refuse.invalid(closeOnlyMessage(instrument)));
+    const volumeIssue = volumeProblem(order.volume, instrument);
+    if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
+    return this.state.serialize(actor.userId, async () => {
+      let created: Inserted | null = null;
+      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', order, async (trx, emit) => {
+        const quote = this.state.tradableQuote(instrument);
+        const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
+        if (stops) throw refuse.invalid(stops);
+        created = await this.insertPosition(trx, emit, actor.userId, instrument, order, quote);
+        return { ticket: created.position.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price: created.position.openPrice };
+      });
+      // Only a fresh order is tracked; a replayed answer refers to a position already known.
+      if (created) this.trackInserted(created);
+      return answer;
+    });
+  }
+
+  /**
+   * Inserts a position filled at `quote` (Buy at ask, Sell at bid) after the margin check, in the
+   * caller's transaction (which takes the account lock). Not yet tracked: the caller does that after
+   * the commit.
+   */
+  async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, userId: number, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<Inserted> {
+    const { ctx } = this.state;
+    const price = openPrice(order.side, quote);
+    const now = ctx.now();
+    await lockAccount(ctx, trx, userId);
+    const user = await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
+    const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
+    if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
+    // The new position counts with the spread it pays at once (it opens at ask, values at bid).
+    const after = this.accounts.figures(userId, user.balance_cents, user.credit_cents, user.leverage, { floating, margin });
+    // Fail closed: with a position that cannot be valued, free margin is unknown.
+    if (after.unvalued > 0) throw refuse.invalid('A conversion rate needed to value your open positions is missing right now; new orders are paused until it is available. Please try again shortly.');
+    if (after.freeMargin.isNegative()) throw refuse.invalid(`Not enough free margin: this order needs ${margin.toFixed(2)} USD of margin; free margin would be ${after.freeMargin.toFixed(2)} USD.`);
+    const row = await trx
+      .insertInto('positions')
+      .values({ user_id: userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    emit({ type: 'position.opened', userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
+    return {
+      position: { id: row.id, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
+      account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage },
+    };
+  }
+
+  /**
+   * Tracks a position committed by `insertPosition`. The balance read under the account lock seeds
+   * the sweep's cache for an account that had none (a cached one is kept up to date by events).
+   */
+  trackInserted({ position, account }: Inserted): void {
+    this.state.track(position);
+    const h = this.state.holdings.get(position.userId);
+    if (h && !h.account) h.account = account;
+  }
+
+  modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
+    return this.state.serialize(actor.userId, async () => {
+      const p = this.state.open.get(positionId);
+      if (!p || p.userId !== actor.userId) throw refuse.notFound(`Position #${positionId} is not open.`);
+      const instrument = this.state.instrument(p.symbol);
+      levels = roundLevels(levels, instrument);
+      const quote = this.state.tradableQuote(instrument);
+      const problem = stopsProblem(p.side, levels.stopLoss, levels.takeProfit, quote);
+      if (problem) throw refuse.invalid(problem);
+      const result = await this.state.ctx.db.updateTable('positions').set({ stop_loss: levels.stopLoss, take_profit: levels.takeProfit }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Position #${positionId} is not open.`);
+      p.stopLoss = levels.stopLoss;
+      p.takeProfit = levels.takeProfit;
+      this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    });
+  }
+}
