@@ -3,8 +3,11 @@ import type { Cents } from '../domain/money';
 import { accountFigures, marginUsd, profitUsd } from '../domain/trading-math';
 import { refuse } from '../services/errors';
 import type { Tx } from '../storage/db';
+import { prepared, type Param } from '../storage/prepared';
 import type { EngineState } from './engine-state';
 import type { AccountState, OpenPosition } from './types';
+
+const accountRow = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('userId')));
 
 /**
  * An account's exact figures (decimal arithmetic): floating profit, margin, equity, free margin and
@@ -12,14 +15,35 @@ import type { AccountState, OpenPosition } from './types';
  * withdrawal may leave. Orders, the margin monitor's exact check and the API read them here.
  */
 export class AccountFigures {
+  /**
+   * A position's profit and margin as of one version of the quote book. Both depend only on the
+   * position's fixed terms, the leverage and the book's prices, so they hold until any quote changes;
+   * reads between two ticks (a polling terminal, the margin check after an order) reuse them.
+   */
+  private readonly valued = new WeakMap<OpenPosition, { version: number; profit: Decimal | null; leverage: number; margin: Decimal | null }>();
+
   constructor(private readonly state: EngineState) {}
 
-  /** Floating profit of one position in USD at current prices, or null without a usable quote. */
-  floatingProfit(p: OpenPosition): Decimal | null {
+  private valuation(p: OpenPosition) {
+    const version = this.state.market.book.version;
+    let v = this.valued.get(p);
+    if (v?.version !== version) {
+      v = { version, profit: this.profitNow(p), leverage: Number.NaN, margin: null };
+      this.valued.set(p, v);
+    }
+    return v;
+  }
+
+  private profitNow(p: OpenPosition): Decimal | null {
     const q = this.state.market.book.get(p.symbol);
     const instrument = this.state.instrumentOrNone(p.symbol);
     if (!q || !instrument) return null;
     return profitUsd(p.side, p.volume, p.openPrice, q, instrument, this.state.prices);
+  }
+
+  /** Floating profit of one position in USD at current prices, or null without a usable quote. */
+  floatingProfit(p: OpenPosition): Decimal | null {
+    return this.valuation(p).profit;
   }
 
   /** Margin of one position in USD, or null when it cannot be valued (no conversion rate right now). */
@@ -28,10 +52,20 @@ export class AccountFigures {
     return instrument ? marginUsd(p.volume, p.openPrice, leverage, instrument, this.state.prices) : null;
   }
 
+  private heldMargin(p: OpenPosition, leverage: number): Decimal | null {
+    const v = this.valuation(p);
+    if (v.leverage !== leverage) {
+      v.margin = this.positionMargin(p, leverage);
+      v.leverage = leverage;
+    }
+    return v.margin;
+  }
+
   async account(userId: number, trx?: Tx): Promise<AccountState> {
     const before = trx ? undefined : this.state.holdings.get(userId);
     const version = before?.version;
-    const user = await (trx ?? this.state.ctx.db).selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const user = trx ? await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow() : await accountRow.first(this.state.ctx.db, { userId });
+    if (!user) throw new Error(`account ${userId} not found`);
     // Refresh the sweep's cache, unless a balance event came in while this read was under way.
     if (before && this.state.holdings.get(userId) === before && before.version === version) before.account = { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage };
     return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
@@ -43,7 +77,7 @@ export class AccountFigures {
     let unvalued = 0;
     for (const p of this.state.positionsOf(userId)) {
       const profit = this.floatingProfit(p);
-      const m = this.positionMargin(p, leverage);
+      const m = this.heldMargin(p, leverage);
       if (profit === null || m === null) unvalued += 1;
       floating = floating.plus(profit ?? 0).plus(new Decimal(p.swapCents).div(100));
       if (m !== null) margin = margin.plus(m);
