@@ -70,7 +70,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
   });
 
-  const openTradeOf = (p: OpenPosition) => {
+  const tradeRowOf = (p: OpenPosition) => {
     const q = book.get(p.symbol);
     return {
       ticket: p.id,
@@ -89,6 +89,16 @@ export function tradingRoutes(app: FastifyInstance): void {
       bid: q?.bid ?? null,
       ask: q?.ask ?? null,
     };
+  };
+  // The row is rebuilt only when the book or the position's changeable fields have moved since.
+  const tradeRows = new WeakMap<OpenPosition, { version: number; stopLoss: number; takeProfit: number; swapCents: number; row: ReturnType<typeof tradeRowOf> }>();
+  const openTradeOf = (p: OpenPosition) => {
+    const version = book.version;
+    const cached = tradeRows.get(p);
+    if (cached && cached.version === version && cached.stopLoss === p.stopLoss && cached.takeProfit === p.takeProfit && cached.swapCents === p.swapCents) return cached.row;
+    const row = tradeRowOf(p);
+    tradeRows.set(p, { version, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, row });
+    return row;
   };
 
   const pendingOrderOf = (r: Selectable<OrdersTable>) => ({
