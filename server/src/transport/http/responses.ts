@@ -57,4 +57,11 @@ export class JsonText<T> {
   constructor(value: T) {
     this.text = JSON.stringify(value);
   }
+
+  /** An answer assembled from JSON already serialized (the caller vouches that it is a `T`). */
+  static assembled<T>(text: string): JsonText<T> {
+    const answer = Object.create(JsonText.prototype) as { text: string };
+    answer.text = text;
+    return answer as JsonText<T>;
+  }
 }

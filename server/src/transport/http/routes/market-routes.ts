@@ -1,4 +1,4 @@
-import { calls } from '@tradeport/contracts';
+import { calls, type Quote } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { dayFigures, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
@@ -33,11 +33,24 @@ export function marketRoutes(app: FastifyInstance): void {
   );
   registerCall(app, calls.getMainCurrencies, async () => catalogue);
 
+  // Each quote's JSON is kept until its view changes (a new tick, or its open or stale flag
+  // flipping), so a poll of every symbol mostly joins strings serialized before.
+  const quoteJson = new Map<string, { view: Quote; text: string }>();
+  const serializedQuote = (symbol: string, time: number): string => {
+    const view = market.book.view(symbol, time);
+    const cached = quoteJson.get(symbol);
+    if (cached && cached.view.bid === view.bid && cached.view.ask === view.ask && cached.view.time === view.time && cached.view.open === view.open && cached.view.stale === view.stale) return cached.text;
+    const text = JSON.stringify(view);
+    quoteJson.set(symbol, { view, text });
+    return text;
+  };
+  const listedSymbols = market.listed.map((i) => i.symbol);
   registerCall(app, calls.getQuotes, async ({ query }) => {
-    const symbols = query.symbols?.length ? query.symbols : market.listed.map((i) => i.symbol);
+    const symbols = query.symbols?.length ? query.symbols : listedSymbols;
     const unknown = symbols.filter((s) => !market.book.instruments.has(s));
     if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
-    return successData(symbols.map((s) => market.book.view(s)));
+    const time = app.services.now();
+    return JsonText.assembled<{ status: 'success'; data: Quote[] }>(`{"status":"success","data":[${symbols.map((s) => serializedQuote(s, time)).join(',')}]}`);
   });
 
   registerCall(app, calls.getCandles, async ({ query }) => {
