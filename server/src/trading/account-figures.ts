@@ -22,6 +22,9 @@ export class AccountFigures {
    */
   private readonly valued = new WeakMap<OpenPosition, { version: number; profit: Decimal | null; leverage: number; margin: Decimal | null }>();
 
+  /** Each account's last figures and the inputs they came from (see figures()). */
+  private readonly lastFigures = new Map<number, { key: string; figures: AccountState }>();
+
   constructor(private readonly state: EngineState) {}
 
   private valuation(p: OpenPosition) {
@@ -72,6 +75,21 @@ export class AccountFigures {
   }
 
   figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
+    if (extra) return this.computeFigures(userId, balanceCents, creditCents, leverage, extra);
+    // The same inputs give the same figures: reused while the book, the balance and the positions
+    // (with their swaps) are what they were.
+    const positions = this.state.positionsOf(userId);
+    let key = `${this.state.market.book.version}|${balanceCents}|${creditCents}|${leverage}`;
+    for (const p of positions) key += `|${p.id}:${p.swapCents}`;
+    const cached = this.lastFigures.get(userId);
+    if (cached?.key === key) return cached.figures;
+    const figures = this.computeFigures(userId, balanceCents, creditCents, leverage);
+    if (this.lastFigures.size >= 10_000) this.lastFigures.clear();
+    this.lastFigures.set(userId, { key, figures });
+    return figures;
+  }
+
+  private computeFigures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
     let floating = new Decimal(0);
     let margin = new Decimal(0);
     let unvalued = 0;

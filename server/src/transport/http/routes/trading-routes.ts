@@ -9,7 +9,7 @@ import { refuse, Refusal } from '../../../services/errors';
 import type { Db, Tx } from '../../../storage/db';
 import { prepared, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
-import type { OpenPosition } from '../../../trading/engine';
+import type { AccountState, OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
 
@@ -120,8 +120,9 @@ export function tradingRoutes(app: FastifyInstance): void {
     updatedAt: isoTime(r.updated_at),
   });
 
-  const accountFigures = async (userId: number) => {
-    const a = await engine.account(userId);
+  // The engine hands back the same figures object while nothing changed: its text is kept with it.
+  const figureTexts = new WeakMap<AccountState, ReturnType<typeof figureTextsOf>>();
+  const figureTextsOf = (a: AccountState) => {
     const cents = (d: { toString(): string }) => formatCents(roundToCents(d.toString()));
     return {
       totalMargin: cents(a.margin),
@@ -133,6 +134,13 @@ export function tradingRoutes(app: FastifyInstance): void {
       marginLevel: a.marginLevel.toFixed(2),
     };
   };
+  const accountFigures = async (userId: number) => {
+    const a = await engine.account(userId);
+    let text = figureTexts.get(a);
+    if (!text) figureTexts.set(a, (text = figureTextsOf(a)));
+    return text;
+  };
+
 
   registerCall(app, calls.getTrades, async ({ session }) => successData(engine.positionsOf(session.userId).map(openTradeOf)));
 
