@@ -10,7 +10,7 @@ import { call, expectOk } from './http-client';
 import { killServerChildren, ServerChild } from './server-child';
 
 /**
- * Authenticated reads over HTTP against a bare Fastify hello-world (`npm run bench:reads`, or
+ * Authenticated reads over HTTP against a bare Fastify hello-world (`npm run bench:reads -w server`, part of `npm run bench`; or
  * `node --import tsx bench/reads-http.ts` from server/). The issue's target: every authenticated
  * read answers at least 40% of the hello-world's requests/s, measured in the same run on the same
  * machine.
@@ -27,7 +27,8 @@ import { killServerChildren, ServerChild } from './server-child';
  * be a 200 (non-2xx are counted and reported).
  *
  * Options: --connections=100 --duration=10 --warmup=2 --calls=getQuotes,getTrades (call names from
- * the contracts table; default every signed-in GET call) --profile=DIR (V8 CPU profile of the app).
+ * the contracts table; default every GET call that needs a session; a public one is measured only when
+ * named, to compare the framework's own cost) --profile=DIR (V8 CPU profile of the app).
  */
 
 const CONNECTIONS = Number(arg('connections', '100'));
