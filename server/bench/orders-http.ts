@@ -9,7 +9,7 @@ import pg from 'pg';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { openDatabase } from '../src/storage/db';
 import { call, expectOk } from './http-client';
-import { killServerChildren, ServerChild } from './server-child';
+import { armDeadline, killServerChildren, ServerChild } from './server-child';
 import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
 
 /**
@@ -369,16 +369,7 @@ function report(results: EngineResult[]): string {
 
 // ------------------------------------------------------------------ main
 
-const deadline = setTimeout(() => {
-  log(`the benchmark ran longer than ${RUN_DEADLINE_MS / 60_000} minutes; stopping`);
-  killServerChildren();
-  process.exit(1);
-}, RUN_DEADLINE_MS);
-deadline.unref();
-process.on('SIGINT', () => {
-  killServerChildren();
-  process.exit(130);
-});
+const disarmDeadline = armDeadline(RUN_DEADLINE_MS, log);
 
 log(`${machine()}; ${CONNECTIONS} connections, ${DURATION_S} s per measurement, fixed rate ${RATE}/s`);
 const budget = { ms: 90_000 };
@@ -394,4 +385,4 @@ try {
   process.exit(1);
 }
 process.stdout.write(`${report(results)}\n`);
-clearTimeout(deadline);
+disarmDeadline();

@@ -7,7 +7,7 @@ import { calls } from '@tradeport/contracts';
 import autocannon from 'autocannon';
 import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, waitForQuietMachine } from './bench-util';
 import { call, expectOk } from './http-client';
-import { killServerChildren, ServerChild } from './server-child';
+import { armDeadline, ServerChild } from './server-child';
 
 /**
  * Authenticated reads over HTTP against a bare Fastify hello-world (`npm run bench:reads -w server`, part of `npm run bench`; or
@@ -175,16 +175,7 @@ function report(hello: Measured[], reads: Measured[], background: number): strin
   return lines.join('\n');
 }
 
-const deadline = setTimeout(() => {
-  log(`the benchmark ran longer than ${RUN_DEADLINE_MS / 60_000} minutes; stopping`);
-  killServerChildren();
-  process.exit(1);
-}, RUN_DEADLINE_MS);
-deadline.unref();
-process.on('SIGINT', () => {
-  killServerChildren();
-  process.exit(130);
-});
+const disarmDeadline = armDeadline(RUN_DEADLINE_MS, log);
 
 log(`${machine()}; ${cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per call`);
 const dir = mkdtempSync(join(tmpdir(), 'tradeport-reads-'));
@@ -210,5 +201,5 @@ try {
   await hello?.stop();
   await app?.stop();
   rmSync(dir, { recursive: true, force: true });
-  clearTimeout(deadline);
+  disarmDeadline();
 }

@@ -5,11 +5,32 @@ import type { ChildMessage, ChildStats, ParentMessage } from './bench-child';
 import { stopChild } from './bench-util';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** A parent message that expects an answer, without the id `request` assigns. */
+type Request = Extract<ParentMessage, { id: number }> extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
 const live = new Set<ChildProcess>();
 
 /** Kills (by PID) every server child still running: for a deadline or Ctrl-C. */
 export function killServerChildren(): void {
   for (const c of live) if (c.pid !== undefined && c.exitCode === null) process.kill(c.pid, 'SIGKILL');
+}
+
+/**
+ * A benchmark never outlives `ms`, and Ctrl-C stops it: either way its server children are killed
+ * by PID. Returns the function that disarms the deadline once the run is done.
+ */
+export function armDeadline(ms: number, log: (msg: string) => void): () => void {
+  const deadline = setTimeout(() => {
+    log(`the benchmark ran longer than ${ms / 60_000} minutes; stopping`);
+    killServerChildren();
+    process.exit(1);
+  }, ms);
+  deadline.unref();
+  process.on('SIGINT', () => {
+    killServerChildren();
+    process.exit(130);
+  });
+  return () => clearTimeout(deadline);
 }
 
 /**
@@ -59,19 +80,25 @@ export class ServerChild {
     this.proc.send(m);
   }
 
-  stats(): Promise<ChildStats> {
+  /** Sends a message that expects an answer (`request` assigns its id) and waits for the answer. */
+  request<T extends ChildMessage>(m: Request): Promise<T> {
     const id = this.nextId++;
-    return new Promise<ChildStats>((resolveStats, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not answer a stats request within 30 s')), 30_000);
-      this.waiting.set(id, (m) => {
+    return new Promise<T>((resolveReply, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server child did not answer ${m.type} within 30 s`)), 30_000);
+      this.waiting.set(id, (reply) => {
         clearTimeout(timer);
-        resolveStats(m as ChildStats);
+        resolveReply(reply as T);
       });
-      this.proc.send({ type: 'stats', id } satisfies ParentMessage);
+      this.proc.send({ ...m, id } as ParentMessage);
     });
   }
 
-  async stop(): Promise<void> {
-    await stopChild(this.proc, 5000);
+  stats(): Promise<ChildStats> {
+    return this.request<ChildStats>({ type: 'stats' });
+  }
+
+  /** Asks the child to stop (SIGTERM, IPC closed), then kills it by PID if it has not exited within `graceMs`. */
+  async stop(graceMs = 5000): Promise<void> {
+    await stopChild(this.proc, graceMs);
   }
 }

@@ -1,13 +1,13 @@
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config';
-import { BENCH_SYMBOLS, TICKS_PER_SECOND, type ChildMessage, type ChildStats, type ParentMessage } from './bench-child';
-import { arg, busyBetween, log, machine, machineCpu, num, pct, QUIET_BUSY, stopChild, waitForQuietMachine } from './bench-util';
+import { BENCH_SYMBOLS, TICKS_PER_SECOND, type ChildMessage } from './bench-child';
+import { arg, busyBetween, log, machine, machineCpu, num, pct, QUIET_BUSY, waitForQuietMachine } from './bench-util';
+import { armDeadline, killServerChildren, ServerChild } from './server-child';
 
 /**
  * Stream fan-out benchmark (`npm run bench`, or `node --import tsx bench/stream-fanout.ts` from
@@ -33,7 +33,6 @@ import { arg, busyBetween, log, machine, machineCpu, num, pct, QUIET_BUSY, stopC
 type Variant = 'hub' | 'bare-naive' | 'bare-batched';
 const VARIANTS: Variant[] = ['bare-naive', 'bare-batched', 'hub'];
 
-const here = dirname(fileURLToPath(import.meta.url));
 const CLIENT_COUNTS = arg('clients', '1000,5000').split(',').map(Number);
 const SELECTED = arg('variants', VARIANTS.join(',')).split(',') as Variant[];
 const WINDOW_MS = Number(arg('window', '15')) * 1000;
@@ -59,80 +58,11 @@ if (CLIENT_COUNTS.some((n) => !Number.isInteger(n) || n < 1) || SELECTED.some((v
 
 // ------------------------------------------------------------------ server child processes
 
-const liveChildren = new Set<ChildProcess>();
-
-function killChildren(): void {
-  for (const c of liveChildren) if (c.pid !== undefined && c.exitCode === null) process.kill(c.pid, 'SIGKILL');
-}
-
-/** A parent message that expects an answer, without the id `request` assigns. */
-type Request = Extract<ParentMessage, { id: number }> extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
-
-class ServerChild {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (m: ChildMessage) => void>();
-
-  private constructor(
-    private readonly proc: ChildProcess,
-    readonly port: number,
-  ) {
-    proc.on('message', (raw) => {
-      const m = raw as ChildMessage;
-      if ('id' in m) {
-        this.waiting.get(m.id)?.(m);
-        this.waiting.delete(m.id);
-      }
-    });
-  }
-
-  static async start(variant: Variant, clients: number): Promise<ServerChild> {
-    const [script, args] = variant === 'hub' ? ['stream-server.ts', [String(FRAME_MS)]] : ['bare-server.ts', [variant === 'bare-naive' ? 'naive' : 'batched', String(FRAME_MS)]];
-    // The child's stdout goes to our stderr, so stdout carries only the results.
-    // One folder per scenario: Node writes one profile per thread (tsx's loader runs in its own).
-    const execArgv = ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR, `${variant}-${clients}`)}`] : [])];
-    const proc = fork(resolve(here, script), args as string[], { execArgv, stdio: ['ignore', 2, 'inherit', 'ipc'], cwd: resolve(here, '..') });
-    liveChildren.add(proc);
-    proc.on('exit', () => liveChildren.delete(proc));
-    const port = await new Promise<number>((resolvePort, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${variant} server did not start within 60 s`)), 60_000);
-      proc.on('message', (m: ChildMessage) => {
-        if (m.type === 'ready') {
-          clearTimeout(timer);
-          resolvePort(m.port);
-        }
-      });
-      proc.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${variant} server exited with code ${code} before it was ready`));
-      });
-    });
-    return new ServerChild(proc, port);
-  }
-
-  send(m: ParentMessage): void {
-    this.proc.send(m);
-  }
-
-  request<T extends ChildMessage>(m: Request): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolveReply, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server child did not answer ${m.type} within 30 s`)), 30_000);
-      this.waiting.set(id, (reply) => {
-        clearTimeout(timer);
-        resolveReply(reply as T);
-      });
-      this.proc.send({ ...m, id } as ParentMessage);
-    });
-  }
-
-  stats(): Promise<ChildStats> {
-    return this.request<ChildStats>({ type: 'stats' });
-  }
-
-  /** Asks the child to stop (closing the IPC channel), then kills it by PID if it has not exited in 3 s. */
-  async stop(): Promise<void> {
-    await stopChild(this.proc, 3000);
-  }
+/** The server of one scenario: the real app (`hub`) or one of the bare baselines. */
+function startServer(variant: Variant, clients: number): Promise<ServerChild> {
+  const [script, args] = variant === 'hub' ? ['stream-server.ts', [String(FRAME_MS)]] : ['bare-server.ts', [variant === 'bare-naive' ? 'naive' : 'batched', String(FRAME_MS)]];
+  // One folder per scenario: Node writes one profile per thread (tsx's loader runs in its own).
+  return ServerChild.start(script as string, args as string[], PROFILE_DIR ? resolve(PROFILE_DIR, `${variant}-${clients}`) : '');
 }
 
 // ------------------------------------------------------------------ load generator
@@ -324,7 +254,7 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 async function runScenario(variant: Variant, n: number): Promise<Result> {
   const background = await waitForQuietMachine(`${variant} × ${n}`, quietWait);
   log(`${variant} × ${n} clients: starting the server`);
-  const child = await ServerChild.start(variant, n);
+  const child = await startServer(variant, n);
   const sockets: WebSocket[] = [];
   try {
     const origin = `http://127.0.0.1:${child.port}`;
@@ -405,7 +335,7 @@ async function runScenario(variant: Variant, n: number): Promise<Result> {
     return result;
   } finally {
     sockets.forEach((s) => s.terminate());
-    await child.stop();
+    await child.stop(3000);
   }
 }
 
@@ -465,16 +395,7 @@ function notes(results: Result[]): string[] {
 
 // ------------------------------------------------------------------ main
 
-const deadline = setTimeout(() => {
-  log(`the benchmark ran longer than ${RUN_DEADLINE_MS / 60_000} minutes; stopping`);
-  killChildren();
-  process.exit(1);
-}, RUN_DEADLINE_MS);
-deadline.unref();
-process.on('SIGINT', () => {
-  killChildren();
-  process.exit(130);
-});
+const disarmDeadline = armDeadline(RUN_DEADLINE_MS, log);
 
 const fdLimit = Number(execFileSync('sh', ['-c', 'ulimit -n']).toString().trim());
 const needed = Math.max(...CLIENT_COUNTS) + 500;
@@ -491,7 +412,7 @@ try {
   }
 } catch (err) {
   log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
-  killChildren();
+  killServerChildren();
   process.exit(1);
 }
 
@@ -511,4 +432,4 @@ const out = [
   '',
 ];
 process.stdout.write(`${out.join('\n')}\n`);
-clearTimeout(deadline);
+disarmDeadline();
