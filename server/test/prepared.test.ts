@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import SqliteDatabase from 'better-sqlite3';
+import { openDatabase, type DatabaseHandle } from '../src/storage/db';
+import { migrateToLatest } from '../src/storage/migrate';
 import { prepared, type Param } from '../src/storage/prepared';
 import { startApp, type TestApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
@@ -49,5 +55,66 @@ describe('prepared statements', () => {
 
   test('a missing value is an error, not a query with a placeholder in it', async () => {
     await assert.rejects(byIdAndRole.all(t.ctx.db, { id: ids[0]! } as { id: number; role: 'trader' }), /no value for role/);
+  });
+});
+
+describe('results of prepared reads on SQLite', () => {
+  const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
+  let dir = '';
+  let handle: DatabaseHandle;
+  before(async () => {
+    if (onPostgres) return;
+    dir = mkdtempSync(join(tmpdir(), 'tp_kept_'));
+    handle = openDatabase(`sqlite:${join(dir, 'kept.db')}`);
+    await migrateToLatest(handle);
+    await handle.db.insertInto('payment_accounts').values({ name: 'First', number: '1', more_info: '', is_active: 1, created_at: 1, created_by: null }).execute();
+  });
+  after(async () => {
+    if (onPostgres) return;
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const names = prepared((db) => db.selectFrom('payment_accounts').select(['id', 'name']).orderBy('id'));
+
+  test('are handed out again while nothing was written, frozen', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    const first = await names.all(handle.db, {});
+    const again = await names.all(handle.db, {});
+    assert.equal(again, first, 'the same rows, not read again');
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]));
+    assert.throws(() => {
+      (first[0] as { name: string }).name = 'changed';
+    }, TypeError);
+  });
+
+  test('are read again after any write through this connection', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    const before = await names.all(handle.db, {});
+    await handle.db.updateTable('payment_accounts').set({ name: 'Renamed' }).execute();
+    const after = await names.all(handle.db, {});
+    assert.notEqual(after, before);
+    assert.deepEqual(after.map((r) => r.name), ['Renamed']);
+  });
+
+  test('are read again after another process or connection commits (data_version)', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    await names.all(handle.db, {});
+    const other = new SqliteDatabase(join(dir, 'kept.db'));
+    try {
+      other.prepare("insert into payment_accounts (name, number, more_info, is_active, created_at) values ('Second', '2', '', 1, 2)").run();
+    } finally {
+      other.close();
+    }
+    assert.deepEqual((await names.all(handle.db, {})).map((r) => r.name), ['Renamed', 'Second']);
+  });
+
+  test('inside a transaction, its own writes are seen', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    await names.all(handle.db, {});
+    await handle.db.transaction().execute(async (trx) => {
+      await trx.insertInto('payment_accounts').values({ name: 'Third', number: '3', more_info: '', is_active: 1, created_at: 3, created_by: null }).execute();
+      assert.equal((await names.all(trx, {})).length, 3);
+    });
+    assert.equal((await names.all(handle.db, {})).length, 3);
   });
 });

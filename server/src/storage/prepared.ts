@@ -23,6 +23,13 @@ export interface Prepared<A extends Record<string, unknown>, R> {
 
 const MARK = '\u0000tradeport-param:';
 
+/**
+ * Marks a compiled query whose result the SQLite driver may keep and hand out again until the
+ * database changes (see sqlite-driver.ts). Only prepared queries carry it; their callers read rows
+ * and build their own objects, never changing the rows (which come frozen).
+ */
+export const REUSABLE_RESULT: unique symbol = Symbol('tradeport.reusableResult');
+
 export type Param<A> = <K extends keyof A & string>(name: K) => A[K];
 
 interface Compiled {
@@ -55,7 +62,7 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
       if (value === undefined) throw new Error(`prepared query: no value for ${name}`);
       parameters[index] = value;
     }
-    return { ...query, parameters } as CompiledQuery<R>;
+    return { ...query, parameters, [REUSABLE_RESULT]: true } as CompiledQuery<R>;
   };
   return {
     async all(on, args) {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryCompiler, type QueryResult } from 'kysely';
+import { REUSABLE_RESULT } from './prepared';
 
 /**
  * Kysely's SQLite dialect with two changes to its driver, both for throughput under load:
@@ -10,6 +11,13 @@ import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection,
  *   release hands the connection to the next waiter in arrival order: O(1) per release, and fair.
  * - **Prepared statements cached by SQL text** (least recently used out first), instead of preparing
  *   every query anew: the same few dozen statements run all day.
+ * - **Results of prepared reads reused until the database changes.** A query compiled by
+ *   `prepared()` (storage/prepared.ts) keeps its rows, by SQL and values, together with the
+ *   database's version: the count of statements this connection ran that were not reads (every
+ *   write, and every begin/commit/rollback), and SQLite's `data_version`, which moves when another
+ *   connection or process commits (the operator commands, say). A read whose version still matches
+ *   gets the same rows again — frozen, so no caller can change them for the next. A transaction's
+ *   first write moves the count, so it never reads its own changes from before them.
  *
  * Everything else — the query compiler, adapter and introspector — is Kysely's SQLite dialect.
  */
@@ -81,11 +89,20 @@ class QueuedSqliteDriver implements Driver {
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
+/** Results of prepared reads kept at most (the map is emptied when full; entries also expire by version). */
+const MAX_KEPT_RESULTS = 5_000;
+
 class CachedStatementConnection implements DatabaseConnection {
   /** Insertion order is recency order: a hit is moved to the end, the first entry is the oldest. */
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  /** Statements run that were not reads: the database may have changed after each. */
+  private changes = 0;
+  private readonly dataVersion: BetterSqlite3.Statement;
+  private readonly kept = new Map<string, { changes: number; dataVersion: number; rows: readonly unknown[] }>();
 
-  constructor(private readonly database: BetterSqlite3.Database, private readonly capacity: number) {}
+  constructor(private readonly database: BetterSqlite3.Database, private readonly capacity: number) {
+    this.dataVersion = database.prepare('pragma data_version').pluck();
+  }
 
   private prepare(sql: string): BetterSqlite3.Statement {
     let stmt = this.statements.get(sql);
@@ -104,12 +121,28 @@ class CachedStatementConnection implements DatabaseConnection {
 
   clear(): void {
     this.statements.clear();
+    this.kept.clear();
+  }
+
+  private keptRead(stmt: BetterSqlite3.Statement, sql: string, parameters: unknown[]): readonly unknown[] {
+    const dataVersion = this.dataVersion.get() as number;
+    const key = `${sql}\u0000${JSON.stringify(parameters)}`;
+    const kept = this.kept.get(key);
+    if (kept !== undefined && kept.changes === this.changes && kept.dataVersion === dataVersion) return kept.rows;
+    const rows = Object.freeze((stmt.all(parameters) as object[]).map((row) => Object.freeze(row)));
+    if (this.kept.size >= MAX_KEPT_RESULTS) this.kept.clear();
+    this.kept.set(key, { changes: this.changes, dataVersion, rows });
+    return rows;
   }
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const stmt = this.prepare(compiled.sql);
     const parameters = compiled.parameters as unknown[];
-    if (stmt.reader) return Promise.resolve({ rows: stmt.all(parameters) as R[] });
+    if (stmt.reader) {
+      if ((compiled as { [REUSABLE_RESULT]?: boolean })[REUSABLE_RESULT] !== true) return Promise.resolve({ rows: stmt.all(parameters) as R[] });
+      return Promise.resolve({ rows: this.keptRead(stmt, compiled.sql, parameters) as R[] });
+    }
+    this.changes += 1;
     const { changes, lastInsertRowid } = stmt.run(parameters);
     return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
   }
