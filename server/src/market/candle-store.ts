@@ -1,7 +1,18 @@
 import { sql } from 'kysely';
 import { applyTick, PERIODS, type Candle, type Period } from '../domain/candles';
 import type { Db } from '../storage/db';
-import { prepared, type Param } from '../storage/prepared';
+import { prepared, type Param, type Prepared } from '../storage/prepared';
+
+interface LatestRow {
+  symbol: string;
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  rank: number;
+}
 import type { BookQuote } from './types';
 
 type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
@@ -30,6 +41,9 @@ const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period
  * bucket that is still current continues instead of starting over.
  */
 export class CandleStore {
+  /** latestPerSymbol's statement for each list of symbols asked for. */
+  private readonly latestQueries = new Map<string, Prepared<{ period: Period; since: number; count: number }, LatestRow>>();
+
   private readonly current = new Map<string, Candle>();
   /** Candles changed since the last flush, by series key and bucket time. */
   private dirty = new Map<string, Map<number, Candle>>();
@@ -165,14 +179,29 @@ export class CandleStore {
   async latestPerSymbol(symbols: string[], period: Period, count: number, since: number): Promise<Map<string, Candle[]>> {
     const bySymbol = new Map<string, Map<number, Candle>>(symbols.map((s) => [s, new Map()]));
     if (symbols.length > 0) {
-      const ranked = this.db
-        .selectFrom('candles')
-        .select(['symbol', 'time', 'open', 'high', 'low', 'close', 'volume', sql<number>`row_number() over (partition by symbol order by time desc)`.as('rank')])
-        .where('symbol', 'in', symbols)
-        .where('period', '=', period)
-        .where('time', '>=', since)
-        .as('ranked');
-      const rows = await this.db.selectFrom(ranked).selectAll().where('rank', '<=', count).execute();
+      const key = symbols.join(',');
+      let query = this.latestQueries.get(key);
+      if (!query) {
+        // The symbols are part of the statement (a list cannot be a parameter); callers ask for the same list.
+        if (this.latestQueries.size >= 16) this.latestQueries.clear();
+        const list = [...symbols];
+        query = prepared((db, param: Param<{ period: Period; since: number; count: number }>) =>
+          db
+            .selectFrom(
+              db
+                .selectFrom('candles')
+                .select(['symbol', 'time', 'open', 'high', 'low', 'close', 'volume', sql<number>`row_number() over (partition by symbol order by time desc)`.as('rank')])
+                .where('symbol', 'in', list)
+                .where('period', '=', param('period'))
+                .where('time', '>=', param('since'))
+                .as('ranked'),
+            )
+            .selectAll()
+            .where('rank', '<=', param('count')),
+        );
+        this.latestQueries.set(key, query);
+      }
+      const rows = await query.all(this.db, { period, since, count });
       for (const { symbol, rank: _rank, ...c } of rows) bySymbol.get(symbol)?.set(c.time, { time: Number(c.time), open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
     }
     const result = new Map<string, Candle[]>();

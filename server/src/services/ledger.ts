@@ -95,17 +95,18 @@ function addToTotals(t: AccountTotals, kind: string, amount: number): void {
 }
 
 /** Profile and admin totals, derived from the ledger rather than from cached columns. */
+const totalsOfAll = prepared((db) => db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).groupBy(['user_id', 'kind']));
+
 export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map<number, AccountTotals>> {
-  let q = db
-    .selectFrom('ledger_entries')
-    .select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')])
-    .groupBy(['user_id', 'kind']);
+  let rows;
   if (userIds) {
     if (userIds.length === 0) return new Map();
-    q = q.where('user_id', 'in', userIds);
+    rows = await db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', 'in', userIds).groupBy(['user_id', 'kind']).execute();
+  } else {
+    rows = await totalsOfAll.all(db, {});
   }
   const totals = new Map<number, AccountTotals>();
-  for (const row of await q.execute()) {
+  for (const row of rows) {
     const t = totals.get(row.user_id) ?? emptyTotals();
     addToTotals(t, row.kind, Number(row.total));
     totals.set(row.user_id, t);

@@ -60,8 +60,9 @@ export function marketRoutes(app: FastifyInstance): void {
   });
 
   registerCall(app, calls.getMarketSummary, async () => {
-    // A month back is enough to find the previous trading day after any weekend or holiday.
-    const since = app.services.now() - 31 * DAY_MS;
+    // A month back is enough to find the previous trading day after any weekend or holiday; from
+    // the start of that day, so the statement's values (and its kept result) stay the same all day.
+    const since = Math.floor((app.services.now() - 31 * DAY_MS) / DAY_MS) * DAY_MS;
     const days = await market.candles.latestPerSymbol(market.instruments.map((i) => i.symbol), 'D1', 2, since);
     return successData(
       market.instruments.map((i) => {

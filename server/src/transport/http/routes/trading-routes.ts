@@ -224,6 +224,14 @@ export function tradingRoutes(app: FastifyInstance): void {
     };
   });
 
+  // Who holds open positions, with their names: one fixed query (so prepared), filtered by the engine's own list.
+  const holdersOfOpenPositions = prepared((db) =>
+    db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name', 'email'])
+      .where('id', 'in', (eb) => eb.selectFrom('positions').select('user_id').where('status', '=', 'open'))
+      .orderBy('id'),
+  );
   registerCall(app, calls.getOpenTrades, async () => {
     // Grouped once: a per-trader filter would walk every open position once per trader.
     const byTrader = new Map<number, OpenPosition[]>();
@@ -232,8 +240,16 @@ export function tradingRoutes(app: FastifyInstance): void {
       if (list) list.push(p);
       else byTrader.set(p.userId, [p]);
     }
-    const ids = [...byTrader.keys()];
-    const users = ids.length === 0 ? [] : await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', ids).orderBy('id').execute();
+    const named = byTrader.size === 0 ? [] : await holdersOfOpenPositions.all(ctx.db, {});
+    // The engine's positions are the truth; the names come from the users table. A trader whose
+    // last position's close has committed but not yet left the engine is looked up on its own.
+    const users = named.filter((u) => byTrader.has(u.id));
+    const found = new Set(users.map((u) => u.id));
+    const missing = [...byTrader.keys()].filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      users.push(...(await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', missing).execute()));
+      users.sort((a, b) => a.id - b.id);
+    }
     return successData(
       users.map((u) => ({
         traderId: u.id,
