@@ -7,7 +7,7 @@ import { refuse } from './errors';
 import { accountTotals, emptyTotals, ledgerTotals } from './ledger';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
-import { prepared, type Param } from '../storage/prepared';
+import { prepared, preparedShapes, type Param } from '../storage/prepared';
 
 /** The users table shows at most this many accounts (oldest first). */
 export const MAX_USERS_LISTED = 10_000;
@@ -135,10 +135,14 @@ export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: num
   });
 }
 
+const auditPage = preparedShapes((db, param: Param<{ before: number; limit: number }>, shape) => {
+  let q = db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id').select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip']);
+  if (shape === 'before') q = q.where('a.id', '<', param('before'));
+  return q.orderBy('a.id', 'desc').limit(param('limit'));
+});
+
 export async function listAudit(ctx: ServiceContext, limit: number, before?: number) {
-  let q = ctx.db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id').select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip']);
-  if (before !== undefined) q = q.where('a.id', '<', before);
-  const rows = await q.orderBy('a.id', 'desc').limit(limit).execute();
+  const rows = await auditPage.all(ctx.db, before === undefined ? 'newest' : 'before', { before: before ?? 0, limit });
   return rows.map((r) => ({
     id: r.id,
     timeStamp: isoTime(r.created_at),

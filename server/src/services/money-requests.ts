@@ -2,7 +2,7 @@ import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyReque
 import { sql, type RawBuilder } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
-import { prepared, type Param } from '../storage/prepared';
+import { prepared, preparedShapes, type Param } from '../storage/prepared';
 import type { MoneyRequestKind } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
@@ -149,27 +149,43 @@ export async function listPendingWithdrawals(ctx: ServiceContext) {
   return rows.map((r) => ({ ...toWithdrawal(r), ...withTrader(r) }));
 }
 
-export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery): Promise<{ total: number; data: MoneyRequestRow[] }> {
-  let q = requestsQuery(ctx.db);
-  if (f.type) q = q.where('r.kind', '=', f.type);
-  if (f.status) q = q.where('r.status', '=', f.status);
-  if (f.traderId) q = q.where('r.user_id', '=', f.traderId);
-  if (f.from) q = q.where('r.created_at', '>=', Date.parse(`${f.from}T00:00:00Z`));
-  if (f.to) q = q.where('r.created_at', '<', Date.parse(`${f.to}T00:00:00Z`) + 24 * 3600_000);
-  if (f.search) {
+type RequestFilters = { type: string; status: string; traderId: number; from: number; to: number; like: string; limit: number; offset: number };
+
+/** The back office's filtered list: the filters present pick the statement; their values are its parameters. */
+function filteredRequests(db: Db | Tx, param: Param<RequestFilters>, shape: string) {
+  let q = requestsQuery(db);
+  const has = (f: string) => shape.includes(`${f};`);
+  if (has('type')) q = q.where('r.kind', '=', param('type') as MoneyRequestKind);
+  if (has('status')) q = q.where('r.status', '=', param('status') as '0' | '1' | '2');
+  if (has('traderId')) q = q.where('r.user_id', '=', param('traderId'));
+  if (has('from')) q = q.where('r.created_at', '>=', param('from'));
+  if (has('to')) q = q.where('r.created_at', '<', param('to'));
+  if (has('search')) {
     // "Contains", with the admin's % and _ taken literally.
-    const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const matches = (column: RawBuilder<string>) => sql<boolean>`${column} like ${like} escape '\\'`;
-    q = q.where((eb) =>
-      eb.or([
-        matches(sql`lower(u.first_name || ' ' || u.last_name)`),
-        matches(sql`lower(u.email)`),
-        matches(sql`lower(r.account_ref)`),
-      ]),
-    );
+    const matches = (column: RawBuilder<string>) => sql<boolean>`${column} like ${param('like')} escape '\\'`;
+    q = q.where((eb) => eb.or([matches(sql`lower(u.first_name || ' ' || u.last_name)`), matches(sql`lower(u.email)`), matches(sql`lower(r.account_ref)`)]));
   }
-  const count = await q.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  const rows = await q.orderBy('r.id', 'desc').limit(f.limit).offset(f.offset).execute();
+  return q;
+}
+const requestCount = preparedShapes((db, param: Param<RequestFilters>, shape) => filteredRequests(db, param, shape).clearSelect().select(sql<number>`count(*)`.as('n')));
+const requestPage = preparedShapes((db, param: Param<RequestFilters>, shape) => filteredRequests(db, param, shape).orderBy('r.id', 'desc').limit(param('limit')).offset(param('offset')));
+
+export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery): Promise<{ total: number; data: MoneyRequestRow[] }> {
+  const values: RequestFilters = {
+    type: f.type ?? '',
+    status: f.status ?? '',
+    traderId: f.traderId ?? 0,
+    from: f.from ? Date.parse(`${f.from}T00:00:00Z`) : 0,
+    to: f.to ? Date.parse(`${f.to}T00:00:00Z`) + 24 * 3600_000 : 0,
+    like: f.search ? `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
+    limit: f.limit,
+    offset: f.offset,
+  };
+  let shape = '';
+  for (const [name, present] of [['type', f.type], ['status', f.status], ['traderId', f.traderId], ['from', f.from], ['to', f.to], ['search', f.search]] as const) if (present) shape += `${name};`;
+  const count = await requestCount.first(ctx.db, shape, values);
+  const rows = await requestPage.all(ctx.db, shape, values);
+  if (!count) throw new Error('count(*) returned no row');
   return {
     total: Number(count.n),
     data: rows.map((r) => ({

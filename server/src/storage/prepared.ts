@@ -76,3 +76,22 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
     },
   };
 }
+
+/**
+ * For a query whose filters are optional: one prepared statement per combination of filters used
+ * (`shape`, e.g. the names of the filters present, in a fixed order), compiled on first use. `build`
+ * adds a filter's condition when the shape names it, with the filter's value as a parameter.
+ */
+export function preparedShapes<A extends Record<string, unknown>, Q extends Compilable<unknown>>(build: (db: Db | Tx, param: Param<A>, shape: string) => Q) {
+  type R = InferResult<Q>[number];
+  const byShape = new Map<string, Prepared<A, R>>();
+  const forShape = (shape: string): Prepared<A, R> => {
+    let p = byShape.get(shape);
+    if (!p) byShape.set(shape, (p = prepared((db, param: Param<A>) => build(db, param, shape))));
+    return p;
+  };
+  return {
+    all: (db: Db | Tx, shape: string, args: A): Promise<R[]> => forShape(shape).all(db, args),
+    first: (db: Db | Tx, shape: string, args: A): Promise<R | undefined> => forShape(shape).first(db, args),
+  };
+}

@@ -7,7 +7,7 @@ import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
 import type { Db, Tx } from '../../../storage/db';
-import { prepared, type Param } from '../../../storage/prepared';
+import { prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
 import type { AccountState, OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
@@ -206,17 +206,32 @@ export function tradingRoutes(app: FastifyInstance): void {
     return successData(rows.map(historyOf));
   });
 
+  // User Closed Records: the filters present pick the statement; their values are its parameters.
+  type ClosedFilters = { traderId: number; symbol: string; from: number; to: number; limit: number; offset: number };
+  const filteredClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) => {
+    let q = closedPositions(db);
+    if (shape.includes('traderId;')) q = q.where('p.user_id', '=', param('traderId'));
+    if (shape.includes('symbol;')) q = q.where('p.symbol', '=', param('symbol'));
+    if (shape.includes('from;')) q = q.where('p.closed_at', '>=', param('from'));
+    if (shape.includes('to;')) q = q.where('p.closed_at', '<', param('to'));
+    return q;
+  };
+  const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')));
+  const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit')).offset(param('offset')));
   registerCall(app, calls.getClosedTrades, async ({ query }) => {
-    let q = closedPositions();
-    if (query.traderId) q = q.where('p.user_id', '=', query.traderId);
-    if (query.symbol !== undefined) {
-      if (!book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
-      q = q.where('p.symbol', '=', query.symbol);
-    }
-    if (query.from) q = q.where('p.closed_at', '>=', Date.parse(`${query.from}T00:00:00Z`));
-    if (query.to) q = q.where('p.closed_at', '<', Date.parse(`${query.to}T00:00:00Z`) + 24 * 3600_000);
-    const count = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q.orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(query.limit).offset(query.offset).execute();
+    if (query.symbol !== undefined && !book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
+    const values: ClosedFilters = {
+      traderId: query.traderId ?? 0,
+      symbol: query.symbol ?? '',
+      from: query.from ? Date.parse(`${query.from}T00:00:00Z`) : 0,
+      to: query.to ? Date.parse(`${query.to}T00:00:00Z`) + 24 * 3600_000 : 0,
+      limit: query.limit,
+      offset: query.offset,
+    };
+    const shape = `${query.traderId ? 'traderId;' : ''}${query.symbol !== undefined ? 'symbol;' : ''}${query.from ? 'from;' : ''}${query.to ? 'to;' : ''}`;
+    const count = await closedCount.first(ctx.db, shape, values);
+    if (!count) throw new Error('count(*) returned no row');
+    const rows = await closedPage.all(ctx.db, shape, values);
     return {
       status: 'success' as const,
       total: Number(count.n),
