@@ -7,7 +7,7 @@ import { refuse } from './errors';
 import { accountTotals, emptyTotals, ledgerTotals } from './ledger';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
-import { prepared, preparedShapes, type Param } from '../storage/prepared';
+import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
 
 /** The users table shows at most this many accounts (oldest first). */
 export const MAX_USERS_LISTED = 10_000;
@@ -142,8 +142,12 @@ const auditPage = preparedShapes((db, param: Param<{ before: number; limit: numb
 });
 
 export async function listAudit(ctx: ServiceContext, limit: number, before?: number) {
-  const rows = await auditPage.all(ctx.db, before === undefined ? 'newest' : 'before', { before: before ?? 0, limit });
-  return rows.map((r) => ({
+  return mapRows(await auditPage.all(ctx.db, before === undefined ? 'newest' : 'before', { before: before ?? 0, limit }), auditEntryOf);
+}
+
+type AuditRow = Awaited<ReturnType<typeof auditPage.all>>[number];
+function auditEntryOf(r: AuditRow) {
+  return {
     id: r.id,
     timeStamp: isoTime(r.created_at),
     actorId: r.actor_id,
@@ -154,5 +158,5 @@ export async function listAudit(ctx: ServiceContext, limit: number, before?: num
     before: JSON.parse(r.before_json) as unknown,
     after: JSON.parse(r.after_json) as unknown,
     ip: r.ip,
-  }));
+  };
 }

@@ -2,7 +2,7 @@ import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyReque
 import { sql, type RawBuilder } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
-import { prepared, preparedShapes, type Param } from '../storage/prepared';
+import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
 import type { MoneyRequestKind } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
@@ -128,25 +128,27 @@ const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' |
   decidedAt: isoTimeOrNull(r.decided_at),
 });
 const withTrader = (r: RequestJoinRow) => ({ firstName: r.first_name, lastName: r.last_name, email: r.email });
+const pendingDepositOf = (r: RequestJoinRow) => ({ ...toDeposit(r), ...withTrader(r) });
+const pendingWithdrawalOf = (r: RequestJoinRow) => ({ ...toWithdrawal(r), ...withTrader(r) });
 
 /** The trader's own requests of one kind, newest first (bounded: the most recent 500). */
 export async function listOwnDeposits(ctx: ServiceContext, userId: number): Promise<DepositRecord[]> {
   const rows = await ownRequests.all(ctx.db, { userId, kind: 'deposit' });
-  return rows.map(toDeposit);
+  return mapRows(rows, toDeposit);
 }
 export async function listOwnWithdrawals(ctx: ServiceContext, userId: number): Promise<WithdrawalRecord[]> {
   const rows = await ownRequests.all(ctx.db, { userId, kind: 'withdrawal' });
-  return rows.map(toWithdrawal);
+  return mapRows(rows, toWithdrawal);
 }
 
 /** Pending requests for the admin queue, oldest first so the queue is worked in order. */
 export async function listPendingDeposits(ctx: ServiceContext) {
   const rows = await pendingRequests.all(ctx.db, { kind: 'deposit' });
-  return rows.map((r) => ({ ...toDeposit(r), ...withTrader(r) }));
+  return mapRows(rows, pendingDepositOf);
 }
 export async function listPendingWithdrawals(ctx: ServiceContext) {
   const rows = await pendingRequests.all(ctx.db, { kind: 'withdrawal' });
-  return rows.map((r) => ({ ...toWithdrawal(r), ...withTrader(r) }));
+  return mapRows(rows, pendingWithdrawalOf);
 }
 
 type RequestFilters = { type: string; status: string; traderId: number; from: number; to: number; like: string; limit: number; offset: number };

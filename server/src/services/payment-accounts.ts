@@ -1,20 +1,28 @@
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { prepared } from '../storage/prepared';
+import { mapRows, prepared } from '../storage/prepared';
 
 /** The broker's own accounts that traders pay into. New ones are active; traders see only active ones. */
 const activeAccounts = prepared((db) => db.selectFrom('payment_accounts').select(['id', 'name', 'number', 'more_info']).where('is_active', '=', 1).orderBy('name'));
 const allAccounts = prepared((db) => db.selectFrom('payment_accounts').selectAll().orderBy('id'));
 
+const activeAccountOf = (r: { id: number; name: string; number: string; more_info: string }) => ({ id: r.id, name: r.name, number: r.number, moreInfo: r.more_info });
+const accountOf = (r: { id: number; name: string; number: string; more_info: string; is_active: number; created_at: number }) => ({
+  id: r.id,
+  name: r.name,
+  number: r.number,
+  moreInfo: r.more_info,
+  isActive: r.is_active === 1 ? ('1' as const) : ('0' as const),
+  createdAt: isoTime(r.created_at),
+});
+
 export async function listActivePaymentAccounts(ctx: ServiceContext) {
-  const rows = await activeAccounts.all(ctx.db, {});
-  return rows.map((r) => ({ id: r.id, name: r.name, number: r.number, moreInfo: r.more_info }));
+  return mapRows(await activeAccounts.all(ctx.db, {}), activeAccountOf);
 }
 
 export async function listPaymentAccounts(ctx: ServiceContext) {
-  const rows = await allAccounts.all(ctx.db, {});
-  return rows.map((r) => ({ id: r.id, name: r.name, number: r.number, moreInfo: r.more_info, isActive: r.is_active === 1 ? ('1' as const) : ('0' as const), createdAt: isoTime(r.created_at) }));
+  return mapRows(await allAccounts.all(ctx.db, {}), accountOf);
 }
 
 export async function addPaymentAccount(ctx: ServiceContext, actor: Actor, input: { name: string; number: string; moreInfo: string }): Promise<number> {

@@ -6,7 +6,7 @@ import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse } from './errors';
 import { accountTotals } from './ledger';
-import { prepared, type Param } from '../storage/prepared';
+import { mapRows, prepared, type Param } from '../storage/prepared';
 import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
 const profileRow = prepared((db, param: Param<{ userId: number }>) =>
@@ -69,14 +69,16 @@ const olderActivity = prepared((db, param: Param<{ userId: number; before: numbe
   db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).where('id', '<', param('before')).orderBy('id', 'desc').limit(param('limit')),
 );
 
+const activityEntryOf = (r: { id: number; created_at: number; kind: string; details: string; ip: string; status: string }): ActivityEntry => ({
+  id: r.id,
+  timeStamp: isoTime(r.created_at),
+  activity: activityLabels[r.kind as ActivityKind] ?? r.kind,
+  details: r.details,
+  ip: r.ip,
+  status: r.status,
+});
+
 export async function listActivity(ctx: ServiceContext, userId: number, limit: number, before?: number): Promise<ActivityEntry[]> {
   const rows = before === undefined ? await newestActivity.all(ctx.db, { userId, limit }) : await olderActivity.all(ctx.db, { userId, limit, before });
-  return rows.map((r) => ({
-    id: r.id,
-    timeStamp: isoTime(r.created_at),
-    activity: activityLabels[r.kind as ActivityKind] ?? r.kind,
-    details: r.details,
-    ip: r.ip,
-    status: r.status,
-  }));
+  return mapRows(rows, activityEntryOf);
 }

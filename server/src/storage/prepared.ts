@@ -95,3 +95,20 @@ export function preparedShapes<A extends Record<string, unknown>, Q extends Comp
     first: (db: Db | Tx, shape: string, args: A): Promise<R | undefined> => forShape(shape).first(db, args),
   };
 }
+
+const mappedRows = new WeakMap<readonly unknown[], WeakMap<(row: never) => unknown, readonly unknown[]>>();
+
+/**
+ * `rows.map(map)`, done once for rows a prepared read handed out again (they come frozen, see
+ * sqlite-driver.ts): the same rows and the same `map` (a function defined once, not per call) give
+ * the same frozen list (typed as a plain array, as the answers are; changing it would throw). Other
+ * rows are simply mapped.
+ */
+export function mapRows<T, U>(rows: readonly T[], map: (row: T) => U): U[] {
+  if (!Object.isFrozen(rows)) return rows.map(map);
+  let byMap = mappedRows.get(rows);
+  if (!byMap) mappedRows.set(rows, (byMap = new WeakMap()));
+  let list = byMap.get(map as (row: never) => unknown) as U[] | undefined;
+  if (!list) byMap.set(map as (row: never) => unknown, (list = Object.freeze(rows.map((r) => Object.freeze(map(r)))) as U[]));
+  return list;
+}

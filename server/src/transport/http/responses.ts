@@ -46,6 +46,19 @@ export function messageForFrameworkError(code: string | undefined, statusCode: n
 
 /** The spec's success shapes. */
 export const successData = <T>(data: T) => ({ status: 'success' as const, data });
+
+const serializedLists = new WeakMap<unknown[], JsonText<unknown>>();
+
+/**
+ * `successData(list)`, serialized once for a list handed out again unchanged (frozen, from
+ * `mapRows`); any other list is answered as usual.
+ */
+export function successList<T>(list: T[]): JsonText<{ status: 'success'; data: T[] }> | { status: 'success'; data: T[] } {
+  if (!Object.isFrozen(list)) return successData(list);
+  let text = serializedLists.get(list) as JsonText<{ status: 'success'; data: T[] }> | undefined;
+  if (!text) serializedLists.set(list, (text = new JsonText(successData(list))));
+  return text;
+}
 export const successMessage = (message: string) => ({ status: 'success' as const, message });
 
 /**

@@ -4,7 +4,7 @@ import { createDeposit, createWithdrawal, listOwnDeposits, listOwnWithdrawals } 
 import { listActivePaymentAccounts } from '../../../services/payment-accounts';
 import { editProfile, getProfile, listActivity } from '../../../services/profile-service';
 import { registerCall } from '../call-route';
-import { successData, successMessage } from '../responses';
+import { successData, successList, successMessage } from '../responses';
 
 /** Calls a signed-in user makes about their own account: profile, activity, money requests. */
 export function accountRoutes(app: FastifyInstance): void {
@@ -17,15 +17,15 @@ export function accountRoutes(app: FastifyInstance): void {
     return successMessage('Your profile has been updated.');
   });
 
-  registerCall(app, calls.getActivity, async ({ query, session }) => successData(await listActivity(ctx, session.userId, query.limit, query.before)));
+  registerCall(app, calls.getActivity, async ({ query, session }) => successList(await listActivity(ctx, session.userId, query.limit, query.before)));
 
-  registerCall(app, calls.getPaymentGetwaysActive, async () => successData(await listActivePaymentAccounts(ctx)));
+  registerCall(app, calls.getPaymentGetwaysActive, async () => successList(await listActivePaymentAccounts(ctx)));
 
   registerCall(app, calls.addDeposite, async ({ body, actor, idempotencyKey }) => createDeposit(ctx, actor, body, idempotencyKey));
 
   registerCall(app, calls.addWithdrawal, async ({ body, actor, idempotencyKey }) => createWithdrawal(ctx, actor, body, idempotencyKey));
 
-  registerCall(app, calls.getTraderDeposites, async ({ session }) => successData(await listOwnDeposits(ctx, session.userId)));
+  registerCall(app, calls.getTraderDeposites, async ({ session }) => successList(await listOwnDeposits(ctx, session.userId)));
 
-  registerCall(app, calls.getTraderWithdrawals, async ({ session }) => successData(await listOwnWithdrawals(ctx, session.userId)));
+  registerCall(app, calls.getTraderWithdrawals, async ({ session }) => successList(await listOwnWithdrawals(ctx, session.userId)));
 }

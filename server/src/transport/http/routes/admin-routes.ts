@@ -4,7 +4,7 @@ import { listAudit, listUsers, setUserActive, setUserPassword } from '../../../s
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
-import { successData, successMessage } from '../responses';
+import { successData, successList, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
 export function adminRoutes(app: FastifyInstance): void {
@@ -16,17 +16,17 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
 
-  registerCall(app, calls.getPendingDeposite, async () => successData(await listPendingDeposits(ctx)));
+  registerCall(app, calls.getPendingDeposite, async () => successList(await listPendingDeposits(ctx)));
 
   registerCall(app, calls.editStatusDeposite, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'deposit', body.deposites_id, body.status)));
 
-  registerCall(app, calls.getPendingWithdrawal, async () => successData(await listPendingWithdrawals(ctx)));
+  registerCall(app, calls.getPendingWithdrawal, async () => successList(await listPendingWithdrawals(ctx)));
 
   registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status)));
 
   registerCall(app, calls.getMoneyRequests, async ({ query }) => ({ status: 'success' as const, ...(await listAllRequests(ctx, query)) }));
 
-  registerCall(app, calls.getPaymentGetways, async () => successData(await listPaymentAccounts(ctx)));
+  registerCall(app, calls.getPaymentGetways, async () => successList(await listPaymentAccounts(ctx)));
 
   registerCall(app, calls.addNewPayments, async ({ body, actor }) => {
     const id = await addPaymentAccount(ctx, actor, body);
@@ -35,5 +35,5 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editStatusPayments, async ({ body, actor }) => successMessage(await setPaymentAccountActive(ctx, actor, body.id, body.isActive)));
 
-  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await listAudit(ctx, query.limit, query.before)));
+  registerCall(app, calls.getAuditLog, async ({ query }) => successList(await listAudit(ctx, query.limit, query.before)));
 }

@@ -7,11 +7,11 @@ import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
 import type { Db, Tx } from '../../../storage/db';
-import { prepared, preparedShapes, type Param } from '../../../storage/prepared';
+import { mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
 import type { AccountState, OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
-import { successData, successMessage } from '../responses';
+import { successData, successList, successMessage } from '../responses';
 
 const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
 
@@ -177,7 +177,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
     const rows = await (query.status === 'pending' ? pendingOrders : recentOrders).all(ctx.db, { userId: session.userId });
-    return successData(rows.map(pendingOrderOf));
+    return successList(mapRows(rows, pendingOrderOf));
   });
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
@@ -203,7 +203,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   );
   registerCall(app, calls.getTradesHistory, async ({ session }) => {
     const rows = await ownHistory.all(ctx.db, { userId: session.userId });
-    return successData(rows.map(historyOf));
+    return successList(mapRows(rows, historyOf));
   });
 
   // User Closed Records: the filters present pick the statement; their values are its parameters.
