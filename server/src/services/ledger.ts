@@ -82,8 +82,17 @@ const totalsOfOne = prepared((db, param: Param<{ userId: number }>) =>
 
 /** One account's totals (its profile), derived from the ledger rather than from cached columns. */
 export async function accountTotals(db: Db | Tx, userId: number): Promise<AccountTotals> {
+  return totalsFromRows(await accountTotalRows(db, userId));
+}
+
+/** The rows accountTotals sums (kept and handed out again while the ledger is unchanged, on SQLite). */
+export function accountTotalRows(db: Db | Tx, userId: number) {
+  return totalsOfOne.all(db, { userId });
+}
+
+export function totalsFromRows(rows: readonly { kind: string; total: number }[]): AccountTotals {
   const t = emptyTotals();
-  for (const row of await totalsOfOne.all(db, { userId })) addToTotals(t, row.kind, Number(row.total));
+  for (const row of rows) addToTotals(t, row.kind, Number(row.total));
   return t;
 }
 

@@ -5,7 +5,7 @@ import { activityLabels, recordActivity, type ActivityKind } from './activity';
 import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse } from './errors';
-import { accountTotals } from './ledger';
+import { accountTotalRows, totalsFromRows } from './ledger';
 import { mapRows, prepared, type Param } from '../storage/prepared';
 import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
@@ -17,10 +17,18 @@ const profileRow = prepared((db, param: Param<{ userId: number }>) =>
     .where('users.id', '=', param('userId')),
 );
 
-export async function getProfile(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
-  const u = await profileRow.first(ctx.db, { userId });
-  if (!u) throw refuse.notFound('Account not found.');
-  const t = await accountTotals(ctx.db, userId);
+/**
+ * What a profile is made of: the user's row and their ledger totals' rows. Both come frozen and
+ * are handed out again while unchanged (SQLite), so a caller may keep what it built from them.
+ */
+export async function profileSources(ctx: ServiceContext, userId: number) {
+  const user = await profileRow.first(ctx.db, { userId });
+  if (!user) throw refuse.notFound('Account not found.');
+  return { user, totals: await accountTotalRows(ctx.db, userId) };
+}
+
+export function profileOf({ user: u, totals }: Awaited<ReturnType<typeof profileSources>>): ProfileDetails {
+  const t = totalsFromRows(totals);
   return {
     id: u.id,
     firstName: u.first_name,

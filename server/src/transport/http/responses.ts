@@ -78,3 +78,25 @@ export class JsonText<T> {
     return answer as JsonText<T>;
   }
 }
+
+/**
+ * Answers built from values handed out again unchanged (frozen: kept rows, `mapRows` lists, or
+ * objects memoized from them): each cache is one call's, keyed by those values in order, and keeps
+ * the serialized answer. If any key is not frozen the answer is built as usual.
+ */
+export function answerCache<T>(): (keys: readonly object[], build: () => T) => JsonText<T> | T {
+  const root = new WeakMap<object, unknown>();
+  return (keys, build) => {
+    if (keys.length === 0 || !keys.every((k) => Object.isFrozen(k))) return build();
+    let level = root;
+    for (const key of keys.slice(0, -1)) {
+      let next = level.get(key) as WeakMap<object, unknown> | undefined;
+      if (!next) level.set(key, (next = new WeakMap()));
+      level = next;
+    }
+    const last = keys[keys.length - 1] as object;
+    let text = level.get(last) as JsonText<T> | undefined;
+    if (!text) level.set(last, (text = new JsonText(build())));
+    return text;
+  };
+}

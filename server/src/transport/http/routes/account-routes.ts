@@ -1,16 +1,20 @@
-import { calls } from '@tradeport/contracts';
+import { calls, type ProfileDetails } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { createDeposit, createWithdrawal, listOwnDeposits, listOwnWithdrawals } from '../../../services/money-requests';
 import { listActivePaymentAccounts } from '../../../services/payment-accounts';
-import { editProfile, getProfile, listActivity } from '../../../services/profile-service';
+import { editProfile, listActivity, profileOf, profileSources } from '../../../services/profile-service';
 import { registerCall } from '../call-route';
-import { successData, successList, successMessage } from '../responses';
+import { answerCache, successData, successList, successMessage } from '../responses';
 
 /** Calls a signed-in user makes about their own account: profile, activity, money requests. */
 export function accountRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  registerCall(app, calls.getProfileDetails, async ({ session }) => successData([await getProfile(ctx, session.userId)]));
+  const profileAnswer = answerCache<{ status: 'success'; data: ProfileDetails[] }>();
+  registerCall(app, calls.getProfileDetails, async ({ session }) => {
+    const sources = await profileSources(ctx, session.userId);
+    return profileAnswer([sources.user, sources.totals], () => successData([profileOf(sources)]));
+  });
 
   registerCall(app, calls.editProfileDetails, async ({ body, session, client }) => {
     await editProfile(ctx, session.userId, body, client);
