@@ -21,8 +21,6 @@ import { openDatabase, type DatabaseHandle } from './storage/db';
 import { migrateToLatest } from './storage/migrate';
 import { TradingEngine } from './trading/engine';
 
-export { webCacheControl } from './plugins/web-app';
-
 export interface BuildOptions {
   config: AppConfig;
   /** Injected clock (epoch ms) for tests; defaults to Date.now. */

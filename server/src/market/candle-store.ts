@@ -2,18 +2,10 @@ import { sql } from 'kysely';
 import { applyTick, PERIODS, type Candle, type Period } from '../domain/candles';
 import type { Db } from '../storage/db';
 import { prepared, type Param, type Prepared } from '../storage/prepared';
-
-interface LatestRow {
-  symbol: string;
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-  rank: number;
-}
 import type { BookQuote } from './types';
+
+/** A stored candle of latestPerSymbol's statement, with its symbol and its rank (1 = newest). */
+type LatestRow = Candle & { symbol: string; rank: number };
 
 type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
 

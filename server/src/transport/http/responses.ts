@@ -56,7 +56,7 @@ const serializedLists = new WeakMap<unknown[], JsonText<unknown>>();
 export function successList<T>(list: T[]): JsonText<{ status: 'success'; data: T[] }> | { status: 'success'; data: T[] } {
   if (!Object.isFrozen(list)) return successData(list);
   let text = serializedLists.get(list) as JsonText<{ status: 'success'; data: T[] }> | undefined;
-  if (!text) serializedLists.set(list, (text = new JsonText(successData(list))));
+  if (!text) serializedLists.set(list, (text = JsonText.of(successData(list))));
   return text;
 }
 export const successMessage = (message: string) => ({ status: 'success' as const, message });
@@ -66,16 +66,17 @@ export const successMessage = (message: string) => ({ status: 'success' as const
  * server restarts (the instrument catalogue), so JSON.stringify does not run on every request.
  */
 export class JsonText<T> {
-  readonly text: string;
-  constructor(value: T) {
-    this.text = JSON.stringify(value);
+  /** Only for the type checker: the answer this text is the JSON of. */
+  declare readonly value?: T;
+  private constructor(readonly text: string) {}
+
+  static of<T>(value: T): JsonText<T> {
+    return new JsonText<T>(JSON.stringify(value));
   }
 
   /** An answer assembled from JSON already serialized (the caller vouches that it is a `T`). */
   static assembled<T>(text: string): JsonText<T> {
-    const answer = Object.create(JsonText.prototype) as { text: string };
-    answer.text = text;
-    return answer as JsonText<T>;
+    return new JsonText<T>(text);
   }
 }
 
@@ -96,7 +97,7 @@ export function answerCache<T>(): (keys: readonly object[], build: () => T) => J
     }
     const last = keys[keys.length - 1] as object;
     let text = level.get(last) as JsonText<T> | undefined;
-    if (!text) level.set(last, (text = new JsonText(build())));
+    if (!text) level.set(last, (text = JsonText.of(build())));
     return text;
   };
 }

@@ -12,7 +12,7 @@ export function marketRoutes(app: FastifyInstance): void {
   const market = app.market;
 
   // The catalogue is fixed while the server runs: its answer is built and serialized once.
-  const catalogue = new JsonText(
+  const catalogue = JsonText.of(
     successData(
       market.listed.map((i) => ({
         ID: i.id,

@@ -50,18 +50,10 @@ export function tradingRoutes(app: FastifyInstance): void {
       .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
       .where('p.status', '=', 'closed');
 
-  // A position's profit depends only on its fixed terms and the book's prices, so the text computed
-  // at one book version is reused until any quote changes (a terminal polls far more often than
-  // prices tick per position).
-  const profitTexts = new WeakMap<OpenPosition, { version: number; text: string | null }>();
+  // The engine keeps each position's profit until any quote changes (AccountFigures).
   const profitText = (p: OpenPosition) => {
-    const version = book.version;
-    const cached = profitTexts.get(p);
-    if (cached?.version === version) return cached.text;
     const f = engine.floatingProfit(p);
-    const text = f === null ? null : formatCents(roundToCents(f));
-    profitTexts.set(p, { version, text });
-    return text;
+    return f === null ? null : formatCents(roundToCents(f));
   };
 
   registerCall(app, calls.addTrades, async ({ body, actor, idempotencyKey }) => {
