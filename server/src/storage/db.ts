@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { answerReadsNow } from './prepared';
 import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
@@ -32,7 +33,9 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds every letter. Searches must
     // find 'Özil' on both engines, so lower() gets JavaScript's Unicode case folding here.
     sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
-    const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
+    const dialect = new QueuedSqliteDialect(sqlite);
+    const db = new Kysely<Database>({ dialect });
+    answerReadsNow(db, { readNow: (compiled) => dialect.readNow(compiled), version: () => dialect.version() });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {

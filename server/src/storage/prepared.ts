@@ -30,6 +30,30 @@ const MARK = '\u0000tradeport-param:';
  */
 export const REUSABLE_RESULT: unique symbol = Symbol('tradeport.reusableResult');
 
+/** What a database handle offers beyond Kysely (SQLite's, see sqlite-driver.ts). */
+export interface DirectReads {
+  /** A prepared read answered at once, or undefined when it must queue for the connection. */
+  readNow(compiled: CompiledQuery): readonly unknown[] | undefined;
+  /** Changes whenever the database may have changed; undefined while a transaction is under way. */
+  version(): string | undefined;
+}
+const direct = new WeakMap<object, DirectReads>();
+
+/** Lets prepared reads on `db` skip the connection hand-over while the connection is free. */
+export function answerReadsNow(db: object, reads: DirectReads): void {
+  direct.set(db, reads);
+}
+
+/**
+ * A value that is the same only while nothing in the database has changed (SQLite: no write on this
+ * connection, no commit by another, as kept reads see it), so an answer built from it at one value
+ * can be given again at the same value without reading. Undefined where no such value is known
+ * (PostgreSQL, or a transaction under way on SQLite's connection).
+ */
+export function databaseVersion(db: Db | Tx): string | undefined {
+  return direct.get(db)?.version();
+}
+
 export type Param<A> = <K extends keyof A & string>(name: K) => A[K];
 
 interface Compiled {
@@ -64,12 +88,17 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
     }
     return { ...query, parameters, [REUSABLE_RESULT]: true } as CompiledQuery<R>;
   };
+  const rowsOf = async (on: Db | Tx, args: A): Promise<readonly R[]> => {
+    const compiled = withValues(on, args);
+    const now = direct.get(on)?.readNow(compiled);
+    return now !== undefined ? (now as readonly R[]) : (await on.executeQuery(compiled)).rows;
+  };
   return {
     async all(on, args) {
-      return (await on.executeQuery(withValues(on, args))).rows;
+      return (await rowsOf(on, args)) as R[];
     },
     async first(on, args) {
-      return (await on.executeQuery(withValues(on, args))).rows[0];
+      return (await rowsOf(on, args))[0];
     },
     exec(on, args) {
       return on.executeQuery(withValues(on, args));

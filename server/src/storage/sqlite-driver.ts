@@ -15,19 +15,37 @@ import { REUSABLE_RESULT } from './prepared';
  *   `prepared()` (storage/prepared.ts) keeps its rows, by SQL and values, together with the
  *   database's version: the count of statements this connection ran that were not reads (every
  *   write, and every begin/commit/rollback), and SQLite's `data_version`, which moves when another
- *   connection or process commits (the operator commands, say). A read whose version still matches
+ *   connection or process commits (the operator commands, say; checked once per turn of the event
+ *   loop). A read whose version still matches
  *   gets the same rows again — frozen, so no caller can change them for the next. A transaction's
  *   first write moves the count, so it never reads its own changes from before them.
  *
  * Everything else — the query compiler, adapter and introspector — is Kysely's SQLite dialect.
  */
 export class QueuedSqliteDialect extends SqliteDialect {
+  private driver: QueuedSqliteDriver | undefined;
+
   constructor(private readonly database: BetterSqlite3.Database, private readonly statementCacheSize = 500) {
     super({ database });
   }
 
   override createDriver(): Driver {
-    return new QueuedSqliteDriver(this.database, this.statementCacheSize);
+    this.driver = new QueuedSqliteDriver(this.database, this.statementCacheSize);
+    return this.driver;
+  }
+
+  /**
+   * A prepared read answered at once, without Kysely's connection hand-over, when the connection is
+   * free (no transaction open, nobody waiting); undefined otherwise, and the caller queues as usual.
+   * With the connection free, running now is what the queue would do next anyway.
+   */
+  readNow(compiled: CompiledQuery): readonly unknown[] | undefined {
+    return this.driver?.readNow(compiled);
+  }
+
+  /** See storage/prepared.ts databaseVersion: the version kept reads are checked against. */
+  version(): string | undefined {
+    return this.driver?.version();
   }
 }
 
@@ -48,6 +66,15 @@ class QueuedSqliteDriver implements Driver {
       return Promise.resolve(this.connection);
     }
     return new Promise((resolve) => this.waiting.push(() => resolve(this.connection)));
+  }
+
+  readNow(compiled: CompiledQuery): readonly unknown[] | undefined {
+    if (this.busy) return undefined;
+    return this.connection.readNow(compiled);
+  }
+
+  version(): string | undefined {
+    return this.busy ? undefined : this.connection.version();
   }
 
   async releaseConnection(): Promise<void> {
@@ -98,7 +125,9 @@ class CachedStatementConnection implements DatabaseConnection {
   /** Statements run that were not reads: the database may have changed after each. */
   private changes = 0;
   private readonly dataVersion: BetterSqlite3.Statement;
-  private readonly kept = new Map<string, { changes: number; dataVersion: number; rows: readonly unknown[] }>();
+  /** By SQL text (the compiled query's own string, so its hash is computed once), then by values. */
+  private readonly kept = new Map<string, Map<string, { changes: number; dataVersion: number; rows: readonly unknown[] }>>();
+  private keptCount = 0;
 
   constructor(private readonly database: BetterSqlite3.Database, private readonly capacity: number) {
     this.dataVersion = database.prepare('pragma data_version').pluck();
@@ -120,18 +149,53 @@ class CachedStatementConnection implements DatabaseConnection {
   }
 
   clear(): void {
+    this.dataVersionThisTurn = undefined;
     this.statements.clear();
     this.kept.clear();
+    this.keptCount = 0;
+  }
+
+  /**
+   * SQLite's data_version, asked once per turn of the event loop: another process's commit is seen
+   * from the next turn on (this connection's own writes count in `changes` at once). Asking costs as
+   * much as a small query, and a busy server makes several kept reads in one turn.
+   */
+  private currentDataVersion(): number {
+    if (this.dataVersionThisTurn === undefined) {
+      this.dataVersionThisTurn = this.dataVersion.get() as number;
+      setImmediate(this.forgetDataVersion);
+    }
+    return this.dataVersionThisTurn;
+  }
+  private dataVersionThisTurn: number | undefined;
+  private readonly forgetDataVersion = () => {
+    this.dataVersionThisTurn = undefined;
+  };
+
+  version(): string {
+    return `${this.changes}:${this.currentDataVersion()}`;
+  }
+
+  readNow(compiled: CompiledQuery): readonly unknown[] | undefined {
+    const stmt = this.prepare(compiled.sql);
+    return stmt.reader ? this.keptRead(stmt, compiled.sql, compiled.parameters as unknown[]) : undefined;
   }
 
   private keptRead(stmt: BetterSqlite3.Statement, sql: string, parameters: unknown[]): readonly unknown[] {
-    const dataVersion = this.dataVersion.get() as number;
-    const key = `${sql}\u0000${JSON.stringify(parameters)}`;
-    const kept = this.kept.get(key);
+    const dataVersion = this.currentDataVersion();
+    let bySql = this.kept.get(sql);
+    const values = JSON.stringify(parameters);
+    const kept = bySql?.get(values);
     if (kept !== undefined && kept.changes === this.changes && kept.dataVersion === dataVersion) return kept.rows;
     const rows = Object.freeze((stmt.all(parameters) as object[]).map((row) => Object.freeze(row)));
-    if (this.kept.size >= MAX_KEPT_RESULTS) this.kept.clear();
-    this.kept.set(key, { changes: this.changes, dataVersion, rows });
+    if (kept === undefined && this.keptCount >= MAX_KEPT_RESULTS) {
+      this.kept.clear();
+      this.keptCount = 0;
+      bySql = undefined;
+    }
+    if (!bySql) this.kept.set(sql, (bySql = new Map()));
+    if (kept === undefined) this.keptCount += 1;
+    bySql.set(values, { changes: this.changes, dataVersion, rows });
     return rows;
   }
 
