@@ -64,7 +64,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
         const result = await handler({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
-        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text);
+        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.bytes);
         return reply.send(result);
       } catch (err) {
         if (err instanceof Refusal) return sendRefusal(reply, err);

@@ -68,7 +68,13 @@ export const successMessage = (message: string) => ({ status: 'success' as const
 export class JsonText<T> {
   /** Only for the type checker: the answer this text is the JSON of. */
   declare readonly value?: T;
+  private encoded: Buffer | undefined;
   private constructor(readonly text: string) {}
+
+  /** The text as UTF-8, encoded on first use and kept: a kept answer is not encoded again per request. */
+  get bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.text, 'utf8'));
+  }
 
   static of<T>(value: T): JsonText<T> {
     return new JsonText<T>(JSON.stringify(value));
@@ -83,21 +89,27 @@ export class JsonText<T> {
 /**
  * Answers built from values handed out again unchanged (frozen: kept rows, `mapRows` lists, or
  * objects memoized from them): each cache is one call's, keyed by those values in order, and keeps
- * the serialized answer. If any key is not frozen the answer is built as usual.
+ * the serialized answer. `variant` names whatever else the answer depends on (the quote book's
+ * version, who is online now): the answer kept for the same values is used only while its variant is
+ * the same, and a new variant replaces it. If any key is not frozen the answer is built as usual.
+ * Pass the same number of keys on every use of one cache.
  */
-export function answerCache<T>(): (keys: readonly object[], build: () => T) => JsonText<T> | T {
+export function answerCache<T>(): (keys: readonly object[], build: () => T, variant?: string) => JsonText<T> | T {
   const root = new WeakMap<object, unknown>();
-  return (keys, build) => {
+  return (keys, build, variant = '') => {
     if (keys.length === 0 || !keys.every((k) => Object.isFrozen(k))) return build();
     let level = root;
-    for (const key of keys.slice(0, -1)) {
+    for (let i = 0; i < keys.length - 1; i++) {
+      const key = keys[i] as object;
       let next = level.get(key) as WeakMap<object, unknown> | undefined;
       if (!next) level.set(key, (next = new WeakMap()));
       level = next;
     }
     const last = keys[keys.length - 1] as object;
-    let text = level.get(last) as JsonText<T> | undefined;
-    if (!text) level.set(last, (text = JsonText.of(build())));
+    const kept = level.get(last) as { variant: string; text: JsonText<T> } | undefined;
+    if (kept?.variant === variant) return kept.text;
+    const text = JsonText.of(build());
+    level.set(last, { variant, text });
     return text;
   };
 }
