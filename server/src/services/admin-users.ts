@@ -4,7 +4,7 @@ import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { accountTotals, emptyTotals, ledgerTotals } from './ledger';
+import { accountTotalRows, emptyTotals, ledgerTotalRows, totalsByUser, totalsFromRows } from './ledger';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
 import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
@@ -21,7 +21,20 @@ const allUsers = prepared((db) =>
     .orderBy('users.id')
     .limit(MAX_USERS_LISTED),
 );
-const usersWithSession = prepared((db, param: Param<{ now: number }>) => db.selectFrom('sessions').select('user_id').distinct().where('revoked_at', 'is', null).where('expires_at', '>', param('now')));
+/**
+ * Each user's latest-ending session that is not revoked, with when the user was last seen: whether
+ * it is still live is decided against the clock in code, so the statement (and its kept result) is
+ * the same from one request to the next.
+ */
+const sessionEnds = prepared((db) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.user_id', 'users.last_seen_at', (eb) => eb.fn.max('sessions.expires_at').as('expires_at')])
+    .where('sessions.revoked_at', 'is', null)
+    .groupBy(['sessions.user_id', 'users.last_seen_at'])
+    .orderBy('sessions.user_id'),
+);
 const oneUser = prepared((db, param: Param<{ id: number }>) =>
   db
     .selectFrom('users')
@@ -29,18 +42,38 @@ const oneUser = prepared((db, param: Param<{ id: number }>) =>
     .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'leverage', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
     .where('users.id', '=', param('id')),
 );
-const liveSessionOf = prepared((db, param: Param<{ id: number; now: number }>) =>
-  db.selectFrom('sessions').select('user_id').where('user_id', '=', param('id')).where('revoked_at', 'is', null).where('expires_at', '>', param('now')).limit(1),
+const sessionEndOf = prepared((db, param: Param<{ id: number }>) =>
+  db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.max('expires_at').as('expires_at'))
+    .where('user_id', '=', param('id'))
+    .where('revoked_at', 'is', null),
 );
 
-export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
-  const users = await allUsers.all(ctx.db, {});
-  const totals = await ledgerTotals(ctx.db);
-  const now = ctx.now();
-  // Online means seen recently *and* still holding a usable session: signing out or being
-  // deactivated takes a user offline at once.
-  const withSession = new Set((await usersWithSession.all(ctx.db, { now })).map((r) => r.user_id));
-  return users.map((u) => {
+/**
+ * Online means seen recently *and* still holding a usable session: signing out or being
+ * deactivated (which revokes every session) takes a user offline at once.
+ */
+function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: number | string | bigint | null | undefined, now: number): boolean {
+  return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
+}
+
+/** The rows the users table is built from (on SQLite the same objects while nothing changed). */
+export async function userListSources(ctx: ServiceContext) {
+  return { users: await allUsers.all(ctx.db, {}), totals: await ledgerTotalRows(ctx.db), sessions: await sessionEnds.all(ctx.db, {}) };
+}
+export type UserListSources = Awaited<ReturnType<typeof userListSources>>;
+
+/** Who of the users table is online at `now`, in id order. */
+export function onlineUserIds(ctx: ServiceContext, sources: UserListSources, now: number): number[] {
+  return sources.sessions.filter((s) => isOnline(ctx, s.last_seen_at, s.expires_at, now)).map((s) => s.user_id);
+}
+
+/** The admin's users table: everyone, with ledger-derived totals and Online/Offline (`online`: onlineUserIds). */
+export function usersTable(sources: UserListSources, online: readonly number[]): TraderRow[] {
+  const totals = totalsByUser(sources.totals);
+  const onlineNow = new Set(online);
+  return sources.users.map((u) => {
     const t = totals.get(u.id) ?? emptyTotals();
     return {
       id: u.id,
@@ -55,7 +88,7 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
       totalCredit: formatCents(t.creditCents),
       totalWithdrawals: formatCents(t.withdrawalsCents),
       isActive: u.is_active === 1 ? '1' : '0',
-      status: withSession.has(u.id) && u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs ? 'Online' : 'Offline',
+      status: onlineNow.has(u.id) ? 'Online' : 'Offline',
       accountType: u.role === 'admin' ? '1' : '0',
       isReserved: u.is_reserved === 1,
       lastSeen: isoTimeOrNull(u.last_seen_at),
@@ -64,14 +97,21 @@ export async function listUsers(ctx: ServiceContext): Promise<TraderRow[]> {
   });
 }
 
+/** The rows one user's back-office profile is built from (on SQLite the same objects while nothing changed). */
+export async function traderSources(ctx: ServiceContext, id: number) {
+  const user = await oneUser.first(ctx.db, { id });
+  if (!user) throw refuse.notFound('User not found.');
+  return { user, totals: await accountTotalRows(ctx.db, id), session: (await sessionEndOf.first(ctx.db, { id })) ?? { expires_at: null } };
+}
+export type TraderSources = Awaited<ReturnType<typeof traderSources>>;
+
+export function traderIsOnline(ctx: ServiceContext, sources: TraderSources, now: number): boolean {
+  return isOnline(ctx, sources.user.last_seen_at, sources.session.expires_at, now);
+}
+
 /** One user's profile for the back office's trader page, with ledger totals and Online/Offline. */
-export async function userForAdmin(ctx: ServiceContext, id: number) {
-  const u = await oneUser.first(ctx.db, { id });
-  if (!u) throw refuse.notFound('User not found.');
-  const totals = await accountTotals(ctx.db, id);
-  const now = ctx.now();
-  const session = await liveSessionOf.first(ctx.db, { id, now });
-  const online = session !== undefined && u.last_seen_at !== null && now - u.last_seen_at <= ctx.config.onlineWindowMs;
+export function traderProfile(sources: TraderSources, online: boolean) {
+  const u = sources.user;
   return {
     profile: {
       id: u.id,
@@ -91,7 +131,7 @@ export async function userForAdmin(ctx: ServiceContext, id: number) {
       createdAt: isoTime(u.created_at),
       lastSeen: isoTimeOrNull(u.last_seen_at),
     },
-    totals,
+    totals: totalsFromRows(sources.totals),
   };
 }
 

@@ -107,13 +107,17 @@ function addToTotals(t: AccountTotals, kind: string, amount: number): void {
 const totalsOfAll = prepared((db) => db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).groupBy(['user_id', 'kind']));
 
 export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map<number, AccountTotals>> {
-  let rows;
-  if (userIds) {
-    if (userIds.length === 0) return new Map();
-    rows = await db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', 'in', userIds).groupBy(['user_id', 'kind']).execute();
-  } else {
-    rows = await totalsOfAll.all(db, {});
-  }
+  if (!userIds) return totalsByUser(await ledgerTotalRows(db));
+  if (userIds.length === 0) return new Map();
+  return totalsByUser(await db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', 'in', userIds).groupBy(['user_id', 'kind']).execute());
+}
+
+/** Every account's ledger sums by kind (kept and handed out again while the ledger is unchanged, on SQLite). */
+export function ledgerTotalRows(db: Db | Tx) {
+  return totalsOfAll.all(db, {});
+}
+
+export function totalsByUser(rows: readonly { user_id: number; kind: string; total: number }[]): Map<number, AccountTotals> {
   const totals = new Map<number, AccountTotals>();
   for (const row of rows) {
     const t = totals.get(row.user_id) ?? emptyTotals();

@@ -151,6 +151,21 @@ export async function listPendingWithdrawals(ctx: ServiceContext) {
   return mapRows(rows, pendingWithdrawalOf);
 }
 
+const moneyRequestRowOf = (r: RequestJoinRow): MoneyRequestRow => ({
+  id: r.id,
+  type: r.kind,
+  traders_id: r.user_id,
+  ...withTrader(r),
+  amount: formatCents(r.amount_cents),
+  paymentAccount: r.account_ref,
+  paymentGatewayName: r.gateway_name ?? '',
+  number: r.gateway_number ?? '',
+  status: r.status,
+  timeStamp: isoTime(r.created_at),
+  decidedAt: isoTimeOrNull(r.decided_at),
+  decidedBy: r.decided_by_email ?? '',
+});
+
 type RequestFilters = { type: string; status: string; traderId: number; from: number; to: number; like: string; limit: number; offset: number };
 
 /** The back office's filtered list: the filters present pick the statement; their values are its parameters. */
@@ -188,23 +203,7 @@ export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery
   const count = await requestCount.first(ctx.db, shape, values);
   const rows = await requestPage.all(ctx.db, shape, values);
   if (!count) throw new Error('count(*) returned no row');
-  return {
-    total: Number(count.n),
-    data: rows.map((r) => ({
-      id: r.id,
-      type: r.kind,
-      traders_id: r.user_id,
-      ...withTrader(r),
-      amount: formatCents(r.amount_cents),
-      paymentAccount: r.account_ref,
-      paymentGatewayName: r.gateway_name ?? '',
-      number: r.gateway_number ?? '',
-      status: r.status,
-      timeStamp: isoTime(r.created_at),
-      decidedAt: isoTimeOrNull(r.decided_at),
-      decidedBy: r.decided_by_email ?? '',
-    })),
-  };
+  return { total: Number(count.n), data: mapRows(rows, moneyRequestRowOf) };
 }
 
 const kindLabel: Record<MoneyRequestKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };

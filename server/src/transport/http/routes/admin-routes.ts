@@ -1,16 +1,22 @@
-import { calls } from '@tradeport/contracts';
+import { calls, type MoneyRequestRow, type TraderRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { listAudit, listUsers, setUserActive, setUserPassword } from '../../../services/admin-users';
+import { listAudit, onlineUserIds, setUserActive, setUserPassword, userListSources, usersTable } from '../../../services/admin-users';
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
-import { successData, successList, successMessage } from '../responses';
+import { answerCache, successData, successList, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
 export function adminRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  registerCall(app, calls.getTraders, async () => successData(await listUsers(ctx)));
+  // Kept with the rows it was built from, for as long as the same users are online.
+  const tradersAnswer = answerCache<{ status: 'success'; data: TraderRow[] }>();
+  registerCall(app, calls.getTraders, async () => {
+    const sources = await userListSources(ctx);
+    const online = onlineUserIds(ctx, sources, ctx.now());
+    return tradersAnswer([sources.users, sources.totals, sources.sessions], () => successData(usersTable(sources, online)), online.join(','));
+  });
 
   registerCall(app, calls.editStatusTraders, async ({ body, actor }) => successMessage(await setUserActive(ctx, actor, body.id, body.isActive)));
 
@@ -24,7 +30,11 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status)));
 
-  registerCall(app, calls.getMoneyRequests, async ({ query }) => ({ status: 'success' as const, ...(await listAllRequests(ctx, query)) }));
+  const requestsAnswer = answerCache<{ status: 'success'; total: number; data: MoneyRequestRow[] }>();
+  registerCall(app, calls.getMoneyRequests, async ({ query }) => {
+    const { total, data } = await listAllRequests(ctx, query);
+    return requestsAnswer([data], () => ({ status: 'success' as const, total, data }), String(total));
+  });
 
   registerCall(app, calls.getPaymentGetways, async () => successList(await listPaymentAccounts(ctx)));
 
