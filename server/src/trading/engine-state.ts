@@ -32,6 +32,8 @@ export class EngineState {
   readonly marginCalled = new Set<number>();
   /** Positions with swap kept in `swap_deferred`, waiting for a conversion rate. */
   readonly deferredSwap = new Set<number>();
+  /** How many times a position was added to or removed from `open`: equal counts, the same positions. */
+  openChanges = 0;
   /** Work the engine started in the background (closes, fills): `stop()` waits for it. */
   readonly pending = new Set<Promise<unknown>>();
   private readonly queues = new Map<number, Promise<unknown>>();
@@ -52,6 +54,7 @@ export class EngineState {
     // The catalogue's own string: every map lookup by symbol then compares one pointer.
     p.symbol = this.market.book.instruments.get(p.symbol)?.symbol ?? p.symbol;
     this.open.set(p.id, p);
+    this.openChanges += 1;
     let h = this.holdings.get(p.userId);
     if (!h) this.holdings.set(p.userId, (h = { userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
     h.positions.set(p.id, p);
@@ -63,7 +66,7 @@ export class EngineState {
   }
 
   untrack(p: OpenPosition): void {
-    this.open.delete(p.id);
+    if (this.open.delete(p.id)) this.openChanges += 1;
     this.deferredSwap.delete(p.id);
     this.triggers.remove(p.id);
     const h = this.holdings.get(p.userId);

@@ -117,6 +117,15 @@ export class TradingEngine {
     return this.state.positionsOf(userId);
   }
 
+  /** Changes whenever a position opens or closes (not when one's stop loss, take profit or swap changes). */
+  get openVersion(): number {
+    return this.state.openChanges;
+  }
+
+  get openCount(): number {
+    return this.state.open.size;
+  }
+
   allOpen(): OpenPosition[] {
     return [...this.state.open.values()].sort((a, b) => a.id - b.id);
   }

@@ -2,16 +2,16 @@ import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { formatCents, roundToCents } from '../../../domain/money';
-import { userForAdmin } from '../../../services/admin-users';
+import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
 import type { Db, Tx } from '../../../storage/db';
-import { mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
+import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
 import type { AccountState, OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
-import { successData, successList, successMessage } from '../responses';
+import { answerCache, JsonText, successData, successList, successMessage } from '../responses';
 
 const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
 
@@ -129,7 +129,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   const accountFigures = async (userId: number) => {
     const a = await engine.account(userId);
     let text = figureTexts.get(a);
-    if (!text) figureTexts.set(a, (text = figureTextsOf(a)));
+    if (!text) figureTexts.set(a, (text = Object.freeze(figureTextsOf(a))));
     return text;
   };
 
@@ -210,6 +210,9 @@ export function tradingRoutes(app: FastifyInstance): void {
   };
   const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')));
   const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit')).offset(param('offset')));
+  type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof closedPositions>['execute']>>[number];
+  const closedRecordOf = (r: ClosedJoinRow) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
+  const closedAnswer = answerCache<{ status: 'success'; total: number; data: ReturnType<typeof closedRecordOf>[] }>();
   registerCall(app, calls.getClosedTrades, async ({ query }) => {
     if (query.symbol !== undefined && !book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const values: ClosedFilters = {
@@ -223,12 +226,9 @@ export function tradingRoutes(app: FastifyInstance): void {
     const shape = `${query.traderId ? 'traderId;' : ''}${query.symbol !== undefined ? 'symbol;' : ''}${query.from ? 'from;' : ''}${query.to ? 'to;' : ''}`;
     const count = await closedCount.first(ctx.db, shape, values);
     if (!count) throw new Error('count(*) returned no row');
-    const rows = await closedPage.all(ctx.db, shape, values);
-    return {
-      status: 'success' as const,
-      total: Number(count.n),
-      data: rows.map((r) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') })),
-    };
+    const total = Number(count.n);
+    const data = mapRows(await closedPage.all(ctx.db, shape, values), closedRecordOf);
+    return closedAnswer([data], () => ({ status: 'success' as const, total, data }), String(total));
   });
 
   // Who holds open positions, with their names: one fixed query (so prepared), filtered by the engine's own list.
@@ -239,7 +239,15 @@ export function tradingRoutes(app: FastifyInstance): void {
       .where('id', 'in', (eb) => eb.selectFrom('positions').select('user_id').where('status', '=', 'open'))
       .orderBy('id'),
   );
+  type OpenTradesAnswer = { status: 'success'; data: { traderId: number; traderFirstName: string; traderLastName: string; traderEmail: string; trades: { tradeId: number; fullSymbol: string; timeStamp: string; volume: number; orginalPrice: number; tradesTypesName: 'buy' | 'sell'; profit: string | null }[] }[] };
+  // The answer shows each position's fixed terms and profit: it holds while the same positions are
+  // open, the quote book has not moved and the names are the same rows.
+  let keptOpenTrades: { named: readonly object[]; variant: string; text: JsonText<OpenTradesAnswer> } | undefined;
   registerCall(app, calls.getOpenTrades, async () => {
+    const variant = `${book.version}|${engine.openVersion}`;
+    if (engine.openCount === 0) return successData([]);
+    const named = await holdersOfOpenPositions.all(ctx.db, {});
+    if (keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.variant === variant) return keptOpenTrades.text;
     // Grouped once: a per-trader filter would walk every open position once per trader.
     const byTrader = new Map<number, OpenPosition[]>();
     for (const p of engine.allOpen()) {
@@ -247,7 +255,6 @@ export function tradingRoutes(app: FastifyInstance): void {
       if (list) list.push(p);
       else byTrader.set(p.userId, [p]);
     }
-    const named = byTrader.size === 0 ? [] : await holdersOfOpenPositions.all(ctx.db, {});
     // The engine's positions are the truth; the names come from the users table. A trader whose
     // last position's close has committed but not yet left the engine is looked up on its own.
     const users = named.filter((u) => byTrader.has(u.id));
@@ -257,7 +264,7 @@ export function tradingRoutes(app: FastifyInstance): void {
       users.push(...(await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', missing).execute()));
       users.sort((a, b) => a.id - b.id);
     }
-    return successData(
+    const answer: OpenTradesAnswer = successData(
       users.map((u) => ({
         traderId: u.id,
         traderFirstName: u.first_name,
@@ -266,19 +273,21 @@ export function tradingRoutes(app: FastifyInstance): void {
         trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
       })),
     );
+    if (missing.length > 0 || !Object.isFrozen(named)) return answer;
+    keptOpenTrades = { named, variant, text: JsonText.of(answer) };
+    return keptOpenTrades.text;
   });
 
-  // The back office's trader page: everything support needs about one user in one answer.
-  registerCall(app, calls.getTraderDetails, async ({ query }) => {
-    const { profile, totals } = await userForAdmin(ctx, query.traderId);
-    const positions = engine.positionsOf(profile.id);
-    const orders = await pendingOrders.all(ctx.db, { userId: profile.id });
-    const activity = await listActivity(ctx, profile.id, 50);
+  // The back office's trader page: everything support needs about one user in one answer, kept
+  // with the rows and figures it was built from while the trader's positions and status are the same.
+  const traderAnswer = answerCache<ReturnType<typeof traderDetails>>();
+  const traderDetails = (sources: Awaited<ReturnType<typeof traderSources>>, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Awaited<ReturnType<typeof listActivity>>, figures: Awaited<ReturnType<typeof accountFigures>>) => {
+    const { profile, totals } = traderProfile(sources, online);
     return {
       status: 'success' as const,
       profile,
       account: {
-        ...(await accountFigures(profile.id)),
+        ...figures,
         totalDeposite: formatCents(totals.depositsCents),
         totalWithdrawals: formatCents(totals.withdrawalsCents),
         totalCredit: formatCents(totals.creditCents),
@@ -289,6 +298,35 @@ export function tradingRoutes(app: FastifyInstance): void {
       pendingOrders: orders.map(pendingOrderOf),
       activity,
     };
+  };
+  // What the answer shows besides database rows: online now, the prices, the positions' changeable fields.
+  const detailsVariant = (online: boolean, positions: OpenPosition[]) => {
+    let variant = `${online ? 1 : 0}|${book.version}`;
+    for (const p of positions) variant += `|${p.id}:${p.stopLoss}:${p.takeProfit}:${p.swapCents}`;
+    return variant;
+  };
+  // The last answer per trader, with the database version it was read at: while nothing was written
+  // since, and its variant is the same, it is given again without reading.
+  const lastDetails = new Map<number, { database: string; sources: Awaited<ReturnType<typeof traderSources>>; variant: string; answer: ReturnType<typeof traderAnswer> }>();
+  registerCall(app, calls.getTraderDetails, async ({ query }) => {
+    const database = databaseVersion(ctx.db);
+    const last = database === undefined ? undefined : lastDetails.get(query.traderId);
+    if (last !== undefined && last.database === database && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engine.positionsOf(query.traderId))) return last.answer;
+    const sources = await traderSources(ctx, query.traderId);
+    const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
+    const activity = await listActivity(ctx, sources.user.id, 50);
+    const figures = await accountFigures(sources.user.id);
+    // Read after the awaits, with nothing in between that could let the engine move.
+    const positions = engine.positionsOf(sources.user.id);
+    const online = traderIsOnline(ctx, sources, ctx.now());
+    const variant = detailsVariant(online, positions);
+    const build = () => traderDetails(sources, online, positions, orders, activity, figures);
+    const answer = traderAnswer([sources.user, sources.totals, sources.session, orders, activity, figures], build, variant);
+    if (database !== undefined && answer instanceof JsonText) {
+      if (lastDetails.size >= 1000) lastDetails.clear();
+      lastDetails.set(query.traderId, { database, sources, variant, answer });
+    }
+    return answer;
   });
 
   registerCall(app, calls.editStatusTrades, async ({ body, actor }) => {
