@@ -1,9 +1,9 @@
-import { calls, type Quote } from '@tradeport/contracts';
+import { calls, type MarketSummaryRow, type Quote } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { dayFigures, type Period } from '../../../domain/candles';
+import { dayFigures, type Candle, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
 import { registerCall } from '../call-route';
-import { JsonText, successData } from '../responses';
+import { answerCache, JsonText, successData } from '../responses';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -53,24 +53,38 @@ export function marketRoutes(app: FastifyInstance): void {
     return JsonText.assembled<{ status: 'success'; data: Quote[] }>(`{"status":"success","data":[${symbols.map((s) => serializedQuote(s, time)).join(',')}]}`);
   });
 
+  // A candles answer is kept with the stored rows it merged, while its series in memory is unchanged.
+  const candlesAnswer = answerCache<{ status: 'success'; symbol: string; period: Period; data: Candle[] }>();
   registerCall(app, calls.getCandles, async ({ query }) => {
     if (!market.book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
-    const data = await market.candles.query(query.symbol, query.period as Period, query.limit, query.before);
-    return { status: 'success' as const, symbol: query.symbol, period: query.period, data };
+    const period = query.period as Period;
+    const stored = await market.candles.stored(query.symbol, period, query.limit, query.before);
+    const build = () => ({ status: 'success' as const, symbol: query.symbol, period, data: market.candles.withUnwritten(stored, query.symbol, period, query.limit, query.before) });
+    return candlesAnswer([stored], build, market.candles.seriesVersion(query.symbol, period));
   });
 
+  // The summary is kept with the stored day candles it used, while no quote, no candle in memory and
+  // no instrument's open or stale flag has changed.
+  const summaryAnswer = answerCache<{ status: 'success'; data: MarketSummaryRow[] }>();
+  const symbols = market.instruments.map((i) => i.symbol);
   registerCall(app, calls.getMarketSummary, async () => {
     // A month back is enough to find the previous trading day after any weekend or holiday; from
     // the start of that day, so the statement's values (and its kept result) stay the same all day.
-    const since = Math.floor((app.services.now() - 31 * DAY_MS) / DAY_MS) * DAY_MS;
-    const days = await market.candles.latestPerSymbol(market.instruments.map((i) => i.symbol), 'D1', 2, since);
-    return successData(
-      market.instruments.map((i) => {
-        const q = market.book.view(i.symbol);
-        const [latest = null, previous = null] = days.get(i.symbol) ?? [];
-        return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, q.bid, i.digits) };
-      }),
-    );
+    const time = app.services.now();
+    const since = Math.floor((time - 31 * DAY_MS) / DAY_MS) * DAY_MS;
+    const stored = await market.candles.latestStored(symbols, 'D1', 2, since);
+    const variant = `${since}|${market.book.version}|${market.candles.version}|${market.book.flags(symbols, time)}`;
+    const build = () => {
+      const days = market.candles.latestWithUnwritten(stored, symbols, 'D1', 2, since);
+      return successData(
+        market.instruments.map((i) => {
+          const q = market.book.view(i.symbol, time);
+          const [latest = null, previous = null] = days.get(i.symbol) ?? [];
+          return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, q.bid, i.digits) };
+        }),
+      );
+    };
+    return summaryAnswer([stored], build, variant);
   });
 
   registerCall(
