@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { openDatabase, type DatabaseHandle } from '../src/storage/db';
 import { migrateToLatest } from '../src/storage/migrate';
-import { prepared, type Param } from '../src/storage/prepared';
+import { databaseVersion, prepared, type Param } from '../src/storage/prepared';
 import { startApp, type TestApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
 
@@ -94,6 +94,26 @@ describe('results of prepared reads on SQLite', () => {
     const after = await names.all(handle.db, {});
     assert.notEqual(after, before);
     assert.deepEqual(after.map((r) => r.name), ['Renamed']);
+  });
+
+  test('are read again after a write that returns rows (update … returning), outside any transaction', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    const before = await names.all(handle.db, {});
+    const changed = await handle.db.updateTable('payment_accounts').set({ name: 'Returned' }).returning('id').execute();
+    assert.equal(changed.length, 1);
+    assert.deepEqual((await names.all(handle.db, {})).map((r) => r.name), ['Returned']);
+    await handle.db.updateTable('payment_accounts').set({ name: 'Renamed' }).execute();
+    assert.notEqual(await names.all(handle.db, {}), before);
+  });
+
+  test('the database version stays while nothing is written and moves with a write', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    const v1 = databaseVersion(handle.db);
+    assert.equal(typeof v1, 'string');
+    await names.all(handle.db, {});
+    assert.equal(databaseVersion(handle.db), v1, 'a read changes nothing');
+    await handle.db.updateTable('payment_accounts').set({ more_info: 'x' }).execute();
+    assert.notEqual(databaseVersion(handle.db), v1);
   });
 
   test('are read again from the next turn of the event loop after another process or connection commits (data_version)', async (ctx) => {

@@ -35,6 +35,7 @@ const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period
 export class CandleStore {
   /** latestPerSymbol's statement for each list of symbols asked for. */
   private readonly latestQueries = new Map<string, Prepared<{ period: Period; since: number; count: number }, LatestRow>>();
+  private readonly latestByList = new WeakMap<readonly string[], Prepared<{ period: Period; since: number; count: number }, LatestRow>>();
 
   private readonly current = new Map<string, Candle>();
   /** Candles changed since the last flush, by series key and bucket time. */
@@ -207,8 +208,11 @@ export class CandleStore {
   /** The stored part of `latestPerSymbol` (on SQLite the same rows again while nothing was written). */
   async latestStored(symbols: string[], period: Period, count: number, since: number): Promise<readonly LatestRow[]> {
     if (symbols.length === 0) return [];
+    // Callers pass the same array each time (and never change it): found by identity, not by joining its symbols.
+    let query = this.latestByList.get(symbols);
+    if (query) return query.all(this.db, { period, since, count });
     const key = symbols.join(',');
-    let query = this.latestQueries.get(key);
+    query = this.latestQueries.get(key);
     if (!query) {
       // The symbols are part of the statement (a list cannot be a parameter); callers ask for the same list.
       if (this.latestQueries.size >= 16) this.latestQueries.clear();
@@ -229,6 +233,7 @@ export class CandleStore {
       );
       this.latestQueries.set(key, query);
     }
+    this.latestByList.set(symbols, query);
     return query.all(this.db, { period, since, count });
   }
 

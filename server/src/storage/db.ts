@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
-import { answerReadsNow } from './prepared';
+import { registerDirectReads } from './prepared';
 import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
@@ -35,7 +35,7 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
     const dialect = new QueuedSqliteDialect(sqlite);
     const db = new Kysely<Database>({ dialect });
-    answerReadsNow(db, { readNow: (compiled) => dialect.readNow(compiled), version: () => dialect.version() });
+    registerDirectReads(db, { readNow: (compiled) => dialect.readNow(compiled), version: () => dialect.version() });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {

@@ -34,13 +34,13 @@ export const REUSABLE_RESULT: unique symbol = Symbol('tradeport.reusableResult')
 export interface DirectReads {
   /** A prepared read answered at once, or undefined when it must queue for the connection. */
   readNow(compiled: CompiledQuery): readonly unknown[] | undefined;
-  /** Changes whenever the database may have changed; undefined while a transaction is under way. */
+  /** Changes whenever the database may have changed; undefined while the connection is busy (a transaction or a queued query under way). */
   version(): string | undefined;
 }
 const direct = new WeakMap<object, DirectReads>();
 
 /** Lets prepared reads on `db` skip the connection hand-over while the connection is free. */
-export function answerReadsNow(db: object, reads: DirectReads): void {
+export function registerDirectReads(db: object, reads: DirectReads): void {
   direct.set(db, reads);
 }
 
@@ -48,7 +48,8 @@ export function answerReadsNow(db: object, reads: DirectReads): void {
  * A value that is the same only while nothing in the database has changed (SQLite: no write on this
  * connection, no commit by another, as kept reads see it), so an answer built from it at one value
  * can be given again at the same value without reading. Undefined where no such value is known
- * (PostgreSQL, or a transaction under way on SQLite's connection).
+ * (PostgreSQL; on SQLite while the connection is busy with a transaction or a queued query, which
+ * prepared reads answered at once make rare).
  */
 export function databaseVersion(db: Db | Tx): string | undefined {
   return direct.get(db)?.version();

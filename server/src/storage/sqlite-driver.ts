@@ -3,7 +3,7 @@ import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection,
 import { REUSABLE_RESULT } from './prepared';
 
 /**
- * Kysely's SQLite dialect with two changes to its driver, both for throughput under load:
+ * Kysely's SQLite dialect with three changes to its driver, all for throughput under load:
  *
  * - **A FIFO queue for the single connection.** Kysely's own mutex wakes every waiter on each
  *   release and lets them race for the lock again, so N concurrent queries cost O(N²) wake-ups (the
@@ -13,12 +13,14 @@ import { REUSABLE_RESULT } from './prepared';
  *   every query anew: the same few dozen statements run all day.
  * - **Results of prepared reads reused until the database changes.** A query compiled by
  *   `prepared()` (storage/prepared.ts) keeps its rows, by SQL and values, together with the
- *   database's version: the count of statements this connection ran that were not reads (every
- *   write, and every begin/commit/rollback), and SQLite's `data_version`, which moves when another
- *   connection or process commits (the operator commands, say; checked once per turn of the event
- *   loop). A read whose version still matches
- *   gets the same rows again — frozen, so no caller can change them for the next. A transaction's
- *   first write moves the count, so it never reads its own changes from before them.
+ *   database's version: the count of statements this connection ran that may have changed it (every
+ *   write, `returning` ones included, and every begin/commit/rollback), and SQLite's `data_version`,
+ *   which moves when another connection or process commits (the operator commands, say; asked once
+ *   per turn of the event loop). A read whose version still matches gets the same rows again —
+ *   frozen, so no caller can change them for the next. A transaction's first write moves the count,
+ *   so it never reads its own changes from before them. While the connection is free, such a read
+ *   can also be answered at once (`readNow`), skipping Kysely's connection hand-over (and its query
+ *   log and plugins, which this server does not use).
  *
  * Everything else — the query compiler, adapter and introspector — is Kysely's SQLite dialect.
  */
@@ -116,8 +118,13 @@ class QueuedSqliteDriver implements Driver {
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** Results of prepared reads kept at most (the map is emptied when full; entries also expire by version). */
+/**
+ * Results of prepared reads kept at most, and rows in them all together (the map is emptied when
+ * either is reached; entries also expire by version). The row budget bounds memory whatever pages
+ * clients ask for (a candle page may hold 5,000 rows).
+ */
 const MAX_KEPT_RESULTS = 5_000;
+const MAX_KEPT_ROWS = 250_000;
 
 class CachedStatementConnection implements DatabaseConnection {
   /** Insertion order is recency order: a hit is moved to the end, the first entry is the oldest. */
@@ -128,6 +135,7 @@ class CachedStatementConnection implements DatabaseConnection {
   /** By SQL text (the compiled query's own string, so its hash is computed once), then by values. */
   private readonly kept = new Map<string, Map<string, { changes: number; dataVersion: number; rows: readonly unknown[] }>>();
   private keptCount = 0;
+  private keptRows = 0;
 
   constructor(private readonly database: BetterSqlite3.Database, private readonly capacity: number) {
     this.dataVersion = database.prepare('pragma data_version').pluck();
@@ -153,6 +161,7 @@ class CachedStatementConnection implements DatabaseConnection {
     this.statements.clear();
     this.kept.clear();
     this.keptCount = 0;
+    this.keptRows = 0;
   }
 
   /**
@@ -178,7 +187,7 @@ class CachedStatementConnection implements DatabaseConnection {
 
   readNow(compiled: CompiledQuery): readonly unknown[] | undefined {
     const stmt = this.prepare(compiled.sql);
-    return stmt.reader ? this.keptRead(stmt, compiled.sql, compiled.parameters as unknown[]) : undefined;
+    return stmt.reader && stmt.readonly ? this.keptRead(stmt, compiled.sql, compiled.parameters as unknown[]) : undefined;
   }
 
   private keptRead(stmt: BetterSqlite3.Statement, sql: string, parameters: unknown[]): readonly unknown[] {
@@ -188,13 +197,17 @@ class CachedStatementConnection implements DatabaseConnection {
     const kept = bySql?.get(values);
     if (kept !== undefined && kept.changes === this.changes && kept.dataVersion === dataVersion) return kept.rows;
     const rows = Object.freeze((stmt.all(parameters) as object[]).map((row) => Object.freeze(row)));
-    if (kept === undefined && this.keptCount >= MAX_KEPT_RESULTS) {
+    if (this.keptCount >= MAX_KEPT_RESULTS || this.keptRows + rows.length > MAX_KEPT_ROWS) {
       this.kept.clear();
       this.keptCount = 0;
+      this.keptRows = 0;
       bySql = undefined;
     }
     if (!bySql) this.kept.set(sql, (bySql = new Map()));
-    if (kept === undefined) this.keptCount += 1;
+    const replaced = bySql.get(values);
+    if (replaced === undefined) this.keptCount += 1;
+    else this.keptRows -= replaced.rows.length;
+    this.keptRows += rows.length;
     bySql.set(values, { changes: this.changes, dataVersion, rows });
     return rows;
   }
@@ -202,11 +215,12 @@ class CachedStatementConnection implements DatabaseConnection {
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const stmt = this.prepare(compiled.sql);
     const parameters = compiled.parameters as unknown[];
+    // `insert … returning` is a reader too, but not read-only: it counts as a change and is never kept.
+    if (!stmt.reader || !stmt.readonly) this.changes += 1;
     if (stmt.reader) {
-      if ((compiled as { [REUSABLE_RESULT]?: boolean })[REUSABLE_RESULT] !== true) return Promise.resolve({ rows: stmt.all(parameters) as R[] });
+      if (!stmt.readonly || (compiled as { [REUSABLE_RESULT]?: boolean })[REUSABLE_RESULT] !== true) return Promise.resolve({ rows: stmt.all(parameters) as R[] });
       return Promise.resolve({ rows: this.keptRead(stmt, compiled.sql, parameters) as R[] });
     }
-    this.changes += 1;
     const { changes, lastInsertRowid } = stmt.run(parameters);
     return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
   }

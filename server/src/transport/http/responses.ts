@@ -68,12 +68,27 @@ export const successMessage = (message: string) => ({ status: 'success' as const
 export class JsonText<T> {
   /** Only for the type checker: the answer this text is the JSON of. */
   declare readonly value?: T;
+  private source: string | undefined;
   private encoded: Buffer | undefined;
-  private constructor(readonly text: string) {}
+  private constructor(text: string) {
+    this.source = text;
+  }
 
-  /** The text as UTF-8, encoded on first use and kept: a kept answer is not encoded again per request. */
+  /** The JSON text. */
+  get text(): string {
+    return this.source ?? (this.encoded as Buffer).toString('utf8');
+  }
+
+  /**
+   * The text as UTF-8, encoded on first use and kept instead of the string (a kept answer is then
+   * neither encoded again per request nor held twice).
+   */
   get bytes(): Buffer {
-    return (this.encoded ??= Buffer.from(this.text, 'utf8'));
+    if (this.encoded === undefined) {
+      this.encoded = Buffer.from(this.source as string, 'utf8');
+      this.source = undefined;
+    }
+    return this.encoded;
   }
 
   static of<T>(value: T): JsonText<T> {
@@ -92,12 +107,14 @@ export class JsonText<T> {
  * the serialized answer. `variant` names whatever else the answer depends on (the quote book's
  * version, who is online now): the answer kept for the same values is used only while its variant is
  * the same, and a new variant replaces it. If any key is not frozen the answer is built as usual.
- * Pass the same number of keys on every use of one cache.
+ * Each cache takes a fixed number of keys (`keyCount`, at least one).
  */
-export function answerCache<T>(): (keys: readonly object[], build: () => T, variant?: string) => JsonText<T> | T {
+export function answerCache<T>(keyCount: number): (keys: readonly object[], build: () => T, variant?: string) => JsonText<T> | T {
   const root = new WeakMap<object, unknown>();
   return (keys, build, variant = '') => {
-    if (keys.length === 0 || !keys.every((k) => Object.isFrozen(k))) return build();
+    // One level of the tree per key: a different count would mix a level's answers with its branches.
+    if (keys.length !== keyCount) throw new Error(`answerCache: ${keys.length} keys given, ${keyCount} expected`);
+    if (!keys.every((k) => Object.isFrozen(k))) return build();
     let level = root;
     for (let i = 0; i < keys.length - 1; i++) {
       const key = keys[i] as object;

@@ -10,7 +10,7 @@ import { answerCache, successData, successList, successMessage } from '../respon
 export function accountRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  const profileAnswer = answerCache<{ status: 'success'; data: ProfileDetails[] }>();
+  const profileAnswer = answerCache<{ status: 'success'; data: ProfileDetails[] }>(2);
   registerCall(app, calls.getProfileDetails, async ({ session }) => {
     const sources = await profileSources(ctx, session.userId);
     return profileAnswer([sources.user, sources.totals], () => successData([profileOf(sources)]));

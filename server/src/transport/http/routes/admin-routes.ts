@@ -11,7 +11,7 @@ export function adminRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
   // Kept with the rows it was built from, for as long as the same users are online.
-  const tradersAnswer = answerCache<{ status: 'success'; data: TraderRow[] }>();
+  const tradersAnswer = answerCache<{ status: 'success'; data: TraderRow[] }>(3);
   registerCall(app, calls.getTraders, async () => {
     const sources = await userListSources(ctx);
     const online = onlineUserIds(ctx, sources, ctx.now());
@@ -30,7 +30,7 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status)));
 
-  const requestsAnswer = answerCache<{ status: 'success'; total: number; data: MoneyRequestRow[] }>();
+  const requestsAnswer = answerCache<{ status: 'success'; total: number; data: MoneyRequestRow[] }>(1);
   registerCall(app, calls.getMoneyRequests, async ({ query }) => {
     const { total, data } = await listAllRequests(ctx, query);
     return requestsAnswer([data], () => ({ status: 'success' as const, total, data }), String(total));

@@ -54,7 +54,7 @@ export function marketRoutes(app: FastifyInstance): void {
   });
 
   // A candles answer is kept with the stored rows it merged, while its series in memory is unchanged.
-  const candlesAnswer = answerCache<{ status: 'success'; symbol: string; period: Period; data: Candle[] }>();
+  const candlesAnswer = answerCache<{ status: 'success'; symbol: string; period: Period; data: Candle[] }>(1);
   registerCall(app, calls.getCandles, async ({ query }) => {
     if (!market.book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const period = query.period as Period;
@@ -65,7 +65,7 @@ export function marketRoutes(app: FastifyInstance): void {
 
   // The summary is kept with the stored day candles it used, while no quote, no candle in memory and
   // no instrument's open or stale flag has changed.
-  const summaryAnswer = answerCache<{ status: 'success'; data: MarketSummaryRow[] }>();
+  const summaryAnswer = answerCache<{ status: 'success'; data: MarketSummaryRow[] }>(1);
   const symbols = market.instruments.map((i) => i.symbol);
   registerCall(app, calls.getMarketSummary, async () => {
     // A month back is enough to find the previous trading day after any weekend or holiday; from

@@ -212,7 +212,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit')).offset(param('offset')));
   type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof closedPositions>['execute']>>[number];
   const closedRecordOf = (r: ClosedJoinRow) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
-  const closedAnswer = answerCache<{ status: 'success'; total: number; data: ReturnType<typeof closedRecordOf>[] }>();
+  const closedAnswer = answerCache<{ status: 'success'; total: number; data: ReturnType<typeof closedRecordOf>[] }>(1);
   registerCall(app, calls.getClosedTrades, async ({ query }) => {
     if (query.symbol !== undefined && !book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const values: ClosedFilters = {
@@ -241,7 +241,9 @@ export function tradingRoutes(app: FastifyInstance): void {
   );
   type OpenTradesAnswer = { status: 'success'; data: { traderId: number; traderFirstName: string; traderLastName: string; traderEmail: string; trades: { tradeId: number; fullSymbol: string; timeStamp: string; volume: number; orginalPrice: number; tradesTypesName: 'buy' | 'sell'; profit: string | null }[] }[] };
   // The answer shows each position's fixed terms and profit: it holds while the same positions are
-  // open, the quote book has not moved and the names are the same rows.
+  // open, the quote book has not moved and the names are the same rows. One answer is kept here
+  // rather than in an answerCache because the rare answer that needed names looked up on their
+  // own (not kept rows) must not be kept.
   let keptOpenTrades: { named: readonly object[]; variant: string; text: JsonText<OpenTradesAnswer> } | undefined;
   registerCall(app, calls.getOpenTrades, async () => {
     const variant = `${book.version}|${engine.openVersion}`;
@@ -280,7 +282,7 @@ export function tradingRoutes(app: FastifyInstance): void {
 
   // The back office's trader page: everything support needs about one user in one answer, kept
   // with the rows and figures it was built from while the trader's positions and status are the same.
-  const traderAnswer = answerCache<ReturnType<typeof traderDetails>>();
+  const traderAnswer = answerCache<ReturnType<typeof traderDetails>>(6);
   const traderDetails = (sources: Awaited<ReturnType<typeof traderSources>>, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Awaited<ReturnType<typeof listActivity>>, figures: Awaited<ReturnType<typeof accountFigures>>) => {
     const { profile, totals } = traderProfile(sources, online);
     return {
@@ -299,30 +301,35 @@ export function tradingRoutes(app: FastifyInstance): void {
       activity,
     };
   };
-  // What the answer shows besides database rows: online now, the prices, the positions' changeable fields.
-  const detailsVariant = (online: boolean, positions: OpenPosition[]) => {
-    let variant = `${online ? 1 : 0}|${book.version}`;
-    for (const p of positions) variant += `|${p.id}:${p.stopLoss}:${p.takeProfit}:${p.swapCents}`;
-    return variant;
+  // What the answer shows besides database rows: the prices and the positions with their changeable
+  // fields (enginePart), and whether the trader is online now.
+  const enginePart = (positions: OpenPosition[]) => {
+    let part = `${book.version}`;
+    for (const p of positions) part += `|${p.id}:${p.stopLoss}:${p.takeProfit}:${p.swapCents}`;
+    return part;
   };
+  const detailsVariant = (online: boolean, engineNow: string) => `${online ? 1 : 0}|${engineNow}`;
   // The last answer per trader, with the database version it was read at: while nothing was written
   // since, and its variant is the same, it is given again without reading.
   const lastDetails = new Map<number, { database: string; sources: Awaited<ReturnType<typeof traderSources>>; variant: string; answer: ReturnType<typeof traderAnswer> }>();
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
     const database = databaseVersion(ctx.db);
     const last = database === undefined ? undefined : lastDetails.get(query.traderId);
-    if (last !== undefined && last.database === database && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engine.positionsOf(query.traderId))) return last.answer;
+    const engineBefore = enginePart(engine.positionsOf(query.traderId));
+    if (last !== undefined && last.database === database && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engineBefore)) return last.answer;
     const sources = await traderSources(ctx, query.traderId);
     const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
     const activity = await listActivity(ctx, sources.user.id, 50);
     const figures = await accountFigures(sources.user.id);
-    // Read after the awaits, with nothing in between that could let the engine move.
     const positions = engine.positionsOf(sources.user.id);
+    const engineAfter = enginePart(positions);
     const online = traderIsOnline(ctx, sources, ctx.now());
-    const variant = detailsVariant(online, positions);
+    const variant = detailsVariant(online, engineAfter);
     const build = () => traderDetails(sources, online, positions, orders, activity, figures);
     const answer = traderAnswer([sources.user, sources.totals, sources.session, orders, activity, figures], build, variant);
-    if (database !== undefined && answer instanceof JsonText) {
+    // Other requests ran during the awaits: a tick or a close may have come between the figures
+    // and the positions read here. Given again without reading only if the engine stood still.
+    if (database !== undefined && engineBefore === engineAfter && answer instanceof JsonText) {
       if (lastDetails.size >= 1000) lastDetails.clear();
       lastDetails.set(query.traderId, { database, sources, variant, answer });
     }
