@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { AdminAuditLogPage, AdminOpenTradesPage, AdminPaymentAccountsPage, AdminRequestsPage, AdminTraderPage, AdminUsersPage } from './pages/admin-pages';
 import { DashboardPage } from './pages/dashboard-page';
 import { SignInPage } from './pages/sign-in-page';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminClient, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, Client, type Harness } from './support/harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminClient, createTrader, DESKTOP, MOBILE, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, Client, type Harness } from './support/harness';
 
 /**
  * The back office in the browser: the queues (decided here, refused, and updated live by other
@@ -318,6 +318,43 @@ describe('the back office', () => {
     assert.equal(entries.filter((e) => e.startsWith('Changed account status')).length, 2, 'deactivated and reactivated');
     assert.equal(entries.filter((e) => e.startsWith('Closed position')).length, 2);
     await page.getByRole('button', { name: 'Newer' }).first().waitFor();
+  });
+
+  it('on a phone the users, closed records and request history are lists that fit the screen, with the same actions', async () => {
+    await page.setViewportSize(MOBILE);
+    try {
+      const pages = [
+        { path: '/dashboard/users', list: 'Users' },
+        { path: '/dashboard/requests/user_closs_records', list: 'Closed trades' },
+        { path: '/dashboard/requests/user_deposit_requests?tab=all', list: 'All deposit requests' },
+        { path: '/dashboard/requests/user_withdraw_requests?tab=all', list: 'All withdrawal requests' },
+      ];
+      for (const { path, list } of pages) {
+        await page.goto(path);
+        const items = page.getByRole('list', { name: list }).getByRole('listitem');
+        await items.first().waitFor();
+        assert.ok((await items.count()) > 0, `${list}: records listed`);
+        assert.equal(await page.getByRole('table').count(), 0, `${list}: no table on a phone`);
+        const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(sideways <= 0, `${list}: nothing wider than the screen (${sideways} px too wide)`);
+        assert.deepEqual(await seriousA11yViolations(page), [], `${list}: no serious or critical axe violation at 375 px`);
+      }
+
+      // The users list keeps the table's actions and sorting: sort by balance, open the password dialog.
+      await page.goto('/dashboard/users');
+      const users = page.getByRole('list', { name: 'Users' });
+      await users.getByRole('listitem').first().waitFor();
+      await page.getByLabel('Sort by').selectOption('balance:desc');
+      const balances = await users.getByRole('listitem').evaluateAll((items) => items.map((item) => Number((item.textContent ?? '').match(/([\d,]+\.\d\d) USD/)?.[1]?.replace(/,/g, '') ?? 'NaN')));
+      assert.ok(balances.length > 1 && balances.every((b, i) => !Number.isNaN(b) && (i === 0 || balances[i - 1]! >= b)), `balances highest first: ${balances.join(', ')}`);
+      await users.getByRole('button', { name: /^Change password of / }).first().click();
+      await page.getByRole('dialog').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+    await screenshots(page, 'admin-users-phone-sorted');
   });
 
   it('the administrator’s home links to every queue; a trader reaches none of these routes', async () => {

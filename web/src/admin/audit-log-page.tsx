@@ -1,5 +1,4 @@
 import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -7,7 +6,7 @@ import { useAuditLog, type AuditEntry } from '../api/admin-queries';
 import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { REQUEST_STATUS_NAMES } from '../ui/status-badge';
-import { BusyMark } from './admin-parts';
+import { BusyMark, usePhone } from './admin-parts';
 import { DateTimeText, usePageSize } from './users-page';
 
 /** What each recorded action means, in the back office's words. */
@@ -105,7 +104,7 @@ function State({ value, entry }: { value: unknown; entry: AuditEntry }) {
 /** Audit log: every administrator action with who, when, on what, and the state before and after. */
 export function AuditLogPage() {
   const pageSize = usePageSize();
-  const phone = useMediaQuery('(max-width: 768px)');
+  const phone = usePhone();
   // The id each page starts below; the first page has none. Going back pops the stack.
   const [cursors, setCursors] = useState<(number | undefined)[]>([undefined]);
   const before = cursors[cursors.length - 1];

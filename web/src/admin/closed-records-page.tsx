@@ -4,7 +4,7 @@ import { useClosedTrades, useTraders, type ClosedTradeFilters, type ClosedTradeR
 import { useSymbols } from '../api/queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { badgeStyles, BusyMark } from './admin-parts';
+import { badgeStyles, BusyMark, RecordItem, RecordList, usePhone } from './admin-parts';
 import { TablePager, usePageSize } from './users-page';
 
 type CloseReason = ClosedTradeRow['closeReason'];
@@ -39,6 +39,7 @@ function Profit({ value }: { value: string }) {
 /** User Closed Records: every trader's closed positions, newest first, with who closed each and why. */
 export function ClosedRecordsPage() {
   const pageSize = usePageSize();
+  const phone = usePhone();
   const traders = useTraders();
   const symbols = useSymbols();
   const [traderId, setTraderId] = useState<string | null>(null);
@@ -97,6 +98,56 @@ export function ClosedRecordsPage() {
           ) : undefined
         }
       />
+    );
+  } else if (phone) {
+    body = (
+      <>
+        <RecordList label="Closed trades" dimmed={closed.isPlaceholderData}>
+          {rows.map((r) => {
+            const d = digitsOf(r.symbol);
+            const reason = REASONS[r.closeReason];
+            const sign = signOf(r.profit);
+            return (
+              <RecordItem
+                key={r.ID}
+                title={
+                  <Group gap={6} wrap="nowrap">
+                    <Text size="sm" fw={600}>
+                      {r.symbol}
+                    </Text>
+                    <Text size="xs" fw={600} className={r.tradeType === 'Buy' ? 'tp-buy' : 'tp-sell'}>
+                      {r.tradeType} {formatVolume(r.volume)}
+                    </Text>
+                    <Text size="xs" c="dimmed" className="tp-figure">
+                      #{r.ID}
+                    </Text>
+                  </Group>
+                }
+                subtitle={`${r.traderFirstName} ${r.traderLastName} · ${r.traderEmail}`}
+                aside={
+                  <Text size="sm" fw={700} className={`tp-figure ${sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : ''}`}>
+                    {sign > 0 ? '+' : ''}
+                    {formatUsd(r.profit)}
+                  </Text>
+                }
+              >
+                <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                  {formatPrice(r.tradePrice, d)} → {formatPrice(r.lastPrice, d)} · swap {formatUsd(r.swap)}
+                </Text>
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <Badge color={reason.color} variant="dot" styles={badgeStyles}>
+                    {reason.label}
+                  </Badge>
+                  <Text size="xs" c="dimmed" className="tp-figure">
+                    {formatDateTime(r.closeTime)}
+                  </Text>
+                </Group>
+              </RecordItem>
+            );
+          })}
+        </RecordList>
+        <TablePager page={page} pageSize={pageSize} total={closed.data?.total ?? 0} onChange={(next) => setPaging({ filterKey, page: next })} label="Closed trades" />
+      </>
     );
   } else {
     body = (
@@ -185,7 +236,7 @@ export function ClosedRecordsPage() {
     <Stack gap="lg">
       <PageHeader title="User Closed Records" description="Every trader's closed positions, newest first: at what price, for what profit, and who or what closed them." />
       <Paper p="lg">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" mb="md">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" mb="md">
           <Select
             label="Trader"
             placeholder={traders.isError ? 'Traders could not be loaded' : 'All traders'}

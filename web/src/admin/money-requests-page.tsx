@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -17,11 +17,11 @@ import {
   type MoneyRequestKind,
 } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
-import { formatUsd } from '../format/format';
+import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
-import { BusyMark, LiveMark, negativeButton, positiveButton } from './admin-parts';
+import { BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, usePhone } from './admin-parts';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
@@ -132,7 +132,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   const text = TEXT[kind];
   const { rows } = query;
   const pageSize = usePageSize();
-  const phone = useMediaQuery('(max-width: 768px)');
+  const phone = usePhone();
   const [page, setPage] = useState(1);
   const confirm = useRowDialog<{ row: PendingRow; decision: Decision }>();
   const pages = Math.max(1, Math.ceil(rows.length / pageSize));
@@ -172,23 +172,23 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
     body = (
       <>
         {phone ? (
-          // A phone shows each request as a card with its decision in reach, not a wide table.
-          <Stack gap={0} role="list" aria-label={`Pending ${text.noun} requests`}>
-            {shown.map((r, i) => (
-              <Stack key={r.id} role="listitem" gap={4} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
-                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-                  <div style={{ minWidth: 0 }}>
-                    <Anchor component={Link} to={`/dashboard/users/${r.traderId}`} size="sm" fw={600} display="block" truncate="end">
-                      {r.traderName}
-                    </Anchor>
-                    <Text size="xs" c="dimmed" truncate="end">
-                      {r.traderEmail}
-                    </Text>
-                  </div>
+          // A phone shows each request as an item with its decision in reach, not a wide table.
+          <RecordList label={`Pending ${text.noun} requests`}>
+            {shown.map((r) => (
+              <RecordItem
+                key={r.id}
+                title={
+                  <Anchor component={Link} to={`/dashboard/users/${r.traderId}`} size="sm" fw={600} display="block" truncate="end">
+                    {r.traderName}
+                  </Anchor>
+                }
+                subtitle={r.traderEmail}
+                aside={
                   <Text size="sm" fw={700} className="tp-figure">
                     {formatUsd(r.amount)} USD
                   </Text>
-                </Group>
+                }
+              >
                 <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
                   #{r.id} · {r.account}
                   {r.paidTo ? ` → ${r.paidTo.name}` : ''}
@@ -199,9 +199,9 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
                   </div>
                   {decisionButtons(r)}
                 </Group>
-              </Stack>
+              </RecordItem>
             ))}
-          </Stack>
+          </RecordList>
         ) : (
           <Table.ScrollContainer minWidth={760} type="native">
             <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
@@ -318,6 +318,7 @@ const STATUS_OPTIONS = [
 function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
   const text = TEXT[kind];
   const isDeposit = kind === 'deposit';
+  const phone = usePhone();
   const pageSize = usePageSize();
   const traders = useTraders();
   const [search, setSearch] = useState('');
@@ -372,6 +373,47 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
           ) : undefined
         }
       />
+    );
+  } else if (phone) {
+    body = (
+      <>
+        <RecordList label={`All ${text.noun} requests`} dimmed={requests.isPlaceholderData}>
+          {rows.map((r) => (
+            <RecordItem
+              key={r.id}
+              title={
+                <Anchor component={Link} to={`/dashboard/users/${r.traders_id}`} size="sm" fw={600} display="block" truncate="end">
+                  {nameOf(r)}
+                </Anchor>
+              }
+              subtitle={r.email}
+              aside={
+                <Stack gap={2} align="flex-end">
+                  <Text size="sm" fw={700} className="tp-figure">
+                    {formatUsd(r.amount)} USD
+                  </Text>
+                  <RequestStatusBadge status={r.status} />
+                </Stack>
+              }
+            >
+              <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                #{r.id} · {r.paymentAccount}
+                {isDeposit && r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}
+              </Text>
+              <Text size="xs" c="dimmed" className="tp-figure">
+                Requested {formatDateTime(r.timeStamp)}
+              </Text>
+              {r.decidedAt && (
+                <Text size="xs" c="dimmed" truncate="end">
+                  Decided <span className="tp-figure">{formatDateTime(r.decidedAt)}</span>
+                  {r.decidedBy ? ` by ${r.decidedBy}` : ''}
+                </Text>
+              )}
+            </RecordItem>
+          ))}
+        </RecordList>
+        <TablePager page={page} pageSize={pageSize} total={requests.data?.total ?? 0} onChange={setPage} label={`All ${text.noun} requests`} />
+      </>
     );
   } else {
     body = (
@@ -436,8 +478,10 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
 
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm" mb="md">
+      {/* Two to a row on a phone too (search alone), so the list starts on the first screen. */}
+      <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm" mb="md">
         <TextInput
+          style={phone ? { gridColumn: '1 / -1' } : undefined}
           label="Search"
           placeholder="Trader name, email or account"
           value={search}

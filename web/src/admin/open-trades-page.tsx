@@ -1,5 +1,4 @@
 import { ActionIcon, Anchor, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconRefresh } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -9,7 +8,7 @@ import { errorMessage } from '../api/client';
 import { formatPrice, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
-import { BusyMark, negativeButton, SearchField, SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
+import { BusyMark, negativeButton, SearchField, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
@@ -212,7 +211,7 @@ export function OpenTradesPage() {
   const openTrades = useOpenTrades();
   const info = useSymbolInfo();
   const pageSize = usePageSize();
-  const phone = useMediaQuery('(max-width: 768px)');
+  const phone = usePhone();
   const [search, setSearch] = useState('');
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [page, setPage] = useState(1);

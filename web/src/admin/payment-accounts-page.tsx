@@ -1,4 +1,3 @@
-import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Button, Group, Modal, Paper, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
@@ -8,6 +7,7 @@ import { errorMessage } from '../api/client';
 import { formatDate } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
+import { usePhone } from './admin-parts';
 
 /** The limits and messages of addNewPayments.php's schema, checked here first so a typo costs no round trip. */
 const LIMITS = { name: 100, number: 64, moreInfo: 500 } as const;
@@ -107,7 +107,7 @@ function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
 /** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch and the Add Account dialog. */
 export function PaymentAccountsPage() {
   const accounts = usePaymentAccounts();
-  const phone = useMediaQuery('(max-width: 768px)');
+  const phone = usePhone();
   const [adding, setAdding] = useState(false);
   const rows = accounts.data?.data ?? [];
   const addButton = (

@@ -1,8 +1,7 @@
 import 'flag-icons/css/flag-icons.min.css';
-import { ActionIcon, Anchor, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Anchor, Badge, Button, Group, Modal, NativeSelect, Paper, PasswordInput, SimpleGrid, Stack, Switch, Table, Text, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconKey, IconSelector } from '@tabler/icons-react';
-import { badgeStyles, SearchField } from './admin-parts';
+import { badgeStyles, RecordItem, RecordList, SearchField, usePhone } from './admin-parts';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
@@ -16,7 +15,7 @@ import { toastError, toastSuccess } from '../ui/toast';
 
 /** The spec's page size: 10 rows, 15 on a phone (768 px or less). */
 export function usePageSize(): number {
-  return useMediaQuery('(max-width: 768px)') ? 15 : 10;
+  return usePhone() ? 15 : 10;
 }
 
 /** A dialog about one row, which keeps showing that row while it animates closed. */
@@ -117,6 +116,32 @@ const NUMBER_SORT: Partial<Record<SortKey, (t: TraderRow) => number>> = {
   credit: (t) => Number(t.totalCredit),
   withdrawals: (t) => Number(t.totalWithdrawals),
 };
+
+/** On a phone there are no column headers to sort by: the orders a back office wants most, in a select. */
+const PHONE_SORTS: { value: string; label: string; key: SortKey; direction: SortDirection }[] = [
+  { value: 'name:asc', label: 'Name, A to Z', key: 'name', direction: 'asc' },
+  { value: 'name:desc', label: 'Name, Z to A', key: 'name', direction: 'desc' },
+  { value: 'balance:desc', label: 'Balance, highest first', key: 'balance', direction: 'desc' },
+  { value: 'balance:asc', label: 'Balance, lowest first', key: 'balance', direction: 'asc' },
+  { value: 'deposits:desc', label: 'Deposits, highest first', key: 'deposits', direction: 'desc' },
+  { value: 'withdrawals:desc', label: 'Withdrawals, highest first', key: 'withdrawals', direction: 'desc' },
+  { value: 'online:asc', label: 'Online first', key: 'online', direction: 'asc' },
+  { value: 'active:desc', label: 'Inactive first', key: 'active', direction: 'desc' },
+];
+
+/** A figure with its label above, small, for a phone's record. */
+function SmallFigure({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" className="tp-figure">
+        {formatUsd(value)}
+      </Text>
+    </div>
+  );
+}
 
 /** The spec's search: a row matches when one of its fields starts with the text, ignoring case. */
 function matches(t: TraderRow, text: string): boolean {
@@ -272,6 +297,7 @@ export function UsersPage() {
   const traders = useTraders();
   const selfId = useSession().data?.user?.id;
   const pageSize = usePageSize();
+  const phone = usePhone();
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'name', direction: 'asc' });
   const [page, setPage] = useState(1);
@@ -296,7 +322,73 @@ export function UsersPage() {
   if (traders.isPending) body = <TableSkeleton rows={pageSize > 10 ? 8 : 10} />;
   else if (traders.isError) body = <ErrorState error={traders.error} onRetry={() => void traders.refetch()} title="Could not load the users" />;
   else if (rows.length === 0) body = <EmptyState message="No users found" />;
-  else {
+  else if (phone) {
+    body = (
+      <>
+        <RecordList label="Users">
+          {shown.map((t) => {
+            const name = fullName(t);
+            return (
+              <RecordItem
+                key={t.id}
+                title={
+                  <Group gap={6} wrap="nowrap">
+                    <Anchor component={Link} to={`/dashboard/users/${t.id}`} size="sm" fw={600} display="block" truncate="end" title={`${name}: details`}>
+                      {name}
+                    </Anchor>
+                    {t.accountType !== '0' && (
+                      <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
+                        {t.isReserved ? 'Built-in admin' : 'Admin'}
+                      </Badge>
+                    )}
+                    {t.id === selfId && (
+                      <Badge size="xs" variant="light" styles={badgeStyles}>
+                        You
+                      </Badge>
+                    )}
+                  </Group>
+                }
+                subtitle={t.email}
+                aside={
+                  <Stack gap={2} align="flex-end">
+                    <Text size="sm" fw={700} className="tp-figure">
+                      {formatUsd(t.balance)} USD
+                    </Text>
+                    <Text size="xs" component="div">
+                      <Dot on={t.status === 'Online'} label={t.status} />
+                    </Text>
+                  </Stack>
+                }
+              >
+                {(t.countryName || t.phoneNo) && (
+                  <Group gap={6} wrap="nowrap">
+                    {t.countryCode && <span className={`fi fi-${t.countryCode.toLowerCase()}`} style={{ borderRadius: 2, flex: 'none' }} aria-hidden />}
+                    <Text size="xs" c="dimmed" truncate="end" className="tp-figure">
+                      {[t.countryName, t.phoneNo].filter(Boolean).join(' · ')}
+                    </Text>
+                  </Group>
+                )}
+                <SimpleGrid cols={3} spacing="xs">
+                  <SmallFigure label="Deposits" value={t.totalDeposite} />
+                  <SmallFigure label="Credit" value={t.totalCredit} />
+                  <SmallFigure label="Withdrawals" value={t.totalWithdrawals} />
+                </SimpleGrid>
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <ActiveCell trader={t} self={t.id === selfId} onDeactivate={deactivate.open} />
+                  {!t.isReserved && (
+                    <Button size="compact-sm" variant="subtle" color="gray" leftSection={<IconKey size={14} stroke={1.7} aria-hidden />} onClick={() => password.open(t)} aria-label={`Change password of ${name}`}>
+                      Password
+                    </Button>
+                  )}
+                </Group>
+              </RecordItem>
+            );
+          })}
+        </RecordList>
+        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label="Users" />
+      </>
+    );
+  } else {
     body = (
       <>
         <Table.ScrollContainer minWidth={1040} type="native">
@@ -402,6 +494,18 @@ export function UsersPage() {
               setPage(1);
             }}
           />
+          {phone && (
+            <NativeSelect
+              label="Sort by"
+              data={PHONE_SORTS.map(({ value, label }) => ({ value, label }))}
+              value={`${sort.key}:${sort.direction}`}
+              onChange={(e) => {
+                const chosen = PHONE_SORTS.find((o) => o.value === e.currentTarget.value);
+                if (chosen) setSort({ key: chosen.key, direction: chosen.direction });
+                setPage(1);
+              }}
+            />
+          )}
           {traders.data && (
             <Text size="sm" c="dimmed" className="tp-figure">
               {rows.length} of {traders.data.data.length} users
