@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { AdminAuditLogPage, AdminOpenTradesPage, AdminPaymentAccountsPage, AdminRequestsPage, AdminTraderPage, AdminUsersPage } from './pages/admin-pages';
 import { DashboardPage } from './pages/dashboard-page';
 import { SignInPage } from './pages/sign-in-page';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminClient, createTrader, DESKTOP, MOBILE, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, Client, type Harness } from './support/harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ARTIFACTS, adminClient, createTrader, DESKTOP, MOBILE, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, Client, type Harness } from './support/harness';
 
 /**
  * The back office in the browser: the queues (decided here, refused, and updated live by other
@@ -351,10 +352,28 @@ describe('the back office', () => {
       await page.getByRole('dialog').waitFor();
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+      // The page of the trader who traded above: every tab is a list (or its empty state), nothing wider than the screen.
+      await users.getByRole('link', { name: 'Gustavo Nakamura-Ferreira' }).click();
+      await page.waitForURL((u) => /^\/dashboard\/users\/\d+$/.test(u.pathname));
+      const base = new URL(page.url()).pathname;
+      for (const [tab, list, mustHaveItems] of [['positions', 'Open positions', false], ['orders', 'Pending orders', true], ['closed', 'Closed trades', true], ['requests', 'Money requests', true], ['activity', 'Recent activity', true]] as const) {
+        await page.goto(`${base}?tab=${tab}`);
+        const items = page.getByRole('list', { name: list }).getByRole('listitem');
+        if (mustHaveItems) await items.first().waitFor();
+        else await Promise.race([items.first().waitFor(), page.getByText(/^No .*\.$/).first().waitFor()]);
+        assert.equal(await page.getByRole('table').count(), 0, `trader page, ${tab}: no table on a phone`);
+        const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(sideways <= 0, `trader page, ${tab}: nothing wider than the screen (${sideways} px too wide)`);
+        assert.deepEqual(await seriousA11yViolations(page), [], `trader page, ${tab}: no serious or critical axe violation at 375 px`);
+        // The tab's records at the top of the phone's screen (the page's own screenshots show its head).
+        await page.getByRole('tablist').evaluate((el) => el.scrollIntoView());
+        await page.screenshot({ path: join(ARTIFACTS, `admin-trader-${tab}-phone.png`), animations: 'disabled' });
+      }
     } finally {
       await page.setViewportSize(DESKTOP);
     }
-    await screenshots(page, 'admin-users-phone-sorted');
+    await screenshots(page, 'admin-trader-phone-activity');
   });
 
   it('the administrator’s home links to every queue; a trader reaches none of these routes', async () => {

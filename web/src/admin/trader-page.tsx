@@ -2,7 +2,7 @@ import 'flag-icons/css/flag-icons.min.css';
 import { Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconKey } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useClosedTrades, useMoneyRequests, useTraderDetails, type TraderDetails } from '../api/admin-queries';
 import { ApiError } from '../api/client';
@@ -10,7 +10,7 @@ import { useSession } from '../api/queries';
 import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
-import { badgeStyles, SideBadge, SignedUsd, useSymbolInfo } from './admin-parts';
+import { badgeStyles, RecordItem, RecordList, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
@@ -23,6 +23,27 @@ const ORDER_TYPES: Record<TraderDetails['pendingOrders'][number]['orderType'], s
   sell_stop_limit: 'Sell Stop Limit',
 };
 const CLOSE_REASONS = { manual: 'Trader', admin: 'Admin', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
+
+/** A phone record's title: symbol, side and volume, and the ticket or order number. */
+function TradeTitle({ symbol, side, volume, id }: { symbol: string; side: ReactNode; volume: number; id: number }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" fw={600}>
+        {symbol}
+      </Text>
+      {side}
+      <Text size="xs" className="tp-figure">
+        {formatVolume(volume)}
+      </Text>
+      <Text size="xs" c="dimmed" className="tp-figure">
+        #{id}
+      </Text>
+    </Group>
+  );
+}
+
+/** SL / TP as the tables show them, '—' for none. */
+const levels = (sl: number | null, tp: number | null, digits: number) => `SL ${sl ? formatPrice(sl, digits) : '—'} · TP ${tp ? formatPrice(tp, digits) : '—'}`;
 
 function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -53,7 +74,32 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 function OpenPositions({ details }: { details: TraderDetails }) {
   const info = useSymbolInfo();
   const price = useLivePrices(symbolsFor(details.openTrades, info));
+  const phone = usePhone();
   if (details.openTrades.length === 0) return <EmptyState message="No open positions." />;
+  if (phone) {
+    return (
+      <RecordList label="Open positions">
+        {details.openTrades.map((p) => {
+          const digits = info.get(p.symbol)?.digits ?? 5;
+          const side = p.type === 'Buy' ? 'buy' : 'sell';
+          const q = price(p.symbol);
+          const now = (side === 'buy' ? (q?.bid ?? p.bid) : (q?.ask ?? p.ask)) ?? null;
+          return (
+            <RecordItem
+              key={p.ticket}
+              title={<TradeTitle symbol={p.symbol} side={<SideBadge side={p.type} />} volume={p.volume} id={p.ticket} />}
+              subtitle={`Opened ${formatDateTime(p.timeStamp)}`}
+              aside={<SignedUsd value={profitAt({ symbol: p.symbol, side, volume: p.volume, openPrice: p.orginalPrice, serverProfit: p.profit }, info.get(p.symbol), price, info)} />}
+            >
+              <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                {formatPrice(p.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)} · {levels(p.stopLoss, p.takeProfit, digits)}
+              </Text>
+            </RecordItem>
+          );
+        })}
+      </RecordList>
+    );
+  }
   return (
     <Table.ScrollContainer minWidth={880} type="native">
       <Table aria-label="Open positions" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
@@ -108,7 +154,45 @@ function OpenPositions({ details }: { details: TraderDetails }) {
 
 function PendingOrders({ details }: { details: TraderDetails }) {
   const info = useSymbolInfo();
+  const phone = usePhone();
   if (details.pendingOrders.length === 0) return <EmptyState message="No pending orders." />;
+  if (phone) {
+    return (
+      <RecordList label="Pending orders">
+        {details.pendingOrders.map((o) => {
+          const digits = info.get(o.symbol)?.digits ?? 5;
+          return (
+            <RecordItem
+              key={o.orderId}
+              title={
+                <TradeTitle
+                  symbol={o.symbol}
+                  side={
+                    <Text size="xs" fw={600} className={o.orderType.startsWith('buy') ? 'tp-buy' : 'tp-sell'}>
+                      {ORDER_TYPES[o.orderType]}
+                    </Text>
+                  }
+                  volume={o.volume}
+                  id={o.orderId}
+                />
+              }
+              subtitle={`Placed ${formatDateTime(o.timeStamp)}`}
+              aside={
+                <Text size="sm" fw={700} className="tp-figure">
+                  {formatPrice(o.price, digits)}
+                  {o.stopLimitPrice ? ` → ${formatPrice(o.stopLimitPrice, digits)}` : ''}
+                </Text>
+              }
+            >
+              <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                {levels(o.stopLoss, o.takeProfit, digits)} · {o.expiration ? `expires ${formatDateTime(o.expiration)}` : 'good till cancelled'}
+              </Text>
+            </RecordItem>
+          );
+        })}
+      </RecordList>
+    );
+  }
   return (
     <Table.ScrollContainer minWidth={760} type="native">
       <Table aria-label="Pending orders" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
@@ -159,10 +243,31 @@ function ClosedTrades({ traderId }: { traderId: number }) {
   const pageSize = usePageSize();
   const info = useSymbolInfo();
   const [page, setPage] = useState(1);
+  const phone = usePhone();
   const closed = useClosedTrades({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
   if (closed.isPending) return <TableSkeleton rows={5} />;
   if (closed.isError) return <ErrorState error={closed.error} onRetry={() => void closed.refetch()} title="Could not load the closed trades" />;
   if (closed.data.total === 0) return <EmptyState message="No closed trades yet." />;
+  const pager = <TablePager page={page} pageSize={pageSize} total={closed.data.total} onChange={setPage} label="Closed trades" />;
+  if (phone) {
+    return (
+      <>
+        <RecordList label="Closed trades" dimmed={closed.isPlaceholderData}>
+          {closed.data.data.map((r) => {
+            const digits = info.get(r.symbol)?.digits ?? 5;
+            return (
+              <RecordItem key={r.ID} title={<TradeTitle symbol={r.symbol} side={<SideBadge side={r.tradeType} />} volume={r.volume} id={r.ID} />} subtitle={`Closed ${formatDateTime(r.closeTime)} · ${CLOSE_REASONS[r.closeReason]}`} aside={<SignedUsd value={r.profit} />}>
+                <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                  {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
+                </Text>
+              </RecordItem>
+            );
+          })}
+        </RecordList>
+        {pager}
+      </>
+    );
+  }
   return (
     <>
       <Table.ScrollContainer minWidth={860} type="native">
@@ -208,7 +313,7 @@ function ClosedTrades({ traderId }: { traderId: number }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <TablePager page={page} pageSize={pageSize} total={closed.data.total} onChange={setPage} label="Closed trades" />
+      {pager}
     </>
   );
 }
@@ -216,10 +321,52 @@ function ClosedTrades({ traderId }: { traderId: number }) {
 function MoneyRequests({ traderId }: { traderId: number }) {
   const pageSize = usePageSize();
   const [page, setPage] = useState(1);
+  const phone = usePhone();
   const requests = useMoneyRequests({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
   if (requests.isPending) return <TableSkeleton rows={5} />;
   if (requests.isError) return <ErrorState error={requests.error} onRetry={() => void requests.refetch()} title="Could not load the money requests" />;
   if (requests.data.total === 0) return <EmptyState message="No deposit or withdrawal requests yet." />;
+  const pager = <TablePager page={page} pageSize={pageSize} total={requests.data.total} onChange={setPage} label="Money requests" />;
+  if (phone) {
+    return (
+      <>
+        <RecordList label="Money requests" dimmed={requests.isPlaceholderData}>
+          {requests.data.data.map((r) => (
+            <RecordItem
+              key={r.id}
+              title={
+                <Text size="sm" fw={600}>
+                  {r.type === 'deposit' ? 'Deposit' : 'Withdrawal'}{' '}
+                  <Text span size="xs" c="dimmed" fw={400} className="tp-figure">
+                    #{r.id}
+                  </Text>
+                </Text>
+              }
+              subtitle={`${r.paymentAccount}${r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}`}
+              aside={
+                <Stack gap={2} align="flex-end">
+                  <Text size="sm" fw={700} className="tp-figure">
+                    {formatUsd(r.amount)} USD
+                  </Text>
+                  <RequestStatusBadge status={r.status} />
+                </Stack>
+              }
+            >
+              <Text size="xs" c="dimmed" className="tp-figure">
+                Requested {formatDateTime(r.timeStamp)}
+              </Text>
+              {r.decidedAt && (
+                <Text size="xs" c="dimmed" className="tp-figure">
+                  Decided {formatDateTime(r.decidedAt)}
+                </Text>
+              )}
+            </RecordItem>
+          ))}
+        </RecordList>
+        {pager}
+      </>
+    );
+  }
   return (
     <>
       <Table.ScrollContainer minWidth={760} type="native">
@@ -267,13 +414,42 @@ function MoneyRequests({ traderId }: { traderId: number }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <TablePager page={page} pageSize={pageSize} total={requests.data.total} onChange={setPage} label="Money requests" />
+      {pager}
     </>
   );
 }
 
 function Activity({ details }: { details: TraderDetails }) {
+  const phone = usePhone();
   if (details.activity.length === 0) return <EmptyState message="No activity yet." />;
+  if (phone) {
+    return (
+      <RecordList label="Recent activity">
+        {details.activity.map((a) => (
+          <RecordItem
+            key={a.id}
+            title={
+              <Text size="sm" fw={600}>
+                {a.activity}
+              </Text>
+            }
+            subtitle={`${formatDateTime(a.timeStamp)} · ${a.ip}`}
+            aside={
+              <Text size="xs" c="dimmed">
+                {a.status}
+              </Text>
+            }
+          >
+            {a.details && (
+              <Text size="xs" lineClamp={2}>
+                {a.details}
+              </Text>
+            )}
+          </RecordItem>
+        ))}
+      </RecordList>
+    );
+  }
   return (
     <Table.ScrollContainer minWidth={680} type="native">
       <Table aria-label="Recent activity" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
@@ -318,6 +494,16 @@ const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'activity'
 function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
   const tab = (TABS as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
+  // On a narrow screen the tabs scroll sideways: keep the chosen one in view (the page itself stays put).
+  const tabList = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const list = tabList.current;
+    const active = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!list || !active) return;
+    const l = list.getBoundingClientRect();
+    const a = active.getBoundingClientRect();
+    list.scrollLeft += a.left - l.left - (l.width - a.width) / 2;
+  }, [tab]);
   const { profile: p, account: a } = details;
   const selfId = useSession().data?.user?.id;
   const deactivate = useRowDialog<EditableUser>();
@@ -421,7 +607,7 @@ function TraderView({ details }: { details: TraderDetails }) {
 
       <Paper p="lg">
         <Tabs value={tab} onChange={(v) => setParams(v && v !== 'positions' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
-          <Tabs.List mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
+          <Tabs.List ref={tabList} mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
             <Tabs.Tab value="positions">Open positions ({a.openPositions})</Tabs.Tab>
             <Tabs.Tab value="orders">Pending orders ({a.pendingOrders})</Tabs.Tab>
             <Tabs.Tab value="closed">Closed trades</Tabs.Tab>
