@@ -2,10 +2,11 @@ import { ActionIcon, Badge, Group, Loader, Stack, Text, TextInput, Tooltip } fro
 import { useMediaQuery } from '@mantine/hooks';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
-import type { SymbolRecord } from '@tradeport/contracts';
+import type { RequestStatus, SymbolRecord } from '@tradeport/contracts';
 import { PENDING_REFETCH_MS } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
 import { formatUsd, signOf } from '../format/format';
+import { RequestStatusBadge } from '../ui/status-badge';
 import { useAdminFeedState } from './admin-feed';
 
 /** Pieces the newer back-office screens share: sides, signed profits, symbol info, the live marker. */
@@ -130,6 +131,18 @@ export function RecordItem({ title, subtitle, aside, children }: { title: ReactN
         {aside !== undefined && <div style={{ flex: 'none' }}>{aside}</div>}
       </Group>
       {children}
+    </Stack>
+  );
+}
+
+/** A request's amount over its status, for the right of a phone's record. */
+export function AmountAndStatus({ amount, status }: { amount: string; status: RequestStatus }) {
+  return (
+    <Stack gap={2} align="flex-end">
+      <Text size="sm" fw={700} className="tp-figure">
+        {formatUsd(amount)} USD
+      </Text>
+      <RequestStatusBadge status={status} />
     </Stack>
   );
 }

@@ -21,7 +21,7 @@ import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
-import { BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, usePhone } from './admin-parts';
+import { AmountAndStatus, BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, usePhone } from './admin-parts';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
@@ -387,14 +387,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
                 </Anchor>
               }
               subtitle={r.email}
-              aside={
-                <Stack gap={2} align="flex-end">
-                  <Text size="sm" fw={700} className="tp-figure">
-                    {formatUsd(r.amount)} USD
-                  </Text>
-                  <RequestStatusBadge status={r.status} />
-                </Stack>
-              }
+              aside={<AmountAndStatus amount={r.amount} status={r.status} />}
             >
               <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
                 #{r.id} · {r.paymentAccount}

@@ -10,7 +10,7 @@ import { useSession } from '../api/queries';
 import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
-import { badgeStyles, RecordItem, RecordList, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
+import { AmountAndStatus, badgeStyles, RecordItem, RecordList, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
@@ -75,21 +75,28 @@ function OpenPositions({ details }: { details: TraderDetails }) {
   const info = useSymbolInfo();
   const price = useLivePrices(symbolsFor(details.openTrades, info));
   const phone = usePhone();
+  // What a position shows at the live price: the price it would close at, and its profit.
+  const live = (p: TraderDetails['openTrades'][number]) => {
+    const side = p.type === 'Buy' ? 'buy' : 'sell';
+    const q = price(p.symbol);
+    return {
+      digits: info.get(p.symbol)?.digits ?? 5,
+      now: (side === 'buy' ? (q?.bid ?? p.bid) : (q?.ask ?? p.ask)) ?? null,
+      profit: profitAt({ symbol: p.symbol, side, volume: p.volume, openPrice: p.orginalPrice, serverProfit: p.profit }, info.get(p.symbol), price, info),
+    };
+  };
   if (details.openTrades.length === 0) return <EmptyState message="No open positions." />;
   if (phone) {
     return (
       <RecordList label="Open positions">
         {details.openTrades.map((p) => {
-          const digits = info.get(p.symbol)?.digits ?? 5;
-          const side = p.type === 'Buy' ? 'buy' : 'sell';
-          const q = price(p.symbol);
-          const now = (side === 'buy' ? (q?.bid ?? p.bid) : (q?.ask ?? p.ask)) ?? null;
+          const { digits, now, profit } = live(p);
           return (
             <RecordItem
               key={p.ticket}
               title={<TradeTitle symbol={p.symbol} side={<SideBadge side={p.type} />} volume={p.volume} id={p.ticket} />}
               subtitle={`Opened ${formatDateTime(p.timeStamp)}`}
-              aside={<SignedUsd value={profitAt({ symbol: p.symbol, side, volume: p.volume, openPrice: p.orginalPrice, serverProfit: p.profit }, info.get(p.symbol), price, info)} />}
+              aside={<SignedUsd value={profit} />}
             >
               <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
                 {formatPrice(p.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)} · {levels(p.stopLoss, p.takeProfit, digits)}
@@ -118,10 +125,7 @@ function OpenPositions({ details }: { details: TraderDetails }) {
         </Table.Thead>
         <Table.Tbody>
           {details.openTrades.map((p) => {
-            const digits = info.get(p.symbol)?.digits ?? 5;
-            const side = p.type === 'Buy' ? 'buy' : 'sell';
-            const q = price(p.symbol);
-            const now = (side === 'buy' ? (q?.bid ?? p.bid) : (q?.ask ?? p.ask)) ?? null;
+            const { digits, now, profit } = live(p);
             return (
               <Table.Tr key={p.ticket}>
                 <Table.Td className="tp-figure" c="dimmed">
@@ -138,7 +142,7 @@ function OpenPositions({ details }: { details: TraderDetails }) {
                 </Table.Td>
                 <Table.Td className="tp-num">{now === null ? '—' : formatPrice(now, digits)}</Table.Td>
                 <Table.Td className="tp-num">
-                  <SignedUsd value={profitAt({ symbol: p.symbol, side, volume: p.volume, openPrice: p.orginalPrice, serverProfit: p.profit }, info.get(p.symbol), price, info)} />
+                  <SignedUsd value={profit} />
                 </Table.Td>
                 <Table.Td>
                   <DateTimeText value={p.timeStamp} />
@@ -343,14 +347,7 @@ function MoneyRequests({ traderId }: { traderId: number }) {
                 </Text>
               }
               subtitle={`${r.paymentAccount}${r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}`}
-              aside={
-                <Stack gap={2} align="flex-end">
-                  <Text size="sm" fw={700} className="tp-figure">
-                    {formatUsd(r.amount)} USD
-                  </Text>
-                  <RequestStatusBadge status={r.status} />
-                </Stack>
-              }
+              aside={<AmountAndStatus amount={r.amount} status={r.status} />}
             >
               <Text size="xs" c="dimmed" className="tp-figure">
                 Requested {formatDateTime(r.timeStamp)}

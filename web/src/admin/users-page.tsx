@@ -96,7 +96,7 @@ export function SortableTh<K extends string>({ column, sort, onSort, numeric, ch
 
 // ------------------------------------------------------------------ the users table
 
-type SortKey = 'name' | 'phone' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
+type SortKey = 'name' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
 
 /** What the row actions need of a user, so the trader's page can offer them too. */
 export type EditableUser = Pick<TraderRow, 'id' | 'firstName' | 'lastName' | 'email' | 'isActive' | 'isReserved'>;
@@ -105,7 +105,6 @@ const fullName = (t: Pick<TraderRow, 'firstName' | 'lastName'>) => `${t.firstNam
 
 const TEXT_SORT: Partial<Record<SortKey, (t: TraderRow) => string>> = {
   name: fullName,
-  phone: (t) => t.phoneNo,
   country: (t) => t.countryName,
   active: (t) => (t.isActive === '1' ? 'a' : 'b'),
   online: (t) => (t.status === 'Online' ? 'a' : 'b'),
@@ -128,6 +127,28 @@ const PHONE_SORTS: { value: string; label: string; key: SortKey; direction: Sort
   { value: 'online:asc', label: 'Online first', key: 'online', direction: 'asc' },
   { value: 'active:desc', label: 'Inactive first', key: 'active', direction: 'desc' },
 ];
+
+/** A user's name, linking to their page, with Admin / Built-in admin and You marks. */
+function UserName({ user, self }: { user: TraderRow; self: boolean }) {
+  const name = fullName(user);
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Anchor component={Link} to={`/dashboard/users/${user.id}`} size="sm" fw={600} display="block" truncate="end" title={`${name}: details`}>
+        {name}
+      </Anchor>
+      {user.accountType !== '0' && (
+        <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
+          {user.isReserved ? 'Built-in admin' : 'Admin'}
+        </Badge>
+      )}
+      {self && (
+        <Badge size="xs" variant="light" styles={badgeStyles}>
+          You
+        </Badge>
+      )}
+    </Group>
+  );
+}
 
 /** A figure with its label above, small, for a phone's record. */
 function SmallFigure({ label, value }: { label: string; value: string }) {
@@ -331,23 +352,7 @@ export function UsersPage() {
             return (
               <RecordItem
                 key={t.id}
-                title={
-                  <Group gap={6} wrap="nowrap">
-                    <Anchor component={Link} to={`/dashboard/users/${t.id}`} size="sm" fw={600} display="block" truncate="end" title={`${name}: details`}>
-                      {name}
-                    </Anchor>
-                    {t.accountType !== '0' && (
-                      <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
-                        {t.isReserved ? 'Built-in admin' : 'Admin'}
-                      </Badge>
-                    )}
-                    {t.id === selfId && (
-                      <Badge size="xs" variant="light" styles={badgeStyles}>
-                        You
-                      </Badge>
-                    )}
-                  </Group>
-                }
+                title={<UserName user={t} self={t.id === selfId} />}
                 subtitle={t.email}
                 aside={
                   <Stack gap={2} align="flex-end">
@@ -391,13 +396,12 @@ export function UsersPage() {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={1040} type="native">
+        <Table.ScrollContainer minWidth={920} type="native">
           <Table aria-label="Users" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
             <Table.Thead>
               <Table.Tr>
                 <SortableTh column="name" sort={sort} onSort={onSort}>Name and email</SortableTh>
-                <SortableTh column="phone" sort={sort} onSort={onSort}>Phone</SortableTh>
-                <SortableTh column="country" sort={sort} onSort={onSort}>Country</SortableTh>
+                <SortableTh column="country" sort={sort} onSort={onSort}>Country and phone</SortableTh>
                 <SortableTh column="balance" sort={sort} onSort={onSort} numeric>Balance</SortableTh>
                 <SortableTh column="deposits" sort={sort} onSort={onSort} numeric>Deposits</SortableTh>
                 <SortableTh column="credit" sort={sort} onSort={onSort} numeric>Credit</SortableTh>
@@ -416,27 +420,13 @@ export function UsersPage() {
                 return (
                   <Table.Tr key={t.id}>
                     <Table.Td miw={210} maw={300}>
-                      <Group gap={6} wrap="nowrap">
-                        <Anchor component={Link} to={`/dashboard/users/${t.id}`} size="sm" fw={600} display="block" truncate="end" title={`${name}: details`}>
-                          {name}
-                        </Anchor>
-                        {t.accountType !== '0' && (
-                          <Badge size="xs" variant="outline" color="gray" styles={badgeStyles}>
-                            {t.isReserved ? 'Built-in admin' : 'Admin'}
-                          </Badge>
-                        )}
-                        {t.id === selfId && (
-                          <Badge size="xs" variant="light" styles={badgeStyles}>
-                            You
-                          </Badge>
-                        )}
-                      </Group>
+                      <UserName user={t} self={t.id === selfId} />
                       <Text size="xs" c="dimmed" truncate="end" title={t.email}>
                         {t.email}
                       </Text>
                     </Table.Td>
-                    <Table.Td className="tp-figure">{t.phoneNo || '—'}</Table.Td>
-                    <Table.Td maw={150}>
+                    {/* Two lines in one column, so the table fits a laptop's screen without scrolling sideways. */}
+                    <Table.Td maw={170}>
                       {t.countryName ? (
                         <Group gap={6} wrap="nowrap">
                           {t.countryCode && <span className={`fi fi-${t.countryCode.toLowerCase()}`} style={{ borderRadius: 2, flex: 'none' }} aria-hidden />}
@@ -445,7 +435,12 @@ export function UsersPage() {
                           </Text>
                         </Group>
                       ) : (
-                        '—'
+                        <Text size="sm">—</Text>
+                      )}
+                      {(t.countryName || t.phoneNo) && (
+                        <Text size="xs" c="dimmed" className="tp-figure">
+                          {t.phoneNo || '—'}
+                        </Text>
                       )}
                     </Table.Td>
                     <Table.Td className="tp-num" fw={600}>
