@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Loader, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Loader, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
@@ -144,5 +144,24 @@ export function AmountAndStatus({ amount, status }: { amount: string; status: Re
       </Text>
       <RequestStatusBadge status={status} />
     </Stack>
+  );
+}
+
+/**
+ * The back office's table: a caption for screen readers (`label`), its header cells (`head`) and
+ * rows, scrolling sideways inside its card below `minWidth` (`scrollRegion` makes that scroll area a
+ * labelled, focusable region for keyboard users), dimmed while a new page loads.
+ */
+export function RecordTable({ label, minWidth, head, dimmed = false, spacing = 6, horizontalSpacing, scrollRegion = false, children }: { label: string; minWidth: number; head: ReactNode; dimmed?: boolean; spacing?: number; horizontalSpacing?: number; scrollRegion?: boolean; children: ReactNode }) {
+  const region = scrollRegion ? { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` } : {};
+  return (
+    <Table.ScrollContainer minWidth={minWidth} type="native" {...region}>
+      <Table aria-label={label} fz="sm" verticalSpacing={spacing} horizontalSpacing={horizontalSpacing} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Table.Thead>
+          <Table.Tr>{head}</Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

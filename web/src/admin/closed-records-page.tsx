@@ -4,7 +4,7 @@ import { useClosedTrades, useTraders, type ClosedTradeFilters, type ClosedTradeR
 import { useSymbols } from '../api/queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { badgeStyles, BusyMark, RecordItem, RecordList, usePhone } from './admin-parts';
+import { badgeStyles, BusyMark, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
 import { TablePager, usePageSize } from './users-page';
 
 type CloseReason = ClosedTradeRow['closeReason'];
@@ -152,81 +152,84 @@ export function ClosedRecordsPage() {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={1060} type="native" tabIndex={0} role="region" aria-label="Closed trades, scrollable">
-          <Table aria-label="Closed trades" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: closed.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Ticket</Table.Th>
-                <Table.Th>Trader</Table.Th>
-                <Table.Th>Symbol</Table.Th>
-                <Table.Th className="tp-num">Volume</Table.Th>
-                <Table.Th className="tp-num">Open → close</Table.Th>
-                <Table.Th className="tp-num">SL / TP</Table.Th>
-                <Table.Th className="tp-num">Profit (USD)</Table.Th>
-                <Table.Th className="tp-num">Swap</Table.Th>
-                <Table.Th>Closed by</Table.Th>
-                <Table.Th>Closed (opened)</Table.Th>
+        <RecordTable
+          label="Closed trades"
+          minWidth={1060}
+          spacing={8}
+          horizontalSpacing={8}
+          dimmed={closed.isPlaceholderData}
+          scrollRegion
+          head={
+            <>
+              <Table.Th>Ticket</Table.Th>
+              <Table.Th>Trader</Table.Th>
+              <Table.Th>Symbol</Table.Th>
+              <Table.Th className="tp-num">Volume</Table.Th>
+              <Table.Th className="tp-num">Open → close</Table.Th>
+              <Table.Th className="tp-num">SL / TP</Table.Th>
+              <Table.Th className="tp-num">Profit (USD)</Table.Th>
+              <Table.Th className="tp-num">Swap</Table.Th>
+              <Table.Th>Closed by</Table.Th>
+              <Table.Th>Closed (opened)</Table.Th>
+            </>
+          }
+        >
+          {rows.map((r) => {
+            const d = digitsOf(r.symbol);
+            const reason = REASONS[r.closeReason];
+            const who = r.closedBy && r.closedBy !== 'system' ? r.closedBy : null;
+            return (
+              <Table.Tr key={r.ID}>
+                <Table.Td className="tp-figure" c="dimmed">
+                  #{r.ID}
+                </Table.Td>
+                <Table.Td maw={180}>
+                  <Text size="sm" fw={600} truncate="end" title={`${r.traderFirstName} ${r.traderLastName}`}>
+                    {`${r.traderFirstName} ${r.traderLastName}`}
+                  </Text>
+                  <Text size="xs" c="dimmed" truncate="end" title={r.traderEmail}>
+                    {r.traderEmail}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {r.symbol}
+                  </Text>
+                  <Text size="xs" fw={600} className={r.tradeType === 'Buy' ? 'tp-buy' : 'tp-sell'}>
+                    {r.tradeType}
+                  </Text>
+                </Table.Td>
+                <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
+                <Table.Td className="tp-num">
+                  {formatPrice(r.tradePrice, d)} → {formatPrice(r.lastPrice, d)}
+                </Table.Td>
+                <Table.Td className="tp-num" c="dimmed">
+                  {r.stopLoss ? formatPrice(r.stopLoss, d) : '—'} / {r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}
+                </Table.Td>
+                <Profit value={r.profit} />
+                <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
+                <Table.Td maw={170}>
+                  <Badge color={reason.color} variant="dot" styles={badgeStyles}>
+                    {reason.label}
+                  </Badge>
+                  {who && r.closeReason === 'admin' && (
+                    <Text size="xs" c="dimmed" mt={2} truncate="end" title={who}>
+                      {who}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" className="tp-figure">
+                    {formatDateTime(r.closeTime)}
+                  </Text>
+                  <Text size="xs" c="dimmed" className="tp-figure">
+                    opened {openedText(r.timeStamp, r.closeTime)}
+                  </Text>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => {
-                const d = digitsOf(r.symbol);
-                const reason = REASONS[r.closeReason];
-                const who = r.closedBy && r.closedBy !== 'system' ? r.closedBy : null;
-                return (
-                  <Table.Tr key={r.ID}>
-                    <Table.Td className="tp-figure" c="dimmed">
-                      #{r.ID}
-                    </Table.Td>
-                    <Table.Td maw={180}>
-                      <Text size="sm" fw={600} truncate="end" title={`${r.traderFirstName} ${r.traderLastName}`}>
-                        {`${r.traderFirstName} ${r.traderLastName}`}
-                      </Text>
-                      <Text size="xs" c="dimmed" truncate="end" title={r.traderEmail}>
-                        {r.traderEmail}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {r.symbol}
-                      </Text>
-                      <Text size="xs" fw={600} className={r.tradeType === 'Buy' ? 'tp-buy' : 'tp-sell'}>
-                        {r.tradeType}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
-                    <Table.Td className="tp-num">
-                      {formatPrice(r.tradePrice, d)} → {formatPrice(r.lastPrice, d)}
-                    </Table.Td>
-                    <Table.Td className="tp-num" c="dimmed">
-                      {r.stopLoss ? formatPrice(r.stopLoss, d) : '—'} / {r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}
-                    </Table.Td>
-                    <Profit value={r.profit} />
-                    <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
-                    <Table.Td maw={170}>
-                      <Badge color={reason.color} variant="dot" styles={badgeStyles}>
-                        {reason.label}
-                      </Badge>
-                      {who && r.closeReason === 'admin' && (
-                        <Text size="xs" c="dimmed" mt={2} truncate="end" title={who}>
-                          {who}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" className="tp-figure">
-                        {formatDateTime(r.closeTime)}
-                      </Text>
-                      <Text size="xs" c="dimmed" className="tp-figure">
-                        opened {openedText(r.timeStamp, r.closeTime)}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            );
+          })}
+        </RecordTable>
         <TablePager page={page} pageSize={pageSize} total={closed.data?.total ?? 0} onChange={(next) => setPaging({ filterKey, page: next })} label="Closed trades" />
       </>
     );

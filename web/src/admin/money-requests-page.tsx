@@ -21,7 +21,7 @@ import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
-import { AmountAndStatus, BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, usePhone } from './admin-parts';
+import { AmountAndStatus, BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
@@ -203,39 +203,40 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
             ))}
           </RecordList>
         ) : (
-          <Table.ScrollContainer minWidth={760} type="native">
-            <Table aria-label={`Pending ${text.noun} requests`} fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Request</Table.Th>
-                  <Table.Th>Trader</Table.Th>
-                  <Table.Th>{text.accountHeader}</Table.Th>
-                  <Table.Th className="tp-num">Amount (USD)</Table.Th>
-                  <Table.Th>Requested</Table.Th>
-                  <Table.Th className="tp-num">Decision</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {shown.map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td className="tp-figure" c="dimmed">
-                      #{r.id}
-                    </Table.Td>
-                    <TraderCell name={r.traderName} email={r.traderEmail} id={r.traderId} />
-                    {/* A deposit's account, and under it the broker's account it was paid to. */}
-                    <StackedCell main={r.account} detail={r.paidTo ? `to ${r.paidTo.name} · ${r.paidTo.number}` : undefined} maw={300} />
-                    <Table.Td className="tp-num" fw={650}>
-                      {formatUsd(r.amount)}
-                    </Table.Td>
-                    <Table.Td>
-                      <DateTimeText value={r.time} />
-                    </Table.Td>
-                    <Table.Td>{decisionButtons(r)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <RecordTable
+            label={`Pending ${text.noun} requests`}
+            minWidth={760}
+            spacing={8}
+            horizontalSpacing={8}
+            head={
+              <>
+                <Table.Th>Request</Table.Th>
+                <Table.Th>Trader</Table.Th>
+                <Table.Th>{text.accountHeader}</Table.Th>
+                <Table.Th className="tp-num">Amount (USD)</Table.Th>
+                <Table.Th>Requested</Table.Th>
+                <Table.Th className="tp-num">Decision</Table.Th>
+              </>
+            }
+          >
+            {shown.map((r) => (
+              <Table.Tr key={r.id}>
+                <Table.Td className="tp-figure" c="dimmed">
+                  #{r.id}
+                </Table.Td>
+                <TraderCell name={r.traderName} email={r.traderEmail} id={r.traderId} />
+                {/* A deposit's account, and under it the broker's account it was paid to. */}
+                <StackedCell main={r.account} detail={r.paidTo ? `to ${r.paidTo.name} · ${r.paidTo.number}` : undefined} maw={300} />
+                <Table.Td className="tp-num" fw={650}>
+                  {formatUsd(r.amount)}
+                </Table.Td>
+                <Table.Td>
+                  <DateTimeText value={r.time} />
+                </Table.Td>
+                <Table.Td>{decisionButtons(r)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </RecordTable>
         )}
         <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label={`Pending ${text.noun} requests`} />
       </>
@@ -411,59 +412,61 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={isDeposit ? 1060 : 900} type="native" tabIndex={0} role="region" aria-label={`All ${text.noun} requests, scrollable`}>
-          <Table aria-label={`All ${text.noun} requests`} fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: requests.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Request</Table.Th>
-                <Table.Th>Trader</Table.Th>
-                <Table.Th>{text.accountHeader}</Table.Th>
-                {isDeposit && <Table.Th>Paid to</Table.Th>}
-                <Table.Th className="tp-num">Amount (USD)</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Requested</Table.Th>
-                <Table.Th>Decided</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td className="tp-figure" c="dimmed">
-                    #{r.id}
-                  </Table.Td>
-                  <TraderCell name={nameOf(r)} email={r.email} id={r.traders_id} />
-                  <Table.Td className="tp-figure">{r.paymentAccount}</Table.Td>
-                  {isDeposit && <StackedCell main={r.paymentGatewayName || '—'} detail={r.number} maw={220} />}
-                  <Table.Td className="tp-num" fw={650}>
-                    {formatUsd(r.amount)}
-                  </Table.Td>
-                  <Table.Td miw={120} style={{ whiteSpace: 'nowrap' }}>
-                    <RequestStatusBadge status={r.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <DateTimeText value={r.timeStamp} />
-                  </Table.Td>
-                  <Table.Td maw={220}>
-                    {r.decidedAt ? (
-                      <>
-                        <DateTimeText value={r.decidedAt} />
-                        {r.decidedBy && (
-                          <Text size="xs" c="dimmed" truncate="end" title={r.decidedBy}>
-                            by {r.decidedBy}
-                          </Text>
-                        )}
-                      </>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        —
+        <RecordTable
+          label={`All ${text.noun} requests`}
+          minWidth={isDeposit ? 1060 : 900}
+          spacing={8}
+          dimmed={requests.isPlaceholderData}
+          scrollRegion
+          head={
+            <>
+              <Table.Th>Request</Table.Th>
+              <Table.Th>Trader</Table.Th>
+              <Table.Th>{text.accountHeader}</Table.Th>
+              {isDeposit && <Table.Th>Paid to</Table.Th>}
+              <Table.Th className="tp-num">Amount (USD)</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Requested</Table.Th>
+              <Table.Th>Decided</Table.Th>
+            </>
+          }
+        >
+          {rows.map((r) => (
+            <Table.Tr key={r.id}>
+              <Table.Td className="tp-figure" c="dimmed">
+                #{r.id}
+              </Table.Td>
+              <TraderCell name={nameOf(r)} email={r.email} id={r.traders_id} />
+              <Table.Td className="tp-figure">{r.paymentAccount}</Table.Td>
+              {isDeposit && <StackedCell main={r.paymentGatewayName || '—'} detail={r.number} maw={220} />}
+              <Table.Td className="tp-num" fw={650}>
+                {formatUsd(r.amount)}
+              </Table.Td>
+              <Table.Td miw={120} style={{ whiteSpace: 'nowrap' }}>
+                <RequestStatusBadge status={r.status} />
+              </Table.Td>
+              <Table.Td>
+                <DateTimeText value={r.timeStamp} />
+              </Table.Td>
+              <Table.Td maw={220}>
+                {r.decidedAt ? (
+                  <>
+                    <DateTimeText value={r.decidedAt} />
+                    {r.decidedBy && (
+                      <Text size="xs" c="dimmed" truncate="end" title={r.decidedBy}>
+                        by {r.decidedBy}
                       </Text>
                     )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </RecordTable>
         <TablePager page={page} pageSize={pageSize} total={requests.data?.total ?? 0} onChange={setPage} label={`All ${text.noun} requests`} />
       </>
     );

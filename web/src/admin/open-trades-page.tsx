@@ -8,7 +8,7 @@ import { errorMessage } from '../api/client';
 import { formatPrice, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
-import { BusyMark, negativeButton, SearchField, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
+import { BusyMark, negativeButton, RecordTable, SearchField, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
@@ -93,58 +93,57 @@ function TradesList({ group, info, price, onClose }: { group: OpenTradesGroup; i
 function TradesTable({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose: (target: CloseTarget) => void }) {
   const name = nameOf(group);
   return (
-    <Table.ScrollContainer minWidth={820} type="native">
-      <Table aria-label={`Open trades of ${name}`} fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Ticket</Table.Th>
-            <Table.Th>Symbol</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th className="tp-num">Volume</Table.Th>
-            <Table.Th className="tp-num">Open price</Table.Th>
-            <Table.Th className="tp-num">Current price</Table.Th>
-            <Table.Th className="tp-num">Profit (USD)</Table.Th>
-            <Table.Th>Opened</Table.Th>
-            <Table.Th style={{ position: 'relative' }}>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
+    <RecordTable
+      label={`Open trades of ${name}`}
+      minWidth={820}
+      head={
+        <>
+          <Table.Th>Ticket</Table.Th>
+          <Table.Th>Symbol</Table.Th>
+          <Table.Th>Type</Table.Th>
+          <Table.Th className="tp-num">Volume</Table.Th>
+          <Table.Th className="tp-num">Open price</Table.Th>
+          <Table.Th className="tp-num">Current price</Table.Th>
+          <Table.Th className="tp-num">Profit (USD)</Table.Th>
+          <Table.Th>Opened</Table.Th>
+          <Table.Th style={{ position: 'relative' }}>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </>
+      }
+    >
+      {group.trades.map((t) => {
+        const digits = info.get(t.fullSymbol)?.digits ?? 5;
+        const now = closingPrice(t, price);
+        return (
+          <Table.Tr key={t.tradeId}>
+            <Table.Td className="tp-figure" c="dimmed">
+              #{t.tradeId}
+            </Table.Td>
+            <Table.Td fw={600}>{t.fullSymbol}</Table.Td>
+            <Table.Td>
+              <SideBadge side={t.tradesTypesName} />
+            </Table.Td>
+            <Table.Td className="tp-num">{formatVolume(t.volume)}</Table.Td>
+            <Table.Td className="tp-num">{formatPrice(t.orginalPrice, digits)}</Table.Td>
+            <Table.Td className="tp-num" data-testid={`price-${t.tradeId}`}>
+              {now === null ? '—' : formatPrice(now, digits)}
+            </Table.Td>
+            <Table.Td className="tp-num" data-testid={`profit-${t.tradeId}`}>
+              <SignedUsd value={liveProfit(t, info, price)} />
+            </Table.Td>
+            <Table.Td>
+              <DateTimeText value={t.timeStamp} />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
+                Close
+              </Button>
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {group.trades.map((t) => {
-            const digits = info.get(t.fullSymbol)?.digits ?? 5;
-            const now = closingPrice(t, price);
-            return (
-              <Table.Tr key={t.tradeId}>
-                <Table.Td className="tp-figure" c="dimmed">
-                  #{t.tradeId}
-                </Table.Td>
-                <Table.Td fw={600}>{t.fullSymbol}</Table.Td>
-                <Table.Td>
-                  <SideBadge side={t.tradesTypesName} />
-                </Table.Td>
-                <Table.Td className="tp-num">{formatVolume(t.volume)}</Table.Td>
-                <Table.Td className="tp-num">{formatPrice(t.orginalPrice, digits)}</Table.Td>
-                <Table.Td className="tp-num" data-testid={`price-${t.tradeId}`}>
-                  {now === null ? '—' : formatPrice(now, digits)}
-                </Table.Td>
-                <Table.Td className="tp-num" data-testid={`profit-${t.tradeId}`}>
-                  <SignedUsd value={liveProfit(t, info, price)} />
-                </Table.Td>
-                <Table.Td>
-                  <DateTimeText value={t.timeStamp} />
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
-                    Close
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        );
+      })}
+    </RecordTable>
   );
 }
 
@@ -290,72 +289,72 @@ export function OpenTradesPage() {
   else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={620} type="native">
-          <Table aria-label="Open trades by trader" fz="sm" verticalSpacing={10} styles={{ th: { whiteSpace: 'nowrap' } }}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={44}>
-                  <VisuallyHidden>Expand</VisuallyHidden>
-                </Table.Th>
-                <Table.Th>Trader</Table.Th>
-                <Table.Th className="tp-num">Open trades</Table.Th>
-                <Table.Th className="tp-num">Floating profit (USD)</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((g) => {
-                const name = nameOf(g);
-                const open = isOpen(g.traderId);
-                const groupProfit = sumMoney(g.trades.map((t) => liveProfit(t, info, price)).filter((p): p is string => p !== null));
-                const Chevron = open ? IconChevronDown : IconChevronRight;
-                return (
-                  <Fragment key={g.traderId}>
-                    <Table.Tr style={{ cursor: 'pointer' }} onClick={() => needle === '' && toggle(g.traderId)} bg={open ? 'var(--mantine-color-default-hover)' : undefined}>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-expanded={open}
-                          aria-label={`${open ? 'Hide' : 'Show'} the trades of ${name}`}
-                          disabled={needle !== ''}
-                          onClick={(e) => {
-                            e.stopPropagation();
-                            toggle(g.traderId);
-                          }}
-                        >
-                          <Chevron size={16} />
-                        </ActionIcon>
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/dashboard/users/${g.traderId}`} size="sm" fw={600} display="block" truncate="end" title={name} onClick={(e) => e.stopPropagation()}>
-                          {name}
-                        </Anchor>
-                        <Text size="xs" c="dimmed" truncate="end" title={g.traderEmail}>
-                          {g.traderEmail}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td className="tp-num" fw={600}>
-                        {g.trades.length}
-                      </Table.Td>
-                      <Table.Td className="tp-num" data-testid={`group-profit-${g.traderId}`}>
-                        <SignedUsd value={groupProfit} />
-                      </Table.Td>
-                    </Table.Tr>
-                    {open && (
-                      <Table.Tr>
-                        <Table.Td colSpan={4} p={0} pb="sm" style={{ background: 'var(--mantine-color-body)' }}>
-                          <div style={{ paddingLeft: 'var(--mantine-spacing-md)', paddingRight: 'var(--mantine-spacing-xs)' }}>
-                            <TradesTable group={g} info={info} price={price} onClose={closeDialog.open} />
-                          </div>
-                        </Table.Td>
-                      </Table.Tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RecordTable
+          label="Open trades by trader"
+          minWidth={620}
+          spacing={10}
+          head={
+            <>
+              <Table.Th w={44}>
+                <VisuallyHidden>Expand</VisuallyHidden>
+              </Table.Th>
+              <Table.Th>Trader</Table.Th>
+              <Table.Th className="tp-num">Open trades</Table.Th>
+              <Table.Th className="tp-num">Floating profit (USD)</Table.Th>
+            </>
+          }
+        >
+          {shown.map((g) => {
+            const name = nameOf(g);
+            const open = isOpen(g.traderId);
+            const groupProfit = sumMoney(g.trades.map((t) => liveProfit(t, info, price)).filter((p): p is string => p !== null));
+            const Chevron = open ? IconChevronDown : IconChevronRight;
+            return (
+              <Fragment key={g.traderId}>
+                <Table.Tr style={{ cursor: 'pointer' }} onClick={() => needle === '' && toggle(g.traderId)} bg={open ? 'var(--mantine-color-default-hover)' : undefined}>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      aria-expanded={open}
+                      aria-label={`${open ? 'Hide' : 'Show'} the trades of ${name}`}
+                      disabled={needle !== ''}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        toggle(g.traderId);
+                      }}
+                    >
+                      <Chevron size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/dashboard/users/${g.traderId}`} size="sm" fw={600} display="block" truncate="end" title={name} onClick={(e) => e.stopPropagation()}>
+                      {name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed" truncate="end" title={g.traderEmail}>
+                      {g.traderEmail}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td className="tp-num" fw={600}>
+                    {g.trades.length}
+                  </Table.Td>
+                  <Table.Td className="tp-num" data-testid={`group-profit-${g.traderId}`}>
+                    <SignedUsd value={groupProfit} />
+                  </Table.Td>
+                </Table.Tr>
+                {open && (
+                  <Table.Tr>
+                    <Table.Td colSpan={4} p={0} pb="sm" style={{ background: 'var(--mantine-color-body)' }}>
+                      <div style={{ paddingLeft: 'var(--mantine-spacing-md)', paddingRight: 'var(--mantine-spacing-xs)' }}>
+                        <TradesTable group={g} info={info} price={price} onClose={closeDialog.open} />
+                      </div>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </RecordTable>
         {groups.length > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={groups.length} onChange={setPage} label="Traders with open trades" />}
       </>
     );

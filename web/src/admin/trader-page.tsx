@@ -1,6 +1,7 @@
 import 'flag-icons/css/flag-icons.min.css';
 import { Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconKey } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -10,7 +11,7 @@ import { useSession } from '../api/queries';
 import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
-import { AmountAndStatus, badgeStyles, RecordItem, RecordList, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
+import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
@@ -108,51 +109,50 @@ function OpenPositions({ details }: { details: TraderDetails }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={880} type="native">
-      <Table aria-label="Open positions" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Ticket</Table.Th>
-            <Table.Th>Symbol</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th className="tp-num">Volume</Table.Th>
-            <Table.Th className="tp-num">Open price</Table.Th>
-            <Table.Th className="tp-num">SL / TP</Table.Th>
-            <Table.Th className="tp-num">Current price</Table.Th>
-            <Table.Th className="tp-num">Profit (USD)</Table.Th>
-            <Table.Th>Opened</Table.Th>
+    <RecordTable
+      label="Open positions"
+      minWidth={880}
+      head={
+        <>
+          <Table.Th>Ticket</Table.Th>
+          <Table.Th>Symbol</Table.Th>
+          <Table.Th>Type</Table.Th>
+          <Table.Th className="tp-num">Volume</Table.Th>
+          <Table.Th className="tp-num">Open price</Table.Th>
+          <Table.Th className="tp-num">SL / TP</Table.Th>
+          <Table.Th className="tp-num">Current price</Table.Th>
+          <Table.Th className="tp-num">Profit (USD)</Table.Th>
+          <Table.Th>Opened</Table.Th>
+        </>
+      }
+    >
+      {details.openTrades.map((p) => {
+        const { digits, now, profit } = live(p);
+        return (
+          <Table.Tr key={p.ticket}>
+            <Table.Td className="tp-figure" c="dimmed">
+              #{p.ticket}
+            </Table.Td>
+            <Table.Td fw={600}>{p.symbol}</Table.Td>
+            <Table.Td>
+              <SideBadge side={p.type} />
+            </Table.Td>
+            <Table.Td className="tp-num">{formatVolume(p.volume)}</Table.Td>
+            <Table.Td className="tp-num">{formatPrice(p.orginalPrice, digits)}</Table.Td>
+            <Table.Td className="tp-num" c="dimmed">
+              {p.stopLoss ? formatPrice(p.stopLoss, digits) : '—'} / {p.takeProfit ? formatPrice(p.takeProfit, digits) : '—'}
+            </Table.Td>
+            <Table.Td className="tp-num">{now === null ? '—' : formatPrice(now, digits)}</Table.Td>
+            <Table.Td className="tp-num">
+              <SignedUsd value={profit} />
+            </Table.Td>
+            <Table.Td>
+              <DateTimeText value={p.timeStamp} />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {details.openTrades.map((p) => {
-            const { digits, now, profit } = live(p);
-            return (
-              <Table.Tr key={p.ticket}>
-                <Table.Td className="tp-figure" c="dimmed">
-                  #{p.ticket}
-                </Table.Td>
-                <Table.Td fw={600}>{p.symbol}</Table.Td>
-                <Table.Td>
-                  <SideBadge side={p.type} />
-                </Table.Td>
-                <Table.Td className="tp-num">{formatVolume(p.volume)}</Table.Td>
-                <Table.Td className="tp-num">{formatPrice(p.orginalPrice, digits)}</Table.Td>
-                <Table.Td className="tp-num" c="dimmed">
-                  {p.stopLoss ? formatPrice(p.stopLoss, digits) : '—'} / {p.takeProfit ? formatPrice(p.takeProfit, digits) : '—'}
-                </Table.Td>
-                <Table.Td className="tp-num">{now === null ? '—' : formatPrice(now, digits)}</Table.Td>
-                <Table.Td className="tp-num">
-                  <SignedUsd value={profit} />
-                </Table.Td>
-                <Table.Td>
-                  <DateTimeText value={p.timeStamp} />
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        );
+      })}
+    </RecordTable>
   );
 }
 
@@ -198,61 +198,71 @@ function PendingOrders({ details }: { details: TraderDetails }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={760} type="native">
-      <Table aria-label="Pending orders" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Order</Table.Th>
-            <Table.Th>Symbol</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th className="tp-num">Volume</Table.Th>
-            <Table.Th className="tp-num">Price</Table.Th>
-            <Table.Th className="tp-num">SL / TP</Table.Th>
-            <Table.Th>Expires</Table.Th>
-            <Table.Th>Placed</Table.Th>
+    <RecordTable
+      label="Pending orders"
+      minWidth={760}
+      head={
+        <>
+          <Table.Th>Order</Table.Th>
+          <Table.Th>Symbol</Table.Th>
+          <Table.Th>Type</Table.Th>
+          <Table.Th className="tp-num">Volume</Table.Th>
+          <Table.Th className="tp-num">Price</Table.Th>
+          <Table.Th className="tp-num">SL / TP</Table.Th>
+          <Table.Th>Expires</Table.Th>
+          <Table.Th>Placed</Table.Th>
+        </>
+      }
+    >
+      {details.pendingOrders.map((o) => {
+        const digits = info.get(o.symbol)?.digits ?? 5;
+        return (
+          <Table.Tr key={o.orderId}>
+            <Table.Td className="tp-figure" c="dimmed">
+              #{o.orderId}
+            </Table.Td>
+            <Table.Td fw={600}>{o.symbol}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{ORDER_TYPES[o.orderType]}</Table.Td>
+            <Table.Td className="tp-num">{formatVolume(o.volume)}</Table.Td>
+            <Table.Td className="tp-num">
+              {formatPrice(o.price, digits)}
+              {o.stopLimitPrice ? ` → ${formatPrice(o.stopLimitPrice, digits)}` : ''}
+            </Table.Td>
+            <Table.Td className="tp-num" c="dimmed">
+              {o.stopLoss ? formatPrice(o.stopLoss, digits) : '—'} / {o.takeProfit ? formatPrice(o.takeProfit, digits) : '—'}
+            </Table.Td>
+            <Table.Td>{o.expiration ? <DateTimeText value={o.expiration} /> : <Text size="sm" c="dimmed">Good till cancelled</Text>}</Table.Td>
+            <Table.Td>
+              <DateTimeText value={o.timeStamp} />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {details.pendingOrders.map((o) => {
-            const digits = info.get(o.symbol)?.digits ?? 5;
-            return (
-              <Table.Tr key={o.orderId}>
-                <Table.Td className="tp-figure" c="dimmed">
-                  #{o.orderId}
-                </Table.Td>
-                <Table.Td fw={600}>{o.symbol}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{ORDER_TYPES[o.orderType]}</Table.Td>
-                <Table.Td className="tp-num">{formatVolume(o.volume)}</Table.Td>
-                <Table.Td className="tp-num">
-                  {formatPrice(o.price, digits)}
-                  {o.stopLimitPrice ? ` → ${formatPrice(o.stopLimitPrice, digits)}` : ''}
-                </Table.Td>
-                <Table.Td className="tp-num" c="dimmed">
-                  {o.stopLoss ? formatPrice(o.stopLoss, digits) : '—'} / {o.takeProfit ? formatPrice(o.takeProfit, digits) : '—'}
-                </Table.Td>
-                <Table.Td>{o.expiration ? <DateTimeText value={o.expiration} /> : <Text size="sm" c="dimmed">Good till cancelled</Text>}</Table.Td>
-                <Table.Td>
-                  <DateTimeText value={o.timeStamp} />
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        );
+      })}
+    </RecordTable>
   );
 }
 
-function ClosedTrades({ traderId }: { traderId: number }) {
+/**
+ * One of the trader's paged lists: its query for the page shown, the pager under it, and what to show
+ * instead of rows while it loads, when it failed or when it is empty (`instead`, null once there are rows).
+ */
+function useTraderPages<T extends { total: number }>(useList: (paging: { traderId: number; limit: number; offset: number }) => UseQueryResult<T>, traderId: number, text: { label: string; error: string; empty: string }) {
   const pageSize = usePageSize();
-  const info = useSymbolInfo();
   const [page, setPage] = useState(1);
+  const query = useList({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
+  let instead: ReactNode = null;
+  if (query.isPending) instead = <TableSkeleton rows={5} />;
+  else if (query.isError) instead = <ErrorState error={query.error} onRetry={() => void query.refetch()} title={text.error} />;
+  else if (query.data.total === 0) instead = <EmptyState message={text.empty} />;
+  const pager = query.data ? <TablePager page={page} pageSize={pageSize} total={query.data.total} onChange={setPage} label={text.label} /> : null;
+  return { query, pager, instead };
+}
+
+function ClosedTrades({ traderId }: { traderId: number }) {
+  const info = useSymbolInfo();
   const phone = usePhone();
-  const closed = useClosedTrades({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
-  if (closed.isPending) return <TableSkeleton rows={5} />;
-  if (closed.isError) return <ErrorState error={closed.error} onRetry={() => void closed.refetch()} title="Could not load the closed trades" />;
-  if (closed.data.total === 0) return <EmptyState message="No closed trades yet." />;
-  const pager = <TablePager page={page} pageSize={pageSize} total={closed.data.total} onChange={setPage} label="Closed trades" />;
+  const { query: closed, pager, instead } = useTraderPages(useClosedTrades, traderId, { label: 'Closed trades', error: 'Could not load the closed trades', empty: 'No closed trades yet.' });
+  if (instead || !closed.data) return instead;
   if (phone) {
     return (
       <>
@@ -274,63 +284,58 @@ function ClosedTrades({ traderId }: { traderId: number }) {
   }
   return (
     <>
-      <Table.ScrollContainer minWidth={860} type="native">
-        <Table aria-label="Closed trades" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: closed.isPlaceholderData ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Ticket</Table.Th>
-              <Table.Th>Symbol</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th className="tp-num">Volume</Table.Th>
-              <Table.Th className="tp-num">Open / close price</Table.Th>
-              <Table.Th className="tp-num">Profit (USD)</Table.Th>
-              <Table.Th>Closed by</Table.Th>
-              <Table.Th>Closed</Table.Th>
+      <RecordTable
+        label="Closed trades"
+        minWidth={860}
+        dimmed={closed.isPlaceholderData}
+        head={
+          <>
+            <Table.Th>Ticket</Table.Th>
+            <Table.Th>Symbol</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th className="tp-num">Volume</Table.Th>
+            <Table.Th className="tp-num">Open / close price</Table.Th>
+            <Table.Th className="tp-num">Profit (USD)</Table.Th>
+            <Table.Th>Closed by</Table.Th>
+            <Table.Th>Closed</Table.Th>
+          </>
+        }
+      >
+        {closed.data.data.map((r) => {
+          const digits = info.get(r.symbol)?.digits ?? 5;
+          return (
+            <Table.Tr key={r.ID}>
+              <Table.Td className="tp-figure" c="dimmed">
+                #{r.ID}
+              </Table.Td>
+              <Table.Td fw={600}>{r.symbol}</Table.Td>
+              <Table.Td>
+                <SideBadge side={r.tradeType} />
+              </Table.Td>
+              <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
+              <Table.Td className="tp-num">
+                {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
+              </Table.Td>
+              <Table.Td className="tp-num">
+                <SignedUsd value={r.profit} />
+              </Table.Td>
+              <Table.Td>{CLOSE_REASONS[r.closeReason]}</Table.Td>
+              <Table.Td>
+                <DateTimeText value={r.closeTime} />
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {closed.data.data.map((r) => {
-              const digits = info.get(r.symbol)?.digits ?? 5;
-              return (
-                <Table.Tr key={r.ID}>
-                  <Table.Td className="tp-figure" c="dimmed">
-                    #{r.ID}
-                  </Table.Td>
-                  <Table.Td fw={600}>{r.symbol}</Table.Td>
-                  <Table.Td>
-                    <SideBadge side={r.tradeType} />
-                  </Table.Td>
-                  <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
-                  <Table.Td className="tp-num">
-                    {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
-                  </Table.Td>
-                  <Table.Td className="tp-num">
-                    <SignedUsd value={r.profit} />
-                  </Table.Td>
-                  <Table.Td>{CLOSE_REASONS[r.closeReason]}</Table.Td>
-                  <Table.Td>
-                    <DateTimeText value={r.closeTime} />
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          );
+        })}
+      </RecordTable>
       {pager}
     </>
   );
 }
 
 function MoneyRequests({ traderId }: { traderId: number }) {
-  const pageSize = usePageSize();
-  const [page, setPage] = useState(1);
   const phone = usePhone();
-  const requests = useMoneyRequests({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
-  if (requests.isPending) return <TableSkeleton rows={5} />;
-  if (requests.isError) return <ErrorState error={requests.error} onRetry={() => void requests.refetch()} title="Could not load the money requests" />;
-  if (requests.data.total === 0) return <EmptyState message="No deposit or withdrawal requests yet." />;
-  const pager = <TablePager page={page} pageSize={pageSize} total={requests.data.total} onChange={setPage} label="Money requests" />;
+  const { query: requests, pager, instead } = useTraderPages(useMoneyRequests, traderId, { label: 'Money requests', error: 'Could not load the money requests', empty: 'No deposit or withdrawal requests yet.' });
+  if (instead || !requests.data) return instead;
   if (phone) {
     return (
       <>
@@ -366,51 +371,51 @@ function MoneyRequests({ traderId }: { traderId: number }) {
   }
   return (
     <>
-      <Table.ScrollContainer minWidth={760} type="native">
-        <Table aria-label="Money requests" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: requests.isPlaceholderData ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Request</Table.Th>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th>Account</Table.Th>
-              <Table.Th className="tp-num">Amount (USD)</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Requested</Table.Th>
-              <Table.Th>Decided</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {requests.data.data.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td className="tp-figure" c="dimmed">
-                  #{r.id}
-                </Table.Td>
-                <Table.Td>{r.type === 'deposit' ? 'Deposit' : 'Withdrawal'}</Table.Td>
-                <Table.Td maw={220}>
-                  <Text size="sm" truncate="end" title={r.paymentAccount}>
-                    {r.paymentAccount}
-                  </Text>
-                  {r.paymentGatewayName && (
-                    <Text size="xs" c="dimmed" truncate="end" title={r.paymentGatewayName}>
-                      to {r.paymentGatewayName}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td className="tp-num" fw={650}>
-                  {formatUsd(r.amount)}
-                </Table.Td>
-                <Table.Td>
-                  <RequestStatusBadge status={r.status} />
-                </Table.Td>
-                <Table.Td>
-                  <DateTimeText value={r.timeStamp} />
-                </Table.Td>
-                <Table.Td>{r.decidedAt ? <DateTimeText value={r.decidedAt} /> : <Text size="sm" c="dimmed">—</Text>}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RecordTable
+        label="Money requests"
+        minWidth={760}
+        dimmed={requests.isPlaceholderData}
+        head={
+          <>
+            <Table.Th>Request</Table.Th>
+            <Table.Th>Kind</Table.Th>
+            <Table.Th>Account</Table.Th>
+            <Table.Th className="tp-num">Amount (USD)</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Requested</Table.Th>
+            <Table.Th>Decided</Table.Th>
+          </>
+        }
+      >
+        {requests.data.data.map((r) => (
+          <Table.Tr key={r.id}>
+            <Table.Td className="tp-figure" c="dimmed">
+              #{r.id}
+            </Table.Td>
+            <Table.Td>{r.type === 'deposit' ? 'Deposit' : 'Withdrawal'}</Table.Td>
+            <Table.Td maw={220}>
+              <Text size="sm" truncate="end" title={r.paymentAccount}>
+                {r.paymentAccount}
+              </Text>
+              {r.paymentGatewayName && (
+                <Text size="xs" c="dimmed" truncate="end" title={r.paymentGatewayName}>
+                  to {r.paymentGatewayName}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td className="tp-num" fw={650}>
+              {formatUsd(r.amount)}
+            </Table.Td>
+            <Table.Td>
+              <RequestStatusBadge status={r.status} />
+            </Table.Td>
+            <Table.Td>
+              <DateTimeText value={r.timeStamp} />
+            </Table.Td>
+            <Table.Td>{r.decidedAt ? <DateTimeText value={r.decidedAt} /> : <Text size="sm" c="dimmed">—</Text>}</Table.Td>
+          </Table.Tr>
+        ))}
+      </RecordTable>
       {pager}
     </>
   );
@@ -448,40 +453,39 @@ function Activity({ details }: { details: TraderDetails }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={680} type="native">
-      <Table aria-label="Recent activity" fz="sm" verticalSpacing={6} styles={{ th: { whiteSpace: 'nowrap' } }}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Activity</Table.Th>
-            <Table.Th>Details</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>IP</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {details.activity.map((a) => (
-            <Table.Tr key={a.id}>
-              <Table.Td>
-                <DateTimeText value={a.timeStamp} />
-              </Table.Td>
-              <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                {a.activity}
-              </Table.Td>
-              <Table.Td maw={360}>
-                <Text size="sm" lineClamp={2} title={a.details}>
-                  {a.details}
-                </Text>
-              </Table.Td>
-              <Table.Td>{a.status}</Table.Td>
-              <Table.Td className="tp-figure" c="dimmed">
-                {a.ip}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordTable
+      label="Recent activity"
+      minWidth={680}
+      head={
+        <>
+          <Table.Th>When</Table.Th>
+          <Table.Th>Activity</Table.Th>
+          <Table.Th>Details</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th>IP</Table.Th>
+        </>
+      }
+    >
+      {details.activity.map((a) => (
+        <Table.Tr key={a.id}>
+          <Table.Td>
+            <DateTimeText value={a.timeStamp} />
+          </Table.Td>
+          <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+            {a.activity}
+          </Table.Td>
+          <Table.Td maw={360}>
+            <Text size="sm" lineClamp={2} title={a.details}>
+              {a.details}
+            </Text>
+          </Table.Td>
+          <Table.Td>{a.status}</Table.Td>
+          <Table.Td className="tp-figure" c="dimmed">
+            {a.ip}
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </RecordTable>
   );
 }
 

@@ -1,7 +1,7 @@
 import 'flag-icons/css/flag-icons.min.css';
 import { ActionIcon, Anchor, Badge, Button, Group, Modal, NativeSelect, Paper, PasswordInput, SimpleGrid, Stack, Switch, Table, Text, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconKey, IconSelector } from '@tabler/icons-react';
-import { badgeStyles, RecordItem, RecordList, SearchField, usePhone } from './admin-parts';
+import { badgeStyles, RecordItem, RecordList, RecordTable, SearchField, usePhone } from './admin-parts';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
@@ -396,80 +396,81 @@ export function UsersPage() {
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={920} type="native">
-          <Table aria-label="Users" fz="sm" verticalSpacing={8} horizontalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' } }}>
-            <Table.Thead>
-              <Table.Tr>
-                <SortableTh column="name" sort={sort} onSort={onSort}>Name and email</SortableTh>
-                <SortableTh column="country" sort={sort} onSort={onSort}>Country and phone</SortableTh>
-                <SortableTh column="balance" sort={sort} onSort={onSort} numeric>Balance</SortableTh>
-                <SortableTh column="deposits" sort={sort} onSort={onSort} numeric>Deposits</SortableTh>
-                <SortableTh column="credit" sort={sort} onSort={onSort} numeric>Credit</SortableTh>
-                <SortableTh column="withdrawals" sort={sort} onSort={onSort} numeric>Withdrawals</SortableTh>
-                <SortableTh column="active" sort={sort} onSort={onSort}>Status</SortableTh>
-                <SortableTh column="online" sort={sort} onSort={onSort}>Online</SortableTh>
-                {/* Positioned, so the hidden label stays inside the scroll container. */}
-                <Table.Th style={{ position: 'relative' }}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((t) => {
-                const name = fullName(t);
-                return (
-                  <Table.Tr key={t.id}>
-                    <Table.Td miw={210} maw={300}>
-                      <UserName user={t} self={t.id === selfId} />
-                      <Text size="xs" c="dimmed" truncate="end" title={t.email}>
-                        {t.email}
+        <RecordTable
+          label="Users"
+          minWidth={920}
+          spacing={8}
+          horizontalSpacing={8}
+          head={
+            <>
+              <SortableTh column="name" sort={sort} onSort={onSort}>Name and email</SortableTh>
+              <SortableTh column="country" sort={sort} onSort={onSort}>Country and phone</SortableTh>
+              <SortableTh column="balance" sort={sort} onSort={onSort} numeric>Balance</SortableTh>
+              <SortableTh column="deposits" sort={sort} onSort={onSort} numeric>Deposits</SortableTh>
+              <SortableTh column="credit" sort={sort} onSort={onSort} numeric>Credit</SortableTh>
+              <SortableTh column="withdrawals" sort={sort} onSort={onSort} numeric>Withdrawals</SortableTh>
+              <SortableTh column="active" sort={sort} onSort={onSort}>Status</SortableTh>
+              <SortableTh column="online" sort={sort} onSort={onSort}>Online</SortableTh>
+              {/* Positioned, so the hidden label stays inside the scroll container. */}
+              <Table.Th style={{ position: 'relative' }}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </>
+          }
+        >
+          {shown.map((t) => {
+            const name = fullName(t);
+            return (
+              <Table.Tr key={t.id}>
+                <Table.Td miw={210} maw={300}>
+                  <UserName user={t} self={t.id === selfId} />
+                  <Text size="xs" c="dimmed" truncate="end" title={t.email}>
+                    {t.email}
+                  </Text>
+                </Table.Td>
+                {/* Two lines in one column, so the table fits a laptop's screen without scrolling sideways. */}
+                <Table.Td maw={170}>
+                  {t.countryName ? (
+                    <Group gap={6} wrap="nowrap">
+                      {t.countryCode && <span className={`fi fi-${t.countryCode.toLowerCase()}`} style={{ borderRadius: 2, flex: 'none' }} aria-hidden />}
+                      <Text size="sm" truncate="end" title={t.countryName}>
+                        {t.countryName}
                       </Text>
-                    </Table.Td>
-                    {/* Two lines in one column, so the table fits a laptop's screen without scrolling sideways. */}
-                    <Table.Td maw={170}>
-                      {t.countryName ? (
-                        <Group gap={6} wrap="nowrap">
-                          {t.countryCode && <span className={`fi fi-${t.countryCode.toLowerCase()}`} style={{ borderRadius: 2, flex: 'none' }} aria-hidden />}
-                          <Text size="sm" truncate="end" title={t.countryName}>
-                            {t.countryName}
-                          </Text>
-                        </Group>
-                      ) : (
-                        <Text size="sm">—</Text>
-                      )}
-                      {(t.countryName || t.phoneNo) && (
-                        <Text size="xs" c="dimmed" className="tp-figure">
-                          {t.phoneNo || '—'}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td className="tp-num" fw={600}>
-                      {formatUsd(t.balance)}
-                    </Table.Td>
-                    <Figure value={t.totalDeposite} />
-                    <Figure value={t.totalCredit} />
-                    <Figure value={t.totalWithdrawals} />
-                    <Table.Td>
-                      <ActiveCell trader={t} self={t.id === selfId} onDeactivate={deactivate.open} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Dot on={t.status === 'Online'} label={t.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      {!t.isReserved && (
-                        <Tooltip label="Change password">
-                          <ActionIcon variant="subtle" color="gray" onClick={() => password.open(t)} aria-label={`Change password of ${name}`}>
-                            <IconKey size={16} stroke={1.7} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                    </Group>
+                  ) : (
+                    <Text size="sm">—</Text>
+                  )}
+                  {(t.countryName || t.phoneNo) && (
+                    <Text size="xs" c="dimmed" className="tp-figure">
+                      {t.phoneNo || '—'}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td className="tp-num" fw={600}>
+                  {formatUsd(t.balance)}
+                </Table.Td>
+                <Figure value={t.totalDeposite} />
+                <Figure value={t.totalCredit} />
+                <Figure value={t.totalWithdrawals} />
+                <Table.Td>
+                  <ActiveCell trader={t} self={t.id === selfId} onDeactivate={deactivate.open} />
+                </Table.Td>
+                <Table.Td>
+                  <Dot on={t.status === 'Online'} label={t.status} />
+                </Table.Td>
+                <Table.Td>
+                  {!t.isReserved && (
+                    <Tooltip label="Change password">
+                      <ActionIcon variant="subtle" color="gray" onClick={() => password.open(t)} aria-label={`Change password of ${name}`}>
+                        <IconKey size={16} stroke={1.7} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </RecordTable>
         <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label="Users" />
       </>
     );
