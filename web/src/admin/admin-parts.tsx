@@ -1,13 +1,13 @@
-import { ActionIcon, Badge, Group, Loader, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Badge, Group, Loader, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
-import type { RequestStatus, SymbolRecord } from '@tradeport/contracts';
+import type { SymbolRecord } from '@tradeport/contracts';
 import { PENDING_REFETCH_MS } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
 import { formatUsd, signOf } from '../format/format';
-import { RequestStatusBadge } from '../ui/status-badge';
 import { useAdminFeedState } from './admin-feed';
+
+export { AmountAndStatus, RecordItem, RecordList, usePhone } from '../ui/records';
 
 /** Pieces the newer back-office screens share: sides, signed profits, symbol info, the live marker. */
 
@@ -95,55 +95,6 @@ export function SearchField({ label, placeholder, value, onChange }: { label: st
       rightSectionPointerEvents="all"
       w={{ base: '100%', sm: 340 }}
     />
-  );
-}
-
-/** A phone (768 px wide or less): records become lists of items instead of tables that scroll sideways. */
-export function usePhone(): boolean {
-  return useMediaQuery('(max-width: 768px)') ?? false;
-}
-
-/** A phone's list of records, one item per row of the table it stands for (`dimmed` while a new page loads). */
-export function RecordList({ label, dimmed = false, children }: { label: string; dimmed?: boolean; children: ReactNode }) {
-  return (
-    <Stack gap={0} role="list" aria-label={label} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
-      {children}
-    </Stack>
-  );
-}
-
-/**
- * One record on a phone: what it is (`title`, `subtitle`) on the left, its main figure (`aside`) on
- * the right, and the rest below, in a few short lines.
- */
-export function RecordItem({ title, subtitle, aside, children }: { title: ReactNode; subtitle?: ReactNode; aside?: ReactNode; children?: ReactNode }) {
-  return (
-    <Stack role="listitem" gap={4} py="sm" className="tp-record">
-      <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-        <div style={{ minWidth: 0 }}>
-          {title}
-          {subtitle !== undefined && (
-            <Text size="xs" c="dimmed" truncate="end">
-              {subtitle}
-            </Text>
-          )}
-        </div>
-        {aside !== undefined && <div style={{ flex: 'none' }}>{aside}</div>}
-      </Group>
-      {children}
-    </Stack>
-  );
-}
-
-/** A request's amount over its status, for the right of a phone's record. */
-export function AmountAndStatus({ amount, status }: { amount: string; status: RequestStatus }) {
-  return (
-    <Stack gap={2} align="flex-end">
-      <Text size="sm" fw={700} className="tp-figure">
-        {formatUsd(amount)} USD
-      </Text>
-      <RequestStatusBadge status={status} />
-    </Stack>
   );
 }
 

@@ -164,7 +164,8 @@ function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTa
     <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title={t ? `Close ticket #${t.tradeId}?` : ''} centered>
       {target && t && (
         <Stack gap="md">
-          <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
+          {/* Labels as wide as they need, values in the rest (wrapping on a phone rather than cut). */}
+          <SimpleGrid cols={2} spacing="md" verticalSpacing={4} style={{ gridTemplateColumns: 'auto minmax(0, 1fr)' }}>
             <Text size="sm" c="dimmed">
               Trader
             </Text>
@@ -174,7 +175,7 @@ function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTa
             <Text size="sm" c="dimmed">
               Position
             </Text>
-            <Text size="sm" className="tp-figure">
+            <Text size="sm" className="tp-figure" style={{ whiteSpace: 'normal' }}>
               {t.tradesTypesName === 'buy' ? 'Buy' : 'Sell'} {formatVolume(t.volume)} {t.fullSymbol} at {formatPrice(t.orginalPrice, digits)}
             </Text>
             <Text size="sm" c="dimmed">

@@ -270,9 +270,9 @@ function ClosedTrades({ traderId }: { traderId: number }) {
           {closed.data.data.map((r) => {
             const digits = info.get(r.symbol)?.digits ?? 5;
             return (
-              <RecordItem key={r.ID} title={<TradeTitle symbol={r.symbol} side={<SideBadge side={r.tradeType} />} volume={r.volume} id={r.ID} />} subtitle={`Closed ${formatDateTime(r.closeTime)} · ${CLOSE_REASONS[r.closeReason]}`} aside={<SignedUsd value={r.profit} />}>
+              <RecordItem key={r.ID} title={<TradeTitle symbol={r.symbol} side={<SideBadge side={r.tradeType} />} volume={r.volume} id={r.ID} />} subtitle={`Closed ${formatDateTime(r.closeTime)}`} aside={<SignedUsd value={r.profit} />}>
                 <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-                  {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
+                  {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)} · closed by {CLOSE_REASONS[r.closeReason].toLowerCase()}
                 </Text>
               </RecordItem>
             );
@@ -495,6 +495,7 @@ const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'activity'
 function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
   const tab = (TABS as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
+  const phone = usePhone();
   // On a narrow screen the tabs scroll sideways: keep the chosen one in view (the page itself stays put).
   const tabList = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -608,7 +609,8 @@ function TraderView({ details }: { details: TraderDetails }) {
 
       <Paper p="lg">
         <Tabs value={tab} onChange={(v) => setParams(v && v !== 'positions' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
-          <Tabs.List ref={tabList} mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
+          {/* On a phone the tabs wrap onto a second line rather than hide behind a sideways scroll. */}
+          <Tabs.List ref={tabList} mb="md" style={phone ? undefined : { flexWrap: 'nowrap', overflowX: 'auto' }}>
             <Tabs.Tab value="positions">Open positions ({a.openPositions})</Tabs.Tab>
             <Tabs.Tab value="orders">Pending orders ({a.pendingOrders})</Tabs.Tab>
             <Tabs.Tab value="closed">Closed trades</Tabs.Tab>

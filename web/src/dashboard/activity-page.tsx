@@ -3,8 +3,18 @@ import { useState } from 'react';
 import { useActivity } from '../api/queries';
 import { formatDateTime } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { RecordItem, RecordList, usePhone } from '../ui/records';
 
 const PAGE_SIZE = 20;
+
+/** An entry's outcome: red for a failure or refusal, green otherwise. */
+function StatusDot({ status }: { status: string }) {
+  return (
+    <Badge variant="dot" color={/fail|refus|denied/i.test(status) ? 'red' : 'teal'} styles={{ root: { textTransform: 'none' } }}>
+      {status}
+    </Badge>
+  );
+}
 
 /** Recent Activity: the account's activity log (sign-ins, password changes, requests), newest first, paged. */
 export function ActivityPage() {
@@ -16,6 +26,7 @@ export function ActivityPage() {
   const rows = all.slice(0, PAGE_SIZE);
   const hasMore = all.length > PAGE_SIZE;
   const page = cursors.length;
+  const phone = usePhone();
 
   return (
     <Stack gap="lg">
@@ -27,6 +38,27 @@ export function ActivityPage() {
           <ErrorState error={activity.error} onRetry={() => void activity.refetch()} />
         ) : rows.length === 0 ? (
           <EmptyState message="No activity yet." />
+        ) : phone ? (
+          <RecordList label="Recent activity" dimmed={activity.isPlaceholderData}>
+            {rows.map((r) => (
+              <RecordItem
+                key={r.id}
+                title={
+                  <Text size="sm" fw={600}>
+                    {r.activity}
+                  </Text>
+                }
+                subtitle={`${formatDateTime(r.timeStamp)} · ${r.ip}`}
+                aside={<StatusDot status={r.status} />}
+              >
+                {r.details && r.details !== r.activity && (
+                  <Text size="xs" c="dimmed">
+                    {r.details}
+                  </Text>
+                )}
+              </RecordItem>
+            ))}
+          </RecordList>
         ) : (
           <Table.ScrollContainer minWidth={640}>
             <Table fz="sm" aria-label="Recent activity" style={{ opacity: activity.isPlaceholderData ? 0.6 : 1 }}>
@@ -54,9 +86,7 @@ export function ActivityPage() {
                     </Table.Td>
                     <Table.Td className="tp-figure">{r.ip}</Table.Td>
                     <Table.Td>
-                      <Badge variant="dot" color={/fail|refus|denied/i.test(r.status) ? 'red' : 'teal'} styles={{ root: { textTransform: 'none' } }}>
-                        {r.status}
-                      </Badge>
+                      <StatusDot status={r.status} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useDeposits, useWithdrawals } from '../api/queries';
 import { formatDate, formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { AmountAndStatus, RecordItem, RecordList, usePhone } from '../ui/records';
 import { RequestStatusBadge } from '../ui/status-badge';
 
 interface Row {
@@ -35,6 +36,8 @@ function useRequests(kinds: Row['kind'][]) {
 
 /** The latest few, beside a form: what, when, how much, and where it stands. */
 function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
+  const phone = usePhone();
+  if (phone) return <RequestsTable rows={rows} showKind={false} label={label} />;
   return (
     <Table fz="sm" aria-label={label}>
       <Table.Thead>
@@ -64,6 +67,34 @@ function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
 }
 
 function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boolean; label: string }) {
+  const phone = usePhone();
+  if (phone) {
+    // A phone lists the requests: what and where on the left, amount and status on the right.
+    return (
+      <RecordList label={label}>
+        {rows.map((r) => (
+          <RecordItem
+            key={`${r.kind}-${r.id}`}
+            testId={`request-${r.kind}-${r.id}`}
+            title={
+              <Text size="sm" fw={600}>
+                {showKind ? (r.kind === 'deposit' ? 'Deposit' : 'Withdrawal') : r.method}{' '}
+                <Text span size="xs" c="dimmed" fw={400} className="tp-figure">
+                  #{r.id}
+                </Text>
+              </Text>
+            }
+            subtitle={showKind ? `${r.method} · ${r.account}` : r.account}
+            aside={<AmountAndStatus amount={r.amount} status={r.status} />}
+          >
+            <Text size="xs" c="dimmed" className="tp-figure">
+              {formatDateTime(r.time)}
+            </Text>
+          </RecordItem>
+        ))}
+      </RecordList>
+    );
+  }
   return (
     <Table.ScrollContainer minWidth={620}>
       <Table fz="sm" aria-label={label}>
