@@ -189,6 +189,15 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.getByLabel('Nationality').fill('British');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForFunction(() => /updated/.test(document.querySelector('[data-testid="form-message"]')?.textContent ?? ''));
+
+    // Lists at phone width are lists of records, not tables wider than the screen.
+    await page.goto('/dashboard/activity_account');
+    const entries = page.getByRole('list', { name: 'Recent activity' }).getByRole('listitem');
+    await entries.getByText('Profile updated').first().waitFor();
+    assert.ok((await entries.count()) >= 3, 'sign-up, sign-in and the profile change are listed');
+    assert.equal(await page.getByRole('table').count(), 0, 'no table on a phone');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), 'nothing wider than the screen');
+    assert.deepEqual(await seriousA11yViolations(page), []);
     await context.close();
   });
 
