@@ -189,6 +189,9 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    // Said in words, without the browser's technical message and its server address.
+    await page.getByText('This screen could not be downloaded', { exact: false }).waitFor();
+    assert.equal(await page.getByText('dynamically imported module', { exact: false }).count(), 0);
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'route-error');
     await page.getByRole('link', { name: 'Go to the start page' }).click();

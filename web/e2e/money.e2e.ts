@@ -39,6 +39,8 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     await screenshots(page, 'deposit-options');
     await page.getByRole('link', { name: 'Deposit with Wire transfer — Barclays' }).click();
     await page.waitForURL((u) => u.pathname === '/dashboard/deposit');
+    // The side menu shows where the form belongs: its group open, Deposit Options marked.
+    await page.locator('nav[aria-label="Dashboard menu"] a[href="/dashboard/deposit_options"][data-active]').waitFor();
 
     const deposit = new DepositPage(page);
     // Validation next to the fields before anything is sent.

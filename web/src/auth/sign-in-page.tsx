@@ -91,9 +91,10 @@ export function SignInPage() {
             error={fieldError?.field === 'password' ? fieldError.message : undefined}
             size="md"
           />
-          <Group justify="space-between" wrap="nowrap">
-            <Checkbox label="Remember me" checked={rememberMe} onChange={(e) => setRememberMe(e.currentTarget.checked)} />
-            <Anchor component={Link} to="/forgot-password" size="sm">
+          {/* Each keeps its natural width (Group would cap both at half the row and wrap them on a phone). */}
+          <Group justify="space-between" wrap="nowrap" preventGrowOverflow={false}>
+            <Checkbox label="Remember me" checked={rememberMe} onChange={(e) => setRememberMe(e.currentTarget.checked)} styles={{ label: { whiteSpace: 'nowrap' } }} />
+            <Anchor component={Link} to="/forgot-password" size="sm" style={{ whiteSpace: 'nowrap' }}>
               Forgot your password?
             </Anchor>
           </Group>

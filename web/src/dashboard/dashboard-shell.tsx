@@ -1,7 +1,7 @@
 import { AppShell, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { signOut, useSession } from '../api/queries';
@@ -12,14 +12,21 @@ import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
-import { isGroup, menuFor, type MenuLink } from './menu';
+import { isGroup, menuFor, type MenuGroup, type MenuLink } from './menu';
 
 /** Spec: mobile means 768 px or less; the side menu then hides behind a menu button. */
 export const MOBILE_BREAKPOINT_PX = 768;
 
+/** Whether a menu group has the page at `pathname` among its links. */
+function holdsPage(group: MenuGroup, pathname: string): boolean {
+  return group.links.some((l) => pathname.startsWith(l.to) || (l.also?.includes(pathname) ?? false));
+}
+
 function SideLink({ link, onNavigate }: { link: MenuLink; onNavigate: () => void }) {
   const Icon = link.icon;
-  return <NavLink component={RouterNavLink} to={link.to} label={link.label} leftSection={<Icon size={18} stroke={1.6} />} onClick={onNavigate} style={{ borderRadius: 'var(--mantine-radius-md)' }} />;
+  const { pathname } = useLocation();
+  const standsFor = link.also?.includes(pathname) ?? false;
+  return <NavLink component={RouterNavLink} to={link.to} label={link.label} leftSection={<Icon size={18} stroke={1.6} />} onClick={onNavigate} active={standsFor || undefined} style={{ borderRadius: 'var(--mantine-radius-md)' }} />;
 }
 
 export function DashboardShell() {
@@ -33,6 +40,12 @@ export function DashboardShell() {
   const name = session?.user ? `${session.user.firstName} ${session.user.lastName}`.trim() : '';
 
   useEffect(() => setOpen(false), [location.pathname, setOpen]);
+  // A group opens by hand, and by itself when the page shown is one of its links (however it was reached).
+  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({});
+  useEffect(() => {
+    const group = menuFor(role).find((entry) => isGroup(entry) && holdsPage(entry, location.pathname));
+    if (group) setOpenGroups((groups) => (groups[group.label] ? groups : { ...groups, [group.label]: true }));
+  }, [location.pathname, role]);
 
   const logout = async () => {
     // The stream stops only once the server has ended the session (a failed sign-out keeps the page live).
@@ -109,7 +122,8 @@ export function DashboardShell() {
                 type="button"
                 label={entry.label}
                 leftSection={<entry.icon size={18} stroke={1.6} />}
-                defaultOpened={entry.links.some((l) => location.pathname.startsWith(l.to))}
+                opened={openGroups[entry.label] ?? holdsPage(entry, location.pathname)}
+                onChange={(opened) => setOpenGroups((groups) => ({ ...groups, [entry.label]: opened }))}
                 childrenOffset={18}
                 style={{ borderRadius: 'var(--mantine-radius-md)' }}
               >
@@ -126,7 +140,8 @@ export function DashboardShell() {
           <NavLink component="button" label="LogOut" leftSection={<IconLogout size={18} stroke={1.6} />} onClick={() => void logout()} c="var(--tp-negative)" style={{ borderRadius: 'var(--mantine-radius-md)' }} />
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* Room at the end of every page, so its last rows can scroll clear of the floating chat button. */}
+      <AppShell.Main pb={88}>
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -22,6 +22,8 @@ export interface MenuLink {
   label: string;
   to: string;
   icon: Icon;
+  /** Pages reached from this one that it stands for in the menu (the deposit form, from Deposit Options). */
+  also?: string[];
 }
 
 export interface MenuGroup {
@@ -69,7 +71,7 @@ export function menuFor(role: Role): MenuEntry[] {
       label: 'Deposit',
       icon: IconWallet,
       links: [
-        { label: 'Deposit Options', to: `${D}/deposit_options`, icon: IconWallet },
+        { label: 'Deposit Options', to: `${D}/deposit_options`, icon: IconWallet, also: [`${D}/deposit`] },
         { label: 'Requests History', to: `${D}/deposit_requests`, icon: IconHistory },
       ],
     },
@@ -77,7 +79,7 @@ export function menuFor(role: Role): MenuEntry[] {
       label: 'Withdraw',
       icon: IconCash,
       links: [
-        { label: 'Withdraw Options', to: `${D}/withdraw_options`, icon: IconCash },
+        { label: 'Withdraw Options', to: `${D}/withdraw_options`, icon: IconCash, also: [`${D}/withdraw`] },
         { label: 'Requests History', to: `${D}/withdraw_requests`, icon: IconHistory },
       ],
     },
