@@ -4,7 +4,7 @@ import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { PENDING_REFETCH_MS } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
-import { formatUsd, signOf } from '../format/format';
+import { formatUsd, formatVolume, signOf } from '../format/format';
 import { useAdminFeedState } from './admin-feed';
 
 export { AmountAndStatus, RecordItem, RecordList, usePhone } from '../ui/records';
@@ -20,6 +20,34 @@ export function SideBadge({ side }: { side: 'buy' | 'sell' | 'Buy' | 'Sell' }) {
     <Badge variant="dot" color={buy ? 'teal' : 'red'} size="sm" styles={badgeStyles}>
       {buy ? 'Buy' : 'Sell'}
     </Badge>
+  );
+}
+
+/** The headers over TradeLeadCells. */
+export function TradeLeadHeads() {
+  return (
+    <>
+      <Table.Th>Ticket</Table.Th>
+      <Table.Th>Symbol</Table.Th>
+      <Table.Th>Type</Table.Th>
+      <Table.Th className="tp-num">Volume</Table.Th>
+    </>
+  );
+}
+
+/** The first four cells of a trade's row: ticket, symbol, side and volume. */
+export function TradeLeadCells({ id, symbol, side, volume }: { id: number; symbol: string; side: 'buy' | 'sell' | 'Buy' | 'Sell'; volume: number }) {
+  return (
+    <>
+      <Table.Td className="tp-figure" c="dimmed">
+        #{id}
+      </Table.Td>
+      <Table.Td fw={600}>{symbol}</Table.Td>
+      <Table.Td>
+        <SideBadge side={side} />
+      </Table.Td>
+      <Table.Td className="tp-num">{formatVolume(volume)}</Table.Td>
+    </>
   );
 }
 

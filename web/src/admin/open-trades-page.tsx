@@ -8,7 +8,7 @@ import { errorMessage } from '../api/client';
 import { formatPrice, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
-import { BusyMark, negativeButton, RecordTable, SearchField, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
+import { BusyMark, negativeButton, RecordTable, SearchField, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
@@ -98,10 +98,7 @@ function TradesTable({ group, info, price, onClose }: { group: OpenTradesGroup; 
       minWidth={820}
       head={
         <>
-          <Table.Th>Ticket</Table.Th>
-          <Table.Th>Symbol</Table.Th>
-          <Table.Th>Type</Table.Th>
-          <Table.Th className="tp-num">Volume</Table.Th>
+          <TradeLeadHeads />
           <Table.Th className="tp-num">Open price</Table.Th>
           <Table.Th className="tp-num">Current price</Table.Th>
           <Table.Th className="tp-num">Profit (USD)</Table.Th>
@@ -117,14 +114,7 @@ function TradesTable({ group, info, price, onClose }: { group: OpenTradesGroup; 
         const now = closingPrice(t, price);
         return (
           <Table.Tr key={t.tradeId}>
-            <Table.Td className="tp-figure" c="dimmed">
-              #{t.tradeId}
-            </Table.Td>
-            <Table.Td fw={600}>{t.fullSymbol}</Table.Td>
-            <Table.Td>
-              <SideBadge side={t.tradesTypesName} />
-            </Table.Td>
-            <Table.Td className="tp-num">{formatVolume(t.volume)}</Table.Td>
+            <TradeLeadCells id={t.tradeId} symbol={t.fullSymbol} side={t.tradesTypesName} volume={t.volume} />
             <Table.Td className="tp-num">{formatPrice(t.orginalPrice, digits)}</Table.Td>
             <Table.Td className="tp-num" data-testid={`price-${t.tradeId}`}>
               {now === null ? '—' : formatPrice(now, digits)}

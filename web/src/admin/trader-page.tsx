@@ -10,8 +10,9 @@ import { ApiError } from '../api/client';
 import { useSession } from '../api/queries';
 import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
+import { ActivityRecords } from '../ui/activity-list';
 import { RequestStatusBadge } from '../ui/status-badge';
-import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
+import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
@@ -114,10 +115,7 @@ function OpenPositions({ details }: { details: TraderDetails }) {
       minWidth={880}
       head={
         <>
-          <Table.Th>Ticket</Table.Th>
-          <Table.Th>Symbol</Table.Th>
-          <Table.Th>Type</Table.Th>
-          <Table.Th className="tp-num">Volume</Table.Th>
+          <TradeLeadHeads />
           <Table.Th className="tp-num">Open price</Table.Th>
           <Table.Th className="tp-num">SL / TP</Table.Th>
           <Table.Th className="tp-num">Current price</Table.Th>
@@ -130,14 +128,7 @@ function OpenPositions({ details }: { details: TraderDetails }) {
         const { digits, now, profit } = live(p);
         return (
           <Table.Tr key={p.ticket}>
-            <Table.Td className="tp-figure" c="dimmed">
-              #{p.ticket}
-            </Table.Td>
-            <Table.Td fw={600}>{p.symbol}</Table.Td>
-            <Table.Td>
-              <SideBadge side={p.type} />
-            </Table.Td>
-            <Table.Td className="tp-num">{formatVolume(p.volume)}</Table.Td>
+            <TradeLeadCells id={p.ticket} symbol={p.symbol} side={p.type} volume={p.volume} />
             <Table.Td className="tp-num">{formatPrice(p.orginalPrice, digits)}</Table.Td>
             <Table.Td className="tp-num" c="dimmed">
               {p.stopLoss ? formatPrice(p.stopLoss, digits) : '—'} / {p.takeProfit ? formatPrice(p.takeProfit, digits) : '—'}
@@ -290,10 +281,7 @@ function ClosedTrades({ traderId }: { traderId: number }) {
         dimmed={closed.isPlaceholderData}
         head={
           <>
-            <Table.Th>Ticket</Table.Th>
-            <Table.Th>Symbol</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th className="tp-num">Volume</Table.Th>
+            <TradeLeadHeads />
             <Table.Th className="tp-num">Open / close price</Table.Th>
             <Table.Th className="tp-num">Profit (USD)</Table.Th>
             <Table.Th>Closed by</Table.Th>
@@ -305,14 +293,7 @@ function ClosedTrades({ traderId }: { traderId: number }) {
           const digits = info.get(r.symbol)?.digits ?? 5;
           return (
             <Table.Tr key={r.ID}>
-              <Table.Td className="tp-figure" c="dimmed">
-                #{r.ID}
-              </Table.Td>
-              <Table.Td fw={600}>{r.symbol}</Table.Td>
-              <Table.Td>
-                <SideBadge side={r.tradeType} />
-              </Table.Td>
-              <Table.Td className="tp-num">{formatVolume(r.volume)}</Table.Td>
+              <TradeLeadCells id={r.ID} symbol={r.symbol} side={r.tradeType} volume={r.volume} />
               <Table.Td className="tp-num">
                 {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
               </Table.Td>
@@ -424,34 +405,7 @@ function MoneyRequests({ traderId }: { traderId: number }) {
 function Activity({ details }: { details: TraderDetails }) {
   const phone = usePhone();
   if (details.activity.length === 0) return <EmptyState message="No activity yet." />;
-  if (phone) {
-    return (
-      <RecordList label="Recent activity">
-        {details.activity.map((a) => (
-          <RecordItem
-            key={a.id}
-            title={
-              <Text size="sm" fw={600}>
-                {a.activity}
-              </Text>
-            }
-            subtitle={`${formatDateTime(a.timeStamp)} · ${a.ip}`}
-            aside={
-              <Text size="xs" c="dimmed">
-                {a.status}
-              </Text>
-            }
-          >
-            {a.details && (
-              <Text size="xs" lineClamp={2}>
-                {a.details}
-              </Text>
-            )}
-          </RecordItem>
-        ))}
-      </RecordList>
-    );
-  }
+  if (phone) return <ActivityRecords entries={details.activity} />;
   return (
     <RecordTable
       label="Recent activity"

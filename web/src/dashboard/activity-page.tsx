@@ -1,20 +1,13 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useActivity } from '../api/queries';
 import { formatDateTime } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { RecordItem, RecordList, usePhone } from '../ui/records';
+import { ActivityRecords, ActivityStatus } from '../ui/activity-list';
+import { usePhone } from '../ui/records';
 
 const PAGE_SIZE = 20;
 
-/** An entry's outcome: red for a failure or refusal, green otherwise. */
-function StatusDot({ status }: { status: string }) {
-  return (
-    <Badge variant="dot" color={/fail|refus|denied/i.test(status) ? 'red' : 'teal'} styles={{ root: { textTransform: 'none' } }}>
-      {status}
-    </Badge>
-  );
-}
 
 /** Recent Activity: the account's activity log (sign-ins, password changes, requests), newest first, paged. */
 export function ActivityPage() {
@@ -39,26 +32,7 @@ export function ActivityPage() {
         ) : rows.length === 0 ? (
           <EmptyState message="No activity yet." />
         ) : phone ? (
-          <RecordList label="Recent activity" dimmed={activity.isPlaceholderData}>
-            {rows.map((r) => (
-              <RecordItem
-                key={r.id}
-                title={
-                  <Text size="sm" fw={600}>
-                    {r.activity}
-                  </Text>
-                }
-                subtitle={`${formatDateTime(r.timeStamp)} · ${r.ip}`}
-                aside={<StatusDot status={r.status} />}
-              >
-                {r.details && r.details !== r.activity && (
-                  <Text size="xs" c="dimmed">
-                    {r.details}
-                  </Text>
-                )}
-              </RecordItem>
-            ))}
-          </RecordList>
+          <ActivityRecords entries={rows} dimmed={activity.isPlaceholderData} />
         ) : (
           <Table.ScrollContainer minWidth={640}>
             <Table fz="sm" aria-label="Recent activity" style={{ opacity: activity.isPlaceholderData ? 0.6 : 1 }}>
@@ -86,7 +60,7 @@ export function ActivityPage() {
                     </Table.Td>
                     <Table.Td className="tp-figure">{r.ip}</Table.Td>
                     <Table.Td>
-                      <StatusDot status={r.status} />
+                      <ActivityStatus status={r.status} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
