@@ -32,6 +32,14 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/trading-math/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: [...infrastructure, 'ws', 'node:*', 'zod'], message: 'The trading math is pure and shared with the browser: decimal.js only.' }],
+      }],
+    },
+  },
+  {
     files: ['server/src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

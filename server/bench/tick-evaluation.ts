@@ -10,7 +10,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
 import { DEFAULT_CATALOGUE_FILE, type CatalogueEntry } from '../src/market/catalogue';
 import type { IncomingTick } from '../src/market/types';
-import { rolloversBetween } from '../src/domain/trading-math';
+import { rolloversBetween } from '../src/domain/rollover-schedule';
 import type { PendingOrderType } from '../src/storage/schema-trading';
 import { arg, busyBetween, log, machine, machineCpu, mb, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
 

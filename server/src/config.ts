@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { toCents, type Cents } from './domain/money';
-import { DEFAULT_ROLLOVER, type RolloverTime } from './domain/trading-math';
+import { DEFAULT_ROLLOVER, type RolloverTime } from './domain/rollover-schedule';
 import { isTimeZone } from './domain/zoned-time';
 
 function isAddressOrCidr(value: string): boolean {

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { readCatalogueFile, DEFAULT_CATALOGUE_FILE } from '../src/market/catalogue';
 import { isOpenAt, parseSchedule } from '../src/domain/trading-sessions';
-import { rolloversBetween, type RolloverTime } from '../src/domain/trading-math';
+import { rolloversBetween, type RolloverTime } from '../src/domain/rollover-schedule';
 import { wallClock, zonedInstant, offsetMs } from '../src/domain/zoned-time';
 import { loadConfig } from '../src/config';
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import type { Instrument } from '../src/domain/instruments';
-import { accountFigures, marginUsd, profitUsd, type Prices, type Side } from '../src/domain/trading-math';
+import { accountFigures, marginUsd, profitUsd, type Prices, type Side } from '@tradeport/trading-math';
 import { clearlyAbove, screenAccount, SCREEN_BAND, SweepPrices, UsdRates, type ScreenedPosition } from '../src/trading/margin-screen';
 
 /**

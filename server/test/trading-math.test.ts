@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, marginUsd, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '../src/domain/trading-math';
+import { accountFigures, marginUsd, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Cents } from '../domain/money';
-import { accountFigures, marginUsd, profitUsd } from '../domain/trading-math';
+import { accountFigures, marginUsd, profitUsd } from '@tradeport/trading-math';
 import { refuse } from '../services/errors';
 import type { Tx } from '../storage/db';
 import { prepared, type Param } from '../storage/prepared';

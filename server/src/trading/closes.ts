@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AccountEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
-import { closePrice, profitUsd } from '../domain/trading-math';
+import { closePrice, profitUsd } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import { inTransaction } from '../services/context';
 import { Refusal, refuse } from '../services/errors';

@@ -1,5 +1,5 @@
 import type { Instrument } from '../domain/instruments';
-import type { PriceLookup } from '../domain/trading-math';
+import type { PriceLookup } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import type { ServiceContext } from '../services/context';

@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
 import type { Cents } from '../domain/money';
-import type { PendingType, Side } from '../domain/trading-math';
+import type { PendingType, Side } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import type { Actor, ServiceContext } from '../services/context';

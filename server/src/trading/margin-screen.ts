@@ -1,6 +1,6 @@
 import type { Instrument } from '../domain/instruments';
 import type { Cents } from '../domain/money';
-import type { PriceLookup, Side } from '../domain/trading-math';
+import type { PriceLookup, Side } from '@tradeport/trading-math';
 
 /**
  * The margin sweep's first pass: an account's margin level in plain binary floating point, from

@@ -1,5 +1,5 @@
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '../domain/trading-math';
+import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import { inTransaction, type Actor } from '../services/context';
 import { Refusal, refuse } from '../services/errors';

@@ -1,6 +1,6 @@
 import type { AccountEvent } from '@tradeport/contracts';
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { marginUsd, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '../domain/trading-math';
+import { marginUsd, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { Actor } from '../services/context';
 import { refuse } from '../services/errors';

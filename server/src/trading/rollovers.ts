@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { roundToCents, type Cents } from '../domain/money';
-import { rolloversBetween, swapInQuote, toUsd } from '../domain/trading-math';
+import { swapInQuote, toUsd } from '@tradeport/trading-math';
+import { rolloversBetween } from '../domain/rollover-schedule';
 import { inTransaction } from '../services/context';
 import { isUniqueViolation } from '../storage/db';
 import type { EngineState } from './engine-state';

@@ -1,4 +1,4 @@
-import type { Side } from '../domain/trading-math';
+import type { Side } from '@tradeport/trading-math';
 
 /**
  * Stop loss and take profit levels of open positions, indexed per symbol so that a tick costs in

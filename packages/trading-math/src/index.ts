@@ -1,14 +1,32 @@
 import Decimal from 'decimal.js';
-import type { Instrument } from './instruments';
-import { wallClock, zonedInstant } from './zoned-time';
 
 /**
- * The trading math, MT5-compatible for hedging accounts (DESIGN.md section 4). Pure and exact:
+ * The trading math, MT5-compatible for hedging accounts (DESIGN.md section 4), shared by the server
+ * (which fills, values and closes with it) and the web app (which previews an order's margin with
+ * the very same code). Pure and exact:
  * prices come in as numbers at the instrument's digits and are taken as the decimals they print as;
  * every product and quotient is a decimal.js value. Money results are USD; rounding to cents happens
  * only when money is posted (`roundToCents` in money.ts).
  */
 export type Side = 'buy' | 'sell';
+
+/**
+ * What the math needs to know of an instrument: the catalogue's fields, as the server loads them and
+ * as `getInstruments.php` sends them.
+ */
+export interface InstrumentSpec {
+  base: string;
+  quote: string;
+  digits: number;
+  contractSize: number;
+  volumeMin: number;
+  volumeStep: number;
+  volumeMax: number;
+  calcMode: 'forex' | 'cfd';
+  /** Points per lot per day. */
+  swapLong: number;
+  swapShort: number;
+}
 
 export interface Prices {
   bid: number;
@@ -50,7 +68,7 @@ export function profitInQuote(side: Side, volume: number, open: number, p: Price
 }
 
 /** Floating profit in USD. Never multiplied by leverage. Null when the quote currency cannot be converted. */
-export function profitUsd(side: Side, volume: number, open: number, p: Prices, instrument: Pick<Instrument, 'contractSize' | 'quote'>, prices: PriceLookup): Decimal | null {
+export function profitUsd(side: Side, volume: number, open: number, p: Prices, instrument: Pick<InstrumentSpec, 'contractSize' | 'quote'>, prices: PriceLookup): Decimal | null {
   return toUsd(profitInQuote(side, volume, open, p, instrument.contractSize), instrument.quote, prices);
 }
 
@@ -58,7 +76,7 @@ export function profitUsd(side: Side, volume: number, open: number, p: Prices, i
  * Margin held by a position, in USD: Forex V × C / L in the base currency; CFD V × C × open / L in the
  * quote currency; converted to USD at the current rate.
  */
-export function marginUsd(volume: number, open: number, leverage: number, instrument: Pick<Instrument, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Decimal | null {
+export function marginUsd(volume: number, open: number, leverage: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Decimal | null {
   const notional = dec(volume).times(dec(instrument.contractSize));
   if (instrument.calcMode === 'forex') return toUsd(notional, instrument.base, prices, leverage);
   return toUsd(notional.times(dec(open)), instrument.quote, prices, leverage);
@@ -79,7 +97,7 @@ export function accountFigures(balance: Decimal.Value, credit: Decimal.Value, fl
 }
 
 /** Whether a volume is within the instrument's limits and on its step. */
-export function volumeProblem(volume: number, instrument: Pick<Instrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>): string | null {
+export function volumeProblem(volume: number, instrument: Pick<InstrumentSpec, 'volumeMin' | 'volumeStep' | 'volumeMax'>): string | null {
   if (!Number.isFinite(volume) || volume <= 0) return 'Volume must be a positive number.';
   const v = dec(volume);
   if (v.lt(dec(instrument.volumeMin))) return `The minimum volume is ${instrument.volumeMin}.`;
@@ -115,36 +133,8 @@ export function triggeredStop(side: Side, stopLoss: number, takeProfit: number, 
   return null;
 }
 
-/** When the daily rollover happens: a wall-clock time in a time zone (17:00 New York by default). */
-export interface RolloverTime {
-  zone: string;
-  minuteOfDay: number;
-}
-
-export const DEFAULT_ROLLOVER: RolloverTime = { zone: 'America/New_York', minuteOfDay: 17 * 60 };
-
-/**
- * Daily rollover instants in (after, upTo], oldest first: the rollover's local time on every local
- * Monday to Friday, daylight time included. Wednesday's counts three days, for the weekend, as MT5
- * brokers charge it. Every instant is listed, however long the span (a long downtime is charged
- * in full).
- */
-export function rolloversBetween(after: number, upTo: number, rollover: RolloverTime = DEFAULT_ROLLOVER): { at: number; days: number }[] {
-  const out: { at: number; days: number }[] = [];
-  if (!(upTo > after)) return out;
-  // From the local day before `after` (its rollover may lie after `after` in UTC terms).
-  for (let day = wallClock(rollover.zone, after).day - 1; ; day++) {
-    const at = zonedInstant(rollover.zone, day, rollover.minuteOfDay);
-    if (at > upTo) break;
-    if (at <= after) continue;
-    const weekday = (((day + 4) % 7) + 7) % 7;
-    if (weekday >= 1 && weekday <= 5) out.push({ at, days: weekday === 3 ? 3 : 1 });
-  }
-  return out;
-}
-
 /** Swap for one rollover in the quote currency: points per lot per day × point × contract × volume × days. */
-export function swapInQuote(side: Side, volume: number, days: number, instrument: Pick<Instrument, 'swapLong' | 'swapShort' | 'digits' | 'contractSize'>): Decimal {
+export function swapInQuote(side: Side, volume: number, days: number, instrument: Pick<InstrumentSpec, 'swapLong' | 'swapShort' | 'digits' | 'contractSize'>): Decimal {
   const points = side === 'buy' ? instrument.swapLong : instrument.swapShort;
   return dec(points).times(dec(10).pow(-instrument.digits)).times(dec(instrument.contractSize)).times(dec(volume)).times(days);
 }
