@@ -13,7 +13,8 @@ import { Client } from '../../../server/test/helpers/client';
  * screens at, and an axe-core check.
  */
 const here = dirname(fileURLToPath(import.meta.url));
-export const WEB_DIST = resolve(here, '../../dist');
+// E2E_WEB_DIST lets a build made elsewhere (`vite build --outDir …`) be tested while web/dist is rebuilt.
+export const WEB_DIST = process.env.E2E_WEB_DIST ? resolve(process.env.E2E_WEB_DIST) : resolve(here, '../../dist');
 export const ARTIFACTS = resolve(here, '../artifacts');
 export const DESKTOP = { width: 1440, height: 900 };
 export const MOBILE = { width: 375, height: 812 };
