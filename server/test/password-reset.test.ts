@@ -223,6 +223,49 @@ describe('POST /api/resetPassword.php', () => {
     assert.deepEqual((await reset(t, token)).body, INVALID_LINK);
   });
 
+  test('changing the password another way retires every outstanding link: the trader\'s own change and an administrator\'s', async () => {
+    const own = await signedInTrader(t);
+    await requestReset(t, own.email);
+    const ownToken = await lastTokenFor(t, own.email);
+    const changed = await own.client.post('/dashboard/customer/changePassword.php', { currentPassword: own.password, newPassword: 'copper-kettle-harbour-58' });
+    assert.equal(changed.body.status, 'success', JSON.stringify(changed.body));
+    assert.deepEqual((await reset(t, ownToken)).body, INVALID_LINK);
+    assert.equal((await new Client(t).post('/login.php', { email: own.email, password: 'copper-kettle-harbour-58' })).body.status, 'Success');
+
+    const byAdmin = await signedInTrader(t);
+    await requestReset(t, byAdmin.email);
+    const adminToken = await lastTokenFor(t, byAdmin.email);
+    const admin = await signedInAdmin(t);
+    const set = await admin.postForm('/dashboard/admin/editTraderPassword.php', { trader_id: byAdmin.id, newPassword: 'violet-orchard-lantern-42' });
+    assert.equal(set.body.status, 'success', JSON.stringify(set.body));
+    assert.deepEqual((await reset(t, adminToken)).body, INVALID_LINK);
+    assert.equal((await new Client(t).post('/login.php', { email: byAdmin.email, password: 'violet-orchard-lantern-42' })).body.status, 'Success');
+  });
+
+  test('a link sent before a deactivation stays dead after the account is reactivated', async () => {
+    const trader = await signedInTrader(t);
+    await requestReset(t, trader.email);
+    const token = await lastTokenFor(t, trader.email);
+    const admin = await signedInAdmin(t);
+    await admin.postForm('/dashboard/admin/editStatusTraders.php', { id: trader.id, isActive: 0 });
+    await admin.postForm('/dashboard/admin/editStatusTraders.php', { id: trader.id, isActive: 1 });
+    assert.deepEqual((await reset(t, token)).body, INVALID_LINK);
+    assert.equal((await new Client(t).post('/login.php', { email: trader.email, password: trader.password })).body.status, 'Success');
+    const live = await t.ctx.db.selectFrom('password_resets').select('id').where('user_id', '=', trader.id).where('revoked_at', 'is', null).where('used_at', 'is', null).execute();
+    assert.equal(live.length, 0);
+  });
+
+  test('a reset retires the account\'s other outstanding links too', async () => {
+    const trader = await signedInTrader(t);
+    await requestReset(t, trader.email);
+    const token = await lastTokenFor(t, trader.email);
+    // A second live link written directly (as an older build could have left): the reset must retire it.
+    await t.ctx.db.insertInto('password_resets').values({ token_hash: 'f'.repeat(64), user_id: trader.id, created_at: t.clock.now(), expires_at: t.clock.now() + 30 * MINUTE, used_at: null, revoked_at: null, ip: '127.0.0.1' }).execute();
+    assert.deepEqual((await reset(t, token)).body, RESET_DONE);
+    const live = await t.ctx.db.selectFrom('password_resets').select('id').where('user_id', '=', trader.id).where('revoked_at', 'is', null).where('used_at', 'is', null).execute();
+    assert.equal(live.length, 0);
+  });
+
   test('two resets racing with one link: exactly one wins', async () => {
     const trader = await signedInTrader(t);
     await requestReset(t, trader.email);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config';
 import { hashPassword } from '../services/passwords';
-import { revokeUserSessions } from '../services/sessions';
+import { retireResetLinks, revokeUserSessions } from '../services/sessions';
 import { openDatabase } from '../storage/db';
 import { pendingMigrations } from '../storage/migrate';
 
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     await handle.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: hash, is_active: 1, updated_at: now }).where('id', '=', admin.id).execute();
       await revokeUserSessions(trx, admin.id, now);
+      await retireResetLinks(trx, admin.id, now);
       await trx.deleteFrom('login_throttle').where('email', '=', admin.email).execute();
       await trx.insertInto('audit_log').values({ actor_id: null, action: 'user.password', target_type: 'user', target_id: String(admin.id), before_json: 'null', after_json: JSON.stringify({ passwordChanged: true, by: 'admin:reset-password' }), ip: 'console', created_at: now }).execute();
     });

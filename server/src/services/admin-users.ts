@@ -6,7 +6,7 @@ import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext 
 import { refuse } from './errors';
 import { accountTotalRows, emptyTotals, ledgerTotalRows, totalsByUser, totalsFromRows } from './ledger';
 import { hashPassword } from './passwords';
-import { revokeUserSessions } from './sessions';
+import { retireResetLinks, revokeUserSessions } from './sessions';
 import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
 
 /** The users table shows at most this many accounts (oldest first). */
@@ -148,6 +148,8 @@ export async function setUserActive(ctx: ServiceContext, actor: Actor, id: numbe
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
     await trx.updateTable('users').set({ is_active: active === '1' ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+    // A link mailed before the switch must not set a password after it, either way.
+    await retireResetLinks(trx, id, now);
     if (active === '0') {
       await revokeUserSessions(trx, id, now);
       emit({ type: 'account.sessionsRevoked', userId: id, reason: 'deactivated' });
@@ -167,6 +169,7 @@ export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: num
     const now = ctx.now();
     await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
     const ended = await revokeUserSessions(trx, id, now);
+    await retireResetLinks(trx, id, now);
     emit({ type: 'account.sessionsRevoked', userId: id, reason: 'password-reset' });
     // The audit records that the password changed, never the password or its hash.
     await recordAudit(trx, { actorId: actor.userId, action: 'user.password', targetType: 'user', targetId: id, before: null, after: { passwordChanged: true, sessionsEnded: ended }, ip: actor.ip, at: now });

@@ -8,7 +8,7 @@ import { inTransaction, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse, Refusal } from './errors';
 import { hashPassword, verifyPassword } from './passwords';
-import { hashToken, issueSession, revokeSessionByHash, revokeUserSessions, type IssuedSession, type SessionUser } from './sessions';
+import { hashToken, issueSession, retireResetLinks, revokeSessionByHash, revokeUserSessions, type IssuedSession, type SessionUser } from './sessions';
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
 import { prepared, type Param } from '../storage/prepared';
 
@@ -170,6 +170,7 @@ export async function changeOwnPassword(
     await clearAttempts(trx, user.email);
     await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', session.userId).execute();
     await revokeUserSessions(trx, session.userId, now);
+    await retireResetLinks(trx, session.userId, now);
     await recordActivity(trx, { userId: session.userId, kind: 'password-changed', details: 'Password changed; other sessions ended', status: 'Success', ip: client.ip, at: now });
     emit({ type: 'account.sessionsRevoked', userId: session.userId, reason: 'password-changed' });
     return issueSession(ctx, trx, session.userId, persistent, client.ip, client.userAgent);

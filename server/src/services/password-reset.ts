@@ -7,7 +7,7 @@ import { normalizeEmail, type ClientInfo } from './auth-service';
 import { inTransaction, type ServiceContext } from './context';
 import { refuse } from './errors';
 import { hashPassword } from './passwords';
-import { hashToken, revokeUserSessions } from './sessions';
+import { hashToken, retireResetLinks, revokeUserSessions } from './sessions';
 import { clearAttempts } from './sign-in-throttle';
 
 /**
@@ -42,7 +42,7 @@ export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string
       .executeTakeFirstOrThrow();
     if (Number(recent.n) >= ctx.config.passwordResetsPerAccountPerHour) return null;
     // Only the newest link works: requesting another one retires the earlier ones.
-    await trx.updateTable('password_resets').set({ revoked_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).where('revoked_at', 'is', null).execute();
+    await retireResetLinks(trx, user.id, now);
     await trx.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + VALID_MS, used_at: null, revoked_at: null, ip: client.ip.slice(0, 64) }).execute();
     await recordActivity(trx, { userId: user.id, kind: 'password-reset-requested', details: 'Password reset link sent by email', status: 'Success', ip: client.ip, at: now });
     return { email: user.email, firstName: user.first_name };
@@ -82,6 +82,7 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     const updated = await trx.updateTable('users').set({ password_hash: hash, updated_at: at }).where('id', '=', found.user_id).where('is_active', '=', 1).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw refuse.invalid(PASSWORD_RESET_INVALID_LINK_MESSAGE);
     await revokeUserSessions(trx, found.user_id, at);
+    await retireResetLinks(trx, found.user_id, at);
     // Whoever holds the mailbox has proved it: a sign-in lock from earlier guesses is lifted.
     await clearAttempts(trx, found.email);
     await recordActivity(trx, { userId: found.user_id, kind: 'password-reset', details: 'Password reset with an emailed link; all sessions ended', status: 'Success', ip: client.ip, at });

@@ -99,6 +99,17 @@ export async function revokeUserSessions(db: Db | Tx, userId: number, at: number
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Retires every outstanding reset link of an account. Called, in the same transaction, wherever its
+ * credentials change or it is switched off or on (a password change, an administrator's new password,
+ * deactivation, reactivation, a reset, the operator's admin reset): a link mailed before such a
+ * change must not set a password after it.
+ */
+export async function retireResetLinks(db: Db | Tx, userId: number, at: number): Promise<number> {
+  const result = await db.updateTable('password_resets').set({ revoked_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Removes sessions that can no longer be used, and stale failed-sign-in counters; run periodically. */
 export async function pruneSessions(ctx: ServiceContext): Promise<void> {
   const now = ctx.now();
