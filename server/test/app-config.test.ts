@@ -39,11 +39,11 @@ describe('GET /api/getAppConfig.php', () => {
   test('answers null when no chat number is set, signed out', async () => {
     const r = await new Client(plain).get('/getAppConfig.php');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { status: 'success', supportChatPhone: null });
+    assert.deepEqual(r.body, { status: 'success', supportChatPhone: null, marginCallLevel: 100, stopOutLevel: 50 });
   });
 
   test('answers the number in digits when set', async () => {
     const r = await new Client(withChat).get('/getAppConfig.php');
-    assert.deepEqual(r.body, { status: 'success', supportChatPhone: '447700900123' });
+    assert.deepEqual(r.body, { status: 'success', supportChatPhone: '447700900123', marginCallLevel: 100, stopOutLevel: 50 });
   });
 });

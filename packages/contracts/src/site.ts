@@ -4,11 +4,15 @@ import { timestamp } from './common';
 /**
  * What the web app needs to know about this installation before anyone signs in. `supportChatPhone`
  * is the broker's chat number in digits (no '+'), from `SUPPORT_CHAT_PHONE`; the app links to
- * `https://wa.me/<number>` and hides the chat button when it is null.
+ * `https://wa.me/<number>` and hides the chat button when it is null. `marginCallLevel` and
+ * `stopOutLevel` are the broker's margin levels in percent (`MARGIN_CALL_LEVEL`, `STOP_OUT_LEVEL`):
+ * the terminal shows its margin-call banner while the account's level is at or below the first.
  */
 export const appConfigResponse = z.object({
   status: z.literal('success'),
   supportChatPhone: z.string().nullable(),
+  marginCallLevel: z.number(),
+  stopOutLevel: z.number(),
 });
 export type AppConfigResponse = z.infer<typeof appConfigResponse>;
 

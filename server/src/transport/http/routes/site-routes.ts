@@ -8,8 +8,8 @@ import { successData } from '../responses';
 export function siteRoutes(app: FastifyInstance): void {
   const legal = new LegalLibrary(app.services.config.legalDir ?? DEFAULT_LEGAL_DIR);
 
-  const { supportChatPhone } = app.services.config;
-  registerCall(app, calls.getAppConfig, async () => ({ status: 'success' as const, supportChatPhone }));
+  const { supportChatPhone, trading } = app.services.config;
+  registerCall(app, calls.getAppConfig, async () => ({ status: 'success' as const, supportChatPhone, marginCallLevel: trading.marginCallLevel, stopOutLevel: trading.stopOutLevel }));
 
   registerCall(app, calls.getLegalDocuments, async () => successData(await legal.list()));
 
