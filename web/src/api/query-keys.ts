@@ -12,6 +12,9 @@ export const queryKeys = {
   activePaymentAccounts: ['payment-accounts', 'active'] as const,
   activity: ['activity'] as const,
   tradesHistory: ['trades-history'] as const,
+  /** The trader's open positions and pending orders (the terminal's positions panel). */
+  trades: ['trades'] as const,
+  pendingOrders: ['pending-orders'] as const,
   margins: ['margins'] as const,
   symbols: ['symbols'] as const,
   candles: (symbol: string, period: PeriodName) => ['candles', symbol, period] as const,

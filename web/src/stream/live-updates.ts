@@ -15,10 +15,10 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
     case 'position.opened':
     case 'position.closed':
     case 'order.updated':
-      return [queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins];
+      return [queryKeys.trades, queryKeys.pendingOrders, queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins];
     case 'account.marginCall':
     case 'account.stopOut':
-      return [queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory];
+      return [queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory];
     case 'account.sessionsRevoked':
       return [];
   }
@@ -42,6 +42,13 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
       if (event.reason === 'manual') return null;
       return { title: `Position #${event.ticket} ${why}`, message: `${event.symbol} at ${event.price}, profit ${formatUsd(event.profit)} USD.`, color: event.reason === 'tp' ? 'green' : event.reason === 'sl' ? 'yellow' : 'red' };
     }
+    case 'order.updated': {
+      // The trader's own cancel answers on screen; a fill, an expiry or a rejection happens later.
+      if (event.status === 'filled') return { title: `Order #${event.orderId} filled`, message: event.ticket !== null ? `It opened position #${event.ticket}.` : 'It opened a position.', color: 'green' };
+      if (event.status === 'expired') return { title: `Order #${event.orderId} expired`, message: 'The order reached its expiry and was removed.', color: 'yellow' };
+      if (event.status === 'rejected') return { title: `Order #${event.orderId} rejected`, message: event.reason || 'The order could not be filled.', color: 'red' };
+      return null;
+    }
     case 'account.marginCall':
       return { title: 'Margin call', message: `Your margin level is ${event.marginLevel}%. Add funds or close positions to avoid a stop-out.`, color: 'red' };
     case 'account.stopOut': {
@@ -60,5 +67,5 @@ export function invalidateForEvent(client: QueryClient, event: AccountEvent): vo
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders]) void client.invalidateQueries({ queryKey: key });
 }
