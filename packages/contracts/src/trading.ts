@@ -240,3 +240,20 @@ export const traderDetailsResponse = z.object({
   /** The newest 50 entries of the trader's activity log. */
   activity: z.array(z.object({ id: z.number(), timeStamp: timestamp, activity: z.string(), details: z.string(), ip: z.string(), status: z.string() })),
 });
+
+/** The trading terminal's per-user settings, kept on the server; both are off until the user turns them on. */
+export const terminalSettings = z.object({ oneClickTrading: z.boolean(), hotkeys: z.boolean() });
+export type TerminalSettings = z.infer<typeof terminalSettings>;
+export const terminalSettingsResponse = z.object({ status: z.literal('success'), data: terminalSettings });
+const settingFlag = (name: string) => z.boolean({ error: `${name} must be true or false.` }).optional();
+/** Change one or both settings; the others stay as they are. Unknown settings are refused. */
+const settingNames = ['oneClickTrading', 'hotkeys'];
+export const editTerminalSettingsRequest = z
+  .looseObject({ oneClickTrading: settingFlag('oneClickTrading'), hotkeys: settingFlag('hotkeys') })
+  .superRefine((v, ctx) => {
+    for (const key of Object.keys(v)) {
+      if (!settingNames.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `Unknown setting: ${key.slice(0, 40)}. The settings are oneClickTrading and hotkeys.` });
+    }
+    if (v.oneClickTrading === undefined && v.hotkeys === undefined) ctx.addIssue({ code: 'custom', path: ['oneClickTrading'], message: 'Send at least one setting: oneClickTrading or hotkeys.' });
+  });
+export type EditTerminalSettingsRequest = z.infer<typeof editTerminalSettingsRequest>;

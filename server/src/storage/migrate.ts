@@ -6,6 +6,7 @@ import { tradingMigration } from './migrations/0003-trading';
 import { passwordResetMigration } from './migrations/0004-password-resets';
 import { calendarsMigration } from './migrations/0005-calendars';
 import { fillTicksMigration } from './migrations/0006-fill-ticks-deferred-swap';
+import { terminalMigration } from './migrations/0007-terminal';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -25,6 +26,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0004-password-resets': passwordResetMigration(handle.engine),
       '0005-calendars': calendarsMigration(),
       '0006-fill-ticks-deferred-swap': fillTicksMigration(handle.engine),
+      '0007-terminal': terminalMigration(handle.engine),
     }),
   });
 }

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { OrdersTable, PositionsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
+import type { TerminalSettingsTable } from './schema-terminal';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
 export interface UsersTable {
@@ -193,5 +194,6 @@ export interface Database {
   swap_deferred: SwapDeferredTable;
   orders: OrdersTable;
   password_resets: PasswordResetsTable;
+  terminal_settings: TerminalSettingsTable;
 }
 

@@ -46,6 +46,8 @@ export const callRoutes = {
   modifyPendingOrder: { method: 'POST', path: '/platform/modifyPendingOrder.php', access: 'trader' },
   cancelPendingOrder: { method: 'POST', path: '/platform/cancelPendingOrder.php', access: 'trader' },
   getTradesHistory: { method: 'GET', path: '/dashboard/customer/getTradesHistory.php', access: 'trader' },
+  getTerminalSettings: { method: 'GET', path: '/platform/getTerminalSettings.php', access: 'trader' },
+  editTerminalSettings: { method: 'POST', path: '/platform/editTerminalSettings.php', access: 'trader' },
   getOpenTrades: { method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin' },
   editStatusTrades: { method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin' },
   getTraderDetails: { method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin' },

@@ -6,6 +6,7 @@ import { traderIsOnline, traderProfile, traderSources } from '../../../services/
 import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
+import { editTerminalSettings, terminalSettingsOf } from '../../../services/terminal-settings';
 import type { Db, Tx } from '../../../storage/db';
 import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
@@ -197,6 +198,10 @@ export function tradingRoutes(app: FastifyInstance): void {
     const rows = await ownHistory.all(ctx.db, { userId: session.userId });
     return successList(mapRows(rows, historyOf));
   });
+
+  registerCall(app, calls.getTerminalSettings, async ({ session }) => successData(await terminalSettingsOf(ctx, session.userId)));
+
+  registerCall(app, calls.editTerminalSettings, async ({ body, session }) => successData(await editTerminalSettings(ctx, session.userId, body)));
 
   // User Closed Records: the filters present pick the statement; their values are its parameters.
   type ClosedFilters = { traderId: number; symbol: string; from: number; to: number; limit: number; offset: number };

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { calls } from '@tradeport/contracts';
+import { after, before, describe, test } from 'node:test';
+import { startApp, type TestApp } from './helpers/app';
+import { Client, signedInAdmin, signedInTrader, type SignedInTrader } from './helpers/client';
+import { assertFailure, roomyLimits } from './helpers/trading';
+
+const GET = calls.getTerminalSettings.path;
+const EDIT = calls.editTerminalSettings.path;
+
+/** The trading terminal's one-click trading and hotkeys settings, kept per user on the server. */
+describe('terminal settings', () => {
+  let t: TestApp;
+  let a: SignedInTrader;
+  let b: SignedInTrader;
+
+  before(async () => {
+    t = await startApp({ config: roomyLimits });
+    a = await signedInTrader(t);
+    b = await signedInTrader(t);
+  });
+  after(() => t.close());
+
+  test('a trader who never changed them has one-click trading and hotkeys off', async () => {
+    const r = await a.client.get(GET);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { status: 'success', data: { oneClickTrading: false, hotkeys: false } });
+  });
+
+  test('a change is stored, answered, and leaves the setting not sent as it was', async () => {
+    const on = await a.client.post(EDIT, { oneClickTrading: true });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    assert.deepEqual(on.body, { status: 'success', data: { oneClickTrading: true, hotkeys: false } });
+    const both = await a.client.post(EDIT, { hotkeys: true });
+    assert.deepEqual(both.body.data, { oneClickTrading: true, hotkeys: true });
+    const off = await a.client.post(EDIT, { oneClickTrading: false });
+    assert.deepEqual(off.body.data, { oneClickTrading: false, hotkeys: true });
+    assert.deepEqual((await a.client.get(GET)).body.data, { oneClickTrading: false, hotkeys: true });
+  });
+
+  test('settings survive signing in again and are each user’s own', async () => {
+    await a.client.post(EDIT, { oneClickTrading: true, hotkeys: true });
+    const again = new Client(t);
+    assert.equal((await again.post('/login.php', { email: a.email, password: a.password })).body.status, 'Success');
+    assert.deepEqual((await again.get(GET)).body.data, { oneClickTrading: true, hotkeys: true });
+    assert.deepEqual((await b.client.get(GET)).body.data, { oneClickTrading: false, hotkeys: false });
+  });
+
+  test('bad input is refused with a message and changes nothing', async () => {
+    await a.client.post(EDIT, { oneClickTrading: false, hotkeys: false });
+    assertFailure(await a.client.post(EDIT, {}), 400, 'Send at least one setting: oneClickTrading or hotkeys.');
+    assertFailure(await a.client.post(EDIT, { hotkeys: 'true' }), 400, 'hotkeys must be true or false.');
+    assertFailure(await a.client.post(EDIT, { oneClickTrading: 1 }), 400, 'oneClickTrading must be true or false.');
+    assertFailure(await a.client.post(EDIT, { oneClickTrading: null }), 400, 'oneClickTrading must be true or false.');
+    assertFailure(await a.client.post(EDIT, { hotkeys: true, theme: 'dark' }), 400, 'Unknown setting: theme. The settings are oneClickTrading and hotkeys.');
+    assertFailure(await a.client.post(EDIT, [true]), 400, 'The request body must be a JSON object.');
+    assertFailure(await a.client.post(EDIT, '{"hotkeys": tru'), 400);
+    assert.deepEqual((await a.client.get(GET)).body.data, { oneClickTrading: false, hotkeys: false });
+  });
+
+  test('only signed-in traders may read or change them', async () => {
+    const anonymous = new Client(t);
+    assertFailure(await anonymous.get(GET), 401);
+    assertFailure(await anonymous.post(EDIT, { hotkeys: true }), 401);
+    const admin = await signedInAdmin(t);
+    assertFailure(await admin.get(GET), 403);
+    assertFailure(await admin.post(EDIT, { hotkeys: true }), 403);
+  });
+});
