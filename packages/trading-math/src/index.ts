@@ -40,6 +40,10 @@ export type PriceLookup = (symbol: string) => Prices | undefined;
 const D = Decimal.clone({ precision: 40 });
 const dec = (n: number | string) => new D(typeof n === 'number' ? n.toString() : n);
 
+/** The math's decimal type and constructor, for callers that add up or round its results (the web app has no decimal.js of its own). */
+export const Dec = D;
+export type Dec = Decimal;
+
 /** The price a position opens at: Buy at the ask, Sell at the bid. */
 export const openPrice = (side: Side, p: Prices): number => (side === 'buy' ? p.ask : p.bid);
 
