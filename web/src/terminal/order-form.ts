@@ -1,0 +1,322 @@
+import type { SymbolRecord } from '@tradeport/contracts';
+import {
+  marginUsd,
+  openPrice,
+  pendingEntryPrice,
+  pendingPlacementProblem,
+  pendingSide,
+  profitUsd,
+  stopsAroundEntryProblem,
+  stopsProblem,
+  volumeProblem,
+  type InstrumentSpec,
+  type PendingType,
+  type PriceLookup,
+  type Prices,
+  type Side,
+} from '@tradeport/trading-math';
+import { roundToDigits } from './stop-levels';
+
+/**
+ * The new-order dialog's form, without React: a reducer over its fields, the summary it shows
+ * (margin the order needs, free margin after it, from the engine's own math) and the problems that
+ * stop it from being sent. The dialog only renders what these return.
+ */
+
+export type OrderType = 'instant' | PendingType;
+
+/** The spec's order type list, in its order. */
+export const ORDER_TYPES: readonly { value: OrderType; label: string }[] = [
+  { value: 'instant', label: 'Instant Execution' },
+  { value: 'buy_limit', label: 'Buy Limit' },
+  { value: 'sell_limit', label: 'Sell Limit' },
+  { value: 'buy_stop', label: 'Buy Stop' },
+  { value: 'sell_stop', label: 'Sell Stop' },
+  { value: 'buy_stop_limit', label: 'Buy Stop Limit' },
+  { value: 'sell_stop_limit', label: 'Sell Stop Limit' },
+];
+
+/** The spec's defaults after a successful order (section 4): volume 0.01, SL/TP 0, empty comment. */
+export const DEFAULT_VOLUME = 0.01;
+export const COMMENT_MAX = 100;
+/** How far from the market a pending price is first put, in points, on its valid side. */
+export const PENDING_OFFSET_POINTS = 10;
+
+/** The instrument terms the form needs: the catalogue's record. */
+export type OrderInstrument = Pick<SymbolRecord, 'Symbol' | 'digits' | 'contractSize' | 'volumeMin' | 'volumeStep' | 'volumeMax' | 'calcMode' | 'baseCurrency' | 'quoteCurrency'>;
+
+export interface OrderForm {
+  symbol: string;
+  type: OrderType;
+  /** The direction SL/TP steppers start from for an Instant Execution order (a pending type has its own). */
+  side: Side;
+  volume: number;
+  stopLoss: number;
+  takeProfit: number;
+  /** Pending order price (the stop price of a stop-limit). 0 = not set. */
+  price: number;
+  /** A stop-limit's limit price. 0 = not set. */
+  stopLimitPrice: number;
+  /** Expiry as a local date-time ('YYYY-MM-DDTHH:mm'); empty = good till cancelled. */
+  expiry: string;
+  comment: string;
+  /** Bumped by every edit: the dialog takes a new Idempotency-Key per revision (one key per intent). */
+  revision: number;
+}
+
+export type OrderFormAction =
+  | { type: 'open'; symbol: string; side?: Side; volume?: number; instrument?: OrderInstrument | null }
+  | { type: 'setOrderType'; orderType: OrderType; quote?: Prices | null; digits: number }
+  | { type: 'setSide'; side: Side }
+  | { type: 'setVolume'; volume: number }
+  | { type: 'stepVolume'; direction: 1 | -1; instrument: OrderInstrument }
+  | { type: 'setStopLoss'; value: number }
+  | { type: 'setTakeProfit'; value: number }
+  | { type: 'setPrice'; value: number }
+  | { type: 'setStopLimitPrice'; value: number }
+  | { type: 'setExpiry'; value: string }
+  | { type: 'setComment'; value: string }
+  | { type: 'reset' };
+
+export function initialOrderForm(symbol = '', side: Side = 'buy', volume = DEFAULT_VOLUME): OrderForm {
+  return { symbol, type: 'instant', side, volume, stopLoss: 0, takeProfit: 0, price: 0, stopLimitPrice: 0, expiry: '', comment: '', revision: 0 };
+}
+
+/** Decimal places of a step such as 0.01 → 2, 1 → 0. */
+export function decimalsOf(step: number): number {
+  const text = String(step);
+  if (/e-/i.test(text)) return Number(text.split(/e-/i)[1]);
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+/**
+ * The volume one step up or down, kept on the instrument's grid (min + k × step) and within its
+ * limits: minus never goes below the minimum, plus never above the maximum.
+ */
+export function stepVolume(volume: number, direction: 1 | -1, instrument: Pick<OrderInstrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>): number {
+  const { volumeMin: min, volumeStep: step, volumeMax: max } = instrument;
+  // Counted in units finer than the step, so an off-grid volume is seen as off the grid.
+  const scale = 10 ** (Math.max(decimalsOf(step), decimalsOf(min)) + 4);
+  const units = (v: number) => Math.round(v * scale);
+  const stepUnits = Math.max(1, units(step));
+  const fromMin = units(Number.isFinite(volume) ? volume : min) - units(min);
+  // Off-grid values snap to the grid in the pressed direction.
+  const k = direction === 1 ? Math.floor(fromMin / stepUnits) + 1 : Math.ceil(fromMin / stepUnits) - 1;
+  const next = units(min) + Math.max(0, k) * stepUnits;
+  return Math.min(next, units(max)) / scale;
+}
+
+function edited(state: OrderForm, patch: Partial<OrderForm>): OrderForm {
+  return { ...state, ...patch, revision: state.revision + 1 };
+}
+
+/** Where a pending type's price starts: a few points from the market on its valid side. */
+export function pendingPriceDefaults(type: PendingType, quote: Prices, digits: number): { price: number; stopLimitPrice: number } {
+  const offset = PENDING_OFFSET_POINTS * 10 ** -digits;
+  const side = pendingSide(type);
+  const reference = side === 'buy' ? quote.ask : quote.bid;
+  const above = type === 'buy_stop' || type === 'buy_stop_limit' || type === 'sell_limit';
+  const price = roundToDigits(above ? reference + offset : reference - offset, digits);
+  if (!type.endsWith('stop_limit')) return { price, stopLimitPrice: 0 };
+  // A Buy Stop Limit's limit sits below its stop; a Sell Stop Limit's above.
+  return { price, stopLimitPrice: roundToDigits(side === 'buy' ? price - offset : price + offset, digits) };
+}
+
+export function orderFormReducer(state: OrderForm, action: OrderFormAction): OrderForm {
+  switch (action.type) {
+    case 'open': {
+      const min = action.instrument?.volumeMin ?? DEFAULT_VOLUME;
+      const volume = action.volume !== undefined && action.volume > 0 ? action.volume : Math.max(DEFAULT_VOLUME, min);
+      return { ...initialOrderForm(action.symbol, action.side ?? 'buy', volume), revision: state.revision + 1 };
+    }
+    case 'setOrderType': {
+      if (action.orderType === state.type) return state;
+      if (action.orderType === 'instant') return edited(state, { type: 'instant', price: 0, stopLimitPrice: 0, expiry: '' });
+      const prices = action.quote && action.quote.bid > 0 && action.quote.ask > 0 ? pendingPriceDefaults(action.orderType, action.quote, action.digits) : { price: 0, stopLimitPrice: 0 };
+      const side = pendingSide(action.orderType);
+      // Stops set for the other direction would be on the wrong side: they start again.
+      const stops = side === orderSide(state) ? {} : { stopLoss: 0, takeProfit: 0 };
+      return edited(state, { type: action.orderType, side, ...prices, ...stops });
+    }
+    case 'setSide':
+      return state.side === action.side ? state : edited(state, { side: action.side });
+    case 'setVolume':
+      return edited(state, { volume: action.volume });
+    case 'stepVolume':
+      return edited(state, { volume: stepVolume(state.volume, action.direction, action.instrument) });
+    case 'setStopLoss':
+      return edited(state, { stopLoss: action.value });
+    case 'setTakeProfit':
+      return edited(state, { takeProfit: action.value });
+    case 'setPrice':
+      return edited(state, { price: action.value });
+    case 'setStopLimitPrice':
+      return edited(state, { stopLimitPrice: action.value });
+    case 'setExpiry':
+      return edited(state, { expiry: action.value });
+    case 'setComment':
+      return edited(state, { comment: action.value });
+    case 'reset':
+      return edited(state, { volume: DEFAULT_VOLUME, stopLoss: 0, takeProfit: 0, comment: '', price: 0, stopLimitPrice: 0, expiry: '', type: 'instant' });
+  }
+}
+
+export const isPending = (type: OrderType): type is PendingType => type !== 'instant';
+
+/** The side the SL/TP steppers work for: the pending type's, or the form's chosen side. */
+export function orderSide(form: Pick<OrderForm, 'type' | 'side'>): Side {
+  return isPending(form.type) ? pendingSide(form.type) : form.side;
+}
+
+/** Which buttons the dialog offers: both for a market order, the type's own side for a pending one. */
+export function sendableSides(form: Pick<OrderForm, 'type'>): Side[] {
+  return isPending(form.type) ? [pendingSide(form.type)] : ['sell', 'buy'];
+}
+
+/** What the form's figures are judged against: the live quote, the account and the clock. */
+export interface OrderContext {
+  instrument: OrderInstrument | null;
+  /** The symbol's live quote (null fields before the first tick). */
+  quote: { bid: number | null; ask: number | null; open: boolean; stale: boolean } | null;
+  /** Other instruments' prices, for converting margin and profit to USD. */
+  prices: PriceLookup;
+  leverage: number | null;
+  /** The account's free margin now (decimal string, as the server sends it). */
+  freeMargin: string | null;
+  /** The polling fallback is on: prices are delayed. */
+  delayed?: boolean;
+  now: number;
+}
+
+export function toInstrumentSpec(i: OrderInstrument): Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote' | 'volumeMin' | 'volumeStep' | 'volumeMax'> {
+  return { contractSize: i.contractSize, calcMode: i.calcMode, base: i.baseCurrency, quote: i.quoteCurrency, volumeMin: i.volumeMin, volumeStep: i.volumeStep, volumeMax: i.volumeMax };
+}
+
+function livePrices(ctx: OrderContext): Prices | null {
+  const q = ctx.quote;
+  return q && q.bid !== null && q.ask !== null && q.bid > 0 && q.ask > 0 ? { bid: q.bid, ask: q.ask } : null;
+}
+
+/**
+ * Why no order may go out now, whatever the form says: the market is closed ('Market Closed', the
+ * spec's notice), or there is no current price (never trade on a stale one).
+ */
+export function quoteBlock(ctx: Pick<OrderContext, 'quote' | 'delayed'>): { kind: 'closed' | 'stale'; message: string } | null {
+  const q = ctx.quote;
+  if (!q || q.bid === null || q.ask === null) return { kind: 'stale', message: 'No price yet for this symbol.' };
+  if (!q.open) return { kind: 'closed', message: 'Market Closed' };
+  if (q.stale) return { kind: 'stale', message: 'No recent price: trading resumes with the next quote.' };
+  return null;
+}
+
+/** A USD amount as the trading math returns it (an exact decimal). */
+export type Usd = NonNullable<ReturnType<typeof marginUsd>>;
+
+export interface OrderPreview {
+  /** The price the position would open at (the market's, or the pending entry). */
+  entryPrice: number | null;
+  /** Margin the order needs, USD; null when it cannot be valued yet. */
+  margin: Usd | null;
+  /** Free margin once it is filled (including the spread it pays at once), USD. */
+  freeMarginAfter: Usd | null;
+}
+
+/** The margin preview, with the same math the engine fills with. */
+export function orderPreview(form: OrderForm, side: Side, ctx: OrderContext): OrderPreview {
+  const none: OrderPreview = { entryPrice: null, margin: null, freeMarginAfter: null };
+  const p = livePrices(ctx);
+  if (!ctx.instrument || !p || ctx.leverage === null || !(form.volume > 0)) return none;
+  const spec = toInstrumentSpec(ctx.instrument);
+  const entry = isPending(form.type) ? pendingEntryPrice(form.type, form.price, form.stopLimitPrice) : openPrice(side, p);
+  if (!(entry > 0)) return none;
+  const margin = marginUsd(form.volume, entry, ctx.leverage, spec, ctx.prices);
+  if (margin === null) return { ...none, entryPrice: entry };
+  if (ctx.freeMargin === null) return { entryPrice: entry, margin, freeMarginAfter: null };
+  // A market order pays the spread the moment it fills (its floating profit starts negative).
+  const spread = isPending(form.type) ? null : profitUsd(side, form.volume, entry, p, spec, ctx.prices);
+  let after = margin.negated().plus(ctx.freeMargin);
+  if (spread) after = after.plus(spread);
+  return { entryPrice: entry, margin, freeMarginAfter: after };
+}
+
+export interface OrderProblems {
+  volume?: string;
+  stopLoss?: string;
+  takeProfit?: string;
+  price?: string;
+  stopLimitPrice?: string;
+  expiry?: string;
+  comment?: string;
+}
+
+/** The form's own problems for one side (what the server would refuse anyway, said before sending). */
+export function orderProblems(form: OrderForm, side: Side, ctx: OrderContext): OrderProblems {
+  const out: OrderProblems = {};
+  if (ctx.instrument) {
+    const v = volumeProblem(form.volume, toInstrumentSpec(ctx.instrument));
+    if (v) out.volume = v;
+  }
+  if (form.comment.trim().length > COMMENT_MAX) out.comment = `The comment must be at most ${COMMENT_MAX} characters.`;
+  const p = livePrices(ctx);
+  if (isPending(form.type)) {
+    if (!(form.price > 0)) out.price = 'Enter the order price.';
+    else if (p) {
+      const problem = pendingPlacementProblem(form.type, form.price, form.stopLimitPrice, p);
+      if (problem) {
+        if (/limit price/.test(problem)) out.stopLimitPrice = problem;
+        else out.price = problem;
+      }
+    }
+    if (form.type.endsWith('stop_limit') && !(form.stopLimitPrice > 0)) out.stopLimitPrice = 'Enter the limit price.';
+    const entry = pendingEntryPrice(form.type, form.price, form.stopLimitPrice);
+    if (entry > 0) {
+      const sl = stopsAroundEntryProblem(side, form.stopLoss, 0, entry);
+      const tp = stopsAroundEntryProblem(side, 0, form.takeProfit, entry);
+      if (sl) out.stopLoss = sl;
+      if (tp) out.takeProfit = tp;
+    }
+    if (form.expiry) {
+      const at = expiryTime(form.expiry);
+      if (at === null) out.expiry = 'Enter a date and time, or leave it empty for good till cancelled.';
+      else if (at <= ctx.now) out.expiry = 'The expiry must be in the future.';
+    }
+  } else if (p) {
+    const sl = stopsProblem(side, form.stopLoss, 0, p);
+    const tp = stopsProblem(side, 0, form.takeProfit, p);
+    if (sl) out.stopLoss = sl;
+    if (tp) out.takeProfit = tp;
+  }
+  return out;
+}
+
+export const hasProblems = (problems: OrderProblems): boolean => Object.values(problems).some(Boolean);
+
+/** A local 'YYYY-MM-DDTHH:mm' as epoch ms, or null when it is not one. */
+export function expiryTime(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const t = new Date(value).getTime();
+  return Number.isFinite(t) ? t : null;
+}
+
+export type OrderRequest =
+  | { call: 'addTrades'; body: { fullSymbol: string; tradestypes: Side; volume: number; stopLoss: number; takeProfit: number; comment: string } }
+  | {
+      call: 'addPendingOrder';
+      body: { fullSymbol: string; orderType: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiration: number | null };
+    };
+
+/** The call the form's choice makes: a market order, or the chosen pending type. */
+export function orderRequest(form: OrderForm, side: Side): OrderRequest {
+  const common = { fullSymbol: form.symbol, volume: form.volume, stopLoss: form.stopLoss, takeProfit: form.takeProfit, comment: form.comment.trim() };
+  if (!isPending(form.type)) return { call: 'addTrades', body: { ...common, tradestypes: side } };
+  return {
+    call: 'addPendingOrder',
+    body: { ...common, orderType: form.type, price: form.price, stopLimitPrice: form.type.endsWith('stop_limit') ? form.stopLimitPrice : 0, expiration: form.expiry ? expiryTime(form.expiry) : null },
+  };
+}
+
+/** A one-click order (the quick-trade widget with one-click trading on): market, no stops. */
+export function quickOrderRequest(symbol: string, side: Side, volume: number): OrderRequest {
+  return { call: 'addTrades', body: { fullSymbol: symbol, tradestypes: side, volume, stopLoss: 0, takeProfit: 0, comment: '' } };
+}

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { Prices } from '@tradeport/trading-math';
+import {
+  hasProblems,
+  initialOrderForm,
+  orderFormReducer,
+  orderPreview,
+  orderProblems,
+  orderRequest,
+  quoteBlock,
+  sendableSides,
+  stepVolume,
+  type OrderContext,
+  type OrderForm,
+  type OrderFormAction,
+  type OrderInstrument,
+} from '../src/terminal/order-form';
+
+const EURUSD: OrderInstrument = { Symbol: 'EURUSD', digits: 5, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'EUR', quoteCurrency: 'USD' };
+const USDJPY: OrderInstrument = { Symbol: 'USDJPY', digits: 3, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'USD', quoteCurrency: 'JPY' };
+const XAUUSD: OrderInstrument = { Symbol: 'XAUUSD', digits: 2, contractSize: 100, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 50, calcMode: 'cfd', baseCurrency: 'XAU', quoteCurrency: 'USD' };
+
+const book: Record<string, Prices> = { EURUSD: { bid: 1.08, ask: 1.08012 }, USDJPY: { bid: 151.2, ask: 151.214 }, XAUUSD: { bid: 2000.2, ask: 2000.5 } };
+
+function ctx(instrument: OrderInstrument, over: Partial<OrderContext> = {}): OrderContext {
+  const p = book[instrument.Symbol];
+  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s], leverage: 100, freeMargin: '1000.00', now: Date.UTC(2026, 0, 5, 12), ...over };
+}
+
+const run = (actions: OrderFormAction[], start: OrderForm = initialOrderForm('EURUSD')) => actions.reduce(orderFormReducer, start);
+
+describe('order form: margin preview', () => {
+  it('previews a Forex Buy margin of V × C / L at the base currency rate and subtracts it and the spread from free margin', () => {
+    const form = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }]);
+    const preview = orderPreview(form, 'buy', ctx(EURUSD));
+    assert.equal(preview.entryPrice, 1.08012);
+    // 0.01 × 100,000 / 100 = 10 EUR at 1.08 = 10.80 USD; the spread costs 0.12 USD at once.
+    assert.equal(preview.margin?.toFixed(2), '10.80');
+    assert.equal(preview.freeMarginAfter?.toFixed(2), '989.08');
+  });
+
+  it('previews a USD-based Forex margin without conversion and a CFD margin at the fill price', () => {
+    const jpy = run([{ type: 'open', symbol: 'USDJPY', instrument: USDJPY }]);
+    assert.equal(orderPreview(jpy, 'sell', ctx(USDJPY)).margin?.toFixed(2), '10.00');
+    const gold = run([{ type: 'open', symbol: 'XAUUSD', volume: 0.1, instrument: XAUUSD }], initialOrderForm('XAUUSD'));
+    // 0.1 × 100 × 2000.5 / 100 = 200.05 for a Buy (at the ask); 200.02 for a Sell (at the bid).
+    assert.equal(orderPreview(gold, 'buy', ctx(XAUUSD)).margin?.toFixed(2), '200.05');
+    assert.equal(orderPreview(gold, 'sell', ctx(XAUUSD)).margin?.toFixed(2), '200.02');
+  });
+
+  it('previews a pending order at its own entry price: a stop limit at its limit price', () => {
+    const form = run([{ type: 'open', symbol: 'XAUUSD', volume: 1, instrument: XAUUSD }, { type: 'setOrderType', orderType: 'buy_stop_limit', quote: book.XAUUSD, digits: 2 }, { type: 'setPrice', value: 2010 }, { type: 'setStopLimitPrice', value: 2005 }]);
+    const preview = orderPreview(form, 'buy', ctx(XAUUSD));
+    assert.equal(preview.entryPrice, 2005);
+    assert.equal(preview.margin?.toFixed(2), '2005.00');
+    assert.equal(preview.freeMarginAfter?.toFixed(2), '-1005.00');
+  });
+
+  it('shows no preview without a price, the leverage or a volume', () => {
+    const form = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }]);
+    assert.equal(orderPreview(form, 'buy', ctx(EURUSD, { quote: { bid: null, ask: null, open: true, stale: false } })).margin, null);
+    assert.equal(orderPreview(form, 'buy', ctx(EURUSD, { leverage: null })).margin, null);
+    assert.equal(orderPreview(run([{ type: 'setVolume', volume: 0 }], form), 'buy', ctx(EURUSD)).margin, null);
+  });
+
+  it('values margin linearly in volume, to the cent, for any volume on the grid', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), (lots) => {
+        const volume = lots / 100;
+        const form = run([{ type: 'open', symbol: 'EURUSD', volume, instrument: EURUSD }]);
+        const margin = orderPreview(form, 'sell', ctx(EURUSD)).margin;
+        assert.equal(margin?.toFixed(2), (lots * 10.8).toFixed(2));
+      }),
+    );
+  });
+});
+
+describe('order form: rules', () => {
+  it('opens with the spec defaults: Instant Execution, volume 0.01, no stops, empty comment', () => {
+    const form = run([{ type: 'open', symbol: 'EURUSD', side: 'sell', instrument: EURUSD }]);
+    assert.deepEqual({ ...form, revision: 0 }, { ...initialOrderForm('EURUSD', 'sell', 0.01), revision: 0 });
+    assert.deepEqual(sendableSides(form), ['sell', 'buy']);
+  });
+
+  it('sends the chosen type: a market order to addTrades, a pending type to addPendingOrder with its prices and expiry', () => {
+    const market = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }, { type: 'setComment', value: '  first  ' }]);
+    assert.deepEqual(orderRequest(market, 'sell'), { call: 'addTrades', body: { fullSymbol: 'EURUSD', tradestypes: 'sell', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: 'first' } });
+    const pending = run([{ type: 'setOrderType', orderType: 'sell_stop_limit', quote: book.EURUSD, digits: 5 }, { type: 'setExpiry', value: '2026-01-06T10:30' }], market);
+    const request = orderRequest(pending, 'sell');
+    assert.equal(request.call, 'addPendingOrder');
+    assert.equal(request.call === 'addPendingOrder' && request.body.orderType, 'sell_stop_limit');
+    assert.equal(request.call === 'addPendingOrder' && request.body.price, 1.0799);
+    assert.equal(request.call === 'addPendingOrder' && request.body.stopLimitPrice, 1.08);
+    assert.equal(request.call === 'addPendingOrder' && request.body.expiration, new Date('2026-01-06T10:30').getTime());
+    assert.deepEqual(sendableSides(pending), ['sell']);
+  });
+
+  it('puts a new pending price a few points from the market on its valid side, so it is accepted as placed', () => {
+    for (const orderType of ['buy_limit', 'sell_limit', 'buy_stop', 'sell_stop', 'buy_stop_limit', 'sell_stop_limit'] as const) {
+      const form = run([{ type: 'setOrderType', orderType, quote: book.EURUSD, digits: 5 }]);
+      const side = orderType.startsWith('buy') ? 'buy' : 'sell';
+      assert.deepEqual(orderProblems(form, side, ctx(EURUSD)), {}, orderType);
+    }
+  });
+
+  it('refuses a pending price on the wrong side, a missing limit price and a past expiry, each on its own field', () => {
+    const buyLimit = run([{ type: 'setOrderType', orderType: 'buy_limit', quote: book.EURUSD, digits: 5 }, { type: 'setPrice', value: 1.09 }, { type: 'setExpiry', value: '2025-12-31T00:00' }]);
+    const problems = orderProblems(buyLimit, 'buy', ctx(EURUSD));
+    assert.match(problems.price ?? '', /Buy Limit must be below the current ask/);
+    assert.match(problems.expiry ?? '', /future/);
+    const stopLimit = run([{ type: 'setOrderType', orderType: 'buy_stop_limit', quote: book.EURUSD, digits: 5 }, { type: 'setStopLimitPrice', value: 0 }]);
+    assert.match(orderProblems(stopLimit, 'buy', ctx(EURUSD)).stopLimitPrice ?? '', /limit price/);
+  });
+
+  it('judges stops against the side being sent: a Buy stop loss below the bid is wrong for a Sell', () => {
+    const form = run([{ type: 'setStopLoss', value: 1.0799 }, { type: 'setTakeProfit', value: 1.081 }]);
+    assert.deepEqual(orderProblems(form, 'buy', ctx(EURUSD)), {});
+    const sell = orderProblems(form, 'sell', ctx(EURUSD));
+    assert.match(sell.stopLoss ?? '', /stop loss must be above the current ask/);
+    assert.match(sell.takeProfit ?? '', /take profit must be below the current ask/);
+    assert.ok(hasProblems(sell));
+  });
+
+  it('refuses a volume off the instrument grid or outside its limits', () => {
+    assert.match(orderProblems(run([{ type: 'setVolume', volume: 0.015 }]), 'buy', ctx(EURUSD)).volume ?? '', /steps of 0.01/);
+    assert.match(orderProblems(run([{ type: 'setVolume', volume: 101 }]), 'buy', ctx(EURUSD)).volume ?? '', /maximum volume is 100/);
+    assert.match(orderProblems(run([{ type: 'setVolume', volume: 0 }]), 'buy', ctx(EURUSD)).volume ?? '', /positive/);
+  });
+
+  it('steps volume on the grid and never below the minimum nor above the maximum', () => {
+    assert.equal(stepVolume(0.01, -1, EURUSD), 0.01);
+    assert.equal(stepVolume(0.01, 1, EURUSD), 0.02);
+    assert.equal(stepVolume(0.015, 1, EURUSD), 0.02);
+    assert.equal(stepVolume(0.015, -1, EURUSD), 0.01);
+    assert.equal(stepVolume(100, 1, EURUSD), 100);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom(1 as const, -1 as const), (units, direction) => {
+        const next = stepVolume(units / 100, direction, EURUSD);
+        assert.ok(next >= 0.01 && next <= 100);
+        assert.equal(Math.round(next * 100), Math.min(10_000, Math.max(1, units + direction)));
+      }),
+    );
+  });
+
+  it('takes a new revision on every edit and resets to the spec defaults after a success', () => {
+    const edited = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }, { type: 'setVolume', volume: 0.5 }, { type: 'setStopLoss', value: 1.07 }, { type: 'setComment', value: 'x' }, { type: 'setOrderType', orderType: 'buy_limit', quote: book.EURUSD, digits: 5 }]);
+    assert.equal(edited.revision, 5);
+    const reset = orderFormReducer(edited, { type: 'reset' });
+    assert.ok(reset.revision > edited.revision);
+    assert.deepEqual([reset.volume, reset.stopLoss, reset.takeProfit, reset.comment, reset.type], [0.01, 0, 0, '', 'instant']);
+  });
+
+  it('blocks every order on a closed market or a stale or missing quote, with the reason', () => {
+    assert.equal(quoteBlock({ quote: { bid: 1, ask: 1.1, open: true, stale: false } }), null);
+    assert.deepEqual(quoteBlock({ quote: { bid: 1, ask: 1.1, open: false, stale: false } }), { kind: 'closed', message: 'Market Closed' });
+    assert.equal(quoteBlock({ quote: { bid: 1, ask: 1.1, open: true, stale: true } })?.kind, 'stale');
+    assert.equal(quoteBlock({ quote: null })?.kind, 'stale');
+  });
+});
