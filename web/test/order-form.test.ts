@@ -22,11 +22,11 @@ const EURUSD: OrderInstrument = { Symbol: 'EURUSD', digits: 5, contractSize: 100
 const USDJPY: OrderInstrument = { Symbol: 'USDJPY', digits: 3, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'USD', quoteCurrency: 'JPY' };
 const XAUUSD: OrderInstrument = { Symbol: 'XAUUSD', digits: 2, contractSize: 100, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 50, calcMode: 'cfd', baseCurrency: 'XAU', quoteCurrency: 'USD' };
 
-const book: Record<string, Prices> = { EURUSD: { bid: 1.08, ask: 1.08012 }, USDJPY: { bid: 151.2, ask: 151.214 }, XAUUSD: { bid: 2000.2, ask: 2000.5 } };
+const book: Record<'EURUSD' | 'USDJPY' | 'XAUUSD', Prices> = { EURUSD: { bid: 1.08, ask: 1.08012 }, USDJPY: { bid: 151.2, ask: 151.214 }, XAUUSD: { bid: 2000.2, ask: 2000.5 } };
 
 function ctx(instrument: OrderInstrument, over: Partial<OrderContext> = {}): OrderContext {
-  const p = book[instrument.Symbol];
-  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s], leverage: 100, freeMargin: '1000.00', now: Date.UTC(2026, 0, 5, 12), ...over };
+  const p = book[instrument.Symbol as keyof typeof book];
+  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s as keyof typeof book], leverage: 100, freeMargin: '1000.00', now: Date.UTC(2026, 0, 5, 12), ...over };
 }
 
 const run = (actions: OrderFormAction[], start: OrderForm = initialOrderForm('EURUSD')) => actions.reduce(orderFormReducer, start);
