@@ -58,11 +58,16 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .optional()
-    .refine((v) => v === undefined || ['true', 'false'].includes(v) || /^\d{1,2}$/.test(v) || v.split(',').every((a) => isAddressOrCidr(a.trim())), 'TRUST_PROXY must be true, false, a hop count, or a comma-separated list of IP addresses / CIDR ranges'),
+    .refine(
+      (v) => v !== 'true',
+      "TRUST_PROXY=true would believe whatever X-Forwarded-For a client sends (rate limits and logs could be fooled). Set the addresses or CIDR ranges of your reverse proxies (e.g. TRUST_PROXY=10.0.0.5 or 10.0.0.0/8), or, if the server cannot be reached except through them, how many proxies stand in front of it (e.g. TRUST_PROXY=1)",
+    )
+    .refine((v) => v === undefined || v === 'true' || v === 'false' || /^\d{1,2}$/.test(v) || v.split(',').every((a) => isAddressOrCidr(a.trim())), 'TRUST_PROXY must be false, a hop count, or a comma-separated list of IP addresses / CIDR ranges'),
   PUBLIC_ORIGIN: z
     .string()
     .optional()
     .refine((v) => v === undefined || v.split(',').every((o) => /^https?:\/\/[^/]+$/.test(o.trim())), 'PUBLIC_ORIGIN must be a comma-separated list of origins like https://trade.example.com'),
+  HSTS_MAX_AGE_SECONDS: int('HSTS_MAX_AGE_SECONDS', 0, 2 * 365 * 24 * 3600).optional(),
   SESSION_IDLE_MINUTES: int('SESSION_IDLE_MINUTES', 1, 24 * 60).default(60),
   SIGNIN_RATE_LIMIT_PER_MINUTE: int('SIGNIN_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(60),
   SIGNUP_RATE_LIMIT_PER_MINUTE: int('SIGNUP_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(20),
@@ -126,8 +131,19 @@ export interface AppConfig {
   databaseUrl: string;
   admin: { email: string; password: string } | null;
   logLevel: string;
-  /** Fastify's trustProxy: false, true, a list of addresses/CIDRs, or a hop count. */
-  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  /**
+   * Fastify's trustProxy: false, a list of addresses/CIDRs, or a hop count (as a function). Never
+   * `true`, which would take the left-most X-Forwarded-For, written by the client.
+   */
+  trustProxy: false | string | ((address: string, hop: number) => boolean);
+  /**
+   * The site is public over HTTPS (the first PUBLIC_ORIGIN is https://): the session cookie is always
+   * `Secure`, whatever protocol the request seems to have come by (a TLS-terminating proxy that does
+   * not send X-Forwarded-Proto must not downgrade it).
+   */
+  httpsOnly: boolean;
+  /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
+  hstsMaxAgeSeconds: number;
   publicOrigins: string[];
   sessionIdleMs: number;
   rememberMeMs: number;
@@ -208,7 +224,6 @@ export class ConfigError extends Error {}
 
 function parseTrustProxy(v: string | undefined): AppConfig['trustProxy'] {
   if (v === undefined || v === '' || v === 'false') return false;
-  if (v === 'true') return true;
   if (/^\d+$/.test(v)) {
     const hops = Number(v);
     // Fastify takes a function for a hop count: trust the nearest `hops` proxies.
@@ -240,6 +255,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.EVENT_BUS === 'redis' && !e.REDIS_URL) {
     throw new ConfigError('Invalid configuration:\n  - EVENT_BUS=redis needs REDIS_URL (redis://host:port)');
   }
+  const publicUrl = e.PUBLIC_ORIGIN ? e.PUBLIC_ORIGIN.split(',')[0]!.trim() : `http://localhost:${e.PORT}`;
+  const httpsOnly = publicUrl.startsWith('https://');
+  if (e.HSTS_MAX_AGE_SECONDS !== undefined && e.HSTS_MAX_AGE_SECONDS > 0 && !httpsOnly) {
+    throw new ConfigError('Invalid configuration:\n  - HSTS_MAX_AGE_SECONDS needs an https:// PUBLIC_ORIGIN (browsers ignore HSTS over plain HTTP)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -267,7 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     passwordResetRateLimitPerMinute: e.PASSWORD_RESET_RATE_LIMIT_PER_MINUTE,
     passwordResetsPerAccountPerHour: 3,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, outboxDir: e.MAIL_OUTBOX_DIR },
-    publicUrl: e.PUBLIC_ORIGIN ? e.PUBLIC_ORIGIN.split(',')[0]!.trim() : `http://localhost:${e.PORT}`,
+    publicUrl,
+    httpsOnly,
+    // HSTS only means something to a browser over HTTPS: on by default (180 days) for an https site.
+    hstsMaxAgeSeconds: httpsOnly ? (e.HSTS_MAX_AGE_SECONDS ?? 180 * 24 * 3600) : 0,
     scryptCost: 2 ** 16,
     market: {
       feeds: e.MARKET_FEED as Feed[],

@@ -19,30 +19,36 @@ declare module 'fastify' {
   }
 }
 
-const HELMET_OPTIONS: HelmetOptions = {
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      // Mantine sets CSS custom properties through style attributes.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      fontSrc: ["'self'", 'data:'],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-      upgradeInsecureRequests: null,
-    },
+const CONTENT_SECURITY_POLICY = {
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // Mantine sets CSS custom properties through style attributes.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    upgradeInsecureRequests: null,
   },
-  strictTransportSecurity: false,
 };
+
+/** Helmet's options for this server: HSTS only when the site is public over HTTPS (`hstsMaxAgeSeconds`). */
+export function helmetOptions(config: Pick<AppConfig, 'hstsMaxAgeSeconds'>): HelmetOptions {
+  return {
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    // Not includeSubDomains: the broker's other hosts are not ours to pin to HTTPS.
+    strictTransportSecurity: config.hstsMaxAgeSeconds > 0 ? { maxAge: config.hstsMaxAgeSeconds, includeSubDomains: false } : false,
+  };
+}
 
 /**
  * The security headers helmet sets with our options. They depend on nothing in the request, so
  * helmet runs once, here, against a stand-in response, instead of on every request (where parsing
  * its CSP directives anew cost several percent of an API call).
  */
-export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
+export function securityHeaders(options: HelmetOptions = helmetOptions({ hstsMaxAgeSeconds: 0 })): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string | number | readonly string[]) => void (headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value)),
@@ -60,7 +66,7 @@ export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record
  * rate limiting (per route), and errors answered in the spec's shape without details.
  */
 async function security(app: FastifyInstance, { config }: { config: AppConfig }): Promise<void> {
-  const headers = securityHeaders();
+  const headers = securityHeaders(helmetOptions(config));
   const headerNames = Object.keys(headers);
 
   await app.register(fastifyRateLimit, {

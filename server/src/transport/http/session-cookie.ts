@@ -28,16 +28,22 @@ export function currentSession(request: FastifyRequest): Promise<SessionUser | n
   return request.sessionPromise;
 }
 
+/**
+ * `Secure` whenever the site is public over HTTPS, and otherwise when this request came over HTTPS
+ * (directly, or through a trusted proxy's X-Forwarded-Proto).
+ */
+const secureFor = (request: FastifyRequest): boolean => request.server.services.config.httpsOnly || request.protocol === 'https';
+
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: IssuedSession): void {
   reply.setCookie(SESSION_COOKIE, session.token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.protocol === 'https',
+    secure: secureFor(request),
     ...(session.maxAgeMs !== undefined ? { maxAge: Math.floor(session.maxAgeMs / 1000) } : {}),
   });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureFor(request) });
 }
