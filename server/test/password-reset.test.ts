@@ -63,7 +63,9 @@ describe('POST /api/requestPasswordReset.php', () => {
     assert.deepEqual(Object.keys(mail).sort(), ['html', 'sentAt', 'subject', 'text', 'to']);
     assert.equal(mail.subject, 'Reset your password');
     assert.equal(mail.sentAt, new Date(t.clock.now()).toISOString());
-    assert.match(mail.text, /^Hello Ada,/);
+    // No user-typed text in the broker's mail (security review finding 4): not even the name.
+    assert.match(mail.text, /^Hello,\n/);
+    assert.ok(!mail.text.includes('Ada') && !mail.html?.includes('Ada'));
     assert.match(mail.text, /within 30 minutes/);
     const token = tokenOf(mail);
     assert.match(token, /^[A-Za-z0-9_-]{43}$/, '256 random bits, base64url');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountType, flagField, idField, money, requestStatus, timestamp } from './common';
+import { accountType, flagField, idField, money, multiline, oneLine, requestStatus, timestamp } from './common';
 import { depositRecord, withdrawalRecord } from './money-requests';
 
 export const traderRow = z.object({
@@ -57,7 +57,7 @@ export const moneyRequestsQuery = z.object({
   type: z.enum(['deposit', 'withdrawal'], { error: "type must be 'deposit' or 'withdrawal'." }).optional(),
   status: z.enum(['0', '1', '2'], { error: "status must be '0' (pending), '1' (approved) or '2' (rejected)." }).optional(),
   traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.').optional(),
-  search: z.string().trim().max(100, 'search must be at most 100 characters.').optional(),
+  search: oneLine(z.string().trim().max(100, 'search must be at most 100 characters.'), 'search').optional(),
   from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
   to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
   limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),
@@ -99,9 +99,9 @@ export const paymentAccountRow = z.object({
 export const paymentAccountsResponse = z.object({ status: z.literal('success'), data: z.array(paymentAccountRow) });
 
 export const addPaymentAccountRequest = z.object({
-  name: z.string({ error: 'Please enter the account name.' }).trim().min(1, 'Please enter the account name.').max(100, 'The account name must be at most 100 characters.'),
-  number: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string({ error: 'Please enter the account number.' }).trim().min(1, 'Please enter the account number.').max(64, 'The account number must be at most 64 characters.')),
-  moreInfo: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(500, 'More info must be at most 500 characters.')),
+  name: oneLine(z.string({ error: 'Please enter the account name.' }).trim().min(1, 'Please enter the account name.').max(100, 'The account name must be at most 100 characters.'), 'The account name'),
+  number: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), oneLine(z.string({ error: 'Please enter the account number.' }).trim().min(1, 'Please enter the account number.').max(64, 'The account number must be at most 64 characters.'), 'The account number')),
+  moreInfo: z.preprocess((v) => (v === undefined || v === null ? '' : v), multiline(z.string().trim().max(500, 'More info must be at most 500 characters.'), 'More info')),
   isActive: z.unknown().optional(),
 });
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { accountType, timestamp } from './common';
+import { accountType, oneLine, timestamp } from './common';
 import { registrationMessages } from './messages';
 
-const text = (message: string, max: number) =>
+const text = (message: string, max: number, label: string) =>
   z.preprocess(
     (v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v),
-    z.string({ error: message }).trim().max(max, `Must be at most ${max} characters.`),
+    oneLine(z.string({ error: message }).trim().max(max, `Must be at most ${max} characters.`), label),
   );
 
 export const loginRequest = z.object({
-  email: text('Please enter your email.', 254),
+  email: text('Please enter your email.', 254, 'Email'),
   password: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'Please enter your password.' }).max(256)),
   rememberMe: z.boolean().optional().default(false),
 });
@@ -40,10 +40,10 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
 export const registrationRequest = z.object({
-  firstName: text(registrationMessages.firstName, 50),
-  lastName: text(registrationMessages.lastName, 50),
-  phoneNo: text(registrationMessages.phoneNo, 20),
-  email: text(registrationMessages.email, 254),
+  firstName: text(registrationMessages.firstName, 50, 'First name'),
+  lastName: text(registrationMessages.lastName, 50, 'Last name'),
+  phoneNo: text(registrationMessages.phoneNo, 20, 'Phone number'),
+  email: text(registrationMessages.email, 254, 'Email'),
   password: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: registrationMessages.password }).max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`)),
   country_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string({ error: registrationMessages.country_id }).trim().max(10)),
 });
@@ -88,7 +88,7 @@ export const PASSWORD_RESET_INVALID_LINK_MESSAGE = 'This reset link is invalid o
 export const PASSWORD_RESET_VALID_MINUTES = 30;
 
 export const requestPasswordResetRequest = z.object({
-  email: text('Please enter your email address.', 254),
+  email: text('Please enter your email address.', 254, 'Email'),
 });
 export type RequestPasswordResetRequest = z.infer<typeof requestPasswordResetRequest>;
 

@@ -18,6 +18,27 @@ export const successMessageResponse = z.object({
   message: z.string(),
 });
 
+/**
+ * Characters that never belong in a one-line field: C0 and C1 controls (line breaks and tabs
+ * included), DEL, the Unicode line and paragraph separators, and the bidirectional overrides and
+ * isolates (which make text display differently from what it is). Names and references end up in
+ * mails, logs, CSV files and other people's screens, where such a character would start a line or
+ * reorder text the user never typed.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/** The same for text that may span lines (tab and line breaks allowed). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const NOT_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+export const oneLineMessage = (label: string) => `${label} must be one line of text, without line breaks or control characters.`;
+
+/** Refuses line breaks and control characters in a one-line string field; `label` names it in the message. */
+export const oneLine = (schema: z.ZodString, label: string) => schema.refine((v) => !NOT_ONE_LINE.test(v), oneLineMessage(label));
+
+/** Refuses control characters (but not tabs and line breaks) in a multi-line string field. */
+export const multiline = (schema: z.ZodString, label: string) => schema.refine((v) => !NOT_MULTILINE.test(v), `${label} must not contain control characters.`);
+
 /** Database ids arrive as numbers, or as numeric strings from multipart forms. */
 export const idField = (message: string) =>
   z

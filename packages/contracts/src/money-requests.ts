@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { idField, money, moneyAmountField, requestStatus, timestamp } from './common';
+import { idField, money, moneyAmountField, oneLine, requestStatus, timestamp } from './common';
 
 const accountRef = (message: string) =>
   z.preprocess(
     (v) => (typeof v === 'number' ? String(v) : v),
-    z.string({ error: message }).trim().min(1, message).max(64, 'The account reference must be at most 64 characters.'),
+    oneLine(z.string({ error: message }).trim().min(1, message).max(64, 'The account reference must be at most 64 characters.'), 'The account reference'),
   );
 
 export const addDepositRequest = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountType, money, timestamp } from './common';
+import { accountType, money, oneLine, timestamp } from './common';
 
 export const profileDetails = z.object({
   id: z.number(),
@@ -23,15 +23,15 @@ export const profileDetails = z.object({
 export type ProfileDetails = z.infer<typeof profileDetails>;
 export const profileResponse = z.object({ status: z.literal('success'), data: z.array(profileDetails) });
 
-const optionalText = (max: number) =>
-  z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string().trim().max(max, `Must be at most ${max} characters.`));
+const optionalText = (max: number, label: string) =>
+  z.preprocess((v) => (v === undefined || v === null ? '' : v), oneLine(z.string().trim().max(max, `Must be at most ${max} characters.`), label));
 
 export const editProfileRequest = z.object({
-  firstName: z.string({ error: 'Please enter your first name.' }).trim().min(1, 'Please enter your first name.').max(50, 'First name must be at most 50 characters.'),
-  lastName: z.string({ error: 'Please enter your last name.' }).trim().min(1, 'Please enter your last name.').max(50, 'Last name must be at most 50 characters.'),
-  phoneNo: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string({ error: 'Please enter your phone number.' }).trim().min(1, 'Please enter your phone number.').max(20)),
-  country_id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string({ error: 'Please select your country.' }).trim().min(1, 'Please select your country.').max(10)),
-  dateOfBirth: optionalText(10).refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), 'Date of birth must be a date (YYYY-MM-DD).'),
-  nationality: optionalText(60),
+  firstName: oneLine(z.string({ error: 'Please enter your first name.' }).trim().min(1, 'Please enter your first name.').max(50, 'First name must be at most 50 characters.'), 'First name'),
+  lastName: oneLine(z.string({ error: 'Please enter your last name.' }).trim().min(1, 'Please enter your last name.').max(50, 'Last name must be at most 50 characters.'), 'Last name'),
+  phoneNo: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), oneLine(z.string({ error: 'Please enter your phone number.' }).trim().min(1, 'Please enter your phone number.').max(20), 'Phone number')),
+  country_id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), oneLine(z.string({ error: 'Please select your country.' }).trim().min(1, 'Please select your country.').max(10), 'Country')),
+  dateOfBirth: optionalText(10, 'Date of birth').refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), 'Date of birth must be a date (YYYY-MM-DD).'),
+  nationality: optionalText(60, 'Nationality'),
 });
 export type EditProfileRequest = z.infer<typeof editProfileRequest>;

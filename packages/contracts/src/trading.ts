@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, money, timestamp } from './common';
+import { idField, money, oneLine, timestamp } from './common';
 
 /** A price the client sends: accepted for wire compatibility and ignored (the server uses its own). */
 const ignoredNumber = z.unknown().optional();
@@ -30,7 +30,7 @@ export const addTradeRequest = z.object({
   volume: z.union([z.number(), z.string()], { error: 'Please enter a volume.' }).transform((v) => (typeof v === 'number' ? v : Number(v))).refine((v) => Number.isFinite(v) && v > 0, 'Volume must be a positive number.'),
   stopLoss: level('Stop loss'),
   takeProfit: level('Take profit'),
-  comment: z.string().trim().max(100, 'The comment must be at most 100 characters.').optional().default(''),
+  comment: oneLine(z.string().trim().max(100, 'The comment must be at most 100 characters.'), 'The comment').optional().default(''),
   orginalPrice: ignoredNumber,
   freeMargin: ignoredNumber,
   marginLevel: ignoredNumber,
@@ -151,7 +151,7 @@ export const addPendingOrderRequest = z.object({
   stopLimitPrice: level('stopLimitPrice'),
   stopLoss: level('Stop loss'),
   takeProfit: level('Take profit'),
-  comment: z.string().trim().max(100, 'The comment must be at most 100 characters.').optional().default(''),
+  comment: oneLine(z.string().trim().max(100, 'The comment must be at most 100 characters.'), 'The comment').optional().default(''),
   expiration,
 });
 export const addPendingOrderResponse = z.object({ status: z.literal('success'), message: z.string(), orderId: z.number() });

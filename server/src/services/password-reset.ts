@@ -28,7 +28,7 @@ export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
   const recipient = await inTransaction(ctx, async (trx) => {
-    let q = trx.selectFrom('users').select(['id', 'first_name', 'email', 'is_active']).where('email', '=', email);
+    let q = trx.selectFrom('users').select(['id', 'email', 'is_active']).where('email', '=', email);
     // Parallel requests for one account take turns, so the hourly limit below holds exactly.
     if (ctx.engine === 'postgres') q = q.forUpdate();
     const user = await q.executeTakeFirst();
@@ -45,7 +45,7 @@ export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string
     await retireResetLinks(trx, user.id, now);
     await trx.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + VALID_MS, used_at: null, revoked_at: null, ip: client.ip.slice(0, 64) }).execute();
     await recordActivity(trx, { userId: user.id, kind: 'password-reset-requested', details: 'Password reset link sent by email', status: 'Success', ip: client.ip, at: now });
-    return { email: user.email, firstName: user.first_name };
+    return { email: user.email };
   });
   if (recipient) ctx.mailer.send(resetMail(recipient, `${ctx.config.publicUrl}/reset-password?token=${token}`));
 }
@@ -98,20 +98,25 @@ export async function prunePasswordResets(ctx: ServiceContext): Promise<void> {
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export function resetMail(to: { email: string; firstName: string }, link: string): MailMessage {
+/**
+ * The reset mail carries no text a person typed: not even the account's name, which anyone can
+ * register against someone else's address. Its opening is the broker's own words, so a crafted name
+ * cannot put a paragraph of its own into a mail sent from the broker's server.
+ */
+export function resetMail(to: { email: string }, link: string): MailMessage {
   const subject = 'Reset your password';
   const text = [
-    `Hello ${to.firstName},`,
+    'Hello,',
     '',
-    `We received a request to reset the password of your trading account (${to.email}). To choose a new password, open this link within ${PASSWORD_RESET_VALID_MINUTES} minutes:`,
+    `We received a request to reset the password of the trading account registered to this email address. To choose a new password, open this link within ${PASSWORD_RESET_VALID_MINUTES} minutes:`,
     '',
     link,
     '',
     'The link works once. If you did not ask for a new password, ignore this email: your password stays as it is.',
   ].join('\n');
   const html = [
-    `<p>Hello ${escapeHtml(to.firstName)},</p>`,
-    `<p>We received a request to reset the password of your trading account (${escapeHtml(to.email)}). To choose a new password, open this link within ${PASSWORD_RESET_VALID_MINUTES} minutes:</p>`,
+    '<p>Hello,</p>',
+    `<p>We received a request to reset the password of the trading account registered to this email address. To choose a new password, open this link within ${PASSWORD_RESET_VALID_MINUTES} minutes:</p>`,
     `<p><a href="${escapeHtml(link)}">Reset your password</a></p>`,
     '<p>The link works once. If you did not ask for a new password, ignore this email: your password stays as it is.</p>',
   ].join('\n');
