@@ -15,6 +15,7 @@ export const queryKeys = {
   /** The trader's open positions and pending orders (the terminal's positions panel). */
   trades: ['trades'] as const,
   pendingOrders: ['pending-orders'] as const,
+  terminalSettings: ['terminal-settings'] as const,
   margins: ['margins'] as const,
   symbols: ['symbols'] as const,
   candles: (symbol: string, period: PeriodName) => ['candles', symbol, period] as const,

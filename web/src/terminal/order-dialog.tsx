@@ -1,0 +1,351 @@
+import { Alert, Button, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { IconAlertTriangle, IconClockPause, IconLock } from '@tabler/icons-react';
+import type { SymbolRecord } from '@tradeport/contracts';
+import type { Side } from '@tradeport/trading-math';
+import { useMemo, useReducer, useRef, useState } from 'react';
+import { errorMessage } from '../api/client';
+import { useMargins, useProfile, useSymbols } from '../api/queries';
+import { formatPrice, formatUsd } from '../format/format';
+import { useAppStore, type OrderTicketRequest } from '../state/app-store';
+import { useConnectionState, useQuote } from '../stream/hooks';
+import { stream } from '../stream/stream';
+import { toastSuccess } from '../ui/toast';
+import {
+  COMMENT_MAX,
+  hasProblems,
+  isPending,
+  ORDER_TYPES,
+  orderFormReducer,
+  orderPreview,
+  orderProblems,
+  orderRequest,
+  orderSide,
+  quoteBlock,
+  sendableSides,
+  initialOrderForm,
+  type OrderContext,
+  type OrderForm,
+  type OrderType,
+} from './order-form';
+import { IntentKeys, useSendOrder, type OrderResult } from './order-send';
+import { StopLevelInput } from './stop-level-input';
+import { VolumeStepper } from './volume-stepper';
+import classes from './order-dialog.module.css';
+
+const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
+
+/** The symbols whose quotes convert an instrument's margin and profit to USD. */
+export function conversionSymbols(record: SymbolRecord | undefined, catalogue: readonly SymbolRecord[]): string[] {
+  if (!record) return [];
+  const known = new Set(catalogue.map((r) => r.Symbol));
+  const out: string[] = [];
+  for (const c of [record.baseCurrency, record.quoteCurrency]) {
+    if (c === 'USD') continue;
+    const rate = known.has(`${c}USD`) ? `${c}USD` : known.has(`USD${c}`) ? `USD${c}` : null;
+    if (rate && rate !== record.Symbol && !out.includes(rate)) out.push(rate);
+  }
+  return out;
+}
+
+/** Keeps a symbol subscribed while mounted (a conversion rate the preview reads). */
+function FollowQuote({ symbol }: { symbol: string }) {
+  useQuote(symbol);
+  return null;
+}
+
+/** What the form is judged against, from the live quote, the catalogue and the account. */
+function useOrderContext(record: SymbolRecord | undefined): OrderContext {
+  const entry = useQuote(record?.Symbol);
+  const leverage = useProfile().data?.data[0]?.leverage ?? null;
+  const freeMargin = useMargins().data?.freeMargin ?? null;
+  const connection = useConnectionState();
+  return {
+    instrument: record ?? null,
+    quote: entry?.quote ?? null,
+    prices: (symbol) => {
+      const q = stream.getQuote(symbol)?.quote;
+      return q && q.bid !== null && q.ask !== null ? { bid: q.bid, ask: q.ask } : undefined;
+    },
+    leverage,
+    freeMargin,
+    delayed: connection !== 'open',
+    now: Date.now(),
+  };
+}
+
+/** Each opening of the ticket (a new request object) starts a fresh form. */
+const ticketIds = new WeakMap<OrderTicketRequest, number>();
+let lastTicketId = 0;
+function ticketKey(ticket: OrderTicketRequest): number {
+  let id = ticketIds.get(ticket);
+  if (id === undefined) {
+    id = ++lastTicketId;
+    ticketIds.set(ticket, id);
+  }
+  return id;
+}
+
+type Notice = { kind: 'refused'; message: string } | { kind: 'closed' } | null;
+
+/**
+ * The new-order dialog (spec: New-order dialog). It opens whenever the app store holds an order
+ * ticket, and renders the pure form of `order-form.ts`.
+ */
+export function OrderDialog() {
+  const ticket = useAppStore((s) => s.orderTicket);
+  const close = useAppStore((s) => s.closeOrderTicket);
+  return (
+    <Modal opened={ticket !== null} onClose={close} title="New order" size={520} classNames={{ title: classes.title }} data-testid="order-dialog">
+      {ticket && <OrderTicket key={ticketKey(ticket)} request={ticket} onDone={close} />}
+    </Modal>
+  );
+}
+
+function OrderTicket({ request, onDone }: { request: OrderTicketRequest; onDone(): void }) {
+  const catalogue = useSymbols().data?.data;
+  const record = catalogue?.find((r) => r.Symbol === request.symbol);
+  if (!catalogue) return <Text size="sm">Loading the instrument…</Text>;
+  if (!record) return <Text size="sm">{request.symbol} is not in the instrument list.</Text>;
+  return <OrderTicketForm record={record} catalogue={catalogue} request={request} onDone={onDone} />;
+}
+
+function OrderTicketForm({ record, catalogue, request, onDone }: { record: SymbolRecord; catalogue: SymbolRecord[]; request: OrderTicketRequest; onDone(): void }) {
+  const [form, dispatch] = useReducer(orderFormReducer, undefined, () => orderFormReducer(initialOrderForm(), { type: 'open', symbol: record.Symbol, side: request.side, volume: request.volume, instrument: record }));
+  const ctx = useOrderContext(record);
+  const conversions = useMemo(() => conversionSymbols(record, catalogue), [record, catalogue]);
+  const keys = useRef(new IntentKeys());
+  const inFlight = useRef(false);
+  const sendOrder = useSendOrder();
+  const [notice, setNotice] = useState<Notice>(null);
+  const side = orderSide(form);
+  const problems = orderProblems(form, side, ctx);
+  const block = quoteBlock(ctx);
+  const digits = record.digits;
+  const point = 10 ** -digits;
+  const pending = isPending(form.type);
+
+  const send = (s: Side) => {
+    if (inFlight.current) return;
+    setNotice(null);
+    if (block?.kind === 'closed') {
+      setNotice({ kind: 'closed' });
+      return;
+    }
+    if (block) return;
+    // The buttons stay usable (DESIGN section 6); stops set for the other direction are shown as wrong for this one.
+    if (s !== side) dispatch({ type: 'setSide', side: s });
+    if (hasProblems(orderProblems(form, s, ctx))) return;
+    inFlight.current = true;
+    const key = keys.current.keyFor(form.revision, s);
+    sendOrder.mutate(
+      { request: orderRequest(form, s), key },
+      {
+        onSuccess: (result: OrderResult) => {
+          toastSuccess(result.message, result.kind === 'position' ? `Position #${result.ticket} opened` : `Order #${result.orderId} placed`);
+          dispatch({ type: 'reset' });
+          onDone();
+        },
+        onError: (error) => {
+          const message = errorMessage(error);
+          setNotice(message === 'Market Closed' ? { kind: 'closed' } : { kind: 'refused', message });
+        },
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="sm" data-testid="order-form">
+      {conversions.map((s) => (
+        <FollowQuote key={s} symbol={s} />
+      ))}
+      <Group justify="space-between" align="baseline" wrap="nowrap">
+        <Text fw={700} size="lg" data-testid="order-symbol">
+          {record.Symbol}
+        </Text>
+        <Text size="xs" c="dimmed" truncate>
+          {record.description}
+        </Text>
+      </Group>
+      <Select
+        label="Type"
+        size="xs"
+        data={ORDER_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+        value={form.type}
+        allowDeselect={false}
+        onChange={(v) => {
+          const q = ctx.quote;
+          if (v) dispatch({ type: 'setOrderType', orderType: v as OrderType, quote: q && q.bid !== null && q.ask !== null ? { bid: q.bid, ask: q.ask } : null, digits });
+        }}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <SimpleGrid cols={2} spacing="sm" verticalSpacing="sm">
+        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} description={`Lots · min ${record.volumeMin}, step ${record.volumeStep}`} />
+        {pending ? (
+          <NumberInput
+            label={form.type.endsWith('stop_limit') ? 'Stop price' : 'Price'}
+            size="xs"
+            value={form.price > 0 ? form.price : ''}
+            onChange={(v) => dispatch({ type: 'setPrice', value: typeof v === 'number' ? v : Number(v) || 0 })}
+            step={point}
+            decimalScale={digits}
+            allowNegative={false}
+            inputMode="decimal"
+            classNames={{ input: 'tp-figure' }}
+            error={problems.price}
+            description="Where the order triggers"
+          />
+        ) : (
+          <Stack gap={2} justify="flex-end" className={classes.contract}>
+            <Text size="xs" c="dimmed">
+              Contract
+            </Text>
+            <Text size="sm" className="tp-figure">
+              {(form.volume * record.contractSize).toLocaleString('en-US', { maximumFractionDigits: 2 })} {record.calcMode === 'forex' ? record.baseCurrency : 'units'}
+            </Text>
+          </Stack>
+        )}
+        {form.type.endsWith('stop_limit') && (
+          <NumberInput
+            label="Limit price"
+            size="xs"
+            value={form.stopLimitPrice > 0 ? form.stopLimitPrice : ''}
+            onChange={(v) => dispatch({ type: 'setStopLimitPrice', value: typeof v === 'number' ? v : Number(v) || 0 })}
+            step={point}
+            decimalScale={digits}
+            allowNegative={false}
+            inputMode="decimal"
+            classNames={{ input: 'tp-figure' }}
+            error={problems.stopLimitPrice}
+            description="The price it then fills at or better"
+          />
+        )}
+        {pending && (
+          <TextInput
+            label="Expiry"
+            type="datetime-local"
+            size="xs"
+            value={form.expiry}
+            onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })}
+            error={problems.expiry}
+            description="Empty: good till cancelled"
+          />
+        )}
+        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} data-testid="order-sl" />
+        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} data-testid="order-tp" />
+      </SimpleGrid>
+      <TextInput label="Comment" size="xs" value={form.comment} maxLength={COMMENT_MAX} onChange={(e) => dispatch({ type: 'setComment', value: e.currentTarget.value })} error={problems.comment} />
+      <MarginSummary form={form} ctx={ctx} />
+      {notice?.kind === 'refused' && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Order refused" data-testid="order-refused">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Text size="sm" c="var(--mantine-color-error)">
+              {notice.message}
+            </Text>
+            <Button size="xs" variant="default" onClick={() => setNotice(null)}>
+              OK
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {notice?.kind === 'closed' && (
+        <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" data-testid="order-market-closed">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Text size="sm">{record.Symbol} cannot be traded until its session opens{record.sessions.length ? ` (${record.sessions.join(', ')})` : ''}.</Text>
+            <Button size="xs" variant="default" onClick={() => setNotice(null)}>
+              OK
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {block?.kind === 'stale' && (
+        <Group gap={6} wrap="nowrap" data-testid="order-blocked">
+          <IconClockPause size={16} color="var(--tp-muted)" aria-hidden />
+          <Text size="xs" c="dimmed">
+            {block.message} Buy and Sell are off until then.
+          </Text>
+        </Group>
+      )}
+      <SideButtons form={form} ctx={ctx} digits={digits} disabled={block?.kind === 'stale'} busy={sendOrder.isPending} onSend={send} />
+    </Stack>
+  );
+}
+
+function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
+  const sides = sendableSides(form);
+  return (
+    <Paper p="xs" className={classes.summary} data-testid="order-summary">
+      <table className={classes.summaryTable}>
+        <thead>
+          <tr>
+            <th scope="col">
+              <VisuallyHidden>Figure</VisuallyHidden>
+            </th>
+            {sides.map((s) => (
+              <th key={s} scope="col" className="tp-num">
+                {sides.length > 1 ? SIDE_LABEL[s] : `${SIDE_LABEL[s]} order`}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">Margin required</th>
+            {sides.map((s) => {
+              const p = orderPreview(form, s, ctx);
+              return (
+                <td key={s} className="tp-num" data-testid={`order-margin-${s}`}>
+                  {p.margin ? `${formatUsd(p.margin.toFixed(2))} USD` : '—'}
+                </td>
+              );
+            })}
+          </tr>
+          <tr>
+            <th scope="row">Free margin after</th>
+            {sides.map((s) => {
+              const p = orderPreview(form, s, ctx);
+              const negative = p.freeMarginAfter?.isNegative() ?? false;
+              return (
+                <td key={s} className={`tp-num${negative ? ' tp-negative' : ''}`} data-testid={`order-free-after-${s}`}>
+                  {p.freeMarginAfter ? `${formatUsd(p.freeMarginAfter.toFixed(2))} USD` : '—'}
+                </td>
+              );
+            })}
+          </tr>
+        </tbody>
+      </table>
+    </Paper>
+  );
+}
+
+function SideButtons({ form, ctx, digits, disabled, busy, onSend }: { form: OrderForm; ctx: OrderContext; digits: number; disabled: boolean; busy: boolean; onSend(side: Side): void }) {
+  const sides = sendableSides(form);
+  const q = ctx.quote;
+  return (
+    <Group grow gap="sm" className={classes.buttons}>
+      {sides.map((s) => {
+        const price = s === 'buy' ? q?.ask : q?.bid;
+        const label = isPending(form.type) ? `Place ${ORDER_TYPES.find((t) => t.value === form.type)?.label ?? ''}` : SIDE_LABEL[s];
+        return (
+          <Button
+            key={s}
+            size="lg"
+            className={s === 'buy' ? classes.buy : classes.sell}
+            disabled={disabled}
+            loading={busy}
+            onClick={() => onSend(s)}
+            data-testid={`order-${s}`}
+            aria-label={`${label} ${form.symbol}${price != null ? ` at ${formatPrice(price, digits)}` : ''}`}
+          >
+            <Stack gap={0} align="center">
+              <span className={classes.buttonLabel}>{label}</span>
+              <span className={`tp-figure ${classes.buttonPrice}`}>{formatPrice(price, digits)}</span>
+            </Stack>
+          </Button>
+        );
+      })}
+    </Group>
+  );
+}
