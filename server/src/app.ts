@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { PASSWORD_RESET_VALID_MINUTES } from '@tradeport/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { InProcessEventBus, type EventBus } from './bus/event-bus';
 import { RedisEventBus } from './bus/redis-event-bus';
@@ -103,7 +104,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let trading: TradingEngine | null = null;
   const now = options.now ?? Date.now;
   const mailer = Mailer.create(config.mail, now, app.log);
-  if (mailer.mode === 'outbox') app.log.info({ outbox: resolve(config.mail.outboxDir) }, 'SMTP_URL is not set: mails are not sent, they are written to the dev outbox');
+  if (mailer.mode === 'outbox') {
+    app.log.warn(
+      { outbox: resolve(config.mail.outboxDir) },
+      `SMTP_URL is not set: no mail is sent. Password-reset mails are written to the dev outbox instead and deleted after ${PASSWORD_RESET_VALID_MINUTES} minutes; set SMTP_URL to send them`,
+    );
+  }
   app.addHook('onClose', async () => {
     await trading?.stop().catch((err: unknown) => app.log.warn({ err }, 'trading engine did not stop cleanly'));
     await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config';
-import type { OutboxFile } from '../src/mail/mailer';
+import { outboxFileTime, type OutboxFile } from '../src/mail/mailer';
 import { startApp, type TestApp } from './helpers/app';
 import { Client, signedInAdmin, signedInTrader, uniqueEmail } from './helpers/client';
 
@@ -303,12 +305,47 @@ describe('password reset: what is logged', () => {
       assert.equal(mailLines[0]!.level, 30);
       assert.equal(mailLines[0]!.to, trader.email);
       assert.equal(mailLines[0]!.subject, 'Reset your password');
-      assert.ok(entries.some((e) => String(e.msg).startsWith('SMTP_URL is not set: mails are not sent')), 'start-up says where mails go');
+      // Start-up warns that mail is not being sent (finding 5), at warn level.
+      const warning = entries.find((e) => String(e.msg).startsWith('SMTP_URL is not set: no mail is sent.'));
+      assert.ok(warning, 'start-up says mail is not sent and where it goes');
+      assert.equal(warning.level, 40);
+      assert.match(String(warning.msg), /deleted after 30 minutes; set SMTP_URL to send them/);
       assert.ok(!lines.some((l) => l.includes(token)), 'the token appears in no log line');
       assert.ok(!lines.some((l) => l.includes(NEW_PASSWORD)), 'nor the new password');
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('password reset: the dev outbox does not keep links', () => {
+  test('outbox mails are deleted once their link has expired; newer mails and files the server did not write stay', async () => {
+    const t = await unthrottledApp();
+    try {
+      const trader = await signedInTrader(t);
+      await requestReset(t, trader.email);
+      assert.equal((await mailsTo(t, trader.email)).length, 1);
+      const dir = t.config.mail.outboxDir;
+      writeFileSync(join(dir, 'notes.txt'), 'kept');
+      t.clock.advance(20 * MINUTE);
+      await requestReset(t, trader.email);
+      assert.equal(await t.ctx.mailer.pruneOutbox(), 0, 'nothing is 30 minutes old yet');
+      t.clock.advance(10 * MINUTE);
+      assert.equal(await t.ctx.mailer.pruneOutbox(), 1, 'the first link expired: its mail is deleted');
+      const left = await mailsTo(t, trader.email);
+      assert.equal(left.length, 1);
+      assert.equal(left[0]!.sentAt, new Date(t.clock.now() - 10 * MINUTE).toISOString());
+      t.clock.advance(20 * MINUTE);
+      assert.equal(await t.ctx.mailer.pruneOutbox(), 1);
+      assert.deepEqual(readdirSync(dir), ['notes.txt']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('outbox file names carry their sending time; other names are not ours', () => {
+    assert.equal(outboxFileTime('2026-03-04T10-00-00-000Z-000001-ab12cd34.json'), Date.parse('2026-03-04T10:00:00.000Z'));
+    for (const name of ['notes.txt', '.2026-03-04T10-00-00-000Z-000001-ab12cd34.json.tmp', '2026-03-04T10-00-00-000Z.json', '../2026-03-04T10-00-00-000Z-000001-ab12cd34.json']) assert.equal(outboxFileTime(name), null, name);
   });
 });
 
