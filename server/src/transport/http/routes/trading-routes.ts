@@ -1,4 +1,4 @@
-import { calls } from '@tradeport/contracts';
+import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { formatCents, roundToCents } from '../../../domain/money';
@@ -13,6 +13,9 @@ import type { OrdersTable, PositionsTable } from '../../../storage/schema-tradin
 import type { AccountState, OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { answerCache, JsonText, successData, successList, successMessage } from '../responses';
+
+/** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
+const pages = (q: { limit?: number; before?: unknown; from?: number; to?: number }) => q.limit !== undefined || q.before !== undefined || q.from !== undefined || q.to !== undefined;
 
 const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
 
@@ -169,8 +172,21 @@ export function tradingRoutes(app: FastifyInstance): void {
   const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
   const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
-    const rows = await (query.status === 'pending' ? pendingOrders : recentOrders).all(ctx.db, { userId: session.userId });
-    return successList(mapRows(rows, pendingOrderOf));
+    if (!pages(query)) {
+      const rows = await (query.status === 'pending' ? pendingOrders : recentOrders).all(ctx.db, { userId: session.userId });
+      return successList(mapRows(rows, pendingOrderOf));
+    }
+    // One page, newest placed first; a row more than asked tells whether another page follows.
+    const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
+    let q = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', session.userId);
+    if (query.status === 'pending') q = q.where('status', '=', 'pending');
+    if (query.from !== undefined) q = q.where('created_at', '>=', query.from);
+    if (query.to !== undefined) q = q.where('created_at', '<', query.to);
+    if (query.before) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(query.before!.time, query.before!.id)));
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { ...successData(page.map(pendingOrderOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last.created_at), last.id) : null };
   });
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
@@ -194,9 +210,22 @@ export function tradingRoutes(app: FastifyInstance): void {
       .orderBy('p.id', 'desc')
       .limit(1000),
   );
-  registerCall(app, calls.getTradesHistory, async ({ session }) => {
-    const rows = await ownHistory.all(ctx.db, { userId: session.userId });
-    return successList(mapRows(rows, historyOf));
+  registerCall(app, calls.getTradesHistory, async ({ query, session }) => {
+    if (!pages(query)) return successList(mapRows(await ownHistory.all(ctx.db, { userId: session.userId }), historyOf));
+    // One page, newest closed first; a row more than asked tells whether another page follows.
+    const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
+    let q = ctx.db
+      .selectFrom('positions as p')
+      .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents'])
+      .where('p.user_id', '=', session.userId)
+      .where('p.status', '=', 'closed');
+    if (query.from !== undefined) q = q.where('p.closed_at', '>=', query.from);
+    if (query.to !== undefined) q = q.where('p.closed_at', '<', query.to);
+    if (query.before) q = q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(query.before!.time, query.before!.id)));
+    const rows = await q.orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(limit + 1).execute();
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { ...successData(page.map(historyOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last.closed_at), last.id) : null };
   });
 
   registerCall(app, calls.getTerminalSettings, async ({ session }) => successData(await terminalSettingsOf(ctx, session.userId)));
