@@ -16,6 +16,7 @@ import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
+import { PositionsPanel } from './positions-panel';
 import { PriceTable } from './price-table';
 import classes from './trading-page.module.css';
 
@@ -172,6 +173,7 @@ export function TradingPage() {
         <Stack className={classes.side} gap="md">
           <SymbolPanel />
           <ChartPanel />
+          <PositionsPanel />
         </Stack>
       </main>
     </div>

@@ -1,0 +1,303 @@
+import { ActionIcon, Alert, Button, CloseButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconAdjustmentsHorizontal, IconX } from '@tabler/icons-react';
+import type { SymbolRecord } from '@tradeport/contracts';
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { errorMessage } from '../api/client';
+import { useCloseTrade, useModifyTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
+import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
+import { useAppStore } from '../state/app-store';
+import { stream } from '../stream/stream';
+import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
+import { toastError } from '../ui/toast';
+import { usePositionSelection, useQuotesFrame, useSymbolMap } from './positions-hooks';
+import { priceLookup, profitText, symbolsNeeded } from './positions-live';
+import classes from './positions-panel.module.css';
+import { StopLevelInput } from './stop-level-input';
+
+/** A profit with its sign and colour; blank when it is not a number (spec). */
+export function SignedMoney({ value, delayed = false, testId }: { value: string | null; delayed?: boolean; testId?: string }) {
+  const sign = signOf(value);
+  const tone = delayed ? classes.delayed : sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : '';
+  return (
+    <span className={tone} data-testid={testId}>
+      {value === null ? '' : `${sign > 0 ? '+' : ''}${formatUsd(value)}`}
+    </span>
+  );
+}
+
+export function SideText({ side }: { side: 'Buy' | 'Sell' | 'buy' | 'sell' }) {
+  const buy = side.toLowerCase() === 'buy';
+  return <span className={buy ? 'tp-buy' : 'tp-sell'}>{buy ? 'Buy' : 'Sell'}</span>;
+}
+
+const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
+
+interface RowProps {
+  trade: OpenTradeRow;
+  record: SymbolRecord | undefined;
+  known: ReadonlyMap<string, SymbolRecord>;
+  selected: boolean;
+  delayed: boolean;
+  onSelect(ticket: number): void;
+  onClose(ticket: number): void;
+  onModify(trade: OpenTradeRow): void;
+}
+
+/**
+ * One open position. It follows only its own symbol (and the rate its profit converts at), and
+ * re-renders at most once a frame: a tick of another symbol never touches it.
+ */
+const PositionRow = memo(function PositionRow({ trade, record, known, selected, delayed, onSelect, onClose, onModify }: RowProps) {
+  const symbols = useMemo(() => symbolsNeeded(record, known), [record, known]);
+  useQuotesFrame(symbols);
+  const entry = stream.getQuote(trade.symbol)?.quote;
+  const prices = priceLookup((s) => stream.getQuote(s)?.quote);
+  const digits = record?.digits ?? 5;
+  const buy = trade.type === 'Buy';
+  // Without a streamed quote yet, the server's price and profit of the last read are shown.
+  const current = entry ? (buy ? entry.bid : entry.ask) : buy ? trade.bid : trade.ask;
+  const profit = entry ? profitText(trade, record, prices) : trade.profit;
+  const old = delayed || !entry || entry.stale;
+  return (
+    <Table.Tr
+      className={classes.row}
+      data-selected={selected || undefined}
+      aria-selected={selected}
+      tabIndex={0}
+      data-testid={`position-${trade.ticket}`}
+      data-delayed={old || undefined}
+      onClick={() => onSelect(trade.ticket)}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return;
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onSelect(trade.ticket);
+        }
+      }}
+    >
+      <Table.Td fw={600}>{trade.symbol}</Table.Td>
+      <Table.Td className="tp-figure" c="dimmed">
+        {trade.ticket}
+      </Table.Td>
+      <Table.Td className="tp-figure">{formatDateTime(trade.timeStamp).replace(' UTC', '')}</Table.Td>
+      <Table.Td>
+        <SideText side={trade.type} />
+      </Table.Td>
+      <Table.Td className="tp-num">{formatVolume(trade.volume)}</Table.Td>
+      <Table.Td className="tp-num">{formatPrice(trade.orginalPrice, digits)}</Table.Td>
+      <Table.Td className="tp-num" data-testid="sl">
+        {level(trade.stopLoss, digits)}
+      </Table.Td>
+      <Table.Td className="tp-num" data-testid="tp">
+        {level(trade.takeProfit, digits)}
+      </Table.Td>
+      <Table.Td className={`tp-num ${old ? classes.delayed : ''}`} data-testid="current">
+        {formatPrice(current, digits)}
+      </Table.Td>
+      <Table.Td className="tp-num">{formatUsd(trade.swap)}</Table.Td>
+      <Table.Td className="tp-num" fw={600}>
+        <SignedMoney value={profit} delayed={old} testId="profit" />
+      </Table.Td>
+      <Table.Td className={classes.comment} c="dimmed" title={trade.comment || undefined}>
+        {trade.comment}
+      </Table.Td>
+      <Table.Td className={classes.actions}>
+        <Group gap={2} wrap="nowrap" justify="flex-end">
+          <Tooltip label="Modify stop loss / take profit">
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              aria-label={`Modify position ${trade.ticket}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                onModify(trade);
+              }}
+            >
+              <IconAdjustmentsHorizontal size={15} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Close position">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              size="sm"
+              aria-label={`Close position ${trade.ticket}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                onClose(trade.ticket);
+              }}
+            >
+              <IconX size={15} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+/** The stop loss / take profit of one position, with the server's refusal shown in the dialog. */
+function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow | null; record: SymbolRecord | undefined; onClose(): void }) {
+  const modify = useModifyTrade();
+  const [stopLoss, setStopLoss] = useState(0);
+  const [takeProfit, setTakeProfit] = useState(0);
+  const { reset } = modify;
+  useEffect(() => {
+    setStopLoss(trade?.stopLoss ?? 0);
+    setTakeProfit(trade?.takeProfit ?? 0);
+    reset();
+  }, [trade, reset]);
+  const side = trade?.type === 'Buy' ? 'buy' : 'sell';
+  const digits = record?.digits ?? 5;
+  return (
+    <Modal opened={trade !== null} onClose={onClose} title={trade ? `Modify #${trade.ticket} · ${trade.symbol} ${trade.type} ${formatVolume(trade.volume)}` : ''} size="sm" centered>
+      {trade && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            modify.mutate({ ticket: trade.ticket, stopLoss, takeProfit }, { onSuccess: onClose });
+          }}
+        >
+          <Stack gap="sm">
+            <Text size="xs" c="dimmed">
+              Opened at <span className="tp-figure">{formatPrice(trade.orginalPrice, digits)}</span>. Leave a level empty to remove it.
+            </Text>
+            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} data-testid="modify-sl" />
+            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} data-testid="modify-tp" />
+            {modify.isError && (
+              <Alert color="red" variant="light" role="alert" data-testid="modify-error">
+                {errorMessage(modify.error)}
+              </Alert>
+            )}
+            <Group justify="flex-end" gap="xs">
+              <Button variant="default" size="xs" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" size="xs" loading={modify.isPending}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+export function PositionsHead() {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        <Table.Th>Symbol</Table.Th>
+        <Table.Th>Ticket</Table.Th>
+        <Table.Th>Time</Table.Th>
+        <Table.Th>Type</Table.Th>
+        <Table.Th className="tp-num">Volume</Table.Th>
+        <Table.Th className="tp-num">Price</Table.Th>
+        <Table.Th className="tp-num">S / L</Table.Th>
+        <Table.Th className="tp-num">T / P</Table.Th>
+        <Table.Th className="tp-num">Current price</Table.Th>
+        <Table.Th className="tp-num">Swap</Table.Th>
+        <Table.Th className="tp-num">Profit</Table.Th>
+        <Table.Th>Comment</Table.Th>
+        <Table.Th className={classes.actions}>
+          <span className="sr-only" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+            Actions
+          </span>
+        </Table.Th>
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+/**
+ * The Positions tab: one row per open position with live price and profit, close and modify per
+ * row; a refused close brings the row back with the server's message under it.
+ */
+export function PositionsTable({ delayed }: { delayed: boolean }) {
+  const trades = useTrades();
+  const known = useSymbolMap();
+  const close = useCloseTrade();
+  const selected = usePositionSelection((s) => s.selectedTicket);
+  const select = usePositionSelection((s) => s.selectTicket);
+  const setCloser = usePositionSelection((s) => s.setCloser);
+  const openOrderTicket = useAppStore((s) => s.openOrderTicket);
+  const selectedSymbol = useAppStore((s) => s.selectedSymbol);
+  const [modifying, setModifying] = useState<OpenTradeRow | null>(null);
+  const [refusals, setRefusals] = useState<ReadonlyMap<number, string>>(new Map());
+  const { mutate } = close;
+
+  const closeTicket = useMemo(
+    () => (ticket: number) => {
+      setRefusals((m) => {
+        if (!m.has(ticket)) return m;
+        const next = new Map(m);
+        next.delete(ticket);
+        return next;
+      });
+      mutate(ticket, {
+        onError: (err) => {
+          const message = errorMessage(err);
+          setRefusals((m) => new Map(m).set(ticket, message));
+          toastError(message, `Position #${ticket} was not closed`);
+        },
+      });
+    },
+    [mutate],
+  );
+  useEffect(() => {
+    setCloser(closeTicket);
+    return () => setCloser(null);
+  }, [closeTicket, setCloser]);
+
+  if (trades.isPending) return <TableSkeleton rows={4} height={28} />;
+  if (trades.isError) return <ErrorState error={trades.error} onRetry={() => void trades.refetch()} title="Could not load your positions" />;
+  const rows = trades.data.data;
+  if (rows.length === 0) {
+    return (
+      <EmptyState
+        message="You don't have any positions"
+        action={
+          <Button size="xs" onClick={() => openOrderTicket({ symbol: selectedSymbol ?? 'EURUSD' })}>
+            Create New Order
+          </Button>
+        }
+      />
+    );
+  }
+  return (
+    <>
+      <Table className={classes.table} aria-label="Open positions" verticalSpacing={4} horizontalSpacing="xs" highlightOnHover={false} stickyHeader={false}>
+        <PositionsHead />
+        <Table.Tbody>
+          {rows.map((t) => (
+            <PositionRowWithRefusal key={t.ticket} refusal={refusals.get(t.ticket)} onDismiss={() => setRefusals((m) => new Map([...m].filter(([k]) => k !== t.ticket)))}>
+              <PositionRow trade={t} record={known.get(t.symbol)} known={known} selected={selected === t.ticket} delayed={delayed} onSelect={select} onClose={closeTicket} onModify={setModifying} />
+            </PositionRowWithRefusal>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ModifyPositionModal trade={modifying} record={modifying ? known.get(modifying.symbol) : undefined} onClose={() => setModifying(null)} />
+    </>
+  );
+}
+
+function PositionRowWithRefusal({ refusal, onDismiss, children }: { refusal: string | undefined; onDismiss(): void; children: ReactNode }) {
+  return (
+    <>
+      {children}
+      {refusal && (
+        <Table.Tr className={classes.errorRow}>
+          <Table.Td colSpan={13}>
+            <Group gap="xs" justify="space-between" wrap="nowrap">
+              <Text size="xs" c="red" fw={600} role="alert" data-testid="close-refusal">
+                Not closed: {refusal}
+              </Text>
+              <CloseButton size="sm" aria-label="Dismiss" onClick={onDismiss} icon={<IconX size={14} />} />
+            </Group>
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
+  );
+}
