@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serverMessage, type Quote, type ServerMessage } from '@tradeport/contracts';
 import WebSocket from 'ws';
+import { sql } from 'kysely';
 import { FEED_TOKEN, startApp, type StartOptions, type TestApp } from './helpers/app';
 import { Client, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
@@ -812,6 +813,24 @@ describe('stream: heartbeat and periodic session checks', () => {
     const s = await Stream.open(t, client.cookieHeader);
     await t.ctx.db.updateTable('sessions').set({ revoked_at: t.clock.now() }).where('user_id', '=', id).execute();
     assert.equal((await s.closeInfoWithin(2000)).code, 4001);
+  });
+
+  test('a session check that fails (database error) closes the socket with 1013 so the client reconnects and is checked again; it never counts as valid', async () => {
+    const { client } = await signedInTrader(t);
+    const s = await Stream.open(t, client.cookieHeader);
+    // The sessions table out of reach is the database error: every session read now fails.
+    await sql`alter table sessions rename to sessions_unreachable`.execute(t.ctx.db);
+    try {
+      const info = await s.closeInfoWithin(2000);
+      assert.equal(info.code, 1013);
+    } finally {
+      await sql`alter table sessions_unreachable rename to sessions`.execute(t.ctx.db);
+    }
+    // Reconnecting with the same, still valid, cookie works once the database answers again.
+    const again = await Stream.open(t, client.cookieHeader);
+    again.send({ type: 'subscribe', symbols: ['EURUSD'] });
+    await again.next('snapshot');
+    again.ws.close();
   });
 });
 

@@ -365,11 +365,16 @@ export class StreamHub {
 
   private async checkSessions(userId?: number): Promise<void> {
     const targets = userId === undefined ? [...this.clients] : [...(this.byUser.get(userId) ?? [])];
-    const verdicts = new Map<string, Promise<boolean>>();
+    // null: the check itself failed (a database error). That fails closed: the socket is closed with
+    // 1013 (try again later), so the browser reconnects and its session is checked at the door,
+    // rather than a revoked session keeping its stream for as long as the database is unwell.
+    const verdicts = new Map<string, Promise<boolean | null>>();
     for (const c of targets) {
       let valid = verdicts.get(c.token);
-      if (!valid) verdicts.set(c.token, (valid = this.options.sessionValid(c.token).catch(() => true)));
-      if (!(await valid)) c.socket.close(4001, 'Session ended');
+      if (!valid) verdicts.set(c.token, (valid = this.options.sessionValid(c.token).catch(() => null)));
+      const verdict = await valid;
+      if (verdict === false) c.socket.close(4001, 'Session ended');
+      else if (verdict === null) c.socket.close(1013, 'Session could not be checked; reconnect');
     }
   }
 
