@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { money, requestStatus } from './common';
+import { PENDING_ORDER_TYPES } from './trading';
 
 /**
  * Account events, addressed to one user. The server publishes them on its event bus after the
@@ -71,7 +72,11 @@ export const stopOutEvent = z.object({
   notClosable: z.array(z.object({ ticket: z.number(), symbol: z.string(), reason: z.enum(['market-closed', 'no-fresh-price']) })),
 });
 
-/** A pending order filled, expired, or was rejected at activation (e.g. not enough margin). */
+/**
+ * A pending order reached a final state: filled (`ticket` is the position it opened), cancelled,
+ * expired, or rejected at activation (`reason` says why, e.g. not enough margin). `symbol`,
+ * `orderType` and `volume` let a notice name the order without looking it up.
+ */
 export const orderEvent = z.object({
   type: z.literal('order.updated'),
   userId: z.number(),
@@ -79,6 +84,9 @@ export const orderEvent = z.object({
   status: z.enum(['pending', 'filled', 'cancelled', 'expired', 'rejected']),
   reason: z.string(),
   ticket: z.number().nullable(),
+  symbol: z.string(),
+  orderType: z.enum(PENDING_ORDER_TYPES),
+  volume: z.number(),
 });
 
 export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);

@@ -132,7 +132,7 @@ export class PendingOrders {
     await inTransaction(this.state.ctx, async (trx, emit) => {
       const result = await trx.updateTable('orders').set({ status, reason, updated_at: this.state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw refuse.conflict(`Order #${o.id} is no longer pending.`);
-      emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null });
+      emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
     });
     this.untrackOrder(o.id);
   }
@@ -194,7 +194,7 @@ export class PendingOrders {
           if (Number(claimed.numUpdatedRows) !== 1) return;
           position = await this.positions.insertPosition(trx, emit, o.userId, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
           await trx.updateTable('orders').set({ position_id: position.position.id }).where('id', '=', o.id).execute();
-          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id });
+          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id, symbol: o.symbol, orderType: o.type, volume: o.volume });
         });
       } catch (err) {
         if (err instanceof Refusal) return this.finishOrder(o, 'rejected', err.message);
