@@ -1,14 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_RESET_VALID_MINUTES } from '@tradeport/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { InProcessEventBus, type EventBus } from './bus/event-bus';
 import { RedisEventBus } from './bus/redis-event-bus';
 import type { AppConfig } from './config';
-import { createPasswordPolicy } from './domain/password-policy';
 import { Mailer } from './mail/mailer';
+import { productionPasswordPolicy } from './services/password-strength';
 import { MarketData } from './market/market-data';
 import { routesPlugin } from './plugins/routes';
 import { BODY_LIMIT_BYTES, securityPlugin } from './plugins/security';
@@ -123,7 +122,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     engine: handle.engine,
     config,
     bus,
-    passwordPolicy: createPasswordPolicy(dictionary['passwords-common'] as string[]),
+    passwordPolicy: productionPasswordPolicy(),
     mailer,
     now,
     sessionCache: new SessionCache(),

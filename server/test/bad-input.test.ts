@@ -100,6 +100,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       login: () => ({ email: victim.email, password: victim.password }),
       registration: () => registrationBody(),
       requestPasswordReset: () => ({ email: victim.email }),
+      passwordStrength: () => ({ password: 'copper-kettle-harbour-58', email: 'someone@example.com' }),
       resetPassword: () => ({ token: 'A'.repeat(43), newPassword: 'copper-lantern-77' }),
       editProfileDetails: () => ({ firstName: 'Tess', lastName: 'Trader', phoneNo: '4915112345678', country_id: '840', dateOfBirth: '1990-01-02', nationality: 'German' }),
       changePassword: () => ({ currentPassword: trader.password, newPassword: 'copper-lantern-77' }),

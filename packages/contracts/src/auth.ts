@@ -101,3 +101,32 @@ export const resetPasswordRequest = z.object({
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+/**
+ * How strong a password is, as the server's policy judges it, for the meter under a password field
+ * while the person types (sign-up, reset, change). The browser asks the server rather than scoring
+ * itself: the policy's dictionaries are about 1.6 MB, and this way the meter can never disagree with
+ * the refusal. Names and email typed into the same form (sign-up) count as guessable words; for a
+ * reset the link's token names the account, and a signed-in caller's own details are used.
+ */
+export const passwordStrengthRequest = z.object({
+  password: z.string({ error: 'Please enter a password.' }).max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
+  email: z.string().max(254).optional(),
+  firstName: z.string().max(50).optional(),
+  lastName: z.string().max(50).optional(),
+  token: z.string().max(64).optional(),
+});
+export type PasswordStrengthRequest = z.infer<typeof passwordStrengthRequest>;
+
+export const passwordStrengthResponse = z.object({
+  status: z.literal('success'),
+  /** 0 (guessed at once) to 4 (very unguessable); the policy needs 3. */
+  score: z.number().int().min(0).max(4),
+  /** Whether the server would accept this password now. */
+  acceptable: z.boolean(),
+  /** The refusal the server would give, or null. */
+  message: z.string().nullable(),
+  warning: z.string().nullable(),
+  suggestions: z.array(z.string()),
+});
+export type PasswordStrengthResponse = z.infer<typeof passwordStrengthResponse>;

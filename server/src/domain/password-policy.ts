@@ -1,29 +1,90 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@tradeport/contracts';
 
 /**
- * The password rules for sign-up, password changes and admin resets: a minimum length and a
- * refusal of well-known passwords. The list of common passwords is injected (it comes from a
- * maintained package) so the rule stays a pure function.
+ * The password rules for sign-up, password changes, resets and the bootstrap administrator: a
+ * length, a refusal of well-known passwords, and a strength score of at least `MIN_SCORE` (0–4, as
+ * zxcvbn scores: 3 means "safely unguessable" against an online attack with throttling removed).
+ * The scorer and the list of common passwords are injected (they come from maintained packages),
+ * so the rules stay a pure function.
  */
-export interface PasswordPolicy {
-  check(password: string, context?: { email?: string }): string | null;
+export const MIN_SCORE = 3;
+
+/** What the scorer knows about the person, so their own name, email or the site's name score as guessable. */
+export interface PasswordContext {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
 }
 
-export function createPasswordPolicy(commonPasswords: Iterable<string>): PasswordPolicy {
+export interface PasswordScore {
+  /** 0 (guessed at once) to 4 (very unguessable). */
+  score: 0 | 1 | 2 | 3 | 4;
+  warning: string | null;
+  suggestions: string[];
+}
+
+/** Scores a password given words that are known to relate to the person and the site. */
+export type PasswordScorer = (password: string, userInputs: string[]) => PasswordScore;
+
+export interface PasswordAssessment extends PasswordScore {
+  /** The refusal the server gives for this password, or null when it is accepted. */
+  problem: string | null;
+}
+
+export interface PasswordPolicy {
+  check(password: string, context?: PasswordContext): string | null;
+  /** The refusal (if any) and the score with its feedback, for showing under the field while typing. */
+  assess(password: string, context?: PasswordContext): PasswordAssessment;
+}
+
+/** The product's own words count as guessable in every password. */
+export const SITE_WORDS = ['tradeport', 'trade', 'port', 'trading', 'broker', 'forex'];
+
+export function userInputsOf(context: PasswordContext): string[] {
+  const words = [...SITE_WORDS];
+  const email = context.email?.trim().toLowerCase();
+  if (email) {
+    words.push(email);
+    const [local, domain] = email.split('@');
+    if (local) words.push(local, ...local.split(/[._+-]+/).filter((w) => w.length >= 3));
+    if (domain) words.push(domain.split('.')[0] ?? domain);
+  }
+  for (const name of [context.firstName, context.lastName]) {
+    const n = name?.trim().toLowerCase();
+    if (n) words.push(n, ...n.split(/\s+/).filter((w) => w.length >= 3));
+  }
+  return words;
+}
+
+const TOO_EASY = 'This password is too easy to guess.';
+
+export function createPasswordPolicy(commonPasswords: Iterable<string>, scorer: PasswordScorer): PasswordPolicy {
   const common = new Set<string>();
   for (const p of commonPasswords) if (p.length >= PASSWORD_MIN_LENGTH) common.add(p.toLowerCase());
-  return {
-    check(password, context = {}) {
-      if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
-      if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
-      if (password.trim().length === 0) return 'Password cannot be only spaces.';
-      const lower = password.toLowerCase();
-      if (common.has(lower)) return 'This password is too common. Please choose a less predictable one.';
-      if (/^(.)\1+$/.test(password)) return 'This password is too easy to guess. Please choose a less predictable one.';
-      const localPart = context.email?.split('@')[0]?.toLowerCase();
-      if (localPart && localPart.length >= 4 && lower === localPart) return 'Your password must not be the same as your email address.';
-      if (context.email && lower === context.email.toLowerCase()) return 'Your password must not be the same as your email address.';
-      return null;
-    },
-  };
+
+  /** The rules that need no score, in the order their messages are given. */
+  function basicProblem(password: string, context: PasswordContext): string | null {
+    if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+    if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
+    if (password.trim().length === 0) return 'Password cannot be only spaces.';
+    const lower = password.toLowerCase();
+    if (common.has(lower)) return 'This password is too common. Please choose a less predictable one.';
+    if (/^(.)\1+$/.test(password)) return `${TOO_EASY} Please choose a less predictable one.`;
+    const localPart = context.email?.split('@')[0]?.toLowerCase();
+    if (localPart && localPart.length >= 4 && lower === localPart) return 'Your password must not be the same as your email address.';
+    if (context.email && lower === context.email.toLowerCase()) return 'Your password must not be the same as your email address.';
+    return null;
+  }
+
+  function assess(password: string, context: PasswordContext = {}): PasswordAssessment {
+    const basic = basicProblem(password, context);
+    // Beyond the maximum length the scorer is not asked (its cost grows with the length).
+    const scored: PasswordScore = password.length > PASSWORD_MAX_LENGTH ? { score: 0, warning: null, suggestions: [] } : scorer(password, userInputsOf(context));
+    if (basic) return { ...scored, problem: basic };
+    if (scored.score >= MIN_SCORE) return { ...scored, problem: null };
+    const advice = [scored.warning, scored.suggestions[0] ?? 'Add another word or two; uncommon words are better.'].filter(Boolean).join(' ');
+    return { ...scored, problem: `${TOO_EASY} ${advice}` };
+  }
+
+  return { assess, check: (password, context = {}) => assess(password, context).problem };
 }

@@ -18,7 +18,7 @@ import { clearAttempts } from './sign-in-throttle';
  */
 const VALID_MS = PASSWORD_RESET_VALID_MINUTES * 60_000;
 const HOUR_MS = 3600_000;
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const RESET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string, client: ClientInfo): Promise<void> {
   const email = normalizeEmail(rawEmail);
@@ -52,18 +52,18 @@ export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string
 
 export async function resetPassword(ctx: ServiceContext, input: { token: string; newPassword: string }, client: ClientInfo): Promise<void> {
   const token = input.token.trim();
-  if (!TOKEN_PATTERN.test(token)) throw refuse.invalid(PASSWORD_RESET_INVALID_LINK_MESSAGE);
+  if (!RESET_TOKEN_PATTERN.test(token)) throw refuse.invalid(PASSWORD_RESET_INVALID_LINK_MESSAGE);
   const tokenHash = hashToken(token);
   const now = ctx.now();
   const found = await ctx.db
     .selectFrom('password_resets')
     .innerJoin('users', 'users.id', 'password_resets.user_id')
-    .select(['password_resets.id', 'password_resets.user_id', 'password_resets.expires_at', 'password_resets.used_at', 'password_resets.revoked_at', 'users.email', 'users.is_active'])
+    .select(['password_resets.id', 'password_resets.user_id', 'password_resets.expires_at', 'password_resets.used_at', 'password_resets.revoked_at', 'users.email', 'users.first_name', 'users.last_name', 'users.is_active'])
     .where('password_resets.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!found || found.used_at !== null || found.revoked_at !== null || found.expires_at <= now || found.is_active !== 1) throw refuse.invalid(PASSWORD_RESET_INVALID_LINK_MESSAGE);
   // The link stays usable when the new password is refused, so the person can try another.
-  const problem = ctx.passwordPolicy.check(input.newPassword, { email: found.email });
+  const problem = ctx.passwordPolicy.check(input.newPassword, { email: found.email, firstName: found.first_name, lastName: found.last_name });
   if (problem) throw refuse.invalid(problem);
   const hash = await hashPassword(input.newPassword, ctx.config.scryptCost);
 

@@ -3,9 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { changeOwnPassword, login, logout, register, sessionUserDetails } from '../../../services/auth-service';
 import { requestPasswordReset, resetPassword } from '../../../services/password-reset';
 import { listCountries } from '../../../services/countries';
+import { assessPassword } from '../../../services/password-strength';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
+
+const PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE = 120;
 
 const rateLimited = (max: number) => ({
   config: { rateLimit: { max, timeWindow: '1 minute' } },
@@ -37,6 +40,18 @@ export function authRoutes(app: FastifyInstance): void {
   });
 
   registerCall(app, calls.getCountries, async () => successData(await listCountries(ctx.db)));
+
+  registerCall(
+    app,
+    calls.passwordStrength,
+    async ({ body, session }) => {
+      const { score, problem, warning, suggestions } = await assessPassword(ctx, body, session);
+      return { status: 'success' as const, score, acceptable: problem === null, message: problem, warning, suggestions };
+    },
+    // A meter asks as the person types (debounced): a generous limit that still stops a script
+    // from using the server as a free password-scoring service.
+    rateLimited(PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE),
+  );
 
   registerCall(
     app,
