@@ -9,6 +9,7 @@ export const callRoutes = {
   getCountries: { method: 'GET', path: '/getCountries.php', access: 'public' },
   requestPasswordReset: { method: 'POST', path: '/requestPasswordReset.php', access: 'public' },
   resetPassword: { method: 'POST', path: '/resetPassword.php', access: 'public' },
+  passwordStrength: { method: 'POST', path: '/passwordStrength.php', access: 'public' },
   registration: { method: 'POST', path: '/registration.php', access: 'public' },
   getProfileDetails: { method: 'GET', path: '/dashboard/customer/getProfileDetails.php', access: 'signed-in' },
   editProfileDetails: { method: 'POST', path: '/dashboard/customer/editProfileDetails.php', access: 'signed-in' },
