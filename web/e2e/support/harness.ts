@@ -88,13 +88,17 @@ export async function screenshots(page: Page, name: string, options: { dark?: bo
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core on the page; returns the serious and critical violations (none expected). */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
+/**
+ * Runs axe-core on the page, or only on the parts `include` selects (a panel and its dialogs);
+ * returns the serious and critical violations (none expected).
+ */
+export async function seriousA11yViolations(page: Page, include?: string[]): Promise<string[]> {
   await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string }[] }[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
+  const results = await page.evaluate(async (selectors) => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document | { include: string[][] }, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string }[] }[] }> } }).axe;
+    const present = selectors?.filter((s) => document.querySelector(s));
+    return axe.run(present ? { include: present.map((s) => [s]) } : document, { resultTypes: ['violations'] });
+  }, include ?? null);
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(' | ')}`);
 }
 

@@ -77,7 +77,7 @@ export function MarginCallBanner() {
   const level = useAppConfig().data;
   if (!underMarginCall(figures?.marginLevel, figures?.margin, level?.marginCallLevel)) return null;
   return (
-    <Alert color="red" variant="filled" radius={0} py={6} icon={<IconAlertTriangle size={16} />} role="alert" data-testid="margin-call-banner">
+    <Alert color="red.9" variant="filled" radius={0} py={6} icon={<IconAlertTriangle size={16} />} role="alert" data-testid="margin-call-banner">
       <Text size="sm" fw={600} span>
         Margin call: your margin level is {formatPercent(figures?.marginLevel)} (margin call at {level?.marginCallLevel}%, stop-out at {level?.stopOutLevel}%).
       </Text>{' '}

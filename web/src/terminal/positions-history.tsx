@@ -136,7 +136,7 @@ export function HistoryTable() {
           {pages.data ? `${rows.length} shown${pages.hasNextPage ? ', more below' : ''}` : ''}
         </Text>
       </div>
-      <div className={classes.historyScroll}>
+      <div className={classes.historyScroll} tabIndex={0} role="region" aria-label="History list">
         {pages.isPending ? (
           <TableSkeleton rows={4} height={28} />
         ) : pages.isError ? (

@@ -69,7 +69,7 @@ function BulkClose() {
           <Menu.Item onClick={() => choose('losing')}>Close losing</Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <Modal opened={group !== null} onClose={() => !busy && setGroup(null)} title={group ? GROUP_TITLES[group] : ''} size="sm" centered>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={group !== null} onClose={() => !busy && setGroup(null)} title={group ? GROUP_TITLES[group] : ''} size="sm" centered>
         {n === 0 ? (
           <Stack gap="md">
             <Text size="sm">{GROUP_NONE[group ?? 'all']}</Text>
@@ -95,7 +95,7 @@ function BulkClose() {
               <Button size="xs" variant="default" onClick={() => setGroup(null)} disabled={busy}>
                 Cancel
               </Button>
-              <Button size="xs" color="red" loading={busy} onClick={() => void confirm()}>
+              <Button size="xs" color="red.9" loading={busy} onClick={() => void confirm()}>
                 Close {n} position{n === 1 ? '' : 's'}
               </Button>
             </Group>
@@ -134,12 +134,12 @@ export function PositionsPanel() {
           </div>
         </div>
         <Tabs.Panel value="positions">
-          <div className={classes.scroll}>
+          <div className={classes.scroll} tabIndex={0} role="region" aria-label="Open positions list">
             <PositionsTable delayed={delayed} />
           </div>
         </Tabs.Panel>
         <Tabs.Panel value="orders">
-          <div className={classes.scroll}>
+          <div className={classes.scroll} tabIndex={0} role="region" aria-label="Pending orders list">
             <PendingOrdersTable delayed={delayed} />
           </div>
         </Tabs.Panel>

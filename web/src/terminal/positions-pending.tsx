@@ -95,7 +95,7 @@ function ModifyOrderModal({ order, record, onClose }: { order: PendingOrderRow |
   const stopLimit = order?.orderType.endsWith('stop_limit') ?? false;
   const side = order ? pendingSide(order.orderType) : 'buy';
   return (
-    <Modal opened={order !== null} onClose={onClose} title={order ? `Modify order #${order.orderId} · ${order.symbol} ${ORDER_TYPE_LABELS[order.orderType]}` : ''} size="sm" centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={order !== null} onClose={onClose} title={order ? `Modify order #${order.orderId} · ${order.symbol} ${ORDER_TYPE_LABELS[order.orderType]}` : ''} size="sm" centered>
       {order && (
         <form
           onSubmit={(e) => {

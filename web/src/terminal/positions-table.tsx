@@ -150,7 +150,7 @@ function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow |
   const side = trade?.type === 'Buy' ? 'buy' : 'sell';
   const digits = record?.digits ?? 5;
   return (
-    <Modal opened={trade !== null} onClose={onClose} title={trade ? `Modify #${trade.ticket} · ${trade.symbol} ${trade.type} ${formatVolume(trade.volume)}` : ''} size="sm" centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={trade !== null} onClose={onClose} title={trade ? `Modify #${trade.ticket} · ${trade.symbol} ${trade.type} ${formatVolume(trade.volume)}` : ''} size="sm" centered>
       {trade && (
         <form
           onSubmit={(e) => {

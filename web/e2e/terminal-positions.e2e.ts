@@ -1,0 +1,291 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PositionsPanel } from './pages/positions-panel';
+import { SignInPage } from './pages/sign-in-page';
+import { adminClient, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+
+/**
+ * The terminal's positions panel against a real server: positions opened through the API, every
+ * price pushed by the test, the panel read the way a trader reads it.
+ */
+describe('the terminal positions panel', () => {
+  let h: Harness;
+  let admin: Client;
+  let gateway: number;
+
+  const eurusd = (bid: number) => pushTicks(h, [{ symbol: 'EURUSD', bid, ask: Number((bid + 0.0002).toFixed(5)) }]);
+
+  before(async () => {
+    h = await startHarness();
+    admin = await adminClient(h);
+    const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    gateway = added.body.id as number;
+  });
+  after(async () => h?.close());
+
+  /** A trader with `amount` USD approved, and EURUSD at 1.10000 / 1.10020. */
+  async function fundedTrader(amount = '10000.00') {
+    const trader = await createTrader(h, { firstName: 'Marguerite', lastName: 'Oyelaran-Fitzgerald' });
+    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: amount, paymentAccount: '1234', payment_getways_id: gateway });
+    assert.equal(d.status, 200, JSON.stringify(d.body));
+    const a = await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+    assert.equal(a.status, 200, JSON.stringify(a.body));
+    await eurusd(1.1);
+    return trader;
+  }
+
+  /** The trader signed in on /trading with the stream live. */
+  async function openTerminal(trader: { email: string; password: string }) {
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    const panel = new PositionsPanel(page);
+    await panel.root().waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
+    return { context, page, panel };
+  }
+
+  async function fundedTerminal(amount = '10000.00') {
+    const trader = await fundedTrader(amount);
+    return { trader, ...(await openTerminal(trader)) };
+  }
+
+  async function open(client: Client, order: { symbol?: string; side: 'buy' | 'sell'; volume?: number; stopLoss?: number; takeProfit?: number; comment?: string }): Promise<number> {
+    const r = await postJson(client, '/platform/addTrades.php', { fullSymbol: order.symbol ?? 'EURUSD', tradestypes: order.side, volume: order.volume ?? 1, stopLoss: order.stopLoss ?? 0, takeProfit: order.takeProfit ?? 0, comment: order.comment ?? '' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.ticket as number;
+  }
+
+  /** The panel, its dialogs and menus, and the toasts: what this file is about (the rest of /trading is checked by its own tests). */
+  const OURS = ['[data-testid="positions-panel"]', '[role="dialog"]', '[role="menu"]', '.mantine-Notifications-root'];
+
+  async function look(page: Page, name: string) {
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    assert.deepEqual(await seriousA11yViolations(page, OURS), [], `${name}: no serious or critical axe violation`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(300);
+    assert.deepEqual(await seriousA11yViolations(page, OURS), [], `${name} (dark): no serious or critical axe violation`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshots(page, name, { dark: true });
+  }
+
+  it('shows an open position with its profit and the account figures moving under pushed ticks', async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const ticket = await open(trader.client, { side: 'buy', volume: 1, comment: 'breakout' });
+    await panel.position(ticket).waitFor();
+    // Bought at the ask 1.10020, valued at the bid 1.10000: −0.0002 × 100,000 = −20.00.
+    await panel.waitForCell(ticket, 'profit', '-20.00');
+    assert.equal(await panel.positionCell(ticket, 'current'), '1.10000');
+    await panel.waitForFooter('balance', '10,000.0000 USD');
+    await panel.waitForFooter('equity', '9,980.0000');
+    await panel.waitForFooter('margin', '1,100.0000');
+    await panel.waitForFooter('level', '907.27%');
+
+    await eurusd(1.1012);
+    await panel.waitForCell(ticket, 'profit', '+100.00');
+    assert.equal(await panel.positionCell(ticket, 'current'), '1.10120');
+    // The server's own figures at this price (server/test/trading.test.ts): margin 1,101.20, level 917.18%.
+    await panel.waitForFooter('equity', '10,100.0000');
+    await panel.waitForFooter('margin', '1,101.2000');
+    await panel.waitForFooter('free-margin', '8,998.8000');
+    await panel.waitForFooter('level', '917.18%');
+    const box = await panel.position(ticket).boundingBox();
+    await eurusd(1.0995);
+    await panel.waitForCell(ticket, 'profit', '-70.00');
+    assert.match((await panel.position(ticket).getByTestId('profit').getAttribute('class')) ?? '', /tp-negative/);
+    const after = await panel.position(ticket).boundingBox();
+    assert.deepEqual([after?.height, after?.y], [box?.height, box?.y], 'a tick does not move the row');
+
+    await open(trader.client, { symbol: 'EURUSD', side: 'sell', volume: 0.5, comment: 'hedge' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="position-"]').length === 2);
+    await look(page, 'terminal-positions');
+    await context.close();
+  });
+
+  it('modifies the stop loss from the row, shows the server refusing a wrong one, and the tick that hits it closes the row with a toast', async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const ticket = await open(trader.client, { side: 'buy', volume: 0.1 });
+    await panel.position(ticket).waitFor();
+    await panel.modifyPosition(ticket);
+    // A Buy's stop loss above the bid is refused by the server, with its own words, and nothing changes.
+    await panel.setStops({ stopLoss: '1.1010' });
+    await panel.dialog().getByRole('alert').waitFor();
+    assert.match((await panel.dialog().getByRole('alert').textContent()) ?? '', /stop loss must be below/i);
+    await look(page, 'terminal-positions-modify-refused');
+    await panel.setStops({ stopLoss: '1.0990' });
+    await panel.dialog().waitFor({ state: 'hidden' });
+    await panel.waitForCell(ticket, 'sl', '1.09900');
+    await eurusd(1.0985);
+    await panel.position(ticket).waitFor({ state: 'detached' });
+    await page.getByText(`Position #${ticket} closed by stop loss`).waitFor();
+    await screenshots(page, 'terminal-positions-sl-hit');
+    await panel.openTab('History');
+    await panel.historyRow(ticket).waitFor();
+    assert.equal(((await panel.historyRow(ticket).getByTestId('reason').textContent()) ?? '').trim(), 'Stop loss');
+    await context.close();
+  });
+
+  it('closes a position from its row: the row leaves, the balance takes the profit and History shows it', async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const ticket = await open(trader.client, { side: 'buy', volume: 1 });
+    await panel.position(ticket).waitFor();
+    await eurusd(1.1032);
+    await panel.waitForCell(ticket, 'profit', '+300.00');
+    await panel.position(ticket).click();
+    assert.equal(await panel.position(ticket).getAttribute('aria-selected'), 'true', 'a click selects the row');
+    await panel.closePosition(ticket);
+    await panel.position(ticket).waitFor({ state: 'detached', timeout: 2000 });
+    await page.getByText("You don't have any positions").waitFor();
+    await page.getByRole('button', { name: 'Create New Order' }).waitFor();
+    await panel.waitForFooter('balance', '10,300.0000 USD');
+    await panel.waitForFooter('level', '—');
+    await look(page, 'terminal-positions-empty');
+    await panel.openTab('History');
+    await panel.historyRow(ticket).waitFor();
+    const cells = await panel.historyRow(ticket).locator('td').allTextContents();
+    assert.ok(cells.includes('1.10020') && cells.includes('1.10320'), `open and close price: ${cells.join(' | ')}`);
+    assert.ok(cells.includes('+300.00'), 'the profit');
+    assert.equal(((await panel.historyRow(ticket).getByTestId('reason').textContent()) ?? '').trim(), 'Manual');
+    await context.close();
+  });
+
+  it("closes the losing positions, then all, each after one confirmation with the count and the approximate total", async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const buy = await open(trader.client, { side: 'buy', volume: 1 });
+    const sell = await open(trader.client, { side: 'sell', volume: 1 });
+    const buy2 = await open(trader.client, { side: 'buy', volume: 0.5 });
+    await eurusd(1.101);
+    // Buys: (1.10100 − 1.10020) × 100,000 = +80.00 and +40.00; the Sell: (1.10000 − 1.10120) × 100,000 = −120.00.
+    await panel.waitForCell(sell, 'profit', '-120.00');
+    await panel.waitForCell(buy2, 'profit', '+40.00');
+    await panel.bulkClose('Close losing');
+    assert.match((await page.getByTestId('bulk-close-summary').textContent()) ?? '', /Close 1 position at the market price\? Approximate total: -120\.00 USD/);
+    await look(page, 'terminal-positions-close-losing');
+    await panel.dialog().getByRole('button', { name: 'Cancel' }).click();
+    await panel.dialog().waitFor({ state: 'hidden' });
+    assert.equal((await panel.tickets()).length, 3, 'Cancel closes nothing');
+    await panel.bulkClose('Close losing');
+    await panel.dialog().getByRole('button', { name: 'Close 1 position' }).click();
+    await panel.position(sell).waitFor({ state: 'detached' });
+    assert.deepEqual((await panel.tickets()).sort(), [buy, buy2].sort());
+    await panel.bulkClose('Close all');
+    assert.match((await page.getByTestId('bulk-close-summary').textContent()) ?? '', /Close 2 positions at the market price\? Approximate total: \+120\.00 USD/);
+    await panel.dialog().getByRole('button', { name: 'Close 2 positions' }).click();
+    await page.getByText("You don't have any positions").waitFor();
+    await panel.waitForFooter('balance', '10,000.0000 USD');
+    await context.close();
+  });
+
+  it('lists a pending order with its live distance, toasts its fill, and cancels another', async () => {
+    const trader = await fundedTrader();
+    const place = async (price: number) => {
+      const r = await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.1, price, comment: 'dip' });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.orderId as number;
+    };
+    const fills = await place(1.099);
+    const stays = await place(1.09);
+    // Placing an order sends no event yet: the terminal that places it refreshes its own list, so these are placed before it opens.
+    const { context, page, panel } = await openTerminal(trader);
+    await panel.openTab('Pending Orders');
+    await panel.order(fills).waitFor();
+    // A Buy Limit watches the ask: 1.10020 − 1.09900 = 120 points.
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="order-${id}"] [data-testid="distance"]`)?.textContent === '120', fills);
+    await eurusd(1.0994);
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="order-${id}"] [data-testid="distance"]`)?.textContent === '60', fills);
+    await look(page, 'terminal-positions-pending');
+    await eurusd(1.0985);
+    await page.getByText(`Order #${fills} filled`).waitFor();
+    await panel.order(fills).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Cancel order ${stays}` }).click();
+    await panel.order(stays).waitFor({ state: 'detached' });
+    await page.getByText("You don't have any pending orders").waitFor();
+    await panel.openTab('Positions');
+    assert.equal((await panel.tickets()).length, 1, 'the filled order is a position');
+    await panel.openTab('History');
+    await panel.root().getByText('Orders', { exact: true }).click();
+    await panel.orderHistoryTable().waitFor();
+    const statuses = await panel.orderHistoryTable().locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.textContent ?? ''));
+    assert.ok(statuses.some((s) => s.includes('Filled')) && statuses.some((s) => s.includes('Cancelled')), statuses.join('\n'));
+    await context.close();
+  });
+
+  it('pages through all of History and exports the chosen range as CSV', async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const total = 130;
+    for (let i = 0; i < total; i++) {
+      const ticket = await open(trader.client, { side: i % 2 ? 'sell' : 'buy', volume: 0.01, comment: i === 0 ? 'first, "quoted"' : '' });
+      const r = await postJson(trader.client, '/platform/updateTrades.php', { ticket });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    await panel.openTab('History');
+    await panel.historyTable().waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="history-"]:not([data-testid="history-count"])').length === 100);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid^="history-"]:not([data-testid="history-count"])').length === n, total);
+    assert.equal(await page.getByRole('button', { name: 'Load more' }).count(), 0, 'the last page has no Load more');
+    const tickets = await panel.historyTickets();
+    assert.equal(new Set(tickets).size, total, 'no row twice');
+    await look(page, 'terminal-positions-history');
+
+    const today = new Date().toISOString().slice(0, 10);
+    await panel.historyRange(today, today);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    assert.equal(lines[0], 'Ticket,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap,Profit,Close reason');
+    assert.equal(lines.length, total + 1, 'every row of the range, across pages');
+    assert.match(download.suggestedFilename(), new RegExp(`positions-${today}-to-${today}\\.csv$`));
+    // A range without trades: nothing shown, and a CSV of the header only.
+    await panel.historyRange('2020-01-01', '2020-01-31');
+    await page.getByText('No closed positions in this range').waitFor();
+    await context.close();
+  });
+
+  it('marks positions delayed while the socket is down, keeps them moving by polling, and is live again after', async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const ticket = await open(trader.client, { side: 'buy', volume: 1 });
+    await panel.waitForCell(ticket, 'profit', '-20.00');
+    let blocked = true;
+    await page.routeWebSocket(/\/api\/stream$/, (ws) => {
+      if (blocked) return ws.close({ code: 1011, reason: 'test: stream unavailable' });
+      ws.connectToServer();
+    });
+    for (const client of h.app.app.websocketServer.clients) client.terminate();
+    await panel.delayedBadge().waitFor();
+    assert.equal(await panel.position(ticket).getAttribute('data-delayed'), 'true');
+    // Prices still arrive (quotes polled every second), and so do positions (every 1.5 s).
+    await eurusd(1.1022);
+    await panel.waitForCell(ticket, 'profit', '+200.00', 8000);
+    const second = await open(trader.client, { side: 'sell', volume: 0.1 });
+    await panel.position(second).waitFor({ timeout: 5000 });
+    await screenshots(page, 'terminal-positions-delayed', { dark: true });
+    blocked = false;
+    await panel.delayedBadge().waitFor({ state: 'detached', timeout: 20_000 });
+    assert.equal(await panel.position(ticket).getAttribute('data-delayed'), null);
+    await eurusd(1.1032);
+    await panel.waitForCell(ticket, 'profit', '+300.00');
+    await context.close();
+  });
+
+  it('shows the margin-call banner while the level is under the margin-call level', async () => {
+    const { trader, context, page, panel } = await fundedTerminal('200.00');
+    await open(trader.client, { side: 'buy', volume: 0.1 });
+    await panel.waitForFooter('margin', '110.0000');
+    assert.equal(await panel.marginCallBanner().count(), 0, 'no banner at a healthy level');
+    // Equity 200 − 102 = 98 on a margin of 109.00: about 89.9 %, under 100 % but above the 50 % stop-out.
+    await eurusd(1.09);
+    await panel.marginCallBanner().waitFor();
+    assert.match((await panel.marginCallBanner().textContent()) ?? '', /margin level is 89\.91%/);
+    await look(page, 'terminal-positions-margin-call');
+    await eurusd(1.1);
+    await panel.marginCallBanner().waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
