@@ -21,7 +21,19 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await screenshots(page, 'sign-up');
     assert.deepEqual(await seriousA11yViolations(page), []);
     const email = `new.trader.${Date.now()}@example.com`;
-    await signUp.fill({ firstName: 'Grace', lastName: 'Hopper', phoneNo: '15550100', email, password: 'Compil3r-Grace!', country: 'United Kingdom' });
+    // The meter under the password field shows the server's verdict while typing (review finding 6).
+    await signUp.fill({ firstName: 'Grace', lastName: 'Hopper', phoneNo: '15550100', email, password: 'Summer2024' });
+    const meter = signUp.strengthMeter();
+    await page.waitForFunction(() => document.querySelector('[data-testid="password-strength"]')?.getAttribute('data-acceptable') === 'false');
+    assert.match((await meter.textContent()) ?? '', /not accepted · This password is too easy to guess\./);
+    await screenshots(page, 'sign-up-weak-password');
+    await signUp.fill({ password: 'gracehopper1' });
+    await page.waitForFunction(() => /too easy to guess/.test(document.querySelector('[data-testid="password-strength"]')?.textContent ?? ''));
+    assert.equal(await meter.getAttribute('data-acceptable'), 'false', "the person's own name makes a password guessable");
+    await signUp.fill({ password: 'Compil3r-Grace!', country: 'United Kingdom' });
+    await page.waitForFunction(() => document.querySelector('[data-testid="password-strength"]')?.getAttribute('data-acceptable') === 'true');
+    assert.match((await meter.textContent()) ?? '', /^Strong/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
     assert.equal(await page.locator('.fi.fi-gb').count() > 0, true, 'the chosen country shows its flag');
     const message = await signUp.messageAfterSubmit();
     assert.match(message, /success/i);

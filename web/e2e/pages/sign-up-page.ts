@@ -13,6 +13,7 @@ export class SignUpPage {
   constructor(readonly page: Page) {}
   readonly submit = () => this.page.getByRole('button', { name: 'Sign Up' });
   readonly message = () => this.page.getByTestId('form-message');
+  readonly strengthMeter = () => this.page.getByTestId('password-strength');
 
   async goto(): Promise<void> {
     await this.page.goto('/signup');

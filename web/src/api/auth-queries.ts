@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, type CallInput } from './client';
 
 /** The signed-out screens' calls, apart from the other hooks so the sign-in page loads only these. */
@@ -21,4 +21,21 @@ export function useRequestPasswordReset() {
 
 export function useResetPassword() {
   return useMutation({ mutationFn: (input: CallInput<'resetPassword'>) => callApi('resetPassword', input) });
+}
+
+/**
+ * The server's verdict on a password being typed, for the meter under the field. Asked after a
+ * pause in typing; the answer is never kept once the field stops asking (gcTime 0), so no password
+ * lingers in the query cache.
+ */
+export function usePasswordStrength(input: CallInput<'passwordStrength'> | null) {
+  return useQuery({
+    queryKey: ['passwordStrength', input],
+    queryFn: ({ signal }) => callApi('passwordStrength', input!, { signal }),
+    enabled: input !== null && input.password.length > 0,
+    placeholderData: keepPreviousData,
+    gcTime: 0,
+    staleTime: Infinity,
+    retry: false,
+  });
 }

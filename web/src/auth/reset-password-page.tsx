@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client';
 import { useResetPassword } from '../api/auth-queries';
+import { PasswordStrengthMeter } from './password-strength';
 import { FormMessage } from '../ui/form-message';
 import { toastSuccess } from '../ui/toast';
 import { AuthLayout } from './auth-layout';
@@ -53,7 +54,8 @@ export function ResetPasswordPage() {
     <AuthLayout title="Choose a new password" subtitle="After the change, every device signed in to your account is signed out.">
       <form onSubmit={submit} noValidate aria-label="Choose a new password">
         <Stack gap="md">
-          <PasswordInput label="New password" autoComplete="new-password" description="At least 8 characters; avoid common passwords." value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError?.field === 'password' ? fieldError.message : undefined} size="md" disabled={reset.isSuccess} />
+          <PasswordInput label="New password" autoComplete="new-password" description="At least 8 characters. A few uncommon words make a strong password." value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError?.field === 'password' ? fieldError.message : undefined} size="md" disabled={reset.isSuccess} />
+          {!reset.isSuccess && <PasswordStrengthMeter password={password} owner={{ token }} />}
           <PasswordInput label="Confirm new password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={fieldError?.field === 'confirm' ? fieldError.message : undefined} size="md" disabled={reset.isSuccess} />
           <div>
             <Button type="submit" fullWidth size="md" loading={reset.isPending} disabled={reset.isSuccess}>

@@ -8,6 +8,7 @@ import { useCountries } from '../api/queries';
 import { FormMessage } from '../ui/form-message';
 import { toastSuccess } from '../ui/toast';
 import { AuthLayout } from './auth-layout';
+import { PasswordStrengthMeter } from './password-strength';
 import { CountrySelect } from './country-select';
 
 /** Spec section 9: the redirect to sign-in after a successful sign-up. */
@@ -99,12 +100,13 @@ export function SignUpPage() {
           <PasswordInput
             label="Password"
             autoComplete="new-password"
-            description="At least 8 characters; avoid common passwords."
+            description="At least 8 characters. A few uncommon words make a strong password."
             value={form.password}
             onChange={(e) => set('password')(e.currentTarget.value)}
             error={fieldError('password')}
             size="md"
           />
+          <PasswordStrengthMeter password={form.password} owner={{ email: form.email, firstName: form.firstName, lastName: form.lastName }} />
           <div
             onKeyDown={(e) => {
               // The dropdown's own Enter picks an option; Enter on a closed dropdown submits.

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../api/client';
 import { useChangePassword } from '../api/queries';
+import { PasswordStrengthMeter } from '../auth/password-strength';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
 import { toastSuccess } from '../ui/toast';
@@ -54,7 +55,8 @@ export function SettingsPage() {
         <form onSubmit={submit} noValidate aria-label="Change password">
           <Stack gap="md">
             <PasswordInput label="Current password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} />
-            <PasswordInput label="New password" autoComplete="new-password" description="At least 8 characters; avoid common passwords." value={next} onChange={(e) => setNext(e.currentTarget.value)} error={errors.next} />
+            <PasswordInput label="New password" autoComplete="new-password" description="At least 8 characters. A few uncommon words make a strong password." value={next} onChange={(e) => setNext(e.currentTarget.value)} error={errors.next} />
+            <PasswordStrengthMeter password={next} />
             <PasswordInput label="Confirm new password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={errors.confirm} />
             <Group justify="flex-end">
               <Button type="submit" loading={change.isPending}>
