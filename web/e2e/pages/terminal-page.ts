@@ -34,3 +34,72 @@ export class TerminalPage {
     return this.connection().getAttribute('data-state');
   }
 }
+
+/** The new-order dialog and the terminal's order-entry controls (quick trade, settings, splits). */
+export class OrderEntry {
+  constructor(readonly page: Page) {}
+  readonly dialog = () => this.page.getByRole('dialog', { name: 'New order' });
+  readonly orderType = () => this.dialog().getByRole('combobox', { name: 'Type' });
+  readonly volume = () => this.dialog().getByRole('textbox', { name: 'Volume' });
+  readonly comment = () => this.dialog().getByRole('textbox', { name: 'Comment' });
+  readonly price = () => this.dialog().getByRole('textbox', { name: 'Price', exact: true });
+  readonly refusal = () => this.page.getByTestId('dialog-refused');
+  readonly marketClosed = () => this.page.getByTestId('dialog-market-closed');
+  readonly blocked = () => this.page.getByTestId('dialog-blocked');
+  readonly quickTrade = () => this.page.getByTestId('quick-trade');
+  readonly settingsButton = () => this.page.getByRole('button', { name: 'Terminal settings' });
+
+  /** Double-clicks the symbol's price row (spec: that opens the dialog on a desktop). */
+  async openFromRow(symbol: string): Promise<void> {
+    await this.page.getByTestId(`price-row-${symbol}`).dblclick();
+    await this.dialog().waitFor();
+  }
+
+  /** The dialog's Sell or Buy button (for a pending type, its one Place button has the type's side). */
+  button(side: 'buy' | 'sell') {
+    return this.page.getByTestId(`dialog-${side}`);
+  }
+
+  async chooseType(label: string): Promise<void> {
+    await this.orderType().click();
+    await this.page.getByRole('option', { name: label, exact: true }).click();
+  }
+
+  async setVolume(volume: string): Promise<void> {
+    await this.volume().fill(volume);
+  }
+
+  /** The margin the dialog says the order needs for this side, as shown ('10.80 USD'). */
+  async margin(side: 'buy' | 'sell'): Promise<string> {
+    return ((await this.page.getByTestId(`dialog-margin-${side}`).textContent()) ?? '').trim();
+  }
+
+  async freeMarginAfter(side: 'buy' | 'sell'): Promise<string> {
+    return ((await this.page.getByTestId(`dialog-free-after-${side}`).textContent()) ?? '').trim();
+  }
+
+  quickButton(side: 'buy' | 'sell') {
+    return this.page.getByTestId(`quick-${side}`);
+  }
+
+  async openSettings(): Promise<void> {
+    await this.settingsButton().click();
+    await this.page.getByRole('dialog', { name: 'Terminal settings' }).waitFor();
+  }
+
+  /** Turns one-click trading on (through its confirmation) or off. */
+  async setOneClick(on: boolean): Promise<void> {
+    await this.openSettings();
+    const toggle = this.page.getByRole('switch', { name: 'One-click trading' });
+    if ((await toggle.isChecked()) === on) return;
+    await toggle.click({ force: true });
+    if (on) {
+      const confirm = this.page.getByRole('dialog', { name: 'Turn on one-click trading?' });
+      await confirm.waitFor();
+      await confirm.getByRole('button', { name: 'Turn on one-click trading' }).click();
+      await confirm.waitFor({ state: 'hidden' });
+    } else {
+      await this.page.keyboard.press('Escape');
+    }
+  }
+}

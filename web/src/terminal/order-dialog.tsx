@@ -95,7 +95,7 @@ export function OrderDialog() {
   const ticket = useAppStore((s) => s.orderTicket);
   const close = useAppStore((s) => s.closeOrderTicket);
   return (
-    <Modal opened={ticket !== null} onClose={close} title="New order" size={520} classNames={{ title: classes.title }} data-testid="order-dialog">
+    <Modal opened={ticket !== null} onClose={close} title="New order" size={520} closeButtonProps={{ 'aria-label': 'Close the order dialog' }} classNames={{ title: classes.title }} data-testid="order-dialog">
       {ticket && <OrderTicket key={ticketKey(ticket)} request={ticket} onDone={close} />}
     </Modal>
   );
@@ -121,8 +121,8 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
   const problems = orderProblems(form, side, ctx);
   const block = quoteBlock(ctx);
   const digits = record.digits;
-  const point = 10 ** -digits;
   const pending = isPending(form.type);
+  const stopLimit = form.type.endsWith('stop_limit');
 
   const send = (s: Side) => {
     if (inFlight.current) return;
@@ -157,12 +157,12 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
   };
 
   return (
-    <Stack gap="sm" data-testid="order-form">
+    <Stack gap="sm" data-testid="dialog-form">
       {conversions.map((s) => (
         <FollowQuote key={s} symbol={s} />
       ))}
       <Group justify="space-between" align="baseline" wrap="nowrap">
-        <Text fw={700} size="lg" data-testid="order-symbol">
+        <Text fw={700} size="lg" data-testid="dialog-symbol">
           {record.Symbol}
         </Text>
         <Text size="xs" c="dimmed" truncate>
@@ -182,64 +182,41 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
         comboboxProps={{ withinPortal: true }}
       />
       <SimpleGrid cols={2} spacing="sm" verticalSpacing="sm">
-        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} description={`Lots · min ${record.volumeMin}, step ${record.volumeStep}`} />
-        {pending ? (
-          <NumberInput
-            label={form.type.endsWith('stop_limit') ? 'Stop price' : 'Price'}
-            size="xs"
-            value={form.price > 0 ? form.price : ''}
-            onChange={(v) => dispatch({ type: 'setPrice', value: typeof v === 'number' ? v : Number(v) || 0 })}
-            step={point}
-            decimalScale={digits}
-            allowNegative={false}
-            inputMode="decimal"
-            classNames={{ input: 'tp-figure' }}
+        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} />
+        <Stack gap={2} justify="flex-end" className={classes.contract}>
+          <Text size="sm" className="tp-figure" data-testid="dialog-contract">
+            {(form.volume * record.contractSize).toLocaleString('en-US', { maximumFractionDigits: 2 })} {record.calcMode === 'forex' ? record.baseCurrency : record.Symbol}
+          </Text>
+          <Text size="xs" c="dimmed">
+            Lots: min {record.volumeMin} · step {record.volumeStep} · max {record.volumeMax}
+          </Text>
+        </Stack>
+        {pending && (
+          <PriceInput
+            label={stopLimit ? 'Stop price' : 'Price'}
+            description={`${side === 'buy' ? 'Ask' : 'Bid'} now: ${formatPrice(side === 'buy' ? ctx.quote?.ask : ctx.quote?.bid, digits)}`}
+            value={form.price}
+            digits={digits}
+            onChange={(value) => dispatch({ type: 'setPrice', value })}
             error={problems.price}
-            description="Where the order triggers"
           />
-        ) : (
-          <Stack gap={2} justify="flex-end" className={classes.contract}>
-            <Text size="xs" c="dimmed">
-              Contract
-            </Text>
-            <Text size="sm" className="tp-figure">
-              {(form.volume * record.contractSize).toLocaleString('en-US', { maximumFractionDigits: 2 })} {record.calcMode === 'forex' ? record.baseCurrency : 'units'}
-            </Text>
-          </Stack>
         )}
-        {form.type.endsWith('stop_limit') && (
-          <NumberInput
-            label="Limit price"
-            size="xs"
-            value={form.stopLimitPrice > 0 ? form.stopLimitPrice : ''}
-            onChange={(v) => dispatch({ type: 'setStopLimitPrice', value: typeof v === 'number' ? v : Number(v) || 0 })}
-            step={point}
-            decimalScale={digits}
-            allowNegative={false}
-            inputMode="decimal"
-            classNames={{ input: 'tp-figure' }}
-            error={problems.stopLimitPrice}
-            description="The price it then fills at or better"
-          />
+        {stopLimit && (
+          <PriceInput label="Limit price" description="Fills at this price or better" value={form.stopLimitPrice} digits={digits} onChange={(value) => dispatch({ type: 'setStopLimitPrice', value })} error={problems.stopLimitPrice} />
         )}
         {pending && (
-          <TextInput
-            label="Expiry"
-            type="datetime-local"
-            size="xs"
-            value={form.expiry}
-            onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })}
-            error={problems.expiry}
-            description="Empty: good till cancelled"
-          />
+          <TextInput label="Expiry" description="Empty: good till cancelled" type="datetime-local" size="xs" value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
         )}
-        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} data-testid="order-sl" />
-        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} data-testid="order-tp" />
+        {/* Keeps Stop loss and Take profit side by side when the rows above are odd. */}
+        {pending && !stopLimit && <div aria-hidden />}
+        {stopLimit && <div aria-hidden />}
+        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} data-testid="dialog-sl" />
+        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} data-testid="dialog-tp" />
       </SimpleGrid>
       <TextInput label="Comment" size="xs" value={form.comment} maxLength={COMMENT_MAX} onChange={(e) => dispatch({ type: 'setComment', value: e.currentTarget.value })} error={problems.comment} />
       <MarginSummary form={form} ctx={ctx} />
       {notice?.kind === 'refused' && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Order refused" data-testid="order-refused">
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Order refused" data-testid="dialog-refused">
           <Group justify="space-between" wrap="nowrap" align="flex-start">
             <Text size="sm" c="var(--mantine-color-error)">
               {notice.message}
@@ -251,7 +228,7 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
         </Alert>
       )}
       {notice?.kind === 'closed' && (
-        <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" data-testid="order-market-closed">
+        <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" data-testid="dialog-market-closed">
           <Group justify="space-between" wrap="nowrap" align="flex-start">
             <Text size="sm">{record.Symbol} cannot be traded until its session opens{record.sessions.length ? ` (${record.sessions.join(', ')})` : ''}.</Text>
             <Button size="xs" variant="default" onClick={() => setNotice(null)}>
@@ -261,7 +238,7 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
         </Alert>
       )}
       {block?.kind === 'stale' && (
-        <Group gap={6} wrap="nowrap" data-testid="order-blocked">
+        <Group gap={6} wrap="nowrap" data-testid="dialog-blocked">
           <IconClockPause size={16} color="var(--tp-muted)" aria-hidden />
           <Text size="xs" c="dimmed">
             {block.message} Buy and Sell are off until then.
@@ -273,10 +250,30 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
   );
 }
 
+/** A pending order's price: typed, or stepped one point with the arrows, in the instrument's digits. */
+function PriceInput({ label, description, value, digits, onChange, error }: { label: string; description: string; value: number; digits: number; onChange(v: number): void; error?: string }) {
+  return (
+    <NumberInput
+      label={label}
+      description={description}
+      size="xs"
+      value={value > 0 ? value : ''}
+      onChange={(v) => onChange(typeof v === 'number' ? v : Number(v) || 0)}
+      step={10 ** -digits}
+      decimalScale={digits}
+      fixedDecimalScale
+      allowNegative={false}
+      inputMode="decimal"
+      classNames={{ input: 'tp-figure' }}
+      error={error}
+    />
+  );
+}
+
 function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
   const sides = sendableSides(form);
   return (
-    <Paper p="xs" className={classes.summary} data-testid="order-summary">
+    <Paper p="xs" className={classes.summary} data-testid="dialog-summary">
       <table className={classes.summaryTable}>
         <thead>
           <tr>
@@ -296,7 +293,7 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
             {sides.map((s) => {
               const p = orderPreview(form, s, ctx);
               return (
-                <td key={s} className="tp-num" data-testid={`order-margin-${s}`}>
+                <td key={s} className="tp-num" data-testid={`dialog-margin-${s}`}>
                   {p.margin ? `${formatUsd(p.margin.toFixed(2))} USD` : '—'}
                 </td>
               );
@@ -308,7 +305,7 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
               const p = orderPreview(form, s, ctx);
               const negative = p.freeMarginAfter?.isNegative() ?? false;
               return (
-                <td key={s} className={`tp-num${negative ? ' tp-negative' : ''}`} data-testid={`order-free-after-${s}`}>
+                <td key={s} className={`tp-num${negative ? ' tp-negative' : ''}`} data-testid={`dialog-free-after-${s}`}>
                   {p.freeMarginAfter ? `${formatUsd(p.freeMarginAfter.toFixed(2))} USD` : '—'}
                 </td>
               );
@@ -326,7 +323,7 @@ function SideButtons({ form, ctx, digits, disabled, busy, onSend }: { form: Orde
   return (
     <Group grow gap="sm" className={classes.buttons}>
       {sides.map((s) => {
-        const price = s === 'buy' ? q?.ask : q?.bid;
+        const price = isPending(form.type) ? form.price || null : s === 'buy' ? q?.ask : q?.bid;
         const label = isPending(form.type) ? `Place ${ORDER_TYPES.find((t) => t.value === form.type)?.label ?? ''}` : SIDE_LABEL[s];
         return (
           <Button
@@ -336,12 +333,15 @@ function SideButtons({ form, ctx, digits, disabled, busy, onSend }: { form: Orde
             disabled={disabled}
             loading={busy}
             onClick={() => onSend(s)}
-            data-testid={`order-${s}`}
-            aria-label={`${label} ${form.symbol}${price != null ? ` at ${formatPrice(price, digits)}` : ''}`}
+            data-testid={`dialog-${s}`}
           >
             <Stack gap={0} align="center">
               <span className={classes.buttonLabel}>{label}</span>
-              <span className={`tp-figure ${classes.buttonPrice}`}>{formatPrice(price, digits)}</span>
+              <VisuallyHidden> </VisuallyHidden>
+              <span className={`tp-figure ${classes.buttonPrice}`}>
+                {isPending(form.type) ? 'at ' : ''}
+                {formatPrice(price, digits)}
+              </span>
             </Stack>
           </Button>
         );

@@ -1,12 +1,12 @@
-import { Center, Group, Loader, Pagination, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Center, Group, Loader, Pagination, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle, IconCaretDownFilled, IconCaretUpFilled, IconLock, IconSearch } from '@tabler/icons-react';
+import { IconAlertCircle, IconCaretDownFilled, IconCaretUpFilled, IconClockPause, IconLock, IconSearch } from '@tabler/icons-react';
 import type { InstrumentGroup, SymbolRecord } from '@tradeport/contracts';
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
 import { useAppStore } from '../state/app-store';
-import { useQuote } from '../stream/hooks';
+import { useConnectionState, useQuote } from '../stream/hooks';
 import { ErrorState } from '../ui/page';
 import classes from './price-table.module.css';
 
@@ -27,7 +27,7 @@ function Price({ value, digits, direction }: { value: number; digits: number; di
 }
 
 /** One row; it alone re-renders when its symbol ticks. */
-const PriceRow = memo(function PriceRow({ record, selected, onSelect }: { record: SymbolRecord; selected: boolean; onSelect: (symbol: string) => void }) {
+const PriceRow = memo(function PriceRow({ record, selected, onSelect, onOpen }: { record: SymbolRecord; selected: boolean; onSelect: (symbol: string) => void; onOpen?: (symbol: string) => void }) {
   const entry = useQuote(record.Symbol);
   const q = entry?.quote;
   const unavailable = !q || q.bid === null || q.ask === null || q.stale;
@@ -39,10 +39,13 @@ const PriceRow = memo(function PriceRow({ record, selected, onSelect }: { record
       aria-selected={selected}
       tabIndex={0}
       onClick={() => onSelect(record.Symbol)}
+      onDoubleClick={onOpen && (() => onOpen(record.Symbol))}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
           onSelect(record.Symbol);
+          // Enter is the keyboard's double-click: it opens the new-order dialog.
+          if (e.key === 'Enter') onOpen?.(record.Symbol);
         }
       }}
       data-testid={`price-row-${record.Symbol}`}
@@ -105,6 +108,8 @@ export function PriceTable() {
   const setSymbolType = useAppStore((s) => s.setSymbolType);
   const selected = useAppStore((s) => s.selectedSymbol);
   const select = useAppStore((s) => s.selectSymbol);
+  const openOrderTicket = useAppStore((s) => s.openOrderTicket);
+  const delayed = useConnectionState() !== 'open';
   const mobile = useMediaQuery('(max-width: 768px)');
   const pageSize = mobile ? PAGE_SIZE_MOBILE : PAGE_SIZE;
   const [keyword, setKeyword] = useState('');
@@ -114,6 +119,9 @@ export function PriceTable() {
   const pages = Math.max(1, Math.ceil(filtered.length / pageSize));
   const current = Math.min(page, pages);
   const rows = filtered.slice((current - 1) * pageSize, current * pageSize);
+
+  // On a desktop, double-clicking a row opens the new-order dialog (spec: Symbol list).
+  const openTicket = useCallback((symbol: string) => openOrderTicket({ symbol }), [openOrderTicket]);
 
   // The first row becomes selected when none is (spec section 4).
   useEffect(() => {
@@ -148,8 +156,15 @@ export function PriceTable() {
           size="xs"
           w={112}
         />
+        {delayed && (
+          <Tooltip label="The live connection is down: prices are polled every second until it is back.">
+            <Badge color="orange" variant="light" size="sm" leftSection={<IconClockPause size={12} />} styles={{ root: { textTransform: 'none', flex: 'none' } }} data-testid="prices-delayed" tabIndex={0}>
+              Delayed
+            </Badge>
+          </Tooltip>
+        )}
       </Group>
-      <div className={classes.body}>
+      <div className={classes.body} data-delayed={delayed || undefined}>
         {symbols.isPending ? (
           <Center h={200}>
             <span role="status" aria-label="Loading symbols">
@@ -176,7 +191,7 @@ export function PriceTable() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((r) => (
-                <PriceRow key={r.Symbol} record={r} selected={r.Symbol === selected} onSelect={select} />
+                <PriceRow key={r.Symbol} record={r} selected={r.Symbol === selected} onSelect={select} onOpen={mobile ? undefined : openTicket} />
               ))}
             </Table.Tbody>
           </Table>

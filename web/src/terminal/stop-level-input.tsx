@@ -45,6 +45,7 @@ export function StopLevelInput({ label, kind, side, symbol, digits, value, onCha
       hideControls
       allowNegative={false}
       decimalScale={digits}
+      fixedDecimalScale
       inputMode="decimal"
       error={error || undefined}
       classNames={{ input: 'tp-figure' }}

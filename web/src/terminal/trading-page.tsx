@@ -1,120 +1,134 @@
-import { ActionIcon, Button, Group, Menu, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
-import { useState } from 'react';
-import { useFullscreenDocument } from '@mantine/hooks';
+import { ActionIcon, Button, Group, Menu, SegmentedControl, Text, Title, Tooltip } from '@mantine/core';
+import { useFullscreenDocument, useMediaQuery } from '@mantine/hooks';
 import { IconLayoutDashboard, IconLogout, IconMaximize, IconMinimize, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { SymbolRecord } from '@tradeport/contracts';
+import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { signOut, useSession, useSymbols } from '../api/queries';
-import { formatPrice } from '../format/format';
+import { formatDecimal, formatPercent } from '../format/format';
 import { CandleChart } from '../market/candle-chart';
 import { useAppStore } from '../state/app-store';
-import { useQuote } from '../stream/hooks';
+import { useConnectionState, useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
-import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
+import { hotkeyAction, keyPressOf } from './hotkeys';
+import { OrderDialog } from './order-dialog';
+import { useLiveAccount } from './positions-account';
+import { closeSelectedPosition } from './positions-hooks';
 import { PositionsPanel } from './positions-panel';
 import { PriceTable } from './price-table';
+import { QuickTrade, useQuickTrade } from './quick-trade';
+import { SplitHandle } from './split-handle';
+import { loadSplits, saveSplits, type TerminalSplits } from './terminal-layout';
+import { useTerminalSettings } from './terminal-settings';
+import { HotkeysHelp, TerminalSettingsMenu } from './terminal-settings-menu';
 import classes from './trading-page.module.css';
 
-function Fact({ label, value }: { label: string; value: string }) {
+function useSelectedRecord(): SymbolRecord | undefined {
+  const symbol = useAppStore((s) => s.selectedSymbol);
+  return useSymbols().data?.data.find((s) => s.Symbol === symbol);
+}
+
+/** Balance, equity, free margin and level in brief, live (the positions panel's own figures). */
+function AccountBrief() {
+  const f = useLiveAccount();
+  const delayed = useConnectionState() !== 'open';
+  const items = [
+    { label: 'Balance', value: f ? formatDecimal(f.balance, 2) : '—', id: 'balance' },
+    { label: 'Equity', value: f ? formatDecimal(f.equity, 2) : '—', id: 'equity' },
+    { label: 'Free margin', value: f ? formatDecimal(f.freeMargin, 2) : '—', id: 'free-margin' },
+    { label: 'Level', value: f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—', id: 'level' },
+  ];
   return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={600} className="tp-figure">
-        {value}
-      </Text>
+    <dl className={classes.brief} aria-label="Account in brief" data-testid="account-brief" data-delayed={delayed || undefined}>
+      {items.map((i) => (
+        <div key={i.id} className={classes.briefItem}>
+          <dt>{i.label}</dt>
+          <dd className="tp-figure" data-testid={`brief-${i.id}`}>
+            {i.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The selected symbol: name, state, spread and terms, and the quick-trade widget. */
+function InstrumentHeader({ record }: { record: SymbolRecord }) {
+  const q = useQuote(record.Symbol)?.quote;
+  const spread = q && q.bid !== null && q.ask !== null ? Math.round((q.ask - q.bid) * 10 ** record.digits) : null;
+  const state = !q ? null : !q.open ? { text: 'Market closed', color: 'var(--tp-muted)' } : q.stale ? { text: 'No recent price', color: 'var(--tp-negative)' } : { text: 'Market open', color: 'var(--tp-positive)' };
+  return (
+    <div className={classes.instrument} data-testid="symbol-panel">
+      <div className={classes.instrumentName}>
+        <Group gap="xs" wrap="nowrap">
+          <Title order={2} size="h4">
+            {record.Symbol}
+          </Title>
+          {state && (
+            <Text size="xs" fw={600} c={state.color} className={classes.marketState} data-testid="market-state">
+              {state.text}
+            </Text>
+          )}
+        </Group>
+        <Text size="xs" c="dimmed" truncate>
+          {record.description} · Spread <span className="tp-figure">{spread ?? '—'}</span> · Contract {record.contractSize.toLocaleString('en-US')} · {record.calcMode === 'forex' ? 'Forex' : 'CFD'}
+        </Text>
+      </div>
+      <QuickTrade record={record} />
     </div>
   );
 }
 
-/** The selected symbol: its live quote, spread and contract terms. */
-function SymbolPanel() {
-  const symbol = useAppStore((s) => s.selectedSymbol);
-  const record = useSymbols().data?.data.find((s) => s.Symbol === symbol);
-  const q = useQuote(symbol)?.quote;
-  if (!record) return null;
-  const point = 10 ** -record.digits;
-  const spread = q && q.bid !== null && q.ask !== null ? Math.round((q.ask - q.bid) / point) : null;
-  return (
-    <Paper p="md" data-testid="symbol-panel">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            {record.Symbol}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {record.description} · {record.CurrencyType}
-          </Text>
-        </div>
-        <Text size="xs" fw={700} c={q?.open ? (q.stale ? 'var(--tp-negative)' : 'var(--tp-positive)') : 'dimmed'}>
-          {!q ? '' : q.open ? (q.stale ? 'NO RECENT PRICE' : 'MARKET OPEN') : 'MARKET CLOSED'}
-        </Text>
-      </Group>
-      <SimpleGrid cols={2} mt="md" spacing="sm">
-        <Paper p="sm" withBorder>
-          <Text size="xs" c="dimmed">
-            Bid (sell)
-          </Text>
-          <Text fz={26} fw={700} className="tp-figure tp-sell">
-            {formatPrice(q?.bid, record.digits)}
-          </Text>
-        </Paper>
-        <Paper p="sm" withBorder>
-          <Text size="xs" c="dimmed">
-            Ask (buy)
-          </Text>
-          <Text fz={26} fw={700} className="tp-figure tp-buy">
-            {formatPrice(q?.ask, record.digits)}
-          </Text>
-        </Paper>
-      </SimpleGrid>
-      <SimpleGrid cols={{ base: 2, sm: 3 }} mt="md" spacing="sm">
-        <Fact label="Spread (points)" value={spread === null ? '—' : String(spread)} />
-        <Fact label="Digits" value={String(record.digits)} />
-        <Fact label="Contract size" value={record.contractSize.toLocaleString('en-US')} />
-        <Fact label="Volume min / step" value={`${record.volumeMin} / ${record.volumeStep}`} />
-        <Fact label="Volume max" value={String(record.volumeMax)} />
-        <Fact label="Margin mode" value={record.calcMode === 'forex' ? 'Forex' : 'CFD'} />
-      </SimpleGrid>
-      {record.sessions.length > 0 && (
-        <Text size="xs" c="dimmed" mt="md">
-          Sessions: {record.sessions.join(', ')}
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 /** The selected symbol's candles; the spec's terminal default is one hour. */
-function ChartPanel() {
-  const symbol = useAppStore((s) => s.selectedSymbol);
-  const record = useSymbols().data?.data.find((s) => s.Symbol === symbol);
+function ChartPanel({ record }: { record: SymbolRecord }) {
   const [period, setPeriod] = useState<PeriodName>('H1');
-  if (!record) return null;
   return (
-    <Paper p="md">
-      <Group justify="space-between" mb="sm" gap="xs">
+    <div className={classes.chart}>
+      <Group justify="space-between" gap="xs" px="xs" py={6} className={classes.chartBar}>
         <Text fw={600} size="sm">
           {record.Symbol} · {period}
         </Text>
         <SegmentedControl aria-label="Chart period" size="xs" value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
       </Group>
-      <CandleChart symbol={record.Symbol} period={period} digits={record.digits} height={420} label={`${record.Symbol} candlestick chart, ${period}`} />
-    </Paper>
+      <div className={classes.chartBody}>
+        <CandleChart symbol={record.Symbol} period={period} digits={record.digits} height="100%" label={`${record.Symbol} candlestick chart, ${period}`} />
+      </div>
+    </div>
   );
 }
 
-/**
- * `/trading`, first slice: the live price table and the selected symbol. The chart, order entry
- * and positions are the terminal's next part; until then the page shows only what works.
- */
-export function TradingPage() {
+/** The optional hotkeys (off until turned on in the settings). */
+function Hotkeys({ onHelp }: { onHelp(): void }) {
+  const { hotkeys } = useTerminalSettings();
+  const record = useSelectedRecord();
+  const { trade } = useQuickTrade(record);
+  const openOrderTicket = useAppStore((s) => s.openOrderTicket);
+  useEffect(() => {
+    if (!hotkeys) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (useAppStore.getState().orderTicket) return;
+      const action = hotkeyAction(keyPressOf(event));
+      if (!action) return;
+      event.preventDefault();
+      if (action === 'help') onHelp();
+      else if (action === 'buy' || action === 'sell') trade(action);
+      else if (action === 'new-order') {
+        if (record) openOrderTicket({ symbol: record.Symbol });
+      } else if (!closeSelectedPosition()) toastError('Click a position in the Positions tab first, then press Shift+C to close it.', 'No position selected');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [hotkeys, trade, record, openOrderTicket, onHelp]);
+  return null;
+}
+
+function TopBar({ onShowHotkeys }: { onShowHotkeys(): void }) {
   const session = useSession().data;
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -132,50 +146,80 @@ export function TradingPage() {
     void navigate('/', { replace: true });
   };
   return (
-    <div className={classes.page}>
-      <header className={classes.topbar}>
-        <Group gap="sm" wrap="nowrap">
-          <Logo size="sm" nameFrom="xs" />
-          <Button component={Link} to="/dashboard/home" size="xs" variant="default" leftSection={<IconLayoutDashboard size={16} />}>
-            Dashboard
-          </Button>
-        </Group>
-        <Group gap="xs" wrap="nowrap">
-          <ConnectionBadge />
-          <Tooltip label={fullscreen ? 'Leave full screen' : 'Full screen'}>
-            <ActionIcon variant="default" size="lg" onClick={() => void toggle()} aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} visibleFrom="sm">
-              {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
+    <header className={classes.topbar}>
+      <Group gap="sm" wrap="nowrap">
+        <Logo size="sm" nameFrom="xs" />
+        <Button component={Link} to="/dashboard/home" size="xs" variant="default" leftSection={<IconLayoutDashboard size={16} />}>
+          Dashboard
+        </Button>
+      </Group>
+      <AccountBrief />
+      <Group gap="xs" wrap="nowrap">
+        <ConnectionBadge />
+        <Tooltip label={fullscreen ? 'Leave full screen' : 'Full screen'}>
+          <ActionIcon variant="default" size="lg" onClick={() => void toggle()} aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} visibleFrom="sm">
+            {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
+          </ActionIcon>
+        </Tooltip>
+        <TerminalSettingsMenu onShowHotkeys={onShowHotkeys} />
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="default" size="lg" aria-label={`Account menu of ${name}`}>
+              <IconUserCircle size={18} />
             </ActionIcon>
-          </Tooltip>
-          <ColorSchemeToggle />
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="default" size="lg" aria-label={`Account menu of ${name}`}>
-                <IconUserCircle size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Label>{name}</Menu.Label>
-              <Menu.Item component={Link} to="/dashboard/home" leftSection={<IconLayoutDashboard size={16} />}>
-                Dashboard
-              </Menu.Item>
-              <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
-                LogOut
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      </header>
-      <main className={classes.main}>
-        <section className={classes.prices} aria-label="Price table">
-          <PriceTable />
-        </section>
-        <Stack className={classes.side} gap="md">
-          <SymbolPanel />
-          <ChartPanel />
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>{name}</Menu.Label>
+            <Menu.Item component={Link} to="/dashboard/home" leftSection={<IconLayoutDashboard size={16} />}>
+              Dashboard
+            </Menu.Item>
+            <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
+              LogOut
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </header>
+  );
+}
+
+/**
+ * `/trading`: the top bar, the chart area with the instrument header and quick trade, the price
+ * table on the right (~30%), the positions panel below; both splits resizable and remembered.
+ */
+export function TradingPage() {
+  const record = useSelectedRecord();
+  const mobile = useMediaQuery('(max-width: 768px)');
+  const [splits, setSplits] = useState<TerminalSplits>(() => loadSplits(typeof localStorage === 'undefined' ? undefined : localStorage));
+  const workspace = useRef<HTMLElement>(null);
+  const upper = useRef<HTMLDivElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const showHelp = useRef(() => setHelpOpen(true)).current;
+  const set = (which: keyof TerminalSplits) => (v: number) => setSplits((s) => ({ ...s, [which]: v }));
+  const commit = (which: keyof TerminalSplits) => (v: number) => saveSplits(localStorage, { ...splits, [which]: v });
+  const style = mobile ? undefined : ({ '--prices-width': `${splits.pricesPercent}%`, '--bottom-height': `${splits.bottomPercent}%` } as React.CSSProperties);
+  return (
+    <div className={classes.page}>
+      <TopBar onShowHotkeys={showHelp} />
+      <main className={classes.workspace} ref={workspace} style={style}>
+        <div className={classes.upper} ref={upper}>
+          <section className={classes.chartArea} aria-label="Chart">
+            {record && <InstrumentHeader record={record} />}
+            {record && <ChartPanel record={record} />}
+          </section>
+          {!mobile && <SplitHandle which="pricesPercent" value={splits.pricesPercent} label="Resize the price table" onChange={set('pricesPercent')} onCommit={commit('pricesPercent')} container={upper} />}
+          <section className={classes.prices} aria-label="Price table">
+            <PriceTable />
+          </section>
+        </div>
+        {!mobile && <SplitHandle which="bottomPercent" value={splits.bottomPercent} label="Resize the positions panel" onChange={set('bottomPercent')} onCommit={commit('bottomPercent')} container={workspace} />}
+        <div className={classes.bottom}>
           <PositionsPanel />
-        </Stack>
+        </div>
       </main>
+      <OrderDialog />
+      <Hotkeys onHelp={showHelp} />
+      <HotkeysHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
 }

@@ -8,7 +8,7 @@ type Limits = Pick<OrderInstrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>;
  * Volume in lots: minus / lots / plus on the instrument's grid (never below its minimum nor above
  * its maximum), typing allowed; Arrow Up/Down step like the buttons.
  */
-export function VolumeStepper({ value, onChange, limits, label = 'Volume', ...rest }: { value: number; onChange(v: number): void; limits: Limits; label?: string } & Omit<NumberInputProps, 'value' | 'onChange' | 'label'>) {
+export function VolumeStepper({ value, onChange, limits, label = 'Volume', ...rest }: { value: number; onChange(v: number): void; limits: Limits; label?: React.ReactNode } & Omit<NumberInputProps, 'value' | 'onChange' | 'label'>) {
   const step = (direction: 1 | -1) => onChange(stepVolume(value, direction, limits));
   return (
     <NumberInput

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PositionsPanel } from './pages/positions-panel';
+import { SignInPage } from './pages/sign-in-page';
+import { OrderEntry, TerminalPage } from './pages/terminal-page';
+import { adminClient, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+
+/**
+ * Order entry on /trading against a real server: the new-order dialog (market and pending orders,
+ * the margin preview, refusals, 'Market Closed'), the quick-trade widget and one-click trading.
+ * Every price is pushed by the test.
+ */
+describe('the terminal order entry', () => {
+  let h: Harness;
+  let admin: Client;
+  let gateway: number;
+
+  const eurusd = (bid: number, ask = Number((bid + 0.0002).toFixed(5))) => pushTicks(h, [{ symbol: 'EURUSD', bid, ask }]);
+
+  before(async () => {
+    h = await startHarness();
+    admin = await adminClient(h);
+    const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    gateway = added.body.id as number;
+  });
+  after(async () => h?.close());
+
+  /** A trader with `amount` USD approved, signed in on /trading with a live stream and EURUSD at 1.10000 / 1.10020. */
+  async function fundedTerminal(amount = '10000.00') {
+    const trader = await createTrader(h, { firstName: 'Ines', lastName: 'Okafor' });
+    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: amount, paymentAccount: '1234', payment_getways_id: gateway });
+    assert.equal(d.status, 200, JSON.stringify(d.body));
+    const a = await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+    assert.equal(a.status, 200, JSON.stringify(a.body));
+    await eurusd(1.1);
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    const terminal = new TerminalPage(page);
+    await terminal.table().waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.10000');
+    return { trader, context, page, terminal, entry: new OrderEntry(page), panel: new PositionsPanel(page) };
+  }
+
+  async function openTrades(client: Client) {
+    const r = await client.get('/platform/getTrades.php');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.data as { ticket: number; symbol: string; type: string; volume: number; orginalPrice: number; stopLoss: number; takeProfit: number; comment: string }[];
+  }
+
+  async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 8000): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await probe();
+      if (v) return v;
+      if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Axe in both themes, then the screenshots (1440×900 and 375×812, light and dark). */
+  async function look(page: Page, name: string) {
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    assert.deepEqual(await seriousA11yViolations(page), [], `${name}: no serious or critical axe violation`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(300);
+    assert.deepEqual(await seriousA11yViolations(page), [], `${name} (dark): no serious or critical axe violation`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshots(page, name, { dark: true });
+  }
+
+  it('buys from the dialog: the margin shown before sending is the margin the server holds after the fill', async () => {
+    const { trader, context, page, entry, panel } = await fundedTerminal();
+    await look(page, 'terminal-layout');
+    await entry.openFromRow('EURUSD');
+    assert.equal(await entry.orderType().inputValue(), 'Instant Execution');
+    assert.equal(await entry.volume().inputValue(), '0.01');
+    await entry.setVolume('0.5');
+    // 0.5 × 100,000 / 100 = 500 EUR at the EURUSD bid 1.10000 = 550.00 USD; the spread costs 10.00 at once.
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '550.00 USD');
+    const shown = await entry.margin('buy');
+    assert.equal(await entry.freeMarginAfter('buy'), '9,440.00 USD');
+    assert.match((await entry.button('buy').textContent()) ?? '', /1\.10020/);
+    assert.match((await entry.button('sell').textContent()) ?? '', /1\.10000/);
+    await look(page, 'terminal-order-dialog');
+
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const position = await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    assert.deepEqual([position.symbol, position.type, position.volume, position.orginalPrice], ['EURUSD', 'Buy', 0.5, 1.1002]);
+    const margins = await trader.client.get('/platform/getMargins.php');
+    assert.equal(`${Number(margins.body.totalMargin).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`, shown, 'the preview is what the server holds');
+    await panel.position(position.ticket).waitFor();
+    await page.getByText(`Position #${position.ticket} opened`).waitFor();
+
+    // The next opening starts from the spec's defaults again.
+    await entry.openFromRow('EURUSD');
+    assert.equal(await entry.volume().inputValue(), '0.01');
+    assert.equal(await entry.comment().inputValue(), '');
+    await page.keyboard.press('Escape');
+    await context.close();
+  });
+
+  it('shows a refusal for lack of margin in red with OK, and opens nothing', async () => {
+    const { trader, context, page, entry } = await fundedTerminal('100.00');
+    await entry.openFromRow('EURUSD');
+    await entry.setVolume('1');
+    // 1,100.00 USD of margin against 100.00 of free margin: the preview says so in red, the server refuses.
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '1,100.00 USD');
+    assert.match((await page.getByTestId('dialog-free-after-buy').getAttribute('class')) ?? '', /tp-negative/);
+    await entry.button('buy').click();
+    await entry.refusal().waitFor();
+    assert.match((await entry.refusal().textContent()) ?? '', /Not enough free margin/);
+    await look(page, 'terminal-order-refused');
+    await entry.refusal().getByRole('button', { name: 'OK' }).click();
+    await entry.refusal().waitFor({ state: 'hidden' });
+    assert.ok(await entry.dialog().isVisible(), 'the dialog stays open to change the order');
+    assert.deepEqual(await openTrades(trader.client), []);
+    await context.close();
+  });
+
+  it('opens exactly one position when Buy is double-clicked', async () => {
+    const { trader, context, entry } = await fundedTerminal();
+    await entry.openFromRow('EURUSD');
+    await entry.button('buy').dblclick();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal((await openTrades(trader.client)).length, 1);
+    await context.close();
+  });
+
+  it("says 'Market Closed' with OK when the instrument's session is closed, and sends nothing", async () => {
+    const { trader, context, page, terminal, entry } = await fundedTerminal();
+    // The exchange's session for AAPL is over (as after 16:00 New York): the server's book says so.
+    const book = (h.app.app as unknown as { market: { book: { isOpen(symbol: string, time?: number): boolean } } }).market.book;
+    const isOpen = book.isOpen.bind(book);
+    book.isOpen = (symbol, time) => (symbol === 'AAPL' ? false : isOpen(symbol, time));
+    try {
+      await pushTicks(h, [{ symbol: 'AAPL', bid: 200, ask: 200.05 }]);
+      await terminal.chooseType('Stocks');
+      await page.waitForFunction(() => document.querySelector('[data-testid="price-row-AAPL"]')?.getAttribute('data-state') === 'closed');
+      await entry.openFromRow('AAPL');
+      await entry.button('buy').click();
+      await entry.marketClosed().waitFor();
+      await look(page, 'terminal-order-market-closed');
+      await entry.marketClosed().getByRole('button', { name: 'OK' }).click();
+      await entry.marketClosed().waitFor({ state: 'hidden' });
+      assert.deepEqual(await openTrades(trader.client), []);
+    } finally {
+      book.isOpen = isOpen;
+    }
+    await context.close();
+  });
+
+  it('places a Buy Limit from the dialog that fills on a pushed tick and moves to Positions', async () => {
+    const { trader, context, page, entry, panel } = await fundedTerminal();
+    await entry.openFromRow('EURUSD');
+    await entry.chooseType('Buy Limit');
+    // The price starts ten points under the ask, where a Buy Limit is valid.
+    assert.equal(await entry.price().inputValue(), '1.10010');
+    await entry.price().fill('1.09950');
+    assert.equal(await entry.button('sell').count(), 0, 'a Buy Limit has no Sell button');
+    await look(page, 'terminal-order-pending');
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const orders = await trader.client.get('/platform/getPendingOrders.php');
+    assert.equal(orders.body.data.length, 1);
+    assert.deepEqual([orders.body.data[0].orderType, orders.body.data[0].price], ['buy_limit', 1.0995]);
+    assert.deepEqual(await openTrades(trader.client), []);
+
+    await eurusd(1.0993, 1.0995);
+    const position = await eventually('the fill', async () => (await openTrades(trader.client))[0]);
+    assert.equal(position.orginalPrice, 1.0995);
+    await panel.position(position.ticket).waitFor();
+    await context.close();
+  });
+
+  it('trades from the quick-trade widget: the dialog with one-click off, at once with it on (after a confirmation), kept on the server', async () => {
+    const { trader, context, page, entry } = await fundedTerminal();
+    // Off by default: SELL opens the dialog, prefilled.
+    await entry.quickTrade().getByRole('textbox', { name: 'Quick trade volume' }).fill('0.05');
+    await entry.quickButton('sell').click();
+    await entry.dialog().waitFor();
+    assert.equal(await entry.volume().inputValue(), '0.05');
+    await page.keyboard.press('Escape');
+    await entry.dialog().waitFor({ state: 'hidden' });
+    assert.deepEqual(await openTrades(trader.client), []);
+
+    await entry.openSettings();
+    await page.getByRole('switch', { name: 'One-click trading' }).click({ force: true });
+    const confirm = page.getByRole('dialog', { name: 'Turn on one-click trading?' });
+    await confirm.waitFor();
+    assert.match((await confirm.textContent()) ?? '', /send a market order at once/);
+    await look(page, 'terminal-one-click-confirm');
+    await confirm.getByRole('button', { name: 'Turn on one-click trading' }).click();
+    await eventually('the setting on the server', async () => (await trader.client.get('/platform/getTerminalSettings.php')).body.data?.oneClickTrading === true);
+
+    await entry.quickButton('buy').click();
+    const position = await eventually('the one-click position', async () => (await openTrades(trader.client))[0]);
+    assert.deepEqual([position.type, position.volume], ['Buy', 0.05]);
+    await page.getByText(`Position #${position.ticket} opened`).waitFor();
+    assert.ok(!(await entry.dialog().isVisible()), 'no dialog with one-click on');
+
+    // Kept per user: a reload still has it on; turning it off goes back to the dialog.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('[data-testid="quick-trade"]')?.hasAttribute('data-one-click') === true);
+    await entry.setOneClick(false);
+    await eventually('the setting off on the server', async () => (await trader.client.get('/platform/getTerminalSettings.php')).body.data?.oneClickTrading === false);
+    await entry.quickButton('buy').click();
+    await entry.dialog().waitFor();
+    assert.equal((await openTrades(trader.client)).length, 1);
+    await context.close();
+  });
+});

@@ -1,0 +1,102 @@
+import { Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import type { SymbolRecord } from '@tradeport/contracts';
+import type { Side } from '@tradeport/trading-math';
+import { useCallback, useRef } from 'react';
+import { create } from 'zustand';
+import { errorMessage } from '../api/client';
+import { formatPrice } from '../format/format';
+import { useAppStore } from '../state/app-store';
+import { useQuote } from '../stream/hooks';
+import { stream } from '../stream/stream';
+import { toastError, toastSuccess } from '../ui/toast';
+import { DEFAULT_VOLUME, quickOrderRequest, quoteBlock } from './order-form';
+import { newIdempotencyKey, useSendOrder } from './order-send';
+import { useTerminalSettings } from './terminal-settings';
+import { VolumeStepper } from './volume-stepper';
+import classes from './quick-trade.module.css';
+
+/** The quick-trade volume, shared by the widget and the Buy/Sell hotkeys. */
+export const useQuickVolume = create<{ volume: number; setVolume(v: number): void }>((set) => ({ volume: DEFAULT_VOLUME, setVolume: (volume) => set({ volume }) }));
+
+/** The volume to trade: never below the instrument's minimum nor above its maximum. */
+export function quickVolumeFor(volume: number, record: Pick<SymbolRecord, 'volumeMin' | 'volumeMax'>): number {
+  return Math.min(record.volumeMax, Math.max(record.volumeMin, volume));
+}
+
+/**
+ * Buy or Sell from the widget or a hotkey. With one-click trading off it opens the order dialog
+ * prefilled; with it on the market order goes out at once (a new key per press, one order in
+ * flight at a time) and a toast confirms it. No order goes out on a closed market or a stale price.
+ */
+export function useQuickTrade(record: SymbolRecord | undefined) {
+  const { oneClickTrading } = useTerminalSettings();
+  const openOrderTicket = useAppStore((s) => s.openOrderTicket);
+  const sendOrder = useSendOrder();
+  const inFlight = useRef(false);
+  const trade = useCallback(
+    (side: Side) => {
+      if (!record) return;
+      const volume = quickVolumeFor(useQuickVolume.getState().volume, record);
+      if (!oneClickTrading) {
+        openOrderTicket({ symbol: record.Symbol, side, volume });
+        return;
+      }
+      const block = quoteBlock({ quote: stream.getQuote(record.Symbol)?.quote ?? null });
+      if (block) {
+        toastError(block.kind === 'closed' ? `${record.Symbol} cannot be traded until its session opens.` : block.message, block.kind === 'closed' ? 'Market Closed' : 'Order not sent');
+        return;
+      }
+      if (inFlight.current) return;
+      inFlight.current = true;
+      sendOrder.mutate(
+        { request: quickOrderRequest(record.Symbol, side, volume), key: newIdempotencyKey() },
+        {
+          onSuccess: (result) => toastSuccess(result.message, result.kind === 'position' ? `Position #${result.ticket} opened` : 'Order placed'),
+          onError: (error) => toastError(errorMessage(error), 'Order refused'),
+          onSettled: () => {
+            inFlight.current = false;
+          },
+        },
+      );
+    },
+    [record, oneClickTrading, openOrderTicket, sendOrder],
+  );
+  return { trade, sending: sendOrder.isPending, oneClickTrading };
+}
+
+/** The spec's quick trade widget: the bid with SELL, a volume stepper, BUY with the ask. */
+export function QuickTrade({ record }: { record: SymbolRecord }) {
+  const q = useQuote(record.Symbol)?.quote;
+  const volume = useQuickVolume((s) => s.volume);
+  const setVolume = useQuickVolume((s) => s.setVolume);
+  const { trade, sending, oneClickTrading } = useQuickTrade(record);
+  const block = quoteBlock({ quote: q ?? null });
+  const stale = block?.kind === 'stale';
+  const shown = quickVolumeFor(volume, record);
+  const button = (side: Side) => {
+    const price = side === 'buy' ? q?.ask : q?.bid;
+    const label = side === 'buy' ? 'BUY' : 'SELL';
+    return (
+      <Tooltip label={stale ? block.message : oneClickTrading ? 'One-click trading is on: sends a market order at once' : 'Opens the order dialog'} openDelay={400}>
+        <UnstyledButton
+          className={`${classes.side} ${side === 'buy' ? classes.buy : classes.sell}`}
+          onClick={() => trade(side)}
+          disabled={stale || sending}
+          data-disabled={stale || sending || undefined}
+          data-testid={`quick-${side}`}
+        >
+          <span className={classes.label}>{label}</span>
+          <VisuallyHidden> at </VisuallyHidden>
+          <span className={`tp-figure ${classes.price}`}>{formatPrice(price, record.digits)}</span>
+        </UnstyledButton>
+      </Tooltip>
+    );
+  };
+  return (
+    <div className={classes.widget} role="group" aria-label={`Quick trade ${record.Symbol}`} data-testid="quick-trade" data-one-click={oneClickTrading || undefined}>
+      {button('sell')}
+      <VolumeStepper value={volume} onChange={setVolume} onBlur={() => setVolume(shown)} limits={record} label={null} aria-label="Quick trade volume" w={118} className={classes.volume} />
+      {button('buy')}
+    </div>
+  );
+}
