@@ -121,6 +121,11 @@ export const auditEntry = z.object({
   before: z.unknown(),
   after: z.unknown(),
   ip: z.string(),
+  /**
+   * The user the action was about: the user itself, the owner of the position or money request;
+   * null for actions on no user's behalf (payment accounts) or a target no longer found.
+   */
+  targetUser: z.object({ id: z.number(), firstName: z.string(), lastName: z.string(), email: z.string() }).nullable(),
 });
 export const auditQuery = z.object({
   limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -25,33 +25,56 @@ const ACTIONS: Record<string, string> = {
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
 
-/** The target of an action, linked to the trader's page where there is one. */
+/** The user an action was about: their name, linked to their page, and their email beneath. */
+function TargetUser({ entry, fallbackId }: { entry: AuditEntry; fallbackId: number | null }) {
+  const user = entry.targetUser;
+  if (!user) {
+    if (fallbackId === null) return null;
+    return (
+      <Anchor component={Link} to={`/dashboard/users/${fallbackId}`} size="sm">
+        User #{fallbackId}
+      </Anchor>
+    );
+  }
+  const name = `${user.firstName} ${user.lastName}`.trim() || `User #${user.id}`;
+  return (
+    <Stack gap={0} miw={0}>
+      <Anchor component={Link} to={`/dashboard/users/${user.id}`} size="sm" truncate="end" title={name}>
+        {name}
+      </Anchor>
+      <Text size="xs" c="dimmed" truncate="end" title={user.email}>
+        {user.email}
+      </Text>
+    </Stack>
+  );
+}
+
+const numericId = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+
+/** The target of an action, with the user it was about linked to their page. */
 function Target({ entry }: { entry: AuditEntry }) {
   const id = entry.targetId;
   switch (entry.targetType) {
     case 'user':
-      return (
-        <Anchor component={Link} to={`/dashboard/users/${id}`} size="sm">
-          User #{id}
-        </Anchor>
-      );
+      return <TargetUser entry={entry} fallbackId={numericId(id)} />;
     case 'money_request':
-      return <Text size="sm">{entry.action.startsWith('withdrawal') ? 'Withdrawal' : 'Deposit'} request #{id}</Text>;
+      return (
+        <Stack gap={2} miw={0}>
+          <Text size="sm">
+            {entry.action.startsWith('withdrawal') ? 'Withdrawal' : 'Deposit'} request #{id}
+          </Text>
+          <TargetUser entry={entry} fallbackId={null} />
+        </Stack>
+      );
     case 'payment_account':
       return <Text size="sm">Payment account #{id}</Text>;
-    case 'position': {
-      const owner = asObject(entry.before)?.userId;
+    case 'position':
       return (
-        <>
+        <Stack gap={2} miw={0}>
           <Text size="sm">Ticket #{id}</Text>
-          {typeof owner === 'number' && (
-            <Anchor component={Link} to={`/dashboard/users/${owner}`} size="xs">
-              of user #{owner}
-            </Anchor>
-          )}
-        </>
+          <TargetUser entry={entry} fallbackId={numericId(asObject(entry.before)?.userId)} />
+        </Stack>
       );
-    }
     default:
       return (
         <Text size="sm">
@@ -124,12 +147,10 @@ export function AuditLogPage() {
       <Stack gap={0} role="list" aria-label="Audit log" style={{ opacity: audit.isPlaceholderData ? 0.6 : 1 }}>
         {shown.map((e, i) => (
           <Stack key={e.id} role="listitem" gap={4} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
-            <Group justify="space-between" gap="xs" align="flex-start" wrap="nowrap">
-              <Text size="sm" fw={600}>
-                {ACTIONS[e.action] ?? e.action}
-              </Text>
-              <Target entry={e} />
-            </Group>
+            <Text size="sm" fw={600}>
+              {ACTIONS[e.action] ?? e.action}
+            </Text>
+            <Target entry={e} />
             <Text size="xs" c="dimmed" className="tp-figure" style={{ overflowWrap: 'anywhere' }}>
               {e.actorEmail || 'Console'} · {formatDateTime(e.timeStamp)}
             </Text>
@@ -175,14 +196,19 @@ export function AuditLogPage() {
                 <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
                   {ACTIONS[e.action] ?? e.action}
                 </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td maw={240}>
                   <Target entry={e} />
                 </Table.Td>
                 <Table.Td maw={260}>
-                  <State value={e.before} entry={e} />
+                  {/* A state is never squeezed narrower than a word such as 'Pending'. */}
+                  <Box miw={110}>
+                    <State value={e.before} entry={e} />
+                  </Box>
                 </Table.Td>
                 <Table.Td maw={260}>
-                  <State value={e.after} entry={e} />
+                  <Box miw={110}>
+                    <State value={e.after} entry={e} />
+                  </Box>
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -2,6 +2,7 @@ import { calls, type MoneyRequestRow, type TraderRow } from '@tradeport/contract
 import type { FastifyInstance } from 'fastify';
 import { listAudit, onlineUserIds, setUserActive, setUserPassword, userListSources, usersTable } from '../../../services/admin-users';
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
+import { withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
 import { answerCache, successData, successList, successMessage } from '../responses';
@@ -45,5 +46,5 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editStatusPayments, async ({ body, actor }) => successMessage(await setPaymentAccountActive(ctx, actor, body.id, body.isActive)));
 
-  registerCall(app, calls.getAuditLog, async ({ query }) => successList(await listAudit(ctx, query.limit, query.before)));
+  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await withTargetUsers(ctx, await listAudit(ctx, query.limit, query.before))));
 }
