@@ -119,6 +119,23 @@ describe('terminal events', () => {
       assert.match(got[2]!.reason, /^Not enough free margin/);
       for (const e of got) assert.deepEqual(accountEvent.parse(e), e, 'matches the contract');
       assert.equal(rec.events.filter((e) => e.type === 'order.updated').length, 4, 'one event per order');
+
+      // The History's order list (status=all, paged) shows each order's final state, reason and time.
+      const listed = await client.get(`${calls.getPendingOrders.path}?status=all&limit=10`);
+      assert.equal(listed.status, 200);
+      assert.equal(listed.body.nextCursor, null);
+      const rows = listed.body.data as { orderId: number; status: string; reason: string; ticket: number | null; updatedAt: string; timeStamp: string }[];
+      assert.deepEqual(
+        rows.map((r) => [r.orderId, r.status, r.ticket]),
+        [
+          [cancelled, 'cancelled', null],
+          [rejected, 'rejected', null],
+          [expires, 'expired', null],
+          [fills, 'filled', ticket],
+        ],
+      );
+      assert.deepEqual(rows.map((r) => r.reason), ['Cancelled by the trader', got[2]!.reason, 'Expired', 'Filled']);
+      assert.ok(rows.every((r) => Date.parse(r.updatedAt) >= Date.parse(r.timeStamp)));
     } finally {
       rec.stop();
     }
