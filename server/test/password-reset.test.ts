@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { loadConfig } from '../src/config';
 import { outboxFileTime, type OutboxFile } from '../src/mail/mailer';
 import { startApp, type TestApp } from './helpers/app';
@@ -27,7 +28,12 @@ const NEW_PASSWORD = 'amber-lighthouse-77';
 const unthrottledApp = (extra: Parameters<typeof startApp>[0] = {}) =>
   startApp({ ...extra, config: { signinRateLimitPerMinute: 1000, signupRateLimitPerMinute: 1000, passwordResetRateLimitPerMinute: 1000, ...extra.config } });
 
-const requestReset = (t: TestApp, email: string) => new Client(t).post('/requestPasswordReset.php', { email });
+/** Asks for a reset link and waits for the work done after the answer (the link, the mail) to finish. */
+async function requestReset(t: TestApp, email: string) {
+  const answer = await new Client(t).post('/requestPasswordReset.php', { email });
+  await t.ctx.mailer.idle();
+  return answer;
+}
 const reset = (t: TestApp, token: string, newPassword = NEW_PASSWORD) => new Client(t).post('/resetPassword.php', { token, newPassword });
 
 /** The token in a reset mail's link. */
@@ -123,6 +129,32 @@ describe('POST /api/requestPasswordReset.php', () => {
     t.clock.advance(61 * MINUTE);
     assert.deepEqual((await requestReset(t, trader.email)).body, REQUESTED);
     assert.equal((await mailsTo(t, trader.email)).length, 4);
+  });
+
+  test('the answer does not wait for the account\'s work, so its timing does not tell whether the account exists (PostgreSQL)', async (ctx) => {
+    // Made observable by slowing the account's work down on purpose: a trigger sleeps 300 ms in
+    // every new link's insert. Only PostgreSQL can sleep without blocking this process (the test
+    // client shares it with the server); on SQLite the test is skipped.
+    if (t.ctx.engine !== 'postgres') return ctx.skip('needs PostgreSQL (pg_sleep in a trigger)');
+    await sql`create function tp_slow_insert() returns trigger language plpgsql as $$ begin perform pg_sleep(0.3); return new; end $$`.execute(t.ctx.db);
+    await sql`create trigger tp_slow_reset before insert on password_resets for each row execute function tp_slow_insert()`.execute(t.ctx.db);
+    try {
+      const trader = await signedInTrader(t);
+      const timed = async (email: string) => {
+        const started = performance.now();
+        const r = await new Client(t).post('/requestPasswordReset.php', { email });
+        assert.deepEqual(r.body, REQUESTED);
+        return performance.now() - started;
+      };
+      const known = await timed(trader.email);
+      const unknown = await timed(uniqueEmail('nobody'));
+      assert.ok(known < 150, `an existing account's answer waited for its work: ${known.toFixed(0)} ms (unknown: ${unknown.toFixed(0)} ms)`);
+      // The work was still done, after the answer.
+      assert.equal((await mailsTo(t, trader.email)).length, 1);
+    } finally {
+      await sql`drop trigger tp_slow_reset on password_resets`.execute(t.ctx.db);
+      await sql`drop function tp_slow_insert()`.execute(t.ctx.db);
+    }
   });
 
   test('needs the Origin of this site, like every POST', async () => {

@@ -139,12 +139,32 @@ export class Mailer {
   }
 
   send(message: MailMessage): void {
-    const sending = this.transport.deliver(message).catch((err: unknown) => {
+    this.track(this.deliver(message));
+  }
+
+  /**
+   * Sends the mail a background task prepares (nothing when it yields null). The task is tracked
+   * like a mail in flight, so `idle()` and `close()` wait for it too; its failure is logged.
+   */
+  sendWhenReady(preparing: Promise<MailMessage | null>): void {
+    this.track(
+      preparing.then(
+        (message) => (message ? this.deliver(message) : undefined),
+        (err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'a mail could not be prepared'),
+      ),
+    );
+  }
+
+  private deliver(message: MailMessage): Promise<void> {
+    return this.transport.deliver(message).catch((err: unknown) => {
       // The error may quote the SMTP conversation, never the message body; the body holds secrets.
       this.log.warn({ to: message.to, subject: message.subject, err: err instanceof Error ? err.message : String(err) }, 'mail could not be sent');
     });
-    this.pending.add(sending);
-    void sending.finally(() => this.pending.delete(sending));
+  }
+
+  private track(work: Promise<void>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
   }
 
   async idle(): Promise<void> {

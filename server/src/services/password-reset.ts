@@ -24,7 +24,14 @@ export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string
   const email = normalizeEmail(rawEmail);
   if (email.length === 0) throw refuse.invalid('Please enter your email address.');
   if (!isValidEmail(email)) throw refuse.invalid('Please enter a valid email address.');
+  // The answer must not tell whether the account exists, in its words or in its timing: everything
+  // that depends on the account (the lookup, the hourly limit, the new link, the mail) runs after
+  // the answer, in the background. The mailer tracks it, so shutdown and tests wait for it.
+  // setImmediate: not a statement of it runs before this answer has been written to the socket.
+  ctx.mailer.sendWhenReady(new Promise<void>((resolve) => setImmediate(resolve)).then(() => prepareResetMail(ctx, email, client)));
+}
 
+async function prepareResetMail(ctx: ServiceContext, email: string, client: ClientInfo): Promise<MailMessage | null> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
   const recipient = await inTransaction(ctx, async (trx) => {
@@ -47,7 +54,7 @@ export async function requestPasswordReset(ctx: ServiceContext, rawEmail: string
     await recordActivity(trx, { userId: user.id, kind: 'password-reset-requested', details: 'Password reset link sent by email', status: 'Success', ip: client.ip, at: now });
     return { email: user.email };
   });
-  if (recipient) ctx.mailer.send(resetMail(recipient, `${ctx.config.publicUrl}/reset-password?token=${token}`));
+  return recipient ? resetMail(recipient, `${ctx.config.publicUrl}/reset-password?token=${token}`) : null;
 }
 
 export async function resetPassword(ctx: ServiceContext, input: { token: string; newPassword: string }, client: ClientInfo): Promise<void> {
