@@ -217,4 +217,84 @@ describe('the terminal order entry', () => {
     assert.equal((await openTrades(trader.client)).length, 1);
     await context.close();
   });
+
+  it('resizes the price table and the positions panel by keyboard and by dragging, remembers both, and keeps still when prices tick', async () => {
+    const { context, page } = await fundedTerminal();
+    const prices = page.getByRole('region', { name: 'Price table' });
+    const vertical = page.getByRole('separator', { name: 'Resize the price table' });
+    const horizontal = page.getByRole('separator', { name: 'Resize the positions panel' });
+    assert.equal(await vertical.getAttribute('aria-valuenow'), '30');
+    const before = await prices.boundingBox();
+    await vertical.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    assert.equal(await vertical.getAttribute('aria-valuenow'), '35');
+    const wider = await prices.boundingBox();
+    assert.ok(wider && before && wider.width - before.width > 50, `the price table is wider (${before?.width} → ${wider?.width})`);
+
+    const bottom = page.getByTestId('positions-panel');
+    const low = await bottom.boundingBox();
+    const grip = await horizontal.boundingBox();
+    assert.ok(low && grip);
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + grip.width / 2, grip.y - 120, { steps: 6 });
+    await page.mouse.up();
+    const tall = await bottom.boundingBox();
+    assert.ok(tall && tall.height - low.height > 90, `the positions panel is taller (${low.height} → ${tall?.height})`);
+    const bottomSplit = await horizontal.getAttribute('aria-valuenow');
+
+    await page.reload();
+    await page.getByRole('separator', { name: 'Resize the price table' }).waitFor();
+    assert.equal(await vertical.getAttribute('aria-valuenow'), '35', 'remembered after a reload');
+    assert.equal(await horizontal.getAttribute('aria-valuenow'), bottomSplit, 'remembered after a reload');
+
+    // A tick changes figures, never the layout.
+    await page.waitForFunction(() => document.querySelector('[data-testid="quick-buy"]')?.textContent?.includes('1.10020'));
+    const boxes = async () => Promise.all(['quick-trade', 'account-brief', 'symbol-panel', 'positions-panel'].map((id) => page.getByTestId(id).boundingBox()));
+    const still = await boxes();
+    await eurusd(1.09999, 1.10011);
+    await page.waitForFunction(() => document.querySelector('[data-testid="quick-buy"]')?.textContent?.includes('1.10011'));
+    assert.deepEqual(await boxes(), still);
+    await context.close();
+  });
+
+  it('uses hotkeys only once turned on: N and B open the dialog, ? lists the keys, nothing while typing', async () => {
+    const { trader, context, page, entry } = await fundedTerminal();
+    await page.locator('body').press('n');
+    await page.waitForTimeout(300);
+    assert.equal(await entry.dialog().count(), 0, 'hotkeys are off by default');
+
+    await entry.openSettings();
+    await page.getByRole('switch', { name: 'Hotkeys' }).click({ force: true });
+    await eventually('hotkeys on, on the server', async () => (await trader.client.get('/platform/getTerminalSettings.php')).body.data?.hotkeys === true);
+    await page.keyboard.press('Escape');
+
+    await page.locator('body').press('n');
+    await entry.dialog().waitFor();
+    await page.keyboard.press('Escape');
+    await entry.dialog().waitFor({ state: 'hidden' });
+
+    await page.getByRole('textbox', { name: 'Keyword Search' }).fill('b');
+    await page.waitForTimeout(300);
+    assert.equal(await entry.dialog().count(), 0, 'typing a B into a field does not trade');
+    await page.getByRole('textbox', { name: 'Keyword Search' }).fill('');
+    await page.getByRole('textbox', { name: 'Keyword Search' }).blur();
+
+    await page.locator('body').press('b');
+    await entry.dialog().waitFor();
+    assert.equal(await entry.volume().inputValue(), '0.01');
+    await page.keyboard.press('Escape');
+    await entry.dialog().waitFor({ state: 'hidden' });
+
+    await page.locator('body').press('Shift+C');
+    await page.getByText('No position selected').waitFor();
+
+    await page.locator('body').press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    assert.match((await help.textContent()) ?? '', /Close the selected position/);
+    await look(page, 'terminal-hotkeys');
+    assert.deepEqual(await openTrades(trader.client), []);
+    await context.close();
+  });
 });

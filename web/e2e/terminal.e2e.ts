@@ -97,6 +97,8 @@ describe('the terminal price table under pushed ticks', () => {
     });
     for (const client of h.app.app.websocketServer.clients) client.terminate();
     await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'reconnecting');
+    // The prices say they are delayed while they are polled.
+    await terminal.delayedBadge().waitFor();
     await screenshots(page, 'terminal-reconnecting');
     // While the socket is down, prices still arrive (polled every second).
     await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0911, ask: 1.0913 }]);
@@ -106,6 +108,7 @@ describe('the terminal price table under pushed ticks', () => {
     await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0921, ask: 1.0923 }]);
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.09210');
     assert.equal(await terminal.connectionState(), 'open');
+    await terminal.delayedBadge().waitFor({ state: 'hidden' });
     await context.close();
   });
 });

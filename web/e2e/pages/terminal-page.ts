@@ -6,6 +6,8 @@ export class TerminalPage {
   readonly typeSelect = () => this.page.getByRole('combobox', { name: 'Symbol type' });
   readonly table = () => this.page.getByRole('table', { name: 'Prices' });
   readonly connection = () => this.page.getByTestId('connection-state');
+  /** Shown on the price table while prices are polled (the socket is down). */
+  readonly delayedBadge = () => this.page.getByTestId('prices-delayed');
 
   async goto(): Promise<void> {
     await this.page.goto('/trading');

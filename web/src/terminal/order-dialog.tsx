@@ -4,7 +4,7 @@ import type { SymbolRecord } from '@tradeport/contracts';
 import type { Side } from '@tradeport/trading-math';
 import { useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
-import { useMargins, useProfile, useSymbols } from '../api/queries';
+import { useProfile, useSymbols } from '../api/queries';
 import { formatPrice, formatUsd } from '../format/format';
 import { useAppStore, type OrderTicketRequest } from '../state/app-store';
 import { useConnectionState, useQuote } from '../stream/hooks';
@@ -27,6 +27,7 @@ import {
   type OrderForm,
   type OrderType,
 } from './order-form';
+import { useLiveAccount } from './positions-account';
 import { IntentKeys, useSendOrder, type OrderResult } from './order-send';
 import { StopLevelInput } from './stop-level-input';
 import { VolumeStepper } from './volume-stepper';
@@ -57,7 +58,8 @@ function FollowQuote({ symbol }: { symbol: string }) {
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const entry = useQuote(record?.Symbol);
   const leverage = useProfile().data?.data[0]?.leverage ?? null;
-  const freeMargin = useMargins().data?.freeMargin ?? null;
+  // The account's free margin at streamed prices (the positions panel's live figures).
+  const freeMargin = useLiveAccount()?.freeMargin ?? null;
   const connection = useConnectionState();
   return {
     instrument: record ?? null,
@@ -217,11 +219,11 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
       <MarginSummary form={form} ctx={ctx} />
       {notice?.kind === 'refused' && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Order refused" data-testid="dialog-refused">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Group justify="space-between" wrap="nowrap" align="flex-end" gap="sm">
             <Text size="sm" c="var(--mantine-color-error)">
               {notice.message}
             </Text>
-            <Button size="xs" variant="default" onClick={() => setNotice(null)}>
+            <Button size="xs" variant="default" onClick={() => setNotice(null)} className={classes.ok}>
               OK
             </Button>
           </Group>
@@ -229,9 +231,9 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
       )}
       {notice?.kind === 'closed' && (
         <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" data-testid="dialog-market-closed">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Group justify="space-between" wrap="nowrap" align="flex-end" gap="sm">
             <Text size="sm">{record.Symbol} cannot be traded until its session opens{record.sessions.length ? ` (${record.sessions.join(', ')})` : ''}.</Text>
-            <Button size="xs" variant="default" onClick={() => setNotice(null)}>
+            <Button size="xs" variant="default" onClick={() => setNotice(null)} className={classes.ok}>
               OK
             </Button>
           </Group>
