@@ -10,15 +10,16 @@ import { adminClient, createTrader, newPage, postJson, pushTicks, screenshots, s
  * The terminal's positions panel against a real server: positions opened through the API, every
  * price pushed by the test, the panel read the way a trader reads it.
  */
-describe('the terminal positions panel', () => {
-  let h: Harness;
-  let admin: Client;
-  let gateway: number;
+/** A fresh server for the describe block that calls this, and the steps its tests share. */
+function terminalFixture(options: { market?: NonNullable<Parameters<typeof startHarness>[0]>['market'] } = {}) {
+  let h!: Harness;
+  let admin!: Client;
+  let gateway = 0;
 
   const eurusd = (bid: number) => pushTicks(h, [{ symbol: 'EURUSD', bid, ask: Number((bid + 0.0002).toFixed(5)) }]);
 
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ market: options.market });
     admin = await adminClient(h);
     const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' });
     assert.equal(added.status, 200, JSON.stringify(added.body));
@@ -74,6 +75,12 @@ describe('the terminal positions panel', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await screenshots(page, name, { dark: true });
   }
+
+  return { harness: () => h, eurusd, fundedTrader, openTerminal, fundedTerminal, open, look };
+}
+
+describe('the terminal positions panel', () => {
+  const { harness, eurusd, fundedTrader, openTerminal, fundedTerminal, open, look } = terminalFixture();
 
   it('shows an open position with its profit and the account figures moving under pushed ticks', async () => {
     const { trader, context, page, panel } = await fundedTerminal();
@@ -257,9 +264,9 @@ describe('the terminal positions panel', () => {
       if (blocked) return ws.close({ code: 1011, reason: 'test: stream unavailable' });
       ws.connectToServer();
     });
-    for (const client of h.app.app.websocketServer.clients) client.terminate();
+    for (const client of harness().app.app.websocketServer.clients) client.terminate();
     await panel.delayedBadge().waitFor();
-    assert.equal(await panel.position(ticket).getAttribute('data-delayed'), 'true');
+    assert.equal(await panel.position(ticket).getAttribute('data-delayed'), 'offline');
     // Prices still arrive (quotes polled every second), and so do positions (every 1.5 s).
     await eurusd(1.1022);
     await panel.waitForCell(ticket, 'profit', '+200.00', 8000);
@@ -286,6 +293,40 @@ describe('the terminal positions panel', () => {
     await look(page, 'terminal-positions-margin-call');
     await eurusd(1.1);
     await panel.marginCallBanner().waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
+describe('the terminal positions panel when the server refuses a close', () => {
+  // Quotes turn stale after two quiet seconds here, so the server's refusal is a real one.
+  const { eurusd, fundedTerminal, open, look } = terminalFixture({ market: { staleAfterMs: 2000 } });
+
+  it("takes the row off at once and brings it back with the server's message, then closes it once the price is fresh", async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    await eurusd(1.1);
+    const ticket = await open(trader.client, { side: 'buy', volume: 0.1 });
+    await panel.position(ticket).waitFor();
+    // No tick for longer than the stale limit: the server will not close at a price it does not trust.
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="position-${id}"]`)?.getAttribute('data-delayed') === 'stale', ticket, { timeout: 8000 });
+    // Watch the list: the row must leave before the answer comes, and come back after it.
+    await page.evaluate((id) => {
+      const w = window as unknown as { rowLeft?: boolean };
+      new MutationObserver(() => {
+        if (!document.querySelector(`[data-testid="position-${id}"]`)) w.rowLeft = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    }, ticket);
+    await panel.closePosition(ticket);
+    const refusal = page.getByTestId('close-refusal');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent()) ?? '', /^Not closed: .+/);
+    assert.deepEqual(await panel.tickets(), [ticket], 'the row is back');
+    assert.equal(await page.evaluate(() => (window as unknown as { rowLeft?: boolean }).rowLeft), true, 'the row left at once');
+    await look(page, 'terminal-positions-close-refused');
+    await eurusd(1.1005);
+    await panel.waitForCell(ticket, 'profit', '+3.00');
+    await panel.closePosition(ticket);
+    await page.getByText("You don't have any positions").waitFor();
+    assert.equal(await refusal.count(), 0, 'the message leaves with a successful close');
     await context.close();
   });
 });

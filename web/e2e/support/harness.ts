@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startApp, FEED_TOKEN, ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from '../../../server/test/helpers/app';
+import { startApp, FEED_TOKEN, ADMIN_EMAIL, ADMIN_PASSWORD, type StartOptions, type TestApp } from '../../../server/test/helpers/app';
 import { Client } from '../../../server/test/helpers/client';
 
 /**
@@ -28,10 +28,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { supportChatPhone?: string } = {}): Promise<Harness> {
+export async function startHarness(options: { supportChatPhone?: string; market?: StartOptions['market'] } = {}): Promise<Harness> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'tp-outbox-'));
   const app = await startApp({
     realClock: true,
+    // A file may shorten the market's timings (e.g. how soon a quiet quote turns stale).
+    market: options.market,
     config: {
       webDistDir: WEB_DIST,
       supportChatPhone: options.supportChatPhone ?? null,

@@ -115,7 +115,7 @@ export function HistoryTable() {
 
   const rows = pages.data?.pages.flatMap((p): (TradeRow | OrderRow)[] => p.data) ?? [];
   return (
-    <div>
+    <>
       <div className={classes.filters}>
         <SegmentedControl
           size="xs"
@@ -250,6 +250,6 @@ export function HistoryTable() {
           </Center>
         )}
       </div>
-    </div>
+    </>
   );
 }

@@ -115,7 +115,7 @@ export function PositionsPanel() {
   return (
     <section className={classes.panel} aria-label="Positions panel" data-testid="positions-panel" data-delayed={delayed || undefined}>
       <MarginCallBanner />
-      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+      <Tabs value={tab} onChange={setTab} keepMounted={false} className={classes.tabs}>
         <div className={classes.tabsBar}>
           <Tabs.List className={classes.tabList}>
             <Tabs.Tab value="positions">Positions{positions ? ` (${positions})` : ''}</Tabs.Tab>
@@ -133,17 +133,17 @@ export function PositionsPanel() {
             {tab === 'positions' && <BulkClose />}
           </div>
         </div>
-        <Tabs.Panel value="positions">
+        <Tabs.Panel value="positions" className={classes.tabPanel}>
           <div className={classes.scroll} tabIndex={0} role="region" aria-label="Open positions list">
             <PositionsTable delayed={delayed} />
           </div>
         </Tabs.Panel>
-        <Tabs.Panel value="orders">
+        <Tabs.Panel value="orders" className={classes.tabPanel}>
           <div className={classes.scroll} tabIndex={0} role="region" aria-label="Pending orders list">
             <PendingOrdersTable delayed={delayed} />
           </div>
         </Tabs.Panel>
-        <Tabs.Panel value="history">
+        <Tabs.Panel value="history" className={classes.tabPanel}>
           <HistoryTable />
         </Tabs.Panel>
       </Tabs>

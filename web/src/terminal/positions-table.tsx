@@ -65,7 +65,8 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
       aria-selected={selected}
       tabIndex={0}
       data-testid={`position-${trade.ticket}`}
-      data-delayed={old || undefined}
+      // Why the figures are not live: the socket is down, no quote yet, or the quote is stale.
+      data-delayed={!old ? undefined : delayed ? 'offline' : !entry ? 'waiting' : 'stale'}
       onClick={() => onSelect(trade.ticket)}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
@@ -290,7 +291,7 @@ function PositionRowWithRefusal({ refusal, onDismiss, children }: { refusal: str
         <Table.Tr className={classes.errorRow}>
           <Table.Td colSpan={13}>
             <Group gap="xs" justify="space-between" wrap="nowrap">
-              <Text size="xs" c="red" fw={600} role="alert" data-testid="close-refusal">
+              <Text size="xs" c="var(--tp-negative)" fw={600} role="alert" data-testid="close-refusal">
                 Not closed: {refusal}
               </Text>
               <CloseButton size="sm" aria-label="Dismiss" onClick={onDismiss} icon={<IconX size={14} />} />
