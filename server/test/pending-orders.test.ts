@@ -776,7 +776,7 @@ describe('pending orders over HTTP', () => {
       [a1, 'pending'],
     ]);
     assert.deepEqual((await orders(b.client, 'all')).map((o) => o.orderId), [b1]);
-    assertFailure(await a.client.get(`${LIST}?status=filled`), 400, "status must be 'pending' or 'all'.");
+    assertFailure(await a.client.get(`${LIST}?status=filled`), 400, "status must be 'pending', 'all' or 'history'.");
     assert.equal((await a.client.post(CANCEL, { orderId: a1 })).status, 200);
     assert.equal((await b.client.post(CANCEL, { orderId: b1 })).status, 200);
   });

@@ -180,6 +180,36 @@ describe('terminal history paging', () => {
       assertFailure(await a.client.get(url(`from=${firstCloseAt + 1}&to=${firstCloseAt}`)), 400, 'from must be before to.');
       assertFailure(await a.client.get(url(`from=${firstCloseAt}&to=${firstCloseAt}`)), 400, 'from must be before to.');
     }
-    assertFailure(await a.client.get(`${ORDERS}?status=done&limit=5`), 400, "status must be 'pending' or 'all'.");
+    assertFailure(await a.client.get(`${ORDERS}?status=done&limit=5`), 400, "status must be 'pending', 'all' or 'history'.");
+  });
+
+  test('status=history pages through the finished orders only, newest finished first, with a range on the finish time', async () => {
+    const cancelledOfA = await pageThrough<OrderRow>(a.client, ORDERS, { status: 'history', limit: 9 });
+    assert.equal(cancelledOfA.rows.length, ORDER_COUNT / 3);
+    assert.equal(new Set(cancelledOfA.rows.map((r) => r.orderId)).size, ORDER_COUNT / 3);
+    assert.ok(cancelledOfA.rows.every((r) => r.status === 'cancelled'));
+
+    // Placed first, second, third; finished third, first, second.
+    await push(t, 'EURUSD', BID, ASK);
+    const place = async () => (await b.client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.01, price: 1.05 })).body.orderId as number;
+    const first = await place();
+    t.clock.advance(1000);
+    const second = await place();
+    t.clock.advance(1000);
+    const third = await place();
+    const finishedFrom = t.clock.now() + 1000;
+    for (const id of [third, first, second]) {
+      t.clock.advance(1000);
+      assert.equal((await b.client.post(calls.cancelPendingOrder.path, { orderId: id })).status, 200);
+    }
+    const { rows } = await pageThrough<OrderRow>(b.client, ORDERS, { status: 'history', limit: 1 });
+    assert.deepEqual(rows.map((r) => r.orderId), [second, first, third], 'newest finished first; the pending order is not history');
+    const keys = rows.map((r) => ({ time: Date.parse(r.updatedAt), id: r.orderId }));
+    assert.deepEqual([...keys].sort(newestFirst), keys);
+    const ranged = await pageThrough<OrderRow>(b.client, ORDERS, { status: 'history', from: finishedFrom + 1000, limit: 5 });
+    assert.deepEqual(ranged.rows.map((r) => r.orderId), [second, first]);
+    // Without paging parameters it still pages (at most 100), and says where the next page starts.
+    const plain = await b.client.get(`${ORDERS}?status=history`);
+    assert.deepEqual([plain.body.data.length, plain.body.nextCursor], [3, null]);
   });
 });

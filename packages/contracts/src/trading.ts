@@ -233,7 +233,7 @@ export const pendingOrder = z.object({
   updatedAt: timestamp,
 });
 export const pendingOrdersQuery = z
-  .object({ status: z.enum(['pending', 'all'], { error: "status must be 'pending' or 'all'." }).optional().default('pending'), ...historyPaging })
+  .object({ status: z.enum(['pending', 'all', 'history'], { error: "status must be 'pending', 'all' or 'history'." }).optional().default('pending'), ...historyPaging })
   .refine(fromBeforeTo, fromBeforeToIssue);
 export const pendingOrdersResponse = z.object({
   status: z.literal('success'),

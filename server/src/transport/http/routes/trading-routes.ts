@@ -172,21 +172,24 @@ export function tradingRoutes(app: FastifyInstance): void {
   const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
   const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
-    if (!pages(query)) {
+    if (query.status !== 'history' && !pages(query)) {
       const rows = await (query.status === 'pending' ? pendingOrders : recentOrders).all(ctx.db, { userId: session.userId });
       return successList(mapRows(rows, pendingOrderOf));
     }
-    // One page, newest placed first; a row more than asked tells whether another page follows.
+    // One page, newest first; a row more than asked tells whether another page follows. Finished
+    // orders go by the time they finished (final, so it never moves), the others by when placed.
     const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
+    const time = query.status === 'history' ? 'updated_at' : 'created_at';
     let q = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', session.userId);
     if (query.status === 'pending') q = q.where('status', '=', 'pending');
-    if (query.from !== undefined) q = q.where('created_at', '>=', query.from);
-    if (query.to !== undefined) q = q.where('created_at', '<', query.to);
-    if (query.before) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(query.before!.time, query.before!.id)));
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    if (query.status === 'history') q = q.where('status', '!=', 'pending');
+    if (query.from !== undefined) q = q.where(time, '>=', query.from);
+    if (query.to !== undefined) q = q.where(time, '<', query.to);
+    if (query.before) q = q.where((eb) => eb(eb.refTuple(time, 'id'), '<', eb.tuple(query.before!.time, query.before!.id)));
+    const rows = await q.orderBy(time, 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { ...successData(page.map(pendingOrderOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last.created_at), last.id) : null };
+    return { ...successData(page.map(pendingOrderOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last[time]), last.id) : null };
   });
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
