@@ -81,13 +81,18 @@ function BulkClose() {
           </Stack>
         ) : (
           <Stack gap="md">
-            <Text size="sm" data-testid="bulk-close-summary">
-              Close {n} position{n === 1 ? '' : 's'} at the market price? Approximate total:{' '}
-              <Text span fw={700} className={`tp-figure ${sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : ''}`}>
-                {sign > 0 ? '+' : ''}
-                {formatUsd(chosen.total)} USD
+            <div data-testid="bulk-close-summary">
+              <Text size="sm">
+                Close {n} position{n === 1 ? '' : 's'} at the market price?{' '}
               </Text>
-            </Text>
+              <Text size="sm" mt={4}>
+                Approximate total:{' '}
+                <Text span fw={700} className={`tp-figure ${sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : ''}`}>
+                  {sign > 0 ? '+' : ''}
+                  {formatUsd(chosen.total)} USD
+                </Text>
+              </Text>
+            </div>
             <Text size="xs" c="dimmed">
               Profit and swap at the prices shown now; each position closes at the server&apos;s price when it is sent.
             </Text>
