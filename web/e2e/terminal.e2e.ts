@@ -59,6 +59,14 @@ describe('the terminal price table under pushed ticks', () => {
     await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.0795, ask: 1.0797 }]);
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.getAttribute('data-direction') === 'down');
     assert.match((await terminal.cell('EURUSD', 'bid')).className, /tp-down/);
+    // The selected row's red figures stay readable on the selection colour (WCAG AA), in both themes.
+    assert.equal(await terminal.row('EURUSD').getAttribute('aria-selected'), 'true');
+    assert.deepEqual(await seriousA11yViolations(page), [], 'red on the selected row, light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(400);
+    assert.deepEqual(await seriousA11yViolations(page), [], 'red on the selected row, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForTimeout(400);
     const after = await terminal.row('EURUSD').boundingBox();
     assert.deepEqual([after?.width, after?.height], [before?.width, before?.height], 'a tick does not change the row size');
     await context.close();
