@@ -8,6 +8,7 @@ import * as admin from './admin';
 import * as market from './market';
 import * as trading from './trading';
 import * as site from './site';
+import * as chart from './chart';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -82,6 +83,8 @@ export const calls = {
   getTradesHistory: define({ method: 'GET', path: '/dashboard/customer/getTradesHistory.php', access: 'trader', summary: 'Own closed positions, newest closed first, with open and close time and price, profit, swap and close reason (the newest 1,000 without paging). `limit`, `before` (a `nextCursor`), `from`, `to` (epoch ms, on the close time) page through all of them and add `nextCursor`.', query: trading.historyQuery, response: trading.historyResponse }),
   getTerminalSettings: define({ method: 'GET', path: '/platform/getTerminalSettings.php', access: 'trader', summary: "Own trading-terminal settings: one-click trading and hotkeys (both off until turned on).", query: emptyQuery, response: trading.terminalSettingsResponse }),
   editTerminalSettings: define({ method: 'POST', path: '/platform/editTerminalSettings.php', access: 'trader', summary: 'Turn one-click trading and/or hotkeys on or off (JSON booleans; the settings not sent stay as they are). Answers the stored settings.', body: trading.editTerminalSettingsRequest, response: trading.terminalSettingsResponse }),
+  getChartLayout: define({ method: 'GET', path: '/platform/getChartLayout.php', access: 'trader', summary: "Own chart layout for a symbol: the terminal chart's drawings and indicators (empty until saved).", query: chart.chartLayoutQuery, response: chart.chartLayoutResponse }),
+  saveChartLayout: define({ method: 'POST', path: '/platform/saveChartLayout.php', access: 'trader', summary: 'Replace own chart layout for a symbol (at most 100 drawings of the known tools with finite points, at most 10 indicators). Answers the stored layout.', body: chart.saveChartLayoutRequest, response: chart.chartLayoutResponse }),
   getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin', summary: 'Open positions grouped per trader.', query: emptyQuery, response: trading.adminOpenTradesResponse }),
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 

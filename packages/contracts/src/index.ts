@@ -8,3 +8,4 @@ export * from './calls';
 export * from './market';
 export * from './trading';
 export * from './site';
+export * from './chart';

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { accountRoutes } from '../transport/http/routes/account-routes';
 import { adminRoutes } from '../transport/http/routes/admin-routes';
 import { authRoutes } from '../transport/http/routes/auth-routes';
+import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
 import { siteRoutes } from '../transport/http/routes/site-routes';
 import { systemRoutes } from '../transport/http/routes/system-routes';
@@ -40,6 +41,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   systemRoutes(app);
   marketRoutes(app);
   tradingRoutes(app);
+  chartRoutes(app);
   authRoutes(app);
   accountRoutes(app);
   adminRoutes(app);

@@ -7,6 +7,7 @@ import { passwordResetMigration } from './migrations/0004-password-resets';
 import { calendarsMigration } from './migrations/0005-calendars';
 import { fillTicksMigration } from './migrations/0006-fill-ticks-deferred-swap';
 import { terminalMigration } from './migrations/0007-terminal';
+import { chartLayoutsMigration } from './migrations/0008-chart-layouts';
 import { orderHistoryMigration } from './migrations/0009-order-history';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
@@ -28,10 +29,11 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0005-calendars': calendarsMigration(),
       '0006-fill-ticks-deferred-swap': fillTicksMigration(handle.engine),
       '0007-terminal': terminalMigration(handle.engine),
+      '0008-chart-layouts': chartLayoutsMigration(handle.engine),
+      '0009-order-history': orderHistoryMigration(),
     }),
   });
 }
-      '0009-order-history': orderHistoryMigration(),
 
 /** Names of migrations not yet applied to this database. */
 export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {

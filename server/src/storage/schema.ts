@@ -195,5 +195,14 @@ export interface Database {
   orders: OrdersTable;
   password_resets: PasswordResetsTable;
   terminal_settings: TerminalSettingsTable;
+  chart_layouts: ChartLayoutsTable;
+}
+
+/** One row per user and symbol whose terminal chart layout was saved; `layout` is the JSON of a ChartLayout. */
+export interface ChartLayoutsTable {
+  user_id: number;
+  symbol: string;
+  layout: string;
+  updated_at: number;
 }
 

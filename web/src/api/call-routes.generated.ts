@@ -49,6 +49,8 @@ export const callRoutes = {
   getTradesHistory: { method: 'GET', path: '/dashboard/customer/getTradesHistory.php', access: 'trader' },
   getTerminalSettings: { method: 'GET', path: '/platform/getTerminalSettings.php', access: 'trader' },
   editTerminalSettings: { method: 'POST', path: '/platform/editTerminalSettings.php', access: 'trader' },
+  getChartLayout: { method: 'GET', path: '/platform/getChartLayout.php', access: 'trader' },
+  saveChartLayout: { method: 'POST', path: '/platform/saveChartLayout.php', access: 'trader' },
   getOpenTrades: { method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin' },
   editStatusTrades: { method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin' },
   getTraderDetails: { method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin' },

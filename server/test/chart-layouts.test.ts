@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { calls, MAX_CHART_DRAWINGS, type ChartLayout } from '@tradeport/contracts';
+import { after, before, describe, test } from 'node:test';
+import { startApp, type TestApp } from './helpers/app';
+import { Client, signedInAdmin, signedInTrader } from './helpers/client';
+import { assertFailure, roomyLimits } from './helpers/trading';
+
+const GET = calls.getChartLayout.path;
+const SAVE = calls.saveChartLayout.path;
+type Trader = Awaited<ReturnType<typeof signedInTrader>>;
+
+const T0 = Date.UTC(2026, 0, 5, 10);
+const trend = (value = 1.1) => ({ tool: 'trendLine', points: [{ timestamp: T0, value }, { timestamp: T0 + 3_600_000, value: value + 0.01 }], color: '#1c7ed6', width: 2 });
+const layout = (): ChartLayout => ({
+  drawings: [trend() as ChartLayout['drawings'][number], { tool: 'pitchfork', points: [{ timestamp: T0, value: 1.1 }, { timestamp: T0 + 1, value: 1.2 }, { timestamp: T0 + 2, value: 1.05 }], color: '#e8590c', width: 1 }],
+  indicators: [{ name: 'RSI', params: [14], source: 'close', colors: ['#7048e8'] }, { name: 'MA', params: [20], source: 'hl2', colors: ['#f08c00'] }],
+});
+
+/** The terminal chart's drawings and indicators, kept per trader and symbol on the server. */
+describe('chart layouts', () => {
+  let t: TestApp;
+  let a: Trader;
+  let b: Trader;
+
+  before(async () => {
+    t = await startApp({ config: roomyLimits });
+    a = await signedInTrader(t);
+    b = await signedInTrader(t);
+  });
+  after(() => t.close());
+
+  test('a symbol never saved answers an empty layout', async () => {
+    const r = await a.client.get(`${GET}?symbol=EURUSD`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, { status: 'success', data: { symbol: 'EURUSD', layout: { drawings: [], indicators: [] } } });
+  });
+
+  test('a saved layout is answered, read back in another session, and kept per symbol and per trader', async () => {
+    const saved = await a.client.post(SAVE, { symbol: 'eurusd', layout: layout() });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.deepEqual(saved.body, { status: 'success', data: { symbol: 'EURUSD', layout: layout() } });
+    const again = new Client(t);
+    assert.equal((await again.post('/login.php', { email: a.email, password: a.password })).body.status, 'Success');
+    assert.deepEqual((await again.get(`${GET}?symbol=EURUSD`)).body.data, { symbol: 'EURUSD', layout: layout() });
+    assert.deepEqual((await a.client.get(`${GET}?symbol=GBPUSD`)).body.data.layout, { drawings: [], indicators: [] });
+    assert.deepEqual((await b.client.get(`${GET}?symbol=EURUSD`)).body.data.layout, { drawings: [], indicators: [] });
+  });
+
+  test('a later save replaces the whole layout', async () => {
+    await a.client.post(SAVE, { symbol: 'EURUSD', layout: layout() });
+    const next = { drawings: [trend(1.3)], indicators: [] };
+    assert.equal((await a.client.post(SAVE, { symbol: 'EURUSD', layout: next })).status, 200);
+    assert.deepEqual((await a.client.get(`${GET}?symbol=EURUSD`)).body.data.layout, next);
+  });
+
+  test('bad layouts are refused with a message and store nothing', async () => {
+    await a.client.post(SAVE, { symbol: 'EURUSD', layout: layout() });
+    // The message names the item at fault ("Drawing 1: …"); each ends with the rule broken.
+    const ending = (m: string) => new RegExp(`${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const bad = async (body: unknown, message: string | RegExp) => assertFailure(await a.client.post(SAVE, body), 400, typeof message === 'string' ? ending(message) : message);
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), tool: 'spiral' }], indicators: [] } }, 'Unknown drawing tool: spiral.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), points: [{ timestamp: T0, value: 'NaN' }] }], indicators: [] } }, 'A point’s price must be a finite number.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), points: [{ timestamp: T0, value: Number.POSITIVE_INFINITY }] }], indicators: [] } }, /finite|out of range/);
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), points: [] }], indicators: [] } }, 'A drawing needs at least one point.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), points: Array(4).fill({ timestamp: T0, value: 1 }) }], indicators: [] } }, 'A drawing has at most 3 points.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), color: 'red' }], indicators: [] } }, 'A colour must be #rrggbb.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), width: 9 }], indicators: [] } }, 'A line width must be 1 to 4.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), script: '<b>' }], indicators: [] } }, /Unrecognized key|script/);
+    await bad({ symbol: 'EURUSD', layout: { drawings: Array(MAX_CHART_DRAWINGS + 1).fill(trend()), indicators: [] } }, `A chart keeps at most ${MAX_CHART_DRAWINGS} drawings per symbol.`);
+    await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'ICHIMOKU', params: [9], source: 'close', colors: ['#000000'] }] } }, 'Unknown indicator: ICHIMOKU.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'RSI', params: [0], source: 'close', colors: ['#000000'] }] } }, 'An indicator setting must be between 0.1 and 500.');
+    await bad({ symbol: 'NOPE', layout: { drawings: [], indicators: [] } }, 'Unknown symbol: NOPE.');
+    await bad({ symbol: 'EURUSD' }, 'layout must be an object with drawings and indicators.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [] }, extra: 1 }, 'Unknown field: extra. Send symbol and layout.');
+    assertFailure(await a.client.post(SAVE, '{"symbol":'), 400);
+    assert.deepEqual((await a.client.get(`${GET}?symbol=EURUSD`)).body.data.layout, layout());
+    assertFailure(await a.client.get(`${GET}?symbol=NOPE`), 400, 'Unknown symbol: NOPE.');
+    assertFailure(await a.client.get(GET), 400, 'symbol is required.');
+  });
+
+  test('the largest allowed layout fits the body limit and is kept whole', async () => {
+    const drawings = Array.from({ length: MAX_CHART_DRAWINGS }, (_, i) => ({ tool: 'triangle' as const, points: [0, 1, 2].map((k) => ({ timestamp: T0 + i * 1000 + k, value: 1.123456789 + k })), color: '#123abc', width: 4 }));
+    const indicators = Array.from({ length: 10 }, () => ({ name: 'MACD' as const, params: [12, 26, 9], source: 'hlc3' as const, colors: ['#111111', '#222222', '#333333', '#444444'] }));
+    const r = await b.client.post(SAVE, { symbol: 'GBPUSD', layout: { drawings, indicators } });
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    assert.equal((await b.client.get(`${GET}?symbol=GBPUSD`)).body.data.layout.drawings.length, MAX_CHART_DRAWINGS);
+  });
+
+  test('only signed-in traders may read or save layouts', async () => {
+    const anonymous = new Client(t);
+    assertFailure(await anonymous.get(`${GET}?symbol=EURUSD`), 401);
+    assertFailure(await anonymous.post(SAVE, { symbol: 'EURUSD', layout: layout() }), 401);
+    const admin = await signedInAdmin(t);
+    assertFailure(await admin.get(`${GET}?symbol=EURUSD`), 403);
+    assertFailure(await admin.post(SAVE, { symbol: 'EURUSD', layout: layout() }), 403);
+  });
+});
