@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AccountEvent } from '@tradeport/contracts';
 import { queryKeys } from '../api/queries';
-import { formatUsd } from '../format/format';
+import { formatUsd, formatVolume } from '../format/format';
 
 const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected' } as const;
 
@@ -44,9 +44,10 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
     }
     case 'order.updated': {
       // The trader's own cancel answers on screen; a fill, an expiry or a rejection happens later.
-      if (event.status === 'filled') return { title: `Order #${event.orderId} filled`, message: event.ticket !== null ? `It opened position #${event.ticket}.` : 'It opened a position.', color: 'green' };
-      if (event.status === 'expired') return { title: `Order #${event.orderId} expired`, message: 'The order reached its expiry and was removed.', color: 'yellow' };
-      if (event.status === 'rejected') return { title: `Order #${event.orderId} rejected`, message: event.reason || 'The order could not be filled.', color: 'red' };
+      const what = `${event.orderType.replace(/(^|_)(\w)/g, (_m, gap: string, c: string) => (gap ? ' ' : '') + c.toUpperCase())} ${formatVolume(event.volume)} ${event.symbol}`;
+      if (event.status === 'filled') return { title: `Order #${event.orderId} filled`, message: `${what} opened position${event.ticket !== null ? ` #${event.ticket}` : ''}.`, color: 'green' };
+      if (event.status === 'expired') return { title: `Order #${event.orderId} expired`, message: `${what} reached its expiry and was removed.`, color: 'yellow' };
+      if (event.status === 'rejected') return { title: `Order #${event.orderId} rejected`, message: `${what}: ${event.reason || 'it could not be filled.'}`, color: 'red' };
       return null;
     }
     case 'account.marginCall':

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { queryKeys } from '../src/api/query-keys';
+import { keysForEvent, toastForEvent } from '../src/stream/live-updates';
+
+const order = { type: 'order.updated', userId: 7, orderId: 12, reason: '', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1 } as const;
+
+describe('account events in the terminal', () => {
+  it('toasts a pending order filling, expiring or being rejected, naming the order, and stays quiet on a cancel', () => {
+    assert.deepEqual(toastForEvent({ ...order, status: 'filled', reason: 'Filled', ticket: 40 }), { title: 'Order #12 filled', message: 'Buy Limit 0.10 EURUSD opened position #40.', color: 'green' });
+    assert.deepEqual(toastForEvent({ ...order, status: 'expired', reason: 'Expired', orderType: 'sell_stop_limit' }), { title: 'Order #12 expired', message: 'Sell Stop Limit 0.10 EURUSD reached its expiry and was removed.', color: 'yellow' });
+    assert.deepEqual(toastForEvent({ ...order, status: 'rejected', reason: 'Not enough free margin.' }), { title: 'Order #12 rejected', message: 'Buy Limit 0.10 EURUSD: Not enough free margin.', color: 'red' });
+    assert.equal(toastForEvent({ ...order, status: 'cancelled', reason: 'Cancelled by the trader' }), null);
+  });
+
+  it('toasts closes the trader did not make (stop loss, take profit, stop-out, back office), not their own', () => {
+    const closed = { type: 'position.closed', userId: 7, ticket: 5, symbol: 'EURUSD', price: 1.0985, profit: '-3.50' } as const;
+    assert.equal(toastForEvent({ ...closed, reason: 'sl' })?.title, 'Position #5 closed by stop loss');
+    assert.equal(toastForEvent({ ...closed, reason: 'tp' })?.title, 'Position #5 closed by take profit');
+    assert.equal(toastForEvent({ ...closed, reason: 'stop-out' })?.title, 'Position #5 closed by stop-out');
+    assert.equal(toastForEvent({ ...closed, reason: 'admin' })?.title, 'Position #5 closed by the broker');
+    assert.equal(toastForEvent({ ...closed, reason: 'manual' }), null);
+  });
+
+  it('refetches the open positions and pending orders on every trading event', () => {
+    for (const event of [{ ...order, status: 'filled' as const }, { type: 'position.closed' as const, userId: 7, ticket: 5, symbol: 'EURUSD', price: 1.1, profit: '0.00', reason: 'sl' as const }]) {
+      const keys = keysForEvent(event);
+      assert.ok(keys.includes(queryKeys.trades) && keys.includes(queryKeys.pendingOrders) && keys.includes(queryKeys.margins), event.type);
+    }
+  });
+});
