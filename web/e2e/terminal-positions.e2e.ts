@@ -303,9 +303,10 @@ describe('the terminal positions panel when the server refuses a close', () => {
 
   it("takes the row off at once and brings it back with the server's message, then closes it once the price is fresh", async () => {
     const { trader, context, page, panel } = await fundedTerminal();
-    await eurusd(1.1);
+    // A new price (the quote shown since sign-in may already be stale), seen live before it goes quiet.
+    await eurusd(1.1001);
     const ticket = await open(trader.client, { side: 'buy', volume: 0.1 });
-    await panel.position(ticket).waitFor();
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="position-${id}"]`)?.getAttribute('data-delayed') === null, ticket);
     // No tick for longer than the stale limit: the server will not close at a price it does not trust.
     await page.waitForFunction((id) => document.querySelector(`[data-testid="position-${id}"]`)?.getAttribute('data-delayed') === 'stale', ticket, { timeout: 8000 });
     // Watch the list: the row must leave before the answer comes, and come back after it.
@@ -323,7 +324,7 @@ describe('the terminal positions panel when the server refuses a close', () => {
     assert.equal(await page.evaluate(() => (window as unknown as { rowLeft?: boolean }).rowLeft), true, 'the row left at once');
     await look(page, 'terminal-positions-close-refused');
     await eurusd(1.1005);
-    await panel.waitForCell(ticket, 'profit', '+3.00');
+    await panel.waitForCell(ticket, 'profit', '+2.00');
     await panel.closePosition(ticket);
     await page.getByText("You don't have any positions").waitFor();
     assert.equal(await refusal.count(), 0, 'the message leaves with a successful close');
