@@ -6,12 +6,8 @@ import { SignInPage } from './pages/sign-in-page';
 import { OrderEntry, TerminalPage } from './pages/terminal-page';
 import { adminClient, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
 
-/**
- * Order entry on /trading against a real server: the new-order dialog (market and pending orders,
- * the margin preview, refusals, 'Market Closed'), the quick-trade widget and one-click trading.
- * Every price is pushed by the test.
- */
-describe('the terminal order entry', () => {
+/** A fresh server (with these market timings) and what each test of a describe needs. */
+function orderFixture(options: { market?: NonNullable<Parameters<typeof startHarness>[0]>['market'] } = {}) {
   let h: Harness;
   let admin: Client;
   let gateway: number;
@@ -19,7 +15,7 @@ describe('the terminal order entry', () => {
   const eurusd = (bid: number, ask = Number((bid + 0.0002).toFixed(5))) => pushTicks(h, [{ symbol: 'EURUSD', bid, ask }]);
 
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ market: options.market });
     admin = await adminClient(h);
     const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' });
     assert.equal(added.status, 200, JSON.stringify(added.body));
@@ -43,6 +39,8 @@ describe('the terminal order entry', () => {
     const terminal = new TerminalPage(page);
     await terminal.table().waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
+    // Again, fresh: where quotes turn stale quickly, the first one may have aged during the sign-in.
+    await eurusd(1.1);
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.10000');
     return { trader, context, page, terminal, entry: new OrderEntry(page), panel: new PositionsPanel(page) };
   }
@@ -74,6 +72,17 @@ describe('the terminal order entry', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await screenshots(page, name, { dark: true });
   }
+
+  return { harness: () => h, eurusd, fundedTerminal, openTrades, eventually, look };
+}
+
+/**
+ * Order entry on /trading against a real server: the new-order dialog (market and pending orders,
+ * the margin preview, refusals, 'Market Closed'), the quick-trade widget and one-click trading.
+ * Every price is pushed by the test.
+ */
+describe('the terminal order entry', () => {
+  const { harness, eurusd, fundedTerminal, openTrades, eventually, look } = orderFixture();
 
   it('buys from the dialog: the margin shown before sending is the margin the server holds after the fill', async () => {
     const { trader, context, page, entry, panel } = await fundedTerminal();
@@ -138,11 +147,11 @@ describe('the terminal order entry', () => {
   it("says 'Market Closed' with OK when the instrument's session is closed, and sends nothing", async () => {
     const { trader, context, page, terminal, entry } = await fundedTerminal();
     // The exchange's session for AAPL is over (as after 16:00 New York): the server's book says so.
-    const book = (h.app.app as unknown as { market: { book: { isOpen(symbol: string, time?: number): boolean } } }).market.book;
+    const book = (harness().app.app as unknown as { market: { book: { isOpen(symbol: string, time?: number): boolean } } }).market.book;
     const isOpen = book.isOpen.bind(book);
     book.isOpen = (symbol, time) => (symbol === 'AAPL' ? false : isOpen(symbol, time));
     try {
-      await pushTicks(h, [{ symbol: 'AAPL', bid: 200, ask: 200.05 }]);
+      await pushTicks(harness(), [{ symbol: 'AAPL', bid: 200, ask: 200.05 }]);
       await terminal.chooseType('Stocks');
       await page.waitForFunction(() => document.querySelector('[data-testid="price-row-AAPL"]')?.getAttribute('data-state') === 'closed');
       await entry.openFromRow('AAPL');
@@ -267,7 +276,7 @@ describe('the terminal order entry', () => {
     await entry.openSettings();
     await page.getByRole('switch', { name: 'Hotkeys' }).click({ force: true });
     await eventually('hotkeys on, on the server', async () => (await trader.client.get('/platform/getTerminalSettings.php')).body.data?.hotkeys === true);
-    await page.keyboard.press('Escape');
+    await entry.closeSettings();
 
     await page.locator('body').press('n');
     await entry.dialog().waitFor();
@@ -295,6 +304,29 @@ describe('the terminal order entry', () => {
     assert.match((await help.textContent()) ?? '', /Close the selected position/);
     await look(page, 'terminal-hotkeys');
     assert.deepEqual(await openTrades(trader.client), []);
+    await context.close();
+  });
+});
+
+describe('the terminal order entry on a stale quote', () => {
+  // Quotes turn stale after two quiet seconds here.
+  const { eurusd, fundedTerminal, openTrades, look } = orderFixture({ market: { staleAfterMs: 2000 } });
+
+  it('disables Buy and Sell with the reason while the price is stale, and sends again on the next tick', async () => {
+    const { trader, context, page, entry } = await fundedTerminal();
+    await entry.openFromRow('EURUSD');
+    // No tick for longer than the stale limit: no order may go out at a price nobody trusts.
+    await entry.blocked().waitFor({ timeout: 8000 });
+    assert.match((await entry.blocked().textContent()) ?? '', /No recent price/);
+    assert.ok(await entry.button('buy').isDisabled());
+    assert.ok(await entry.button('sell').isDisabled());
+    assert.ok(await entry.quickButton('buy').isDisabled(), 'the quick-trade buttons too');
+    await look(page, 'terminal-order-stale');
+    await eurusd(1.1005);
+    await entry.blocked().waitFor({ state: 'hidden' });
+    await entry.button('sell').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    assert.equal((await openTrades(trader.client)).length, 1);
     await context.close();
   });
 });

@@ -58,10 +58,11 @@ describe('order form: margin preview', () => {
     assert.equal(preview.freeMarginAfter?.toFixed(2), '-1005.00');
   });
 
-  it('shows no preview without a price, the leverage or a volume', () => {
+  it('shows no preview without a current price, the leverage or a volume', () => {
     const form = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }]);
     assert.equal(orderPreview(form, 'buy', ctx(EURUSD, { quote: { bid: null, ask: null, open: true, stale: false } })).margin, null);
     assert.equal(orderPreview(form, 'buy', ctx(EURUSD, { leverage: null })).margin, null);
+    assert.equal(orderPreview(form, 'buy', ctx(EURUSD, { quote: { ...book.EURUSD, open: true, stale: true } })).margin, null, 'not at a stale price');
     assert.equal(orderPreview(run([{ type: 'setVolume', volume: 0 }], form), 'buy', ctx(EURUSD)).margin, null);
   });
 

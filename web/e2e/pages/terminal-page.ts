@@ -89,6 +89,11 @@ export class OrderEntry {
     await this.page.getByRole('dialog', { name: 'Terminal settings' }).waitFor();
   }
 
+  async closeSettings(): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await this.page.getByRole('dialog', { name: 'Terminal settings' }).waitFor({ state: 'hidden' });
+  }
+
   /** Turns one-click trading on (through its confirmation) or off. */
   async setOneClick(on: boolean): Promise<void> {
     await this.openSettings();
@@ -101,7 +106,7 @@ export class OrderEntry {
       await confirm.getByRole('button', { name: 'Turn on one-click trading' }).click();
       await confirm.waitFor({ state: 'hidden' });
     } else {
-      await this.page.keyboard.press('Escape');
+      await this.closeSettings();
     }
   }
 }

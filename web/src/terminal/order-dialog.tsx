@@ -325,7 +325,8 @@ function SideButtons({ form, ctx, digits, disabled, busy, onSend }: { form: Orde
   return (
     <Group grow gap="sm" className={classes.buttons}>
       {sides.map((s) => {
-        const price = isPending(form.type) ? form.price || null : s === 'buy' ? q?.ask : q?.bid;
+        // A stale quote's price is not shown on a button as if it were current.
+        const price = isPending(form.type) ? form.price || null : q?.stale ? null : s === 'buy' ? q?.ask : q?.bid;
         const label = isPending(form.type) ? `Place ${ORDER_TYPES.find((t) => t.value === form.type)?.label ?? ''}` : SIDE_LABEL[s];
         return (
           <Button

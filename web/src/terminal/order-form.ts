@@ -193,9 +193,10 @@ export function toInstrumentSpec(i: OrderInstrument): Pick<InstrumentSpec, 'cont
   return { contractSize: i.contractSize, calcMode: i.calcMode, base: i.baseCurrency, quote: i.quoteCurrency, volumeMin: i.volumeMin, volumeStep: i.volumeStep, volumeMax: i.volumeMax };
 }
 
+/** The quote's prices, unless it has none or they are stale (a stale price is never used as live). */
 function livePrices(ctx: OrderContext): Prices | null {
   const q = ctx.quote;
-  return q && q.bid !== null && q.ask !== null && q.bid > 0 && q.ask > 0 ? { bid: q.bid, ask: q.ask } : null;
+  return q && !q.stale && q.bid !== null && q.ask !== null && q.bid > 0 && q.ask > 0 ? { bid: q.bid, ask: q.ask } : null;
 }
 
 /**

@@ -74,7 +74,7 @@ export function QuickTrade({ record }: { record: SymbolRecord }) {
   const stale = block?.kind === 'stale';
   const shown = quickVolumeFor(volume, record);
   const button = (side: Side) => {
-    const price = side === 'buy' ? q?.ask : q?.bid;
+    const price = stale ? null : side === 'buy' ? q?.ask : q?.bid;
     const label = side === 'buy' ? 'BUY' : 'SELL';
     return (
       <Tooltip label={stale ? block.message : oneClickTrading ? 'One-click trading is on: sends a market order at once' : 'Opens the order dialog'} openDelay={400}>

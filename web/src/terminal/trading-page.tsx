@@ -61,7 +61,7 @@ function AccountBrief() {
 /** The selected symbol: name, state, spread and terms, and the quick-trade widget. */
 function InstrumentHeader({ record }: { record: SymbolRecord }) {
   const q = useQuote(record.Symbol)?.quote;
-  const spread = q && q.bid !== null && q.ask !== null ? Math.round((q.ask - q.bid) * 10 ** record.digits) : null;
+  const spread = q && !q.stale && q.bid !== null && q.ask !== null ? Math.round((q.ask - q.bid) * 10 ** record.digits) : null;
   const state = !q ? null : !q.open ? { text: 'Market closed', color: 'var(--tp-muted)' } : q.stale ? { text: 'No recent price', color: 'var(--tp-negative)' } : { text: 'Market open', color: 'var(--tp-positive)' };
   return (
     <div className={classes.instrument} data-testid="symbol-panel">
