@@ -170,6 +170,11 @@ describe('the terminal order entry', () => {
   it('places a Buy Limit from the dialog that fills on a pushed tick and moves to Positions', async () => {
     const { trader, context, page, entry, panel } = await fundedTerminal();
     await entry.openFromRow('EURUSD');
+    // A stop limit asks for its limit price too; both start on their valid sides.
+    await entry.chooseType('Sell Stop Limit');
+    assert.equal(await entry.dialog().getByRole('textbox', { name: 'Stop price' }).inputValue(), '1.09990');
+    assert.equal(await entry.dialog().getByRole('textbox', { name: 'Limit price' }).inputValue(), '1.10000');
+    await screenshots(page, 'terminal-order-stop-limit', { dark: true });
     await entry.chooseType('Buy Limit');
     // The price starts ten points under the ask, where a Buy Limit is valid.
     assert.equal(await entry.price().inputValue(), '1.10010');

@@ -209,8 +209,7 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
         {pending && (
           <TextInput label="Expiry" description="Empty: good till cancelled" type="datetime-local" size="xs" value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
         )}
-        {/* Keeps Stop loss and Take profit side by side when the rows above are odd. */}
-        {pending && !stopLimit && <div aria-hidden />}
+        {/* A stop limit has three fields above: this keeps Stop loss and Take profit side by side. */}
         {stopLimit && <div aria-hidden />}
         <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} data-testid="dialog-sl" />
         <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} data-testid="dialog-tp" />
