@@ -115,6 +115,33 @@ describe('the terminal positions panel', () => {
     await context.close();
   });
 
+  it("re-renders only the rows of the symbol that ticked, and a growing profit moves no column", async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    await pushTicks(harness(), [{ symbol: 'GBPUSD', bid: 1.27, ask: 1.2702 }]);
+    const eur = await open(trader.client, { side: 'buy', volume: 1 });
+    const gbp = await open(trader.client, { symbol: 'GBPUSD', side: 'sell', volume: 1 });
+    await panel.waitForCell(eur, 'profit', '-20.00');
+    await panel.waitForCell(gbp, 'profit', '-20.00');
+    await page.evaluate((id) => {
+      const w = window as unknown as { eurMutations: number };
+      w.eurMutations = 0;
+      const row = document.querySelector(`[data-testid="position-${id}"]`);
+      if (row) new MutationObserver((records) => (w.eurMutations += records.length)).observe(row, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, eur);
+    const columns = () => panel.positionsTable().locator('thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().left)));
+    const before = await columns();
+    for (const [i, bid] of [1.2695, 1.269, 1.2685, 1.268].entries()) {
+      await pushTicks(harness(), [{ symbol: 'GBPUSD', bid, ask: Number((bid + 0.0002).toFixed(5)) }]);
+      await panel.waitForCell(gbp, 'profit', `+${(30 + i * 50).toFixed(2)}`);
+    }
+    assert.equal(await page.evaluate(() => (window as unknown as { eurMutations: number }).eurMutations), 0, 'GBPUSD ticks leave the EURUSD row untouched');
+    // The profit grows from two digits to five, the price to a new figure: the columns stay where they were.
+    await eurusd(1.1102);
+    await panel.waitForCell(eur, 'profit', '+1,000.00');
+    assert.deepEqual(await columns(), before, 'no column moved');
+    await context.close();
+  });
+
   it('modifies the stop loss from the row, shows the server refusing a wrong one, and the tick that hits it closes the row with a toast', async () => {
     const { trader, context, page, panel } = await fundedTerminal();
     const ticket = await open(trader.client, { side: 'buy', volume: 0.1 });
@@ -149,7 +176,10 @@ describe('the terminal positions panel', () => {
     await panel.closePosition(ticket);
     await panel.position(ticket).waitFor({ state: 'detached', timeout: 2000 });
     await page.getByText("You don't have any positions").waitFor();
-    await page.getByRole('button', { name: 'Create New Order' }).waitFor();
+    await page.getByRole('button', { name: 'Create New Order' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await panel.waitForFooter('balance', '10,300.0000 USD');
     await panel.waitForFooter('level', '—');
     await look(page, 'terminal-positions-empty');
@@ -210,6 +240,12 @@ describe('the terminal positions panel', () => {
     await eurusd(1.0985);
     await page.getByText(`Order #${fills} filled`).waitFor();
     await panel.order(fills).waitFor({ state: 'detached' });
+    // Modify: a new price is the server's to check; the row shows it and its new distance.
+    await page.getByRole('button', { name: `Modify order ${stays}` }).click();
+    await panel.dialog().getByLabel('Price', { exact: true }).fill('1.0950');
+    await panel.dialog().getByRole('button', { name: 'Save' }).click();
+    await panel.dialog().waitFor({ state: 'hidden' });
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="order-${id}"] [data-testid="distance"]`)?.textContent === '370', stays);
     await page.getByRole('button', { name: `Cancel order ${stays}` }).click();
     await panel.order(stays).waitFor({ state: 'detached' });
     await page.getByText("You don't have any pending orders").waitFor();

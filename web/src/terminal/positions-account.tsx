@@ -38,11 +38,11 @@ export function useLiveAccount(): LiveAccountFigures | null {
   }, [frame, margins, trades, leverage, known, connected]);
 }
 
-function Figure({ label, value, testId, delayed }: { label: string; value: string; testId: string; delayed: boolean }) {
+function Figure({ label, value, testId, delayed, narrow = false }: { label: string; value: string; testId: string; delayed: boolean; narrow?: boolean }) {
   return (
     <span className={classes.figure}>
       <span className={classes.figureLabel}>{label}:</span>
-      <span className={`${classes.figureValue} ${delayed ? classes.delayed : ''}`} data-testid={testId}>
+      <span className={`${classes.figureValue} ${narrow ? classes.levelValue : ''} ${delayed ? classes.delayed : ''}`} data-testid={testId}>
         {value}
       </span>
     </span>
@@ -59,7 +59,7 @@ export function AccountFooter() {
       <Figure label="Equity" value={f ? formatDecimal(f.equity, 4) : '—'} testId="footer-equity" delayed={delayed} />
       <Figure label="Margin" value={f ? formatDecimal(f.margin, 4) : '—'} testId="footer-margin" delayed={delayed} />
       <Figure label="Free margin" value={f ? formatDecimal(f.freeMargin, 4) : '—'} testId="footer-free-margin" delayed={delayed} />
-      <Figure label="Level" value={f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—'} testId="footer-level" delayed={delayed} />
+      <Figure label="Level" value={f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—'} testId="footer-level" delayed={delayed} narrow />
       {delayed && (
         <Tooltip label="The live connection is down: figures refresh every 1.5 seconds until it is back.">
           <Text size="xs" c="dimmed" fs="italic" tabIndex={0}>

@@ -157,8 +157,8 @@ export function PendingOrdersTable({ delayed }: { delayed: boolean }) {
             <Table.Th className="tp-num">S / L</Table.Th>
             <Table.Th className="tp-num">T / P</Table.Th>
             <Table.Th>Expiry</Table.Th>
-            <Table.Th className="tp-num">Market</Table.Th>
-            <Table.Th className="tp-num">Distance (pts)</Table.Th>
+            <Table.Th className={`tp-num ${classes.liveCol}`}>Market</Table.Th>
+            <Table.Th className={`tp-num ${classes.liveCol}`}>Distance (pts)</Table.Th>
             <Table.Th>Comment</Table.Th>
             <Table.Th className={classes.actions}>
               <Text span size="xs" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>

@@ -197,9 +197,9 @@ export function PositionsHead() {
         <Table.Th className="tp-num">Price</Table.Th>
         <Table.Th className="tp-num">S / L</Table.Th>
         <Table.Th className="tp-num">T / P</Table.Th>
-        <Table.Th className="tp-num">Current price</Table.Th>
+        <Table.Th className={`tp-num ${classes.liveCol}`}>Current price</Table.Th>
         <Table.Th className="tp-num">Swap</Table.Th>
-        <Table.Th className="tp-num">Profit</Table.Th>
+        <Table.Th className={`tp-num ${classes.liveCol}`}>Profit</Table.Th>
         <Table.Th>Comment</Table.Th>
         <Table.Th className={classes.actions}>
           <span className="sr-only" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
