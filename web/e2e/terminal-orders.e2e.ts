@@ -86,6 +86,7 @@ describe('the terminal order entry', () => {
 
   it('buys from the dialog: the margin shown before sending is the margin the server holds after the fill', async () => {
     const { trader, context, page, entry, panel } = await fundedTerminal();
+    await page.getByText('SignIn successful!').waitFor({ state: 'hidden' });
     await look(page, 'terminal-layout');
     await entry.openFromRow('EURUSD');
     assert.equal(await entry.orderType().inputValue(), 'Instant Execution');
@@ -272,8 +273,8 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
-  it('uses hotkeys only once turned on: N and B open the dialog, ? lists the keys, nothing while typing', async () => {
-    const { trader, context, page, entry } = await fundedTerminal();
+  it('uses hotkeys only once turned on: N and B open the dialog, Shift+C closes the selected position, ? lists the keys, nothing while typing', async () => {
+    const { trader, context, page, entry, panel } = await fundedTerminal();
     await page.locator('body').press('n');
     await page.waitForTimeout(300);
     assert.equal(await entry.dialog().count(), 0, 'hotkeys are off by default');
@@ -303,12 +304,19 @@ describe('the terminal order entry', () => {
     await page.locator('body').press('Shift+C');
     await page.getByText('No position selected').waitFor();
 
+    // Shift+C closes the position selected in the panel, as its close button does.
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1 });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    await panel.position(opened.body.ticket as number).click();
+    await page.keyboard.press('Shift+C');
+    await eventually('the selected position closed', async () => (await openTrades(trader.client)).length === 0);
+    await panel.position(opened.body.ticket as number).waitFor({ state: 'detached' });
+
     await page.locator('body').press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     assert.match((await help.textContent()) ?? '', /Close the selected position/);
     await look(page, 'terminal-hotkeys');
-    assert.deepEqual(await openTrades(trader.client), []);
     await context.close();
   });
 });

@@ -184,7 +184,7 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
         comboboxProps={{ withinPortal: true }}
       />
       <SimpleGrid cols={2} spacing="sm" verticalSpacing="sm">
-        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} />
+        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} data-autofocus />
         <Stack gap={2} justify="flex-end" className={classes.contract}>
           <Text size="sm" className="tp-figure" data-testid="dialog-contract">
             {(form.volume * record.contractSize).toLocaleString('en-US', { maximumFractionDigits: 2 })} {record.calcMode === 'forex' ? record.baseCurrency : record.Symbol}
