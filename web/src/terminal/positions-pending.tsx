@@ -110,8 +110,8 @@ function ModifyOrderModal({ order, record, onClose }: { order: PendingOrderRow |
             <StopLevelInput label="Take profit" kind="tp" side={side} symbol={order.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} />
             <TextInput label="Expiry (UTC)" description="Empty: good till cancelled" size="xs" type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)} />
             {modify.isError && (
-              <Alert color="red" variant="light" role="alert" data-testid="modify-order-error">
-                {errorMessage(modify.error)}
+              <Alert color="red" variant="light" role="alert" data-testid="modify-order-error" p="xs">
+                <Text size="sm">{errorMessage(modify.error)}</Text>
               </Alert>
             )}
             <Group justify="flex-end" gap="xs">

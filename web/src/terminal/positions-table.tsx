@@ -6,6 +6,7 @@ import { errorMessage } from '../api/client';
 import { useCloseTrade, useModifyTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { useAppStore } from '../state/app-store';
+import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError } from '../ui/toast';
@@ -137,6 +138,12 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
   );
 });
 
+/** The price a position closes at now (bid for a Buy, ask for a Sell), live. */
+function CurrentPrice({ symbol, side, digits }: { symbol: string; side: 'buy' | 'sell'; digits: number }) {
+  const q = useQuote(symbol)?.quote;
+  return <span className="tp-figure">{formatPrice(side === 'buy' ? q?.bid : q?.ask, digits)}</span>;
+}
+
 /** The stop loss / take profit of one position, with the server's refusal shown in the dialog. */
 function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow | null; record: SymbolRecord | undefined; onClose(): void }) {
   const modify = useModifyTrade();
@@ -161,13 +168,13 @@ function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow |
         >
           <Stack gap="sm">
             <Text size="xs" c="dimmed">
-              Opened at <span className="tp-figure">{formatPrice(trade.orginalPrice, digits)}</span>. Leave a level empty to remove it.
+              Opened at <span className="tp-figure">{formatPrice(trade.orginalPrice, digits)}</span>, now <CurrentPrice symbol={trade.symbol} side={side} digits={digits} /> ({side === 'buy' ? 'bid' : 'ask'}). Leave a level empty to remove it.
             </Text>
             <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} data-testid="modify-sl" />
             <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} data-testid="modify-tp" />
             {modify.isError && (
-              <Alert color="red" variant="light" role="alert" data-testid="modify-error">
-                {errorMessage(modify.error)}
+              <Alert color="red" variant="light" role="alert" data-testid="modify-error" p="xs">
+                <Text size="sm">{errorMessage(modify.error)}</Text>
               </Alert>
             )}
             <Group justify="flex-end" gap="xs">
