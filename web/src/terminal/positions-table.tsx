@@ -257,6 +257,11 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
     setCloser(closeTicket);
     return () => setCloser(null);
   }, [closeTicket, setCloser]);
+  // A selection that left the list (closed here, by a stop or elsewhere) is no longer one the hotkey may close.
+  const list = trades.data?.data;
+  useEffect(() => {
+    if (selected !== null && list && !list.some((t) => t.ticket === selected)) select(null);
+  }, [list, selected, select]);
 
   if (trades.isPending) return <TableSkeleton rows={4} height={28} />;
   if (trades.isError) return <ErrorState error={trades.error} onRetry={() => void trades.refetch()} title="Could not load your positions" />;
