@@ -135,12 +135,26 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
-  it('opens exactly one position when Buy is double-clicked', async () => {
-    const { trader, context, entry } = await fundedTerminal();
+  it('opens exactly one position when Buy is double-clicked, and a retry of the same order replays it', async () => {
+    const { trader, context, page, entry } = await fundedTerminal();
+    const sent: { body: string; key: string | undefined }[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/platform/addTrades.php')) sent.push({ body: r.postData() ?? '', key: r.headers()['idempotency-key'] });
+    });
     await entry.openFromRow('EURUSD');
     await entry.button('buy').dblclick();
     await entry.dialog().waitFor({ state: 'hidden' });
     await new Promise((r) => setTimeout(r, 800));
+    const [position, ...more] = await openTrades(trader.client);
+    assert.ok(position);
+    assert.equal(more.length, 0, 'one position');
+    assert.equal(sent.length, 1, 'one request');
+    const [first] = sent;
+    assert.match(first?.key ?? '', /^[0-9a-f]{32}$/, 'the order carries an Idempotency-Key');
+    // The same request again (a retry after a lost answer) is answered with the same position.
+    const retry = await trader.client.request('POST', '/platform/addTrades.php', { body: first?.body, headers: { 'content-type': 'application/json', 'idempotency-key': first?.key ?? '' } });
+    assert.equal(retry.status, 200, JSON.stringify(retry.body));
+    assert.equal(retry.body.ticket, position.ticket);
     assert.equal((await openTrades(trader.client)).length, 1);
     await context.close();
   });

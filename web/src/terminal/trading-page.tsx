@@ -4,12 +4,12 @@ import { IconLayoutDashboard, IconLogout, IconMaximize, IconMinimize, IconUserCi
 import { useQueryClient } from '@tanstack/react-query';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { signOut, useSession, useSymbols } from '../api/queries';
 import { formatDecimal, formatPercent } from '../format/format';
-import { CandleChart } from '../market/candle-chart';
+import { TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
 import { useConnectionState, useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -97,7 +97,7 @@ function ChartPanel({ record }: { record: SymbolRecord }) {
         <SegmentedControl aria-label="Chart period" size="xs" value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
       </Group>
       <div className={classes.chartBody}>
-        <CandleChart symbol={record.Symbol} period={period} digits={record.digits} height="100%" label={`${record.Symbol} candlestick chart, ${period}`} />
+        <TerminalChart symbol={record.Symbol} period={period} digits={record.digits} label={`${record.Symbol} chart, ${period}`} />
       </div>
     </div>
   );
@@ -194,7 +194,7 @@ export function TradingPage() {
   const workspace = useRef<HTMLElement>(null);
   const upper = useRef<HTMLDivElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
-  const showHelp = useRef(() => setHelpOpen(true)).current;
+  const showHelp = useCallback(() => setHelpOpen(true), []);
   const set = (which: keyof TerminalSplits) => (v: number) => setSplits((s) => ({ ...s, [which]: v }));
   const commit = (which: keyof TerminalSplits) => (v: number) => saveSplits(localStorage, { ...splits, [which]: v });
   const style = mobile ? undefined : ({ '--prices-width': `${splits.pricesPercent}%`, '--bottom-height': `${splits.bottomPercent}%` } as React.CSSProperties);
