@@ -201,11 +201,13 @@ describe('the terminal order entry', () => {
     const orders = await trader.client.get('/platform/getPendingOrders.php');
     assert.equal(orders.body.data.length, 1);
     assert.deepEqual([orders.body.data[0].orderType, orders.body.data[0].price], ['buy_limit', 1.0995]);
+    const orderId = orders.body.data[0].orderId as number;
     assert.deepEqual(await openTrades(trader.client), []);
 
     await eurusd(1.0993, 1.0995);
     const position = await eventually('the fill', async () => (await openTrades(trader.client))[0]);
     assert.equal(position.orginalPrice, 1.0995);
+    await page.getByText(`Order #${orderId} filled`).waitFor();
     await panel.position(position.ticket).waitFor();
     await context.close();
   });
