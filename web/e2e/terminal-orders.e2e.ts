@@ -224,6 +224,7 @@ describe('the terminal order entry', () => {
     assert.deepEqual(await openTrades(trader.client), []);
 
     await entry.openSettings();
+    await screenshots(page, 'terminal-settings', { dark: true });
     await page.getByRole('switch', { name: 'One-click trading' }).click({ force: true });
     const confirm = page.getByRole('dialog', { name: 'Turn on one-click trading?' });
     await confirm.waitFor();
@@ -237,6 +238,8 @@ describe('the terminal order entry', () => {
     assert.deepEqual([position.type, position.volume], ['Buy', 0.05]);
     await page.getByText(`Position #${position.ticket} opened`).waitFor();
     assert.ok(!(await entry.dialog().isVisible()), 'no dialog with one-click on');
+    await page.getByTestId('one-click-on').waitFor();
+    await screenshots(page, 'terminal-one-click-on', { dark: true });
 
     // Kept per user: a reload still has it on; turning it off goes back to the dialog.
     await page.reload();

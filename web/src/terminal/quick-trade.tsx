@@ -1,4 +1,5 @@
 import { Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconBolt } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import type { Side } from '@tradeport/trading-math';
 import { useCallback, useRef } from 'react';
@@ -94,6 +95,14 @@ export function QuickTrade({ record }: { record: SymbolRecord }) {
   };
   return (
     <div className={classes.widget} role="group" aria-label={`Quick trade ${record.Symbol}`} data-testid="quick-trade" data-one-click={oneClickTrading || undefined}>
+      {oneClickTrading && (
+        <Tooltip label="One-click trading is on: SELL and BUY send market orders at once. Turn it off in the terminal settings.">
+          <span className={classes.oneClick} tabIndex={0} data-testid="one-click-on">
+            <IconBolt size={14} aria-hidden />
+            One-click
+          </span>
+        </Tooltip>
+      )}
       {button('sell')}
       <VolumeStepper value={volume} onChange={setVolume} onBlur={() => setVolume(shown)} limits={record} label={null} aria-label="Quick trade volume" w={118} className={classes.volume} />
       {button('buy')}
