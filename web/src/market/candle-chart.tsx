@@ -18,19 +18,20 @@ export const CHART_PERIODS: Record<PeriodName, Period> = {
   MN: { type: 'month', span: 1 },
 };
 
-const PAGE = 500;
+/** Candles per request, at first and for each page back in time. */
+export const CANDLE_PAGE = 500;
 
-const FONT = "'Inter Variable', Inter, system-ui, sans-serif";
+export const CHART_FONT = "'Inter Variable', Inter, system-ui, sans-serif";
 
 /** Our fonts and Buy/Sell colours over KLineChart's light or dark preset. */
-function chartStyles(scheme: 'light' | 'dark'): DeepPartial<Styles> {
+export function chartStyles(scheme: 'light' | 'dark'): DeepPartial<Styles> {
   const up = scheme === 'dark' ? '#3ccf8e' : '#0a7d4f';
   const down = scheme === 'dark' ? '#ff6b6b' : '#c92a2a';
-  const text = { family: FONT };
+  const text = { family: CHART_FONT };
   return {
     candle: {
       bar: { upColor: up, downColor: down, upBorderColor: up, downBorderColor: down, upWickColor: up, downWickColor: down },
-      priceMark: { high: { textFamily: FONT }, low: { textFamily: FONT }, last: { upColor: up, downColor: down, text } },
+      priceMark: { high: { textFamily: CHART_FONT }, low: { textFamily: CHART_FONT }, last: { upColor: up, downColor: down, text } },
       // The OHLC legend shows while the pointer is on the chart, not over the candles all the time.
       tooltip: { showRule: 'follow_cross', title: text, legend: text },
     },
@@ -41,7 +42,66 @@ function chartStyles(scheme: 'light' | 'dark'): DeepPartial<Styles> {
   };
 }
 
-const toKLine = (c: CandleRecord): KLineData => ({ timestamp: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
+export const toKLine = (c: CandleRecord): KLineData => ({ timestamp: c.time, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
+
+export type ChartLoadState = { status: 'loading' | 'ready' | 'empty' | 'error'; message?: string };
+
+/**
+ * Feeds a chart the symbol's candles for the period: the latest page first, older pages as the
+ * user scrolls back (`before`), the forming candle live from the stream, and a reload after a
+ * stream reconnect. Reports its state; returns the clean-up.
+ */
+export function loadCandles(instance: Chart, { symbol, period, digits }: { symbol: string; period: PeriodName; digits: number }, setState: (update: ChartLoadState | ((current: ChartLoadState) => ChartLoadState)) => void): () => void {
+  let cancelled = false;
+  let unsubscribe: (() => void) | null = null;
+  // setDataLoader, setSymbol and setPeriod each restart loading; only the latest start may land.
+  let latestInit = 0;
+  setState({ status: 'loading' });
+  instance.setDataLoader({
+    getBars: async ({ type, timestamp, symbol: info, callback }) => {
+      try {
+        if (type === 'init') {
+          if (info.ticker !== symbol) return;
+          const request = ++latestInit;
+          const answer = await callApi('getCandles', { symbol, period, limit: CANDLE_PAGE });
+          if (cancelled || request !== latestInit) return;
+          callback(answer.data.map(toKLine), { backward: false, forward: answer.data.length === CANDLE_PAGE });
+          setState({ status: answer.data.length ? 'ready' : 'empty' });
+        } else if (type === 'forward' && timestamp !== null) {
+          const answer = await callApi('getCandles', { symbol, period, limit: CANDLE_PAGE, before: timestamp });
+          if (cancelled) return;
+          callback(answer.data.map(toKLine), { forward: answer.data.length === CANDLE_PAGE });
+        } else callback([], false);
+      } catch (err) {
+        if (cancelled) return;
+        callback([], false);
+        if (type === 'init') setState({ status: 'error', message: errorMessage(err) });
+      }
+    },
+    subscribeBar: ({ callback }) => {
+      unsubscribe?.();
+      unsubscribe = stream.subscribeCandles(symbol, period, (candle) => {
+        callback(toKLine(candle));
+        // A first tick can open the first candle of a symbol that had no history.
+        setState((current) => (current.status === 'empty' ? { status: 'ready' } : current));
+      });
+    },
+    unsubscribeBar: () => {
+      unsubscribe?.();
+      unsubscribe = null;
+    },
+  });
+  instance.setSymbol({ ticker: symbol, pricePrecision: digits, volumePrecision: 0 });
+  instance.setPeriod(CHART_PERIODS[period]);
+  // After a reconnect, candles that closed meanwhile were never streamed: load them again.
+  const offResync = stream.onResync(() => instance.resetData());
+  return () => {
+    offResync();
+    cancelled = true;
+    unsubscribe?.();
+    unsubscribe = null;
+  };
+}
 
 /**
  * A candlestick chart of our own candles (bid OHLC) with the forming candle updated live from the
@@ -51,7 +111,7 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart | null>(null);
   const scheme = useComputedColorScheme('light');
-  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'empty' | 'error'; message?: string }>({ status: 'loading' });
+  const [state, setState] = useState<ChartLoadState>({ status: 'loading' });
 
   useEffect(() => {
     if (!container.current) return;
@@ -76,56 +136,8 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
   useEffect(() => {
     const instance = chart.current;
     if (!instance) return;
-    let cancelled = false;
-    let unsubscribe: (() => void) | null = null;
-    // setDataLoader, setSymbol and setPeriod each restart loading; only the latest start may land.
-    let latestInit = 0;
-    setState({ status: 'loading' });
-    instance.setDataLoader({
-      getBars: async ({ type, timestamp, symbol: info, callback }) => {
-        try {
-          if (type === 'init') {
-            if (info.ticker !== symbol) return;
-            const request = ++latestInit;
-            const answer = await callApi('getCandles', { symbol, period, limit: PAGE });
-            if (cancelled || request !== latestInit) return;
-            callback(answer.data.map(toKLine), { backward: false, forward: answer.data.length === PAGE });
-            setState({ status: answer.data.length ? 'ready' : 'empty' });
-          } else if (type === 'forward' && timestamp !== null) {
-            const answer = await callApi('getCandles', { symbol, period, limit: PAGE, before: timestamp });
-            if (cancelled) return;
-            callback(answer.data.map(toKLine), { forward: answer.data.length === PAGE });
-          } else callback([], false);
-        } catch (err) {
-          if (cancelled) return;
-          callback([], false);
-          if (type === 'init') setState({ status: 'error', message: errorMessage(err) });
-        }
-      },
-      subscribeBar: ({ callback }) => {
-        unsubscribe?.();
-        unsubscribe = stream.subscribeCandles(symbol, period, (candle) => {
-          callback(toKLine(candle));
-          // A first tick can open the first candle of a symbol that had no history.
-          setState((current) => (current.status === 'empty' ? { status: 'ready' } : current));
-        });
-      },
-      unsubscribeBar: () => {
-        unsubscribe?.();
-        unsubscribe = null;
-      },
-    });
-    instance.setSymbol({ ticker: symbol, pricePrecision: digits, volumePrecision: 0 });
-    instance.setPeriod(CHART_PERIODS[period]);
-    // After a reconnect, candles that closed meanwhile were never streamed: load them again.
-    const offResync = stream.onResync(() => instance.resetData());
-    return () => {
-      offResync();
-      cancelled = true;
-      unsubscribe?.();
-      unsubscribe = null;
-    };
-  }, [symbol, period, digits]);
+    return loadCandles(instance, { symbol, period, digits }, setState);
+    }, [symbol, period, digits]);
 
   return (
     <Box pos="relative" h={height} role="group" aria-label={label}>

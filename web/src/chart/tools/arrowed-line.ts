@@ -4,7 +4,7 @@ import { line, type Pt, type Shape, type ToolDefinition } from './shape';
 export function arrowHead(from: Pt, tip: Pt, size = 10): Shape {
   const angle = Math.atan2(tip.y - from.y, tip.x - from.x);
   const back = (turn: number): Pt => ({ x: tip.x - size * Math.cos(angle + turn), y: tip.y - size * Math.sin(angle + turn) });
-  return { kind: 'polygon', points: [tip, back(Math.PI / 6), back(-Math.PI / 6)], fill: true };
+  return { kind: 'polygon', points: [tip, back(Math.PI / 6), back(-Math.PI / 6)], fill: true, solid: true };
 }
 
 /** A segment with an arrowhead at its second point. */

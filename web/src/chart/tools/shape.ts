@@ -30,7 +30,7 @@ export interface ToolInput {
 /** The figures a tool draws; the overlay wrapper turns them into KLineChart figures. */
 export type Shape =
   | { kind: 'line'; points: Pt[]; dashed?: boolean }
-  | { kind: 'polygon'; points: Pt[]; fill: boolean }
+  | { kind: 'polygon'; points: Pt[]; fill: boolean; solid?: boolean }
   | { kind: 'circle'; center: Pt; r: number }
   | { kind: 'text'; at: Pt; text: string; align?: 'left' | 'center' | 'right'; baseline?: 'top' | 'middle' | 'bottom' };
 

@@ -1,0 +1,252 @@
+import type { ChartDrawing, ChartIndicator, ChartLayout, ChartToolName } from '@tradeport/contracts';
+import type { PeriodName } from '@tradeport/contracts/periods';
+import { dispose, init, type Chart, type DeepPartial, type Indicator, type KLineData, type Overlay, type Styles } from 'klinecharts';
+import { chartStyles, loadCandles, type ChartLoadState } from '../market/candle-chart';
+import { INDICATOR_BY_NAME, withSource } from './indicators';
+import { registerToolOverlays, type DrawingStyle } from './overlays';
+import { overlayName, toolOfOverlay } from './tools';
+
+export type ChartType = 'candle' | 'line' | 'area';
+export type Scheme = 'light' | 'dark';
+
+export const CANDLE_PANE = 'candle_pane';
+
+export interface ChartEvents {
+  /** The drawings changed by the user (drawn, moved, restyled, removed). */
+  onDrawings(drawings: ChartDrawing[]): void;
+  /** A drawing was selected (its overlay id) or the selection ended. */
+  onSelect(id: string | null): void;
+  onLoad(state: ChartLoadState | ((current: ChartLoadState) => ChartLoadState)): void;
+  /** A drawing tool finished or was cancelled. */
+  onToolDone(): void;
+}
+
+/** Styles of the chart type over the theme's styles. */
+function typeStyles(type: ChartType, scheme: Scheme): DeepPartial<Styles> {
+  const lineColor = scheme === 'dark' ? '#4dabf7' : '#1c7ed6';
+  if (type === 'candle') return { candle: { type: 'candle_solid' } };
+  return {
+    candle: {
+      type: 'area',
+      area: {
+        lineSize: 2,
+        lineColor,
+        value: 'close',
+        backgroundColor:
+          type === 'line'
+            ? 'rgba(0,0,0,0)'
+            : [
+                { offset: 0, color: scheme === 'dark' ? 'rgba(77,171,247,0.02)' : 'rgba(28,126,214,0.02)' },
+                { offset: 1, color: scheme === 'dark' ? 'rgba(77,171,247,0.28)' : 'rgba(28,126,214,0.22)' },
+              ],
+      },
+    },
+  };
+}
+
+/**
+ * One KLineChart instance of the terminal: candles, drawings (our tool overlays) and indicators.
+ * React owns the layout; this turns it into overlays and indicators and tells back what the user
+ * changed on the canvas.
+ */
+export class ChartController {
+  readonly chart: Chart;
+  private readonly resize: ResizeObserver;
+  private stopLoading: (() => void) | null = null;
+  private scheme: Scheme = 'light';
+  private type: ChartType = 'candle';
+  private magnet = false;
+  private drawing: string | null = null;
+  private selected: string | null = null;
+  private indicatorIds: string[] = [];
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly events: ChartEvents,
+  ) {
+    registerToolOverlays();
+    const chart = init(container, { timezone: 'UTC', locale: 'en-US' });
+    if (!chart) throw new Error('The chart could not start.');
+    this.chart = chart;
+    // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
+    container.querySelectorAll('[tabindex="1"]').forEach((el) => el.setAttribute('tabindex', '0'));
+    this.resize = new ResizeObserver(() => chart.resize());
+    this.resize.observe(container);
+  }
+
+  destroy(): void {
+    this.stopLoading?.();
+    this.resize.disconnect();
+    dispose(this.container);
+  }
+
+  load(symbol: string, period: PeriodName, digits: number): void {
+    this.stopLoading?.();
+    this.stopLoading = loadCandles(this.chart, { symbol, period, digits }, this.events.onLoad);
+  }
+
+  setLook(scheme: Scheme, type: ChartType): void {
+    this.scheme = scheme;
+    this.type = type;
+    this.chart.setStyles(scheme);
+    this.chart.setStyles(chartStyles(scheme));
+    this.chart.setStyles(typeStyles(type, scheme));
+    this.chart.setStyles({ candle: { tooltip: { showRule: 'follow_cross' } } });
+  }
+
+  get look(): { scheme: Scheme; type: ChartType } {
+    return { scheme: this.scheme, type: this.type };
+  }
+
+  // ---- drawings
+
+  private drawingOverlays(): Array<Overlay<DrawingStyle>> {
+    return (this.chart.getOverlays() as Array<Overlay<DrawingStyle>>).filter((o) => toolOfOverlay(o.name) !== null && o.currentStep === -1);
+  }
+
+  /** The finished drawings as the layout keeps them, in the order drawn. */
+  drawings(): ChartDrawing[] {
+    return this.drawingOverlays().flatMap((o) => {
+      const points = o.points.filter((p) => Number.isFinite(p.timestamp) && Number.isFinite(p.value)).map((p) => ({ timestamp: Math.round(p.timestamp!), value: p.value! }));
+      const tool = toolOfOverlay(o.name)!;
+      return points.length ? [{ tool, points, color: o.extendData?.color ?? '#1c7ed6', width: o.extendData?.width ?? 1 }] : [];
+    });
+  }
+
+  private changed = () => this.events.onDrawings(this.drawings());
+
+  private overlayEvents() {
+    return {
+      onDrawEnd: () => {
+        this.drawing = null;
+        this.events.onToolDone();
+        // Let KLineChart finish its own step first, so the new overlay counts as drawn.
+        queueMicrotask(this.changed);
+      },
+      onPressedMoveEnd: () => queueMicrotask(this.changed),
+      onSelected: ({ overlay }: { overlay: Overlay }) => {
+        this.selected = overlay.id;
+        this.events.onSelect(overlay.id);
+      },
+      onDeselected: ({ overlay }: { overlay: Overlay }) => {
+        if (this.selected === overlay.id) {
+          this.selected = null;
+          this.events.onSelect(null);
+        }
+      },
+    };
+  }
+
+  private mode() {
+    return this.magnet ? ('strong_magnet' as const) : ('normal' as const);
+  }
+
+  /** Starts drawing with a tool: the next clicks on the chart place its points. */
+  startTool(tool: ChartToolName, style: DrawingStyle): void {
+    this.cancelTool();
+    const id = this.chart.createOverlay({ name: overlayName(tool), extendData: { ...style }, mode: this.mode(), ...this.overlayEvents() });
+    this.drawing = typeof id === 'string' ? id : null;
+  }
+
+  /** Drops a drawing not yet finished. */
+  cancelTool(): void {
+    if (this.drawing) {
+      this.chart.removeOverlay({ id: this.drawing });
+      this.drawing = null;
+      this.events.onToolDone();
+    }
+  }
+
+  get isDrawing(): boolean {
+    return this.drawing !== null;
+  }
+
+  setMagnet(on: boolean): void {
+    this.magnet = on;
+    for (const o of this.chart.getOverlays()) if (toolOfOverlay(o.name)) this.chart.overrideOverlay({ id: o.id, mode: this.mode() });
+  }
+
+  /** Replaces every drawing with the layout's. */
+  setDrawings(drawings: ChartDrawing[]): void {
+    for (const o of this.chart.getOverlays()) if (toolOfOverlay(o.name)) this.chart.removeOverlay({ id: o.id });
+    this.drawing = null;
+    if (this.selected) {
+      this.selected = null;
+      this.events.onSelect(null);
+    }
+    if (!drawings.length) return;
+    this.chart.createOverlay(
+      drawings.map((d) => ({ name: overlayName(d.tool), points: d.points.map((p) => ({ timestamp: p.timestamp, value: p.value })), extendData: { color: d.color, width: d.width }, mode: this.mode(), ...this.overlayEvents() })),
+    );
+  }
+
+  styleOf(id: string): DrawingStyle | null {
+    const o = this.chart.getOverlays({ id })[0] as Overlay<DrawingStyle> | undefined;
+    return o?.extendData ?? null;
+  }
+
+  toolOf(id: string): ChartToolName | null {
+    const o = this.chart.getOverlays({ id })[0];
+    return o ? toolOfOverlay(o.name) : null;
+  }
+
+  restyle(id: string, style: DrawingStyle): void {
+    this.chart.overrideOverlay({ id, extendData: { ...style } });
+    this.changed();
+  }
+
+  remove(id: string): void {
+    this.chart.removeOverlay({ id });
+    if (this.selected === id) {
+      this.selected = null;
+      this.events.onSelect(null);
+    }
+    this.changed();
+  }
+
+  // ---- indicators
+
+  /** Replaces every indicator with the layout's: price studies over the candles, the others each in a pane below. */
+  setIndicators(indicators: ChartIndicator[]): void {
+    for (const id of this.indicatorIds) this.chart.removeIndicator({ id });
+    this.indicatorIds = [];
+    for (const i of indicators) {
+      const def = INDICATOR_BY_NAME.get(i.name);
+      if (!def) continue;
+      const id = this.chart.createIndicator(
+        {
+          name: i.name,
+          calcParams: [...i.params],
+          styles: { lines: i.colors.map((color) => ({ color, size: 1.5 })) },
+          ...(def.overlay ? { paneId: CANDLE_PANE } : {}),
+        },
+        def.overlay,
+      );
+      if (!id) continue;
+      this.indicatorIds.push(id);
+      if (def.usesSource && i.source !== 'close') {
+        // KLineChart's formulas read the close: hand them candles whose close is the chosen price.
+        const created = this.chart.getIndicators({ id })[0] as (Indicator & { calc: (data: KLineData[], indicator: Indicator) => unknown }) | undefined;
+        const base = created?.calc;
+        if (base) this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[], indicator: Indicator) => base(withSource(data, i.source), indicator) } as never);
+      }
+    }
+  }
+
+  /** The indicators' panes (not the candles'), in order, for tests and for sizing. */
+  indicatorPanes(): string[] {
+    return this.indicatorIds.map((id) => this.chart.getIndicators({ id })[0]?.paneId).filter((p): p is string => !!p && p !== CANDLE_PANE);
+  }
+
+  // ---- picture
+
+  /** The chart with its drawings as a PNG data URL on the theme's background. */
+  picture(): string {
+    return this.chart.getConvertPictureUrl(true, 'png', this.scheme === 'dark' ? '#1a1b1e' : '#ffffff');
+  }
+
+  setLayout(layout: ChartLayout): void {
+    this.setDrawings(layout.drawings);
+    this.setIndicators(layout.indicators);
+  }
+}

@@ -1,0 +1,76 @@
+import { registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
+import { CHART_FONT } from '../market/candle-chart';
+import { overlayName, TOOLS } from './tools';
+import type { Shape, ToolDefinition } from './tools/shape';
+
+/** What each drawing keeps besides its points: its colour and line width. */
+export interface DrawingStyle {
+  color: string;
+  width: number;
+}
+
+/** #rrggbb with an alpha, for the shading inside channels and shapes. */
+export function translucent(color: string, alpha: number): string {
+  const n = Number.parseInt(color.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+/** A tool's shapes as KLineChart figures in the drawing's colour and width. */
+export function figuresOf(shapes: Shape[], style: DrawingStyle): OverlayFigure[] {
+  const { color, width } = style;
+  return shapes.map((s, i): OverlayFigure => {
+    switch (s.kind) {
+      case 'line':
+        return { key: `l${i}`, type: 'line', attrs: { coordinates: s.points }, styles: { color, size: width, style: s.dashed ? 'dashed' : 'solid', dashedValue: [4, 3] } };
+      case 'polygon':
+        return {
+          key: `p${i}`,
+          type: 'polygon',
+          attrs: { coordinates: s.points },
+          styles: s.solid ? { style: 'fill', color } : { style: s.fill ? 'stroke_fill' : 'stroke', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' },
+        };
+      case 'circle':
+        return { key: `c${i}`, type: 'circle', attrs: { x: s.center.x, y: s.center.y, r: s.r }, styles: { style: 'stroke_fill', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' } };
+      case 'text':
+        return {
+          key: `t${i}`,
+          type: 'text',
+          ignoreEvent: true,
+          attrs: { x: s.at.x, y: s.at.y, text: s.text, align: s.align ?? 'left', baseline: s.baseline ?? 'bottom' },
+          styles: { color, size: 11, family: CHART_FONT, weight: 600, style: 'fill', backgroundColor: 'rgba(0,0,0,0)', borderSize: 0, paddingLeft: 2, paddingRight: 2, paddingTop: 1, paddingBottom: 1 },
+        };
+    }
+  });
+}
+
+function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
+  return {
+    name: overlayName(tool.name),
+    totalStep: tool.points + 1,
+    needDefaultPointFigure: true,
+    needDefaultXAxisFigure: true,
+    needDefaultYAxisFigure: true,
+    createPointFigures: ({ chart, overlay, coordinates, bounding, yAxis }) => {
+      const data = chart.getDataList();
+      const shapes = tool.geometry({
+        coords: coordinates,
+        anchors: overlay.points.map((p) => ({ value: p.value ?? 0, timestamp: p.timestamp ?? 0, dataIndex: p.dataIndex ?? 0 })),
+        width: bounding.width,
+        height: bounding.height,
+        digits: chart.getSymbol()?.pricePrecision ?? 5,
+        closes: (from, to) => data.slice(Math.max(0, from), Math.min(data.length - 1, to) + 1).map((k) => k.close),
+        yOf: yAxis ? (price) => yAxis.convertToPixel(price) : undefined,
+      });
+      return figuresOf(shapes, overlay.extendData ?? { color: '#1c7ed6', width: 1 });
+    },
+  };
+}
+
+let registered = false;
+
+/** Registers every tool's overlay with KLineChart once. */
+export function registerToolOverlays(): void {
+  if (registered) return;
+  registered = true;
+  for (const tool of TOOLS) registerOverlay<DrawingStyle>(templateOf(tool));
+}
