@@ -24,10 +24,10 @@ type HistoryKind = 'positions' | 'orders';
 type Range = { from?: number; to?: number };
 
 function fetchPage(kind: HistoryKind, range: Range, before: string | undefined, limit: number, signal?: AbortSignal): Promise<TradesPage | OrdersPage> {
-  return kind === 'positions' ? callApi('getTradesHistory', { ...range, before, limit }, { signal }) : callApi('getPendingOrders', { status: 'all', ...range, before, limit }, { signal });
+  return kind === 'positions' ? callApi('getTradesHistory', { ...range, before, limit }, { signal }) : callApi('getPendingOrders', { status: 'history', ...range, before, limit }, { signal });
 }
 
-/** Closed positions and finished orders, newest first, one cursor page after another. */
+/** Closed positions and finished orders (filled, cancelled, expired, rejected), newest closed or finished first, one cursor page after another. */
 function useHistoryPages(kind: HistoryKind, range: Range) {
   return useInfiniteQuery({
     queryKey: [...(kind === 'positions' ? queryKeys.tradesHistory : queryKeys.pendingOrders), 'paged', range.from ?? null, range.to ?? null],
@@ -76,7 +76,7 @@ export function tradesCsv(rows: readonly TradeRow[]): string {
 
 export function ordersCsv(rows: readonly OrderRow[]): string {
   return toCsv(
-    ['Order', 'Symbol', 'Type', 'Volume', 'Price', 'Limit price', 'S / L', 'T / P', 'Placed (UTC)', 'Updated (UTC)', 'Status', 'Reason', 'Position'],
+    ['Order', 'Symbol', 'Type', 'Volume', 'Price', 'Limit price', 'S / L', 'T / P', 'Placed (UTC)', 'Finished (UTC)', 'Status', 'Reason', 'Position'],
     rows.map((r) => [r.orderId, r.symbol, ORDER_TYPE_LABELS[r.orderType], r.volume, r.price, r.stopLimitPrice || '', r.stopLoss || '', r.takeProfit || '', r.timeStamp, r.updatedAt, r.status, r.reason, r.ticket ?? '']),
   );
 }
@@ -203,7 +203,7 @@ export function HistoryTable() {
                 <Table.Th className="tp-num">S / L</Table.Th>
                 <Table.Th className="tp-num">T / P</Table.Th>
                 <Table.Th>Placed</Table.Th>
-                <Table.Th>Updated</Table.Th>
+                <Table.Th>Finished</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Reason</Table.Th>
                 <Table.Th className="tp-num">Position</Table.Th>
