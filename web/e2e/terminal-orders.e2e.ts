@@ -117,6 +117,28 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
+  it("previews a cross's margin through its USD rates, as the server then holds it", async () => {
+    const { trader, context, page, terminal, entry } = await fundedTerminal();
+    // Only GBPJPY on screen: the dialog itself follows the GBPUSD rate it converts with.
+    await terminal.search().fill('GBPJ');
+    await page.getByTestId('price-row-GBPUSD').waitFor({ state: 'detached' });
+    await pushTicks(harness(), [
+      { symbol: 'GBPUSD', bid: 1.27, ask: 1.2702 },
+      { symbol: 'USDJPY', bid: 151.2, ask: 151.22 },
+      { symbol: 'GBPJPY', bid: 192.02, ask: 192.05 },
+    ]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-GBPJPY"] [data-testid="bid"]')?.textContent === '192.020');
+    await entry.openFromRow('GBPJPY');
+    await entry.setVolume('0.1');
+    // 0.1 × 100,000 / 100 = 100 GBP at the GBPUSD bid 1.27 = 127.00 USD.
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-sell"]')?.textContent === '127.00 USD');
+    await entry.button('sell').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    assert.equal((await trader.client.get('/platform/getMargins.php')).body.totalMargin, '127.00');
+    await context.close();
+  });
+
   it('shows a refusal for lack of margin in red with OK, and opens nothing', async () => {
     const { trader, context, page, entry } = await fundedTerminal('100.00');
     await entry.openFromRow('EURUSD');

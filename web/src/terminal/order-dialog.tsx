@@ -28,31 +28,14 @@ import {
   type OrderType,
 } from './order-form';
 import { useLiveAccount } from './positions-account';
+import { useQuotesFrame, useSymbolMap } from './positions-hooks';
+import { priceLookup, symbolsNeeded } from './positions-live';
 import { IntentKeys, useSendOrder, type OrderResult } from './order-send';
 import { StopLevelInput } from './stop-level-input';
 import { VolumeStepper } from './volume-stepper';
 import classes from './order-dialog.module.css';
 
 const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
-
-/** The symbols whose quotes convert an instrument's margin and profit to USD. */
-export function conversionSymbols(record: SymbolRecord | undefined, catalogue: readonly SymbolRecord[]): string[] {
-  if (!record) return [];
-  const known = new Set(catalogue.map((r) => r.Symbol));
-  const out: string[] = [];
-  for (const c of [record.baseCurrency, record.quoteCurrency]) {
-    if (c === 'USD') continue;
-    const rate = known.has(`${c}USD`) ? `${c}USD` : known.has(`USD${c}`) ? `USD${c}` : null;
-    if (rate && rate !== record.Symbol && !out.includes(rate)) out.push(rate);
-  }
-  return out;
-}
-
-/** Keeps a symbol subscribed while mounted (a conversion rate the preview reads). */
-function FollowQuote({ symbol }: { symbol: string }) {
-  useQuote(symbol);
-  return null;
-}
 
 /** What the form is judged against, from the live quote, the catalogue and the account. */
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
@@ -64,10 +47,7 @@ function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   return {
     instrument: record ?? null,
     quote: entry?.quote ?? null,
-    prices: (symbol) => {
-      const q = stream.getQuote(symbol)?.quote;
-      return q && q.bid !== null && q.ask !== null ? { bid: q.bid, ask: q.ask } : undefined;
-    },
+    prices: priceLookup((symbol) => stream.getQuote(symbol)?.quote),
     leverage,
     freeMargin,
     delayed: connection !== 'open',
@@ -108,13 +88,16 @@ function OrderTicket({ request, onDone }: { request: OrderTicketRequest; onDone(
   const record = catalogue?.find((r) => r.Symbol === request.symbol);
   if (!catalogue) return <Text size="sm">Loading the instrument…</Text>;
   if (!record) return <Text size="sm">{request.symbol} is not in the instrument list.</Text>;
-  return <OrderTicketForm record={record} catalogue={catalogue} request={request} onDone={onDone} />;
+  return <OrderTicketForm record={record} request={request} onDone={onDone} />;
 }
 
-function OrderTicketForm({ record, catalogue, request, onDone }: { record: SymbolRecord; catalogue: SymbolRecord[]; request: OrderTicketRequest; onDone(): void }) {
+function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; request: OrderTicketRequest; onDone(): void }) {
   const [form, dispatch] = useReducer(orderFormReducer, undefined, () => orderFormReducer(initialOrderForm(), { type: 'open', symbol: record.Symbol, side: request.side, volume: request.volume, instrument: record }));
   const ctx = useOrderContext(record);
-  const conversions = useMemo(() => conversionSymbols(record, catalogue), [record, catalogue]);
+  // The USD rates the preview converts with: followed, and the form renders again when they move.
+  const known = useSymbolMap();
+  const rates = useMemo(() => symbolsNeeded(record, known, true).filter((s) => s !== record.Symbol), [record, known]);
+  useQuotesFrame(rates);
   const keys = useRef(new IntentKeys());
   const inFlight = useRef(false);
   const sendOrder = useSendOrder();
@@ -160,9 +143,6 @@ function OrderTicketForm({ record, catalogue, request, onDone }: { record: Symbo
 
   return (
     <Stack gap="sm" data-testid="dialog-form">
-      {conversions.map((s) => (
-        <FollowQuote key={s} symbol={s} />
-      ))}
       <Group justify="space-between" align="baseline" wrap="nowrap">
         <Text fw={700} size="lg" data-testid="dialog-symbol">
           {record.Symbol}
