@@ -99,7 +99,7 @@ export function QuickTrade({ record }: { record: SymbolRecord }) {
         <Tooltip label="One-click trading is on: SELL and BUY send market orders at once. Turn it off in the terminal settings.">
           <span className={classes.oneClick} tabIndex={0} data-testid="one-click-on">
             <IconBolt size={14} aria-hidden />
-            One-click
+            <span className={classes.oneClickText}>One-click</span>
           </span>
         </Tooltip>
       )}
