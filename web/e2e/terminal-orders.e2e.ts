@@ -109,8 +109,11 @@ describe('the terminal order entry', () => {
     await panel.position(position.ticket).waitFor();
     await page.getByText(`Position #${position.ticket} opened`).waitFor();
 
-    // The next opening starts from the spec's defaults again.
-    await entry.openFromRow('EURUSD');
+    // The next opening starts from the spec's defaults again; Enter on a focused row opens it too.
+    await page.getByTestId('price-row-EURUSD').focus();
+    await page.keyboard.press('Enter');
+    await entry.dialog().waitFor();
+    assert.equal(await page.getByTestId('dialog-symbol').textContent(), 'EURUSD');
     assert.equal(await entry.volume().inputValue(), '0.01');
     assert.equal(await entry.comment().inputValue(), '');
     await page.keyboard.press('Escape');
