@@ -142,6 +142,31 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
+  it('sets stops with the steppers from the valid side, names stops on the wrong side before sending, and sends them', async () => {
+    const { trader, context, page, entry } = await fundedTerminal();
+    await entry.openFromRow('EURUSD');
+    const sl = entry.dialog().getByRole('textbox', { name: 'Stop loss' });
+    const tp = entry.dialog().getByRole('textbox', { name: 'Take profit' });
+    assert.equal(await sl.inputValue(), '', 'no stop loss until set');
+    // For a Buy the first press starts ten points from the bid: the stop loss below, the take profit above.
+    await entry.dialog().getByRole('button', { name: 'Lower the stop loss' }).click();
+    assert.equal(await sl.inputValue(), '1.09990');
+    await entry.dialog().getByRole('button', { name: 'Raise the take profit' }).click();
+    await entry.dialog().getByRole('button', { name: 'Raise the take profit' }).click();
+    assert.equal(await tp.inputValue(), '1.10011');
+    // That stop loss is wrong for a Sell (its take profit, under the ask, would do): said at once, nothing sent.
+    await entry.button('sell').click();
+    await entry.dialog().getByText('For a Sell, the stop loss must be above the current ask.').waitFor();
+    assert.equal(await entry.dialog().getByText('For a Sell, the take profit must be below the current ask.').count(), 0);
+    await look(page, 'terminal-order-stops-wrong-side');
+    assert.deepEqual(await openTrades(trader.client), []);
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const position = await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    assert.deepEqual([position.type, position.stopLoss, position.takeProfit], ['Buy', 1.0999, 1.10011]);
+    await context.close();
+  });
+
   it('shows a refusal for lack of margin in red with OK, and opens nothing', async () => {
     const { trader, context, page, entry } = await fundedTerminal('100.00');
     await entry.openFromRow('EURUSD');
@@ -234,6 +259,22 @@ describe('the terminal order entry', () => {
     assert.equal(position.orginalPrice, 1.0995);
     await page.getByText(`Order #${orderId} filled`).waitFor();
     await panel.position(position.ticket).waitFor();
+    await context.close();
+  });
+
+  it('places a Sell Stop with an expiry, sent as that time', async () => {
+    const { trader, context, entry } = await fundedTerminal();
+    await entry.openFromRow('EURUSD');
+    await entry.chooseType('Sell Stop');
+    assert.equal(await entry.price().inputValue(), '1.09990');
+    await entry.dialog().getByLabel('Expiry').fill('2030-01-02T10:30');
+    await entry.button('sell').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const orders = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderType: string; price: number; expiration: string | null }[];
+    assert.equal(orders.length, 1);
+    assert.deepEqual([orders[0]?.orderType, orders[0]?.price], ['sell_stop', 1.0999]);
+    // The browser runs in UTC here, so the local time typed is this instant.
+    assert.equal(Date.parse(String(orders[0]?.expiration)), Date.UTC(2030, 0, 2, 10, 30));
     await context.close();
   });
 
