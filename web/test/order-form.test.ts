@@ -148,6 +148,7 @@ describe('order form: rules', () => {
   it('takes a new revision on every edit and resets to the spec defaults after a success', () => {
     const edited = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }, { type: 'setVolume', volume: 0.5 }, { type: 'setStopLoss', value: 1.07 }, { type: 'setComment', value: 'x' }, { type: 'setOrderType', orderType: 'buy_limit', quote: book.EURUSD, digits: 5 }]);
     assert.equal(edited.revision, 5);
+    assert.equal(orderFormReducer(edited, { type: 'setSide', side: 'sell' }).revision, edited.revision, 'choosing a side is not an edit: a retry keeps its key');
     const reset = orderFormReducer(edited, { type: 'reset' });
     assert.ok(reset.revision > edited.revision);
     assert.deepEqual([reset.volume, reset.stopLoss, reset.takeProfit, reset.comment, reset.type], [0.01, 0, 0, '', 'instant']);

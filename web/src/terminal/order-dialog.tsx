@@ -7,7 +7,7 @@ import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
 import { formatPrice, formatUsd } from '../format/format';
 import { useAppStore, type OrderTicketRequest } from '../state/app-store';
-import { useConnectionState, useQuote } from '../stream/hooks';
+import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { toastSuccess } from '../ui/toast';
 import {
@@ -43,14 +43,12 @@ function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const leverage = useProfile().data?.data[0]?.leverage ?? null;
   // The account's free margin at streamed prices (the positions panel's live figures).
   const freeMargin = useLiveAccount()?.freeMargin ?? null;
-  const connection = useConnectionState();
   return {
     instrument: record ?? null,
     quote: entry?.quote ?? null,
     prices: priceLookup((symbol) => stream.getQuote(symbol)?.quote),
     leverage,
     freeMargin,
-    delayed: connection !== 'open',
     now: Date.now(),
   };
 }

@@ -139,8 +139,9 @@ export function orderFormReducer(state: OrderForm, action: OrderFormAction): Ord
       const stops = side === orderSide(state) ? {} : { stopLoss: 0, takeProfit: 0 };
       return edited(state, { type: action.orderType, side, ...prices, ...stops });
     }
+    // Which button was pressed is not an edit of the order: a retry of that side keeps its key.
     case 'setSide':
-      return state.side === action.side ? state : edited(state, { side: action.side });
+      return state.side === action.side ? state : { ...state, side: action.side };
     case 'setVolume':
       return edited(state, { volume: action.volume });
     case 'stepVolume':
@@ -184,8 +185,6 @@ export interface OrderContext {
   leverage: number | null;
   /** The account's free margin now (decimal string, as the server sends it). */
   freeMargin: string | null;
-  /** The polling fallback is on: prices are delayed. */
-  delayed?: boolean;
   now: number;
 }
 
@@ -203,7 +202,7 @@ function livePrices(ctx: OrderContext): Prices | null {
  * Why no order may go out now, whatever the form says: the market is closed ('Market Closed', the
  * spec's notice), or there is no current price (never trade on a stale one).
  */
-export function quoteBlock(ctx: Pick<OrderContext, 'quote' | 'delayed'>): { kind: 'closed' | 'stale'; message: string } | null {
+export function quoteBlock(ctx: Pick<OrderContext, 'quote'>): { kind: 'closed' | 'stale'; message: string } | null {
   const q = ctx.quote;
   if (!q || q.bid === null || q.ask === null) return { kind: 'stale', message: 'No price yet for this symbol.' };
   if (!q.open) return { kind: 'closed', message: 'Market Closed' };
