@@ -8,7 +8,7 @@ import { ellipsePoints } from '../src/chart/tools/ellipse';
 import { GANN_RATIOS } from '../src/chart/tools/gann-fan';
 import { GANN_GRID_MAX_LINES as GRID_MAX } from '../src/chart/tools/gann-grid';
 import { infoText } from '../src/chart/tools/info-line';
-import { extend, linearRegression, residuals, span, type Pt, type Shape, type ToolInput } from '../src/chart/tools/shape';
+import { extend, indexOfTime, linearRegression, residuals, span, type Pt, type Shape, type ToolInput } from '../src/chart/tools/shape';
 import { screenAngle } from '../src/chart/tools/trend-angle';
 
 const W = 800;
@@ -87,6 +87,16 @@ describe('drawing tools', () => {
     assert.equal(infoText(a, { value: 1.089, timestamp: 45 * 60_000, dataIndex: 11 }, 5), '−0.01100 (−1.00%) · 1 bar · 45m');
     assert.deepEqual(texts(draw('infoLine', [A, B])), ['+0.01000 (+0.91%) · 1 bar · 1h']);
     assert.equal(span(150 * 60_000), '2h 30m');
+  });
+
+  it('finds a time’s candle index, and counts bars past the last candle', () => {
+    const candles = [0, 60, 120, 180].map((timestamp) => ({ timestamp }));
+    assert.equal(indexOfTime(candles, 0), 0);
+    assert.equal(indexOfTime(candles, 119), 1);
+    assert.equal(indexOfTime(candles, 120), 2);
+    assert.equal(indexOfTime(candles, 180 + 600), 13);
+    assert.equal(indexOfTime(candles, -5), 0);
+    assert.equal(indexOfTime([], 50), 0);
   });
 
   it('arrowed line ends in a head at its second point pointing along the line', () => {

@@ -10,6 +10,7 @@ export type ChartType = 'candle' | 'line' | 'area';
 export type Scheme = 'light' | 'dark';
 
 export const CANDLE_PANE = 'candle_pane';
+const SUB_PANE_HEIGHT = 76;
 
 export interface ChartEvents {
   /** The drawings changed by the user (drawn, moved, restyled, removed). */
@@ -113,7 +114,20 @@ export class ChartController {
     });
   }
 
-  private changed = () => this.events.onDrawings(this.drawings());
+  private changed = () => {
+    this.mark();
+    this.events.onDrawings(this.drawings());
+  };
+
+  /** What is on the canvas, on the container's data attributes (read by the browser tests). */
+  private mark(): void {
+    this.container.dataset.overlays = String(this.drawingOverlays().length);
+    this.container.dataset.applied = this.chart
+      .getIndicators()
+      .map((i) => `${i.name}(${i.calcParams.join(',')})`)
+      .join(' ');
+    this.container.dataset.panes = String(new Set(this.indicatorPanes()).size);
+  }
 
   private overlayEvents() {
     return {
@@ -174,10 +188,12 @@ export class ChartController {
       this.selected = null;
       this.events.onSelect(null);
     }
-    if (!drawings.length) return;
-    this.chart.createOverlay(
-      drawings.map((d) => ({ name: overlayName(d.tool), points: d.points.map((p) => ({ timestamp: p.timestamp, value: p.value })), extendData: { color: d.color, width: d.width }, mode: this.mode(), ...this.overlayEvents() })),
-    );
+    if (drawings.length) {
+      this.chart.createOverlay(
+        drawings.map((d) => ({ name: overlayName(d.tool), points: d.points.map((p) => ({ timestamp: p.timestamp, value: p.value })), extendData: { color: d.color, width: d.width }, mode: this.mode(), ...this.overlayEvents() })),
+      );
+    }
+    this.mark();
   }
 
   styleOf(id: string): DrawingStyle | null {
@@ -224,6 +240,9 @@ export class ChartController {
       );
       if (!id) continue;
       this.indicatorIds.push(id);
+      const pane = this.chart.getIndicators({ id })[0]?.paneId;
+      // Studies below the candles stay short, so the candles keep most of a small terminal chart.
+      if (!def.overlay && pane) this.chart.setPaneOptions({ id: pane, height: SUB_PANE_HEIGHT, minHeight: 48 });
       if (def.usesSource && i.source !== 'close') {
         // KLineChart's formulas read the close: hand them candles whose close is the chosen price.
         const created = this.chart.getIndicators({ id })[0] as (Indicator & { calc: (data: KLineData[], indicator: Indicator) => unknown }) | undefined;
@@ -231,6 +250,7 @@ export class ChartController {
         if (base) this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[], indicator: Indicator) => base(withSource(data, i.source), indicator) } as never);
       }
     }
+    this.mark();
   }
 
   /** The indicators' panes (not the candles'), in order, for tests and for sizing. */

@@ -1,7 +1,7 @@
 import { registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
 import { overlayName, TOOLS } from './tools';
-import type { Shape, ToolDefinition } from './tools/shape';
+import { indexOfTime, type Shape, type ToolDefinition } from './tools/shape';
 
 /** What each drawing keeps besides its points: its colour and line width. */
 export interface DrawingStyle {
@@ -54,7 +54,7 @@ function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
       const data = chart.getDataList();
       const shapes = tool.geometry({
         coords: coordinates,
-        anchors: overlay.points.map((p) => ({ value: p.value ?? 0, timestamp: p.timestamp ?? 0, dataIndex: p.dataIndex ?? 0 })),
+        anchors: overlay.points.map((p) => ({ value: p.value ?? 0, timestamp: p.timestamp ?? 0, dataIndex: indexOfTime(data, p.timestamp ?? 0) })),
         width: bounding.width,
         height: bounding.height,
         digits: chart.getSymbol()?.pricePrecision ?? 5,

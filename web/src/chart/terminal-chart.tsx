@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Center, ColorInput, Group, Loader, Menu, Modal, SegmentedControl, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Button, Center, ColorInput, Group, Loader, Menu, Modal, SegmentedControl, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import {
   IconArrowsMaximize,
   IconCamera,
@@ -33,10 +33,10 @@ const DRAWING_COLORS = ['#1c7ed6', '#e8590c', '#2f9e44', '#e03131', '#7048e8', '
 const DEFAULT_STYLE: DrawingStyle = { color: '#1c7ed6', width: 2 };
 
 const MENU_ICONS: Record<ToolMenu, ReactNode> = {
-  lines: <IconTimeline size={16} />,
-  channels: <IconChartPpf size={16} />,
-  gann: <IconGridDots size={16} />,
-  shapes: <IconShape size={16} />,
+  lines: <IconTimeline size={14} />,
+  channels: <IconChartPpf size={14} />,
+  gann: <IconGridDots size={14} />,
+  shapes: <IconShape size={14} />,
 };
 
 interface Shared {
@@ -177,7 +177,7 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
           <Menu key={m.menu} position="bottom-start" shadow="md" withinPortal>
             <Menu.Target>
               <Button
-                size="compact-sm"
+                size="compact-xs"
                 variant={tool && TOOL_BY_NAME.get(tool)?.menu === m.menu ? 'light' : 'subtle'}
                 color="gray"
                 leftSection={MENU_ICONS[m.menu]}
@@ -189,7 +189,7 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
                 {m.label}
               </Button>
             </Menu.Target>
-            <Menu.Dropdown aria-label={`${m.label} drawing tools`}>
+            <Menu.Dropdown>
               {TOOLS.filter((t) => t.menu === m.menu).map((t) => (
                 <Menu.Item key={t.name} onClick={() => pick(t.name)} data-tool={t.name} fz="sm">
                   {t.label}
@@ -206,11 +206,11 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
         <span className={classes.divider} />
         <Menu position="bottom-start" shadow="md" withinPortal>
           <Menu.Target>
-            <Button size="compact-sm" variant="subtle" color="gray" leftSection={<IconMathFunction size={16} />} rightSection={<IconChevronDown size={12} />} disabled={!loaded || layout.indicators.length >= MAX_CHART_INDICATORS} className={classes.toolButton}>
+            <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconMathFunction size={14} />} rightSection={<IconChevronDown size={12} />} disabled={!loaded || layout.indicators.length >= MAX_CHART_INDICATORS} className={classes.toolButton}>
               Indicators
             </Button>
           </Menu.Target>
-          <Menu.Dropdown aria-label="Add an indicator">
+          <Menu.Dropdown>
             {CHART_INDICATORS.map((name) => (
               <Menu.Item key={name} fz="sm" onClick={() => onLayout({ ...layout, indicators: [...layout.indicators, newIndicator(name)] })} rightSection={<Text size="xs" c="dimmed">{name}</Text>}>
                 {INDICATOR_BY_NAME.get(name)!.label}
@@ -218,19 +218,6 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
             ))}
           </Menu.Dropdown>
         </Menu>
-        <div className={classes.indicatorList} aria-label={`Indicators on the chart${suffix}`} role="list">
-          {layout.indicators.map((ind, i) => (
-            <span key={`${i}-${ind.name}`} role="listitem" className={classes.indicatorChip}>
-              <span className={classes.indicatorSwatch} style={{ background: ind.colors[0] }} />
-              <button type="button" className={classes.indicatorName} onClick={() => shared.onEditIndicator(i)} aria-label={`Settings of ${indicatorTitle(ind)}`}>
-                {indicatorTitle(ind)}
-              </button>
-              <ActionIcon size="xs" variant="subtle" color="gray" aria-label={`Remove ${indicatorTitle(ind)}`} onClick={() => onLayout({ ...layout, indicators: layout.indicators.filter((_, k) => k !== i) })}>
-                <IconX size={12} />
-              </ActionIcon>
-            </span>
-          ))}
-        </div>
         <div className={classes.spacer} />
         <SaveStatus save={shared.save} onRetry={shared.onRetrySave} />
         <Tooltip label="Remove all drawings" withArrow>
@@ -251,6 +238,21 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
           </Tooltip>
         )}
       </div>
+      {layout.indicators.length > 0 && (
+        <div className={classes.indicatorRow} aria-label={`Indicators on the chart${suffix}`} role="list">
+          {layout.indicators.map((ind, i) => (
+            <span key={`${i}-${ind.name}`} role="listitem" className={classes.indicatorChip}>
+              <span className={classes.indicatorSwatch} style={{ background: ind.colors[0] }} />
+              <button type="button" className={classes.indicatorName} onClick={() => shared.onEditIndicator(i)} aria-label={`Settings of ${indicatorTitle(ind)}`}>
+                {indicatorTitle(ind)}
+              </button>
+              <ActionIcon size="xs" variant="subtle" color="gray" aria-label={`Remove ${indicatorTitle(ind)}`} onClick={() => onLayout({ ...layout, indicators: layout.indicators.filter((_, k) => k !== i) })}>
+                <IconX size={12} />
+              </ActionIcon>
+            </span>
+          ))}
+        </div>
+      )}
       <Box
         pos="relative"
         className={classes.canvasArea}
@@ -320,10 +322,12 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
 
 function IconLabel({ icon, text }: { icon: ReactNode; text: string }) {
   return (
-    <span className={classes.iconLabel}>
-      {icon}
-      <span>{text}</span>
-    </span>
+    <Tooltip label={text} withArrow openDelay={300}>
+      <span className={classes.iconLabel}>
+        {icon}
+        <VisuallyHidden>{text}</VisuallyHidden>
+      </span>
+    </Tooltip>
   );
 }
 

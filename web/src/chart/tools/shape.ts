@@ -110,3 +110,26 @@ export function residuals(values: number[], fit: { slope: number; intercept: num
   });
   return { stdDev: Math.sqrt(sum / values.length), maxDistance: max };
 }
+
+/**
+ * The candle index of a time in candles sorted by time: the candle it falls in, or past the last
+ * candle as many bars on as the time is (KLineChart's points carry only time and price).
+ */
+export function indexOfTime(candles: ReadonlyArray<{ timestamp: number }>, timestamp: number): number {
+  const n = candles.length;
+  if (n === 0) return 0;
+  const last = candles[n - 1]!.timestamp;
+  if (timestamp >= last) {
+    const bar = n > 1 ? last - candles[n - 2]!.timestamp : 0;
+    return n - 1 + (bar > 0 ? Math.round((timestamp - last) / bar) : 0);
+  }
+  if (timestamp <= candles[0]!.timestamp) return 0;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (candles[mid]!.timestamp <= timestamp) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

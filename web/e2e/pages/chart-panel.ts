@@ -1,0 +1,75 @@
+import type { Locator, Page } from 'playwright-core';
+
+export type ToolMenuLabel = 'Lines' | 'Channels' | 'Gann' | 'Shapes';
+
+/** The terminal's chart: its toolbar, drawing menus, indicators, larger view and the canvas. */
+export class ChartPanel {
+  constructor(
+    readonly page: Page,
+    readonly root: Locator = page.getByTestId('chart-panel'),
+  ) {}
+
+  /** The same chart in the larger view's dialog. */
+  large(): ChartPanel {
+    return new ChartPanel(this.page, this.page.getByTestId('chart-large'));
+  }
+
+  readonly toolbar = () => this.root.getByRole('toolbar');
+  readonly canvas = () => this.root.getByTestId('terminal-chart');
+  readonly saveStatus = () => this.root.getByTestId('chart-save-status');
+  readonly drawingBar = () => this.root.getByTestId('drawing-bar');
+  readonly indicatorList = () => this.root.getByRole('list', { name: /Indicators on the chart/ });
+
+  menuButton(menu: ToolMenuLabel) {
+    return this.toolbar().getByRole('button', { name: `${menu} drawing tools` });
+  }
+
+  /** The tools a menu offers, by their names. */
+  async toolsOf(menu: ToolMenuLabel): Promise<string[]> {
+    await this.menuButton(menu).click();
+    const dropdown = this.page.getByRole('menu', { name: `${menu} drawing tools` });
+    await dropdown.getByRole('menuitem').first().waitFor();
+    const names = await dropdown.getByRole('menuitem').allTextContents();
+    await this.page.keyboard.press('Escape');
+    await dropdown.waitFor({ state: 'hidden' });
+    return names;
+  }
+
+  async pickTool(menu: ToolMenuLabel, tool: string): Promise<void> {
+    await this.menuButton(menu).click();
+    await this.page.getByRole('menu', { name: `${menu} drawing tools` }).getByRole('menuitem', { name: tool, exact: true }).click();
+  }
+
+  /** Clicks points on the canvas, each given as fractions of its width and height. */
+  async clickAt(points: Array<[number, number]>): Promise<void> {
+    const box = (await this.canvas().boundingBox())!;
+    for (const [fx, fy] of points) {
+      await this.page.mouse.move(box.x + box.width * fx, box.y + box.height * fy, { steps: 4 });
+      await this.page.mouse.down();
+      await this.page.mouse.up();
+      // KLineChart ignores a second click within 500 ms of the first unless it is a double click.
+      await this.page.waitForTimeout(550);
+    }
+  }
+
+  async drawingCount(): Promise<number> {
+    return Number(await this.canvas().getAttribute('data-drawings'));
+  }
+
+  async waitForDrawings(count: number): Promise<void> {
+    await this.canvas().and(this.page.locator(`[data-drawings="${count}"]`)).waitFor();
+  }
+
+  async waitForSaved(): Promise<void> {
+    await this.saveStatus().and(this.page.locator('[data-state="saved"]')).waitFor({ timeout: 10_000 });
+  }
+
+  async addIndicator(label: string): Promise<void> {
+    await this.toolbar().getByRole('button', { name: 'Indicators' }).click();
+    await this.page.getByRole('menu', { name: 'Indicators' }).getByRole('menuitem', { name: new RegExp(`^${label}`) }).click();
+  }
+
+  async indicators(): Promise<string[]> {
+    return this.indicatorList().getByRole('button', { name: /^Settings of / }).allTextContents();
+  }
+}

@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { after, before, describe, it } from 'node:test';
+import { ChartPanel } from './pages/chart-panel';
+import { SignInPage } from './pages/sign-in-page';
+import { ARTIFACTS, createTrader, newPage, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+
+const HOUR = 3_600_000;
+
+/** Hourly candles for the terminal's default period: a seeded walk, the same every run. */
+async function seedHourlyCandles(h: Harness, symbol: string, hours = 400): Promise<void> {
+  const now = Math.floor(Date.now() / HOUR) * HOUR;
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  let close = 1.08;
+  const rows = [];
+  for (let i = hours; i >= 1; i--) {
+    const open = close;
+    close = open * (1 + (random() - 0.49) * 0.003);
+    const high = Math.max(open, close) * (1 + random() * 0.001);
+    const low = Math.min(open, close) * (1 - random() * 0.001);
+    const r = (v: number) => Number(v.toFixed(5));
+    rows.push({ symbol, period: 'H1', time: now - i * HOUR, open: r(open), high: r(high), low: r(low), close: r(close), volume: Math.round(500 + random() * 3000) });
+  }
+  for (let i = 0; i < rows.length; i += 100) await h.app.ctx.db.insertInto('candles').values(rows.slice(i, i + 100)).execute();
+}
+
+/** Two anchor clicks per tool, a third where the tool needs one (fractions of the canvas). */
+const POINTS: Array<[number, number]> = [
+  [0.45, 0.4],
+  [0.7, 0.3],
+  [0.6, 0.6],
+];
+const TOOL_POINTS: Record<string, number> = {
+  Trendline: 2, 'Horizontal line': 1, 'Horizontal ray': 1, 'Vertical line': 1, 'Info line': 2, 'Arrowed line': 2, Ray: 2, 'Extended line': 2, 'Cross line': 1, 'Trend by angle': 2, 'Disjoint channel': 3, 'Flat top/bottom': 3,
+  'Regression channel': 2, 'Equidistant channel': 3, 'Standard deviation channel': 2, Pitchfork: 3,
+  'Gann line': 2, 'Gann fan': 2, 'Gann grid': 2,
+  Rectangle: 2, Circle: 2, Triangle: 3, Ellipse: 2,
+};
+const MENUS = {
+  Lines: ['Trendline', 'Horizontal line', 'Horizontal ray', 'Vertical line', 'Info line', 'Arrowed line', 'Ray', 'Extended line', 'Cross line', 'Trend by angle', 'Disjoint channel', 'Flat top/bottom'],
+  Channels: ['Regression channel', 'Equidistant channel', 'Standard deviation channel', 'Pitchfork'],
+  Gann: ['Gann line', 'Gann fan', 'Gann grid'],
+  Shapes: ['Rectangle', 'Circle', 'Triangle', 'Ellipse'],
+} as const;
+
+describe('the terminal chart', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+    await seedHourlyCandles(h, 'EURUSD');
+    await seedDailyCandles(h, 'EURUSD');
+  });
+  after(async () => h?.close());
+
+  async function openChart(trader?: { email: string; password: string }) {
+    const who = trader ?? (await createTrader(h));
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(who.email, who.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await page.getByTestId('price-row-EURUSD').click();
+    const chart = new ChartPanel(page);
+    await chart.canvas().waitFor();
+    await page.getByRole('group', { name: 'EURUSD chart, H1' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    return { trader: who, context, page, chart };
+  }
+
+  it('offers every tool of the four menus, and each can be drawn on the chart and is kept', async () => {
+    const { context, chart } = await openChart();
+    for (const [menu, tools] of Object.entries(MENUS)) assert.deepEqual(await chart.toolsOf(menu as keyof typeof MENUS), [...tools], menu);
+    let drawn = 0;
+    for (const [menu, tools] of Object.entries(MENUS)) {
+      for (const tool of tools) {
+        await chart.pickTool(menu as keyof typeof MENUS, tool);
+        await chart.clickAt(POINTS.slice(0, TOOL_POINTS[tool]));
+        drawn += 1;
+        await chart.waitForDrawings(drawn);
+      }
+    }
+    await chart.waitForSaved();
+    assert.equal(await chart.drawingCount(), 23);
+    assert.equal(await chart.canvas().getAttribute('data-overlays'), '23');
+    await context.close();
+  });
+
+  it('keeps a trendline through a reload and shows it in a second browser signed in as the same trader', async () => {
+    const { trader, context, page, chart } = await openChart();
+    await chart.pickTool('Lines', 'Trendline');
+    await chart.clickAt([[0.3, 0.6], [0.6, 0.35]]);
+    await chart.waitForDrawings(1);
+    await chart.waitForSaved();
+    const saved = await layoutOf(page);
+    assert.equal(saved.drawings.length, 1);
+    assert.equal(saved.drawings[0]!.tool, 'trendLine');
+    await page.reload();
+    await page.getByTestId('price-row-EURUSD').click();
+    await chart.canvas().and(page.locator('[data-overlays="1"]')).waitFor();
+    const second = await openChart(trader);
+    await second.chart.canvas().and(second.page.locator('[data-overlays="1"]')).waitFor();
+    assert.deepEqual((await layoutOf(second.page)).drawings, saved.drawings);
+    await second.context.close();
+    await context.close();
+  });
+
+  it('selects, restyles and deletes a drawing (Delete key and button); removing all asks first', async () => {
+    const { context, page, chart } = await openChart();
+    // Horizontal lines: a price is not snapped to a candle, so a click at the same height hits the line.
+    for (const at of [0.3, 0.45, 0.6]) {
+      await chart.pickTool('Lines', 'Horizontal line');
+      await chart.clickAt([[0.5, at]]);
+    }
+    await chart.waitForDrawings(3);
+    // A click on the line selects it: the drawing bar offers colour, width and delete.
+    await chart.clickAt([[0.2, 0.3]]);
+    await chart.drawingBar().waitFor();
+    await chart.drawingBar().getByRole('radiogroup', { name: 'Line width' }).getByText('4', { exact: true }).click();
+    await chart.waitForSaved();
+    assert.deepEqual((await layoutOf(page)).drawings.map((d) => d.width).sort(), [2, 2, 4]);
+    await page.keyboard.press('Delete');
+    await chart.waitForDrawings(2);
+    await chart.clickAt([[0.2, 0.45]]);
+    await chart.drawingBar().getByRole('button', { name: 'Delete' }).click();
+    await chart.waitForDrawings(1);
+    await chart.toolbar().getByRole('button', { name: 'Remove all drawings' }).click();
+    const ask = page.getByRole('dialog', { name: 'Remove all drawings?' });
+    await ask.getByRole('button', { name: 'Keep them' }).click();
+    assert.equal(await chart.drawingCount(), 1);
+    await chart.toolbar().getByRole('button', { name: 'Remove all drawings' }).click();
+    await ask.getByRole('button', { name: 'Remove all' }).click();
+    await chart.waitForDrawings(0);
+    await chart.waitForSaved();
+    assert.deepEqual((await layoutOf(page)).drawings, []);
+    await context.close();
+  });
+
+  it('adding RSI adds a pane below the candles, and its settings change it', async () => {
+    const { context, page, chart } = await openChart();
+    await chart.addIndicator('Relative strength index');
+    await chart.canvas().and(page.locator('[data-panes="1"]')).waitFor();
+    assert.equal(await chart.canvas().getAttribute('data-applied'), 'RSI(14)');
+    await chart.indicatorList().getByRole('button', { name: 'Settings of RSI 14' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Relative strength index settings' });
+    await dialog.getByLabel('Period').fill('21');
+    await dialog.getByLabel('Source').click();
+    await page.getByRole('option', { name: '(High + Low) / 2' }).click();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await chart.canvas().and(page.locator('[data-applied="RSI(21)"]')).waitFor();
+    assert.deepEqual(await chart.indicators(), ['RSI 21 · (High + Low) / 2']);
+    await chart.addIndicator('MACD');
+    await chart.addIndicator('Moving average');
+    await chart.canvas().and(page.locator('[data-panes="2"]')).waitFor();
+    await chart.indicatorList().getByRole('button', { name: 'Remove MACD 12, 26, 9' }).click();
+    await chart.canvas().and(page.locator('[data-panes="1"]')).waitFor();
+    await chart.waitForSaved();
+    assert.deepEqual((await layoutOf(page)).indicators.map((i) => [i.name, i.params, i.source]), [['RSI', [21], 'hl2'], ['MA', [20], 'close']]);
+    await context.close();
+  });
+
+  it('saves the chart as a PNG named after the symbol and period, opens the larger view with the drawings, and changes period', async () => {
+    const { context, page, chart } = await openChart();
+    await chart.pickTool('Shapes', 'Rectangle');
+    await chart.clickAt([[0.4, 0.4], [0.6, 0.6]]);
+    await chart.waitForDrawings(1);
+    const [download] = await Promise.all([page.waitForEvent('download'), chart.toolbar().getByRole('button', { name: 'Save image' }).click()]);
+    assert.equal(download.suggestedFilename(), 'EURUSD-H1.png');
+    const png = readFileSync((await download.path())!);
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.ok(png.length > 5000, 'the picture has the chart in it');
+
+    await chart.toolbar().getByRole('button', { name: 'Larger view' }).click();
+    const dialog = page.getByRole('dialog', { name: 'EURUSD · H1' });
+    await dialog.waitFor();
+    const large = chart.large();
+    await large.canvas().and(page.locator('[data-overlays="1"]')).waitFor();
+    const box = (await dialog.boundingBox())!;
+    assert.ok(Math.abs(box.width - 1000) <= 2 && Math.abs(box.height - 650) <= 40, `${box.width}×${box.height}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByRole('radiogroup', { name: 'Chart period' }).getByText('D1', { exact: true }).click();
+    await page.getByRole('group', { name: 'EURUSD chart, D1' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    await context.close();
+  });
+
+  it('says a failed save and retries it until it lands', async () => {
+    const { context, page, chart } = await openChart();
+    let refused = 0;
+    await page.route('**/api/platform/saveChartLayout.php', async (route) => {
+      refused += 1;
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 'Failure', message: 'Service unavailable' }) });
+    });
+    await chart.pickTool('Lines', 'Horizontal line');
+    await chart.clickAt([[0.5, 0.5]]);
+    await chart.saveStatus().and(page.getByRole('alert')).waitFor();
+    assert.match(await chart.saveStatus().textContent() ?? '', /Drawings not saved/);
+    assert.ok(refused >= 1);
+    await page.unroute('**/api/platform/saveChartLayout.php');
+    await chart.waitForSaved();
+    assert.equal((await layoutOf(page)).drawings.length, 1);
+    await context.close();
+  });
+
+  it('looks right with indicators and drawings, light and dark, and has no serious accessibility problems', async () => {
+    const { context, page, chart } = await openChart();
+    await chart.addIndicator('Moving average');
+    await chart.addIndicator('Bollinger Bands');
+    await chart.addIndicator('Relative strength index');
+    await chart.addIndicator('Volume');
+    await chart.canvas().and(page.locator('[data-panes="2"]')).waitFor();
+    // Points within the candles' pane (the top half, above RSI and volume).
+    const draw: Array<[Parameters<ChartPanel['pickTool']>[0], string, Array<[number, number]>]> = [
+      ['Channels', 'Regression channel', [[0.12, 0.2], [0.4, 0.2]]],
+      ['Lines', 'Info line', [[0.48, 0.4], [0.68, 0.18]]],
+      ['Gann', 'Gann fan', [[0.72, 0.38], [0.8, 0.3]]],
+      ['Shapes', 'Ellipse', [[0.03, 0.06], [0.1, 0.16]]],
+      ['Channels', 'Pitchfork', [[0.3, 0.4], [0.38, 0.12], [0.44, 0.36]]],
+    ];
+    for (const [i, [menu, tool, points]] of draw.entries()) {
+      await chart.pickTool(menu, tool);
+      await chart.clickAt(points);
+      await chart.waitForDrawings(i + 1);
+    }
+    await chart.waitForSaved();
+    await page.mouse.move(10, 10);
+    assert.deepEqual(await seriousA11yViolations(page, ['[data-testid="chart-panel"]']), []);
+    await screenshots(page, 'terminal-chart', { dark: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(300);
+    assert.deepEqual(await seriousA11yViolations(page, ['[data-testid="chart-panel"]']), [], 'dark theme');
+    await chart.toolbar().getByRole('button', { name: 'Larger view' }).click();
+    await chart.large().canvas().and(page.locator('[data-overlays="5"]')).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-larger-desktop-dark.png` });
+    await context.close();
+  });
+});
+
+/** The trader's saved layout for EURUSD, read with the page's own session. */
+async function layoutOf(page: Page): Promise<{ drawings: Array<{ tool: string; width: number; points: unknown[] }>; indicators: Array<{ name: string; params: number[]; source: string }> }> {
+  return page.evaluate(async () => {
+    const r = await fetch('/api/platform/getChartLayout.php?symbol=EURUSD');
+    return (await r.json()).data.layout;
+  });
+}
