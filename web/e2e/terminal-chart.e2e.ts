@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { after, before, describe, it } from 'node:test';
 import { ChartPanel } from './pages/chart-panel';
 import { SignInPage } from './pages/sign-in-page';
-import { ARTIFACTS, createTrader, newPage, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { adminClient, ARTIFACTS, createTrader, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 const HOUR = 3_600_000;
 
@@ -236,6 +236,84 @@ describe('the terminal chart', () => {
     await chart.large().canvas().and(page.locator('[data-overlays="5"]')).waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-larger-desktop-dark.png` });
+    await context.close();
+  });
+});
+
+describe('trade levels on the terminal chart', () => {
+  let h: Harness;
+  let gateway: number;
+  before(async () => {
+    h = await startHarness();
+    await seedHourlyCandles(h, 'EURUSD');
+    const admin = await adminClient(h);
+    gateway = (await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' })).body.id as number;
+  });
+  after(async () => h?.close());
+
+  /** Where a level is drawn on the canvas: its key's pixel height, as the chart marks it. */
+  async function levelY(chart: ChartPanel, key: string): Promise<number> {
+    const marks = (await chart.canvas().getAttribute('data-levels')) ?? '';
+    const mark = marks.split(' ').find((m) => m.startsWith(`${key}@`));
+    assert.ok(mark, `${key} is on the chart (${marks})`);
+    return Number(mark.split('@')[1]);
+  }
+
+  async function drag(page: Page, chart: ChartPanel, fromY: number, toY: number) {
+    const box = (await chart.canvas().boundingBox())!;
+    const x = box.x + box.width * 0.5;
+    await page.mouse.move(x, box.y + fromY, { steps: 4 });
+    await page.waitForTimeout(150);
+    await page.mouse.down();
+    await page.mouse.move(x, box.y + toY, { steps: 12 });
+    await page.mouse.up();
+  }
+
+  it('shows a position’s entry, SL and TP; dragging the SL changes it on the server after confirming, and a refused drag snaps back with the message', async () => {
+    const trader = await createTrader(h);
+    const admin = await adminClient(h);
+    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
+    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09, comment: '' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const ticket = opened.body.ticket as number;
+
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await page.getByTestId('price-row-EURUSD').click();
+    const chart = new ChartPanel(page);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    await page.waitForFunction((t) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`sl-${t}@`), ticket);
+    await page.waitForTimeout(300);
+    const sl = await levelY(chart, `sl-${ticket}`);
+    const entry = await levelY(chart, `entry-${ticket}`);
+    assert.ok(sl > entry && entry > (await levelY(chart, `tp-${ticket}`)), 'TP above the entry above the SL for a Buy');
+
+    // Up a third of the way to the entry: a valid stop loss for a Buy.
+    await drag(page, chart, sl, sl - (sl - entry) / 3);
+    const dialog = page.getByRole('dialog', { name: 'Change the order?' });
+    await dialog.waitFor();
+    assert.match((await dialog.textContent()) ?? '', new RegExp(`Move the stop loss of #${ticket} to 1\\.08\\d{3}\\?`));
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForFunction(async (t) => {
+      const r = await fetch('/api/platform/getTrades.php');
+      const row = (await r.json()).data.find((x: { ticket: number }) => x.ticket === t);
+      return row && row.stopLoss > 1.08 && row.stopLoss < 1.085;
+    }, ticket);
+
+    // Above the bid: the server refuses a Buy's stop loss there; the line goes back.
+    await page.waitForTimeout(600);
+    const moved = await levelY(chart, `sl-${ticket}`);
+    await drag(page, chart, moved, (await levelY(chart, `tp-${ticket}`)) + 4);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Not changed').waitFor();
+    await page.waitForFunction(([t, y]) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`sl-${t}@${y}`), [ticket, moved] as const);
+    await page.mouse.move(10, 10);
+    await screenshots(page, 'terminal-chart-levels', { dark: true });
     await context.close();
   });
 });

@@ -3,7 +3,8 @@ import type { PeriodName } from '@tradeport/contracts/periods';
 import { dispose, init, type Chart, type DeepPartial, type Indicator, type KLineData, type Overlay, type Styles } from 'klinecharts';
 import { chartStyles, loadCandles, type ChartLoadState } from '../market/candle-chart';
 import { INDICATOR_BY_NAME, withSource } from './indicators';
-import { registerToolOverlays, type DrawingStyle } from './overlays';
+import { LEVEL_OVERLAY, registerLevelOverlay, registerToolOverlays, type DrawingStyle, type LevelLook } from './overlays';
+import type { TradeLevel } from './trade-levels';
 import { overlayName, toolOfOverlay } from './tools';
 
 export type ChartType = 'candle' | 'line' | 'area';
@@ -20,7 +21,11 @@ export interface ChartEvents {
   onLoad(state: ChartLoadState | ((current: ChartLoadState) => ChartLoadState)): void;
   /** A drawing tool finished or was cancelled. */
   onToolDone(): void;
+  /** A trade level was dragged to a price (or double-clicked: 0, to remove it). */
+  onLevel(level: TradeLevel, price: number): void;
 }
+
+const LEVEL_COLORS: Record<TradeLevel['kind'], string> = { entry: '#1c7ed6', sl: '#e03131', tp: '#2f9e44', order: '#e8590c' };
 
 /** Styles of the chart type over the theme's styles. */
 function typeStyles(type: ChartType, scheme: Scheme): DeepPartial<Styles> {
@@ -66,13 +71,18 @@ export class ChartController {
     private readonly events: ChartEvents,
   ) {
     registerToolOverlays();
+    registerLevelOverlay();
     const chart = init(container, { timezone: 'UTC', locale: 'en-US' });
     if (!chart) throw new Error('The chart could not start.');
     this.chart = chart;
     // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
     container.querySelectorAll('[tabindex="1"]').forEach((el) => el.setAttribute('tabindex', '0'));
-    this.resize = new ResizeObserver(() => chart.resize());
+    this.resize = new ResizeObserver(() => {
+      chart.resize();
+      this.markLevels();
+    });
     this.resize.observe(container);
+    chart.subscribeAction('onVisibleRangeChange', () => this.markLevels());
   }
 
   destroy(): void {
@@ -263,6 +273,46 @@ export class ChartController {
   /** The chart with its drawings as a PNG data URL on the theme's background. */
   picture(): string {
     return this.chart.getConvertPictureUrl(true, 'png', this.scheme === 'dark' ? '#1a1b1e' : '#ffffff');
+  }
+
+  // ---- trade levels
+
+  /** Shows the positions' and orders' levels, replacing those shown (a refused drag snaps back this way). */
+  setLevels(levels: TradeLevel[]): void {
+    this.chart.removeOverlay({ name: LEVEL_OVERLAY });
+    for (const level of levels) {
+      const look: LevelLook = { key: level.key, label: level.label, color: LEVEL_COLORS[level.kind], dashed: level.kind === 'sl' || level.kind === 'tp' };
+      const last = this.chart.getDataList().at(-1)?.timestamp ?? Date.now();
+      this.chart.createOverlay({
+        name: LEVEL_OVERLAY,
+        points: [{ timestamp: last, value: level.price }],
+        extendData: look,
+        lock: !level.draggable,
+        zLevel: 10,
+        onPressedMoveEnd: ({ overlay }) => {
+          const value = overlay.points[0]?.value;
+          if (value !== undefined && Number.isFinite(value)) this.events.onLevel(level, value);
+        },
+        onDoubleClick: () => {
+          if (level.kind === 'sl' || level.kind === 'tp') this.events.onLevel(level, 0);
+        },
+      });
+    }
+    this.levels = levels;
+    this.markLevels();
+  }
+
+  private levels: TradeLevel[] = [];
+
+  /** Where each level is drawn (its key and pixel height), on a data attribute for the browser tests. */
+  private markLevels = () => {
+    this.container.dataset.levels = this.levels.map((l) => `${l.key}@${Math.round(this.yOfPrice(l.price) ?? -1)}`).join(' ');
+  };
+
+  /** Pixel height of a price on the candles' pane (for the browser tests). */
+  yOfPrice(price: number): number | null {
+    const c = this.chart.convertToPixel({ value: price, timestamp: this.chart.getDataList().at(-1)?.timestamp }, { paneId: CANDLE_PANE }) as { y?: number };
+    return c.y ?? null;
   }
 
   setLayout(layout: ChartLayout): void {

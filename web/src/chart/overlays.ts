@@ -74,3 +74,42 @@ export function registerToolOverlays(): void {
   registered = true;
   for (const tool of TOOLS) registerOverlay<DrawingStyle>(templateOf(tool));
 }
+
+/** A trade level's look: its label and colour, dashed for SL and TP. */
+export interface LevelLook {
+  key: string;
+  label: string;
+  color: string;
+  dashed: boolean;
+}
+
+export const LEVEL_OVERLAY = 'tp.level';
+
+let levelRegistered = false;
+
+/** Registers the trade-level overlay once: a price line across the pane with its label on the left. */
+export function registerLevelOverlay(): void {
+  if (levelRegistered) return;
+  levelRegistered = true;
+  registerOverlay<LevelLook>({
+    name: LEVEL_OVERLAY,
+    totalStep: 2,
+    needDefaultPointFigure: false,
+    needDefaultXAxisFigure: false,
+    needDefaultYAxisFigure: true,
+    createPointFigures: ({ overlay, coordinates, bounding }) => {
+      const at = coordinates[0];
+      const look = overlay.extendData;
+      if (!at || !look) return [];
+      return [
+        { key: 'line', type: 'line', attrs: { coordinates: [{ x: 0, y: at.y }, { x: bounding.width, y: at.y }] }, styles: { color: look.color, size: 1, style: look.dashed ? 'dashed' : 'solid', dashedValue: [6, 4] } },
+        {
+          key: 'label',
+          type: 'text',
+          attrs: { x: 6, y: at.y, text: look.label, align: 'left', baseline: 'middle' },
+          styles: { color: '#ffffff', size: 11, family: CHART_FONT, weight: 600, style: 'fill', backgroundColor: look.color, borderSize: 0, borderRadius: 2, paddingLeft: 4, paddingRight: 4, paddingTop: 2, paddingBottom: 2 },
+        },
+      ];
+    },
+  });
+}

@@ -18,13 +18,18 @@ import {
 import { useComputedColorScheme } from '@mantine/core';
 import { CHART_INDICATORS, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, type ChartDrawing, type ChartIndicator, type ChartLayout, type ChartToolName } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { errorMessage } from '../api/client';
+import { useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
+import { useTerminalSettings } from '../terminal/terminal-settings';
+import { toastError, toastSuccess } from '../ui/toast';
 import type { ChartLoadState } from '../market/candle-chart';
 import { ChartController, type ChartType } from './chart-controller';
 import classes from './chart.module.css';
 import { IndicatorDialog } from './indicator-dialog';
 import { INDICATOR_BY_NAME, indicatorTitle, newIndicator } from './indicators';
 import type { DrawingStyle } from './overlays';
+import { changeFor, levelsOf, type LevelChange, type TradeLevel } from './trade-levels';
 import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
 import type { ToolMenu } from './tools/shape';
 import { useChartLayout, type SaveState } from './use-chart-layout';
@@ -53,6 +58,10 @@ interface Shared {
   onEditIndicator(index: number): void;
   save: SaveState;
   onRetrySave(): void;
+  levels: TradeLevel[];
+  /** Bumped to put the levels back where the server has them (a cancelled or refused drag). */
+  levelsVersion: number;
+  onLevel(level: TradeLevel, price: number): void;
 }
 
 function SaveStatus({ save, onRetry }: { save: SaveState; onRetry(): void }) {
@@ -104,6 +113,8 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
   );
   const emitRef = useRef(emit);
   emitRef.current = emit;
+  const onLevelRef = useRef(shared.onLevel);
+  onLevelRef.current = shared.onLevel;
 
   useEffect(() => {
     if (!container.current) return;
@@ -115,6 +126,7 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
       },
       onLoad: setLoad,
       onToolDone: () => setTool(null),
+      onLevel: (level, price) => onLevelRef.current(level, price),
     });
     controller.current = c;
     return () => {
@@ -126,6 +138,7 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
   useEffect(() => controller.current?.setLook(scheme === 'dark' ? 'dark' : 'light', type), [scheme, type]);
   useEffect(() => controller.current?.load(symbol, period, digits), [symbol, period, digits]);
   useEffect(() => controller.current?.setMagnet(magnet), [magnet]);
+  useEffect(() => controller.current?.setLevels(shared.levels), [shared.levels, shared.levelsVersion]);
   useEffect(() => {
     if (!loaded || layout === emitted.current) return;
     controller.current?.setLayout(layout);
@@ -342,13 +355,72 @@ export function TerminalChart({ symbol, period, digits, label }: { symbol: strin
   const [magnet, setMagnet] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
   const [large, setLarge] = useState(false);
-  const shared: Shared = { symbol, period, digits, layout, loaded, onLayout: update, type, onType: setType, magnet, onMagnet: setMagnet, onEditIndicator: setEditing, save, onRetrySave: retryNow };
+  const trades = useTrades().data?.data;
+  const orders = usePendingOrders().data?.data;
+  const levels = useMemo(() => levelsOf(trades ?? [], orders ?? [], symbol, digits), [trades, orders, symbol, digits]);
+  const { oneClickTrading } = useTerminalSettings();
+  const [levelsVersion, setLevelsVersion] = useState(0);
+  const [confirm, setConfirm] = useState<LevelChange | null>(null);
+  const modifyTrade = useModifyTrade();
+  const modifyOrder = useModifyPendingOrder();
+  const snapBack = () => setLevelsVersion((v) => v + 1);
+  const apply = async (change: LevelChange) => {
+    try {
+      if (change.call === 'modifyTrades') await modifyTrade.mutateAsync(change.input);
+      else await modifyOrder.mutateAsync(change.input);
+      toastSuccess(change.what.replace(/\?$/, '').replace(/^Move/, 'Moved').replace(/^Remove/, 'Removed'));
+    } catch (err) {
+      toastError(errorMessage(err), 'Not changed');
+      snapBack();
+    }
+  };
+  const onLevel = (level: TradeLevel, price: number) => {
+    const change = changeFor(level, price, trades ?? [], orders ?? [], digits);
+    if (!change) return snapBack();
+    if (oneClickTrading) void apply(change);
+    else setConfirm(change);
+  };
+  const shared: Shared = { symbol, period, digits, layout, loaded, onLayout: update, type, onType: setType, magnet, onMagnet: setMagnet, onEditIndicator: setEditing, save, onRetrySave: retryNow, levels, levelsVersion, onLevel };
   useEffect(() => setEditing(null), [symbol]);
   return (
     <>
       <ChartWorkspace shared={shared} height="100%" large={false} onLarger={() => setLarge(true)} label={label} />
       <Modal opened={large} onClose={() => setLarge(false)} title={`${symbol} · ${period}`} size={1000} centered padding="xs" classNames={{ title: classes.largeTitle }}>
         {large && <ChartWorkspace shared={shared} height={600} large label={`${label}, larger view`} />}
+      </Modal>
+      <Modal
+        opened={!!confirm}
+        onClose={() => {
+          setConfirm(null);
+          snapBack();
+        }}
+        title="Change the order?"
+        size="sm"
+        centered
+      >
+        <Text size="sm">{confirm?.what}</Text>
+        <Group justify="flex-end" gap="xs" mt="md">
+          <Button
+            variant="default"
+            size="sm"
+            onClick={() => {
+              setConfirm(null);
+              snapBack();
+            }}
+          >
+            Cancel
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => {
+              const change = confirm;
+              setConfirm(null);
+              if (change) void apply(change);
+            }}
+          >
+            Confirm
+          </Button>
+        </Group>
       </Modal>
       <IndicatorDialog
         indicator={editing !== null ? (layout.indicators[editing] ?? null) : null}

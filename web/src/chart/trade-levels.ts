@@ -1,0 +1,64 @@
+import type { CallInput } from '../api/client';
+import type { OpenTradeRow, PendingOrderRow } from '../api/terminal-queries';
+
+export type LevelKind = 'entry' | 'sl' | 'tp' | 'order';
+
+/** A price line of the trader's own: a position's entry, its SL or TP, or a pending order's price. */
+export interface TradeLevel {
+  key: string;
+  kind: LevelKind;
+  price: number;
+  label: string;
+  /** SL, TP and order prices can be dragged; an entry cannot. */
+  draggable: boolean;
+  ticket?: number;
+  orderId?: number;
+}
+
+const volume = (v: number) => v.toFixed(2);
+
+/** Every level of the symbol's open positions and pending orders, in a stable order. */
+export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], symbol: string, digits: number): TradeLevel[] {
+  const out: TradeLevel[] = [];
+  for (const t of trades) {
+    if (t.symbol !== symbol && t.fullSymbol !== symbol) continue;
+    out.push({ key: `entry-${t.ticket}`, kind: 'entry', price: t.orginalPrice, label: `#${t.ticket} ${t.type} ${volume(t.volume)} at ${t.orginalPrice.toFixed(digits)}`, draggable: false, ticket: t.ticket });
+    if (t.stopLoss > 0) out.push({ key: `sl-${t.ticket}`, kind: 'sl', price: t.stopLoss, label: `#${t.ticket} SL ${t.stopLoss.toFixed(digits)}`, draggable: true, ticket: t.ticket });
+    if (t.takeProfit > 0) out.push({ key: `tp-${t.ticket}`, kind: 'tp', price: t.takeProfit, label: `#${t.ticket} TP ${t.takeProfit.toFixed(digits)}`, draggable: true, ticket: t.ticket });
+  }
+  for (const o of orders) {
+    if (o.symbol !== symbol || o.status !== 'pending') continue;
+    out.push({ key: `order-${o.orderId}`, kind: 'order', price: o.price, label: `#${o.orderId} ${o.orderType} ${volume(o.volume)} at ${o.price.toFixed(digits)}`, draggable: true, orderId: o.orderId });
+  }
+  return out;
+}
+
+export type LevelChange = { call: 'modifyTrades'; input: CallInput<'modifyTrades'>; what: string } | { call: 'modifyPendingOrder'; input: CallInput<'modifyPendingOrder'>; what: string };
+
+/**
+ * The request that moves a level to a price (0 removes an SL or TP), keeping everything else of the
+ * position or order as it is; null when the position or order is gone.
+ */
+export function changeFor(level: TradeLevel, price: number, trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], digits: number): LevelChange | null {
+  const p = Number(price.toFixed(digits));
+  if (level.kind === 'sl' || level.kind === 'tp') {
+    const t = trades.find((x) => x.ticket === level.ticket);
+    if (!t) return null;
+    const name = level.kind === 'sl' ? 'stop loss' : 'take profit';
+    return {
+      call: 'modifyTrades',
+      input: { ticket: t.ticket, stopLoss: level.kind === 'sl' ? p : t.stopLoss, takeProfit: level.kind === 'tp' ? p : t.takeProfit },
+      what: p === 0 ? `Remove the ${name} of #${t.ticket}?` : `Move the ${name} of #${t.ticket} to ${p.toFixed(digits)}?`,
+    };
+  }
+  if (level.kind === 'order') {
+    const o = orders.find((x) => x.orderId === level.orderId);
+    if (!o) return null;
+    return {
+      call: 'modifyPendingOrder',
+      input: { orderId: o.orderId, price: p, stopLimitPrice: o.stopLimitPrice, stopLoss: o.stopLoss, takeProfit: o.takeProfit, expiration: o.expiration },
+      what: `Move ${o.orderType} #${o.orderId} to ${p.toFixed(digits)}?`,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { OpenTradeRow, PendingOrderRow } from '../src/api/terminal-queries';
+import { changeFor, levelsOf } from '../src/chart/trade-levels';
+
+const trade = (over: Partial<OpenTradeRow> = {}): OpenTradeRow => ({
+  ticket: 7, symbol: 'EURUSD', fullSymbol: 'EURUSD', currencyType: 'Forex', timeStamp: '2026-01-05T10:00:00Z', type: 'Buy', volume: 0.1, orginalPrice: 1.0852,
+  stopLoss: 1.08, takeProfit: 1.09, swap: '0.00', comment: '', profit: '0.00', bid: 1.085, ask: 1.0852, ...over,
+});
+const order = (over: Partial<PendingOrderRow> = {}): PendingOrderRow => ({
+  orderId: 3, symbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.5, price: 1.07, stopLimitPrice: 0, stopTriggered: false, stopLoss: 1.06, takeProfit: 0, comment: '',
+  expiration: null, status: 'pending', reason: '', ticket: null, timeStamp: '2026-01-05T10:00:00Z', updatedAt: '2026-01-05T10:00:00Z', ...over,
+} as PendingOrderRow);
+
+describe('trade levels on the chart', () => {
+  it('shows each position’s entry, its SL and TP when set, and each pending order of the symbol only', () => {
+    const levels = levelsOf([trade(), trade({ ticket: 8, stopLoss: 0, takeProfit: 0 }), trade({ ticket: 9, symbol: 'GBPUSD', fullSymbol: 'GBPUSD' })], [order(), order({ orderId: 4, status: 'filled' })], 'EURUSD', 5);
+    assert.deepEqual(levels.map((l) => [l.key, l.price, l.draggable]), [['entry-7', 1.0852, false], ['sl-7', 1.08, true], ['tp-7', 1.09, true], ['entry-8', 1.0852, false], ['order-3', 1.07, true]]);
+    assert.equal(levels[0]!.label, '#7 Buy 0.10 at 1.08520');
+    assert.equal(levels[4]!.label, '#3 Buy Limit 0.50 at 1.07000');
+  });
+
+  it('moving an SL keeps the TP, in the instrument digits; 0 removes it', () => {
+    const [, sl, tp] = levelsOf([trade()], [], 'EURUSD', 5);
+    assert.deepEqual(changeFor(sl!, 1.0812345, [trade()], [], 5), { call: 'modifyTrades', input: { ticket: 7, stopLoss: 1.08123, takeProfit: 1.09 }, what: 'Move the stop loss of #7 to 1.08123?' });
+    assert.deepEqual(changeFor(tp!, 0, [trade()], [], 5)?.input, { ticket: 7, stopLoss: 1.08, takeProfit: 0 });
+    assert.equal(changeFor(tp!, 0, [trade()], [], 5)?.what, 'Remove the take profit of #7?');
+  });
+
+  it('moving a pending order changes only its price; a position or order gone changes nothing', () => {
+    const [level] = levelsOf([], [order()], 'EURUSD', 5);
+    assert.deepEqual(changeFor(level!, 1.0712, [], [order()], 5)?.input, { orderId: 3, price: 1.0712, stopLimitPrice: 0, stopLoss: 1.06, takeProfit: 0, expiration: null });
+    assert.equal(changeFor(level!, 1.0712, [], [], 5), null);
+    const [entry] = levelsOf([trade()], [], 'EURUSD', 5);
+    assert.equal(changeFor(entry!, 1.1, [trade()], [], 5), null);
+  });
+});
