@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { after, before, describe, it } from 'node:test';
 import { ChartPanel } from './pages/chart-panel';
 import { SignInPage } from './pages/sign-in-page';
-import { adminClient, ARTIFACTS, createTrader, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { adminClient, ARTIFACTS, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 const HOUR = 3_600_000;
 
@@ -236,6 +236,12 @@ describe('the terminal chart', () => {
     await chart.large().canvas().and(page.locator('[data-overlays="5"]')).waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-larger-desktop-dark.png` });
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize(MOBILE);
+    await chart.root.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-phone.png` });
     await context.close();
   });
 });

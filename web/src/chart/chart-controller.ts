@@ -252,7 +252,10 @@ export class ChartController {
       this.indicatorIds.push(id);
       const pane = this.chart.getIndicators({ id })[0]?.paneId;
       // Studies below the candles stay short, so the candles keep most of a small terminal chart.
-      if (!def.overlay && pane) this.chart.setPaneOptions({ id: pane, height: SUB_PANE_HEIGHT, minHeight: 48 });
+      if (!def.overlay && pane) {
+        const height = Math.round(Math.max(40, Math.min(SUB_PANE_HEIGHT, this.container.clientHeight * 0.16)));
+        this.chart.setPaneOptions({ id: pane, height, minHeight: 36 });
+      }
       if (def.usesSource && i.source !== 'close') {
         // KLineChart's formulas read the close: hand them candles whose close is the chosen price.
         const created = this.chart.getIndicators({ id })[0] as (Indicator & { calc: (data: KLineData[], indicator: Indicator) => unknown }) | undefined;

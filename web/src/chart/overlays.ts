@@ -48,7 +48,8 @@ function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
     name: overlayName(tool.name),
     totalStep: tool.points + 1,
     needDefaultPointFigure: true,
-    needDefaultXAxisFigure: true,
+    // Time tags of several points overlap on the time axis; the price tags say enough.
+    needDefaultXAxisFigure: false,
     needDefaultYAxisFigure: true,
     createPointFigures: ({ chart, overlay, coordinates, bounding, yAxis }) => {
       const data = chart.getDataList();
