@@ -49,7 +49,7 @@ describe('the terminal chart', () => {
   let h: Harness;
   before(async () => {
     h = await startHarness();
-    await seedHourlyCandles(h, 'EURUSD');
+    await seedHourlyCandles(h, 'EURUSD', 700);
     await seedDailyCandles(h, 'EURUSD');
   });
   after(async () => h?.close());
@@ -184,6 +184,22 @@ describe('the terminal chart', () => {
     await page.getByRole('radiogroup', { name: 'Chart period' }).getByText('D1', { exact: true }).click();
     await page.getByRole('group', { name: 'EURUSD chart, D1' }).waitFor();
     await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    await context.close();
+  });
+
+  it('loads older candles as the trader scrolls back', async () => {
+    const { context, page, chart } = await openChart();
+    await chart.canvas().and(page.locator('[data-candles="500"]')).waitFor();
+    const box = (await chart.canvas().boundingBox())!;
+    // Drag the candles to the right (back in time) until the chart asks for the page before its first candle.
+    for (let i = 0; i < 12 && (await chart.canvas().getAttribute('data-candles')) === '500'; i++) {
+      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.5);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.85, box.y + box.height * 0.5, { steps: 8 });
+      await page.mouse.up();
+      await page.waitForTimeout(200);
+    }
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-candles')) > 500);
     await context.close();
   });
 

@@ -82,7 +82,10 @@ export class ChartController {
       this.markLevels();
     });
     this.resize.observe(container);
-    chart.subscribeAction('onVisibleRangeChange', () => this.markLevels());
+    chart.subscribeAction('onVisibleRangeChange', () => {
+      this.markLevels();
+      container.dataset.candles = String(chart.getDataList().length);
+    });
   }
 
   destroy(): void {

@@ -140,8 +140,9 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
   useEffect(() => controller.current?.setMagnet(magnet), [magnet]);
   useEffect(() => controller.current?.setLevels(shared.levels), [shared.levels, shared.levelsVersion]);
   useEffect(() => {
-    if (!loaded || layout === emitted.current) return;
-    controller.current?.setLayout(layout);
+    // Another symbol's drawings never show over this one's candles while its layout loads.
+    if (!loaded) controller.current?.setDrawings([]);
+    else if (layout !== emitted.current) controller.current?.setLayout(layout);
   }, [layout, loaded]);
 
   const pick = (name: ChartToolName) => {
