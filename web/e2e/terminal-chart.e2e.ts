@@ -4,27 +4,8 @@ import type { Page } from 'playwright-core';
 import { after, before, describe, it } from 'node:test';
 import { ChartPanel } from './pages/chart-panel';
 import { SignInPage } from './pages/sign-in-page';
+import { seedHourlyCandles } from './support/chart-candles';
 import { adminClient, ARTIFACTS, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
-
-const HOUR = 3_600_000;
-
-/** Hourly candles for the terminal's default period: a seeded walk, the same every run. */
-async function seedHourlyCandles(h: Harness, symbol: string, hours = 400): Promise<void> {
-  const now = Math.floor(Date.now() / HOUR) * HOUR;
-  let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  let close = 1.08;
-  const rows = [];
-  for (let i = hours; i >= 1; i--) {
-    const open = close;
-    close = open * (1 + (random() - 0.49) * 0.003);
-    const high = Math.max(open, close) * (1 + random() * 0.001);
-    const low = Math.min(open, close) * (1 - random() * 0.001);
-    const r = (v: number) => Number(v.toFixed(5));
-    rows.push({ symbol, period: 'H1', time: now - i * HOUR, open: r(open), high: r(high), low: r(low), close: r(close), volume: Math.round(500 + random() * 3000) });
-  }
-  for (let i = 0; i < rows.length; i += 100) await h.app.ctx.db.insertInto('candles').values(rows.slice(i, i + 100)).execute();
-}
 
 /** Two anchor clicks per tool, a third where the tool needs one (fractions of the canvas). */
 const POINTS: Array<[number, number]> = [
