@@ -14,6 +14,10 @@ import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
 import { createTrader, newPage, postJson, pushTicks, startHarness } from './support/harness';
 
+/** `--drawings=0 --indicators=0` measures the bare chart, for comparison. */
+const option = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const drawingCount = option('drawings', 50);
+const indicatorCount = option('indicators', 5);
 const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 15);
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -26,7 +30,7 @@ try {
   await seedHourlyCandles(h, 'GBPUSD', 700, 1.27);
   const trader = await createTrader(h);
   const now = Date.now();
-  const drawings = Array.from({ length: 50 }, (_, i) => {
+  const drawings = Array.from({ length: drawingCount }, (_, i) => {
     const tool = CHART_TOOLS[i % CHART_TOOLS.length]!;
     return { tool, points: [0, 1, 2].map((k) => ({ timestamp: now - (60 - i - k * 3) * 3_600_000, value: 1.07 + ((i * 7 + k * 13) % 20) / 1000 })), color: '#1c7ed6', width: 2 };
   });
@@ -37,7 +41,7 @@ try {
     { name: 'RSI', params: [14], source: 'close', colors: ['#ae3ec9'] },
     { name: 'MACD', params: [12, 26, 9], source: 'close', colors: ['#1c7ed6', '#f08c00'] },
   ];
-  const saved = await postJson(trader.client, '/platform/saveChartLayout.php', { symbol: 'EURUSD', layout: { drawings, indicators } });
+  const saved = await postJson(trader.client, '/platform/saveChartLayout.php', { symbol: 'EURUSD', layout: { drawings, indicators: indicators.slice(0, indicatorCount) } });
   if (saved.status !== 200) throw new Error(`layout refused: ${JSON.stringify(saved.body)}`);
 
   const { context, page } = await newPage(h);
@@ -60,7 +64,8 @@ try {
   await signIn.signIn(trader.email, trader.password);
   await page.waitForURL((u) => u.pathname === '/trading');
   await page.getByTestId('price-row-EURUSD').click();
-  await page.locator('[data-testid="chart-panel"] [data-testid="terminal-chart"][data-overlays="50"][data-panes="2"]').waitFor({ timeout: 20_000 });
+  const panes = indicators.slice(0, indicatorCount).filter((i) => i.name === 'RSI' || i.name === 'MACD').length;
+  await page.locator(`[data-testid="chart-panel"] [data-testid="terminal-chart"][data-overlays="${drawingCount}"][data-panes="${panes}"]`).waitFor({ timeout: 20_000 });
   await page.waitForTimeout(1000);
   await page.evaluate(() => {
     const w = window as unknown as { __frames: Map<number, number>; __longTasks: number[] };
@@ -103,7 +108,7 @@ try {
   await context.close();
 
   const busy = frames.filter((f) => f > 0.05);
-  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, headless Chromium; ${seconds} s of ticks every 100 ms; 5 indicators, 50 drawings.\n`);
+  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, headless Chromium; ${seconds} s of ticks every 100 ms; ${indicatorCount} indicators, ${drawingCount} drawings.\n`);
   console.log('| Measure | Result | Target |');
   console.log('| --- | ---: | ---: |');
   console.log(`| Frames timed | ${frames.length} (${busy.length} with work) | |`);

@@ -1,7 +1,7 @@
 import { registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
 import { overlayName, TOOLS } from './tools';
-import { indexOfTime, type Shape, type ToolDefinition } from './tools/shape';
+import { indexOfTime, type Pt, type Shape, type ToolDefinition } from './tools/shape';
 
 /** What each drawing keeps besides its points: its colour and line width. */
 export interface DrawingStyle {
@@ -18,29 +18,42 @@ export function translucent(color: string, alpha: number): string {
 /** A tool's shapes as KLineChart figures in the drawing's colour and width. */
 export function figuresOf(shapes: Shape[], style: DrawingStyle): OverlayFigure[] {
   const { color, width } = style;
-  return shapes.map((s, i): OverlayFigure => {
-    switch (s.kind) {
-      case 'line':
-        return { key: `l${i}`, type: 'line', attrs: { coordinates: s.points }, styles: { color, size: width, style: s.dashed ? 'dashed' : 'solid', dashedValue: [4, 3] } };
-      case 'polygon':
-        return {
-          key: `p${i}`,
-          type: 'polygon',
-          attrs: { coordinates: s.points },
-          styles: s.solid ? { style: 'fill', color } : { style: s.fill ? 'stroke_fill' : 'stroke', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' },
-        };
-      case 'circle':
-        return { key: `c${i}`, type: 'circle', attrs: { x: s.center.x, y: s.center.y, r: s.r }, styles: { style: 'stroke_fill', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' } };
-      case 'text':
-        return {
-          key: `t${i}`,
-          type: 'text',
-          ignoreEvent: true,
-          attrs: { x: s.at.x, y: s.at.y, text: s.text, align: s.align ?? 'left', baseline: s.baseline ?? 'bottom' },
-          styles: { color, size: 11, family: CHART_FONT, weight: 600, style: 'fill', backgroundColor: 'rgba(0,0,0,0)', borderSize: 0, paddingLeft: 2, paddingRight: 2, paddingTop: 1, paddingBottom: 1 },
-        };
-    }
-  });
+  // Lines go first as two figures (solid and dashed) each holding all of theirs: one figure call
+  // per kind instead of one per line (a Gann grid has hundreds).
+  const solid = shapes.filter((s) => s.kind === 'line' && !s.dashed).map((s) => ({ coordinates: (s as { points: Pt[] }).points }));
+  const dashed = shapes.filter((s) => s.kind === 'line' && s.dashed).map((s) => ({ coordinates: (s as { points: Pt[] }).points }));
+  const lines: OverlayFigure[] = [];
+  if (solid.length) lines.push({ key: 'solid', type: 'line', attrs: solid, styles: { color, size: width, style: 'solid' } });
+  if (dashed.length) lines.push({ key: 'dashed', type: 'line', attrs: dashed, styles: { color, size: width, style: 'dashed', dashedValue: [4, 3] } });
+  const others = shapes.filter((s) => s.kind !== 'line');
+  // Shaded areas under their outlines.
+  const areas = others.filter((s) => s.kind === 'polygon' || s.kind === 'circle');
+  const labels = others.filter((s) => s.kind === 'text');
+  return [...areas.map((s, i) => figureOf(s, i, color, width)), ...lines, ...labels.map((s, i) => figureOf(s, areas.length + i, color, width))];
+}
+
+function figureOf(s: Shape, i: number, color: string, width: number): OverlayFigure {
+  switch (s.kind) {
+    case 'line':
+      return { key: `l${i}`, type: 'line', attrs: { coordinates: s.points }, styles: { color, size: width, style: s.dashed ? 'dashed' : 'solid', dashedValue: [4, 3] } };
+    case 'polygon':
+      return {
+        key: `p${i}`,
+        type: 'polygon',
+        attrs: { coordinates: s.points },
+        styles: s.solid ? { style: 'fill', color } : { style: s.fill ? 'stroke_fill' : 'stroke', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' },
+      };
+    case 'circle':
+      return { key: `c${i}`, type: 'circle', attrs: { x: s.center.x, y: s.center.y, r: s.r }, styles: { style: 'stroke_fill', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' } };
+    case 'text':
+      return {
+        key: `t${i}`,
+        type: 'text',
+        ignoreEvent: true,
+        attrs: { x: s.at.x, y: s.at.y, text: s.text, align: s.align ?? 'left', baseline: s.baseline ?? 'bottom' },
+        styles: { color, size: 11, family: CHART_FONT, weight: 600, style: 'fill', backgroundColor: 'rgba(0,0,0,0)', borderSize: 0, paddingLeft: 2, paddingRight: 2, paddingTop: 1, paddingBottom: 1 },
+      };
+  }
 }
 
 function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
