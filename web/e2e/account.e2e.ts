@@ -206,6 +206,9 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     const { context, page } = await signIn(trader.email, trader.password);
     await page.goto('/dashboard/home');
     await page.getByTestId('card-total-balance').waitFor();
+    // The market panel's chart loads its candles once it is in view: let it finish first, so the
+    // 401 the test waits for is the one caused by the navigation below.
+    await page.locator('[data-testid="deferred-chart"] canvas').first().waitFor();
     await context.clearCookies();
     // Navigate inside the app (no reload): the activity call is refused with 401 and the app leaves.
     await page.getByRole('button', { name: 'My Account' }).click();

@@ -1,21 +1,39 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { onUnauthorized } from './api/client';
 import { queryClient } from './api/query-client';
-import { requireAdmin, requireSession, requireTrader, signedOutOnly } from './auth/session';
+import { candlesQuery, profileQuery, symbolsQuery, tradesHistoryQuery } from './api/query-options';
+import { currentSession, requireAdmin, requireSession, requireTrader, roleOf, signedOutOnly } from './auth/session';
+import { SignInPage } from './auth/sign-in-page';
+import { DEFAULT_SPEC_SYMBOL } from './market/spec-symbols';
 import { LoadingScreen } from './ui/loading-screen';
 import { RootLayout } from './ui/root-layout';
 import { RouteError } from './ui/route-error-boundary';
 
 /**
- * Every screen of the spec (section 2), each route module loaded on demand so the sign-in page
- * downloads only what it shows. Guards run as loaders: 'Loading...' shows while the session is
- * checked, and a page never renders for someone who may not see it.
+ * Every screen of the spec (section 2). The sign-in page, where most visits start, is part of the
+ * first script, so it shows without a second round trip; every other route module is loaded on
+ * demand, so sign-in downloads only what it shows. Guards run as loaders: 'Loading...' shows while
+ * the session is checked, and a page never renders for someone who may not see it.
  */
 const page = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load });
 
+/**
+ * The dashboard home's data, asked for as soon as the session is known instead of after the page
+ * has rendered. Not awaited: the page shows its skeletons and fills in as each answer lands.
+ */
+async function prefetchHome(): Promise<null> {
+  const session = await currentSession();
+  if (!session) return null;
+  void queryClient.prefetchQuery(profileQuery);
+  void queryClient.prefetchQuery(symbolsQuery);
+  void queryClient.prefetchQuery(candlesQuery(DEFAULT_SPEC_SYMBOL, 'D1', 300));
+  if (roleOf(session) === 'trader') void queryClient.prefetchQuery(tradesHistoryQuery);
+  return null;
+}
+
 const dashboardRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard/home') },
-  { path: 'home', ...page(async () => ({ Component: (await import('./dashboard/home-page')).HomePage })) },
+  { path: 'home', loader: prefetchHome, ...page(async () => ({ Component: (await import('./dashboard/home-page')).HomePage })) },
   { path: 'profile', ...page(async () => ({ Component: (await import('./dashboard/profile-page')).ProfilePage })) },
   { path: 'activity_account', ...page(async () => ({ Component: (await import('./dashboard/activity-page')).ActivityPage })) },
   { path: 'change-password', ...page(async () => ({ Component: (await import('./dashboard/settings-page')).SettingsPage })) },
@@ -51,7 +69,7 @@ const routes: RouteObject[] = [
     ErrorBoundary: RouteError,
     HydrateFallback: LoadingScreen,
     children: [
-      { index: true, loader: signedOutOnly, ...page(async () => ({ Component: (await import('./auth/sign-in-page')).SignInPage })) },
+      { index: true, loader: signedOutOnly, Component: SignInPage },
       { path: 'signup', loader: signedOutOnly, ...page(async () => ({ Component: (await import('./auth/sign-up-page')).SignUpPage })) },
       { path: 'forgot-password', ...page(async () => ({ Component: (await import('./auth/forgot-password-page')).ForgotPasswordPage })) },
       { path: 'reset-password', ...page(async () => ({ Component: (await import('./auth/reset-password-page')).ResetPasswordPage })) },

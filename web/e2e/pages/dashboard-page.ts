@@ -18,9 +18,10 @@ export class DashboardPage {
 
   async menuLabels(): Promise<string[]> {
     await this.menu().waitFor();
-    // Expand every group so nested entries are listed too.
+    // Expand every group so nested entries are listed too (an open group's button carries
+    // Mantine's data-expanded; a closed group's entries are not rendered).
     for (;;) {
-      const collapsed = this.menu().locator('button[aria-expanded="false"]').first();
+      const collapsed = this.menu().locator('button:not([data-expanded]):not(:has-text("LogOut"))').first();
       if ((await collapsed.count()) === 0) break;
       await collapsed.click();
     }

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClie
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { callApi, type CallInput } from './client';
 import { queryKeys } from './query-keys';
+import { appConfigQuery, candlesQuery, profileQuery, symbolsQuery, tradesHistoryQuery } from './query-options';
 import { sessionQuery } from './session-query';
 
 export { queryKeys, sessionQuery };
@@ -13,7 +14,7 @@ export function useSession() {
 }
 
 export function useProfile() {
-  return useQuery({ queryKey: queryKeys.profile, queryFn: ({ signal }) => callApi('getProfileDetails', undefined, { signal }) });
+  return useQuery(profileQuery);
 }
 
 export function useDeposits() {
@@ -38,7 +39,7 @@ export function useActivity(before: number | undefined, limit: number) {
 }
 
 export function useTradesHistory(enabled = true) {
-  return useQuery({ queryKey: queryKeys.tradesHistory, queryFn: ({ signal }) => callApi('getTradesHistory', undefined, { signal }), enabled });
+  return useQuery({ ...tradesHistoryQuery, enabled });
 }
 
 export function useMargins(enabled = true) {
@@ -46,15 +47,11 @@ export function useMargins(enabled = true) {
 }
 
 export function useSymbols() {
-  return useQuery({ queryKey: queryKeys.symbols, queryFn: ({ signal }) => callApi('getMainCurrencies', undefined, { signal }), staleTime: 10 * 60_000 });
+  return useQuery(symbolsQuery);
 }
 
 export function useCandles(symbol: string, period: PeriodName, limit = 300) {
-  return useQuery({
-    queryKey: [...queryKeys.candles(symbol, period), limit],
-    queryFn: ({ signal }) => callApi('getCandles', { symbol, period, limit }, { signal }),
-    staleTime: 60_000,
-  });
+  return useQuery(candlesQuery(symbol, period, limit));
 }
 
 export function useCountries() {
@@ -66,7 +63,7 @@ export function useMarketSummary() {
 }
 
 export function useAppConfig() {
-  return useQuery({ queryKey: queryKeys.appConfig, queryFn: ({ signal }) => callApi('getAppConfig', undefined, { signal }), staleTime: Infinity, retry: 1 });
+  return useQuery(appConfigQuery);
 }
 
 export function useLegalDocuments() {

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useCandles, useProfile, useSession, useSymbols, useTradesHistory } from '../api/queries';
 import { roleOf } from '../auth/session';
 import { formatBalance, formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
-import { CandleChart } from '../market/candle-chart';
+import { DeferredCandleChart } from '../market/deferred-candle-chart';
 import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { TechnicalGauges } from '../market/technical-gauge';
 import { technicalSummary } from '../market/technical-summary';
@@ -101,7 +101,7 @@ function MarketPanel() {
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
-          <CandleChart symbol={symbol} period={period} digits={digits} height={340} label={`${label} candlestick chart, ${period}`} />
+          <DeferredCandleChart symbol={symbol} period={period} digits={digits} height={340} label={`${label} candlestick chart, ${period}`} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
         <Stack gap="xs" justify="center" h="100%">

@@ -87,20 +87,24 @@ export function signOf(value: string | number | null | undefined): -1 | 0 | 1 {
   return n > 0 ? 1 : -1;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' });
-const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+// Made on first use: building a formatter loads locale data, a cost a page that shows no date
+// should not pay while it starts.
+let dateTimeFormat: Intl.DateTimeFormat | null = null;
+let dateOnlyFormat: Intl.DateTimeFormat | null = null;
+const dateTime = () => (dateTimeFormat ??= new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' }));
+const dateOnly = () => (dateOnlyFormat ??= new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' }));
 
 /** A time (ISO string or epoch ms) as '24 Nov 2026, 09:15:02 UTC'. */
 export function formatDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
-  return `${dateTime.format(date)} UTC`;
+  return `${dateTime().format(date)} UTC`;
 }
 
 export function formatDate(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
-  return dateOnly.format(date);
+  return dateOnly().format(date);
 }

@@ -2,7 +2,7 @@ import { Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Te
 import type { PeriodName } from '@tradeport/contracts';
 import { useMemo, useState } from 'react';
 import { useCandles, useSymbols } from '../api/queries';
-import { CandleChart } from '../market/candle-chart';
+import { DeferredCandleChart } from '../market/deferred-candle-chart';
 import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { IndicatorTable, TechnicalGauges } from '../market/technical-gauge';
 import { technicalSummary } from '../market/technical-summary';
@@ -42,7 +42,7 @@ export function TechnicalSummaryPage() {
         <IndicatorTable title="Moving Averages" group={summary.movingAverages} digits={digits} />
       </SimpleGrid>
       <Paper p="lg">
-        <CandleChart symbol={symbol} period={period} digits={digits} height={380} label={`${label} candlestick chart, ${period}`} />
+        <DeferredCandleChart symbol={symbol} period={period} digits={digits} height={380} label={`${label} candlestick chart, ${period}`} />
       </Paper>
     </Stack>
   );
