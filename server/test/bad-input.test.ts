@@ -101,6 +101,10 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       registration: () => registrationBody(),
       requestPasswordReset: () => ({ email: victim.email }),
       passwordStrength: () => ({ password: 'copper-kettle-harbour-58', email: 'someone@example.com' }),
+      saveChartLayout: () => ({
+        symbol: 'EURUSD',
+        layout: { drawings: [{ tool: 'trendLine', points: [{ timestamp: 1_772_000_000_000, value: 1.08 }, { timestamp: 1_772_003_600_000, value: 1.09 }], color: '#1c7ed6', width: 2 }], indicators: [{ name: 'MA', params: [20], source: 'close', colors: ['#f08c00'] }] },
+      }),
       resetPassword: () => ({ token: 'A'.repeat(43), newPassword: 'copper-lantern-77' }),
       editProfileDetails: () => ({ firstName: 'Tess', lastName: 'Trader', phoneNo: '4915112345678', country_id: '840', dateOfBirth: '1990-01-02', nationality: 'German' }),
       changePassword: () => ({ currentPassword: trader.password, newPassword: 'copper-lantern-77' }),
