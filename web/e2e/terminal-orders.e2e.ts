@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { PositionsPanel } from './pages/positions-panel';
 import { SignInPage } from './pages/sign-in-page';
 import { OrderEntry, TerminalPage } from './pages/terminal-page';
-import { adminClient, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+import { addPaymentAccount, adminClient, approvedDeposit, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
 
 /** A fresh server (with these market timings) and what each test of a describe needs. */
 function orderFixture(options: { market?: NonNullable<Parameters<typeof startHarness>[0]>['market'] } = {}) {
@@ -17,19 +17,14 @@ function orderFixture(options: { market?: NonNullable<Parameters<typeof startHar
   before(async () => {
     h = await startHarness({ market: options.market });
     admin = await adminClient(h);
-    const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' });
-    assert.equal(added.status, 200, JSON.stringify(added.body));
-    gateway = added.body.id as number;
+    gateway = await addPaymentAccount(admin);
   });
   after(async () => h?.close());
 
   /** A trader with `amount` USD approved, signed in on /trading with a live stream and EURUSD at 1.10000 / 1.10020. */
   async function fundedTerminal(amount = '10000.00') {
     const trader = await createTrader(h, { firstName: 'Ines', lastName: 'Okafor' });
-    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: amount, paymentAccount: '1234', payment_getways_id: gateway });
-    assert.equal(d.status, 200, JSON.stringify(d.body));
-    const a = await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
-    assert.equal(a.status, 200, JSON.stringify(a.body));
+    await approvedDeposit(trader.client, admin, gateway, amount);
     await eurusd(1.1);
     const { context, page } = await newPage(h);
     const signIn = new SignInPage(page);

@@ -135,6 +135,21 @@ export async function postJson(client: Client, path: string, body: object) {
   return client.request('POST', path, { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 }
 
+/** Adds an active payment account as the admin and returns its id. */
+export async function addPaymentAccount(admin: Client): Promise<number> {
+  const added = await postJson(admin, '/dashboard/admin/addNewPayments.php', { name: 'Wire transfer', number: 'DE44 5001 0517 5407 3249 31', moreInfo: 'Quote your trader id.' });
+  if (added.status !== 200) throw new Error(`adding a payment account failed: ${JSON.stringify(added.body)}`);
+  return added.body.id as number;
+}
+
+/** Deposits `amount` USD for the trader and approves it as the admin. */
+export async function approvedDeposit(trader: Client, admin: Client, gateway: number, amount: string): Promise<void> {
+  const d = await postJson(trader, '/platform/addDeposite.php', { depositAmount: amount, paymentAccount: '1234', payment_getways_id: gateway });
+  if (d.status !== 200) throw new Error(`the deposit failed: ${JSON.stringify(d.body)}`);
+  const a = await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+  if (a.status !== 200) throw new Error(`approving the deposit failed: ${JSON.stringify(a.body)}`);
+}
+
 /** The mails the server wrote to its dev outbox, oldest first. */
 export function outbox(h: Harness): { to: string; subject: string; text: string }[] {
   return readdirSync(h.outboxDir)

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconTrash } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { pendingSide } from '@tradeport/trading-math';
@@ -12,6 +12,7 @@ import { toastError } from '../ui/toast';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { distancePoints, ORDER_TYPE_LABELS, priceLookup } from './positions-live';
 import classes from './positions-panel.module.css';
+import { ModifyFooter } from './modify-footer';
 import { StopLevelInput } from './stop-level-input';
 
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
@@ -109,19 +110,7 @@ function ModifyOrderModal({ order, record, onClose }: { order: PendingOrderRow |
             <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={order.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} />
             <StopLevelInput label="Take profit" kind="tp" side={side} symbol={order.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} />
             <TextInput label="Expiry (UTC)" description="Empty: good till cancelled" size="xs" type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)} />
-            {modify.isError && (
-              <Alert color="red" variant="light" role="alert" data-testid="modify-order-error" p="xs">
-                <Text size="sm">{errorMessage(modify.error)}</Text>
-              </Alert>
-            )}
-            <Group justify="flex-end" gap="xs">
-              <Button variant="default" size="xs" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" size="xs" loading={modify.isPending}>
-                Save
-              </Button>
-            </Group>
+            <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-order-error" />
           </Stack>
         </form>
       )}

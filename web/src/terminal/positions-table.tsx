@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, CloseButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, CloseButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconX } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError } from '../ui/toast';
 import { usePositionSelection, useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { priceLookup, profitText, symbolsNeeded } from './positions-live';
+import { ModifyFooter } from './modify-footer';
 import classes from './positions-panel.module.css';
 import { StopLevelInput } from './stop-level-input';
 
@@ -172,19 +173,7 @@ function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow |
             </Text>
             <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} data-testid="modify-sl" />
             <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} data-testid="modify-tp" />
-            {modify.isError && (
-              <Alert color="red" variant="light" role="alert" data-testid="modify-error" p="xs">
-                <Text size="sm">{errorMessage(modify.error)}</Text>
-              </Alert>
-            )}
-            <Group justify="flex-end" gap="xs">
-              <Button variant="default" size="xs" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" size="xs" loading={modify.isPending}>
-                Save
-              </Button>
-            </Group>
+            <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-error" />
           </Stack>
         </form>
       )}
