@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Center, ColorInput, Group, Loader, Menu, Modal, SegmentedControl, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Box, Button, ColorInput, Group, Menu, Modal, SegmentedControl, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import {
   IconArrowsMaximize,
   IconCamera,
@@ -23,7 +23,7 @@ import { errorMessage } from '../api/client';
 import { useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
 import { useTerminalSettings } from '../terminal/terminal-settings';
 import { toastError, toastSuccess } from '../ui/toast';
-import type { ChartLoadState } from '../market/candle-chart';
+import { ChartLoadOverlay, type ChartLoadState } from '../market/candle-chart';
 import { ChartController, type ChartType } from './chart-controller';
 import classes from './chart.module.css';
 import { IndicatorDialog } from './indicator-dialog';
@@ -297,17 +297,7 @@ function ChartWorkspace({ shared, height, large, onLarger, label }: { shared: Sh
             </Button>
           </div>
         )}
-        {load.status !== 'ready' && (
-          <Center pos="absolute" inset={0} style={{ pointerEvents: 'none', background: load.status === 'loading' ? undefined : 'var(--mantine-color-body)' }}>
-            {load.status === 'loading' && (
-              <span role="status" aria-label="Loading the chart">
-                <Loader size="sm" />
-              </span>
-            )}
-            {load.status === 'empty' && <Text c="dimmed" size="sm">No price history for {symbol} yet.</Text>}
-            {load.status === 'error' && <Text c="red" size="sm">Could not load the chart: {load.message}</Text>}
-          </Center>
-        )}
+        <ChartLoadOverlay state={load} symbol={symbol} />
       </Box>
       <Modal opened={confirmClear} onClose={() => setConfirmClear(false)} title="Remove all drawings?" size="sm" centered>
         <Text size="sm">

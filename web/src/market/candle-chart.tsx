@@ -142,17 +142,23 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
   return (
     <Box pos="relative" h={height} role="group" aria-label={label}>
       <div ref={container} style={{ position: 'absolute', inset: 0 }} data-testid="candle-chart" />
-      {state.status !== 'ready' && (
-        <Center pos="absolute" inset={0} style={{ pointerEvents: 'none', background: state.status === 'loading' ? undefined : 'var(--mantine-color-body)' }}>
-          {state.status === 'loading' && (
-            <span role="status" aria-label="Loading the chart">
-              <Loader size="sm" />
-            </span>
-          )}
-          {state.status === 'empty' && <Text c="dimmed" size="sm">No price history for {symbol} yet.</Text>}
-          {state.status === 'error' && <Text c="red" size="sm">Could not load the chart: {state.message}</Text>}
-        </Center>
-      )}
+      <ChartLoadOverlay state={state} symbol={symbol} />
     </Box>
+  );
+}
+
+/** Over a chart that is not ready: a spinner while loading, or what is missing or went wrong. */
+export function ChartLoadOverlay({ state, symbol }: { state: ChartLoadState; symbol: string }) {
+  if (state.status === 'ready') return null;
+  return (
+    <Center pos="absolute" inset={0} style={{ pointerEvents: 'none', background: state.status === 'loading' ? undefined : 'var(--mantine-color-body)' }}>
+      {state.status === 'loading' && (
+        <span role="status" aria-label="Loading the chart">
+          <Loader size="sm" />
+        </span>
+      )}
+      {state.status === 'empty' && <Text c="dimmed" size="sm">No price history for {symbol} yet.</Text>}
+      {state.status === 'error' && <Text c="red" size="sm">Could not load the chart: {state.message}</Text>}
+    </Center>
   );
 }
