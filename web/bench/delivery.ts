@@ -14,12 +14,18 @@ import { arg, log, startProductionServer } from './production-server';
 const KB = 1024;
 const BUDGETS = { 'sign-in': { bytes: 150 * KB, files: 30 }, terminal: { bytes: 300 * KB, files: Infinity } } as const;
 const RUNS = Number(arg('runs', '3'));
+/** `--files` lists every script of the first run by its bytes on the wire, largest first (stderr). */
+const LIST_FILES = process.argv.includes('--files');
+/** `--pages=terminal` measures only the named pages (default both). */
+const PAGES = arg('pages', 'sign-in,terminal').split(',');
 
 interface Delivery {
   scriptBytes: number;
   scriptFiles: number;
   allBytes: number;
   usableMs: number | null;
+  /** Each script received: its path and bytes on the wire. */
+  scripts: { url: string; bytes: number }[];
 }
 
 /** Loads `path` in a fresh context and counts what arrives until the network is quiet. */
@@ -31,7 +37,8 @@ async function measure(page: Page, origin: string, path: string, throttled: bool
     // 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip: DevTools' "slow 4G" figures.
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
   }
-  const types = new Map<string, string>();
+  const types = new Map<string, { type: string; url: string }>();
+  const scripts: { url: string; bytes: number }[] = [];
   let scriptBytes = 0;
   let scriptFiles = 0;
   let allBytes = 0;
@@ -41,12 +48,14 @@ async function measure(page: Page, origin: string, path: string, throttled: bool
     inFlight++;
     lastActivity = Date.now();
   });
-  cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => void types.set(e.requestId, e.type));
+  cdp.on('Network.responseReceived', (e: { requestId: string; type: string; response: { url: string } }) => void types.set(e.requestId, { type: e.type, url: new URL(e.response.url).pathname }));
   cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
     inFlight--;
     lastActivity = Date.now();
     allBytes += e.encodedDataLength;
-    if (types.get(e.requestId) === 'Script') {
+    const response = types.get(e.requestId);
+    if (response?.type === 'Script') {
+      scripts.push({ url: response.url, bytes: e.encodedDataLength });
       scriptBytes += e.encodedDataLength;
       scriptFiles++;
     }
@@ -62,7 +71,7 @@ async function measure(page: Page, origin: string, path: string, throttled: bool
   // Network idle: nothing in flight (the stream's socket aside) for 2 s.
   while (!(inFlight <= 0 && Date.now() - lastActivity > 2000)) await page.waitForTimeout(100);
   await cdp.detach();
-  return { scriptBytes, scriptFiles, allBytes, usableMs };
+  return { scriptBytes, scriptFiles, allBytes, usableMs, scripts };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
       ['sign-in', '/', signInReady, false],
       ['terminal', '/trading', terminalReady, true],
     ] as const) {
+      if (!PAGES.includes(name)) continue;
       const runs: Delivery[] = [];
       for (let i = 0; i < RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -102,6 +112,7 @@ async function main(): Promise<void> {
         await context.close();
       }
       const d = runs[0]!;
+      if (LIST_FILES) for (const f of [...d.scripts].sort((a, b) => b.bytes - a.bytes)) log(`  ${(f.bytes / KB).toFixed(1).padStart(6)} KB  ${f.url}`);
       const budget = BUDGETS[name];
       const within = d.scriptBytes <= budget.bytes && d.scriptFiles <= budget.files;
       rows.push(
