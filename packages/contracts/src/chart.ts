@@ -1,32 +1,13 @@
 import { z } from 'zod';
+import { CHART_INDICATORS, CHART_TOOLS, INDICATOR_SOURCES, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, MAX_DRAWING_POINTS } from './chart-names';
+
+export * from './chart-names';
 
 /**
  * A trader's chart layout for one symbol, kept on the server: the drawings and the indicator set of
  * the terminal's chart. Every field is bounded so a layout stays small (well under the body limit),
  * and only known tools and indicators with finite coordinates are accepted.
  */
-
-/** Every drawing tool of the spec's four popup menus (section 2, "Drawing-tools popup menus"). */
-export const CHART_TOOLS = [
-  'trendLine', 'horizontalLine', 'horizontalRay', 'verticalLine', 'infoLine', 'arrowedLine', 'ray', 'extendedLine', 'crossLine', 'trendAngle', 'disjointChannel', 'flatTopBottom',
-  'regressionChannel', 'equidistantChannel', 'stdDevChannel', 'pitchfork',
-  'gannLine', 'gannFan', 'gannGrid',
-  'rectangle', 'circle', 'triangle', 'ellipse',
-] as const;
-export type ChartToolName = (typeof CHART_TOOLS)[number];
-
-/** The indicators the chart offers. */
-export const CHART_INDICATORS = ['MA', 'EMA', 'BOLL', 'RSI', 'MACD', 'VOL'] as const;
-export type ChartIndicatorName = (typeof CHART_INDICATORS)[number];
-
-/** The price an indicator is computed from (volume ignores it). */
-export const INDICATOR_SOURCES = ['close', 'open', 'high', 'low', 'hl2', 'hlc3'] as const;
-export type IndicatorSource = (typeof INDICATOR_SOURCES)[number];
-
-export const MAX_CHART_DRAWINGS = 100;
-export const MAX_CHART_INDICATORS = 10;
-/** The most anchor points any tool uses. */
-export const MAX_DRAWING_POINTS = 3;
 
 const color = z.string({ error: 'A colour must be #rrggbb.' }).regex(/^#[0-9a-fA-F]{6}$/, 'A colour must be #rrggbb.');
 const finite = (label: string) => z.number({ error: `${label} must be a finite number.` }).refine(Number.isFinite, `${label} must be a finite number.`);
