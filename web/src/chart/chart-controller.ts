@@ -62,6 +62,7 @@ export class ChartController {
   private scheme: Scheme = 'light';
   private type: ChartType = 'candle';
   private magnet = false;
+  private crosshair = true;
   private drawing: string | null = null;
   private selected: string | null = null;
   private indicatorIds: string[] = [];
@@ -105,7 +106,14 @@ export class ChartController {
     this.chart.setStyles(scheme);
     this.chart.setStyles(chartStyles(scheme));
     this.chart.setStyles(typeStyles(type, scheme));
-    this.chart.setStyles({ candle: { tooltip: { showRule: 'follow_cross' } } });
+    this.chart.setStyles({ candle: { tooltip: { showRule: 'follow_cross' } }, crosshair: { show: this.crosshair } });
+  }
+
+  /** Shows or hides the crosshair (the phone's tool column toggles it; a finger on the chart then pans it). */
+  setCrosshair(on: boolean): void {
+    this.crosshair = on;
+    this.chart.setStyles({ crosshair: { show: on } });
+    this.container.dataset.crosshair = String(on);
   }
 
   get look(): { scheme: Scheme; type: ChartType } {

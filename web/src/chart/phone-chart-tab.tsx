@@ -1,0 +1,198 @@
+import { ActionIcon, Button, Center, Loader, Menu, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
+import { IconChartArea, IconChartCandle, IconChevronDown, IconCrosshair, IconEye, IconEyeOff, IconMagnet, IconMenu2, IconPlus, IconTrash } from '@tabler/icons-react';
+import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
+import { useState, type ReactNode } from 'react';
+import { useSymbols } from '../api/queries';
+import { formatPrice } from '../format/format';
+import { useQuote } from '../stream/hooks';
+import type { ChartType } from './chart-controller';
+import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
+import { ChartStage, ConfirmRemoveAll, MENU_ICONS, SaveStatus, useChartStage } from './chart-stage';
+import classes from './chart.module.css';
+import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
+
+export interface PhoneChartTabProps {
+  symbol: string;
+  onNewOrder: () => void;
+  onOpenMenu?: () => void;
+}
+
+/**
+ * The phone's chart tab (spec section 2, "Mobile trading screen"): a toolbar with the menu toggle,
+ * chart type (candles or area), show/hide chart, the period menu (M1 … MN, H1 first) and New order,
+ * and a left column with the crosshair, the drawing tools, the magnet and "remove all". It is the
+ * terminal's chart (same controller, tools, layout kept on the server and trade levels) with
+ * finger-sized controls, and fills the height its parent gives it.
+ */
+export function PhoneChartTab({ symbol, onNewOrder, onOpenMenu }: PhoneChartTabProps) {
+  const symbols = useSymbols();
+  const record = symbols.data?.data.find((s) => s.Symbol === symbol);
+  if (!record) {
+    return (
+      <div className={classes.phoneTab} data-testid="phone-chart">
+        <Center className={classes.phoneBody}>
+          {symbols.isError ? (
+            <Text c="red" size="sm">
+              Could not load the symbols.
+            </Text>
+          ) : symbols.isSuccess ? (
+            <Text c="dimmed" size="sm">
+              {symbol} is not traded here.
+            </Text>
+          ) : (
+            <span role="status" aria-label="Loading the chart">
+              <Loader size="sm" />
+            </span>
+          )}
+        </Center>
+      </div>
+    );
+  }
+  return <PhoneChart symbol={symbol} digits={record.digits} onNewOrder={onNewOrder} onOpenMenu={onOpenMenu} />;
+}
+
+function PhoneChart({ symbol, digits, onNewOrder, onOpenMenu }: PhoneChartTabProps & { digits: number }) {
+  const [period, setPeriod] = useState<PeriodName>('H1');
+  const [shown, setShown] = useState(true);
+  const [crosshair, setCrosshair] = useState(false);
+  const model = useChartModel({ symbol, period, digits });
+  const label = `${symbol} chart, ${period}`;
+  return (
+    <div className={classes.phoneTab} data-testid="phone-chart">
+      <div className={classes.phoneToolbar} role="toolbar" aria-label="Chart toolbar">
+        {onOpenMenu && (
+          <ActionIcon size={44} variant="subtle" color="gray" aria-label="Menu" onClick={onOpenMenu}>
+            <IconMenu2 size={22} />
+          </ActionIcon>
+        )}
+        <SegmentedControl
+          aria-label="Chart type"
+          value={model.type === 'area' ? 'area' : 'candle'}
+          onChange={(v) => model.onType(v as ChartType)}
+          classNames={{ root: classes.phoneSegment, control: classes.phoneSegmentControl, label: classes.phoneSegmentLabel }}
+          data={[
+            { value: 'candle', label: <TypeLabel icon={<IconChartCandle size={20} />} text="Candles" /> },
+            { value: 'area', label: <TypeLabel icon={<IconChartArea size={20} />} text="Area" /> },
+          ]}
+        />
+        <ActionIcon size={44} variant={shown ? 'subtle' : 'light'} color="gray" aria-label="Show chart" aria-pressed={shown} onClick={() => setShown(!shown)}>
+          {shown ? <IconEye size={22} /> : <IconEyeOff size={22} />}
+        </ActionIcon>
+        <Menu position="bottom-start" shadow="md" withinPortal>
+          <Menu.Target>
+            <Button variant="default" className={classes.touchTarget} rightSection={<IconChevronDown size={14} />} aria-label={`Chart period ${period}`} px={10}>
+              {period}
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown aria-label="Chart period">
+            {PERIOD_NAMES.map((p) => (
+              <Menu.Item key={p} className={classes.touchMenuItem} onClick={() => setPeriod(p)} aria-current={p === period || undefined} fw={p === period ? 700 : undefined}>
+                {p}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+        <div className={classes.spacer} />
+        <Button className={classes.touchTarget} leftSection={<IconPlus size={18} />} onClick={onNewOrder} px={12}>
+          New order
+        </Button>
+      </div>
+      <div className={classes.phoneBody}>{shown ? <PhoneCanvas model={model} crosshair={crosshair} onCrosshair={setCrosshair} label={label} /> : <HiddenChart symbol={symbol} digits={digits} onShow={() => setShown(true)} />}</div>
+      <ChartModelDialogs model={model} />
+    </div>
+  );
+}
+
+function TypeLabel({ icon, text }: { icon: ReactNode; text: string }) {
+  return (
+    <span className={classes.iconLabel} title={text}>
+      {icon}
+      <VisuallyHidden>{text}</VisuallyHidden>
+    </span>
+  );
+}
+
+/** The tool column and the chart. */
+function PhoneCanvas({ model, crosshair, onCrosshair, label }: { model: ChartModel; crosshair: boolean; onCrosshair(on: boolean): void; label: string }) {
+  const stage = useChartStage(model, { crosshair });
+  const [confirmClear, setConfirmClear] = useState(false);
+  const icons = MENU_ICONS(22);
+  const { layout, loaded, magnet } = model;
+  return (
+    <>
+      <div className={classes.toolColumn} role="toolbar" aria-orientation="vertical" aria-label="Drawing tools">
+        <ActionIcon size={44} variant={crosshair ? 'filled' : 'subtle'} color={crosshair ? 'blue' : 'gray'} aria-label="Crosshair" aria-pressed={crosshair} onClick={() => onCrosshair(!crosshair)}>
+          <IconCrosshair size={22} />
+        </ActionIcon>
+        {TOOL_MENUS.map((m) => (
+          <Menu key={m.menu} position="right-start" shadow="md" withinPortal>
+            <Menu.Target>
+              <ActionIcon
+                size={44}
+                variant={stage.tool && TOOL_BY_NAME.get(stage.tool)?.menu === m.menu ? 'light' : 'subtle'}
+                color="gray"
+                disabled={!loaded || stage.full}
+                aria-label={`${m.label} drawing tools`}
+              >
+                {icons[m.menu]}
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown aria-label={`${m.label} drawing tools`}>
+              <Menu.Label>{m.label}</Menu.Label>
+              {TOOLS.filter((t) => t.menu === m.menu).map((t) => (
+                <Menu.Item key={t.name} className={classes.touchMenuItem} onClick={() => stage.pick(t.name)} data-tool={t.name}>
+                  {t.label}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        ))}
+        <ActionIcon size={44} variant={magnet ? 'filled' : 'subtle'} color={magnet ? 'blue' : 'gray'} aria-label="Magnet to OHLC" aria-pressed={magnet} onClick={() => model.onMagnet(!magnet)}>
+          <IconMagnet size={22} />
+        </ActionIcon>
+        <ActionIcon size={44} variant="subtle" color="gray" aria-label="Remove all drawings" disabled={!layout.drawings.length} onClick={() => setConfirmClear(true)}>
+          <IconTrash size={22} />
+        </ActionIcon>
+      </div>
+      <div className={classes.phoneCanvas}>
+        <ChartStage stage={stage} model={model} label={label} touch />
+        {model.save.state === 'failed' && (
+          <div className={classes.phoneSaveStatus}>
+            <SaveStatus save={model.save} onRetry={model.onRetrySave} />
+          </div>
+        )}
+      </div>
+      <ConfirmRemoveAll opened={confirmClear} onClose={() => setConfirmClear(false)} model={model} />
+    </>
+  );
+}
+
+/** With the chart hidden: the symbol's live prices, and the way back to the chart. */
+function HiddenChart({ symbol, digits, onShow }: { symbol: string; digits: number; onShow(): void }) {
+  const q = useQuote(symbol)?.quote;
+  return (
+    <div className={classes.hiddenChart} data-testid="chart-hidden">
+      <Text fw={600}>{symbol}</Text>
+      <div className={classes.hiddenQuote}>
+        <span>
+          <Text span size="xs" c="dimmed">
+            Bid
+          </Text>{' '}
+          <span className="tp-figure">{formatPrice(q?.bid, digits)}</span>
+        </span>
+        <span>
+          <Text span size="xs" c="dimmed">
+            Ask
+          </Text>{' '}
+          <span className="tp-figure">{formatPrice(q?.ask, digits)}</span>
+        </span>
+      </div>
+      <Text size="sm" c="dimmed">
+        The chart is hidden.
+      </Text>
+      <Button variant="default" className={classes.touchTarget} leftSection={<IconEye size={18} />} onClick={onShow}>
+        Show chart
+      </Button>
+    </div>
+  );
+}
