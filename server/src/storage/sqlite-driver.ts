@@ -11,16 +11,22 @@ import { REUSABLE_RESULT } from './prepared';
  *   release hands the connection to the next waiter in arrival order: O(1) per release, and fair.
  * - **Prepared statements cached by SQL text** (least recently used out first), instead of preparing
  *   every query anew: the same few dozen statements run all day.
- * - **Results of prepared reads reused until the database changes.** A query compiled by
- *   `prepared()` (storage/prepared.ts) keeps its rows, by SQL and values, together with the
- *   database's version: the count of statements this connection ran that may have changed it (every
- *   write, `returning` ones included, and every begin/commit/rollback), and SQLite's `data_version`,
- *   which moves when another connection or process commits (the operator commands, say; asked once
- *   per turn of the event loop). A read whose version still matches gets the same rows again —
- *   frozen, so no caller can change them for the next. A transaction's first write moves the count,
- *   so it never reads its own changes from before them. While the connection is free, such a read
- *   can also be answered at once (`readNow`), skipping Kysely's connection hand-over (and its query
- *   log and plugins, which this server does not use).
+ * - **Results of prepared reads reused until a table they read changes.** A query compiled by
+ *   `prepared()` (storage/prepared.ts) keeps its rows, by SQL and values, stamped with the count of
+ *   statements this connection ran that may have changed the database, and with SQLite's
+ *   `data_version`, which moves when another connection or process commits (the operator commands,
+ *   say; asked once per turn of the event loop). Each write (`returning` ones included) records the
+ *   count at which its table last changed: an `insert into`, `update` or `delete from` names its one
+ *   table (the schema has no triggers and no cascading foreign keys, so nothing else changes with
+ *   it); any other statement that is not a read (a rollback, a schema change, a `with … update`) counts
+ *   as a change of every table. A kept read is given again — frozen, so no caller can change it for
+ *   the next — while no table its SQL names changed after it was kept and `data_version` is the
+ *   same. So a session's last-seen write, say, no longer throws away the kept deposits or payment
+ *   accounts of every user. Begin, commit and savepoints change nothing by themselves (the writes
+ *   inside count as they run, so a transaction never reads its own changes from before them; a
+ *   rollback counts as a change of everything). While the connection is free, such a read can also
+ *   be answered at once (`readNow`), skipping Kysely's connection hand-over (and its query log and
+ *   plugins, which this server does not use).
  *
  * Everything else — the query compiler, adapter and introspector — is Kysely's SQLite dialect.
  */
@@ -126,11 +132,34 @@ const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const MAX_KEPT_RESULTS = 5_000;
 const MAX_KEPT_ROWS = 250_000;
 
+/** The one table an `insert`, `update` or `delete` statement writes, as Kysely compiles them for SQLite; null for any other statement. */
+const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?(?:[\s(]|$)/i;
+/** Statements that change no data by themselves: what they wrap counts as it runs. */
+const NO_CHANGE = /^\s*(?:begin|commit|end|savepoint|release)\b/i;
+const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+export function writtenTable(sql: string): string | null {
+  return WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase() ?? null;
+}
+
+/** Every word of a statement's SQL, once (lower case): the tables it reads are among them. */
+export function wordsOf(sql: string): string[] {
+  return [...new Set(sql.toLowerCase().match(WORD) ?? [])];
+}
+
 class CachedStatementConnection implements DatabaseConnection {
   /** Insertion order is recency order: a hit is moved to the end, the first entry is the oldest. */
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** Statements run that were not reads: the database may have changed after each. */
   private changes = 0;
+  /** `changes` when each table was last written. */
+  private readonly tableChangedAt = new Map<string, number>();
+  /** `changes` at the last statement that may have changed any table (a rollback, a schema change). */
+  private anyChangedAt = 0;
+  /** The tables each kept read's SQL names (every word of it that is a table's name); null when it names a view, which may read any table. */
+  private readonly readTables = new Map<string, string[] | null>();
+  /** The schema's table and view names, read when first needed and again after a statement that may have changed the schema. */
+  private schemaNames: Map<string, string> | null = null;
   private readonly dataVersion: BetterSqlite3.Statement;
   /** By SQL text (the compiled query's own string, so its hash is computed once), then by values. */
   private readonly kept = new Map<string, Map<string, { changes: number; dataVersion: number; rows: readonly unknown[] }>>();
@@ -158,6 +187,8 @@ class CachedStatementConnection implements DatabaseConnection {
 
   clear(): void {
     this.dataVersionThisTurn = undefined;
+    this.readTables.clear();
+    this.schemaNames = null;
     this.statements.clear();
     this.kept.clear();
     this.keptCount = 0;
@@ -190,12 +221,50 @@ class CachedStatementConnection implements DatabaseConnection {
     return stmt.reader && stmt.readonly ? this.keptRead(stmt, compiled.sql, compiled.parameters as unknown[]) : undefined;
   }
 
+  /** Counts a statement that is not a read: a change of its table, or of every table. */
+  private changed(sql: string): void {
+    this.changes += 1;
+    const table = writtenTable(sql);
+    if (table !== null) this.tableChangedAt.set(table, this.changes);
+    else if (!NO_CHANGE.test(sql)) {
+      this.anyChangedAt = this.changes;
+      // It may have been a schema change: the tables are looked up again.
+      this.schemaNames = null;
+      this.readTables.clear();
+    }
+  }
+
+  private tablesOf(sql: string): string[] | null {
+    let tables = this.readTables.get(sql);
+    if (tables === undefined) {
+      const names = (this.schemaNames ??= new Map(
+        (this.database.prepare("select lower(name) as name, type from sqlite_master where type in ('table', 'view')").all() as { name: string; type: string }[]).map((r) => [r.name, r.type]),
+      ));
+      const named = wordsOf(sql).filter((w) => names.has(w));
+      tables = named.some((w) => names.get(w) === 'view') ? null : named;
+      this.readTables.set(sql, tables);
+    }
+    return tables;
+  }
+
+  /** Whether rows read at `at` may be out of date: a table the read's SQL names (or every table) changed since. */
+  private changedSince(sql: string, at: number): boolean {
+    if (this.anyChangedAt > at) return true;
+    const tables = this.tablesOf(sql);
+    if (tables === null) return this.changes > at;
+    for (const table of tables) {
+      const changedAt = this.tableChangedAt.get(table);
+      if (changedAt !== undefined && changedAt > at) return true;
+    }
+    return false;
+  }
+
   private keptRead(stmt: BetterSqlite3.Statement, sql: string, parameters: unknown[]): readonly unknown[] {
     const dataVersion = this.currentDataVersion();
     let bySql = this.kept.get(sql);
     const values = JSON.stringify(parameters);
     const kept = bySql?.get(values);
-    if (kept !== undefined && kept.changes === this.changes && kept.dataVersion === dataVersion) return kept.rows;
+    if (kept !== undefined && kept.dataVersion === dataVersion && (kept.changes === this.changes || !this.changedSince(sql, kept.changes))) return kept.rows;
     const rows = Object.freeze((stmt.all(parameters) as object[]).map((row) => Object.freeze(row)));
     if (this.keptCount >= MAX_KEPT_RESULTS || this.keptRows + rows.length > MAX_KEPT_ROWS) {
       this.kept.clear();
@@ -216,7 +285,7 @@ class CachedStatementConnection implements DatabaseConnection {
     const stmt = this.prepare(compiled.sql);
     const parameters = compiled.parameters as unknown[];
     // `insert … returning` is a reader too, but not read-only: it counts as a change and is never kept.
-    if (!stmt.reader || !stmt.readonly) this.changes += 1;
+    if (!stmt.reader || !stmt.readonly) this.changed(compiled.sql);
     if (stmt.reader) {
       if (!stmt.readonly || (compiled as { [REUSABLE_RESULT]?: boolean })[REUSABLE_RESULT] !== true) return Promise.resolve({ rows: stmt.all(parameters) as R[] });
       return Promise.resolve({ rows: this.keptRead(stmt, compiled.sql, parameters) as R[] });
