@@ -2,15 +2,16 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { prunePasswordResets } from '../services/password-reset';
-import { pruneSessions } from '../services/sessions';
+import { flushTouches, pruneSessions, TOUCH_FLUSH_MS } from '../services/sessions';
 
 const PRUNE_EVERY_MS = 3600_000;
 
 /**
  * Sessions around the routes: the cookie parser (routes resolve the `tp_session` cookie lazily,
  * see transport/http/session-cookie.ts), the instance's session cache kept in step with sessions
- * ended on other instances, hourly pruning of dead sessions and reset tokens, and the one log line
- * per request (which names the user when the request had a session).
+ * ended on other instances, sessions' last-seen times written every few seconds, hourly pruning of
+ * dead sessions and reset tokens, and the one log line per request (which names the user when the
+ * request had a session).
  */
 async function sessions(app: FastifyInstance): Promise<void> {
   const services = app.services;
@@ -27,9 +28,16 @@ async function sessions(app: FastifyInstance): Promise<void> {
     void prunePasswordResets(services).catch((err: unknown) => app.log.warn({ err }, 'password-reset pruning failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
+  // Sessions in steady use have their last-seen times written together (services/sessions.ts).
+  const flush = () => flushTouches(services).catch((err: unknown) => app.log.warn({ err }, 'writing sessions’ last-seen times failed; trying again at the next flush'));
+  const flushTimer = setInterval(() => void flush(), TOUCH_FLUSH_MS);
+  flushTimer.unref();
+  // Runs before the database closes (onClose hooks run last-registered first; app.ts's closes the database).
   app.addHook('onClose', async () => {
     clearInterval(pruneTimer);
+    clearInterval(flushTimer);
     unsubscribe();
+    await flush();
   });
 
   // The session was resolved during the request if the route needed it; this only reads it back.

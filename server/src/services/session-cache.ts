@@ -28,6 +28,8 @@ export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
   private readonly byUser = new Map<number, Set<string>>();
   private generation = 0;
+  /** Last-seen times noted since they were last written, by session (see services/sessions.ts `flushTouches`). */
+  private touches = new Map<string, { userId: number; at: number }>();
 
   constructor(
     readonly ttlMs = 5_000,
@@ -70,6 +72,28 @@ export class SessionCache {
     this.generation += 1;
     for (const idHash of this.byUser.get(userId) ?? []) this.entries.delete(idHash);
     this.byUser.delete(userId);
+  }
+
+  /** Notes that a session was used at `at`; the database learns it at the next flush. */
+  noteTouch(idHash: string, userId: number, at: number): void {
+    const before = this.touches.get(idHash);
+    if (before === undefined || before.at < at) this.touches.set(idHash, { userId, at });
+  }
+
+  /** The last-seen time noted for a session and not yet written, if any. */
+  pendingTouch(idHash: string): number | undefined {
+    return this.touches.get(idHash)?.at;
+  }
+
+  get pendingTouches(): number {
+    return this.touches.size;
+  }
+
+  /** Hands over every noted last-seen time (to be written), forgetting them here. */
+  takeTouches(): Map<string, { userId: number; at: number }> {
+    const taken = this.touches;
+    this.touches = new Map();
+    return taken;
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
 import { prepared, type Param } from '../storage/prepared';
 import type { ServiceContext } from './context';
@@ -23,8 +24,16 @@ export interface SessionUser {
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/** Last-seen writes are throttled so a busy terminal does not write on every request. */
+/** A session's last-seen time moves at most this often, so a busy terminal does not write on every request. */
 const TOUCH_INTERVAL_MS = 30_000;
+/**
+ * Last-seen times of sessions in steady use are written together, at most this long after they
+ * were noted (the sessions plugin flushes on a timer and at shutdown): one transaction (one sync to
+ * disk) for every active session, instead of two writes each. A session back after a pause of more
+ * than two touch intervals is written at once, so the back office shows its user online from that
+ * request on.
+ */
+export const TOUCH_FLUSH_MS = 5_000;
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -55,8 +64,6 @@ const lookupSession = prepared((db, param: Param<{ idHash: string }>) =>
     .select(['sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active'])
     .where('sessions.id_hash', '=', param('idHash')),
 );
-const touchSession = prepared((db, param: Param<{ idHash: string; now: number }>) => db.updateTable('sessions').set({ last_seen_at: param('now') }).where('id_hash', '=', param('idHash')));
-const touchUser = prepared((db, param: Param<{ userId: number; now: number }>) => db.updateTable('users').set({ last_seen_at: param('now') }).where('id', '=', param('userId')));
 
 /**
  * The session a cookie's token names, if it is still good: not revoked, not expired, not idle too
@@ -72,17 +79,41 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
     const ticket = ctx.sessionCache.ticket();
     const row = await lookupSession.first(ctx.db, { idHash });
     if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
-    session = { userId: row.user_id, role: row.role, persistent: row.persistent === 1, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at, loadedAt: now };
+    // A use noted here and not written yet counts as much as the row's.
+    const lastSeenAt = Math.max(row.last_seen_at, ctx.sessionCache.pendingTouch(idHash) ?? 0);
+    session = { userId: row.user_id, role: row.role, persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now };
     ctx.sessionCache.put(idHash, session, ticket);
   }
   if (session.expiresAt <= now) return null;
   if (!session.persistent && session.lastSeenAt + ctx.config.sessionIdleMs <= now) return null;
   if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+    const pause = now - session.lastSeenAt;
     session.lastSeenAt = now;
-    await touchSession.exec(ctx.db, { idHash, now });
-    await touchUser.exec(ctx.db, { userId: session.userId, now });
+    ctx.sessionCache.noteTouch(idHash, session.userId, now);
+    if (pause >= 2 * TOUCH_INTERVAL_MS) await flushTouches(ctx);
   }
   return { userId: session.userId, role: session.role, sessionHash: idHash };
+}
+
+/**
+ * Writes the last-seen times noted since the last flush (sessions, and their users), in one
+ * transaction. A time is only ever moved forward. If the write fails the times are noted again, so
+ * the next flush tries them once more.
+ */
+export async function flushTouches(ctx: ServiceContext): Promise<void> {
+  const touches = ctx.sessionCache.takeTouches();
+  if (touches.size === 0) return;
+  const users = new Map<number, number>();
+  for (const t of touches.values()) users.set(t.userId, Math.max(users.get(t.userId) ?? 0, t.at));
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const [idHash, t] of touches) await trx.updateTable('sessions').set({ last_seen_at: t.at }).where('id_hash', '=', idHash).where('last_seen_at', '<', t.at).execute();
+      for (const [userId, at] of users) await trx.updateTable('users').set({ last_seen_at: at }).where('id', '=', userId).where(sql<number>`coalesce(last_seen_at, 0)`, '<', at).execute();
+    });
+  } catch (err) {
+    for (const [idHash, t] of touches) ctx.sessionCache.noteTouch(idHash, t.userId, t.at);
+    throw err;
+  }
 }
 
 /** Ends one session; returns its user, or null when there was no such live session. */

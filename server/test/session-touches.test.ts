@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openDatabase } from '../src/storage/db';
+import { flushTouches } from '../src/services/sessions';
+import { restartableDatabase, startApp, type TestApp } from './helpers/app';
+import { signedInTrader } from './helpers/client';
+
+const PROFILE = '/dashboard/customer/getProfileDetails.php';
+
+async function lastSeen(t: TestApp, userId: number): Promise<{ session: number; user: number | null }> {
+  const s = await t.ctx.db.selectFrom('sessions').select('last_seen_at').where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const u = await t.ctx.db.selectFrom('users').select('last_seen_at').where('id', '=', userId).executeTakeFirstOrThrow();
+  return { session: s.last_seen_at, user: u.last_seen_at };
+}
+
+describe('sessions’ last-seen times', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('a session in steady use is noted, not written per request; the flush writes session and user in one go', async () => {
+    const { client, id } = await signedInTrader(t);
+    const signedInAt = t.clock.now();
+    t.clock.advance(31_000);
+    assert.equal((await client.get(PROFILE)).status, 200);
+    assert.deepEqual(await lastSeen(t, id), { session: signedInAt, user: signedInAt }, 'nothing written by the request');
+    assert.equal(t.ctx.sessionCache.pendingTouches >= 1, true);
+    await flushTouches(t.ctx);
+    const now = t.clock.now();
+    assert.deepEqual(await lastSeen(t, id), { session: now, user: now });
+    assert.equal(t.ctx.sessionCache.pendingTouches, 0);
+  });
+
+  test('a session back after a pause is written at once, so the back office sees its user online from that request on', async () => {
+    const { client, id } = await signedInTrader(t);
+    t.clock.advance(6 * 60_000);
+    assert.equal((await client.get(PROFILE)).status, 200);
+    const now = t.clock.now();
+    assert.deepEqual(await lastSeen(t, id), { session: now, user: now });
+  });
+
+  test('a last-seen time is never moved back by a flush', async () => {
+    const { client, id } = await signedInTrader(t);
+    t.clock.advance(31_000);
+    assert.equal((await client.get(PROFILE)).status, 200);
+    const noted = t.clock.now();
+    // Something later was written meanwhile (a sign-in elsewhere, another instance's flush).
+    await t.ctx.db.updateTable('users').set({ last_seen_at: noted + 10_000 }).where('id', '=', id).execute();
+    await t.ctx.db.updateTable('sessions').set({ last_seen_at: noted + 10_000 }).where('user_id', '=', id).execute();
+    await flushTouches(t.ctx);
+    assert.deepEqual(await lastSeen(t, id), { session: noted + 10_000, user: noted + 10_000 });
+  });
+
+  test('an idle timeout counts a use noted and not yet written', async () => {
+    // Not remembered: the idle timeout applies.
+    const { client } = await signedInTrader(t);
+    const idleMs = t.config.sessionIdleMs;
+    t.clock.advance(31_000);
+    assert.equal((await client.get(PROFILE)).status, 200, 'noted, not written');
+    // The cached entry expires and the row (still the sign-in time) is read again; the noted use keeps the session alive.
+    t.clock.advance(idleMs - 20_000);
+    assert.equal((await client.get(PROFILE)).status, 200);
+  });
+});
+
+describe('last-seen times noted before a shutdown', () => {
+  test('are written when the server closes', async () => {
+    const db = await restartableDatabase();
+    let userId = 0;
+    let notedAt = 0;
+    try {
+      const t = await startApp({ config: { databaseUrl: db.url } });
+      try {
+        const { client, id } = await signedInTrader(t);
+        userId = id;
+        t.clock.advance(31_000);
+        assert.equal((await client.get(PROFILE)).status, 200);
+        notedAt = t.clock.now();
+        assert.equal(t.ctx.sessionCache.pendingTouches, 1);
+      } finally {
+        await t.close();
+      }
+      const handle = openDatabase(db.url);
+      try {
+        const row = await handle.db.selectFrom('users').select('last_seen_at').where('id', '=', userId).executeTakeFirstOrThrow();
+        assert.equal(row.last_seen_at, notedAt);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});
