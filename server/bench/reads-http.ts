@@ -7,30 +7,46 @@ import { calls } from '@tradeport/contracts';
 import autocannon from 'autocannon';
 import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, waitForQuietMachine } from './bench-util';
 import { call, expectOk } from './http-client';
+import { freshDatabase, ProductionServer, seedTraders, type BenchDatabase, type SeededTrader } from './production-server';
 import { armDeadline, ServerChild } from './server-child';
 
 /**
- * Authenticated reads over HTTP against a bare Fastify hello-world (`npm run bench:reads -w server`, part of `npm run bench`; or
- * `node --import tsx bench/reads-http.ts` from server/). The issue's target: every authenticated
- * read answers at least 40% of the hello-world's requests/s, measured in the same run on the same
- * machine.
+ * Authenticated reads over HTTP against a bare Fastify hello-world (`npm run bench:reads -w server`,
+ * part of `npm run bench`; or `node --import tsx bench/reads-http.ts` from server/). The issue's
+ * targets: `GET /api/health` at least 60% of the hello-world's requests/s and every authenticated
+ * read at least 40%, measured in the same run on the same machine.
  *
- * Two servers, each in its own child process: `hello-server.ts` (Fastify, logger off, one route
- * answering `{"hello":"world"}`) and the real app (`orders-server.ts`: `buildApp` on a fresh SQLite
- * file with the server's durability settings, logger off, 200 ticks/s into the quote book all the
- * while). This process signs up one trader and gives the account something to show (a deposit, five
- * open positions, two closed ones, two pending orders, a pending withdrawal), then drives autocannon
- * in-process (the load generator shares the machine's cores with the server, as in the issue):
- * 100 connections, 10 s per call after 2 s of warm-up, every request carrying the trader's (or, for
- * the back office's calls, the administrator's) session cookie. The hello-world is measured first and
- * last; a read's share is its requests/s over the mean of the two. Every answer of a measured read must
- * be a 200 (non-2xx are counted and reported).
+ * Two modes:
  *
- * Options: --connections=100 --duration=10 --warmup=2 --calls=getQuotes,getTrades (call names from
- * the contracts table; default every GET call that needs a session; a public one is measured only when
- * named, to compare the framework's own cost) --profile=DIR (V8 CPU profile of the app).
+ * - `--mode=production` (the default): the production entry, `src/main.ts` as `npm start` runs it,
+ *   in a child process with LOG_LEVEL=warn and the simulated feed ticking (`production-server.ts`),
+ *   on a fresh SQLite file (or, with `--database=postgres://…`, a fresh PostgreSQL database), with
+ *   `--users=1000` traders signed in (their sessions written up front). Each trader gets a deposit
+ *   approved, opens three positions and closes one, places a pending order and requests a
+ *   withdrawal, over HTTP. autocannon's 100 connections rotate through all their cookies, so the
+ *   thousand sessions stay active (each is touched every 30 s, as a browser's would be); the back
+ *   office's calls use the administrator's session, and `getTraderDetails` rotates through the
+ *   traders. The kept answers' hit rate is read from the server (`production-probe.ts`).
+ *   `--instances=2` is not available until the server runs as several instances.
+ * - `--mode=app`: the earlier setup, `buildApp` in a child (`orders-server.ts`) with the logger off,
+ *   the push feed fed 200 ticks/s, and one trader.
+ *
+ * The hello-world (`hello-server.ts`) is measured first and last, with the same cookie rotation (so
+ * the load generator does the same work); a read's share is its requests/s over the mean of the two.
+ * autocannon runs in this process and shares the machine's cores with the server, as in the issue:
+ * 100 connections, 10 s per call after 2 s of warm-up. Every answer of a measured read must be a 200
+ * (non-2xx are counted and reported).
+ *
+ * Options: --mode=production|app --users=1000 --database=postgres://… --connections=100
+ * --duration=10 --warmup=2 --calls=getQuotes,getTrades,health (call names from the contracts table,
+ * or `health`; default: health and every GET call that needs a session; a public call is measured
+ * only when named) --profile=DIR (V8 CPU profile of the server).
  */
 
+const MODE = arg('mode', 'production');
+const USERS = Number(arg('users', '1000'));
+const DATABASE = arg('database', '');
+const INSTANCES = Number(arg('instances', '1'));
 const CONNECTIONS = Number(arg('connections', '100'));
 const DURATION_S = Number(arg('duration', '10'));
 const WARMUP_S = Number(arg('warmup', '2'));
@@ -39,73 +55,145 @@ const PROFILE_DIR = arg('profile', '');
 const ADMIN_EMAIL = 'bench.admin@example.com';
 const ADMIN_PASSWORD = 'Bench-Admin-Pass-42';
 const TRADER_PASSWORD = 'violet-harbour-42';
+const PORT = 47510;
 const TARGET_SHARE = 0.4;
-const RUN_DEADLINE_MS = 20 * 60_000;
+const HEALTH_TARGET_SHARE = 0.6;
+const RUN_DEADLINE_MS = 30 * 60_000;
+const SETUP_CONCURRENCY = 16;
 
-if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0)) {
-  console.error('usage: reads-http.ts [--connections=100] [--duration=10] [--warmup=2] [--calls=getQuotes,getTrades] [--profile=DIR]');
+const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--profile=DIR]';
+if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0)) {
+  console.error(usage);
+  process.exit(2);
+}
+if (DATABASE && !/^postgres(ql)?:\/\//.test(DATABASE)) {
+  console.error(`--database must name a PostgreSQL server (postgres://…); without it the benchmark uses a fresh SQLite file\n${usage}`);
+  process.exit(2);
+}
+if (INSTANCES !== 1) {
+  console.error('--instances: the server does not run as several instances yet (issue 19); only --instances=1 is measured');
+  process.exit(2);
+}
+if (MODE === 'app' && DATABASE) {
+  console.error('--database applies to --mode=production');
   process.exit(2);
 }
 
 type CallName = keyof typeof calls;
 interface Read {
-  name: CallName | 'hello-world';
+  name: CallName | 'hello-world' | 'health';
   path: string;
   as: 'trader' | 'admin' | null;
+  /** The query is a trader's id, rotated with the cookies (the back office's trader page). */
+  perTrader?: (traderId: number) => string;
 }
 
-/** Every GET call a session can make, with a query a real screen sends. */
-function readsToMeasure(traderId: number): Read[] {
+/** Every GET call a session can make, with a query a real screen sends, and the health check. */
+function readsToMeasure(): Read[] {
   const queries: Partial<Record<CallName, string>> = {
     getQuotes: '?symbols=EURUSD',
     getCandles: '?symbol=EURUSD&period=M1&limit=100',
     getActivity: '?page=1',
-    getTraderDetails: `?traderId=${traderId}`,
   };
   const reads: Read[] = [];
+  if (ONLY.length === 0 || ONLY.includes('health')) reads.push({ name: 'health', path: '/api/health', as: null });
   for (const [name, c] of Object.entries(calls) as [CallName, (typeof calls)[CallName]][]) {
     if (c.method !== 'GET') continue;
     // Public calls only when named (to compare the framework's own cost); the rest are every read a session makes.
     if (ONLY.length > 0 ? !ONLY.includes(name) : c.access !== 'signed-in' && c.access !== 'trader' && c.access !== 'admin') continue;
-    reads.push({ name, path: `/api${c.path}${queries[name] ?? ''}`, as: c.access === 'admin' ? 'admin' : 'trader' });
+    const read: Read = { name, path: `/api${c.path}${queries[name] ?? ''}`, as: c.access === 'admin' ? 'admin' : 'trader' };
+    if (name === 'getTraderDetails') read.perTrader = (id) => `/api${c.path}?traderId=${id}`;
+    reads.push(read);
   }
   if (ONLY.length === 0 || ONLY.includes('getQuotes')) reads.splice(reads.findIndex((r) => r.name === 'getQuotes') + 1, 0, { name: 'getQuotes', path: '/api/platform/getQuotes.php', as: 'trader' });
   return reads;
 }
 
+/** Who the load signs in as: the traders' cookies (rotated) and the administrator's. */
 interface Sessions {
-  trader: string;
+  traders: { id: number; cookie: string }[];
   admin: string;
-  traderId: number;
 }
 
-/** One trader with a deposit, open and closed positions, pending orders and a pending withdrawal. */
-async function setUp(origin: string): Promise<Sessions> {
+/** Runs `task` over `items`, `concurrency` at a time. */
+async function pool<T>(items: T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await task(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+async function adminSession(origin: string): Promise<{ admin: string; gateway: number }> {
   const admin = expectOk('admin sign-in', await call(origin, '/login.php', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } })).cookie;
   if (!admin) throw new Error('the admin sign-in returned no session cookie');
   const gateway = expectOk('payment account', await call(origin, '/dashboard/admin/addNewPayments.php', { cookie: admin, form: { name: 'Bench bank', number: 'GB29NWBK60161331926819', moreInfo: 'Reference: your email', isActive: '1' } })).body.id as number;
+  return { admin, gateway };
+}
+
+/** A trader's account as a screen shows it: a deposit, open and closed positions, a pending order, a withdrawal request. */
+async function furnish(origin: string, admin: string, gateway: number, trader: string, positions: number, closes: number, orders: number): Promise<void> {
+  const deposit = expectOk('deposit request', await call(origin, '/platform/addDeposite.php', { cookie: trader, body: { depositAmount: '10000', paymentAccount: '1234', payment_getways_id: gateway } }));
+  expectOk('deposit approval', await call(origin, '/dashboard/admin/editStatusDeposite.php', { cookie: admin, body: { deposites_id: deposit.body.id, status: 1 } }));
+  const tickets: number[] = [];
+  for (let i = 0; i < positions; i++) {
+    const opened = expectOk('open', await call(origin, '/platform/addTrades.php', { cookie: trader, body: { fullSymbol: i % 2 ? 'GBPUSD' : 'EURUSD', tradestypes: i % 3 ? 'buy' : 'sell', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '' } }));
+    tickets.push(opened.body.ticket as number);
+  }
+  for (const ticket of tickets.slice(0, closes)) expectOk('close', await call(origin, '/platform/updateTrades.php', { cookie: trader, body: { ticket } }));
+  for (const [orderType, price] of ([['buy_limit', 0.9], ['sell_limit', 1.5]] as const).slice(0, orders)) {
+    expectOk('pending order', await call(origin, '/platform/addPendingOrder.php', { cookie: trader, body: { fullSymbol: 'EURUSD', orderType, volume: 0.01, price, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 } }));
+  }
+  expectOk('withdrawal request', await call(origin, '/platform/addWithdrawal.php', { cookie: trader, body: { withdrawalsAmount: '100', paymentAccount: '1234' } }));
+}
+
+/** --mode=app: one trader signs up and gets seven positions (two closed), two pending orders and a withdrawal. */
+async function setUpOneTrader(origin: string): Promise<Sessions> {
+  const { admin, gateway } = await adminSession(origin);
   const email = `bench.reads.${process.pid}@example.com`;
   expectOk('sign-up', await call(origin, '/registration.php', { body: { firstName: 'Bench', lastName: 'Reader', phoneNo: '4915112345678', email, password: TRADER_PASSWORD, country_id: 840 } }));
   const trader = expectOk('sign-in', await call(origin, '/login.php', { body: { email, password: TRADER_PASSWORD } })).cookie;
   if (!trader) throw new Error('the trader sign-in returned no session cookie');
-  const deposit = expectOk('deposit request', await call(origin, '/platform/addDeposite.php', { cookie: trader, body: { depositAmount: '10000', paymentAccount: '1234', payment_getways_id: gateway } }));
-  expectOk('deposit approval', await call(origin, '/dashboard/admin/editStatusDeposite.php', { cookie: admin, body: { deposites_id: deposit.body.id, status: 1 } }));
-  const tickets: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const opened = expectOk('open', await call(origin, '/platform/addTrades.php', { cookie: trader, body: { fullSymbol: i % 2 ? 'GBPUSD' : 'EURUSD', tradestypes: i % 3 ? 'buy' : 'sell', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '' } }));
-    tickets.push(opened.body.ticket as number);
-  }
-  for (const ticket of tickets.slice(0, 2)) expectOk('close', await call(origin, '/platform/updateTrades.php', { cookie: trader, body: { ticket } }));
-  for (const [orderType, price] of [['buy_limit', 0.9], ['sell_limit', 1.5]] as const) {
-    expectOk('pending order', await call(origin, '/platform/addPendingOrder.php', { cookie: trader, body: { fullSymbol: 'EURUSD', orderType, volume: 0.01, price, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 } }));
-  }
-  expectOk('withdrawal request', await call(origin, '/platform/addWithdrawal.php', { cookie: trader, body: { withdrawalsAmount: '100', paymentAccount: '1234' } }));
+  await furnish(origin, admin, gateway, trader, 7, 2, 2);
   const traders = await fetch(`${origin}/api/dashboard/admin/getTraders.php`, { headers: { cookie: admin } });
   const list = ((await traders.json()) as { data: { id: number; email: string }[] }).data;
   const traderId = list.find((t) => t.email === email)?.id;
   if (traderId === undefined) throw new Error('the new trader is missing from getTraders');
-  return { trader, admin, traderId };
+  return { traders: [{ id: traderId, cookie: trader }], admin };
 }
+
+/** --mode=production: every seeded trader's account is furnished over HTTP. */
+async function setUpTraders(origin: string, seeded: SeededTrader[]): Promise<Sessions> {
+  const { admin, gateway } = await adminSession(origin);
+  const t0 = performance.now();
+  await pool(seeded, SETUP_CONCURRENCY, (t) => furnish(origin, admin, gateway, t.cookie, 3, 1, 1));
+  log(`furnished ${seeded.length} traders' accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { traders: seeded.map((t) => ({ id: t.id, cookie: t.cookie })), admin };
+}
+
+/** What a measurement needs from a server: its port and CPU time (and, for the real one, the kept answers' counters). */
+interface Target {
+  port: number;
+  sample(): Promise<{ at: number; cpuUs: number; kept?: { hits: number; misses: number; unkept: number } }>;
+}
+
+const childTarget = (c: ServerChild): Target => ({
+  port: c.port,
+  sample: async () => {
+    const s = await c.stats();
+    return { at: s.at, cpuUs: s.cpuUserUs + s.cpuSystemUs };
+  },
+});
+const productionTarget = (s: ProductionServer): Target => ({
+  port: s.port,
+  sample: async () => {
+    const p = await s.probe();
+    return { at: p.at, cpuUs: p.cpuUs, kept: p.kept };
+  },
+});
 
 interface Measured {
   read: Read;
@@ -117,18 +205,43 @@ interface Measured {
   serverCpu: number;
   loadgenCpu: number;
   machineBusy: number;
+  /** Kept answers given again / built and kept / not keepable, during the measurement. */
+  kept: { hits: number; misses: number; unkept: number } | null;
 }
 
-async function measure(server: ServerChild, read: Read, cookie: string | null, seconds: number): Promise<Measured> {
-  const s0 = await server.stats();
+/** The cookie and path of the i-th request of a read: the traders' sessions in turn (the admin's for the back office). */
+function requestOf(read: Read, sessions: Sessions | null, i: number): { path: string; cookie: string | null } {
+  const trader = sessions ? sessions.traders[i % sessions.traders.length] : undefined;
+  const path = read.perTrader && trader ? read.perTrader(trader.id) : read.path;
+  // The hello-world and health carry the traders' cookies too, so the load generator's work is the same for every row.
+  const cookie = read.as === 'admin' ? (sessions?.admin ?? null) : (trader?.cookie ?? null);
+  return { path, cookie };
+}
+
+async function measure(target: Target, read: Read, sessions: Sessions | null, seconds: number): Promise<Measured> {
+  const s0 = await target.sample();
   const cpu0 = process.cpuUsage();
   const m0 = machineCpu();
   const t0 = performance.now();
-  const result = await autocannon({ url: `http://127.0.0.1:${server.port}${read.path}`, connections: CONNECTIONS, duration: seconds, timeout: 10, headers: cookie ? { cookie } : {} });
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}${read.path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const { path, cookie } = requestOf(read, sessions, next++);
+          return { ...req, path, headers: cookie ? { ...req.headers, cookie } : req.headers };
+        },
+      },
+    ],
+  });
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const m1 = machineCpu();
-  const s1 = await server.stats();
+  const s1 = await target.sample();
   return {
     read,
     rate: result['2xx'] / result.duration,
@@ -136,70 +249,111 @@ async function measure(server: ServerChild, read: Read, cookie: string | null, s
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    serverCpu: (s1.cpuUserUs + s1.cpuSystemUs - s0.cpuUserUs - s0.cpuSystemUs) / 1000 / (s1.at - s0.at),
+    serverCpu: (s1.cpuUs - s0.cpuUs) / 1000 / (s1.at - s0.at),
     loadgenCpu: (cpu.user + cpu.system) / 1000 / (wall * 1000),
     machineBusy: busyBetween(m0, m1),
+    kept: s0.kept && s1.kept ? { hits: s1.kept.hits - s0.kept.hits, misses: s1.kept.misses - s0.kept.misses, unkept: s1.kept.unkept - s0.kept.unkept } : null,
   };
 }
 
-async function run(read: Read, server: ServerChild, sessions: Sessions | null): Promise<Measured> {
-  const cookie = read.as && sessions ? sessions[read.as] : null;
+const keptText = (k: Measured['kept']): string => {
+  if (!k) return '—';
+  const kept = k.hits + k.misses;
+  if (kept + k.unkept === 0) return '—';
+  return kept === 0 ? `not kept (${num(k.unkept)})` : `${pct(k.hits / kept, 1)}${k.unkept > 0 ? ` (+${num(k.unkept)} not kept)` : ''}`;
+};
+
+async function run(read: Read, target: Target, sessions: Sessions | null): Promise<Measured> {
+  const first = requestOf(read, sessions, 0);
   // The answer must be a success before it is worth measuring.
-  const first = await fetch(`http://127.0.0.1:${server.port}${read.path}`, { headers: cookie ? { cookie } : {} });
-  const body = (await first.json()) as { status?: unknown; hello?: unknown };
-  if (first.status !== 200 || (body.status !== 'success' && body.hello !== 'world')) throw new Error(`${read.path} answered ${first.status}: ${JSON.stringify(body).slice(0, 200)}`);
-  if (WARMUP_S > 0) await measure(server, read, cookie, WARMUP_S);
-  const m = await measure(server, read, cookie, DURATION_S);
-  log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)}, load generator ${pct(m.loadgenCpu, 0)}`);
+  const res = await fetch(`http://127.0.0.1:${target.port}${first.path}`, { headers: first.cookie ? { cookie: first.cookie } : {} });
+  const body = (await res.json()) as { status?: unknown; hello?: unknown };
+  if (res.status !== 200 || (body.status !== 'success' && body.hello !== 'world')) throw new Error(`${first.path} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  if (WARMUP_S > 0) await measure(target, read, sessions, WARMUP_S);
+  const m = await measure(target, read, sessions, DURATION_S);
+  log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)}, load generator ${pct(m.loadgenCpu, 0)}, kept answers ${keptText(m.kept)}`);
   return m;
 }
 
-function report(hello: Measured[], reads: Measured[], background: number): string {
+function report(hello: Measured[], reads: Measured[], background: number, setup: string, logLines: number | null): string {
   const baseline = hello.reduce((s, m) => s + m.rate, 0) / hello.length;
   const row = (m: Measured, share: string) =>
-    `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} |`;
+    `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} | ${keptText(m.kept)} |`;
   const lines = [
     '## Authenticated reads over HTTP',
     '',
-    `Machine: ${machine()}; ${pct(background, 0)} busy before. autocannon in the load generator process, ${CONNECTIONS} connections, ${DURATION_S} s per call after ${WARMUP_S} s of warm-up; the app on SQLite with 200 ticks/s flowing. Latency in ms (autocannon, whole ms).`,
+    `Machine: ${machine()}; ${pct(background, 0)} busy before. ${setup} autocannon in the load generator process, ${CONNECTIONS} connections, ${DURATION_S} s per call after ${WARMUP_S} s of warm-up. Latency in ms (autocannon, whole ms).`,
     '',
-    '| call | path | session | req/s | share of hello-world | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| call | path | session | req/s | share of hello-world | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy | kept answers hit |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...hello.map((m, i) => row(m, i === 0 ? 'first' : 'last')),
     ...reads.map((m) => row(m, pct(m.rate / baseline, 0))),
   ];
-  const below = reads.filter((m) => m.rate / baseline < TARGET_SHARE || m.non2xx + m.errors > 0);
-  const slowest = reads.reduce<Measured | null>((a, m) => (a === null || m.rate < a.rate ? m : a), null);
-  lines.push('', `Hello-world baseline: ${num(baseline)} req/s (mean of first and last). Target: every read ≥ ${pct(TARGET_SHARE, 0)} of it (${num(baseline * TARGET_SHARE)} req/s) with no failed answer.`);
-  lines.push(below.length === 0 ? `- met by all ${reads.length} reads; the slowest, ${slowest?.read.name}, at ${pct((slowest?.rate ?? 0) / baseline, 0)}` : `- NOT met by: ${below.map((m) => `${m.read.name} (${pct(m.rate / baseline, 0)}${m.non2xx + m.errors > 0 ? `, ${m.non2xx + m.errors} failed` : ''})`).join(', ')}`);
+  const targetOf = (m: Measured) => (m.read.name === 'health' ? HEALTH_TARGET_SHARE : TARGET_SHARE);
+  const below = reads.filter((m) => m.rate / baseline < targetOf(m) || m.non2xx + m.errors > 0);
+  const authenticated = reads.filter((m) => m.read.as !== null);
+  const slowest = authenticated.reduce<Measured | null>((a, m) => (a === null || m.rate < a.rate ? m : a), null);
+  const kept = reads.reduce((k, m) => ({ hits: k.hits + (m.kept?.hits ?? 0), misses: k.misses + (m.kept?.misses ?? 0), unkept: k.unkept + (m.kept?.unkept ?? 0) }), { hits: 0, misses: 0, unkept: 0 });
+  lines.push('', `Hello-world baseline: ${num(baseline)} req/s (mean of first and last). Targets: \`GET /api/health\` ≥ ${pct(HEALTH_TARGET_SHARE, 0)} of it, every authenticated read ≥ ${pct(TARGET_SHARE, 0)} (${num(baseline * TARGET_SHARE)} req/s), with no failed answer.`);
+  lines.push(below.length === 0 ? `- met by all ${reads.length} rows; the slowest authenticated read, ${slowest?.read.name}, at ${pct((slowest?.rate ?? 0) / baseline, 0)}` : `- NOT met by: ${below.map((m) => `${m.read.name} (${pct(m.rate / baseline, 0)}${m.non2xx + m.errors > 0 ? `, ${m.non2xx + m.errors} failed` : ''})`).join(', ')}`);
+  if (kept.hits + kept.misses + kept.unkept > 0) lines.push(`- kept answers over the whole run: ${num(kept.hits)} given again, ${num(kept.misses)} built and kept (hit rate ${pct(kept.hits / Math.max(1, kept.hits + kept.misses), 1)}), ${num(kept.unkept)} built without keeping`);
+  if (logLines !== null) lines.push(`- the server logged ${logLines} line${logLines === 1 ? '' : 's'} (warn and above) while it was measured`);
   return lines.join('\n');
 }
 
+const live: ProductionServer[] = [];
 const disarmDeadline = armDeadline(RUN_DEADLINE_MS, log);
+process.on('exit', () => {
+  for (const s of live) s.kill();
+});
 
-log(`${machine()}; ${cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per call`);
+log(`${machine()}; ${cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per call, mode ${MODE}${MODE === 'production' ? `, ${USERS} traders, ${DATABASE ? 'PostgreSQL' : 'SQLite'}` : ''}`);
 const dir = mkdtempSync(join(tmpdir(), 'tradeport-reads-'));
 let hello: ServerChild | null = null;
 let app: ServerChild | null = null;
+let production: ProductionServer | null = null;
+let database: BenchDatabase | null = null;
 try {
+  let target: Target;
+  let sessions: Sessions;
+  let setup: string;
+  if (MODE === 'production') {
+    database = await freshDatabase(dir, DATABASE);
+    let t0 = performance.now();
+    const seeded = await seedTraders(database.url, USERS, TRADER_PASSWORD);
+    log(`wrote ${USERS} traders and their sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    t0 = performance.now();
+    production = await ProductionServer.start({ databaseUrl: database.url, port: PORT, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, dir, profileDir: PROFILE_DIR || undefined });
+    live.push(production);
+    log(`the server answered its health check ${((performance.now() - t0) / 1000).toFixed(1)} s after it was started`);
+    sessions = await setUpTraders(`http://127.0.0.1:${PORT}`, seeded);
+    target = productionTarget(production);
+    setup = `The production entry (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with 2 open positions, 1 closed, 1 pending order, a deposit and a withdrawal request; trader reads rotate through all their sessions.`;
+  } else {
+    app = await ServerChild.start('orders-server.ts', [`sqlite:${join(dir, 'bench.db')}`, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR);
+    app.send({ type: 'start' });
+    await sleep(500);
+    sessions = await setUpOneTrader(`http://127.0.0.1:${app.port}`);
+    target = childTarget(app);
+    setup = '`buildApp` with the logger off on SQLite, the push feed with 200 ticks/s flowing, one trader (--mode=app).';
+  }
   const background = await waitForQuietMachine('reads', { ms: 90_000 });
+  const logLinesBefore = production?.logLines().length ?? 0;
   hello = await ServerChild.start('hello-server.ts', []);
-  app = await ServerChild.start('orders-server.ts', [`sqlite:${join(dir, 'bench.db')}`, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR);
-  app.send({ type: 'start' });
-  await sleep(500);
-  const sessions = await setUp(`http://127.0.0.1:${app.port}`);
   const helloRead: Read = { name: 'hello-world', path: '/', as: null };
-  const helloRuns = [await run(helloRead, hello, null)];
+  const helloRuns = [await run(helloRead, childTarget(hello), sessions)];
   const readRuns: Measured[] = [];
-  for (const read of readsToMeasure(sessions.traderId)) readRuns.push(await run(read, app, sessions));
-  helloRuns.push(await run(helloRead, hello, null));
-  process.stdout.write(`${report(helloRuns, readRuns, background)}\n`);
+  for (const read of readsToMeasure()) readRuns.push(await run(read, target, sessions));
+  helloRuns.push(await run(helloRead, childTarget(hello), sessions));
+  process.stdout.write(`${report(helloRuns, readRuns, background, setup, production ? production.logLines().length - logLinesBefore : null)}\n`);
 } catch (err) {
   log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
   process.exitCode = 1;
 } finally {
   await hello?.stop();
   await app?.stop();
+  await production?.stop();
+  await database?.drop().catch((err: unknown) => log(`could not drop the benchmark database: ${String(err)}`));
   rmSync(dir, { recursive: true, force: true });
   disarmDeadline();
 }

@@ -50,13 +50,28 @@ export const successData = <T>(data: T) => ({ status: 'success' as const, data }
 const serializedLists = new WeakMap<unknown[], JsonText<unknown>>();
 
 /**
+ * How often a kept answer was given again (`hits`) and how often one had to be built and kept
+ * (`misses`), by `successList` and every `answerCache`, since the process started, and how often an
+ * answer could not be kept at all (`unkept`: built from rows that are not kept, as on PostgreSQL).
+ * The benchmarks read it to report the hit rate (see bench/reads-http.ts).
+ */
+export const keptAnswerStats = { hits: 0, misses: 0, unkept: 0 };
+
+/**
  * `successData(list)`, serialized once for a list handed out again unchanged (frozen, from
  * `mapRows`); any other list is answered as usual.
  */
 export function successList<T>(list: T[]): JsonText<{ status: 'success'; data: T[] }> | { status: 'success'; data: T[] } {
-  if (!Object.isFrozen(list)) return successData(list);
+  if (!Object.isFrozen(list)) {
+    keptAnswerStats.unkept += 1;
+    return successData(list);
+  }
   let text = serializedLists.get(list) as JsonText<{ status: 'success'; data: T[] }> | undefined;
-  if (!text) serializedLists.set(list, (text = JsonText.of(successData(list))));
+  if (text) keptAnswerStats.hits += 1;
+  else {
+    keptAnswerStats.misses += 1;
+    serializedLists.set(list, (text = JsonText.of(successData(list))));
+  }
   return text;
 }
 export const successMessage = (message: string) => ({ status: 'success' as const, message });
@@ -114,7 +129,10 @@ export function answerCache<T>(keyCount: number): (keys: readonly object[], buil
   return (keys, build, variant = '') => {
     // One level of the tree per key: a different count would mix a level's answers with its branches.
     if (keys.length !== keyCount) throw new Error(`answerCache: ${keys.length} keys given, ${keyCount} expected`);
-    if (!keys.every((k) => Object.isFrozen(k))) return build();
+    if (!keys.every((k) => Object.isFrozen(k))) {
+      keptAnswerStats.unkept += 1;
+      return build();
+    }
     let level = root;
     for (let i = 0; i < keys.length - 1; i++) {
       const key = keys[i] as object;
@@ -124,7 +142,11 @@ export function answerCache<T>(keyCount: number): (keys: readonly object[], buil
     }
     const last = keys[keys.length - 1] as object;
     const kept = level.get(last) as { variant: string; text: JsonText<T> } | undefined;
-    if (kept?.variant === variant) return kept.text;
+    if (kept?.variant === variant) {
+      keptAnswerStats.hits += 1;
+      return kept.text;
+    }
+    keptAnswerStats.misses += 1;
     const text = JsonText.of(build());
     level.set(last, { variant, text });
     return text;
