@@ -1,13 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { Redis } from 'ioredis';
 import type { AppConfig } from '../config';
+import { sharedRateLimitStore } from './rate-limit-store';
 import { messageForFrameworkError, sendFailure } from '../transport/http/responses';
 import { isSameSite } from '../transport/http/same-site';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/** Where the per-address rate-limit counts live in Redis (with EVENT_BUS=redis). */
+export const RATE_LIMIT_KEY_PREFIX = 'tradeport:rate-limit:';
+/** A count Redis has not answered within this long is made in the instance's memory instead. */
+const RATE_LIMIT_REDIS_TIMEOUT_MS = 500;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
@@ -71,6 +77,7 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
 
   await app.register(fastifyRateLimit, {
     global: false,
+    ...(config.eventBus === 'redis' && config.redisUrl ? { store: sharedCounts(app, config.redisUrl) } : {}),
     keyGenerator: (request) => request.ip,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -111,6 +118,30 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
     if (!request.handlerStarted) return sendFailure(reply, 400, 'The request body could not be read.');
     request.log.error({ err: error }, 'request failed');
     return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
+  });
+}
+
+/**
+ * With several instances (EVENT_BUS=redis) the per-address counts of the rate limits are kept in
+ * Redis, so they hold across the instances. If Redis does not answer, each instance counts on its
+ * own meanwhile (rate-limit-store.ts): sign-in, sign-up and password reset go on, limited per
+ * instance, and the log says so once per outage.
+ */
+function sharedCounts(app: FastifyInstance, redisUrl: string): FastifyRateLimitStoreCtor {
+  const redis = new Redis(redisUrl, {
+    // A command never waits for a connection: without one it fails at once, and the count is made here.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: RATE_LIMIT_REDIS_TIMEOUT_MS,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  // Connection errors show as the fallback's one warning (below) when a count needs Redis.
+  redis.on('error', () => undefined);
+  app.addHook('onClose', async () => void redis.disconnect());
+  return sharedRateLimitStore(redis, RATE_LIMIT_KEY_PREFIX, {
+    fellBack: (err) => app.log.warn({ err }, 'rate limits: Redis does not answer; this instance counts sign-in, sign-up and password-reset attempts on its own until it does'),
+    recovered: () => app.log.warn('rate limits: Redis answers again; attempts are counted across instances'),
   });
 }
 
