@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, NumberInput, Paper, Select, SimpleGrid, St
 import { IconAlertTriangle, IconClockPause, IconLock } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import type { Side } from '@tradeport/trading-math';
-import { useMemo, useReducer, useRef, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
 import { formatPrice, formatUsd } from '../format/format';
@@ -68,6 +68,12 @@ function ticketKey(ticket: OrderTicketRequest): number {
 type Notice = { kind: 'refused'; message: string } | { kind: 'closed' } | null;
 
 /**
+ * How the ticket is laid out: `compact` in the desktop's dialog, `touch` on the phone's full-screen
+ * order screen (one column, fields and buttons at least 44 px, nothing focused so no keyboard pops up).
+ */
+export type TicketLayout = 'compact' | 'touch';
+
+/**
  * The new-order dialog (spec: New-order dialog). It opens whenever the app store holds an order
  * ticket, and renders the pure form of `order-form.ts`.
  */
@@ -81,15 +87,22 @@ export function OrderDialog() {
   );
 }
 
-function OrderTicket({ request, onDone }: { request: OrderTicketRequest; onDone(): void }) {
+/**
+ * The ticket's body: the form, its margin preview, the refusals and the Sell/Buy buttons. The
+ * desktop's dialog and the phone's order screen both render it; `onDone` runs after a success.
+ */
+export function OrderTicket({ request, onDone, layout = 'compact' }: { request: OrderTicketRequest; onDone(): void; layout?: TicketLayout }) {
   const catalogue = useSymbols().data?.data;
   const record = catalogue?.find((r) => r.Symbol === request.symbol);
   if (!catalogue) return <Text size="sm">Loading the instrument…</Text>;
   if (!record) return <Text size="sm">{request.symbol} is not in the instrument list.</Text>;
-  return <OrderTicketForm record={record} request={request} onDone={onDone} />;
+  return <OrderTicketForm record={record} request={request} onDone={onDone} layout={layout} />;
 }
 
-function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; request: OrderTicketRequest; onDone(): void }) {
+function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRecord; request: OrderTicketRequest; onDone(): void; layout: TicketLayout }) {
+  const touch = layout === 'touch';
+  const size = touch ? 'lg' : 'xs';
+  const noticeButton = touch ? 'md' : 'xs';
   const [form, dispatch] = useReducer(orderFormReducer, undefined, () => orderFormReducer(initialOrderForm(), { type: 'open', symbol: record.Symbol, side: request.side, volume: request.volume, instrument: record }));
   const ctx = useOrderContext(record);
   // The USD rates the preview converts with: followed, and the form renders again when they move.
@@ -100,6 +113,11 @@ function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; re
   const inFlight = useRef(false);
   const sendOrder = useSendOrder();
   const [notice, setNotice] = useState<Notice>(null);
+  // On the phone's long screen a message may land below the fold: it is brought into view.
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (notice && touch) noticeRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [notice, touch]);
   const side = orderSide(form);
   const problems = orderProblems(form, side, ctx);
   const block = quoteBlock(ctx);
@@ -140,7 +158,7 @@ function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; re
   };
 
   return (
-    <Stack gap="sm" data-testid="dialog-form">
+    <Stack gap="sm" data-testid="dialog-form" className={touch ? classes.touch : undefined}>
       <Group justify="space-between" align="baseline" wrap="nowrap">
         <Text fw={700} size="lg" data-testid="dialog-symbol">
           {record.Symbol}
@@ -151,7 +169,7 @@ function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; re
       </Group>
       <Select
         label="Type"
-        size="xs"
+        size={size}
         data={ORDER_TYPES.map((t) => ({ value: t.value, label: t.label }))}
         value={form.type}
         allowDeselect={false}
@@ -161,8 +179,8 @@ function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; re
         }}
         comboboxProps={{ withinPortal: true }}
       />
-      <SimpleGrid cols={2} spacing="sm" verticalSpacing="sm">
-        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} data-autofocus />
+      <SimpleGrid cols={touch ? 1 : 2} spacing="sm" verticalSpacing="sm">
+        <VolumeStepper value={form.volume} onChange={(volume) => dispatch({ type: 'setVolume', volume })} limits={record} error={problems.volume} touch={touch} data-autofocus={touch ? undefined : true} />
         <Stack gap={2} justify="flex-end" className={classes.contract}>
           <Text size="sm" className="tp-figure" data-testid="dialog-contract">
             {(form.volume * record.contractSize).toLocaleString('en-US', { maximumFractionDigits: 2 })} {record.calcMode === 'forex' ? record.baseCurrency : record.Symbol}
@@ -179,38 +197,39 @@ function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; re
             digits={digits}
             onChange={(value) => dispatch({ type: 'setPrice', value })}
             error={problems.price}
+            size={size}
           />
         )}
         {stopLimit && (
-          <PriceInput label="Limit price" description="Fills at this price or better" value={form.stopLimitPrice} digits={digits} onChange={(value) => dispatch({ type: 'setStopLimitPrice', value })} error={problems.stopLimitPrice} />
+          <PriceInput label="Limit price" description="Fills at this price or better" value={form.stopLimitPrice} digits={digits} onChange={(value) => dispatch({ type: 'setStopLimitPrice', value })} error={problems.stopLimitPrice} size={size} />
         )}
         {pending && (
-          <TextInput label="Expiry" description="Empty: good till cancelled" type="datetime-local" size="xs" value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
+          <TextInput label="Expiry" description="Empty: good till cancelled" type="datetime-local" size={size} value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
         )}
         {/* A stop limit has three fields above: this keeps Stop loss and Take profit side by side. */}
-        {stopLimit && <div aria-hidden />}
-        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} data-testid="dialog-sl" />
-        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} data-testid="dialog-tp" />
+        {stopLimit && !touch && <div aria-hidden />}
+        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} touch={touch} data-testid="dialog-sl" />
+        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} touch={touch} data-testid="dialog-tp" />
       </SimpleGrid>
-      <TextInput label="Comment" size="xs" value={form.comment} maxLength={COMMENT_MAX} onChange={(e) => dispatch({ type: 'setComment', value: e.currentTarget.value })} error={problems.comment} />
+      <TextInput label="Comment" size={size} value={form.comment} maxLength={COMMENT_MAX} onChange={(e) => dispatch({ type: 'setComment', value: e.currentTarget.value })} error={problems.comment} />
       <MarginSummary form={form} ctx={ctx} />
       {notice?.kind === 'refused' && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Order refused" data-testid="dialog-refused">
+        <Alert ref={noticeRef} color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Order refused" data-testid="dialog-refused" className={classes.notice}>
           <Group justify="space-between" wrap="nowrap" align="flex-end" gap="sm">
             <Text size="sm" c="var(--mantine-color-error)">
               {notice.message}
             </Text>
-            <Button size="xs" variant="default" onClick={() => setNotice(null)} className={classes.ok}>
+            <Button size={noticeButton} variant="default" onClick={() => setNotice(null)} className={classes.ok}>
               OK
             </Button>
           </Group>
         </Alert>
       )}
       {notice?.kind === 'closed' && (
-        <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" data-testid="dialog-market-closed">
+        <Alert ref={noticeRef} color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" data-testid="dialog-market-closed" className={classes.notice}>
           <Group justify="space-between" wrap="nowrap" align="flex-end" gap="sm">
             <Text size="sm">{record.Symbol} cannot be traded until its session opens{record.sessions.length ? ` (${record.sessions.join(', ')})` : ''}.</Text>
-            <Button size="xs" variant="default" onClick={() => setNotice(null)} className={classes.ok}>
+            <Button size={noticeButton} variant="default" onClick={() => setNotice(null)} className={classes.ok}>
               OK
             </Button>
           </Group>
@@ -224,18 +243,18 @@ function OrderTicketForm({ record, request, onDone }: { record: SymbolRecord; re
           </Text>
         </Group>
       )}
-      <SideButtons form={form} ctx={ctx} digits={digits} disabled={block?.kind === 'stale'} busy={sendOrder.isPending} onSend={send} />
+      <SideButtons form={form} ctx={ctx} digits={digits} disabled={block?.kind === 'stale'} busy={sendOrder.isPending} onSend={send} touch={touch} />
     </Stack>
   );
 }
 
 /** A pending order's price: typed, or stepped one point with the arrows, in the instrument's digits. */
-function PriceInput({ label, description, value, digits, onChange, error }: { label: string; description: string; value: number; digits: number; onChange(v: number): void; error?: string }) {
+function PriceInput({ label, description, value, digits, onChange, error, size }: { label: string; description: string; value: number; digits: number; onChange(v: number): void; error?: string; size: 'xs' | 'lg' }) {
   return (
     <NumberInput
       label={label}
       description={description}
-      size="xs"
+      size={size}
       value={value > 0 ? value : ''}
       onChange={(v) => onChange(typeof v === 'number' ? v : Number(v) || 0)}
       step={10 ** -digits}
@@ -296,11 +315,11 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
   );
 }
 
-function SideButtons({ form, ctx, digits, disabled, busy, onSend }: { form: OrderForm; ctx: OrderContext; digits: number; disabled: boolean; busy: boolean; onSend(side: Side): void }) {
+function SideButtons({ form, ctx, digits, disabled, busy, onSend, touch }: { form: OrderForm; ctx: OrderContext; digits: number; disabled: boolean; busy: boolean; onSend(side: Side): void; touch: boolean }) {
   const sides = sendableSides(form);
   const q = ctx.quote;
   return (
-    <Group grow gap="sm" className={classes.buttons}>
+    <Group grow gap="sm" className={touch ? `${classes.buttons} ${classes.touchButtons}` : classes.buttons}>
       {sides.map((s) => {
         // A stale quote's price is not shown on a button as if it were current.
         const price = isPending(form.type) ? form.price || null : q?.stale ? null : s === 'buy' ? q?.ask : q?.bid;

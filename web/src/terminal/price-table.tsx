@@ -1,5 +1,4 @@
 import { Badge, Center, Group, Loader, Pagination, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconCaretDownFilled, IconCaretUpFilled, IconClockPause, IconLock, IconSearch } from '@tabler/icons-react';
 import type { InstrumentGroup, SymbolRecord } from '@tradeport/contracts';
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
@@ -99,10 +98,12 @@ const PriceRow = memo(function PriceRow({ record, selected, onSelect, onOpen }: 
 });
 
 /**
- * The terminal's price table (spec: Symbol List): search, the group dropdown, pages of 10,
- * live bid/ask coloured by direction, 'Error' for a stale or missing quote.
+ * The terminal's price table (spec: Symbol List): search, the group dropdown, pages of 10 (15 on
+ * the phone), live bid/ask coloured by direction, 'Error' for a stale or missing quote. On the
+ * desktop a double-click (or Enter) opens the new-order dialog; on the phone a tap selects the row
+ * and calls `onPick` (the phone opens the row's sheet).
  */
-export function PriceTable() {
+export function PriceTable({ phone = false, onPick }: { phone?: boolean; onPick?: (symbol: string) => void } = {}) {
   const symbols = useSymbols();
   const symbolType = useAppStore((s) => s.symbolType);
   const setSymbolType = useAppStore((s) => s.setSymbolType);
@@ -110,8 +111,8 @@ export function PriceTable() {
   const select = useAppStore((s) => s.selectSymbol);
   const openOrderTicket = useAppStore((s) => s.openOrderTicket);
   const delayed = useConnectionState() !== 'open';
-  const mobile = useMediaQuery('(max-width: 768px)');
-  const pageSize = mobile ? PAGE_SIZE_MOBILE : PAGE_SIZE;
+  const pageSize = phone ? PAGE_SIZE_MOBILE : PAGE_SIZE;
+  const control = phone ? 'lg' : 'xs';
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
 
@@ -122,6 +123,13 @@ export function PriceTable() {
 
   // On a desktop, double-clicking a row opens the new-order dialog (spec: Symbol list).
   const openTicket = useCallback((symbol: string) => openOrderTicket({ symbol }), [openOrderTicket]);
+  const pick = useCallback(
+    (symbol: string) => {
+      select(symbol);
+      onPick?.(symbol);
+    },
+    [select, onPick],
+  );
 
   // The first row becomes selected when none is (spec section 4).
   useEffect(() => {
@@ -129,7 +137,7 @@ export function PriceTable() {
   }, [selected, filtered, select]);
 
   return (
-    <div className={classes.panel}>
+    <div className={classes.panel} data-variant={phone ? 'phone' : undefined}>
       <Group gap="xs" wrap="nowrap" p="xs" className={classes.toolbar}>
         <TextInput
           aria-label="Keyword Search"
@@ -140,8 +148,8 @@ export function PriceTable() {
             setKeyword(e.currentTarget.value);
             setPage(1);
           }}
-          size="xs"
-          style={{ flex: 1 }}
+          size={control}
+          style={{ flex: 1, minWidth: 0 }}
         />
         <Select
           aria-label="Symbol type"
@@ -153,8 +161,8 @@ export function PriceTable() {
             setPage(1);
           }}
           allowDeselect={false}
-          size="xs"
-          w={112}
+          size={control}
+          w={phone ? 124 : 112}
         />
         {delayed && (
           <Tooltip label="The live connection is down: prices are polled every second until it is back.">
@@ -191,7 +199,7 @@ export function PriceTable() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((r) => (
-                <PriceRow key={r.Symbol} record={r} selected={r.Symbol === selected} onSelect={select} onOpen={mobile ? undefined : openTicket} />
+                <PriceRow key={r.Symbol} record={r} selected={r.Symbol === selected} onSelect={phone ? pick : select} onOpen={phone ? undefined : openTicket} />
               ))}
             </Table.Tbody>
           </Table>
@@ -199,7 +207,7 @@ export function PriceTable() {
       </div>
       {pages > 1 && (
         <Group justify="center" p="xs" className={classes.footer}>
-          <Pagination total={pages} value={current} onChange={setPage} size="sm" withEdges={false} getControlProps={(control) => ({ 'aria-label': control === 'previous' ? 'Previous page' : 'Next page' })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
+          <Pagination total={pages} value={current} onChange={setPage} size={phone ? 'xl' : 'sm'} withEdges={false} getControlProps={(control) => ({ 'aria-label': control === 'previous' ? 'Previous page' : 'Next page' })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
         </Group>
       )}
     </div>

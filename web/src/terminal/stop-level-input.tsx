@@ -13,6 +13,8 @@ export interface StopLevelInputProps {
   value: number;
   onChange(v: number): void;
   error?: string | null;
+  /** Sized for a thumb (the phone): a taller field and 44 px minus / plus buttons. */
+  touch?: boolean;
   /** Forwarded to the input, for forms that need a stable hook. */
   'data-testid'?: string;
 }
@@ -22,14 +24,14 @@ export interface StopLevelInputProps {
  * live quote itself so the first press lands a few points away on the valid side (see
  * `nudgeStopLevel`); an empty field means none (0 on the wire). Arrow Up/Down step like the buttons.
  */
-export function StopLevelInput({ label, kind, side, symbol, digits, value, onChange, error, 'data-testid': testId }: StopLevelInputProps) {
+export function StopLevelInput({ label, kind, side, symbol, digits, value, onChange, error, touch = false, 'data-testid': testId }: StopLevelInputProps) {
   const q = useQuote(symbol)?.quote;
   const nudge = (direction: 1 | -1) => onChange(nudgeStopLevel({ kind, side, current: value, direction, bid: q?.bid ?? Number.NaN, ask: q?.ask ?? Number.NaN, digits }));
   const what = kind === 'sl' ? 'stop loss' : 'take profit';
   return (
     <NumberInput
       label={label}
-      size="xs"
+      size={touch ? 'lg' : 'xs'}
       value={value > 0 ? value : ''}
       onChange={(v) => {
         const n = typeof v === 'number' ? v : Number(v);
@@ -51,15 +53,17 @@ export function StopLevelInput({ label, kind, side, symbol, digits, value, onCha
       classNames={{ input: 'tp-figure' }}
       styles={{ input: { textAlign: 'center' } }}
       leftSection={
-        <ActionIcon variant="subtle" size="sm" aria-label={`Lower the ${what}`} onClick={() => nudge(-1)}>
+        <ActionIcon variant="subtle" size={touch ? 44 : 'sm'} aria-label={`Lower the ${what}`} onClick={() => nudge(-1)}>
           <IconMinus size={14} />
         </ActionIcon>
       }
       rightSection={
-        <ActionIcon variant="subtle" size="sm" aria-label={`Raise the ${what}`} onClick={() => nudge(1)}>
+        <ActionIcon variant="subtle" size={touch ? 44 : 'sm'} aria-label={`Raise the ${what}`} onClick={() => nudge(1)}>
           <IconPlus size={14} />
         </ActionIcon>
       }
+      leftSectionWidth={touch ? 48 : undefined}
+      rightSectionWidth={touch ? 48 : undefined}
       leftSectionPointerEvents="all"
       rightSectionPointerEvents="all"
       data-testid={testId}

@@ -8,12 +8,19 @@ type Limits = Pick<OrderInstrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>;
  * Volume in lots: minus / lots / plus on the instrument's grid (never below its minimum nor above
  * its maximum), typing allowed; Arrow Up/Down step like the buttons.
  */
-export function VolumeStepper({ value, onChange, limits, label = 'Volume', ...rest }: { value: number; onChange(v: number): void; limits: Limits; label?: React.ReactNode } & Omit<NumberInputProps, 'value' | 'onChange' | 'label'>) {
+export function VolumeStepper({
+  value,
+  onChange,
+  limits,
+  label = 'Volume',
+  touch = false,
+  ...rest
+}: { value: number; onChange(v: number): void; limits: Limits; label?: React.ReactNode; /** Sized for a thumb: a taller field and 44 px minus / plus buttons. */ touch?: boolean } & Omit<NumberInputProps, 'value' | 'onChange' | 'label'>) {
   const step = (direction: 1 | -1) => onChange(stepVolume(value, direction, limits));
   return (
     <NumberInput
       label={label}
-      size="xs"
+      size={touch ? 'lg' : 'xs'}
       value={value}
       onChange={(v) => onChange(typeof v === 'number' ? v : Number(v) || 0)}
       onKeyDown={(e) => {
@@ -29,15 +36,17 @@ export function VolumeStepper({ value, onChange, limits, label = 'Volume', ...re
       classNames={{ input: 'tp-figure' }}
       styles={{ input: { textAlign: 'center' } }}
       leftSection={
-        <ActionIcon variant="subtle" size="sm" aria-label="Lower the volume" onClick={() => step(-1)} disabled={value <= limits.volumeMin}>
+        <ActionIcon variant="subtle" size={touch ? 44 : 'sm'} aria-label="Lower the volume" onClick={() => step(-1)} disabled={value <= limits.volumeMin}>
           <IconMinus size={14} />
         </ActionIcon>
       }
       rightSection={
-        <ActionIcon variant="subtle" size="sm" aria-label="Raise the volume" onClick={() => step(1)} disabled={value >= limits.volumeMax}>
+        <ActionIcon variant="subtle" size={touch ? 44 : 'sm'} aria-label="Raise the volume" onClick={() => step(1)} disabled={value >= limits.volumeMax}>
           <IconPlus size={14} />
         </ActionIcon>
       }
+      leftSectionWidth={touch ? 48 : undefined}
+      rightSectionWidth={touch ? 48 : undefined}
       leftSectionPointerEvents="all"
       rightSectionPointerEvents="all"
       {...rest}
