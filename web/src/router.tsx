@@ -77,7 +77,16 @@ const routes: RouteObject[] = [
         loader: requireSession,
         ...page(async () => ({ Component: (await import('./ui/signed-in-layout')).SignedInLayout })),
         children: [
-          { path: 'trading', loader: requireTrader, ...page(async () => ({ Component: (await import('./terminal/trading-page')).TradingPage })) },
+          {
+            path: 'trading',
+            loader: requireTrader,
+            // The phone's or the desktop's terminal, whichever this window shows, is fetched before the route renders.
+            ...page(async () => {
+              const route = await import('./terminal/trading-route');
+              await route.preloadTradingLayout();
+              return { Component: route.TradingRoute };
+            }),
+          },
           { path: 'dashboard', ...page(async () => ({ Component: (await import('./dashboard/dashboard-shell')).DashboardShell })), children: dashboardRoutes },
         ],
       },

@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PhoneTerminalPage } from './pages/phone-terminal-page';
+import { SignInPage } from './pages/sign-in-page';
+import { seedHourlyCandles } from './support/chart-candles';
+import { addPaymentAccount, adminClient, approvedDeposit, ARTIFACTS, createTrader, MOBILE, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+
+/**
+ * `/trading` on a phone (issue 18), at 375×812 with touch: the four tabs of the bottom bar, the
+ * price row's and a position's sheets, the full-screen order screen, the trading tab, the chart tab,
+ * and the rules of the layout (44 px targets, no sideways scroll at 360 px, landscape). Every price
+ * is pushed by the test.
+ */
+describe('the phone terminal', () => {
+  let h: Harness;
+  let admin: Client;
+  let gateway: number;
+  const eurusd = (bid: number, ask = Number((bid + 0.0002).toFixed(5))) => pushTicks(h, [{ symbol: 'EURUSD', bid, ask }]);
+
+  before(async () => {
+    h = await startHarness();
+    admin = await adminClient(h);
+    gateway = await addPaymentAccount(admin);
+    await seedHourlyCandles(h, 'EURUSD', 400);
+  });
+  after(async () => h?.close());
+
+  /** A phone (touch, 375×812) signed in as a trader with `amount` USD, on /trading with a live stream and EURUSD at 1.10000 / 1.10020. */
+  async function phone(amount = '10000.00', trader?: Awaited<ReturnType<typeof createTrader>>) {
+    const who = trader ?? (await createTrader(h, { firstName: 'Noor', lastName: 'Haddad' }));
+    if (!trader && amount !== '0') await approvedDeposit(who.client, admin, gateway, amount);
+    await eurusd(1.1);
+    const context = await h.browser.newContext({ viewport: MOBILE, hasTouch: true, isMobile: true, baseURL: h.origin, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(who.email, who.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    const terminal = new PhoneTerminalPage(page);
+    await terminal.root().waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
+    await eurusd(1.1);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.10000');
+    await page.getByText('SignIn successful!').waitFor({ state: 'hidden' });
+    return { trader: who, context, page, terminal };
+  }
+
+  async function openTrades(client: Client) {
+    const r = await client.get('/platform/getTrades.php');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.data as { ticket: number; symbol: string; type: string; volume: number; orginalPrice: number; stopLoss: number; takeProfit: number }[];
+  }
+
+  async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 8000): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await probe();
+      if (v) return v;
+      if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** The phone's screen, light and dark (axe-clean in both), saved at 375×812. */
+  async function look(page: Page, name: string) {
+    await page.waitForTimeout(300);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(300);
+      assert.deepEqual(await seriousA11yViolations(page), [], `${name} (${scheme}): no serious or critical axe violation`);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-phone${scheme === 'dark' ? '-dark' : ''}.png`), animations: 'disabled' });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  async function checkLayout(terminal: PhoneTerminalPage, where: string) {
+    assert.deepEqual(await terminal.smallTouchTargets(), [], `${where}: every touch target is at least 44 px`);
+    await terminal.page.setViewportSize({ width: 360, height: 740 });
+    await terminal.page.waitForTimeout(200);
+    assert.equal(await terminal.scrollsSideways(), false, `${where}: nothing scrolls sideways at 360 px`);
+    await terminal.page.setViewportSize(MOBILE);
+  }
+
+  it('has the four tabs in the bottom bar: prices in pages of 15, the chart, the trading table and the way back to the dashboard', async () => {
+    const { context, page, terminal } = await phone();
+    assert.equal(await terminal.rowCount(), 14, 'all 14 Forex symbols fit one page of 15');
+    await terminal.page.getByRole('textbox', { name: 'Keyword Search' }).waitFor();
+    assert.equal(await terminal.tab('Prices').getAttribute('aria-current'), 'page');
+    await look(page, 'phone-prices');
+    await checkLayout(terminal, 'prices');
+    await screenshots(page, 'phone-terminal', { dark: true });
+
+    await terminal.openTab('Trade');
+    await terminal.account().waitFor();
+    assert.equal(await page.getByTestId('phone-balance').textContent(), '10,000.0000');
+    await page.getByText("You don't have any positions").waitFor();
+    await look(page, 'phone-trading-empty');
+    await checkLayout(terminal, 'trading');
+
+    await terminal.openTab('Chart');
+    await terminal.chart().waitFor();
+    assert.equal(await terminal.title().textContent(), 'EURUSD');
+    await page.getByRole('group', { name: 'EURUSD chart, H1' }).waitFor();
+    await look(page, 'phone-chart');
+    await checkLayout(terminal, 'chart');
+
+    // Landscape: the bar stays at the foot, nothing scrolls sideways.
+    await page.setViewportSize({ width: 812, height: 375 });
+    await page.waitForTimeout(300);
+    const bar = await terminal.tabBar().boundingBox();
+    assert.ok(bar && Math.abs(bar.y + bar.height - 375) < 1, 'the bottom bar sits at the foot in landscape');
+    assert.equal(await terminal.scrollsSideways(), false);
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-chart-landscape.png') });
+    await page.setViewportSize(MOBILE);
+
+    // The tab survives a reload (it is in the URL's hash).
+    await page.reload();
+    await terminal.chart().waitFor();
+
+    await terminal.tab('Dashboard').tap();
+    await page.waitForURL((u) => u.pathname === '/dashboard/home');
+    await context.close();
+  });
+
+  it('opens a position from the price row sheet through the order screen, follows its profit, modifies its stop loss and closes it', async () => {
+    const { trader, context, page, terminal } = await phone();
+    // The sheet closes by Back, by a drag down and by a tap outside.
+    await terminal.tapRow('EURUSD');
+    await page.goBack();
+    await terminal.priceSheet().waitFor({ state: 'detached' });
+    assert.equal(new URL(page.url()).pathname, '/trading');
+    await terminal.tapRow('EURUSD');
+    await terminal.dragSheetDown(160);
+    await terminal.priceSheet().waitFor({ state: 'detached' });
+    await terminal.tapRow('EURUSD');
+    await page.getByTestId('sheet-backdrop').tap({ position: { x: 20, y: 20 } });
+    await terminal.priceSheet().waitFor({ state: 'detached' });
+
+    await terminal.tapRow('EURUSD');
+    assert.equal(await page.getByTestId('sheet-bid').textContent(), '1.10000');
+    await page.waitForTimeout(300); // the sheet's rise
+    const sheet = await terminal.priceSheet().boundingBox();
+    const bar = await terminal.tabBar().boundingBox();
+    assert.ok(sheet && bar && sheet.y + sheet.height <= bar.y + 0.5, 'the sheet ends above the bottom bar');
+    assert.ok(sheet && Math.abs(sheet.height - 812 * 0.25) < 4, `the row sheet is a quarter of the height (${sheet?.height})`);
+    await look(page, 'phone-price-sheet');
+
+    await terminal.sheetButton('price', 'New Order').tap();
+    await terminal.orderScreen().waitFor();
+    assert.equal(await terminal.volume().inputValue(), '0.01');
+    assert.match((await terminal.orderButton('buy').textContent()) ?? '', /1\.10020/);
+    assert.match((await terminal.orderButton('sell').textContent()) ?? '', /1\.10000/);
+    await terminal.volume().fill('0.5');
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '550.00 USD');
+    await look(page, 'phone-order-screen');
+    assert.deepEqual(await terminal.smallTouchTargets(), [], 'the order screen: every touch target is at least 44 px');
+    // Fresh again: the checks above took long enough for the quote to go quiet.
+    await eurusd(1.1);
+    await terminal.orderButton('buy').tap();
+    await terminal.orderScreen().waitFor({ state: 'detached' });
+    // Back where it was opened from: the price table.
+    assert.equal(await terminal.root().getAttribute('data-view'), 'prices');
+    const position = await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    assert.deepEqual([position.symbol, position.type, position.volume, position.orginalPrice], ['EURUSD', 'Buy', 0.5, 1.1002]);
+
+    await terminal.openTab('Trade');
+    await terminal.position(position.ticket).waitFor();
+    // 0.5 lots bought at 1.10020, valued at the bid: (1.10000 − 1.10020) × 50,000 = −10.00, then (1.10100 − 1.10020) × 50,000 = +40.00.
+    await page.waitForFunction((t) => document.querySelector(`[data-testid="phone-position-${t}"] [data-testid="profit"]`)?.textContent === '-10.00', position.ticket);
+    await eurusd(1.101);
+    await page.waitForFunction((t) => document.querySelector(`[data-testid="phone-position-${t}"] [data-testid="profit"]`)?.textContent === '+40.00', position.ticket);
+    await look(page, 'phone-trading-position');
+
+    await terminal.position(position.ticket).tap();
+    await terminal.positionSheet().waitFor();
+    assert.equal(await page.getByTestId('sheet-profit').textContent(), '+40.00');
+    assert.equal(await page.getByTestId('sheet-current').textContent(), '1.10100');
+    assert.equal(await page.getByTestId('sheet-sl').textContent(), '—');
+    await page.waitForTimeout(300);
+    const positionSheet = await terminal.positionSheet().boundingBox();
+    assert.ok(positionSheet && positionSheet.height >= 812 * 0.45 - 4, `the position sheet is at least 45% of the height (${positionSheet?.height})`);
+    await eurusd(1.1005);
+    await page.waitForFunction(() => document.querySelector('[data-testid="sheet-profit"]')?.textContent === '+15.00');
+    await look(page, 'phone-position-sheet');
+
+    await terminal.sheetButton('position', 'Modify').tap();
+    const sl = page.getByTestId('modify-sl');
+    await sl.fill('1.09');
+    await look(page, 'phone-position-modify');
+    await terminal.sheetButton('position', 'Save').tap();
+    await page.waitForFunction(() => document.querySelector('[data-testid="sheet-sl"]')?.textContent === '1.09000');
+    assert.equal((await openTrades(trader.client))[0]?.stopLoss, 1.09);
+
+    await terminal.sheetButton('position', 'Close Position').tap();
+    await terminal.positionSheet().waitFor({ state: 'detached' });
+    await eventually('the position closed', async () => (await openTrades(trader.client)).length === 0);
+    await page.getByText("You don't have any positions").waitFor();
+    await page.getByTestId('phone-trading').locator('label', { hasText: 'History' }).tap();
+    await page.getByTestId(`phone-history-${position.ticket}`).waitFor();
+    await look(page, 'phone-trading-history');
+    await context.close();
+  });
+
+  it("shows a refused order's message with OK and opens nothing", async () => {
+    const { trader, context, page, terminal } = await phone('50.00');
+    await terminal.tapRow('EURUSD');
+    await terminal.sheetButton('price', 'New Order').tap();
+    await terminal.volume().fill('1');
+    await eurusd(1.1);
+    await terminal.orderButton('buy').tap();
+    await terminal.refusal().waitFor();
+    assert.match((await terminal.refusal().textContent()) ?? '', /margin/i);
+    await look(page, 'phone-order-refused');
+    await terminal.refusal().getByRole('button', { name: 'OK' }).tap();
+    await terminal.refusal().waitFor({ state: 'detached' });
+    assert.deepEqual(await openTrades(trader.client), []);
+    // The screen's arrow returns to the tab it was opened from.
+    await page.getByRole('button', { name: 'Close the order screen' }).tap();
+    await terminal.orderScreen().waitFor({ state: 'detached' });
+    assert.equal(await terminal.root().getAttribute('data-view'), 'prices');
+    await context.close();
+  });
+
+  it('says Market Closed when Close Position is pressed while the market is closed, and keeps the position', async () => {
+    const trader = await createTrader(h, { firstName: 'Kenji', lastName: 'Sato' });
+    await approvedDeposit(trader.client, admin, gateway, '10000.00');
+    await eurusd(1.1);
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'sell', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const { context, page, terminal } = await phone('0', trader);
+    const book = (h.app.app as unknown as { market: { book: { isOpen(symbol: string, time?: number): boolean } } }).market.book;
+    const isOpen = book.isOpen.bind(book);
+    book.isOpen = (symbol, time) => (symbol === 'EURUSD' ? false : isOpen(symbol, time));
+    try {
+      await eurusd(1.1001);
+      await terminal.openTab('Trade');
+      await terminal.position(opened.body.ticket).tap();
+      await terminal.positionSheet().waitFor();
+      await terminal.sheetButton('position', 'Close Position').tap();
+      await page.getByTestId('sheet-market-closed').waitFor();
+      await look(page, 'phone-position-market-closed');
+      assert.equal((await openTrades(trader.client)).length, 1);
+    } finally {
+      book.isOpen = isOpen;
+    }
+    await context.close();
+  });
+
+  it('changes the chart period, and shows a drawing made on the desktop', async () => {
+    const trader = await createTrader(h, { firstName: 'Lena', lastName: 'Berg' });
+    const now = Date.now();
+    const saved = await postJson(trader.client, '/platform/saveChartLayout.php', {
+      symbol: 'EURUSD',
+      layout: { drawings: [{ tool: 'trendLine', points: [{ timestamp: now - 40 * 3_600_000, value: 1.075 }, { timestamp: now - 10 * 3_600_000, value: 1.085 }], color: '#1c7ed6', width: 2 }], indicators: [] },
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const { context, page, terminal } = await phone('0', trader);
+    await terminal.openTab('Chart');
+    await page.locator('[data-testid="phone-chart"] [data-testid="terminal-chart"][data-drawings="1"]').waitFor();
+    await page.getByRole('button', { name: 'Chart period H1' }).tap();
+    await page.getByRole('menuitem', { name: 'H4' }).tap();
+    await page.getByRole('group', { name: 'EURUSD chart, H4' }).waitFor();
+    await page.locator('[data-testid="phone-chart"] [data-testid="terminal-chart"][data-drawings="1"]').waitFor();
+    await look(page, 'phone-chart-h4-drawing');
+    await context.close();
+  });
+});

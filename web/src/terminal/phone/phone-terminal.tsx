@@ -1,0 +1,92 @@
+import { Text } from '@mantine/core';
+import { IconBriefcase, IconChartCandle, IconLayoutDashboard, IconListDetails } from '@tabler/icons-react';
+import { useCallback } from 'react';
+import { Link } from 'react-router';
+import { useSymbols } from '../../api/queries';
+import { useAppStore } from '../../state/app-store';
+import { ConnectionBadge } from '../../ui/connection-badge';
+import { PriceTable } from '../price-table';
+import { BottomSheet } from './bottom-sheet';
+import { OrderScreen } from './order-screen';
+import { PhoneChart } from './phone-chart';
+import type { PhoneView } from './phone-nav';
+import classes from './phone-terminal.module.css';
+import { PhoneTrading } from './phone-trading';
+import { PositionSheetContent } from './position-sheet';
+import { PriceSheetContent } from './price-sheet';
+import { usePhoneNav } from './use-phone-nav';
+
+const TABS: { view: PhoneView; label: string; title: string; icon: typeof IconListDetails }[] = [
+  { view: 'prices', label: 'Prices', title: 'Prices', icon: IconListDetails },
+  { view: 'chart', label: 'Chart', title: 'Chart', icon: IconChartCandle },
+  { view: 'trading', label: 'Trade', title: 'Trading', icon: IconBriefcase },
+];
+
+/** The symbol the chart and a new order are for: the selected row, else the first of the chosen group. */
+function useCurrentSymbol(): string | null {
+  const selected = useAppStore((s) => s.selectedSymbol);
+  const group = useAppStore((s) => s.symbolType);
+  const first = useSymbols().data?.data.find((r) => r.CurrencyType === group)?.Symbol;
+  return selected ?? first ?? null;
+}
+
+/**
+ * `/trading` on a phone (spec section 2, "Mobile trading screen"): the price table, the chart and
+ * the trading table as tabs of a bottom bar with a way back to the dashboard; a price row or a
+ * position opens a bottom sheet, New Order a full-screen order screen. Everything live comes from
+ * the desktop's stream client, stores, queries, order logic and trading math.
+ */
+export function PhoneTerminal() {
+  const { screen, showView, openLayer, closeLayer } = usePhoneNav();
+  const symbol = useCurrentSymbol();
+  const select = useAppStore((s) => s.selectSymbol);
+  const { view, layer } = screen;
+
+  const pickRow = useCallback((s: string) => openLayer({ kind: 'symbol', symbol: s }), [openLayer]);
+  const newOrder = useCallback((s: string | null) => s && openLayer({ kind: 'order', symbol: s }), [openLayer]);
+  const chartOf = useCallback(
+    (s: string) => {
+      select(s);
+      showView('chart');
+    },
+    [select, showView],
+  );
+  const title = view === 'chart' && symbol ? symbol : (TABS.find((t) => t.view === view)?.title ?? '');
+
+  return (
+    <div className={classes.root} data-testid="phone-terminal" data-view={view}>
+      <header className={classes.header}>
+        <div className={classes.headerTitle}>
+          <Text component="h1" fw={700} size="lg" truncate data-testid="phone-title">
+            {title}
+          </Text>
+        </div>
+        <ConnectionBadge />
+      </header>
+      <main className={classes.main} data-view={view} aria-label={title}>
+        {view === 'prices' && <PriceTable phone onPick={pickRow} />}
+        {view === 'chart' && symbol && <PhoneChart symbol={symbol} onNewOrder={() => newOrder(symbol)} />}
+        {view === 'trading' && <PhoneTrading onOpenPosition={(ticket) => openLayer({ kind: 'position', ticket })} onNewOrder={() => newOrder(symbol)} />}
+      </main>
+      <nav className={classes.tabbar} aria-label="Terminal">
+        {TABS.map((t) => (
+          <button key={t.view} type="button" className={classes.tab} aria-current={view === t.view ? 'page' : undefined} onClick={() => showView(t.view)} data-testid={`phone-tab-${t.view}`}>
+            <t.icon size={24} stroke={1.7} aria-hidden />
+            {t.label}
+          </button>
+        ))}
+        <Link to="/dashboard/home" className={classes.tab} data-testid="phone-tab-dashboard">
+          <IconLayoutDashboard size={24} stroke={1.7} aria-hidden />
+          Dashboard
+        </Link>
+      </nav>
+      <BottomSheet opened={layer?.kind === 'symbol'} onClose={closeLayer} label={layer?.kind === 'symbol' ? `${layer.symbol}` : ''} height={25} testId="price-sheet">
+        {layer?.kind === 'symbol' && <PriceSheetContent symbol={layer.symbol} onNewOrder={() => openLayer({ kind: 'order', symbol: layer.symbol })} onChart={() => chartOf(layer.symbol)} />}
+      </BottomSheet>
+      <BottomSheet opened={layer?.kind === 'position'} onClose={closeLayer} label={layer?.kind === 'position' ? `Position #${layer.ticket}` : ''} height={45} testId="position-sheet">
+        {layer?.kind === 'position' && <PositionSheetContent ticket={layer.ticket} onNewOrder={(s) => openLayer({ kind: 'order', symbol: s })} onChart={chartOf} onDone={closeLayer} />}
+      </BottomSheet>
+      {layer?.kind === 'order' && <OrderScreen key={`${layer.symbol}:${layer.side ?? ''}`} symbol={layer.symbol} side={layer.side} onClose={closeLayer} />}
+    </div>
+  );
+}
