@@ -8,11 +8,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { queryClient } from './api/query-client';
+import { sessionQuery } from './api/session-query';
 import { router } from './router';
 import { theme } from './theme';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+// The route guards ask for the session as the router starts; pages without a guard take it too, so
+// the answer index.html preloads is always used.
+void queryClient.prefetchQuery(sessionQuery);
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'tradeport-color-scheme' });
 

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClie
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { callApi, type CallInput } from './client';
 import { queryKeys } from './query-keys';
-import { appConfigQuery, candlesQuery, profileQuery, symbolsQuery, tradesHistoryQuery } from './query-options';
+import { appConfigQuery, CANDLE_PAGE, candlesQuery, profileQuery, symbolsQuery, tradesHistoryQuery } from './query-options';
 import { sessionQuery } from './session-query';
 
 export { queryKeys, sessionQuery };
@@ -50,7 +50,8 @@ export function useSymbols() {
   return useQuery(symbolsQuery);
 }
 
-export function useCandles(symbol: string, period: PeriodName, limit = 300) {
+/** A symbol's latest candles; by default the charts' first page, so a page and its chart share one request. */
+export function useCandles(symbol: string, period: PeriodName, limit = CANDLE_PAGE) {
   return useQuery(candlesQuery(symbol, period, limit));
 }
 

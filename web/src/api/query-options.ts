@@ -14,7 +14,13 @@ export const tradesHistoryQuery = queryOptions({ queryKey: queryKeys.tradesHisto
 
 export const symbolsQuery = queryOptions({ queryKey: queryKeys.symbols, queryFn: ({ signal }) => callApi('getMainCurrencies', undefined, { signal }), staleTime: 10 * 60_000 });
 
-export const candlesQuery = (symbol: string, period: PeriodName, limit = 300) =>
+/**
+ * Candles per request: the charts' first page (and each page back in time), and what the dashboard's
+ * technical summary reads, so the page's summary and its chart share one request.
+ */
+export const CANDLE_PAGE = 500;
+
+export const candlesQuery = (symbol: string, period: PeriodName, limit = CANDLE_PAGE) =>
   queryOptions({
     queryKey: [...queryKeys.candles(symbol, period), limit],
     queryFn: ({ signal }) => callApi('getCandles', { symbol, period, limit }, { signal }),

@@ -8,7 +8,7 @@ import { formatBalance, formatDateTime, formatPrice, formatUsd, formatVolume, si
 import { DeferredCandleChart } from '../market/deferred-candle-chart';
 import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { TechnicalGauges } from '../market/technical-gauge';
-import { technicalSummary } from '../market/technical-summary';
+import { SUMMARY_CANDLES, technicalSummary } from '../market/technical-summary';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { AdminOverview } from './admin-overview';
 
@@ -77,8 +77,8 @@ function MarketPanel() {
   const [period, setPeriod] = useState<PeriodName>('D1');
   const symbols = useSymbols();
   const digits = symbols.data?.data.find((s) => s.Symbol === symbol)?.digits ?? 5;
-  const candles = useCandles(symbol, period, 300);
-  const summary = useMemo(() => technicalSummary(candles.data?.data ?? []), [candles.data]);
+  const candles = useCandles(symbol, period);
+  const summary = useMemo(() => technicalSummary((candles.data?.data ?? []).slice(-SUMMARY_CANDLES)), [candles.data]);
   const label = SPEC_SYMBOLS.find((s) => s.symbol === symbol)?.label ?? symbol;
   return (
     <Paper p="lg">

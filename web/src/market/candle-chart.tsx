@@ -3,6 +3,8 @@ import type { CandleRecord, PeriodName } from '@tradeport/contracts';
 import { dispose, init, type Chart, type DeepPartial, type KLineData, type Period, type Styles } from 'klinecharts';
 import { useEffect, useRef, useState } from 'react';
 import { callApi, errorMessage } from '../api/client';
+import { queryClient } from '../api/query-client';
+import { CANDLE_PAGE, candlesQuery } from '../api/query-options';
 import { stream } from '../stream/stream';
 
 /** Our period names as KLineChart periods. */
@@ -18,8 +20,15 @@ export const CHART_PERIODS: Record<PeriodName, Period> = {
   MN: { type: 'month', span: 1 },
 };
 
-/** Candles per request, at first and for each page back in time. */
-export const CANDLE_PAGE = 500;
+export { CANDLE_PAGE };
+
+/**
+ * How old the cached first page may be when a chart starts. Long enough that a chart starting next
+ * to the page's own request for the same candles (the dashboard prefetches them with the session
+ * check) reuses it; short enough that no candle closes unseen between the answer and the stream's
+ * subscription.
+ */
+const FIRST_PAGE_FRESH_MS = 5_000;
 
 export const CHART_FONT = "'Inter Variable', Inter, system-ui, sans-serif";
 
@@ -63,7 +72,7 @@ export function loadCandles(instance: Chart, { symbol, period, digits }: { symbo
         if (type === 'init') {
           if (info.ticker !== symbol) return;
           const request = ++latestInit;
-          const answer = await callApi('getCandles', { symbol, period, limit: CANDLE_PAGE });
+          const answer = await queryClient.fetchQuery({ ...candlesQuery(symbol, period, CANDLE_PAGE), staleTime: FIRST_PAGE_FRESH_MS });
           if (cancelled || request !== latestInit) return;
           callback(answer.data.map(toKLine), { backward: false, forward: answer.data.length === CANDLE_PAGE });
           setState({ status: answer.data.length ? 'ready' : 'empty' });

@@ -753,6 +753,9 @@ function crossVote(k: number | null, d: number | null, oversold: number, overbou
  * MACD) depend on where their history starts, so a short history can read slightly differently
  * from a chart that loaded more; 300+ candles keep the 200-bar EMA meaningful.
  */
+/** How many of the latest candles the pages' summaries read: enough for the 200-bar EMA, cheap on a phone. */
+export const SUMMARY_CANDLES = 300;
+
 export function technicalSummary(candles: readonly CandleRecord[]): TechnicalSummary {
   const c = columns(candles);
   const movingAverages = movingAverageVotes(c);

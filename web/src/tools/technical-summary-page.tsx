@@ -5,7 +5,7 @@ import { useCandles, useSymbols } from '../api/queries';
 import { DeferredCandleChart } from '../market/deferred-candle-chart';
 import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { IndicatorTable, TechnicalGauges } from '../market/technical-gauge';
-import { technicalSummary } from '../market/technical-summary';
+import { SUMMARY_CANDLES, technicalSummary } from '../market/technical-summary';
 import { ErrorState, PageHeader } from '../ui/page';
 
 const PERIODS: PeriodName[] = ['M15', 'H1', 'H4', 'D1', 'W1'];
@@ -16,8 +16,8 @@ export function TechnicalSummaryPage() {
   const [period, setPeriod] = useState<PeriodName>('D1');
   const symbols = useSymbols();
   const digits = symbols.data?.data.find((s) => s.Symbol === symbol)?.digits ?? 5;
-  const candles = useCandles(symbol, period, 300);
-  const summary = useMemo(() => technicalSummary(candles.data?.data ?? []), [candles.data]);
+  const candles = useCandles(symbol, period);
+  const summary = useMemo(() => technicalSummary((candles.data?.data ?? []).slice(-SUMMARY_CANDLES)), [candles.data]);
   const label = SPEC_SYMBOLS.find((s) => s.symbol === symbol)?.label ?? symbol;
   return (
     <Stack gap="lg">
