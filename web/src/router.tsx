@@ -26,7 +26,7 @@ async function prefetchHome(): Promise<null> {
   if (!session) return null;
   void queryClient.prefetchQuery(profileQuery);
   void queryClient.prefetchQuery(symbolsQuery);
-  void queryClient.prefetchQuery(candlesQuery(DEFAULT_SPEC_SYMBOL, 'D1', 300));
+  void queryClient.prefetchQuery(candlesQuery(DEFAULT_SPEC_SYMBOL, 'D1'));
   if (roleOf(session) === 'trader') void queryClient.prefetchQuery(tradesHistoryQuery);
   return null;
 }
