@@ -3,7 +3,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { accountRoutes } from '../transport/http/routes/account-routes';
-import { adminRoutes } from '../transport/http/routes/admin-routes';
+import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-routes';
 import { authRoutes } from '../transport/http/routes/auth-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
@@ -15,37 +15,55 @@ import { BODY_LIMIT_BYTES } from './security';
 
 /**
  * Every API call (registered from the contracts' calls table by the route modules) and the
- * `/api/stream` WebSocket, with the body parsers they need.
+ * `/api/stream` WebSocket, each group in a context of its own with only the parsers it needs: the
+ * WebSocket plugin's hooks and handler wrapper serve the stream alone, the multipart parser's hooks
+ * (three asynchronous ones per request) the back office's four form calls alone, and every other
+ * call — nearly every request — runs none of them.
  */
 async function routes(app: FastifyInstance): Promise<void> {
-  // Forms carry a few short fields. A field may be as long as a whole JSON body, so nothing is
-  // silently cut short below the body limit (which the security plugin enforces up front).
-  await app.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: BODY_LIMIT_BYTES, parts: 20 } });
-
-  await app.register(fastifyWebsocket, {
-    options: { maxPayload: 16 * 1024, perMessageDeflate: false },
-    // A client breaking the WebSocket protocol (invalid UTF-8, an unmasked frame, a bad opcode, a
-    // payload over the limit) is the client's fault: one short line, no stack, so a signed-in user
-    // cannot flood the error log. Anything else is ours and logged in full.
-    errorHandler: (error: Error & { code?: string }, socket, request) => {
-      if (typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
-        request.log.info({ code: error.code, ip: request.ip }, 'stream connection closed: the client broke the WebSocket protocol');
-      } else {
-        request.log.error({ err: error }, 'stream connection failed');
-      }
-      socket.terminate();
-    },
+  let websocketServer: FastifyInstance['websocketServer'] | undefined;
+  await app.register(async (stream) => {
+    await stream.register(fastifyWebsocket, {
+      options: { maxPayload: 16 * 1024, perMessageDeflate: false },
+      // A client breaking the WebSocket protocol (invalid UTF-8, an unmasked frame, a bad opcode, a
+      // payload over the limit) is the client's fault: one short line, no stack, so a signed-in user
+      // cannot flood the error log. Anything else is ours and logged in full.
+      errorHandler: (error: Error & { code?: string }, socket, request) => {
+        if (typeof error.code === 'string' && (error.code.startsWith('WS_ERR_') || error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          request.log.info({ code: error.code, ip: request.ip }, 'stream connection closed: the client broke the WebSocket protocol');
+        } else {
+          request.log.error({ err: error }, 'stream connection failed');
+        }
+        socket.terminate();
+      },
+    });
+    streamRoute(stream, app.services.bus);
+    websocketServer = stream.websocketServer;
   });
-  streamRoute(app, app.services.bus);
+  // The stream's server, for the rest of the app (and its tests) as if the plugin were registered here.
+  app.decorate('websocketServer', websocketServer as FastifyInstance['websocketServer']);
 
-  systemRoutes(app);
-  marketRoutes(app);
-  tradingRoutes(app);
-  chartRoutes(app);
-  authRoutes(app);
-  accountRoutes(app);
-  adminRoutes(app);
-  siteRoutes(app);
+  await app.register(async (forms) => {
+    // Forms carry a few short fields. A field may be as long as a whole JSON body, so nothing is
+    // silently cut short below the body limit (which the security plugin enforces up front).
+    await forms.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: BODY_LIMIT_BYTES, parts: 20 } });
+    adminFormRoutes(forms);
+  });
+
+  await app.register(async (api) => {
+    // No multipart parser here: a form sent to a JSON call is refused before it is read (security plugin).
+    api.decorateRequest('isMultipart', function isMultipart() {
+      return false;
+    });
+    systemRoutes(api);
+    marketRoutes(api);
+    tradingRoutes(api);
+    chartRoutes(api);
+    authRoutes(api);
+    accountRoutes(api);
+    adminRoutes(api);
+    siteRoutes(api);
+  });
 }
 
 export const routesPlugin = fp(routes, { name: 'tradeport-routes', fastify: '5.x', decorators: { fastify: ['services', 'market', 'trading'] }, dependencies: ['tradeport-security', 'tradeport-sessions'] });

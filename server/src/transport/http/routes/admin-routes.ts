@@ -19,10 +19,6 @@ export function adminRoutes(app: FastifyInstance): void {
     return tradersAnswer([sources.users, sources.totals, sources.sessions], () => successData(usersTable(sources, online)), online.join(','));
   });
 
-  registerCall(app, calls.editStatusTraders, async ({ body, actor }) => successMessage(await setUserActive(ctx, actor, body.id, body.isActive)));
-
-  registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
-
   registerCall(app, calls.getPendingDeposite, async () => successList(await listPendingDeposits(ctx)));
 
   registerCall(app, calls.editStatusDeposite, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'deposit', body.deposites_id, body.status)));
@@ -39,12 +35,24 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getPaymentGetways, async () => successList(await listPaymentAccounts(ctx)));
 
+  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await withTargetUsers(ctx, await listAudit(ctx, query.limit, query.before))));
+}
+
+/**
+ * The back office's calls the spec gives a form (multipart/form-data, JSON accepted too): registered
+ * apart (plugins/routes.ts) so the multipart parser and its hooks serve these four calls only.
+ */
+export function adminFormRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+
+  registerCall(app, calls.editStatusTraders, async ({ body, actor }) => successMessage(await setUserActive(ctx, actor, body.id, body.isActive)));
+
+  registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
+
   registerCall(app, calls.addNewPayments, async ({ body, actor }) => {
     const id = await addPaymentAccount(ctx, actor, body);
     return { ...successMessage(`Payment account ${body.name} added.`), id };
   });
 
   registerCall(app, calls.editStatusPayments, async ({ body, actor }) => successMessage(await setPaymentAccountActive(ctx, actor, body.id, body.isActive)));
-
-  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await withTargetUsers(ctx, await listAudit(ctx, query.limit, query.before))));
 }
