@@ -20,6 +20,17 @@ export default defineConfig({
             // file: left to itself the bundler splits it into a dozen sub-KiB chunks that a phone
             // on a slow link fetches a few at a time. Style sheets keep their own files.
             { name: 'boot', tags: ['$initial'], test: (id: string) => !/\.css($|\?)/.test(id), priority: 10 },
+            // The UI libraries that three or more screens share (Mantine's components, floating-ui,
+            // the icons, the number input's formatter) in one file: left to itself the bundler
+            // makes a file per component, about 40 for the terminal, and each response's headers
+            // (~1 KB) cost as much as a small component. What one or two screens use stays with
+            // them, so a small page (sign-up) does not download the terminal's components.
+            {
+              name: 'ui',
+              test: (id: string) => !/\.css($|\?)/.test(id) && /node_modules[\\/](@mantine|@floating-ui|@tabler|react-number-format)[\\/]/.test(id),
+              minShareCount: 3,
+              priority: 5,
+            },
           ],
         },
       },

@@ -80,10 +80,42 @@ export function routeSizes(dist = DIST): RouteSize[] {
     .sort((a, b) => a.module.localeCompare(b.module));
 }
 
+/**
+ * The desktop terminal with everything it ever loads: the entry, the `/trading` route and the
+ * desktop page with their static imports, and every chunk of the terminal and its chart that they
+ * load on demand (the phone's modules excepted) — what the browser has received once the page has
+ * prefetched its dialogs and tabs.
+ */
+export function terminalSize(dist = DIST): RouteSize {
+  const manifest = readManifest(dist);
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!entryKey) throw new Error('The build manifest has no entry.');
+  const keys = new Set<string>();
+  for (const k of [entryKey, 'src/ui/signed-in-layout.tsx', 'src/terminal/trading-route.tsx', 'src/terminal/trading-page.tsx']) if (manifest[k]) staticClosure(manifest, k, keys);
+  const terminalLazy = (k: string) => /^src\/(terminal|chart)\//.test(k) && !/phone/.test(k);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const k of [...keys]) {
+      for (const d of manifest[k]?.dynamicImports ?? []) {
+        if (!keys.has(d) && terminalLazy(d)) {
+          staticClosure(manifest, d, keys);
+          grew = true;
+        }
+      }
+    }
+  }
+  const files = [...keys].map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));
+  return { module: 'src/terminal/trading-page.tsx', files: files.length, gzipBytes: files.reduce((sum, f) => sum + gzipSize(dist, f), 0) };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  /** `--dist=DIR`: a build made elsewhere (`vite build --outDir DIR`) instead of web/dist. */
+  const dist = resolve(process.argv.find((a) => a.startsWith('--dist='))?.slice('--dist='.length) ?? DIST);
   console.log('| Route module | JS files | gzipped |');
   console.log('|---|---:|---:|');
-  const entry = entrySize();
+  const entry = entrySize(dist);
   console.log(`| entry (with \`src/auth/sign-in-page.tsx\`) | ${entry.files} | ${(entry.gzipBytes / 1024).toFixed(1)} KB |`);
-  for (const r of routeSizes()) console.log(`| \`${r.module}\` | ${r.files} | ${(r.gzipBytes / 1024).toFixed(1)} KB |`);
+  for (const r of routeSizes(dist)) console.log(`| \`${r.module}\` | ${r.files} | ${(r.gzipBytes / 1024).toFixed(1)} KB |`);
+  const terminal = terminalSize(dist);
+  console.log(`| the desktop terminal with everything it loads later | ${terminal.files} | ${(terminal.gzipBytes / 1024).toFixed(1)} KB |`);
 }
