@@ -319,6 +319,58 @@ describe('trade levels on the terminal chart', () => {
     await screenshots(page, 'terminal-chart-levels', { dark: true });
     await context.close();
   });
+
+  it('removes a stop loss from the × on its label and a take profit by keyboard, each after confirming', async () => {
+    const trader = await createTrader(h);
+    const admin = await adminClient(h);
+    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
+    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09, comment: '' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const ticket = opened.body.ticket as number;
+
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await page.getByTestId('price-row-EURUSD').click();
+    const chart = new ChartPanel(page);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    await page.waitForFunction((t) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-level-removes') ?? '').includes(`tp-${t}@`), ticket);
+    await page.waitForTimeout(300);
+    const removes = ((await chart.canvas().getAttribute('data-level-removes')) ?? '').split(' ');
+    assert.deepEqual(removes.map((r) => r.split('@')[0]), [`sl-${ticket}`, `tp-${ticket}`], 'an × on the SL and the TP, none on the entry');
+    const [x, y] = removes[0]!.split('@')[1]!.split(',').map(Number) as [number, number];
+    const box = (await chart.canvas().boundingBox())!;
+    await page.mouse.move(box.x + x, box.y + y, { steps: 3 });
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-level-remove.png`, clip: { x: box.x, y: Math.max(0, box.y + y - 60), width: 420, height: 120 } });
+    await page.mouse.click(box.x + x, box.y + y);
+    const dialog = page.getByRole('dialog', { name: 'Change the order?' });
+    await dialog.getByText(`Remove the stop loss of #${ticket}?`).waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForFunction(async (t) => {
+      const r = await fetch('/api/platform/getTrades.php');
+      const row = (await r.json()).data.find((x: { ticket: number }) => x.ticket === t);
+      return row && row.stopLoss === 0 && row.takeProfit === 1.09;
+    }, ticket);
+    await page.waitForFunction((t) => !(document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`sl-${t}@`), ticket);
+
+    // The keyboard reaches the take profit's × as a button named after it.
+    const removeTp = chart.root.getByRole('button', { name: `Remove the take profit of #${ticket}` });
+    await removeTp.focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByText(`Remove the take profit of #${ticket}?`).waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForFunction(async (t) => {
+      const r = await fetch('/api/platform/getTrades.php');
+      const row = (await r.json()).data.find((x: { ticket: number }) => x.ticket === t);
+      return row && row.stopLoss === 0 && row.takeProfit === 0;
+    }, ticket);
+    await removeTp.waitFor({ state: 'detached' });
+    await context.close();
+  });
 });
 
 /** The trader's saved layout for EURUSD, read with the page's own session. */

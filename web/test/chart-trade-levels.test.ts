@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OpenTradeRow, PendingOrderRow } from '../src/api/terminal-queries';
-import { changeFor, levelsOf } from '../src/chart/trade-levels';
+import { changeFor, isRemovable, levelsOf, removeName } from '../src/chart/trade-levels';
 
 const trade = (over: Partial<OpenTradeRow> = {}): OpenTradeRow => ({
   ticket: 7, symbol: 'EURUSD', fullSymbol: 'EURUSD', currencyType: 'Forex', timeStamp: '2026-01-05T10:00:00Z', type: 'Buy', volume: 0.1, orginalPrice: 1.0852,
@@ -33,5 +33,10 @@ describe('trade levels on the chart', () => {
     assert.equal(changeFor(level!, 1.0712, [], [], 5), null);
     const [entry] = levelsOf([trade()], [], 'EURUSD', 5);
     assert.equal(changeFor(entry!, 1.1, [trade()], [], 5), null);
+  });
+
+  it('offers removal from the label for an SL or TP only, named after the level and the ticket', () => {
+    const levels = levelsOf([trade()], [order()], 'EURUSD', 5);
+    assert.deepEqual(levels.filter(isRemovable).map(removeName), ['Remove the stop loss of #7', 'Remove the take profit of #7']);
   });
 });

@@ -3,8 +3,9 @@ import type { PeriodName } from '@tradeport/contracts/periods';
 import { dispose, init, type Chart, type DeepPartial, type Indicator, type KLineData, type Overlay, type Styles } from 'klinecharts';
 import { chartStyles, loadCandles, type ChartLoadState } from '../market/candle-chart';
 import { INDICATOR_BY_NAME, withSource } from './indicators';
-import { LEVEL_OVERLAY, registerLevelOverlay, registerToolOverlays, type DrawingStyle, type LevelLook } from './overlays';
-import type { TradeLevel } from './trade-levels';
+import { levelLabelLayout } from './level-figure';
+import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingStyle, type LevelLook } from './overlays';
+import { isRemovable, type TradeLevel } from './trade-levels';
 import { overlayName, toolOfOverlay } from './tools';
 
 export type ChartType = 'candle' | 'line' | 'area';
@@ -21,7 +22,7 @@ export interface ChartEvents {
   onLoad(state: ChartLoadState | ((current: ChartLoadState) => ChartLoadState)): void;
   /** A drawing tool finished or was cancelled. */
   onToolDone(): void;
-  /** A trade level was dragged to a price (or double-clicked: 0, to remove it). */
+  /** A trade level was dragged to a price (or removed from its label's ×, or double-clicked: 0). */
   onLevel(level: TradeLevel, price: number): void;
 }
 
@@ -70,6 +71,8 @@ export class ChartController {
   constructor(
     private readonly container: HTMLElement,
     private readonly events: ChartEvents,
+    /** Finger-sized controls on the canvas (the phone). */
+    private readonly options: { touch?: boolean } = {},
   ) {
     registerToolOverlays();
     registerLevelOverlay();
@@ -295,7 +298,8 @@ export class ChartController {
   setLevels(levels: TradeLevel[]): void {
     this.chart.removeOverlay({ name: LEVEL_OVERLAY });
     for (const level of levels) {
-      const look: LevelLook = { key: level.key, label: level.label, color: LEVEL_COLORS[level.kind], dashed: level.kind === 'sl' || level.kind === 'tp' };
+      const removable = isRemovable(level);
+      const look: LevelLook = { key: level.key, label: level.label, color: LEVEL_COLORS[level.kind], dashed: level.kind === 'sl' || level.kind === 'tp', removable, touch: !!this.options.touch };
       const last = this.chart.getDataList().at(-1)?.timestamp ?? Date.now();
       this.chart.createOverlay({
         name: LEVEL_OVERLAY,
@@ -307,9 +311,14 @@ export class ChartController {
           const value = overlay.points[0]?.value;
           if (value !== undefined && Number.isFinite(value)) this.events.onLevel(level, value);
         },
-        onDoubleClick: () => {
-          if (level.kind === 'sl' || level.kind === 'tp') this.events.onLevel(level, 0);
+        onClick: ({ figure }) => {
+          if (removable && figure?.key === LEVEL_REMOVE_KEY) this.events.onLevel(level, 0);
         },
+        onDoubleClick: () => {
+          if (removable) this.events.onLevel(level, 0);
+        },
+        // KLineChart drops an overlay on a right click; a level is the server's and stays.
+        onRightClick: (event) => event.preventDefault?.(),
       });
     }
     this.levels = levels;
@@ -318,9 +327,14 @@ export class ChartController {
 
   private levels: TradeLevel[] = [];
 
-  /** Where each level is drawn (its key and pixel height), on a data attribute for the browser tests. */
+  /** Where each level is drawn (its key and pixel height) and where its × is, on data attributes for the browser tests. */
   private markLevels = () => {
-    this.container.dataset.levels = this.levels.map((l) => `${l.key}@${Math.round(this.yOfPrice(l.price) ?? -1)}`).join(' ');
+    const ys = this.levels.map((l) => ({ level: l, y: Math.round(this.yOfPrice(l.price) ?? -1) }));
+    this.container.dataset.levels = ys.map(({ level, y }) => `${level.key}@${y}`).join(' ');
+    this.container.dataset.levelRemoves = ys
+      .filter(({ level }) => isRemovable(level))
+      .map(({ level, y }) => `${level.key}@${Math.round(levelLabelLayout({ textWidth: textWidth(level.label), y, removable: true, touch: !!this.options.touch }).remove!.x)},${y}`)
+      .join(' ');
   };
 
   /** Pixel height of a price on the candles' pane (for the browser tests). */

@@ -9,6 +9,7 @@ import type { ChartModel } from './chart-model';
 import classes from './chart.module.css';
 import type { DrawingStyle } from './overlays';
 import { TOOL_BY_NAME } from './tools';
+import { isRemovable, removeName } from './trade-levels';
 import type { ToolMenu } from './tools/shape';
 import type { SaveState } from './use-chart-layout';
 
@@ -96,7 +97,7 @@ export interface ChartStageState {
  * Runs a KLineChart over the model: candles of the symbol and period, the layout's drawings and
  * indicators, the trade levels; tells the model what the user changed on the canvas.
  */
-export function useChartStage(model: ChartModel, { crosshair = true }: { crosshair?: boolean } = {}): ChartStageState {
+export function useChartStage(model: ChartModel, { crosshair = true, touch = false }: { crosshair?: boolean; touch?: boolean } = {}): ChartStageState {
   const { symbol, period, digits, layout, loaded, onLayout, type, magnet } = model;
   const container = useRef<HTMLDivElement>(null);
   const controller = useRef<ChartController | null>(null);
@@ -132,7 +133,7 @@ export function useChartStage(model: ChartModel, { crosshair = true }: { crossha
       onLoad: setLoad,
       onToolDone: () => setTool(null),
       onLevel: (level, price) => onLevelRef.current(level, price),
-    });
+    }, { touch });
     controller.current = c;
     return () => {
       c.destroy();
@@ -229,8 +230,27 @@ export function ChartStage({ stage, model, label, touch = false }: { stage: Char
         </div>
       )}
       {selected && !tool && <DrawingBar stage={stage} touch={touch} />}
+      <LevelKeys model={model} />
       <ChartLoadOverlay state={load} symbol={model.symbol} />
     </Box>
+  );
+}
+
+/**
+ * The keyboard's way to the ×s drawn on the SL and TP labels: a button per removable level, out of
+ * sight until focused (the canvas cannot hold a focusable control).
+ */
+function LevelKeys({ model }: { model: ChartModel }) {
+  const removable = model.levels.filter(isRemovable);
+  if (!removable.length) return null;
+  return (
+    <div className={classes.levelKeys} role="group" aria-label="Stop loss and take profit on the chart">
+      {removable.map((level) => (
+        <button key={level.key} type="button" className={classes.levelKey} onClick={() => model.onLevel(level, 0)}>
+          {removeName(level)}
+        </button>
+      ))}
+    </div>
   );
 }
 

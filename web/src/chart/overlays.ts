@@ -1,5 +1,6 @@
-import { registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
+import { registerFigure, registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
+import { LABEL_X, levelLabelLayout, onRemove } from './level-figure';
 import { overlayName, TOOLS } from './tools';
 import { indexOfTime, type Pt, type Shape, type ToolDefinition } from './tools/shape';
 
@@ -89,22 +90,75 @@ export function registerToolOverlays(): void {
   for (const tool of TOOLS) registerOverlay<DrawingStyle>(templateOf(tool));
 }
 
-/** A trade level's look: its label and colour, dashed for SL and TP. */
+/** A trade level's look: its label and colour, dashed for SL and TP, and whether its label has an × that removes it. */
 export interface LevelLook {
   key: string;
   label: string;
   color: string;
   dashed: boolean;
+  removable: boolean;
+  /** Finger-sized × (the phone). */
+  touch: boolean;
 }
 
 export const LEVEL_OVERLAY = 'tp.level';
+/** The figure of a level's ×; its key on the overlay, for the click handler. */
+export const LEVEL_REMOVE_FIGURE = 'tp.levelRemove';
+export const LEVEL_REMOVE_KEY = 'remove';
+const LABEL_FONT_SIZE = 11;
+const LABEL_FONT_WEIGHT = 600;
+
+interface RemoveAttrs {
+  x: number;
+  y: number;
+  size: number;
+  hitRadius: number;
+}
+
+let measurer: CanvasRenderingContext2D | null = null;
+const widths = new Map<string, number>();
+
+/** The label text's width in the chart's font (cached: levels redraw with every frame). */
+export function textWidth(text: string): number {
+  let w = widths.get(text);
+  if (w === undefined) {
+    measurer ??= document.createElement('canvas').getContext('2d');
+    if (!measurer) return text.length * 6.5;
+    measurer.font = `${LABEL_FONT_WEIGHT} ${LABEL_FONT_SIZE}px ${CHART_FONT}`;
+    w = measurer.measureText(text).width;
+    if (widths.size > 500) widths.clear();
+    widths.set(text, w);
+  }
+  return w;
+}
 
 let levelRegistered = false;
 
-/** Registers the trade-level overlay once: a price line across the pane with its label on the left. */
+/** Registers the trade-level overlay once: a price line across the pane with its label (and × for an SL or TP) on the left. */
 export function registerLevelOverlay(): void {
   if (levelRegistered) return;
   levelRegistered = true;
+  registerFigure<RemoveAttrs, { color: string }>({
+    name: LEVEL_REMOVE_FIGURE,
+    checkEventOn: (point, attrs) => onRemove(point, attrs),
+    draw: (ctx, { x, y, size }, { color }) => {
+      const half = size / 2;
+      ctx.fillStyle = color;
+      ctx.beginPath();
+      ctx.roundRect(x - half, y - half, size, size, 2);
+      ctx.fill();
+      const arm = size * 0.2;
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 1.6;
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      ctx.moveTo(x - arm, y - arm);
+      ctx.lineTo(x + arm, y + arm);
+      ctx.moveTo(x + arm, y - arm);
+      ctx.lineTo(x - arm, y + arm);
+      ctx.stroke();
+    },
+  });
   registerOverlay<LevelLook>({
     name: LEVEL_OVERLAY,
     totalStep: 2,
@@ -115,15 +169,19 @@ export function registerLevelOverlay(): void {
       const at = coordinates[0];
       const look = overlay.extendData;
       if (!at || !look) return [];
-      return [
+      const place = levelLabelLayout({ textWidth: textWidth(look.label), y: at.y, removable: look.removable, touch: look.touch });
+      const figures: OverlayFigure[] = [
         { key: 'line', type: 'line', attrs: { coordinates: [{ x: 0, y: at.y }, { x: bounding.width, y: at.y }] }, styles: { color: look.color, size: 1, style: look.dashed ? 'dashed' : 'solid', dashedValue: [6, 4] } },
         {
           key: 'label',
           type: 'text',
-          attrs: { x: 6, y: at.y, text: look.label, align: 'left', baseline: 'middle' },
-          styles: { color: '#ffffff', size: 11, family: CHART_FONT, weight: 600, style: 'fill', backgroundColor: look.color, borderSize: 0, borderRadius: 2, paddingLeft: 4, paddingRight: 4, paddingTop: 2, paddingBottom: 2 },
+          attrs: { x: LABEL_X, y: place.label.y, text: look.label, align: 'left', baseline: 'middle' },
+          styles: { color: '#ffffff', size: LABEL_FONT_SIZE, family: CHART_FONT, weight: LABEL_FONT_WEIGHT, style: 'fill', backgroundColor: look.color, borderSize: 0, borderRadius: 2, paddingLeft: 4, paddingRight: 4, paddingTop: 2, paddingBottom: 2 },
         },
       ];
+      // Pressing the × must not start a drag of the line: it only answers clicks.
+      if (place.remove) figures.push({ key: LEVEL_REMOVE_KEY, type: LEVEL_REMOVE_FIGURE, attrs: place.remove, styles: { color: look.color }, ignoreEvent: ['onPressedMoveStart', 'onPressedMoving', 'onPressedMoveEnd'] });
+      return figures;
     },
   });
 }

@@ -114,7 +114,7 @@ function TypeLabel({ icon, text }: { icon: ReactNode; text: string }) {
 
 /** The tool column and the chart. */
 function PhoneCanvas({ model, crosshair, onCrosshair, label }: { model: ChartModel; crosshair: boolean; onCrosshair(on: boolean): void; label: string }) {
-  const stage = useChartStage(model, { crosshair });
+  const stage = useChartStage(model, { crosshair, touch: true });
   const [confirmClear, setConfirmClear] = useState(false);
   const icons = MENU_ICONS(22);
   const { layout, loaded, magnet } = model;

@@ -33,6 +33,16 @@ export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly Pendi
   return out;
 }
 
+/** Whether a level can be removed from its label (an SL or TP; entries and orders cannot). */
+export function isRemovable(level: TradeLevel): boolean {
+  return (level.kind === 'sl' || level.kind === 'tp') && level.draggable;
+}
+
+/** The name of a level's remove control, e.g. 'Remove the stop loss of #7'. */
+export function removeName(level: TradeLevel): string {
+  return `Remove the ${level.kind === 'sl' ? 'stop loss' : 'take profit'} of #${level.ticket}`;
+}
+
 export type LevelChange = { call: 'modifyTrades'; input: CallInput<'modifyTrades'>; what: string } | { call: 'modifyPendingOrder'; input: CallInput<'modifyPendingOrder'>; what: string };
 
 /**
