@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../src/storage/db';
+import { SessionCache } from '../src/services/session-cache';
 import { flushTouches } from '../src/services/sessions';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
@@ -64,6 +65,39 @@ describe('sessions’ last-seen times', () => {
     // The cached entry expires and the row (still the sign-in time) is read again; the noted use keeps the session alive.
     t.clock.advance(idleMs - 20_000);
     assert.equal((await client.get(PROFILE)).status, 200);
+  });
+});
+
+describe('flushes of last-seen times', () => {
+  test('run one at a time; callers arriving while one runs share the next (a group commit)', async () => {
+    const cache = new SessionCache();
+    let writes = 0;
+    let release: () => void = () => undefined;
+    const write = async () => {
+      writes += 1;
+      if (writes === 1) await new Promise<void>((r) => (release = r));
+    };
+    const first = cache.flush(write);
+    const waiting = [cache.flush(write), cache.flush(write), cache.flush(write)];
+    assert.equal(writes, 1, 'the others wait for the running one');
+    release();
+    await Promise.all([first, ...waiting]);
+    assert.equal(writes, 2, 'the three waiting callers shared one write');
+  });
+
+  test('a failed write does not stop the next one', async () => {
+    const cache = new SessionCache();
+    let writes = 0;
+    const failing = cache.flush(async () => {
+      writes += 1;
+      throw new Error('database away');
+    });
+    const next = cache.flush(async () => {
+      writes += 1;
+    });
+    await assert.rejects(failing, /database away/);
+    await next;
+    assert.equal(writes, 2);
   });
 });
 

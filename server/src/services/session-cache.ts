@@ -89,6 +89,31 @@ export class SessionCache {
     return this.touches.size;
   }
 
+  private runningFlush: Promise<void> | null = null;
+  private nextFlush: Promise<void> | null = null;
+
+  /**
+   * Runs `write` (which takes the noted times with `takeTouches`) one at a time, as a group commit:
+   * a caller arriving while one runs waits for the next, which all such callers share, so however
+   * many sessions come back at once they cost one write per turn, not one each.
+   */
+  flush(write: () => Promise<void>): Promise<void> {
+    if (this.nextFlush) return this.nextFlush;
+    if (this.runningFlush) {
+      const next = this.runningFlush.catch(() => undefined).then(() => {
+        this.nextFlush = null;
+        return this.flush(write);
+      });
+      this.nextFlush = next;
+      return next;
+    }
+    const running = write().finally(() => {
+      if (this.runningFlush === running) this.runningFlush = null;
+    });
+    this.runningFlush = running;
+    return running;
+  }
+
   /** Hands over every noted last-seen time (to be written), forgetting them here. */
   takeTouches(): Map<string, { userId: number; at: number }> {
     const taken = this.touches;

@@ -96,11 +96,16 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
 }
 
 /**
- * Writes the last-seen times noted since the last flush (sessions, and their users), in one
- * transaction. A time is only ever moved forward. If the write fails the times are noted again, so
- * the next flush tries them once more.
+ * Writes the last-seen times noted so far (sessions, and their users), in one transaction, one
+ * flush at a time (callers arriving meanwhile share the next: see SessionCache.flush). A time is
+ * only ever moved forward. If the write fails the times are noted again, so the next flush tries
+ * them once more.
  */
-export async function flushTouches(ctx: ServiceContext): Promise<void> {
+export function flushTouches(ctx: ServiceContext): Promise<void> {
+  return ctx.sessionCache.flush(() => writeTouches(ctx));
+}
+
+async function writeTouches(ctx: ServiceContext): Promise<void> {
   const touches = ctx.sessionCache.takeTouches();
   if (touches.size === 0) return;
   const users = new Map<number, number>();
