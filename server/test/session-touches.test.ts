@@ -44,6 +44,16 @@ describe('sessions’ last-seen times', () => {
     assert.deepEqual(await lastSeen(t, id), { session: now, user: now });
   });
 
+  test('a pause shorter than the online window is noted, not written at once (the user is still shown online meanwhile)', async () => {
+    const { client, id } = await signedInTrader(t);
+    const signedInAt = t.clock.now();
+    t.clock.advance(t.config.onlineWindowMs - 60_000);
+    assert.equal((await client.get(PROFILE)).status, 200);
+    assert.deepEqual(await lastSeen(t, id), { session: signedInAt, user: signedInAt });
+    await flushTouches(t.ctx);
+    assert.equal((await lastSeen(t, id)).user, t.clock.now());
+  });
+
   test('a last-seen time is never moved back by a flush', async () => {
     const { client, id } = await signedInTrader(t);
     t.clock.advance(31_000);

@@ -29,9 +29,10 @@ const TOUCH_INTERVAL_MS = 30_000;
 /**
  * Last-seen times of sessions in steady use are written together, at most this long after they
  * were noted (the sessions plugin flushes on a timer and at shutdown): one transaction (one sync to
- * disk) for every active session, instead of two writes each. A session back after a pause of more
- * than two touch intervals is written at once, so the back office shows its user online from that
- * request on.
+ * disk) for every active session, instead of two writes each. The back office shows a user online
+ * while their last-seen time is within `onlineWindowMs`; a session back after a pause long enough to
+ * show as offline is written at once, so its user shows online from that request on (any shorter
+ * pause keeps them online while the write waits).
  */
 export const TOUCH_FLUSH_MS = 5_000;
 
@@ -90,7 +91,8 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
     const pause = now - session.lastSeenAt;
     session.lastSeenAt = now;
     ctx.sessionCache.noteTouch(idHash, session.userId, now);
-    if (pause >= 2 * TOUCH_INTERVAL_MS) await flushTouches(ctx);
+    // Long enough away to show as Offline in the back office: written before the answer, so they show online from this request on.
+    if (pause >= ctx.config.onlineWindowMs - TOUCH_FLUSH_MS) await flushTouches(ctx);
   }
   return { userId: session.userId, role: session.role, sessionHash: idHash };
 }
