@@ -268,6 +268,16 @@ describe('the phone terminal', () => {
     await page.getByRole('group', { name: 'EURUSD chart, H4' }).waitFor();
     await page.locator('[data-testid="phone-chart"] [data-testid="terminal-chart"][data-drawings="1"]').waitFor();
     await look(page, 'phone-chart-h4-drawing');
+
+    // The toolbar's menu toggle opens the menu sheet; Back closes it.
+    await page.getByRole('button', { name: 'Menu', exact: true }).tap();
+    await page.getByTestId('menu-sheet').waitFor();
+    await page.getByTestId('menu-sheet').getByText('Lena Berg').waitFor();
+    await look(page, 'phone-menu');
+    assert.deepEqual(await terminal.smallTouchTargets(), [], 'the menu: every touch target is at least 44 px');
+    await page.goBack();
+    await page.getByTestId('menu-sheet').waitFor({ state: 'detached' });
+    await terminal.chart().waitFor();
     await context.close();
   });
 });

@@ -12,6 +12,7 @@ describe('the phone terminal kept in the URL hash', () => {
       { view: 'trading', layer: { kind: 'position', ticket: 42 } },
       { view: 'chart', layer: { kind: 'order', symbol: 'XAUUSD' } },
       { view: 'trading', layer: { kind: 'order', symbol: 'BTCUSD', side: 'sell' } },
+      { view: 'chart', layer: { kind: 'menu' } },
     ];
     for (const s of screens) assert.deepEqual(parsePhoneHash(`#${phoneHash(s)}`), s, phoneHash(s));
   });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useSyncExternalStore, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { LoadingScreen } from '../ui/loading-screen';
 
 /**
@@ -9,17 +9,6 @@ export const PHONE_QUERY = '(max-width: 768px), (max-height: 500px) and (max-wid
 
 function isPhoneScreen(): boolean {
   return typeof window !== 'undefined' && window.matchMedia(PHONE_QUERY).matches;
-}
-
-function subscribe(onChange: () => void): () => void {
-  const media = window.matchMedia(PHONE_QUERY);
-  media.addEventListener('change', onChange);
-  return () => media.removeEventListener('change', onChange);
-}
-
-/** Whether the window is phone-sized now; follows rotations and resizes. */
-function usePhoneScreen(): boolean {
-  return useSyncExternalStore(subscribe, isPhoneScreen, () => false);
 }
 
 /**
@@ -42,8 +31,12 @@ export function preloadTradingLayout(): Promise<unknown> {
   return load(isPhoneScreen() ? 'phone' : 'desktop');
 }
 
-/** `/trading`: the phone layout at 768 px or less (spec: Mobile trading screen), the desktop terminal otherwise. */
+/**
+ * `/trading`: the phone layout at 768 px or less (spec: Mobile trading screen), the desktop terminal
+ * otherwise. Chosen when the page opens and kept: resizing a window (or a tablet turning) never
+ * swaps the layout under the trader's hands, which would drop an order ticket being filled in.
+ */
 export function TradingRoute() {
-  const phone = usePhoneScreen();
+  const [phone] = useState(isPhoneScreen);
   return <Suspense fallback={<LoadingScreen />}>{phone ? <PhoneTerminal /> : <DesktopTerminal />}</Suspense>;
 }

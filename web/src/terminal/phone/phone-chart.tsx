@@ -4,8 +4,8 @@ import { lazy, Suspense } from 'react';
 // The chart (KLineChart and its tools) is the heaviest part of the terminal: it loads when the tab is first shown.
 const PhoneChartTab = lazy(() => import('../../chart/phone-chart-tab').then((m) => ({ default: m.PhoneChartTab })));
 
-/** The chart tab: the chart's own phone toolbar and tool column, over the selected symbol. */
-export function PhoneChart({ symbol, onNewOrder }: { symbol: string; onNewOrder(): void }) {
+/** The chart tab: the chart's own phone toolbar (its menu toggle opens the menu sheet) and tool column, over the selected symbol. */
+export function PhoneChart({ symbol, onNewOrder, onOpenMenu }: { symbol: string; onNewOrder(): void; onOpenMenu(): void }) {
   return (
     <Suspense
       fallback={
@@ -16,7 +16,7 @@ export function PhoneChart({ symbol, onNewOrder }: { symbol: string; onNewOrder(
         </Center>
       }
     >
-      <PhoneChartTab symbol={symbol} onNewOrder={onNewOrder} />
+      <PhoneChartTab symbol={symbol} onNewOrder={onNewOrder} onOpenMenu={onOpenMenu} />
     </Suspense>
   );
 }

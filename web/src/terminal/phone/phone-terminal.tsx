@@ -7,6 +7,7 @@ import { useAppStore } from '../../state/app-store';
 import { ConnectionBadge } from '../../ui/connection-badge';
 import { PriceTable } from '../price-table';
 import { BottomSheet } from './bottom-sheet';
+import { MenuSheetContent } from './menu-sheet';
 import { OrderScreen } from './order-screen';
 import { PhoneChart } from './phone-chart';
 import type { PhoneView } from './phone-nav';
@@ -65,7 +66,7 @@ export function PhoneTerminal() {
       </header>
       <main className={classes.main} data-view={view} aria-label={title}>
         {view === 'prices' && <PriceTable phone onPick={pickRow} />}
-        {view === 'chart' && symbol && <PhoneChart symbol={symbol} onNewOrder={() => newOrder(symbol)} />}
+        {view === 'chart' && symbol && <PhoneChart symbol={symbol} onNewOrder={() => newOrder(symbol)} onOpenMenu={() => openLayer({ kind: 'menu' })} />}
         {view === 'trading' && <PhoneTrading onOpenPosition={(ticket) => openLayer({ kind: 'position', ticket })} onNewOrder={() => newOrder(symbol)} />}
       </main>
       <nav className={classes.tabbar} aria-label="Terminal">
@@ -85,6 +86,9 @@ export function PhoneTerminal() {
       </BottomSheet>
       <BottomSheet opened={layer?.kind === 'position'} onClose={closeLayer} label={layer?.kind === 'position' ? `Position #${layer.ticket}` : ''} height={45} testId="position-sheet">
         {layer?.kind === 'position' && <PositionSheetContent ticket={layer.ticket} onNewOrder={(s) => openLayer({ kind: 'order', symbol: s })} onChart={chartOf} onDone={closeLayer} />}
+      </BottomSheet>
+      <BottomSheet opened={layer?.kind === 'menu'} onClose={closeLayer} label="Menu" height={25} testId="menu-sheet">
+        {layer?.kind === 'menu' && <MenuSheetContent />}
       </BottomSheet>
       {layer?.kind === 'order' && <OrderScreen key={`${layer.symbol}:${layer.side ?? ''}`} symbol={layer.symbol} side={layer.side} onClose={closeLayer} />}
     </div>
