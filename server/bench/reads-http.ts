@@ -22,8 +22,8 @@ import { armDeadline, ServerChild } from './server-child';
  *   in a child process with LOG_LEVEL=warn and the simulated feed ticking (`production-server.ts`),
  *   on a fresh SQLite file (or, with `--database=postgres://…`, a fresh PostgreSQL database), with
  *   `--users=1000` traders signed in (their sessions written up front). Each trader gets a deposit
- *   approved, opens three positions and closes one, places a pending order and requests a
- *   withdrawal, over HTTP. autocannon's 100 connections rotate through all their cookies, so the
+ *   approved, opens three positions and closes one and places a pending order, over HTTP; every
+ *   20th also requests a withdrawal. autocannon's 100 connections rotate through all their cookies, so the
  *   thousand sessions stay active (each is touched every 30 s, as a browser's would be); the back
  *   office's calls use the administrator's session, and `getTraderDetails` rotates through the
  *   traders. The kept answers' hit rate is read from the server (`production-probe.ts`).
@@ -94,6 +94,7 @@ function readsToMeasure(): Read[] {
     getQuotes: '?symbols=EURUSD',
     getCandles: '?symbol=EURUSD&period=M1&limit=100',
     getActivity: '?page=1',
+    getChartLayout: '?symbol=EURUSD',
   };
   const reads: Read[] = [];
   if (ONLY.length === 0 || ONLY.includes('health')) reads.push({ name: 'health', path: '/api/health', as: null });
@@ -135,7 +136,7 @@ async function adminSession(origin: string): Promise<{ admin: string; gateway: n
 }
 
 /** A trader's account as a screen shows it: a deposit, open and closed positions, a pending order, a withdrawal request. */
-async function furnish(origin: string, admin: string, gateway: number, trader: string, positions: number, closes: number, orders: number): Promise<void> {
+async function furnish(origin: string, admin: string, gateway: number, trader: string, positions: number, closes: number, orders: number, withdrawal = true): Promise<void> {
   const deposit = expectOk('deposit request', await call(origin, '/platform/addDeposite.php', { cookie: trader, body: { depositAmount: '10000', paymentAccount: '1234', payment_getways_id: gateway } }));
   expectOk('deposit approval', await call(origin, '/dashboard/admin/editStatusDeposite.php', { cookie: admin, body: { deposites_id: deposit.body.id, status: 1 } }));
   const tickets: number[] = [];
@@ -147,7 +148,7 @@ async function furnish(origin: string, admin: string, gateway: number, trader: s
   for (const [orderType, price] of ([['buy_limit', 0.9], ['sell_limit', 1.5]] as const).slice(0, orders)) {
     expectOk('pending order', await call(origin, '/platform/addPendingOrder.php', { cookie: trader, body: { fullSymbol: 'EURUSD', orderType, volume: 0.01, price, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 } }));
   }
-  expectOk('withdrawal request', await call(origin, '/platform/addWithdrawal.php', { cookie: trader, body: { withdrawalsAmount: '100', paymentAccount: '1234' } }));
+  if (withdrawal) expectOk('withdrawal request', await call(origin, '/platform/addWithdrawal.php', { cookie: trader, body: { withdrawalsAmount: '100', paymentAccount: '1234' } }));
 }
 
 /** --mode=app: one trader signs up and gets seven positions (two closed), two pending orders and a withdrawal. */
@@ -169,7 +170,8 @@ async function setUpOneTrader(origin: string): Promise<Sessions> {
 async function setUpTraders(origin: string, seeded: SeededTrader[]): Promise<Sessions> {
   const { admin, gateway } = await adminSession(origin);
   const t0 = performance.now();
-  await pool(seeded, SETUP_CONCURRENCY, (t) => furnish(origin, admin, gateway, t.cookie, 3, 1, 1));
+  // A back office's queue holds some withdrawals, not one per trader: every 20th asks for one.
+  await pool(seeded, SETUP_CONCURRENCY, (t, i) => furnish(origin, admin, gateway, t.cookie, 3, 1, 1, i % 20 === 0));
   log(`furnished ${seeded.length} traders' accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { traders: seeded.map((t) => ({ id: t.id, cookie: t.cookie })), admin };
 }
@@ -198,6 +200,8 @@ const productionTarget = (s: ProductionServer): Target => ({
 interface Measured {
   read: Read;
   rate: number;
+  /** Mean bytes per answer, headers included. */
+  bytes: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -245,6 +249,7 @@ async function measure(target: Target, read: Read, sessions: Sessions | null, se
   return {
     read,
     rate: result['2xx'] / result.duration,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -278,14 +283,14 @@ async function run(read: Read, target: Target, sessions: Sessions | null): Promi
 function report(hello: Measured[], reads: Measured[], background: number, setup: string, logLines: number | null): string {
   const baseline = hello.reduce((s, m) => s + m.rate, 0) / hello.length;
   const row = (m: Measured, share: string) =>
-    `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} | ${keptText(m.kept)} |`;
+    `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${num(m.bytes)} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} | ${keptText(m.kept)} |`;
   const lines = [
     '## Authenticated reads over HTTP',
     '',
     `Machine: ${machine()}; ${pct(background, 0)} busy before. ${setup} autocannon in the load generator process, ${CONNECTIONS} connections, ${DURATION_S} s per call after ${WARMUP_S} s of warm-up. Latency in ms (autocannon, whole ms).`,
     '',
-    '| call | path | session | req/s | share of hello-world | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy | kept answers hit |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| call | path | session | req/s | share of hello-world | bytes per answer | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy | kept answers hit |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...hello.map((m, i) => row(m, i === 0 ? 'first' : 'last')),
     ...reads.map((m) => row(m, pct(m.rate / baseline, 0))),
   ];
@@ -328,7 +333,7 @@ try {
     log(`the server answered its health check ${((performance.now() - t0) / 1000).toFixed(1)} s after it was started`);
     sessions = await setUpTraders(`http://127.0.0.1:${PORT}`, seeded);
     target = productionTarget(production);
-    setup = `The production entry (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with 2 open positions, 1 closed, 1 pending order, a deposit and a withdrawal request; trader reads rotate through all their sessions.`;
+    setup = `The production entry (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
   } else {
     app = await ServerChild.start('orders-server.ts', [`sqlite:${join(dir, 'bench.db')}`, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR);
     app.send({ type: 'start' });
