@@ -9,8 +9,8 @@ type OrderUpdated = Extract<AccountEvent, { type: 'order.updated' }>;
 
 /**
  * The account events the terminal's notices are made from: every way a position closes says why
- * (manual, stop loss, take profit, stop-out, back office), and every final state of a pending order
- * is announced with the order's symbol, type and volume. Each event matches the contracts' schema.
+ * (manual, stop loss, take profit, stop-out, back office), and a pending order's placement, each
+ * change and its final state are announced with the order's symbol, type and volume. Each event matches the contracts' schema.
  */
 describe('terminal events', () => {
   let t: TestApp;
@@ -23,7 +23,8 @@ describe('terminal events', () => {
   after(() => t.close());
 
   const closedEvent = (events: AccountEvent[], ticket: number) => eventually(`position.closed #${ticket}`, async () => events.find((e): e is Closed => e.type === 'position.closed' && e.ticket === ticket));
-  const orderEvent = (events: AccountEvent[], orderId: number) => eventually(`order.updated #${orderId}`, async () => events.find((e): e is OrderUpdated => e.type === 'order.updated' && e.orderId === orderId));
+  const orderEvent = (events: AccountEvent[], orderId: number) => eventually(`order.updated #${orderId}`, async () => events.find((e): e is OrderUpdated => e.type === 'order.updated' && e.orderId === orderId && e.status !== 'pending'));
+  const orderEvents = (events: AccountEvent[], orderId: number) => events.filter((e): e is OrderUpdated => e.type === 'order.updated' && e.orderId === orderId);
 
   test('position.closed names the reason for each kind of close, with symbol, price and profit', async () => {
     const { client, id } = await desk.fundedTrader('10000.00');
@@ -75,6 +76,45 @@ describe('terminal events', () => {
     }
   });
 
+  test('order.updated tells the owner’s other devices of a placement and of each change as status pending, once per change (a retried placement says nothing more)', async () => {
+    const { client, id } = await desk.fundedTrader('500.00');
+    const other = await desk.fundedTrader('500.00');
+    const rec = recordEvents(t);
+    try {
+      await push(t, 'EURUSD', 1.1, 1.1002);
+      const body = { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.05, price: 1.099, stopLoss: 1.095, takeProfit: 1.105 };
+      const placed = await client.post(calls.addPendingOrder.path, body, { 'idempotency-key': 'place-once-1' });
+      assert.equal(placed.status, 200, JSON.stringify(placed.body));
+      const orderId = placed.body.orderId as number;
+      const first = await eventually('the placement event', async () => orderEvents(rec.events, orderId)[0]);
+      assert.deepEqual(first, { type: 'order.updated', userId: id, orderId, status: 'pending', reason: 'Placed', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.05 });
+      assert.deepEqual(accountEvent.parse(first), first, 'matches the contract');
+      // The same request again (a retry): the same order, and no second announcement.
+      const retry = await client.post(calls.addPendingOrder.path, body, { 'idempotency-key': 'place-once-1' });
+      assert.equal(retry.body.orderId, orderId);
+
+      const modified = await client.post(calls.modifyPendingOrder.path, { orderId, price: 1.0985, stopLoss: 1.094, takeProfit: 1.106 });
+      assert.equal(modified.status, 200, JSON.stringify(modified.body));
+      await eventually('the change event', async () => orderEvents(rec.events, orderId)[1]);
+      // A refused change (the stop loss above a Buy's price) changed nothing and says nothing.
+      assert.equal((await client.post(calls.modifyPendingOrder.path, { orderId, price: 1.0985, stopLoss: 1.099 })).status, 400);
+      assert.equal((await client.post(calls.cancelPendingOrder.path, { orderId })).status, 200);
+      await eventually('the cancel event', async () => orderEvents(rec.events, orderId)[2]);
+
+      assert.deepEqual(
+        orderEvents(rec.events, orderId).map((e) => [e.userId, e.status, e.reason]),
+        [
+          [id, 'pending', 'Placed'],
+          [id, 'pending', 'Modified'],
+          [id, 'cancelled', 'Cancelled by the trader'],
+        ],
+      );
+      assert.ok(!rec.events.some((e) => 'userId' in e && e.userId === other.id), 'another trader hears nothing of it');
+    } finally {
+      rec.stop();
+    }
+  });
+
   test('order.updated announces a fill, an expiry, a rejection and a cancel with the order’s symbol, type and volume', async () => {
     const { client, id } = await desk.fundedTrader('500.00');
     const rec = recordEvents(t, id);
@@ -118,7 +158,17 @@ describe('terminal events', () => {
       );
       assert.match(got[2]!.reason, /^Not enough free margin/);
       for (const e of got) assert.deepEqual(accountEvent.parse(e), e, 'matches the contract');
-      assert.equal(rec.events.filter((e) => e.type === 'order.updated').length, 4, 'one event per order');
+      assert.equal(rec.events.filter((e) => e.type === 'order.updated' && e.status !== 'pending').length, 4, 'one final event per order');
+      for (const orderId of [fills, expires, rejected, cancelled]) {
+        assert.deepEqual(
+          orderEvents(rec.events, orderId).map((e) => [e.status, e.reason]),
+          [
+            ['pending', 'Placed'],
+            [got.find((g) => g.orderId === orderId)!.status, got.find((g) => g.orderId === orderId)!.reason],
+          ],
+          `#${orderId}: placed, then its final state`,
+        );
+      }
 
       // The History's order list (status=all, paged) shows each order's final state, reason and time.
       const listed = await client.get(`${calls.getPendingOrders.path}?status=all&limit=10`);

@@ -214,7 +214,7 @@ describe('the terminal positions panel', () => {
     await context.close();
   });
 
-  it('lists a pending order with its live distance, toasts its fill, and cancels another', async () => {
+  it("lists a pending order with its live distance, shows at once the orders another device places and changes, toasts a fill, and cancels another", async () => {
     const trader = await fundedTrader();
     const place = async (price: number) => {
       const r = await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.1, price, comment: 'dip' });
@@ -222,11 +222,13 @@ describe('the terminal positions panel', () => {
       return r.body.orderId as number;
     };
     const fills = await place(1.099);
-    const stays = await place(1.09);
-    // Placing an order sends no event yet: the terminal that places it refreshes its own list, so these are placed before it opens.
     const { context, page, panel } = await openTerminal(trader);
     await panel.openTab('Pending Orders');
     await panel.order(fills).waitFor();
+    // Another device of the same trader (the API client) places an order: it shows here within
+    // seconds, by its order.updated event, long before the lists' 60 s refresh.
+    const stays = await place(1.09);
+    await panel.order(stays).waitFor({ timeout: 5000 });
     // A Buy Limit watches the ask: 1.10020 − 1.09900 = 120 points.
     await page.waitForFunction((id) => document.querySelector(`[data-testid="order-${id}"] [data-testid="distance"]`)?.textContent === '120', fills);
     await eurusd(1.0994);
@@ -241,6 +243,10 @@ describe('the terminal positions panel', () => {
     await panel.dialog().getByRole('button', { name: 'Save' }).click();
     await panel.dialog().waitFor({ state: 'hidden' });
     await page.waitForFunction((id) => document.querySelector(`[data-testid="order-${id}"] [data-testid="distance"]`)?.textContent === '370', stays);
+    // A change made on the other device shows here as soon: 1.09870 − 1.09400 = 470 points.
+    const changed = await postJson(trader.client, '/platform/modifyPendingOrder.php', { orderId: stays, price: 1.094 });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="order-${id}"] [data-testid="distance"]`)?.textContent === '470', stays, { timeout: 5000 });
     await page.getByRole('button', { name: `Cancel order ${stays}` }).click();
     await panel.order(stays).waitFor({ state: 'detached' });
     await page.getByText("You don't have any pending orders").waitFor();

@@ -73,9 +73,10 @@ export const stopOutEvent = z.object({
 });
 
 /**
- * A pending order reached a final state: filled (`ticket` is the position it opened), cancelled,
- * expired, or rejected at activation (`reason` says why, e.g. not enough margin). `symbol`,
- * `orderType` and `volume` let a notice name the order without looking it up.
+ * A pending order was placed or changed (`pending`, `reason` 'Placed' or 'Modified', so the owner's
+ * other devices show it at once) or reached a final state: filled (`ticket` is the position it
+ * opened), cancelled, expired, or rejected at activation (`reason` says why, e.g. not enough
+ * margin). `symbol`, `orderType` and `volume` let a notice name the order without looking it up.
  */
 export const orderEvent = z.object({
   type: z.literal('order.updated'),

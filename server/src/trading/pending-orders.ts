@@ -83,7 +83,7 @@ export class PendingOrders {
     }
     return this.state.serialize(actor.userId, async () => {
       let created: PendingOrder | null = null;
-      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx) => {
+      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx, emit) => {
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx
@@ -92,6 +92,8 @@ export class PendingOrders {
           .returning('id')
           .executeTakeFirstOrThrow();
         created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, busy: false };
+        // The owner's other devices show the new order at once (a replayed retry placed nothing and says nothing).
+        emit({ type: 'order.updated', userId: actor.userId, orderId: row.id, status: 'pending', reason: 'Placed', ticket: null, symbol: instrument.symbol, orderType: order.type, volume: order.volume });
         return { orderId: row.id };
       });
       if (created) this.trackOrder(created);
@@ -107,13 +109,17 @@ export class PendingOrders {
       const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
-      const result = await this.state.ctx.db
-        .updateTable('orders')
-        .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: this.state.ctx.now() })
-        .where('id', '=', orderId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      await inTransaction(this.state.ctx, async (trx, emit) => {
+        const result = await trx
+          .updateTable('orders')
+          .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: this.state.ctx.now() })
+          .where('id', '=', orderId)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Order #${orderId} is not pending.`);
+        // Published once the change is committed: the owner's other devices show the new levels.
+        emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'pending', reason: 'Modified', ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
+      });
       Object.assign(o, next);
       this.trackOrder(o);
     });
