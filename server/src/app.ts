@@ -5,6 +5,9 @@ import { PASSWORD_RESET_VALID_MINUTES } from '@tradeport/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { InProcessEventBus, type EventBus } from './bus/event-bus';
 import { RedisEventBus } from './bus/redis-event-bus';
+import { Cluster } from './cluster/cluster';
+import type { LeaseTiming } from './cluster/leader-lease';
+import { holdStartupLock } from './cluster/startup-lock';
 import type { AppConfig } from './config';
 import { Mailer } from './mail/mailer';
 import { productionPasswordPolicy } from './services/password-strength';
@@ -29,6 +32,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Called once with the bootstrap admin's generated password, if one was generated. */
   onGeneratedAdminPassword?: (email: string, password: string) => void;
+  /** Tests shorten the engine lead's polling and checks (cluster/leader-lease.ts). */
+  leaseTiming?: LeaseTiming;
 }
 
 /** Answers a request the HTTP parser refused, in the spec's `{status, message}` shape, and closes the connection. */
@@ -88,12 +93,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'));
   let bus: EventBus | null = null;
+  // Instances started together on PostgreSQL migrate and seed one after another (cluster/startup-lock.ts).
+  let startupLock: (() => Promise<void>) | null = null;
+  const startupDone = async () => {
+    const release = startupLock;
+    startupLock = null;
+    await release?.();
+  };
   try {
+    if (handle.engine === 'postgres') startupLock = await holdStartupLock(config.databaseUrl);
     await migrateToLatest(handle);
     await syncCountries(handle.db);
     const onBusError = (err: unknown) => app.log.warn({ err }, 'event bus error');
     bus = config.eventBus === 'redis' && config.redisUrl ? await RedisEventBus.connect(config.redisUrl, onBusError) : new InProcessEventBus();
   } catch (err) {
+    await startupDone();
     await handle.close().catch(() => undefined);
     throw err;
   }
@@ -101,6 +115,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // written while the bus and the database are still open.
   let market: MarketData | null = null;
   let trading: TradingEngine | null = null;
+  let cluster: Cluster | null = null;
   const now = options.now ?? Date.now;
   const mailer = Mailer.create(config.mail, now, app.log);
   if (mailer.mode === 'outbox') {
@@ -110,8 +125,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     );
   }
   app.addHook('onClose', async () => {
+    // The engine stops before the lock is given back, so the next leader never overlaps with it.
     await trading?.stop().catch((err: unknown) => app.log.warn({ err }, 'trading engine did not stop cleanly'));
     await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));
+    await cluster?.close().catch((err: unknown) => app.log.warn({ err }, 'the engine lead was not given back cleanly'));
     await bus?.close();
     await mailer.close();
     await handle.close();
@@ -132,12 +149,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   try {
     const admin = await ensureBootstrapAdmin(services);
     if (admin.created && admin.generatedPassword) options.onGeneratedAdminPassword?.(admin.email, admin.generatedPassword);
-    market = await MarketData.start(handle.db, config.market, services.now, app.log);
+    // Every instance loads market data and builds the engine; only the engine leader (always the
+    // single SQLite process) starts the feeds and the engine (cluster/cluster.ts).
+    market = await MarketData.start(handle.db, config.market, services.now, app.log, { lead: false });
+    await startupDone();
     app.decorate('market', market);
     trading = new TradingEngine(services, market, app.log);
-    await trading.start();
     app.decorate('trading', trading);
+    cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
+    app.decorate('cluster', cluster);
+    await cluster.start();
+    const started = cluster;
+    app.server.once('listening', () => void started.advertise(app.server.address()));
   } catch (err) {
+    await startupDone();
     await app.close();
     throw err;
   }

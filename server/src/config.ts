@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { toCents, type Cents } from './domain/money';
 import { DEFAULT_ROLLOVER, type RolloverTime } from './domain/rollover-schedule';
@@ -76,6 +77,11 @@ const envSchema = z.object({
   DEFAULT_LEVERAGE: int('DEFAULT_LEVERAGE', 1, 1000).default(100),
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
+  INSTANCE_NAME: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._:-]{1,40}$/, 'INSTANCE_NAME must be 1 to 40 letters, digits, dots, dashes, underscores or colons')
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   LEGAL_DIR: z
     .string()
@@ -161,6 +167,8 @@ export interface AppConfig {
   onlineWindowMs: number;
   eventBus: 'memory' | 'redis';
   redisUrl: string | null;
+  /** This instance's name in logs and health (INSTANCE_NAME; host name and port by default). */
+  instanceName: string;
   webDistDir: string | null;
   /** Reset requests and resets per IP per minute. */
   passwordResetRateLimitPerMinute: number;
@@ -255,6 +263,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.EVENT_BUS === 'redis' && !e.REDIS_URL) {
     throw new ConfigError('Invalid configuration:\n  - EVENT_BUS=redis needs REDIS_URL (redis://host:port)');
   }
+  if (e.EVENT_BUS === 'redis' && e.DATABASE_URL.startsWith('sqlite:')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  - EVENT_BUS=redis is for several instances, and several instances need PostgreSQL: an SQLite file belongs to one process. Set DATABASE_URL=postgres://… (the same for every instance), or leave EVENT_BUS unset to run one process on SQLite',
+    );
+  }
   const publicUrl = e.PUBLIC_ORIGIN ? e.PUBLIC_ORIGIN.split(',')[0]!.trim() : `http://localhost:${e.PORT}`;
   const httpsOnly = publicUrl.startsWith('https://');
   if (e.HSTS_MAX_AGE_SECONDS !== undefined && e.HSTS_MAX_AGE_SECONDS > 0 && !httpsOnly) {
@@ -281,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     onlineWindowMs: 5 * 60_000,
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,
+    instanceName: e.INSTANCE_NAME ?? `${hostname()}:${e.PORT}`,
     webDistDir: e.WEB_DIST_DIR ?? null,
     legalDir: e.LEGAL_DIR ?? null,
     supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,

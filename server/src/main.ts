@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { DatabaseInUse, lockSqliteFile } from './cluster/sqlite-lock';
 import { ConfigError, loadConfig } from './config';
 
 /** Process entry: read configuration, build, listen, and shut down cleanly on SIGTERM/SIGINT. */
@@ -12,6 +13,17 @@ async function main(): Promise<void> {
       process.exit(78); // EX_CONFIG
     }
     throw err;
+  }
+  if (config.databaseUrl.startsWith('sqlite:')) {
+    try {
+      lockSqliteFile(config.databaseUrl);
+    } catch (err) {
+      if (err instanceof DatabaseInUse) {
+        console.error(err.message);
+        process.exit(78);
+      }
+      throw err;
+    }
   }
   const app = await buildApp({
     config,

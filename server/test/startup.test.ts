@@ -124,6 +124,32 @@ describe('operator contract', () => {
     assert.match(weak.output(), /ADMIN_PASSWORD: This password is too common/);
   });
 
+  test('a second server on the same SQLite file is refused at start, naming the first; a lock left by a killed one is taken over', async () => {
+    const port = await freePort();
+    const db = `sqlite:${join(dir, 'one-process.db')}`;
+    const first = run({ PORT: String(port), DATABASE_URL: db, MARKET_FEED: 'push', FEED_TOKEN: 'start-test-token-0123456789', INSTANCE_NAME: 'solo-1' });
+    await waitForHealth(port, first);
+    const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { role: string; instance: string };
+    assert.deepEqual([health.role, health.instance], ['leader', 'solo-1'], 'one SQLite process is always the engine leader');
+    const second = run({ PORT: String(await freePort()), DATABASE_URL: db });
+    assert.equal(await second.exited, 78);
+    assert.match(second.output(), new RegExp(`Another Tradeport server \\(process ${first.child.pid}\\) is using .*one-process\\.db`));
+    assert.match(second.output(), /use PostgreSQL/);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const third = run({ PORT: String(port), DATABASE_URL: db, MARKET_FEED: 'push', FEED_TOKEN: 'start-test-token-0123456789' });
+    await waitForHealth(port, third);
+    third.child.kill('SIGTERM');
+    assert.equal(await third.exited, 0);
+  });
+
+  test('EVENT_BUS=redis on SQLite is refused: several instances need PostgreSQL', () => {
+    assert.throws(() => loadConfig({ EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }), /several instances need PostgreSQL/);
+    assert.equal(loadConfig({ EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://db/tradeport' }).eventBus, 'redis');
+    assert.throws(() => loadConfig({ INSTANCE_NAME: 'two words' }), /INSTANCE_NAME must be/);
+    assert.equal(loadConfig({ INSTANCE_NAME: 'app-2' }).instanceName, 'app-2');
+  });
+
   test('settings Fastify or the database would choke on are refused by validation', () => {
     assert.throws(() => loadConfig({ TRUST_PROXY: 'yes' }), /TRUST_PROXY must be/);
     assert.equal(typeof loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, 'string');

@@ -21,7 +21,8 @@ describe('system endpoints and headers', () => {
   test('health answers 200 with the database engine', async () => {
     const r = await new Client(t).get('/health');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { status: 'success', database: t.ctx.engine, feeds: [] }); // the push feed starts no provider
+    // The push feed starts no provider; one instance on its own is the engine leader.
+    assert.deepEqual(r.body, { status: 'success', database: t.ctx.engine, feeds: [], role: 'leader', instance: t.config.instanceName, eventBus: 'memory' });
   });
 
   test('the OpenAPI document lists every call with its method and a request schema for each body', async () => {

@@ -10,6 +10,20 @@ export interface EventBus {
   publish(event: BusEvent): void;
   subscribe(handler: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
+  /** Whether the bus reaches the other instances right now (a bus with none always does). */
+  connected(): boolean;
+  /**
+   * Quotes from the engine leader to the other instances, on a bus that has any (Redis): a batch
+   * is best effort, the next one carries newer prices, and nothing queues while the bus is down.
+   */
+  relayQuotes?(batch: QuoteBatch): void;
+  onRelayedQuotes?(handler: (batch: QuoteBatch) => void): () => void;
+}
+
+/** One relayed batch: who sent it, and each symbol's latest quote as [symbol, bid, ask, time]. */
+export interface QuoteBatch {
+  from: string;
+  quotes: [symbol: string, bid: number, ask: number, time: number][];
 }
 
 export class InProcessEventBus implements EventBus {
@@ -38,5 +52,9 @@ export class InProcessEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
+  }
+
+  connected(): boolean {
+    return true;
   }
 }

@@ -25,15 +25,25 @@ export class MarketData {
   private readonly providers: FeedProvider[] = [];
   private readonly changedQuotes = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
+  private leading = false;
 
   private constructor(
     private readonly db: Db,
     readonly instruments: Instrument[],
     readonly book: QuoteBook,
     readonly candles: CandleStore,
+    private readonly config: MarketConfig,
+    private readonly now: () => number,
+    private readonly log: MarketLog,
   ) {}
 
-  static async start(db: Db, config: MarketConfig, now: () => number, log: MarketLog): Promise<MarketData> {
+  /**
+   * Loads the catalogue, the last quotes and the forming candles. With `lead` (the default, and
+   * always for a single instance) it also starts the feeds and the writes (see `lead()`); an
+   * instance that is not the engine leader only reads, and its book is filled by the leader's
+   * quotes relayed over Redis.
+   */
+  static async start(db: Db, config: MarketConfig, now: () => number, log: MarketLog, options: { lead?: boolean } = {}): Promise<MarketData> {
     await syncCatalogue(db, config.catalogueFile ?? DEFAULT_CATALOGUE_FILE, now());
     const instruments = await loadInstruments(db);
     for (const i of instruments.filter((x) => x.closeOnly)) {
@@ -42,7 +52,7 @@ export class MarketData {
     const onListenerError = (err: unknown) => log.warn({ err }, 'a market data listener failed');
     const book = new QuoteBook(instruments, { now, staleAfterMs: config.staleAfterMs, sessions: config.sessions, onListenerError });
     const candles = new CandleStore(db, onListenerError);
-    const market = new MarketData(db, instruments, book, candles);
+    const market = new MarketData(db, instruments, book, candles, config, now, log);
 
     // The last quote of each symbol survives a restart (marked stale until fresh ticks arrive).
     for (const q of await db.selectFrom('last_quotes').selectAll().execute()) book.restore(q);
@@ -52,16 +62,34 @@ export class MarketData {
       market.changedQuotes.add(quote.symbol);
     });
 
+    if (options.lead !== false) await market.lead();
+    return market;
+  }
+
+  /** Whether this instance runs the feeds and writes candles and last quotes. */
+  get isLeading(): boolean {
+    return this.leading;
+  }
+
+  /**
+   * Starts the configured providers and the periodic writes of candles and last quotes: the
+   * engine leader's work. The simulator continues from the book's current prices (relayed ones,
+   * on an instance that takes over the lead).
+   */
+  async lead(): Promise<void> {
+    if (this.leading) return;
+    this.leading = true;
+    const { config, now, log, instruments, book, candles } = this;
     const covered = new Set<string>();
     if (config.feeds.includes('binance')) {
       const list = instruments.filter((i) => i.feeds.binance);
       list.forEach((i) => covered.add(i.symbol));
-      market.providers.push(new BinanceProvider({ instruments: list, baseUrl: config.binanceUrl, log }));
+      this.providers.push(new BinanceProvider({ instruments: list, baseUrl: config.binanceUrl, log }));
     }
     if (config.feeds.includes('polygon') && config.polygonApiKey) {
       const list = instruments.filter((i) => i.feeds.polygon);
       list.forEach((i) => covered.add(i.symbol));
-      market.providers.push(new PolygonProvider({ instruments: list, baseUrl: config.polygonUrl, apiKey: config.polygonApiKey, log }));
+      this.providers.push(new PolygonProvider({ instruments: list, baseUrl: config.polygonUrl, apiKey: config.polygonApiKey, log }));
     }
     if (config.feeds.includes('sim')) {
       const simulated = instruments.filter((i) => !covered.has(i.symbol));
@@ -83,13 +111,26 @@ export class MarketData {
         const continued = book.get(i.symbol)?.bid;
         if (continued !== undefined && !startPrices.has(i.symbol)) startPrices.set(i.symbol, continued);
       }
-      market.providers.push(new SimProvider(simulated, { seed: config.simSeed, now, sessions: config.sessions, startPrices }));
+      this.providers.push(new SimProvider(simulated, { seed: config.simSeed, now, sessions: config.sessions, startPrices }));
     }
-    for (const p of market.providers) p.start(book);
+    for (const p of this.providers) p.start(book);
 
-    market.flushTimer = setInterval(() => void market.flush().catch((err: unknown) => log.warn({ err }, 'market data flush failed')), config.flushIntervalMs);
-    market.flushTimer.unref();
-    return market;
+    this.flushTimer = setInterval(() => void this.flush().catch((err: unknown) => log.warn({ err }, 'market data flush failed')), config.flushIntervalMs);
+    this.flushTimer.unref();
+  }
+
+  /**
+   * Stops the feeds and the writes at once, without a last flush: an instance that lost the engine
+   * lead must not write over what the new leader writes. The book keeps its quotes (they go stale
+   * unless relayed ones arrive).
+   */
+  async standDown(): Promise<void> {
+    if (!this.leading) return;
+    this.leading = false;
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = null;
+    const providers = this.providers.splice(0);
+    await Promise.all(providers.map((p) => p.stop()));
   }
 
   /** Writes forming candles and the latest quotes. */
@@ -135,8 +176,10 @@ export class MarketData {
   }
 
   async stop(): Promise<void> {
+    if (!this.leading) return;
+    this.leading = false;
     if (this.flushTimer) clearInterval(this.flushTimer);
-    await Promise.all(this.providers.map((p) => p.stop()));
+    await Promise.all(this.providers.splice(0).map((p) => p.stop()));
     await this.flush();
   }
 }

@@ -100,6 +100,31 @@ export class QuoteBook implements TickSink {
     return { ok: true };
   }
 
+  /**
+   * Applies a quote the engine leader's book already made (validated, rounded, marked up), relayed
+   * to this instance: no markup again, only the checks that keep a malformed or late message out.
+   * Listeners (candles, the stream) hear it as a tick. Returns whether it was applied.
+   */
+  applyRelayed(quote: BookQuote): boolean {
+    const instrument = this.instruments.get(quote.symbol);
+    if (!instrument) return false;
+    const { bid, ask, time } = quote;
+    if (!Number.isFinite(bid) || !Number.isFinite(ask) || bid <= 0 || ask < bid || !Number.isSafeInteger(time)) return false;
+    const current = this.quotes.get(quote.symbol);
+    if (current && time < current.time) return false;
+    const applied: BookQuote = { symbol: instrument.symbol, bid, ask, time };
+    this.quotes.set(instrument.symbol, applied);
+    this.changes += 1;
+    for (const listener of this.listeners) {
+      try {
+        listener(applied, instrument);
+      } catch (err) {
+        this.options.onListenerError?.(err);
+      }
+    }
+    return true;
+  }
+
   /** Puts a remembered quote back after a restart without telling listeners (it is not a new tick). */
   restore(quote: BookQuote): void {
     if (this.instruments.has(quote.symbol) && !this.quotes.has(quote.symbol)) {

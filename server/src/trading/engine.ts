@@ -14,6 +14,27 @@ import { Positions } from './positions';
 import { Rollovers } from './rollovers';
 import type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
 
+interface Parts {
+  state: EngineState;
+  accounts: AccountFigures;
+  rollovers: Rollovers;
+  closes: Closes;
+  positions: Positions;
+  orders: PendingOrders;
+  monitor: MarginMonitor;
+}
+
+/**
+ * A command reached an instance whose engine is not running: it is not (or no longer) the engine
+ * leader, or is still loading. Nothing was done; the transport answers 503 with Retry-After.
+ */
+export class EngineUnavailable extends Error {
+  constructor(message = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.') {
+    super(message);
+    this.name = 'EngineUnavailable';
+  }
+}
+
 export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
 
 /**
@@ -30,13 +51,10 @@ export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition
  * (sweep, margin call, stop-out), account-figures.ts and rollovers.ts (swap).
  */
 export class TradingEngine {
-  private readonly state: EngineState;
-  private readonly accounts: AccountFigures;
-  private readonly rollovers: Rollovers;
-  private readonly closes: Closes;
-  private readonly positions: Positions;
-  private readonly orders: PendingOrders;
-  private readonly monitor: MarginMonitor;
+  /** The parts, rebuilt at each start: an instance that leads again after standing down starts from the database, not from what it held before. */
+  private parts: Parts;
+  private started = false;
+  private running = false;
   /** For each conversion pair (e.g. USDJPY), the instruments whose USD figures move with it. */
   private readonly dependents = new Map<string, string[]>();
   private unsubscribe: (() => void) | null = null;
@@ -50,19 +68,43 @@ export class TradingEngine {
     private readonly market: MarketData,
     private readonly log: EngineLog,
   ) {
-    this.state = new EngineState(ctx, market, log);
-    this.accounts = new AccountFigures(this.state);
-    this.rollovers = new Rollovers(this.state);
-    this.closes = new Closes(this.state, this.rollovers);
-    this.positions = new Positions(this.state, this.accounts);
-    this.orders = new PendingOrders(this.state, this.positions);
-    this.monitor = new MarginMonitor(this.state, this.accounts, this.closes);
+    this.parts = this.build();
+    // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin. The
+    // floor is read from the database and the quote book, so every instance can compute it, the
+    // engine leader or not.
+    this.ctx.reservedMargin = (trx, userId) => this.parts.accounts.withdrawalFloorCents(trx, userId);
   }
 
+  private build(): Parts {
+    const state = new EngineState(this.ctx, this.market, this.log);
+    const accounts = new AccountFigures(state);
+    const rollovers = new Rollovers(state);
+    const closes = new Closes(state, rollovers);
+    const positions = new Positions(state, accounts);
+    const orders = new PendingOrders(state, positions);
+    const monitor = new MarginMonitor(state, accounts, closes);
+    return { state, accounts, rollovers, closes, positions, orders, monitor };
+  }
+
+  /** Whether the engine runs here: loaded, following ticks, taking commands. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Loads open positions, swap state and pending orders from the database and starts following
+   * ticks and the timers. May be called again after `stop()` (an instance taking the lead once
+   * more): it then starts over from the database.
+   */
   async start(): Promise<void> {
-    await this.positions.load();
-    await this.rollovers.load();
-    await this.orders.load();
+    if (this.running) return;
+    if (this.started) this.parts = this.build();
+    this.started = true;
+    const { positions, rollovers, orders, monitor } = this.parts;
+    await positions.load();
+    await rollovers.load();
+    await orders.load();
+    this.dependents.clear();
     for (const i of this.market.instruments) {
       const currencies = [i.quote, ...(i.calcMode === 'forex' ? [i.base] : [])].filter((c) => c !== 'USD');
       for (const c of currencies) {
@@ -73,33 +115,45 @@ export class TradingEngine {
         this.dependents.set(pair, list);
       }
     }
-    await this.monitor.resyncAccounts();
-    this.unsubscribeBus = this.monitor.followBalances();
+    await monitor.resyncAccounts();
+    this.unsubscribeBus = monitor.followBalances();
     this.unsubscribe = this.market.book.onQuote((quote) => this.onTick(quote));
-    this.sweepTimer = setInterval(() => void this.monitor.marginSweep(), this.ctx.config.trading.marginCheckMs);
+    this.sweepTimer = setInterval(() => void monitor.marginSweep(), this.ctx.config.trading.marginCheckMs);
     this.sweepTimer.unref();
     // Every minute: a due rollover, and kept swap that may be priceable by now (inside applyRollovers).
-    this.rolloverTimer = setInterval(() => void this.rollovers.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed; it is tried again in a minute')), 60_000);
+    this.rolloverTimer = setInterval(() => void rollovers.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed; it is tried again in a minute')), 60_000);
     this.rolloverTimer.unref();
-    this.expiryTimer = setInterval(() => void this.orders.expireOrders(this.ctx.now()), 1000);
+    this.expiryTimer = setInterval(() => void orders.expireOrders(this.ctx.now()), 1000);
     this.expiryTimer.unref();
-    // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin.
-    this.ctx.reservedMargin = (trx, userId) => this.accounts.withdrawalFloorCents(trx, userId);
+    this.running = true;
   }
 
-  /** Stops evaluating ticks and waits for closes already under way. */
+  /**
+   * Stops evaluating ticks and taking commands at once (synchronously: an instance that lost the
+   * engine lead must not fill anything more), then waits for closes already under way.
+   */
   async stop(): Promise<void> {
+    this.running = false;
     this.unsubscribe?.();
     this.unsubscribeBus?.();
+    this.unsubscribe = this.unsubscribeBus = null;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.rolloverTimer) clearInterval(this.rolloverTimer);
     if (this.expiryTimer) clearInterval(this.expiryTimer);
+    this.sweepTimer = this.rolloverTimer = this.expiryTimer = null;
     // Closes under way may start others (a failed batch falls back to single closes): wait for all.
-    while (this.state.pending.size > 0) await Promise.allSettled([...this.state.pending]);
+    const { state } = this.parts;
+    while (state.pending.size > 0) await Promise.allSettled([...state.pending]);
+  }
+
+  /** Commands run only where the engine runs; anywhere else they are refused as retryable. */
+  private commanding<T>(work: (parts: Parts) => Promise<T>): Promise<T> {
+    if (!this.running) return Promise.reject(new EngineUnavailable());
+    return work(this.parts);
   }
 
   private onTick(quote: BookQuote): void {
-    const { state } = this;
+    const { state, orders, closes } = this.parts;
     if (state.holders.get(quote.symbol)?.size) state.dirtySymbols.add(quote.symbol);
     // A conversion rate moving changes the USD figures of the instruments that convert through it.
     for (const d of this.dependents.get(quote.symbol) ?? []) if (state.holders.get(d)?.size) state.dirtySymbols.add(d);
@@ -107,44 +161,44 @@ export class TradingEngine {
     // triggers and pending orders stay in their indexes and fire at the first tradable tick after
     // the open, at that tick's price, as MT5 does.
     if (state.untradableReason(quote.symbol) !== null) return;
-    this.orders.activateReached(quote);
-    this.closes.closeTriggered(quote);
+    orders.activateReached(quote);
+    closes.closeTriggered(quote);
   }
 
   // ------------------------------------------------------------------ reads
 
   positionsOf(userId: number): OpenPosition[] {
-    return this.state.positionsOf(userId);
+    return this.parts.state.positionsOf(userId);
   }
 
   /** Changes whenever a position opens or closes (not when one's stop loss, take profit or swap changes). */
   get openVersion(): number {
-    return this.state.openChanges;
+    return this.parts.state.openChanges;
   }
 
   get openCount(): number {
-    return this.state.open.size;
+    return this.parts.state.open.size;
   }
 
   allOpen(): OpenPosition[] {
-    return [...this.state.open.values()].sort((a, b) => a.id - b.id);
+    return [...this.parts.state.open.values()].sort((a, b) => a.id - b.id);
   }
 
   get(positionId: number): OpenPosition | undefined {
-    return this.state.open.get(positionId);
+    return this.parts.state.open.get(positionId);
   }
 
   /** Floating profit of one position in USD at current prices, or null without a usable quote. */
   floatingProfit(p: OpenPosition): Decimal | null {
-    return this.accounts.floatingProfit(p);
+    return this.parts.accounts.floatingProfit(p);
   }
 
   account(userId: number, trx?: Tx): Promise<AccountState> {
-    return this.accounts.account(userId, trx);
+    return this.parts.accounts.account(userId, trx);
   }
 
   pendingOf(userId: number): PendingOrder[] {
-    return this.orders.pendingOf(userId);
+    return this.parts.orders.pendingOf(userId);
   }
 
   // ------------------------------------------------------------------ commands
@@ -155,11 +209,11 @@ export class TradingEngine {
    * negative. With an Idempotency-Key a retry returns the first answer and opens nothing.
    */
   openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
-    return this.positions.openMarket(actor, requested, idempotencyKey);
+    return this.commanding((p) => p.positions.openMarket(actor, requested, idempotencyKey));
   }
 
   modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
-    return this.positions.modify(actor, positionId, levels);
+    return this.commanding((p) => p.positions.modify(actor, positionId, levels));
   }
 
   /**
@@ -167,40 +221,40 @@ export class TradingEngine {
    * `owner` restricts the close to that user's position; `by` records who closed it.
    */
   close(positionId: number, reason: CloseReason, opts: CloseOptions = {}): Promise<{ profitCents: Cents; price: number }> {
-    return this.closes.close(positionId, reason, opts);
+    return this.commanding((p) => p.closes.close(positionId, reason, opts));
   }
 
   /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */
   placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
-    return this.orders.placeOrder(actor, o, idempotencyKey);
+    return this.commanding((p) => p.orders.placeOrder(actor, o, idempotencyKey));
   }
 
   modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): Promise<void> {
-    return this.orders.modifyOrder(actor, orderId, change);
+    return this.commanding((p) => p.orders.modifyOrder(actor, orderId, change));
   }
 
   cancelOrder(actor: Actor, orderId: number): Promise<void> {
-    return this.orders.cancelOrder(actor, orderId);
+    return this.commanding((p) => p.orders.cancelOrder(actor, orderId));
   }
 
   // ------------------------------------------------------------------ timed work (timers call it; tests call it with their own clock)
 
   /** Expires pending orders whose time has come (every second, and callable with an injected clock). */
   expireOrders(now: number): Promise<number> {
-    return this.orders.expireOrders(now);
+    return this.parts.orders.expireOrders(now);
   }
 
   /** One margin sweep (see MarginMonitor.marginSweep); runs every `marginCheckMs`. */
   marginSweep(): Promise<{ screened: number; checked: number }> {
-    return this.monitor.marginSweep();
+    return this.parts.monitor.marginSweep();
   }
 
   checkMargin(userId: number): Promise<void> {
-    return this.monitor.checkMargin(userId);
+    return this.parts.monitor.checkMargin(userId);
   }
 
   /** Charges swap for every rollover since the last one applied, exactly once (see Rollovers.applyRollovers). */
   applyRollovers(now: number): Promise<number> {
-    return this.rollovers.applyRollovers(now);
+    return this.parts.rollovers.applyRollovers(now);
   }
 }

@@ -2,10 +2,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CallDefinition } from '@tradeport/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
+import { ENGINE_CALLS, sendRetryable } from '../../cluster/forwarding';
 import type { Actor } from '../../services/context';
 import { Refusal, refuse } from '../../services/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
 import type { SessionUser } from '../../services/sessions';
+import { EngineUnavailable } from '../../trading/engine';
 import { JsonText, sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
@@ -34,6 +36,9 @@ export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Pro
  * service, shape the answer.
  */
 export function registerCall<C extends CallDefinition>(app: FastifyInstance, call: C, handler: CallHandler<C>, routeOptions: RouteShorthandOptions = {}): void {
+  // A call that needs the engine runs where the engine runs: elsewhere it is forwarded (cluster/forwarding.ts).
+  const needsEngine = ENGINE_CALLS.has(call);
+  const { forwarder } = app.cluster;
   app.route({
     ...routeOptions,
     config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },
@@ -41,6 +46,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
     url: `/api${call.path}`,
     handler: async (request, reply) => {
       request.handlerStarted = true;
+      if (needsEngine && (await forwarder.route(request, reply))) return reply;
       try {
         if (call.access === 'feed') checkFeedToken(request);
         const session = call.access === 'feed' ? null : await currentSession(request);
@@ -60,7 +66,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
           if (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(rawKey)) throw refuse.invalid('The Idempotency-Key header must be 1 to 128 visible ASCII characters.');
           idempotencyKey = rawKey;
         }
-        const client = { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };
+        const client = { ip: forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
         const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
         const result = await handler({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
@@ -68,6 +74,8 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         return reply.send(result);
       } catch (err) {
         if (err instanceof Refusal) return sendRefusal(reply, err);
+        // The engine stopped here (the lead moved) before this call reached it: nothing was done.
+        if (err instanceof EngineUnavailable) return sendRetryable(reply, err.message);
         throw err;
       }
     },

@@ -9,8 +9,9 @@ export function systemRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
   // Not in the calls table: health and the document itself are for operators, not the web app.
+  // Role-independent: a follower is as healthy as the leader (a balancer sends it traffic too).
   app.get('/api/health', async (_request, reply) =>
-    (await databaseAnswers(ctx)) ? { status: 'success', database: ctx.engine, feeds: app.market.providerNames() } : sendFailure(reply, 503, 'Database unavailable.'),
+    (await databaseAnswers(ctx)) ? { status: 'success', database: ctx.engine, feeds: app.market.providerNames(), ...app.cluster.health() } : sendFailure(reply, 503, 'Database unavailable.'),
   );
 
   let document: object | null = null;

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import type { EventBus, QuoteBatch } from '../bus/event-bus';
+import type { AppConfig } from '../config';
+import type { MarketData } from '../market/market-data';
+import type { Db } from '../storage/db';
+import type { TradingEngine } from '../trading/engine';
+import { Forwarder } from './forwarding';
+import { DEFAULT_LEASE_TIMING, LeaderLease, leaderAddress, type LeaseLog, type LeaseTiming } from './leader-lease';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cluster: Cluster;
+  }
+}
+
+export type Role = 'leader' | 'follower';
+
+/** How often the leader sends the quotes that changed to the other instances. */
+export const RELAY_EVERY_MS = 25;
+
+export interface ClusterParts {
+  config: AppConfig;
+  db: Db;
+  bus: EventBus;
+  market: MarketData;
+  trading: TradingEngine;
+  log: LeaseLog;
+  /** Tests shorten the lease's timing. */
+  leaseTiming?: LeaseTiming;
+}
+
+/**
+ * Which instance runs the engine, and what the others do instead (docs/architecture.md, "Several
+ * instances"). On SQLite there is one process, always the leader. On PostgreSQL every instance
+ * competes for the engine lead (`LeaderLease`); the leader runs the feeds, writes candles and
+ * last quotes, runs the trading engine and relays its quotes over the bus; the others apply the
+ * relayed quotes to their own book (their stream and quote reads serve them) and forward the calls
+ * that need the engine to the leader (`Forwarder`).
+ */
+export class Cluster {
+  /** This process, in relayed messages (two instances may share a name). */
+  private readonly id = randomBytes(6).toString('hex');
+  private state: 'leader' | 'starting' | 'follower' = 'follower';
+  private ready: Promise<void> | null = null;
+  private readonly lease: LeaderLease | null;
+  private readonly pending = new Map<string, [string, number, number, number]>();
+  private relayTimer: NodeJS.Timeout | null = null;
+  private readonly unsubscribe: (() => void)[] = [];
+  readonly forwarder: Forwarder;
+  readonly instance: string;
+
+  constructor(private readonly parts: ClusterParts) {
+    const { config, bus, market } = parts;
+    this.instance = config.instanceName;
+    this.lease = config.databaseUrl.startsWith('sqlite:')
+      ? null
+      : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING);
+    this.forwarder = new Forwarder(this, config.databaseUrl, () => leaderAddress(parts.db));
+    if (bus.relayQuotes && bus.onRelayedQuotes) {
+      this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
+      this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));
+    }
+  }
+
+  /** Leader or follower, as health reports it (an instance loading the engine is not the leader yet). */
+  get role(): Role {
+    return this.state === 'leader' ? 'leader' : 'follower';
+  }
+
+  /** Whether this instance runs on PostgreSQL with others (false: the single SQLite process). */
+  get shared(): boolean {
+    return this.lease !== null;
+  }
+
+  /** Starts leading at once on SQLite; on PostgreSQL tries the lock once, then keeps trying. */
+  async start(): Promise<void> {
+    if (this.lease) await this.lease.start();
+    else await this.lead();
+  }
+
+  /** Waits (at most `ms`) for an engine that is loading here; true when it runs. */
+  async leaderWithin(ms: number): Promise<boolean> {
+    if (this.state === 'leader') return true;
+    if (this.state !== 'starting' || !this.ready) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.ready.catch(() => undefined), late]);
+    clearTimeout(timer);
+    return this.role === 'leader';
+  }
+
+  private lead(): Promise<void> {
+    this.state = 'starting';
+    this.ready = (async () => {
+      try {
+        await this.parts.market.lead();
+        await this.parts.trading.start();
+      } catch (err) {
+        await this.standDown('the engine did not start');
+        throw err;
+      }
+      if (this.state === 'starting') this.state = 'leader';
+      else {
+        // The lock went while the engine loaded: it must not run here.
+        await this.parts.trading.stop();
+        await this.parts.market.standDown();
+      }
+    })();
+    return this.ready;
+  }
+
+  /** Stops the engine at once (synchronously: no tick is evaluated after this), then the feeds. */
+  private async standDown(reason: string): Promise<void> {
+    if (this.state === 'follower') return;
+    this.state = 'follower';
+    this.pending.clear();
+    const stopping = this.parts.trading.stop();
+    await Promise.allSettled([stopping, this.parts.market.standDown()]);
+    this.parts.log.info({ reason }, 'the engine stopped here; calls that need it are forwarded to the engine leader');
+  }
+
+  /** Tells the others where to forward to, once this instance listens. */
+  async advertise(address: AddressInfo | string | null): Promise<void> {
+    if (!this.lease || address === null || typeof address === 'string') return;
+    await this.lease.advertise(internalAddress(address));
+  }
+
+  // ------------------------------------------------------------------ quotes to the other instances
+
+  private queue(q: { symbol: string; bid: number; ask: number; time: number }): void {
+    if (this.state !== 'leader') return;
+    this.pending.set(q.symbol, [q.symbol, q.bid, q.ask, q.time]);
+    if (!this.relayTimer) {
+      this.relayTimer = setTimeout(() => this.relay(), RELAY_EVERY_MS);
+      this.relayTimer.unref();
+    }
+  }
+
+  private relay(): void {
+    this.relayTimer = null;
+    if (this.pending.size === 0 || this.state !== 'leader') return;
+    const quotes = [...this.pending.values()];
+    this.pending.clear();
+    this.parts.bus.relayQuotes?.({ from: this.id, quotes });
+  }
+
+  private applyRelayed(batch: QuoteBatch): void {
+    // The leader's own batches come back to it; and an instance taking over trusts only its feeds.
+    if (batch.from === this.id || this.state !== 'follower') return;
+    const { book } = this.parts.market;
+    for (const [symbol, bid, ask, time] of batch.quotes) book.applyRelayed({ symbol, bid, ask, time });
+  }
+
+  /** What health says about this instance. */
+  health(): { role: Role; instance: string; eventBus: 'memory' | 'redis'; redis?: 'up' | 'down' } {
+    const { config, bus } = this.parts;
+    return {
+      role: this.role,
+      instance: this.instance,
+      eventBus: config.eventBus,
+      ...(config.eventBus === 'redis' ? { redis: bus.connected() ? ('up' as const) : ('down' as const) } : {}),
+    };
+  }
+
+  /** Stops the engine (the caller's close hook does) and gives the lock back. */
+  async close(): Promise<void> {
+    for (const u of this.unsubscribe.splice(0)) u();
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    this.state = 'follower';
+    this.forwarder.close();
+    await this.lease?.close();
+  }
+}
+
+/**
+ * The address other instances reach this one at: the address it listens on, or, listening on
+ * every interface, its first non-internal IPv4 address (containers and hosts on one network).
+ */
+export function internalAddress(listening: AddressInfo): string {
+  let host = listening.address;
+  if (host === '0.0.0.0' || host === '::') {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
+    host = external?.address ?? '127.0.0.1';
+  }
+  return `http://${host.includes(':') ? `[${host}]` : host}:${listening.port}`;
+}

@@ -1,0 +1,176 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import { calls, type CallDefinition } from '@tradeport/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Role } from './cluster';
+
+/**
+ * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
+ * pending orders, an administrator's close, ticks pushed by the price bridge) and the reads
+ * answered from the engine's memory (open positions, account figures). Anywhere but on the engine
+ * leader they are forwarded to it.
+ */
+export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>([
+  calls.addTrades,
+  calls.updateTrades,
+  calls.modifyTrades,
+  calls.addPendingOrder,
+  calls.modifyPendingOrder,
+  calls.cancelPendingOrder,
+  calls.editStatusTrades,
+  calls.feedTicks,
+  calls.getTrades,
+  calls.getMargins,
+  calls.getOpenTrades,
+  calls.getTraderDetails,
+]);
+
+/** Marks a call one instance forwarded to another: it is never forwarded again. */
+export const FORWARDED_HEADER = 'x-tradeport-forwarded';
+/** The client's address as the forwarding instance saw it, signed (see `Forwarder.clientIp`). */
+export const CLIENT_IP_HEADER = 'x-tradeport-client-ip';
+/** How long a forwarded call may take before the client is told it may or may not have happened. */
+export const FORWARD_DEADLINE_MS = 10_000;
+/** What a refused client is told to wait, in seconds: about one turn of the lock's polling. */
+export const RETRY_AFTER_SECONDS = 2;
+
+export const ENGINE_MOVING = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.';
+export const OUTCOME_UNKNOWN =
+  'The trading server stopped answering while this request was under way, so it may or may not have been carried out. Check your positions and orders, or send it again with the same Idempotency-Key, which is safe.';
+
+/** The headers a forwarded call carries: who is calling, from where, and the call's own. */
+const PASSED_ON = ['host', 'cookie', 'origin', 'referer', 'user-agent', 'accept', 'accept-language', 'authorization', 'idempotency-key', 'x-forwarded-proto'];
+/** The headers of the leader's answer the client gets. */
+const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control'];
+
+/** Answers 503 with Retry-After in the spec's shape: the client may try again, nothing is lost. */
+export function sendRetryable(reply: FastifyReply, message: string): FastifyReply {
+  return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'Failure', message });
+}
+
+interface Leading {
+  readonly role: Role;
+  readonly shared: boolean;
+  leaderWithin(ms: number): Promise<boolean>;
+}
+
+/**
+ * Sends a call that needs the engine to the instance that runs it, over HTTP to the address its
+ * lock session advertises, and relays the answer. The leader runs the whole call as if the client
+ * had sent it there (session, access, the body's checks, the Idempotency-Key), so a call is
+ * carried out once, by the only engine running, and a retry with the same key after a fail-over
+ * returns the first answer from the database instead of acting again.
+ */
+export class Forwarder {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  private known: { address: string | null; at: number } | null = null;
+  /** Signs forwarded client addresses: known to every instance (it is derived from DATABASE_URL, which holds the database password), to no client. */
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly cluster: Leading,
+    databaseUrl: string,
+    private readonly lookup: () => Promise<string | null>,
+  ) {
+    this.key = createHash('sha256').update(`tradeport forwarded client address\n${databaseUrl}`).digest();
+  }
+
+  /**
+   * Runs a call that needs the engine where it runs: false when that is here (the caller goes
+   * on), true when it was answered already — forwarded to the leader, or refused as retryable.
+   */
+  async route(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (this.cluster.role === 'leader') return false;
+    // Taking over right now: the engine is loading here, so the call waits for it.
+    if (await this.cluster.leaderWithin(FORWARD_DEADLINE_MS)) return false;
+    // Sent here by another instance that took this one for the leader: it was, moments ago.
+    if (!this.cluster.shared || request.headers[FORWARDED_HEADER] !== undefined) {
+      sendRetryable(reply, ENGINE_MOVING);
+      return true;
+    }
+    const address = await this.leader().catch(() => null);
+    if (!address) {
+      sendRetryable(reply, ENGINE_MOVING);
+      return true;
+    }
+    await this.forward(address, request, reply);
+    return true;
+  }
+
+  /** The leader's address, asked of PostgreSQL at most once a second (again at once after a failure). */
+  private async leader(): Promise<string | null> {
+    const now = Date.now();
+    if (this.known && now - this.known.at < 1000 && this.known.address) return this.known.address;
+    const address = await this.lookup();
+    this.known = { address, at: now };
+    return address;
+  }
+
+  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const headers: Record<string, string | string[]> = {};
+    for (const name of PASSED_ON) {
+      const value = request.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    headers[FORWARDED_HEADER] = '1';
+    headers[CLIENT_IP_HEADER] = this.sign(this.clientIp(request));
+    let body: Buffer | null = null;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      body = Buffer.from(JSON.stringify(request.body ?? {}));
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(body.length);
+    }
+    return new Promise<void>((resolve) => {
+      let sent = false;
+      const fail = (message: string) => {
+        this.known = null;
+        if (!reply.sent) sendRetryable(reply, message);
+        resolve();
+      };
+      const outgoing = http.request(`${address}${request.url}`, { method: request.method, headers, agent: this.agent, timeout: FORWARD_DEADLINE_MS }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('error', () => fail(OUTCOME_UNKNOWN));
+        answer.on('end', () => {
+          reply.code(answer.statusCode ?? 502);
+          for (const name of PASSED_BACK) {
+            const value = answer.headers[name];
+            if (value !== undefined) reply.header(name, value);
+          }
+          reply.send(Buffer.concat(chunks));
+          resolve();
+        });
+      });
+      outgoing.on('timeout', () => outgoing.destroy(new Error('forwarded call timed out')));
+      outgoing.on('error', (err: NodeJS.ErrnoException) => {
+        // Refused before anything was sent: the leader is gone and nothing was done. Otherwise the
+        // call may have reached it.
+        fail(!sent || err.code === 'ECONNREFUSED' || err.code === 'EHOSTUNREACH' ? ENGINE_MOVING : OUTCOME_UNKNOWN);
+      });
+      outgoing.on('socket', (socket) => {
+        if (!socket.connecting) sent = true;
+        else socket.once('connect', () => (sent = true));
+      });
+      outgoing.end(body ?? undefined);
+    });
+  }
+
+  private sign(ip: string): string {
+    return `${ip} ${createHmac('sha256', this.key).update(ip).digest('base64url')}`;
+  }
+
+  /** The client's address: the one a forwarding instance vouches for, or the request's own. */
+  clientIp(request: FastifyRequest): string {
+    const header = request.headers[CLIENT_IP_HEADER];
+    if (typeof header !== 'string') return request.ip;
+    const [ip, mac] = header.split(' ');
+    if (!ip || !mac) return request.ip;
+    const expected = Buffer.from(this.sign(ip));
+    const given = Buffer.from(header);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? ip : request.ip;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

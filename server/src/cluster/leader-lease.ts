@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from '../storage/db';
+
+/**
+ * The engine lead, held as a PostgreSQL session advisory lock on a connection of its own (never
+ * one of the pool's): PostgreSQL releases it the moment that session ends, so a leader that dies,
+ * or loses its network to the database, gives it up without any help from us.
+ *
+ * - Every instance keeps one such connection and tries the lock every `pollMs` (1 s), so another
+ *   instance holds it within about a second of PostgreSQL ending the old session.
+ * - The session is ended by PostgreSQL when the process dies (its socket closes) or when it goes
+ *   quiet for `idleSessionMs` (`idle_session_timeout`, 6 s: the leader asks `select 1` every
+ *   `pollMs`, so only a leader cut off from the database, or frozen, is that quiet) — a network cut
+ *   is then over within the 10 s the operator is promised, not after TCP's hours.
+ * - Fencing: the leader's own check must answer within `checkTimeoutMs` (3 s); a connection error,
+ *   its end, or a check that fails or is late, and the leader stands down at once — before the
+ *   6 s after which PostgreSQL may hand the lock to someone else.
+ * - The connection's `application_name` names the instance's internal address, so the others
+ *   find where to send order-changing calls by asking who holds the lock (`leaderAddress`).
+ */
+export const LEADER_LOCK: readonly [number, number] = [0x7470, 1]; // 'tp', the engine lead
+
+export interface LeaseTiming {
+  pollMs: number;
+  checkTimeoutMs: number;
+  idleSessionMs: number;
+}
+
+export const DEFAULT_LEASE_TIMING: LeaseTiming = { pollMs: 1000, checkTimeoutMs: 3000, idleSessionMs: 6000 };
+
+export interface LeaseEvents {
+  /** This instance now holds the lock: start the engine (a rejection gives the lock back). */
+  acquired(): Promise<void>;
+  /** The lock is lost (or given back): stop the engine now. */
+  lost(reason: string): void;
+}
+
+export interface LeaseLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** How an instance names itself in `application_name` (PostgreSQL keeps 63 bytes of it). */
+export const applicationName = (address: string | null): string => (address ? `tradeport ${address}` : 'tradeport').slice(0, 63);
+
+export class LeaderLease {
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client | null> | null = null;
+  private holding = false;
+  private timer: NodeJS.Timeout | null = null;
+  private busy = false;
+  private closed = false;
+  private address: string | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly events: LeaseEvents,
+    private readonly log: LeaseLog,
+    private readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
+  ) {}
+
+  get held(): boolean {
+    return this.holding;
+  }
+
+  /** Tries the lock once (so a first instance leads as soon as it has started), then keeps trying. */
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => void this.tick(), this.timing.pollMs);
+    this.timer.unref();
+  }
+
+  /** The address other instances forward to, once this instance listens. */
+  async advertise(address: string): Promise<void> {
+    this.address = address;
+    const c = this.client;
+    if (c) await c.query('select set_config($1, $2, false)', ['application_name', applicationName(address)]).catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.busy || this.closed) return;
+    this.busy = true;
+    try {
+      const client = await this.connection();
+      if (!client) return;
+      if (this.holding) {
+        // The fencing check: the session that holds the lock still answers, in time.
+        await client.query('select 1');
+        return;
+      }
+      const r = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [...LEADER_LOCK]);
+      if (!r.rows[0]?.ok || this.closed) return;
+      this.holding = true;
+      this.log.info({}, 'this instance is now the engine leader');
+      try {
+        await this.events.acquired();
+      } catch (err) {
+        this.log.warn({ err }, 'the engine did not start; the engine lead is given back');
+        this.drop(client, 'the engine did not start');
+      }
+    } catch (err) {
+      if (this.client) this.drop(this.client, `the leadership connection failed: ${(err as Error).message}`);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async connection(): Promise<pg.Client | null> {
+    if (this.client) return this.client;
+    this.connecting ??= (async () => {
+      const client = new pg.Client({
+        connectionString: this.url,
+        application_name: applicationName(this.address),
+        connectionTimeoutMillis: this.timing.checkTimeoutMs,
+        query_timeout: this.timing.checkTimeoutMs,
+        keepAlive: true,
+      });
+      client.on('error', (err) => this.drop(client, `the leadership connection failed: ${err.message}`));
+      client.on('end', () => this.drop(client, 'the leadership connection ended'));
+      try {
+        await client.connect();
+        // PostgreSQL ends this session (and so releases the lock) when it goes quiet: see above.
+        await client.query(`set idle_session_timeout = ${Math.round(this.timing.idleSessionMs)}`).catch(() => undefined);
+        if (this.closed) {
+          await client.end().catch(() => undefined);
+          return null;
+        }
+        this.client = client;
+        return client;
+      } catch (err) {
+        client.removeAllListeners('end');
+        await client.end().catch(() => undefined);
+        this.log.warn({ err }, 'cannot reach PostgreSQL for the engine lead; trying again');
+        return null;
+      } finally {
+        this.connecting = null;
+      }
+    })();
+    return this.connecting;
+  }
+
+  /** Forgets a connection that failed; with it goes the lock, so the engine stops here at once. */
+  private drop(client: pg.Client, reason: string): void {
+    if (this.client !== client) return;
+    this.client = null;
+    client.removeAllListeners('end');
+    // Ends the session for sure: a half-open socket must not keep the lock on the server's side.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    if (this.holding) {
+      this.holding = false;
+      this.log.warn({ reason }, 'this instance lost the engine lead; its engine stops now');
+      this.events.lost(reason);
+    }
+  }
+
+  /** Gives the lock back (shutdown): the caller has stopped the engine first. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    const client = this.client ?? (await this.connecting);
+    this.client = null;
+    this.holding = false;
+    if (!client) return;
+    client.removeAllListeners('end');
+    await client.query('select pg_advisory_unlock_all()').catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The internal address of the instance holding the engine lead, from its lock session's
+ * `application_name`; null when nobody holds it (a fail-over under way) or it has not said yet.
+ */
+export async function leaderAddress(db: Db): Promise<string | null> {
+  const { rows } = await sql<{ name: string }>`
+    select a.application_name as name from pg_locks l join pg_stat_activity a on a.pid = l.pid
+     where l.locktype = 'advisory' and l.granted and l.classid = ${LEADER_LOCK[0]} and l.objid = ${LEADER_LOCK[1]} and l.objsubid = 2
+       and l.database = (select oid from pg_database where datname = current_database())`.execute(db);
+  const name = rows[0]?.name ?? '';
+  return name.startsWith('tradeport ') ? name.slice('tradeport '.length) : null;
+}
