@@ -65,6 +65,13 @@ describe('results of prepared reads on SQLite, kept per table', () => {
     assert.equal(await accounts.all(handle.db, {}), first, 'the same rows, not read again');
   });
 
+  test('stay kept through a pragma (it changes how the connection works, not rows)', async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    const first = await accounts.all(handle.db, {});
+    await sql`pragma synchronous = full`.execute(handle.db);
+    assert.equal(await accounts.all(handle.db, {}), first);
+  });
+
   test('are read again after a write to any table they join', async (ctx) => {
     if (onPostgres) return ctx.skip('SQLite only');
     const before = await sessionsOfUsers.all(handle.db, {});

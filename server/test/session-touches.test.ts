@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { openDatabase } from '../src/storage/db';
 import { SessionCache } from '../src/services/session-cache';
 import { flushTouches } from '../src/services/sessions';
@@ -52,6 +53,16 @@ describe('sessions’ last-seen times', () => {
     assert.deepEqual(await lastSeen(t, id), { session: signedInAt, user: signedInAt });
     await flushTouches(t.ctx);
     assert.equal((await lastSeen(t, id)).user, t.clock.now());
+  });
+
+  test('on SQLite the flush commits without a sync to disk, and the connection is back to full durability after it', async (ctx) => {
+    if (t.ctx.engine !== 'sqlite') return ctx.skip('SQLite only');
+    const { client } = await signedInTrader(t);
+    t.clock.advance(31_000);
+    assert.equal((await client.get(PROFILE)).status, 200);
+    await flushTouches(t.ctx);
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(t.ctx.db);
+    assert.equal(rows[0]?.synchronous, 2, 'FULL: money movements are synced to disk as before');
   });
 
   test('a last-seen time is never moved back by a flush', async () => {

@@ -58,6 +58,9 @@ export async function issueSession(ctx: ServiceContext, trx: Tx, userId: number,
   return { token, persistent, maxAgeMs: persistent ? ctx.config.rememberMeMs : undefined };
 }
 
+const touchSession = prepared((db, param: Param<{ idHash: string; at: number }>) => db.updateTable('sessions').set({ last_seen_at: param('at') }).where('id_hash', '=', param('idHash')).where('last_seen_at', '<', param('at')));
+const touchUser = prepared((db, param: Param<{ userId: number; at: number }>) => db.updateTable('users').set({ last_seen_at: param('at') }).where('id', '=', param('userId')).where(sql<number>`coalesce(last_seen_at, 0)`, '<', param('at')));
+
 const lookupSession = prepared((db, param: Param<{ idHash: string }>) =>
   db
     .selectFrom('sessions')
@@ -112,11 +115,27 @@ async function writeTouches(ctx: ServiceContext): Promise<void> {
   if (touches.size === 0) return;
   const users = new Map<number, number>();
   for (const t of touches.values()) users.set(t.userId, Math.max(users.get(t.userId) ?? 0, t.at));
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      for (const [idHash, t] of touches) await trx.updateTable('sessions').set({ last_seen_at: t.at }).where('id_hash', '=', idHash).where('last_seen_at', '<', t.at).execute();
-      for (const [userId, at] of users) await trx.updateTable('users').set({ last_seen_at: at }).where('id', '=', userId).where(sql<number>`coalesce(last_seen_at, 0)`, '<', at).execute();
+  const write = (db: Db) =>
+    db.transaction().execute(async (trx) => {
+      for (const [idHash, t] of touches) await touchSession.exec(trx, { idHash, at: t.at });
+      for (const [userId, at] of users) await touchUser.exec(trx, { userId, at });
     });
+  try {
+    if (ctx.engine !== 'sqlite') await write(ctx.db);
+    else {
+      // Last-seen times are not worth a sync to disk each: this commit waits for none (WAL with
+      // synchronous = NORMAL; the next durable commit, or a checkpoint, makes it durable too), so
+      // it does not hold up the event loop for the disk. The connection is held throughout, so no
+      // other transaction commits under the lighter setting.
+      await ctx.db.connection().execute(async (conn) => {
+        await sql`pragma synchronous = normal`.execute(conn);
+        try {
+          await write(conn);
+        } finally {
+          await sql`pragma synchronous = full`.execute(conn);
+        }
+      });
+    }
   } catch (err) {
     for (const [idHash, t] of touches) ctx.sessionCache.noteTouch(idHash, t.userId, t.at);
     throw err;

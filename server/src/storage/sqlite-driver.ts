@@ -22,7 +22,7 @@ import { REUSABLE_RESULT } from './prepared';
  *   as a change of every table. A kept read is given again — frozen, so no caller can change it for
  *   the next — while no table its SQL names changed after it was kept and `data_version` is the
  *   same. So a session's last-seen write, say, no longer throws away the kept deposits or payment
- *   accounts of every user. Begin, commit and savepoints change nothing by themselves (the writes
+ *   accounts of every user. Begin, commit, savepoints and pragmas change no rows by themselves (the writes
  *   inside count as they run, so a transaction never reads its own changes from before them; a
  *   rollback counts as a change of everything). While the connection is free, such a read can also
  *   be answered at once (`readNow`), skipping Kysely's connection hand-over (and its query log and
@@ -134,8 +134,8 @@ const MAX_KEPT_ROWS = 250_000;
 
 /** The one table an `insert`, `update` or `delete` statement writes, as Kysely compiles them for SQLite; null for any other statement. */
 const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?(?:[\s(]|$)/i;
-/** Statements that change no data by themselves: what they wrap counts as it runs. */
-const NO_CHANGE = /^\s*(?:begin|commit|end|savepoint|release)\b/i;
+/** Statements that change no rows by themselves (what a transaction wraps counts as it runs; a pragma sets how the connection works). */
+const NO_CHANGE = /^\s*(?:begin|commit|end|savepoint|release|pragma)\b/i;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 export function writtenTable(sql: string): string | null {
