@@ -6,7 +6,8 @@
  * over 50 ms), and how soon a period and a symbol switch show their candles.
  *
  * Run: `cd web && npx vite build --outDir /tmp/bench-dist && E2E_WEB_DIST=/tmp/bench-dist node --import tsx e2e/terminal-chart.bench.ts`
- * (`--seconds=20` to tick longer). Markdown on stdout. A measurement: it does not fail on a miss.
+ * (`--seconds=20` to tick longer; `--profile` adds the functions with the most self time while
+ * ticking, from Chromium's sampling profiler). Markdown on stdout. A measurement: it does not fail on a miss.
  */
 import { CHART_TOOLS, type ChartLayout } from '@tradeport/contracts';
 import { cpus } from 'node:os';
@@ -18,6 +19,7 @@ import { createTrader, newPage, postJson, pushTicks, startHarness } from './supp
 const option = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const drawingCount = option('drawings', 50);
 const indicatorCount = option('indicators', 5);
+const profile = process.argv.includes('--profile');
 const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 15);
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,7 +65,7 @@ try {
   await signIn.goto();
   await signIn.signIn(trader.email, trader.password);
   await page.waitForURL((u) => u.pathname === '/trading');
-  await page.getByTestId('price-row-EURUSD').click();
+  await page.getByTestId('price-row-EURUSD').click({ timeout: 60_000 });
   const panes = indicators.slice(0, indicatorCount).filter((i) => i.name === 'RSI' || i.name === 'MACD').length;
   await page.locator(`[data-testid="chart-panel"] [data-testid="terminal-chart"][data-overlays="${drawingCount}"][data-panes="${panes}"]`).waitFor({ timeout: 20_000 });
   await page.waitForTimeout(1000);
@@ -73,6 +75,19 @@ try {
     w.__longTasks = [];
   });
 
+  // Thread time of the frame callbacks from Chromium's trace: what the frames cost the CPU, which a
+  // machine busy with other work does not inflate the way it does wall time.
+  const tracer = await context.newCDPSession(page);
+  const traceEvents: TraceEvent[] = [];
+  tracer.on('Tracing.dataCollected', ({ value }) => traceEvents.push(...(value as unknown as TraceEvent[])));
+  const traced = new Promise<void>((done) => tracer.once('Tracing.tracingComplete', () => done()));
+  await tracer.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['devtools.timeline'], excludedCategories: ['*'] } });
+  const cdp = profile ? await context.newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
   let bid = 1.085;
   const ticks = setInterval(() => {
     bid = Number((bid + (Math.random() - 0.5) * 0.0004).toFixed(5));
@@ -80,6 +95,10 @@ try {
   }, 100);
   await page.waitForTimeout(seconds * 1000);
   clearInterval(ticks);
+  const selfTimes = cdp ? topSelfTimes((await cdp.send('Profiler.stop')).profile, 25) : [];
+  await tracer.send('Tracing.end');
+  await traced;
+  const cpuFrames = frameThreadTimes(traceEvents);
   const { frames, longTasks } = await page.evaluate(() => {
     const w = window as unknown as { __frames: Map<number, number>; __longTasks: number[] };
     return { frames: [...w.__frames.values()], longTasks: w.__longTasks };
@@ -113,9 +132,59 @@ try {
   console.log('| --- | ---: | ---: |');
   console.log(`| Frames timed | ${frames.length} (${busy.length} with work) | |`);
   console.log(`| Main-thread work per frame, p50 / p95 / max | ${percentile(busy, 50).toFixed(2)} / ${percentile(busy, 95).toFixed(2)} / ${Math.max(0, ...busy).toFixed(2)} ms | p95 ≤ 4 ms |`);
+  console.log(`| Frame callbacks' thread (CPU) time per frame, p50 / p95 / max | ${percentile(cpuFrames, 50).toFixed(2)} / ${percentile(cpuFrames, 95).toFixed(2)} / ${Math.max(0, ...cpuFrames).toFixed(2)} ms (${cpuFrames.length} frames) | p95 ≤ 4 ms |`);
   console.log(`| Long tasks (> 50 ms) while ticking | ${longTasks.length}${longTasks.length ? ` (longest ${Math.max(...longTasks).toFixed(0)} ms)` : ''} | none |`);
   console.log(`| Period switch to new candles, median / max | ${percentile(periodMs, 50)} / ${Math.max(...periodMs)} ms | ≤ 300 ms |`);
   console.log(`| Symbol switch to new candles, median / max | ${percentile(symbolMs, 50)} / ${Math.max(...symbolMs)} ms | ≤ 300 ms |`);
+  if (profile) {
+    console.log(`\nSelf time while ticking (sampling profiler, ${seconds} s):\n`);
+    console.log('| Function | Where | Self ms |');
+    console.log('| --- | --- | ---: |');
+    for (const f of selfTimes) console.log(`| ${f.name} | ${f.where} | ${f.ms.toFixed(1)} |`);
+  }
 } finally {
   await h.close();
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+}
+
+/** The thread time of each frame's animation-frame callbacks (those of one frame run back to back). */
+function frameThreadTimes(events: TraceEvent[]): number[] {
+  const callbacks = events.filter((e) => e.name === 'FireAnimationFrame' && e.ph === 'X' && e.tdur !== undefined).sort((a, b) => a.ts - b.ts);
+  const frames: number[] = [];
+  let end = -Infinity;
+  for (const e of callbacks) {
+    if (e.ts > end + 1000) frames.push(0);
+    frames[frames.length - 1]! += e.tdur! / 1000;
+    end = Math.max(end, e.ts + (e.dur ?? 0));
+  }
+  return frames;
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The functions with the most self time in a CPU profile (idle and the profiler itself left out). */
+function topSelfTimes(p: CpuProfile, count: number): Array<{ name: string; where: string; ms: number }> {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const totals = new Map<string, { name: string; where: string; ms: number }>();
+  (p.samples ?? []).forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame || frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+    const file = frame.url.split('/').pop() ?? '';
+    const key = `${frame.functionName}@${file}:${frame.lineNumber}:${frame.columnNumber}`;
+    const entry = totals.get(key) ?? { name: frame.functionName || '(anonymous)', where: file ? `${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}` : '', ms: 0 };
+    entry.ms += (p.timeDeltas?.[i] ?? 0) / 1000;
+    totals.set(key, entry);
+  });
+  return [...totals.values()].sort((a, b) => b.ms - a.ms).slice(0, count);
 }

@@ -1,8 +1,9 @@
 import { registerFigure, registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
 import { LABEL_X, levelLabelLayout, onRemove } from './level-figure';
+import { drawPolylines, onPolylines, type PolylinesAttrs, type PolylinesStyles } from './polylines';
 import { overlayName, TOOLS } from './tools';
-import { indexOfTime, type Pt, type Shape, type ToolDefinition } from './tools/shape';
+import { indexOfTime, type Shape, type ToolDefinition } from './tools/shape';
 
 /** What each drawing keeps besides its points: its colour and line width. */
 export interface DrawingStyle {
@@ -19,13 +20,13 @@ export function translucent(color: string, alpha: number): string {
 /** A tool's shapes as KLineChart figures in the drawing's colour and width. */
 export function figuresOf(shapes: Shape[], style: DrawingStyle): OverlayFigure[] {
   const { color, width } = style;
-  // Lines go first as two figures (solid and dashed) each holding all of theirs: one figure call
-  // per kind instead of one per line (a Gann grid has hundreds).
-  const solid = shapes.filter((s) => s.kind === 'line' && !s.dashed).map((s) => ({ coordinates: (s as { points: Pt[] }).points }));
-  const dashed = shapes.filter((s) => s.kind === 'line' && s.dashed).map((s) => ({ coordinates: (s as { points: Pt[] }).points }));
+  // All solid lines are one figure drawn as one path, the dashed ones another: a figure per line
+  // (a Gann grid has hundreds) made each frame allocate and stroke hundreds of times.
+  const solid = shapes.flatMap((s) => (s.kind === 'line' && !s.dashed ? [s.points] : []));
+  const dashed = shapes.flatMap((s) => (s.kind === 'line' && s.dashed ? [s.points] : []));
   const lines: OverlayFigure[] = [];
-  if (solid.length) lines.push({ key: 'solid', type: 'line', attrs: solid, styles: { color, size: width, style: 'solid' } });
-  if (dashed.length) lines.push({ key: 'dashed', type: 'line', attrs: dashed, styles: { color, size: width, style: 'dashed', dashedValue: [4, 3] } });
+  if (solid.length) lines.push({ key: 'solid', type: POLYLINES_FIGURE, attrs: { lines: solid }, styles: { color, size: width, dashed: false } });
+  if (dashed.length) lines.push({ key: 'dashed', type: POLYLINES_FIGURE, attrs: { lines: dashed }, styles: { color, size: width, dashed: true } });
   const others = shapes.filter((s) => s.kind !== 'line');
   // Shaded areas under their outlines.
   const areas = others.filter((s) => s.kind === 'polygon' || s.kind === 'circle');
@@ -81,12 +82,16 @@ function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
   };
 }
 
+/** The figure of a drawing's lines: all of one style in one path. */
+export const POLYLINES_FIGURE = 'tp.polylines';
+
 let registered = false;
 
-/** Registers every tool's overlay with KLineChart once. */
+/** Registers every tool's overlay (and the figure their lines are drawn with) with KLineChart once. */
 export function registerToolOverlays(): void {
   if (registered) return;
   registered = true;
+  registerFigure<PolylinesAttrs, PolylinesStyles>({ name: POLYLINES_FIGURE, draw: drawPolylines, checkEventOn: (point, attrs, styles) => onPolylines(point, attrs, styles.size) });
   for (const tool of TOOLS) registerOverlay<DrawingStyle>(templateOf(tool));
 }
 
