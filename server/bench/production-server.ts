@@ -149,7 +149,8 @@ export class ProductionServer {
     const proc = fork(resolve(here, '../src/main.ts'), [], { execArgv, env, cwd: resolve(here, '../..'), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     proc.stdout?.pipe(createWriteStream(logFile));
     const server = new ProductionServer(proc, o.port, logFile);
-    const deadline = Date.now() + 180_000;
+    // The first start generates a year of simulated history (slow into PostgreSQL on a busy machine).
+    const deadline = Date.now() + 600_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`the server on port ${o.port} exited with code ${proc.exitCode}; see ${logFile}`);
       try {
@@ -160,7 +161,7 @@ export class ProductionServer {
       }
       if (Date.now() > deadline) {
         await server.stop();
-        throw new Error(`the server on port ${o.port} did not answer /api/health within 180 s`);
+        throw new Error(`the server on port ${o.port} did not answer /api/health within 600 s`);
       }
       await sleep(250);
     }

@@ -27,7 +27,7 @@ import { armDeadline, ServerChild } from './server-child';
  *   thousand sessions stay active (each is touched every 30 s, as a browser's would be); the back
  *   office's calls use the administrator's session, and `getTraderDetails` rotates through the
  *   traders. The kept answers' hit rate is read from the server (`production-probe.ts`).
- *   `--instances=2` is not available until the server runs as several instances.
+ *   `--instances=2` (several instances on PostgreSQL and Redis) is not implemented here yet.
  * - `--mode=app`: the earlier setup, `buildApp` in a child (`orders-server.ts`) with the logger off,
  *   the push feed fed 200 ticks/s, and one trader.
  *
@@ -71,7 +71,7 @@ if (DATABASE && !/^postgres(ql)?:\/\//.test(DATABASE)) {
   process.exit(2);
 }
 if (INSTANCES !== 1) {
-  console.error('--instances: the server does not run as several instances yet (issue 19); only --instances=1 is measured');
+  console.error('--instances: this benchmark does not yet spread its load over several instances; only --instances=1 is measured');
   process.exit(2);
 }
 if (MODE === 'app' && DATABASE) {
