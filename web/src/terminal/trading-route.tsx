@@ -1,4 +1,6 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { queryClient } from '../api/query-client';
+import { symbolsQuery } from '../api/query-options';
 import { LoadingScreen } from '../ui/loading-screen';
 
 /**
@@ -26,8 +28,12 @@ function load(which: keyof typeof layouts) {
 const PhoneTerminal = lazy(() => load('phone'));
 const DesktopTerminal = lazy(() => load('desktop'));
 
-/** Starts downloading the layout this window will show, so the route renders it without a second wait. */
+/**
+ * Starts downloading the layout this window will show, so the route renders it without a second
+ * wait, and asks for the instrument list the price table needs meanwhile (not awaited).
+ */
 export function preloadTradingLayout(): Promise<unknown> {
+  void queryClient.prefetchQuery(symbolsQuery);
   return load(isPhoneScreen() ? 'phone' : 'desktop');
 }
 
