@@ -57,6 +57,12 @@ describe('the chart tab on a phone', () => {
     assert.ok(canvas.height > 500, `the chart is ${canvas.height} px high`);
     assert.ok(Math.abs(canvas.y + canvas.height - tabbar.y) <= 2, 'the chart reaches down to the bottom bar');
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), MOBILE.width, 'no sideways scrolling');
+    const toolbar = await chart.toolbar().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    assert.ok(toolbar.scroll <= toolbar.client, `the toolbar fits without scrolling (${toolbar.scroll} > ${toolbar.client})`);
+    await page.setViewportSize({ width: 360, height: 740 });
+    const narrow = await chart.toolbar().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    assert.ok(narrow.scroll <= narrow.client, `the toolbar fits 360 px (${narrow.scroll} > ${narrow.client})`);
+    await page.setViewportSize(MOBILE);
     assert.deepEqual(await seriousA11yViolations(page, ['[data-testid="phone-chart"]']), []);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${ARTIFACTS}/phone-chart-tab.png` });
@@ -73,8 +79,10 @@ describe('the chart tab on a phone', () => {
     await chart.choosePeriod('D1');
     await chart.waitForChart('EURUSD', 'D1');
 
-    await chart.toolbar().locator('label', { hasText: 'Area' }).tap();
-    assert.equal(await chart.toolbar().getByRole('radio', { name: 'Area' }).isChecked(), true);
+    const area = chart.toolbar().getByRole('button', { name: 'Area chart' });
+    assert.equal(await area.getAttribute('aria-pressed'), 'false', 'candles first');
+    await area.tap();
+    assert.equal(await area.getAttribute('aria-pressed'), 'true');
 
     const crosshair = chart.tools().getByRole('button', { name: 'Crosshair' });
     assert.equal(await crosshair.getAttribute('aria-pressed'), 'false');
@@ -100,6 +108,13 @@ describe('the chart tab on a phone', () => {
     await chart.waitForOverlays(1);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${ARTIFACTS}/phone-chart-tab-area-d1.png` });
+
+    // Another tab and back: the period, the type and the crosshair are as the trader left them.
+    await page.getByTestId('phone-tab-prices').tap();
+    await page.getByTestId('phone-tab-chart').tap();
+    await chart.waitForChart('EURUSD', 'D1');
+    assert.equal(await chart.toolbar().getByRole('button', { name: 'Area chart' }).getAttribute('aria-pressed'), 'true');
+    assert.equal(await chart.tools().getByRole('button', { name: 'Crosshair' }).getAttribute('aria-pressed'), 'true');
     await context.close();
   });
 });

@@ -13,6 +13,7 @@ export type Scheme = 'light' | 'dark';
 
 export const CANDLE_PANE = 'candle_pane';
 const SUB_PANE_HEIGHT = 76;
+const PHONE_BAR_SPACE = 6;
 
 export interface ChartEvents {
   /** The drawings changed by the user (drawn, moved, restyled, removed). */
@@ -79,6 +80,8 @@ export class ChartController {
     const chart = init(container, { timezone: 'UTC', locale: 'en-US' });
     if (!chart) throw new Error('The chart could not start.');
     this.chart = chart;
+    // A phone shows more candles than KLineChart's default spacing would (about twenty across).
+    if (options.touch) chart.setBarSpace(PHONE_BAR_SPACE);
     // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
     container.querySelectorAll('[tabindex="1"]').forEach((el) => el.setAttribute('tabindex', '0'));
     this.resize = new ResizeObserver(() => {

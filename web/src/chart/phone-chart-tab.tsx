@@ -1,13 +1,14 @@
-import { ActionIcon, Button, Center, Loader, Menu, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Center, Loader, Menu, Text, Tooltip } from '@mantine/core';
 import { IconChartArea, IconChartCandle, IconChevronDown, IconCrosshair, IconEye, IconEyeOff, IconMagnet, IconMenu2, IconPlus, IconTrash } from '@tabler/icons-react';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
 import { useQuote } from '../stream/hooks';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
 import { ChartStage, ConfirmRemoveAll, MENU_ICONS, SaveStatus, useChartStage } from './chart-stage';
+import { loadPhoneChartPrefs, savePhoneChartPrefs, type PhoneChartPrefs } from './phone-chart-prefs';
 import classes from './chart.module.css';
 import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
 
@@ -51,12 +52,34 @@ export function PhoneChartTab({ symbol, onNewOrder, onOpenMenu }: PhoneChartTabP
   return <PhoneChart symbol={symbol} digits={record.digits} onNewOrder={onNewOrder} onOpenMenu={onOpenMenu} />;
 }
 
+/** The browser's storage, when it lets the page have one. */
+function storage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 function PhoneChart({ symbol, digits, onNewOrder, onOpenMenu }: PhoneChartTabProps & { digits: number }) {
-  const [period, setPeriod] = useState<PeriodName>('H1');
-  const [shown, setShown] = useState(true);
-  const [crosshair, setCrosshair] = useState(false);
-  const model = useChartModel({ symbol, period, digits });
+  const [prefs, setPrefs] = useState<PhoneChartPrefs>(() => loadPhoneChartPrefs(storage()));
+  const change = (next: Partial<PhoneChartPrefs>) =>
+    setPrefs((current) => {
+      const merged = { ...current, ...next };
+      savePhoneChartPrefs(storage(), merged);
+      return merged;
+    });
+  const { period, shown, crosshair } = prefs;
+  const setPeriod = (p: PeriodName) => change({ period: p });
+  const setShown = (on: boolean) => change({ shown: on });
+  const setCrosshair = (on: boolean) => change({ crosshair: on });
+  const model = useChartModel({ symbol, period, digits, initialType: prefs.type });
+  const setType = (type: ChartType) => {
+    model.onType(type);
+    change({ type: type === 'area' ? 'area' : 'candle' });
+  };
   const label = `${symbol} chart, ${period}`;
+  const area = model.type === 'area';
   return (
     <div className={classes.phoneTab} data-testid="phone-chart">
       <div className={classes.phoneToolbar} role="toolbar" aria-label="Chart toolbar">
@@ -65,16 +88,11 @@ function PhoneChart({ symbol, digits, onNewOrder, onOpenMenu }: PhoneChartTabPro
             <IconMenu2 size={22} />
           </ActionIcon>
         )}
-        <SegmentedControl
-          aria-label="Chart type"
-          value={model.type === 'area' ? 'area' : 'candle'}
-          onChange={(v) => model.onType(v as ChartType)}
-          classNames={{ root: classes.phoneSegment, control: classes.phoneSegmentControl, label: classes.phoneSegmentLabel }}
-          data={[
-            { value: 'candle', label: <TypeLabel icon={<IconChartCandle size={20} />} text="Candles" /> },
-            { value: 'area', label: <TypeLabel icon={<IconChartArea size={20} />} text="Area" /> },
-          ]}
-        />
+        <Tooltip label={area ? 'Area chart: on' : 'Area chart: off (candles)'} withArrow events={{ hover: true, focus: false, touch: false }}>
+          <ActionIcon size={44} variant={area ? 'light' : 'subtle'} color={area ? 'blue' : 'gray'} aria-label="Area chart" aria-pressed={area} onClick={() => setType(area ? 'candle' : 'area')}>
+            {area ? <IconChartArea size={22} /> : <IconChartCandle size={22} />}
+          </ActionIcon>
+        </Tooltip>
         <ActionIcon size={44} variant={shown ? 'subtle' : 'light'} color="gray" aria-label="Show chart" aria-pressed={shown} onClick={() => setShown(!shown)}>
           {shown ? <IconEye size={22} /> : <IconEyeOff size={22} />}
         </ActionIcon>
@@ -100,15 +118,6 @@ function PhoneChart({ symbol, digits, onNewOrder, onOpenMenu }: PhoneChartTabPro
       <div className={classes.phoneBody}>{shown ? <PhoneCanvas model={model} crosshair={crosshair} onCrosshair={setCrosshair} label={label} /> : <HiddenChart symbol={symbol} digits={digits} onShow={() => setShown(true)} />}</div>
       <ChartModelDialogs model={model} />
     </div>
-  );
-}
-
-function TypeLabel({ icon, text }: { icon: ReactNode; text: string }) {
-  return (
-    <span className={classes.iconLabel} title={text}>
-      {icon}
-      <VisuallyHidden>{text}</VisuallyHidden>
-    </span>
   );
 }
 
