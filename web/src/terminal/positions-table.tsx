@@ -1,7 +1,7 @@
 import { ActionIcon, Button, CloseButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconX } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { useCloseTrade, useModifyTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
@@ -45,21 +45,43 @@ interface RowProps {
   onModify(trade: OpenTradeRow): void;
 }
 
+/** Whether a symbol has a streamed quote yet and whether it is fresh; re-renders only when that changes. */
+function useQuoteFreshness(symbol: string): 'live' | 'waiting' | 'stale' {
+  const subscribe = useCallback((onChange: () => void) => stream.subscribeQuote(symbol, onChange), [symbol]);
+  return useSyncExternalStore(subscribe, () => {
+    const entry = stream.getQuote(symbol)?.quote;
+    return !entry ? 'waiting' : entry.stale ? 'stale' : 'live';
+  });
+}
+
 /**
- * One open position. It follows only its own symbol (and the rate its profit converts at), and
- * re-renders at most once a frame: a tick of another symbol never touches it.
+ * The position's current price (bid for a Buy, ask for a Sell), re-rendered at most once a frame
+ * when its own symbol ticks; without a streamed quote yet, the server's price of the last read.
+ */
+function LivePrice({ trade, digits }: { trade: OpenTradeRow; digits: number }) {
+  useQuotesFrame(useMemo(() => [trade.symbol], [trade.symbol]));
+  const entry = stream.getQuote(trade.symbol)?.quote;
+  const buy = trade.type === 'Buy';
+  return <>{formatPrice(entry ? (buy ? entry.bid : entry.ask) : buy ? trade.bid : trade.ask, digits)}</>;
+}
+
+/** The position's floating profit at streamed prices (its symbol and the rate it converts at), at most once a frame. */
+function LiveProfit({ trade, record, known, old }: { trade: OpenTradeRow; record: SymbolRecord | undefined; known: ReadonlyMap<string, SymbolRecord>; old: boolean }) {
+  useQuotesFrame(useMemo(() => symbolsNeeded(record, known), [record, known]));
+  const entry = stream.getQuote(trade.symbol)?.quote;
+  const profit = entry ? profitText(trade, record, priceLookup((s) => stream.getQuote(s)?.quote)) : trade.profit;
+  return <SignedMoney value={profit} delayed={old} testId="profit" />;
+}
+
+/**
+ * One open position. Only its current price and profit follow the ticks (of its own symbol and the
+ * rate its profit converts at), each at most once a frame: the rest of the row — its buttons and
+ * their tooltips — renders again only when the position itself or the quote's freshness changes.
  */
 const PositionRow = memo(function PositionRow({ trade, record, known, selected, delayed, onSelect, onClose, onModify }: RowProps) {
-  const symbols = useMemo(() => symbolsNeeded(record, known), [record, known]);
-  useQuotesFrame(symbols);
-  const entry = stream.getQuote(trade.symbol)?.quote;
-  const prices = priceLookup((s) => stream.getQuote(s)?.quote);
+  const freshness = useQuoteFreshness(trade.symbol);
   const digits = record?.digits ?? 5;
-  const buy = trade.type === 'Buy';
-  // Without a streamed quote yet, the server's price and profit of the last read are shown.
-  const current = entry ? (buy ? entry.bid : entry.ask) : buy ? trade.bid : trade.ask;
-  const profit = entry ? profitText(trade, record, prices) : trade.profit;
-  const old = delayed || !entry || entry.stale;
+  const old = delayed || freshness !== 'live';
   return (
     <Table.Tr
       className={classes.row}
@@ -68,7 +90,7 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
       tabIndex={0}
       data-testid={`position-${trade.ticket}`}
       // Why the figures are not live: the socket is down, no quote yet, or the quote is stale.
-      data-delayed={!old ? undefined : delayed ? 'offline' : !entry ? 'waiting' : 'stale'}
+      data-delayed={!old ? undefined : delayed ? 'offline' : freshness}
       onClick={() => onSelect(trade.ticket)}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
@@ -95,11 +117,11 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
         {level(trade.takeProfit, digits)}
       </Table.Td>
       <Table.Td className={`tp-num ${old ? classes.delayed : ''}`} data-testid="current">
-        {formatPrice(current, digits)}
+        <LivePrice trade={trade} digits={digits} />
       </Table.Td>
       <Table.Td className="tp-num">{formatUsd(trade.swap)}</Table.Td>
       <Table.Td className="tp-num" fw={600}>
-        <SignedMoney value={profit} delayed={old} testId="profit" />
+        <LiveProfit trade={trade} record={record} known={known} old={old} />
       </Table.Td>
       <Table.Td className={classes.comment} c="dimmed" title={trade.comment || undefined}>
         {trade.comment}
