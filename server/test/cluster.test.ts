@@ -122,6 +122,7 @@ describe('three instances behind HAProxy: one engine leader, fail-over, Redis ou
         '  timeout connect 2s',
         '  timeout client 30s',
         '  timeout server 30s',
+        '  timeout check 2s',
         '  timeout tunnel 1h',
         '  option redispatch',
         '  retries 2',
@@ -164,11 +165,11 @@ describe('three instances behind HAProxy: one engine leader, fail-over, Redis ou
   async function order(client: Client, body: object, key: string): Promise<{ ticket: number; tries: number; statuses: number[] }> {
     const statuses: number[] = [];
     for (let tries = 1; tries <= 60; tries++) {
-      // The balancer itself may drop or fail (502) a request that was on the killed instance:
-      // the client cannot know whether it happened, so it sends it again with the same key.
+      // The balancer itself may drop or fail (its own 502/503 page) a request that was on the
+      // killed instance: the client cannot know whether it happened, so it sends it again with the same key.
       const r = await client.post(calls.addTrades.path, body, { 'idempotency-key': key }).catch(() => null);
       statuses.push(r?.status ?? 0);
-      if (r === null || r.status === 502) {
+      if (r === null || ((r.status === 502 || r.status === 503) && typeof r.body !== 'object')) {
         await sleep(250);
         continue;
       }
