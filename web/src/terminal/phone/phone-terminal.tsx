@@ -43,6 +43,21 @@ function usePrefetchLater() {
   }, []);
 }
 
+/**
+ * While the phone terminal shows, the page reaches under a notched phone's rounded corners and home
+ * bar (`viewport-fit=cover`), so its bars keep clear of them by the safe-area insets instead of the
+ * browser letterboxing the page. Only here: the other pages do not pad for the insets.
+ */
+function useViewportFitCover() {
+  useEffect(() => {
+    const meta = document.querySelector<HTMLMetaElement>('meta[name="viewport"]');
+    if (!meta || /viewport-fit/.test(meta.content)) return;
+    const before = meta.content;
+    meta.content = `${before}, viewport-fit=cover`;
+    return () => void (meta.content = before);
+  }, []);
+}
+
 const TABS: { view: PhoneView; label: string; title: string; icon: typeof IconListDetails }[] = [
   { view: 'prices', label: 'Prices', title: 'Prices', icon: IconListDetails },
   { view: 'chart', label: 'Chart', title: 'Chart', icon: IconChartCandle },
@@ -69,6 +84,7 @@ export function PhoneTerminal() {
   const select = useAppStore((s) => s.selectSymbol);
   const { view, layer } = screen;
   usePrefetchLater();
+  useViewportFitCover();
 
   const pickRow = useCallback((s: string) => openLayer({ kind: 'symbol', symbol: s }), [openLayer]);
   const newOrder = useCallback((s: string | null) => s && openLayer({ kind: 'order', symbol: s }), [openLayer]);
