@@ -66,7 +66,7 @@ async function run(instances: number, failover: boolean): Promise<{ ordersPerSec
     procs.push(...apps);
     for (const port of ports) await until(`instance ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, 180_000);
     const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, ['global', '  maxconn 4000', 'defaults', '  mode http', '  timeout connect 2s', '  timeout client 30s', '  timeout server 30s', '  option redispatch', '  retries 2', 'frontend f', `  bind 127.0.0.1:${BALANCER}`, '  default_backend app', 'backend app', '  balance roundrobin', '  option httpchk GET /api/health', '  default-server inter 500ms fall 2 rise 1', ...ports.map((p, i) => `  server app-${i + 1} 127.0.0.1:${p} check`), ''].join('\n'));
+    writeFileSync(cfg, ['global', '  maxconn 4000', 'defaults', '  mode http', '  timeout connect 2s', '  timeout client 30s', '  timeout server 30s', '  timeout check 2s', '  option redispatch', '  retries 2', 'frontend f', `  bind 127.0.0.1:${BALANCER}`, '  default_backend app', 'backend app', '  balance roundrobin', '  option httpchk GET /api/health', '  default-server inter 500ms fall 2 rise 1', ...ports.map((p, i) => `  server app-${i + 1} 127.0.0.1:${p} check`), ''].join('\n'));
     procs.push(launch('haproxy', ['-db', '-f', cfg]));
     await until('the balancer', async () => (await fetch(`${origin}/api/health`)).ok, 20_000);
 
