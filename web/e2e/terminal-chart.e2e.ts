@@ -42,7 +42,8 @@ describe('the terminal chart', () => {
     await signIn.goto();
     await signIn.signIn(who.email, who.password);
     await page.waitForURL((u) => u.pathname === '/trading');
-    await page.getByTestId('price-row-EURUSD').click();
+    // The first click lands while the terminal is still starting (quotes, symbols, the chart's chunk): slow on a busy machine.
+    await page.getByTestId('price-row-EURUSD').click({ timeout: 30_000 });
     const chart = new ChartPanel(page);
     await chart.canvas().waitFor();
     await page.getByRole('group', { name: 'EURUSD chart, H1' }).waitFor();
