@@ -123,8 +123,12 @@ describe('the phone terminal', () => {
     await page.reload();
     await terminal.chart().waitFor();
 
+    const viewport = () => page.locator('meta[name="viewport"]').getAttribute('content');
+    assert.match((await viewport()) ?? '', /viewport-fit=cover/, 'the terminal reaches under the notch and pads by the safe-area insets');
     await terminal.tab('Dashboard').tap();
     await page.waitForURL((u) => u.pathname === '/dashboard/home');
+    // The dashboard, which does not pad for the insets, stays letterboxed once the terminal has gone.
+    await page.waitForFunction(() => !/viewport-fit/.test(document.querySelector('meta[name="viewport"]')?.getAttribute('content') ?? ''));
     await context.close();
   });
 
