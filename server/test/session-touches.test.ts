@@ -106,6 +106,23 @@ describe('flushes of last-seen times', () => {
     assert.equal(writes, 2, 'the three waiting callers shared one write');
   });
 
+  test('a flush with a cutoff takes only the times noted by then; a caller joining with none takes them all', async () => {
+    const cache = new SessionCache();
+    cache.noteTouch('old', 1, 1_000);
+    cache.noteTouch('new', 2, 9_000);
+    const taken: string[][] = [];
+    await cache.flush(async (cutoff) => void taken.push([...cache.takeTouches(cutoff).keys()]), 5_000);
+    assert.deepEqual(taken, [['old']]);
+    assert.equal(cache.pendingTouch('new'), 9_000);
+    let release: () => void = () => undefined;
+    const running = cache.flush(() => new Promise<void>((r) => (release = r)));
+    const periodic = cache.flush(async (cutoff) => void taken.push([...cache.takeTouches(cutoff).keys()]), 5_000);
+    const immediate = cache.flush(async (cutoff) => void taken.push([...cache.takeTouches(cutoff).keys()]));
+    release();
+    await Promise.all([running, periodic, immediate]);
+    assert.deepEqual(taken, [['old'], ['new']], 'the shared flush took the newest too');
+  });
+
   test('a failed write does not stop the next one', async () => {
     const cache = new SessionCache();
     let writes = 0;

@@ -29,8 +29,8 @@ async function sessions(app: FastifyInstance): Promise<void> {
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   // Sessions in steady use have their last-seen times written together (services/sessions.ts).
-  const flush = () => flushTouches(services).catch((err: unknown) => app.log.warn({ err }, 'writing sessions’ last-seen times failed; trying again at the next flush'));
-  const flushTimer = setInterval(() => void flush(), TOUCH_FLUSH_MS);
+  const flush = (notedBy = Infinity) => flushTouches(services, notedBy).catch((err: unknown) => app.log.warn({ err }, 'writing sessions’ last-seen times failed; trying again at the next flush'));
+  const flushTimer = setInterval(() => void flush(services.now() - TOUCH_FLUSH_MS), TOUCH_FLUSH_MS);
   flushTimer.unref();
   // Runs before the database closes (onClose hooks run last-registered first; app.ts's closes the database).
   app.addHook('onClose', async () => {

@@ -91,33 +91,50 @@ export class SessionCache {
 
   private runningFlush: Promise<void> | null = null;
   private nextFlush: Promise<void> | null = null;
+  private nextCutoff = -Infinity;
 
   /**
-   * Runs `write` (which takes the noted times with `takeTouches`) one at a time, as a group commit:
-   * a caller arriving while one runs waits for the next, which all such callers share, so however
-   * many sessions come back at once they cost one write per turn, not one each.
+   * Runs `write` (which takes the noted times up to its cutoff with `takeTouches`) one at a time, as
+   * a group commit: a caller arriving while one runs waits for the next, which all such callers
+   * share (with the latest cutoff any of them asked for), so however many sessions come back at once
+   * they cost one write per turn, not one each.
    */
-  flush(write: () => Promise<void>): Promise<void> {
-    if (this.nextFlush) return this.nextFlush;
+  flush(write: (cutoff: number) => Promise<void>, cutoff = Infinity): Promise<void> {
+    if (this.nextFlush) {
+      this.nextCutoff = Math.max(this.nextCutoff, cutoff);
+      return this.nextFlush;
+    }
     if (this.runningFlush) {
-      const next = this.runningFlush.catch(() => undefined).then(() => {
-        this.nextFlush = null;
-        return this.flush(write);
-      });
+      this.nextCutoff = cutoff;
+      const next = this.runningFlush
+        .catch(() => undefined)
+        .then(() => {
+          this.nextFlush = null;
+          return this.flush(write, this.nextCutoff);
+        });
       this.nextFlush = next;
       return next;
     }
-    const running = write().finally(() => {
+    const running = write(cutoff).finally(() => {
       if (this.runningFlush === running) this.runningFlush = null;
     });
     this.runningFlush = running;
     return running;
   }
 
-  /** Hands over every noted last-seen time (to be written), forgetting them here. */
-  takeTouches(): Map<string, { userId: number; at: number }> {
-    const taken = this.touches;
-    this.touches = new Map();
+  /** Hands over the last-seen times noted at or before `cutoff` (to be written), forgetting them here. */
+  takeTouches(cutoff = Infinity): Map<string, { userId: number; at: number }> {
+    if (cutoff === Infinity) {
+      const taken = this.touches;
+      this.touches = new Map();
+      return taken;
+    }
+    const taken = new Map<string, { userId: number; at: number }>();
+    for (const [idHash, t] of this.touches) {
+      if (t.at > cutoff) continue;
+      taken.set(idHash, t);
+      this.touches.delete(idHash);
+    }
     return taken;
   }
 

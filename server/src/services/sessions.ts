@@ -27,9 +27,10 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** A session's last-seen time moves at most this often, so a busy terminal does not write on every request. */
 const TOUCH_INTERVAL_MS = 30_000;
 /**
- * Last-seen times of sessions in steady use are written together, at most this long after they
- * were noted (the sessions plugin flushes on a timer and at shutdown): one transaction (one sync to
- * disk) for every active session, instead of two writes each. The back office shows a user online
+ * Last-seen times of sessions in steady use are written together: every this often the sessions
+ * plugin writes those noted at least this long before (so each within twice this), and all of them
+ * at shutdown; one transaction (one sync to disk) for every active session, instead of two writes
+ * each. The back office shows a user online
  * while their last-seen time is within `onlineWindowMs`; a session back after a pause long enough to
  * show as offline is written at once, so its user shows online from that request on (any shorter
  * pause keeps them online while the write waits).
@@ -95,23 +96,24 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
     session.lastSeenAt = now;
     ctx.sessionCache.noteTouch(idHash, session.userId, now);
     // Long enough away to show as Offline in the back office: written before the answer, so they show online from this request on.
-    if (pause >= ctx.config.onlineWindowMs - TOUCH_FLUSH_MS) await flushTouches(ctx);
+    if (pause >= ctx.config.onlineWindowMs - 2 * TOUCH_FLUSH_MS) await flushTouches(ctx);
   }
   return { userId: session.userId, role: session.role, sessionHash: idHash };
 }
 
 /**
- * Writes the last-seen times noted so far (sessions, and their users), in one transaction, one
+ * Writes the last-seen times noted so far (or, with `notedBy`, those noted by then: the periodic
+ * flush leaves the newest for the next one), sessions and their users, in one transaction, one
  * flush at a time (callers arriving meanwhile share the next: see SessionCache.flush). A time is
  * only ever moved forward. If the write fails the times are noted again, so the next flush tries
  * them once more.
  */
-export function flushTouches(ctx: ServiceContext): Promise<void> {
-  return ctx.sessionCache.flush(() => writeTouches(ctx));
+export function flushTouches(ctx: ServiceContext, notedBy = Infinity): Promise<void> {
+  return ctx.sessionCache.flush((cutoff) => writeTouches(ctx, cutoff), notedBy);
 }
 
-async function writeTouches(ctx: ServiceContext): Promise<void> {
-  const touches = ctx.sessionCache.takeTouches();
+async function writeTouches(ctx: ServiceContext, cutoff: number): Promise<void> {
+  const touches = ctx.sessionCache.takeTouches(cutoff);
   if (touches.size === 0) return;
   const users = new Map<number, number>();
   for (const t of touches.values()) users.set(t.userId, Math.max(users.get(t.userId) ?? 0, t.at));
