@@ -1,7 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { calls, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import pg from 'pg';
 import type { Role } from './cluster';
 
 /**
@@ -29,6 +30,8 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
 export const FORWARDED_HEADER = 'x-tradeport-forwarded';
 /** The client's address as the forwarding instance saw it, signed (see `Forwarder.clientIp`). */
 export const CLIENT_IP_HEADER = 'x-tradeport-client-ip';
+/** How long a signed client address is believed: a forwarded call is sent as soon as it is signed. */
+export const SIGNATURE_VALID_MS = 30_000;
 /** How long a forwarded call may take before the client is told it may or may not have happened. */
 export const FORWARD_DEADLINE_MS = 10_000;
 /** What a refused client is told to wait, in seconds: about one turn of the lock's polling. */
@@ -64,15 +67,31 @@ interface Leading {
 export class Forwarder {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   private known: { address: string | null; at: number } | null = null;
-  /** Signs forwarded client addresses: known to every instance (it is derived from DATABASE_URL, which holds the database password), to no client. */
-  private readonly key: Buffer;
+  /** Signs forwarded client addresses (see `signingKey`). */
+  private key: Buffer | null = null;
+  private keyLoading: Promise<Buffer> | null = null;
 
   constructor(
     private readonly cluster: Leading,
-    databaseUrl: string,
+    private readonly databaseUrl: string,
     private readonly lookup: () => Promise<string | null>,
-  ) {
-    this.key = createHash('sha256').update(`tradeport forwarded client address\n${databaseUrl}`).digest();
+  ) {}
+
+  /**
+   * The key that signs forwarded client addresses: 32 random bytes made by the first instance and
+   * kept in the shared PostgreSQL database, which every instance reads and no client does. Never
+   * derived from configuration, which may be guessable (an SQLite path, a password given apart).
+   */
+  private signingKey(): Promise<Buffer> {
+    if (this.key) return Promise.resolve(this.key);
+    this.keyLoading ??= sharedSecret(this.databaseUrl, 'forwarded-client-address').then(
+      (key) => (this.key = key),
+      (err: unknown) => {
+        this.keyLoading = null;
+        throw err;
+      },
+    );
+    return this.keyLoading;
   }
 
   /**
@@ -106,14 +125,17 @@ export class Forwarder {
     return address;
   }
 
-  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const headers: Record<string, string | string[]> = {};
     for (const name of PASSED_ON) {
       const value = request.headers[name];
       if (value !== undefined) headers[name] = value;
     }
     headers[FORWARDED_HEADER] = '1';
-    headers[CLIENT_IP_HEADER] = this.sign(this.clientIp(request));
+    // Without the key (the database did not answer) the leader records this instance's address
+    // instead of the client's: the call itself still goes through.
+    const signed = await this.signingKey().then((key) => signAddress(key, request.ip, Date.now()), () => null);
+    if (signed) headers[CLIENT_IP_HEADER] = signed;
     let body: Buffer | null = null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       body = Buffer.from(JSON.stringify(request.body ?? {}));
@@ -155,22 +177,63 @@ export class Forwarder {
     });
   }
 
-  private sign(ip: string): string {
-    return `${ip} ${createHmac('sha256', this.key).update(ip).digest('base64url')}`;
-  }
-
-  /** The client's address: the one a forwarding instance vouches for, or the request's own. */
-  clientIp(request: FastifyRequest): string {
+  /**
+   * The client's address: the request's own, or — only on a call another instance of this cluster
+   * forwarded — the one that instance vouches for, signed with the shared key in the last
+   * `SIGNATURE_VALID_MS`. Anything else in the header (a client's own, a stale or forged one, a
+   * single SQLite process) is ignored.
+   */
+  async clientIp(request: FastifyRequest): Promise<string> {
     const header = request.headers[CLIENT_IP_HEADER];
-    if (typeof header !== 'string') return request.ip;
-    const [ip, mac] = header.split(' ');
-    if (!ip || !mac) return request.ip;
-    const expected = Buffer.from(this.sign(ip));
+    if (!this.cluster.shared || request.headers[FORWARDED_HEADER] === undefined || typeof header !== 'string') return request.ip;
+    const [ip, at, mac] = header.split(' ');
+    const signedAt = Number(at);
+    if (!ip || !mac || !Number.isSafeInteger(signedAt) || Math.abs(Date.now() - signedAt) > SIGNATURE_VALID_MS) return request.ip;
+    let key: Buffer;
+    try {
+      key = await this.signingKey();
+    } catch {
+      return request.ip;
+    }
+    const expected = Buffer.from(signAddress(key, ip, signedAt));
     const given = Buffer.from(header);
     return expected.length === given.length && timingSafeEqual(expected, given) ? ip : request.ip;
   }
 
   close(): void {
     this.agent.destroy();
+  }
+}
+
+/** `<address> <epoch ms> <HMAC of both>`: what a forwarding instance puts in CLIENT_IP_HEADER. */
+export function signAddress(key: Buffer, ip: string, at: number): string {
+  return `${ip} ${at} ${createHmac('sha256', key).update(`${ip} ${at}`).digest('base64url')}`;
+}
+
+/**
+ * A secret every instance of a PostgreSQL cluster shares: made at random by the first one that
+ * asks and kept in `cluster_secrets` (created here, as only clusters need it; instances that race
+ * to create it retry), read by the others.
+ */
+export async function sharedSecret(url: string, name: string): Promise<Buffer> {
+  const client = new pg.Client({ connectionString: url, application_name: 'tradeport secrets', connectionTimeoutMillis: 5_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query('create table if not exists cluster_secrets (name text primary key, value text not null)');
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
+    await client.query('insert into cluster_secrets (name, value) values ($1, $2) on conflict (name) do nothing', [name, randomBytes(32).toString('base64url')]);
+    const { rows } = await client.query<{ value: string }>('select value from cluster_secrets where name = $1', [name]);
+    const value = rows[0]?.value;
+    if (!value) throw new Error(`the shared secret ${name} could not be read`);
+    return Buffer.from(value, 'base64url');
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
