@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { calls } from '@tradeport/contracts';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import { arg, busyBetween, log, machine, machineCpu, ms, num, pct, waitForQuietMachine } from './bench-util';
 import { call, expectOk } from './http-client';
 import { freshDatabase, ProductionServer, seedTraders, type BenchDatabase, type SeededTrader } from './production-server';
@@ -27,7 +29,8 @@ import { armDeadline, ServerChild } from './server-child';
  *   thousand sessions stay active (each is touched every 30 s, as a browser's would be); the back
  *   office's calls use the administrator's session, and `getTraderDetails` rotates through the
  *   traders. The kept answers' hit rate is read from the server (`production-probe.ts`).
- *   `--instances=2` (several instances on PostgreSQL and Redis) is not implemented here yet.
+ *   With `--instances=2` (and --database), two instances share the database and a Redis the
+ *   benchmark starts (port 47551), the first the engine's leader; the load is split between them.
  * - `--mode=app`: the earlier setup, `buildApp` in a child (`orders-server.ts`) with the logger off,
  *   the push feed fed 200 ticks/s, and one trader.
  *
@@ -37,7 +40,8 @@ import { armDeadline, ServerChild } from './server-child';
  * 100 connections, 10 s per call after 2 s of warm-up. Every answer of a measured read must be a 200
  * (non-2xx are counted and reported).
  *
- * Options: --mode=production|app --users=1000 --database=postgres://… --connections=100
+ * Options: --mode=production|app --users=1000 --database=postgres://… --instances=1 --port=47510
+ * (the first instance's; the next ones follow) --connections=100
  * --duration=10 --warmup=2 --calls=getQuotes,getTrades,health (call names from the contracts table,
  * or `health`; default: health and every GET call that needs a session; a public call is measured
  * only when named) --profile=DIR (V8 CPU profile of the server).
@@ -55,13 +59,13 @@ const PROFILE_DIR = arg('profile', '');
 const ADMIN_EMAIL = 'bench.admin@example.com';
 const ADMIN_PASSWORD = 'Bench-Admin-Pass-42';
 const TRADER_PASSWORD = 'violet-harbour-42';
-const PORT = 47510;
+const PORT = Number(arg('port', '47510'));
 const TARGET_SHARE = 0.4;
 const HEALTH_TARGET_SHARE = 0.6;
 const RUN_DEADLINE_MS = 30 * 60_000;
 const SETUP_CONCURRENCY = 16;
 
-const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--profile=DIR]';
+const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--profile=DIR]';
 if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0)) {
   console.error(usage);
   process.exit(2);
@@ -70,8 +74,8 @@ if (DATABASE && !/^postgres(ql)?:\/\//.test(DATABASE)) {
   console.error(`--database must name a PostgreSQL server (postgres://…); without it the benchmark uses a fresh SQLite file\n${usage}`);
   process.exit(2);
 }
-if (INSTANCES !== 1) {
-  console.error('--instances: this benchmark does not yet spread its load over several instances; only --instances=1 is measured');
+if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || INSTANCES > 4 || (INSTANCES > 1 && (MODE !== 'production' || !DATABASE))) {
+  console.error(`--instances=1…4; more than one needs --mode=production and --database=postgres://… (several instances share PostgreSQL and a Redis this benchmark starts)\n${usage}`);
   process.exit(2);
 }
 if (MODE === 'app' && DATABASE) {
@@ -222,42 +226,51 @@ function requestOf(read: Read, sessions: Sessions | null, i: number): { path: st
   return { path, cookie };
 }
 
-async function measure(target: Target, read: Read, sessions: Sessions | null, seconds: number): Promise<Measured> {
-  const s0 = await target.sample();
+/** Measures a read on every target at once (the connections split between them), each request the next session in turn. */
+async function measure(targets: Target[], read: Read, sessions: Sessions | null, seconds: number): Promise<Measured> {
+  const s0 = await Promise.all(targets.map((t) => t.sample()));
   const cpu0 = process.cpuUsage();
   const m0 = machineCpu();
   const t0 = performance.now();
   let next = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${target.port}${read.path}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    timeout: 10,
-    requests: [
-      {
-        setupRequest: (req) => {
-          const { path, cookie } = requestOf(read, sessions, next++);
-          return { ...req, path, headers: cookie ? { ...req.headers, cookie } : req.headers };
-        },
-      },
-    ],
-  });
+  const results = await Promise.all(
+    targets.map((target) =>
+      autocannon({
+        url: `http://127.0.0.1:${target.port}${read.path}`,
+        connections: Math.max(1, Math.round(CONNECTIONS / targets.length)),
+        duration: seconds,
+        timeout: 10,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const { path, cookie } = requestOf(read, sessions, next++);
+              return { ...req, path, headers: cookie ? { ...req.headers, cookie } : req.headers };
+            },
+          },
+        ],
+      }),
+    ),
+  );
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const m1 = machineCpu();
-  const s1 = await target.sample();
+  const s1 = await Promise.all(targets.map((t) => t.sample()));
+  const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((a, r) => a + f(r), 0);
+  const kept = s0.every((s) => s.kept) ? s1.reduce((k, s, i) => ({ hits: k.hits + (s.kept?.hits ?? 0) - (s0[i]?.kept?.hits ?? 0), misses: k.misses + (s.kept?.misses ?? 0) - (s0[i]?.kept?.misses ?? 0), unkept: k.unkept + (s.kept?.unkept ?? 0) - (s0[i]?.kept?.unkept ?? 0) }), { hits: 0, misses: 0, unkept: 0 }) : null;
   return {
     read,
-    rate: result['2xx'] / result.duration,
-    bytes: result.throughput.total / Math.max(1, result.requests.total),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    serverCpu: (s1.cpuUs - s0.cpuUs) / 1000 / (s1.at - s0.at),
+    rate: sum((r) => r['2xx'] / r.duration),
+    bytes: sum((r) => r.throughput.total) / Math.max(1, sum((r) => r.requests.total)),
+    // With several instances: the slowest instance's percentiles.
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors + r.timeouts),
+    // Every server's CPU together, in % of one core.
+    serverCpu: s1.reduce((a, s, i) => a + (s.cpuUs - (s0[i]?.cpuUs ?? 0)) / 1000 / (s.at - (s0[i]?.at ?? 0)), 0),
     loadgenCpu: (cpu.user + cpu.system) / 1000 / (wall * 1000),
     machineBusy: busyBetween(m0, m1),
-    kept: s0.kept && s1.kept ? { hits: s1.kept.hits - s0.kept.hits, misses: s1.kept.misses - s0.kept.misses, unkept: s1.kept.unkept - s0.kept.unkept } : null,
+    kept,
   };
 }
 
@@ -268,14 +281,16 @@ const keptText = (k: Measured['kept']): string => {
   return kept === 0 ? `not kept (${num(k.unkept)})` : `${pct(k.hits / kept, 1)}${k.unkept > 0 ? ` (+${num(k.unkept)} not kept)` : ''}`;
 };
 
-async function run(read: Read, target: Target, sessions: Sessions | null): Promise<Measured> {
+async function run(read: Read, targets: Target[], sessions: Sessions | null): Promise<Measured> {
   const first = requestOf(read, sessions, 0);
-  // The answer must be a success before it is worth measuring.
-  const res = await fetch(`http://127.0.0.1:${target.port}${first.path}`, { headers: first.cookie ? { cookie: first.cookie } : {} });
-  const body = (await res.json()) as { status?: unknown; hello?: unknown };
-  if (res.status !== 200 || (body.status !== 'success' && body.hello !== 'world')) throw new Error(`${first.path} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
-  if (WARMUP_S > 0) await measure(target, read, sessions, WARMUP_S);
-  const m = await measure(target, read, sessions, DURATION_S);
+  // The answer must be a success (from every instance) before it is worth measuring.
+  for (const target of targets) {
+    const res = await fetch(`http://127.0.0.1:${target.port}${first.path}`, { headers: first.cookie ? { cookie: first.cookie } : {} });
+    const body = (await res.json()) as { status?: unknown; hello?: unknown };
+    if (res.status !== 200 || (body.status !== 'success' && body.hello !== 'world')) throw new Error(`${first.path} on port ${target.port} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  }
+  if (WARMUP_S > 0) await measure(targets, read, sessions, WARMUP_S);
+  const m = await measure(targets, read, sessions, DURATION_S);
   log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)}, load generator ${pct(m.loadgenCpu, 0)}, kept answers ${keptText(m.kept)}`);
   return m;
 }
@@ -306,20 +321,44 @@ function report(hello: Measured[], reads: Measured[], background: number, setup:
   return lines.join('\n');
 }
 
+const REDIS_PORT = 47551;
+
+/** A Redis of the benchmark's own for several instances (nothing written to disk), killed by PID at the end. */
+async function startRedis(dir: string): Promise<ChildProcess> {
+  const proc = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const client = new Redis(`redis://127.0.0.1:${REDIS_PORT}`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      if ((await client.ping()) === 'PONG') return proc;
+    } catch {
+      // not up yet
+    } finally {
+      client.disconnect();
+    }
+    await sleep(50);
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`redis-server did not answer on port ${REDIS_PORT}`);
+}
+
 const live: ProductionServer[] = [];
 const disarmDeadline = armDeadline(RUN_DEADLINE_MS, log);
 process.on('exit', () => {
   for (const s of live) s.kill();
+  if (redis?.pid !== undefined && redis.exitCode === null) redis.kill('SIGKILL');
 });
 
 log(`${machine()}; ${cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per call, mode ${MODE}${MODE === 'production' ? `, ${USERS} traders, ${DATABASE ? 'PostgreSQL' : 'SQLite'}` : ''}`);
 const dir = mkdtempSync(join(tmpdir(), 'tradeport-reads-'));
 let hello: ServerChild | null = null;
 let app: ServerChild | null = null;
-let production: ProductionServer | null = null;
+const production: ProductionServer[] = [];
+let redis: ChildProcess | null = null;
 let database: BenchDatabase | null = null;
 try {
-  let target: Target;
+  let targets: Target[];
   let sessions: Sessions;
   let setup: string;
   if (MODE === 'production') {
@@ -328,36 +367,47 @@ try {
     const seeded = await seedTraders(database.url, USERS, TRADER_PASSWORD);
     log(`wrote ${USERS} traders and their sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     t0 = performance.now();
-    production = await ProductionServer.start({ databaseUrl: database.url, port: PORT, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, dir, profileDir: PROFILE_DIR || undefined });
-    live.push(production);
-    log(`the server answered its health check ${((performance.now() - t0) / 1000).toFixed(1)} s after it was started`);
+    let env: Record<string, string> = {};
+    if (INSTANCES > 1) {
+      redis = await startRedis(dir);
+      env = { EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` };
+    }
+    // The first instance starts alone, so it is the engine's leader; the others follow it.
+    for (let i = 0; i < INSTANCES; i++) {
+      const server = await ProductionServer.start({ databaseUrl: database.url, port: PORT + i, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, dir, profileDir: PROFILE_DIR || undefined, env: INSTANCES > 1 ? { ...env, INSTANCE_NAME: `bench-${i + 1}` } : {} });
+      live.push(server);
+      production.push(server);
+      log(`instance ${i + 1} answered its health check ${((performance.now() - t0) / 1000).toFixed(1)} s after the first was started`);
+    }
     sessions = await setUpTraders(`http://127.0.0.1:${PORT}`, seeded);
-    target = productionTarget(production);
-    setup = `The production entry (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
+    targets = production.map(productionTarget);
+    setup = `${INSTANCES > 1 ? `${INSTANCES} instances of the production entry (EVENT_BUS=redis, the connections split between them; p50/p99 of the slower, server CPU of all)` : 'The production entry'} (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
   } else {
     app = await ServerChild.start('orders-server.ts', [`sqlite:${join(dir, 'bench.db')}`, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR);
     app.send({ type: 'start' });
     await sleep(500);
     sessions = await setUpOneTrader(`http://127.0.0.1:${app.port}`);
-    target = childTarget(app);
+    targets = [childTarget(app)];
     setup = '`buildApp` with the logger off on SQLite, the push feed with 200 ticks/s flowing, one trader (--mode=app).';
   }
   const background = await waitForQuietMachine('reads', { ms: 90_000 });
-  const logLinesBefore = production?.logLines().length ?? 0;
+  const logLines = () => production.reduce((n, p) => n + p.logLines().length, 0);
+  const logLinesBefore = logLines();
   hello = await ServerChild.start('hello-server.ts', []);
   const helloRead: Read = { name: 'hello-world', path: '/', as: null };
-  const helloRuns = [await run(helloRead, childTarget(hello), sessions)];
+  const helloRuns = [await run(helloRead, [childTarget(hello)], sessions)];
   const readRuns: Measured[] = [];
-  for (const read of readsToMeasure()) readRuns.push(await run(read, target, sessions));
-  helloRuns.push(await run(helloRead, childTarget(hello), sessions));
-  process.stdout.write(`${report(helloRuns, readRuns, background, setup, production ? production.logLines().length - logLinesBefore : null)}\n`);
+  for (const read of readsToMeasure()) readRuns.push(await run(read, targets, sessions));
+  helloRuns.push(await run(helloRead, [childTarget(hello)], sessions));
+  process.stdout.write(`${report(helloRuns, readRuns, background, setup, production.length > 0 ? logLines() - logLinesBefore : null)}\n`);
 } catch (err) {
   log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
   process.exitCode = 1;
 } finally {
   await hello?.stop();
   await app?.stop();
-  await production?.stop();
+  for (const p of production) await p.stop();
+  if (redis?.pid !== undefined && redis.exitCode === null) redis.kill('SIGKILL');
   await database?.drop().catch((err: unknown) => log(`could not drop the benchmark database: ${String(err)}`));
   rmSync(dir, { recursive: true, force: true });
   disarmDeadline();
