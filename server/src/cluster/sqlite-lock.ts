@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 
 export class DatabaseInUse extends Error {
   constructor(message: string) {
@@ -9,65 +10,56 @@ export class DatabaseInUse extends Error {
   }
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, it is just not ours to signal.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
  * One server process per SQLite file: the engine, the feeds and the candles live in the process,
- * so a second one on the same file would run a second engine on the same accounts. A lock file
- * beside the database (`<file>.lock`, holding the owner's host and process id) refuses the second
- * one at start; a lock left by a process that is gone (a crash, a kill -9) is taken over. Other
- * tools (`npm run ledger:check`) do not take it and may read the file while the server runs.
- * Returns the release function (also run at exit).
+ * so a second one on the same file would run a second engine on the same accounts. The first
+ * process holds an exclusive lock on a small SQLite file beside the database (`<file>.lock`) for
+ * as long as it runs; the operating system drops that lock when the process ends, however it ends
+ * (a crash, a kill -9, a container recreated under another host name), so nothing stale is ever
+ * left to clean up. A second process finds it taken and is refused, told which process holds it
+ * (`<file>.lock-owner`, informative only). Other tools (`npm run ledger:check`) do not take it and
+ * may read the database while the server runs. Returns the release function.
  */
 export function lockSqliteFile(databaseUrl: string): () => void {
   const path = databaseUrl.slice('sqlite:'.length);
   if (path === ':memory:') return () => undefined;
   const lockPath = `${resolve(path)}.lock`;
-  const mine = `${hostname()} ${process.pid}\n`;
+  const ownerPath = `${lockPath}-owner`;
   mkdirSync(dirname(lockPath), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, mine);
-      closeSync(fd);
-      const release = () => {
-        try {
-          if (readFileSync(lockPath, 'utf8') === mine) rmSync(lockPath, { force: true });
-        } catch {
-          // already gone
-        }
-      };
-      process.once('exit', release);
-      return release;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  const lock = new Database(lockPath, { timeout: 0 });
+  try {
+    // Exclusive locking mode keeps the lock of the first write until the connection closes.
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('create table if not exists held (since integer not null); insert into held values (unixepoch())');
+  } catch (err) {
+    lock.close();
+    if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY') || (err as { code?: string }).code?.startsWith('SQLITE_LOCKED')) {
       let owner = '';
       try {
-        owner = readFileSync(lockPath, 'utf8');
+        owner = readFileSync(ownerPath, 'utf8').trim();
       } catch {
-        continue; // released meanwhile: try again
+        // not written yet
       }
-      const [host, pidText] = owner.trim().split(' ');
-      const pid = Number(pidText);
-      // Our own process id in the file: a process before us (a restarted container) left it.
-      if (host === hostname() && Number.isSafeInteger(pid) && pid > 0 && (pid === process.pid || !alive(pid))) {
-        rmSync(lockPath, { force: true });
-        continue;
-      }
+      const [host, pid] = owner.split(' ');
+      const who = !pid ? '' : host === hostname() ? ` (process ${pid})` : ` (process ${pid} on ${host})`;
       throw new DatabaseInUse(
-        `Another Tradeport server (${host === hostname() ? `process ${pidText}` : `process ${pidText} on ${host}`}) is using ${resolve(path)}. ` +
-          'An SQLite database belongs to one server process. To run several instances, use PostgreSQL (DATABASE_URL=postgres://…) with EVENT_BUS=redis; ' +
-          `if no server is running, delete ${lockPath}.`,
+        `Another Tradeport server${who} is using ${resolve(path)}. ` +
+          'An SQLite database belongs to one server process. To run several instances, use PostgreSQL (DATABASE_URL=postgres://…) with EVENT_BUS=redis.',
       );
     }
+    throw err;
   }
-  throw new DatabaseInUse(`Could not take the lock ${lockPath}; if no server is running, delete it.`);
+  try {
+    writeFileSync(ownerPath, `${hostname()} ${process.pid}\n`);
+  } catch {
+    // Only the refusal's message uses it.
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    lock.close();
+  };
+  process.once('exit', release);
+  return release;
 }
