@@ -113,12 +113,28 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
     const statusCode = error.statusCode ?? 500;
     if (statusCode === 429) return sendFailure(reply, 429, error.message ?? 'Too many requests.');
     if (statusCode >= 400 && statusCode < 500) return sendFailure(reply, statusCode, messageForFrameworkError(error.code, statusCode));
+    // The database out of reach or out of connections (a restart, a network cut, a pool exhausted
+    // under load; in the session check before the handler too): the client may try again, and
+    // every money or order call carries an Idempotency-Key, so a retry never acts twice.
+    if (databaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'request failed: the database is not answering');
+      reply.header('retry-after', '2');
+      return sendFailure(reply, 503, 'The service is busy or briefly unavailable. Please try again in a moment.');
+    }
     // Body parsers (the multipart one in particular) throw plain errors for malformed input; an
     // error raised before the route's handler started is the client's, not ours.
     if (!request.handlerStarted) return sendFailure(reply, 400, 'The request body could not be read.');
     request.log.error({ err: error }, 'request failed');
     return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
   });
+}
+
+/** Connection-class failures of the database driver (node-postgres and its pool), as opposed to a bug. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+const CONNECTION_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|connection timeout|too many clients/i;
+
+export function databaseUnavailable(error: { code?: string; message?: string }): boolean {
+  return (error.code !== undefined && CONNECTION_CODES.has(error.code)) || CONNECTION_MESSAGES.test(error.message ?? '');
 }
 
 /**
