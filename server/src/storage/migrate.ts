@@ -9,6 +9,7 @@ import { fillTicksMigration } from './migrations/0006-fill-ticks-deferred-swap';
 import { terminalMigration } from './migrations/0007-terminal';
 import { chartLayoutsMigration } from './migrations/0008-chart-layouts';
 import { orderHistoryMigration } from './migrations/0009-order-history';
+import { engineEpochMigration } from './migrations/0010-engine-epoch';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -31,6 +32,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0007-terminal': terminalMigration(handle.engine),
       '0008-chart-layouts': chartLayoutsMigration(handle.engine),
       '0009-order-history': orderHistoryMigration(),
+      '0010-engine-epoch': engineEpochMigration(),
     }),
   });
 }

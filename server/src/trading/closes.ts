@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
 import { closePrice, profitUsd } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
-import { inTransaction } from '../services/context';
 import { Refusal, refuse } from '../services/errors';
 import { recordAudit } from '../services/audit';
 import { postToLedger } from '../services/ledger';
@@ -62,7 +61,7 @@ export class Closes {
     p.closing = true;
     let closedElsewhere = false;
     try {
-      await inTransaction(ctx, async (trx, emit) => {
+      await this.state.transaction(async (trx, emit) => {
         const written = await this.writeClose(trx, emit, p, { reason, price, tick, profitCents, now, by: opts.by ?? null });
         if (!written) {
           closedElsewhere = true;
@@ -212,7 +211,7 @@ export class Closes {
       if (ready.length === 0) return;
       try {
         await state.writingManyPositions(() =>
-          inTransaction(state.ctx, async (trx, emit) => {
+          state.transaction(async (trx, emit) => {
             for (const { e, price, profitCents } of ready) {
               // Written now, or (false) not open in the database: closed already. Memory follows below either way.
               await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null });

@@ -1,11 +1,25 @@
+import type { BusEvent } from '@tradeport/contracts';
+import { sql } from 'kysely';
 import type { Instrument } from '../domain/instruments';
 import type { PriceLookup } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
-import type { ServiceContext } from '../services/context';
+import { inTransaction, type ServiceContext } from '../services/context';
+import type { Tx } from '../storage/db';
 import { refuse } from '../services/errors';
 import { TriggerIndex } from './trigger-index';
 import type { Holding, OpenPosition } from './types';
+
+/**
+ * A command reached an instance whose engine is not running: it is not (or no longer) the engine
+ * leader, or is still loading. Nothing was done; the transport answers 503 with Retry-After.
+ */
+export class EngineUnavailable extends Error {
+  constructor(message = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.') {
+    super(message);
+    this.name = 'EngineUnavailable';
+  }
+}
 
 export interface EngineLog {
   warn(obj: object, msg: string): void;
@@ -37,12 +51,49 @@ export class EngineState {
   /** Work the engine started in the background (closes, fills): `stop()` waits for it. */
   readonly pending = new Set<Promise<unknown>>();
   private readonly queues = new Map<number, Promise<unknown>>();
+  /** The fencing token this engine claimed when it started (see `claimEpoch`); null before. */
+  private epoch: number | null = null;
 
   constructor(
     readonly ctx: ServiceContext,
     readonly market: MarketData,
     readonly log: EngineLog,
   ) {}
+
+  /**
+   * Claims the engine lead in the database before anything is loaded: increments `engine_epoch`.
+   * On PostgreSQL the update waits for every write transaction of a previous leader that already
+   * read the old epoch (they hold its row in share mode), so the load that follows sees their
+   * commits; any that reads it later finds the new epoch and writes nothing.
+   */
+  async claimEpoch(): Promise<void> {
+    const { rows } = await sql<{ epoch: number | string }>`update engine_epoch set epoch = epoch + 1 where id = 1 returning epoch`.execute(this.ctx.db);
+    if (rows.length !== 1) throw new Error('engine_epoch has no row: the database was not migrated');
+    this.epoch = Number(rows[0]!.epoch);
+  }
+
+  /**
+   * The fence every engine write transaction passes: the epoch is still the one this engine
+   * claimed, or the transaction is refused (503, retryable) and rolled back — another instance
+   * leads now, and this one's memory is no longer the truth. One primary-key read.
+   */
+  async fence(trx: Tx): Promise<void> {
+    const claimed = this.epoch;
+    if (claimed === null) throw new EngineUnavailable();
+    const { rows } =
+      this.ctx.engine === 'postgres'
+        ? await sql<{ epoch: number | string }>`select epoch from engine_epoch where id = 1 for share`.execute(trx)
+        : await sql<{ epoch: number | string }>`select epoch from engine_epoch where id = 1`.execute(trx);
+    if (rows.length !== 1 || Number(rows[0]!.epoch) !== claimed) throw new EngineUnavailable();
+  }
+
+  /** An engine write: `inTransaction` behind the fence. */
+  transaction<T>(work: (trx: Tx, emit: (e: BusEvent) => void) => Promise<T>): Promise<T> {
+    return inTransaction(this.ctx, async (trx, emit) => {
+      await this.fence(trx);
+      return work(trx, emit);
+    });
+  }
 
   /** Keeps `work` in `pending` until it settles. */
   background(work: Promise<unknown>): void {

@@ -7,7 +7,7 @@ import type { Actor, ServiceContext } from '../services/context';
 import type { Tx } from '../storage/db';
 import { AccountFigures } from './account-figures';
 import { Closes } from './closes';
-import { EngineState, type EngineLog } from './engine-state';
+import { EngineState, EngineUnavailable, type EngineLog } from './engine-state';
 import { MarginMonitor } from './margin-monitor';
 import { PendingOrders } from './pending-orders';
 import { Positions } from './positions';
@@ -24,16 +24,7 @@ interface Parts {
   monitor: MarginMonitor;
 }
 
-/**
- * A command reached an instance whose engine is not running: it is not (or no longer) the engine
- * leader, or is still loading. Nothing was done; the transport answers 503 with Retry-After.
- */
-export class EngineUnavailable extends Error {
-  constructor(message = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.') {
-    super(message);
-    this.name = 'EngineUnavailable';
-  }
-}
+export { EngineUnavailable } from './engine-state';
 
 export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
 
@@ -100,7 +91,9 @@ export class TradingEngine {
     if (this.running) return;
     if (this.started) this.parts = this.build();
     this.started = true;
-    const { positions, rollovers, orders, monitor } = this.parts;
+    const { state, positions, rollovers, orders, monitor } = this.parts;
+    // The fencing token first: what a previous leader still writes is refused, or committed before the load.
+    await state.claimEpoch();
     await positions.load();
     await rollovers.load();
     await orders.load();
@@ -130,7 +123,8 @@ export class TradingEngine {
 
   /**
    * Stops evaluating ticks and taking commands at once (synchronously: an instance that lost the
-   * engine lead must not fill anything more), then waits for closes already under way.
+   * engine lead must not fill anything more), then waits for the commands and closes already
+   * under way (on PostgreSQL their writes pass the epoch fence, or are refused).
    */
   async stop(): Promise<void> {
     this.running = false;
@@ -141,7 +135,7 @@ export class TradingEngine {
     if (this.rolloverTimer) clearInterval(this.rolloverTimer);
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.sweepTimer = this.rolloverTimer = this.expiryTimer = null;
-    // Closes under way may start others (a failed batch falls back to single closes): wait for all.
+    // Commands and closes under way may start others (a failed batch falls back to single closes): wait for all.
     const { state } = this.parts;
     while (state.pending.size > 0) await Promise.allSettled([...state.pending]);
   }
@@ -149,7 +143,10 @@ export class TradingEngine {
   /** Commands run only where the engine runs; anywhere else they are refused as retryable. */
   private commanding<T>(work: (parts: Parts) => Promise<T>): Promise<T> {
     if (!this.running) return Promise.reject(new EngineUnavailable());
-    return work(this.parts);
+    const done = work(this.parts);
+    // stop() waits for it: a command that passed here is finished (or refused) before the engine counts as stopped.
+    this.parts.state.background(done.catch(() => undefined));
+    return done;
   }
 
   private onTick(quote: BookQuote): void {

@@ -1,7 +1,7 @@
 import { roundPrice, type Instrument } from '../domain/instruments';
 import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
-import { inTransaction, type Actor } from '../services/context';
+import type { Actor } from '../services/context';
 import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import type { EngineState } from './engine-state';
@@ -84,6 +84,7 @@ export class PendingOrders {
     return this.state.serialize(actor.userId, async () => {
       let created: PendingOrder | null = null;
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx, emit) => {
+        await this.state.fence(trx);
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx
@@ -109,7 +110,7 @@ export class PendingOrders {
       const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
-      await inTransaction(this.state.ctx, async (trx, emit) => {
+      await this.state.transaction(async (trx, emit) => {
         const result = await trx
           .updateTable('orders')
           .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: this.state.ctx.now() })
@@ -135,7 +136,7 @@ export class PendingOrders {
 
   /** Moves a pending order to a final status once (guarded), and tells its owner. */
   private async finishOrder(o: PendingOrder, status: 'cancelled' | 'expired' | 'rejected', reason: string): Promise<void> {
-    await inTransaction(this.state.ctx, async (trx, emit) => {
+    await this.state.transaction(async (trx, emit) => {
       const result = await trx.updateTable('orders').set({ status, reason, updated_at: this.state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw refuse.conflict(`Order #${o.id} is no longer pending.`);
       emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
@@ -177,7 +178,7 @@ export class PendingOrders {
       o.stopTriggered = true;
       this.trackOrder(o);
       const persisted = state.serialize(o.userId, async () => {
-        await state.ctx.db.updateTable('orders').set({ stop_triggered: 1, updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute();
+        await state.transaction((trx) => trx.updateTable('orders').set({ stop_triggered: 1, updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute());
       }).catch((err: unknown) => state.log.warn({ err, orderId }, 'could not record a stop-limit order reaching its stop'));
       state.background(persisted);
       return;
@@ -195,7 +196,7 @@ export class PendingOrders {
       if (instrument.closeOnly) return this.finishOrder(o, 'rejected', closeOnlyMessage(instrument));
       let position: Inserted | null = null;
       try {
-        await inTransaction(state.ctx, async (trx, emit) => {
+        await state.transaction(async (trx, emit) => {
           const claimed = await trx.updateTable('orders').set({ status: 'filled', reason: 'Filled', updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
           if (Number(claimed.numUpdatedRows) !== 1) return;
           position = await this.positions.insertPosition(trx, emit, o.userId, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);

@@ -63,6 +63,7 @@ export class Positions {
     return this.state.serialize(actor.userId, async () => {
       let created: Inserted | null = null;
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', order, async (trx, emit) => {
+        await this.state.fence(trx);
         const quote = this.state.tradableQuote(instrument);
         const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
         if (stops) throw refuse.invalid(stops);
@@ -125,7 +126,7 @@ export class Positions {
       const quote = this.state.tradableQuote(instrument);
       const problem = stopsProblem(p.side, levels.stopLoss, levels.takeProfit, quote);
       if (problem) throw refuse.invalid(problem);
-      const result = await this.state.ctx.db.updateTable('positions').set({ stop_loss: levels.stopLoss, take_profit: levels.takeProfit }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst();
+      const result = await this.state.transaction((trx) => trx.updateTable('positions').set({ stop_loss: levels.stopLoss, take_profit: levels.takeProfit }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst());
       if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Position #${positionId} is not open.`);
       p.stopLoss = levels.stopLoss;
       p.takeProfit = levels.takeProfit;

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { roundToCents, type Cents } from '../domain/money';
 import { swapInQuote, toUsd } from '@tradeport/trading-math';
 import { rolloversBetween } from '../domain/rollover-schedule';
-import { inTransaction } from '../services/context';
 import { isUniqueViolation } from '../storage/db';
 import type { EngineState } from './engine-state';
 import type { OpenPosition } from './types';
@@ -99,7 +98,7 @@ export class Rollovers {
         else if (cents !== 0) charges.push([p.id, cents]);
       }
       try {
-        await this.state.writingManyPositions(() => inTransaction(ctx, async (trx) => {
+        await this.state.writingManyPositions(() => this.state.transaction(async (trx) => {
           await trx.insertInto('swap_rollovers').values({ at, positions: charges.length, applied_at: now }).execute();
           for (let i = 0; i < deferred.length; i += 500) {
             await trx.insertInto('swap_deferred').values(deferred.slice(i, i + 500).map((id) => ({ position_id: id, rollover_at: at, days }))).execute();
@@ -168,7 +167,7 @@ export class Rollovers {
     }
     if (done.length === 0) return;
     await this.state.writingManyPositions(() =>
-      inTransaction(ctx, async (trx) => {
+      this.state.transaction(async (trx) => {
         for (const d of done) await trx.deleteFrom('swap_deferred').where('position_id', '=', d.position_id).where('rollover_at', '=', d.rollover_at).execute();
         for (const [id, cents] of charges) if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', id).where('status', '=', 'open').execute();
       }),
