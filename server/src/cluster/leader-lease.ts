@@ -11,9 +11,12 @@ import type { Db } from '../storage/db';
  *   instance holds it within about a second of PostgreSQL ending the old session.
  * - The session is ended by PostgreSQL when the process dies (its socket closes) or when it goes
  *   quiet for `idleSessionMs` (`idle_session_timeout`, 6 s: the leader asks `select 1` every
- *   `pollMs`, so only a leader cut off from the database, or frozen, is that quiet) — a network cut
+ *   `pollMs`, even while its engine loads, so only a leader cut off from the database, or frozen,
+ *   is that quiet) — a network cut
  *   is then over within the 10 s the operator is promised, not after TCP's hours.
- * - Fencing: the leader's own check must answer within `checkTimeoutMs` (3 s); a connection error,
+ * - The database fences the engine as well (`engine_epoch`, trading/engine-state.ts): a leader
+ *   that has not noticed yet writes nothing once another has claimed the lead.
+ * - Stand-down: the leader's own check must answer within `checkTimeoutMs` (3 s); a connection error,
  *   its end, or a check that fails or is late, and the leader stands down at once — before the
  *   6 s after which PostgreSQL may hand the lock to someone else.
  * - The connection's `application_name` names the instance's internal address, so the others
@@ -49,7 +52,10 @@ export class LeaderLease {
   private connecting: Promise<pg.Client | null> | null = null;
   private holding = false;
   private timer: NodeJS.Timeout | null = null;
+  /** An acquisition under way (a lock try, then the engine loading). */
   private busy = false;
+  /** A check of the held lock's session under way. */
+  private beating = false;
   private closed = false;
   private address: string | null = null;
 
@@ -64,11 +70,14 @@ export class LeaderLease {
     return this.holding;
   }
 
-  /** Tries the lock once (so a first instance leads as soon as it has started), then keeps trying. */
+  /**
+   * Tries the lock once (so a first instance leads as soon as it has started), then keeps trying.
+   * The timer runs from the start, so the lock session is checked while that first engine loads.
+   */
   async start(): Promise<void> {
-    await this.tick();
     this.timer = setInterval(() => void this.tick(), this.timing.pollMs);
     this.timer.unref();
+    await this.tick();
   }
 
   /** The address other instances forward to, once this instance listens. */
@@ -78,17 +87,38 @@ export class LeaderLease {
     if (c) await c.query('select set_config($1, $2, false)', ['application_name', applicationName(address)]).catch(() => undefined);
   }
 
+  /**
+   * Every `pollMs`: the leader checks its lock session (`heartbeat`), others try the lock
+   * (`acquire`). The two have flags of their own: an engine still loading after the lock was
+   * taken holds up the acquisition, never the check — PostgreSQL would otherwise end the quiet
+   * session after `idleSessionMs`, and a slow load would lose the lead over and over.
+   */
   private async tick(): Promise<void> {
-    if (this.busy || this.closed) return;
+    if (this.closed) return;
+    if (this.holding) await this.heartbeat();
+    else await this.acquire();
+  }
+
+  private async heartbeat(): Promise<void> {
+    const client = this.client;
+    if (this.beating || !client) return;
+    this.beating = true;
+    try {
+      // The fencing check: the session that holds the lock still answers, in time.
+      await client.query('select 1');
+    } catch (err) {
+      this.drop(client, `the leadership connection failed: ${(err as Error).message}`);
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.busy) return;
     this.busy = true;
     try {
       const client = await this.connection();
       if (!client) return;
-      if (this.holding) {
-        // The fencing check: the session that holds the lock still answers, in time.
-        await client.query('select 1');
-        return;
-      }
       const r = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [...LEADER_LOCK]);
       if (!r.rows[0]?.ok || this.closed) return;
       this.holding = true;
