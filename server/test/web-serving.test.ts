@@ -37,6 +37,14 @@ describe('serving the web app', () => {
     assert.ok(varies(r), `vary: ${r.headers.vary}`);
     assert.equal(brotliDecompressSync(r.body).toString(), APP_JS);
     assert.ok(r.body.length < APP_JS.length / 10, 'the compressed file is what was sent');
+    // Not a document: the resource-level headers only, not the page policies.
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
+    assert.equal(r.headers['cross-origin-resource-policy'], 'same-origin');
+    assert.equal(r.headers['content-security-policy'], undefined);
+    assert.equal(r.headers['x-frame-options'], undefined);
+    const page = await get('/', BR_GZIP);
+    assert.match(String(page.headers['content-security-policy']), /default-src 'self'/, 'the page keeps its policies');
+    assert.equal(page.headers['x-frame-options'], 'SAMEORIGIN');
   });
 
   test('gzip when the browser takes only gzip, or when no brotli file exists; the plain file otherwise', async () => {

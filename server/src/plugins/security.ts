@@ -74,6 +74,11 @@ export function securityHeaders(options: HelmetOptions = helmetOptions({ hstsMax
 async function security(app: FastifyInstance, { config }: { config: AppConfig }): Promise<void> {
   const headers = securityHeaders(helmetOptions(config));
   const headerNames = Object.keys(headers);
+  // The app's hashed files (scripts, styles, fonts) are never documents: the policies that govern a
+  // page (CSP, framing, referrer, opener, …) mean nothing on them. They keep what applies to any
+  // resource — no sniffing, same-origin use, HSTS — and a page of ~20 such files loads about 600
+  // bytes lighter each (the terminal's script budget counts every byte on the wire).
+  const assetHeaderNames = headerNames.filter((name) => ASSET_HEADERS.has(name));
 
   await app.register(fastifyRateLimit, {
     global: false,
@@ -88,7 +93,8 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
 
   // One synchronous hook for every request (no promise per request).
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    for (const name of headerNames) reply.header(name, headers[name]);
+    const asset = (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/');
+    for (const name of asset ? assetHeaderNames : headerNames) reply.header(name, headers[name]);
     // The JSON parser enforces bodyLimit itself; this makes the same limit hold for every body,
     // multipart forms included, before any of it is read.
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return void sendFailure(reply, 413, 'The request is too large.');
@@ -128,6 +134,9 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
     return sendFailure(reply, 500, 'Something went wrong on our side. Please try again.');
   });
 }
+
+/** The security headers a static, hashed, non-document file keeps (see `security`). */
+const ASSET_HEADERS = new Set(['x-content-type-options', 'cross-origin-resource-policy', 'strict-transport-security']);
 
 /** Connection-class failures of the database driver (node-postgres and its pool), as opposed to a bug. */
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
