@@ -19,6 +19,8 @@ export type Role = 'leader' | 'follower';
 
 /** How often the leader sends the quotes that changed to the other instances. */
 export const RELAY_EVERY_MS = 25;
+/** The leader sends a batch at least this often, empty if nothing changed: the followers' sign that it lives. */
+export const RELAY_HEARTBEAT_MS = 1_000;
 
 export interface ClusterParts {
   config: AppConfig;
@@ -47,6 +49,8 @@ export class Cluster {
   private readonly lease: LeaderLease | null;
   private readonly pending = new Map<string, [string, number, number, number]>();
   private relayTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private lastRelayAt = 0;
   private readonly unsubscribe: (() => void)[] = [];
   readonly forwarder: Forwarder;
   readonly instance: string;
@@ -61,6 +65,10 @@ export class Cluster {
     if (bus.relayQuotes && bus.onRelayedQuotes) {
       this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
       this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));
+      // A follower's prices are live only while the leader's batches keep coming (quote-book.ts).
+      market.book.followRelay(() => bus.connected());
+      this.heartbeatTimer = setInterval(() => this.heartbeat(), RELAY_HEARTBEAT_MS / 4);
+      this.heartbeatTimer.unref();
     }
   }
 
@@ -95,6 +103,8 @@ export class Cluster {
     this.state = 'starting';
     this.ready = (async () => {
       try {
+        // Its own feeds from now on: the relayed quotes' watch stops.
+        this.parts.market.book.followRelay(null);
         await this.parts.market.lead();
         await this.parts.trading.start();
       } catch (err) {
@@ -116,6 +126,9 @@ export class Cluster {
     if (this.state === 'follower') return;
     this.state = 'follower';
     this.pending.clear();
+    const { bus, market } = this.parts;
+    // Prices come from the next leader now: stale until its first batch.
+    if (bus.relayQuotes && bus.onRelayedQuotes) market.book.followRelay(() => bus.connected());
     const stopping = this.parts.trading.stop();
     await Promise.allSettled([stopping, this.parts.market.standDown()]);
     this.parts.log.info({ reason }, 'the engine stopped here; calls that need it are forwarded to the engine leader');
@@ -143,13 +156,22 @@ export class Cluster {
     if (this.pending.size === 0 || this.state !== 'leader') return;
     const quotes = [...this.pending.values()];
     this.pending.clear();
+    this.lastRelayAt = Date.now();
     this.parts.bus.relayQuotes?.({ from: this.id, quotes });
+  }
+
+  /** The leader's heartbeat: an empty batch when nothing was relayed for `RELAY_HEARTBEAT_MS`. */
+  private heartbeat(): void {
+    if (this.state !== 'leader' || Date.now() - this.lastRelayAt < RELAY_HEARTBEAT_MS) return;
+    this.lastRelayAt = Date.now();
+    this.parts.bus.relayQuotes?.({ from: this.id, quotes: [] });
   }
 
   private applyRelayed(batch: QuoteBatch): void {
     // The leader's own batches come back to it; and an instance taking over trusts only its feeds.
     if (batch.from === this.id || this.state !== 'follower') return;
     const { book } = this.parts.market;
+    book.relayArrived();
     for (const [symbol, bid, ask, time] of batch.quotes) book.applyRelayed({ symbol, bid, ask, time });
   }
 
@@ -168,6 +190,7 @@ export class Cluster {
   async close(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.relayTimer) clearTimeout(this.relayTimer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.state = 'follower';
     this.forwarder.close();
     await this.lease?.close();

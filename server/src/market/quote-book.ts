@@ -22,6 +22,12 @@ export const MAX_TICK_MOVE = 0.5;
 /** Tick times may run this far ahead of our clock (clock skew); later ones are refused. */
 export const MAX_FUTURE_SKEW_MS = 5_000;
 
+/**
+ * On an instance that follows the engine leader's relayed quotes: a gap this long without a relayed
+ * batch (the leader sends one at least every second, changes or not) makes every quote stale.
+ */
+export const RELAY_QUIET_MS = 3_000;
+
 type QuoteListener = (quote: BookQuote, instrument: Instrument) => void;
 
 /**
@@ -36,6 +42,8 @@ export class QuoteBook implements TickSink {
   /** Counts every change of any quote: a figure computed from the book at one count holds until the next. */
   private changes = 0;
   private readonly listeners: QuoteListener[] = [];
+  /** Set while the book follows another instance's relayed quotes (`followRelay`). */
+  private relay: { until: number; live: () => boolean } | null = null;
   readonly instruments: ReadonlyMap<string, Instrument>;
 
   constructor(
@@ -125,6 +133,27 @@ export class QuoteBook implements TickSink {
     return true;
   }
 
+  /**
+   * Follows relayed quotes (`live`: whether the bus that brings them is up), or, with null, stops
+   * following (this instance has feeds of its own again). While following, every quote counts as
+   * stale until a batch arrives, once `RELAY_QUIET_MS` pass without one, and while the bus is down:
+   * a dead leader or a lost bus must not leave old prices looking live.
+   */
+  followRelay(live: (() => boolean) | null): void {
+    this.relay = live ? { until: 0, live } : null;
+  }
+
+  /** A relayed batch (perhaps empty: the leader's heartbeat) arrived: its quotes are live again. */
+  relayArrived(): void {
+    if (this.relay) this.relay.until = this.options.now() + RELAY_QUIET_MS;
+  }
+
+  /** Whether the quotes this book follows have gone quiet (always false with feeds of its own). */
+  private relayQuiet(time: number): boolean {
+    const r = this.relay;
+    return r !== null && (time > r.until || !r.live());
+  }
+
   /** Puts a remembered quote back after a restart without telling listeners (it is not a new tick). */
   restore(quote: BookQuote): void {
     if (this.instruments.has(quote.symbol) && !this.quotes.has(quote.symbol)) {
@@ -170,7 +199,7 @@ export class QuoteBook implements TickSink {
       if (!this.isOpen(symbol, time)) out += 'c';
       else {
         const q = this.quotes.get(symbol);
-        out += q === undefined || time - q.time > this.options.staleAfterMs ? 's' : 'o';
+        out += q === undefined || time - q.time > this.options.staleAfterMs || this.relayQuiet(time) ? 's' : 'o';
       }
     }
     return out;
@@ -178,7 +207,7 @@ export class QuoteBook implements TickSink {
 
   isStale(symbol: string, time = this.options.now()): boolean {
     const q = this.quotes.get(symbol);
-    return this.isOpen(symbol, time) && (q === undefined || time - q.time > this.options.staleAfterMs);
+    return this.isOpen(symbol, time) && (q === undefined || time - q.time > this.options.staleAfterMs || this.relayQuiet(time));
   }
 
   /** The quote as clients see it, with its open and stale flags as of now. */
@@ -186,7 +215,7 @@ export class QuoteBook implements TickSink {
     const q = this.quotes.get(symbol);
     // The session schedule is evaluated once (isStale would evaluate it again).
     const open = this.isOpen(symbol, time);
-    return { symbol, bid: q?.bid ?? null, ask: q?.ask ?? null, time: q?.time ?? null, stale: open && (q === undefined || time - q.time > this.options.staleAfterMs), open };
+    return { symbol, bid: q?.bid ?? null, ask: q?.ask ?? null, time: q?.time ?? null, stale: open && (q === undefined || time - q.time > this.options.staleAfterMs || this.relayQuiet(time)), open };
   }
 
   onQuote(listener: QuoteListener): () => void {
