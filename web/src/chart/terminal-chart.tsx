@@ -27,6 +27,7 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
       <div className={classes.toolbar} role="toolbar" aria-label={`Chart tools${suffix}`}>
         <SegmentedControl
           size="xs"
+          transitionDuration={0}
           aria-label="Chart type"
           value={type}
           onChange={(v) => model.onType(v as ChartType)}

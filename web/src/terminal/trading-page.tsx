@@ -94,7 +94,7 @@ function ChartPanel({ record }: { record: SymbolRecord }) {
         <Text fw={600} size="sm">
           {record.Symbol} · {period}
         </Text>
-        <SegmentedControl aria-label="Chart period" size="xs" value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
+        <SegmentedControl aria-label="Chart period" size="xs" transitionDuration={0} value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
       </Group>
       <div className={classes.chartBody}>
         <TerminalChart symbol={record.Symbol} period={period} digits={record.digits} label={`${record.Symbol} chart, ${period}`} />
