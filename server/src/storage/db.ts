@@ -43,6 +43,11 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
       connectionString: url,
       max: 10,
       connectionTimeoutMillis: 10_000,
+      // A transaction left open by a process that froze (or lost its engine lead mid-write) is
+      // rolled back by PostgreSQL after this long, so it never holds the rows a new engine leader
+      // must lock to fence it (cluster/leader-lease.ts) for longer than the fail-over may take.
+      // No transaction of ours waits on anything but its own statements.
+      idle_in_transaction_session_timeout: 8_000,
       // Cents and epoch milliseconds are 64-bit columns; both stay far below 2^53.
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
