@@ -1,18 +1,15 @@
 import { AppShell, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { errorMessage } from '../api/client';
-import { signOut, useSession } from '../api/queries';
+import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { useSession } from '../api/queries';
 import { roleOf } from '../auth/session';
 import { useAppStore } from '../state/app-store';
-import { stream } from '../stream/stream';
 import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
-import { toastError } from '../ui/toast';
 import { isGroup, menuFor, type MenuGroup, type MenuLink } from './menu';
+import { useSignOut } from '../auth/use-sign-out';
 
 /** Spec: mobile means 768 px or less; the side menu then hides behind a menu button. */
 export const MOBILE_BREAKPOINT_PX = 768;
@@ -35,8 +32,6 @@ export function DashboardShell() {
   const open = useAppStore((s) => s.dashboardMenuOpen);
   const setOpen = useAppStore((s) => s.setDashboardMenuOpen);
   const location = useLocation();
-  const navigate = useNavigate();
-  const client = useQueryClient();
   const name = session?.user ? `${session.user.firstName} ${session.user.lastName}`.trim() : '';
 
   useEffect(() => setOpen(false), [location.pathname, setOpen]);
@@ -47,17 +42,7 @@ export function DashboardShell() {
     if (group) setOpenGroups((groups) => (groups[group.label] ? groups : { ...groups, [group.label]: true }));
   }, [location.pathname, role]);
 
-  const logout = async () => {
-    // The stream stops only once the server has ended the session (a failed sign-out keeps the page live).
-    try {
-      await signOut(client);
-    } catch (err) {
-      toastError(errorMessage(err), 'Could not sign out');
-      return;
-    }
-    stream.stop();
-    void navigate('/', { replace: true });
-  };
+  const logout = useSignOut();
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 264, breakpoint: MOBILE_BREAKPOINT_PX + 1, collapsed: { mobile: !open } }} padding={{ base: 'md', sm: 'lg' }}>

@@ -1,18 +1,15 @@
 import { ActionIcon, Button, Group, Menu, SegmentedControl, Text, Title, Tooltip } from '@mantine/core';
 import { useFullscreenDocument, useMediaQuery } from '@mantine/hooks';
 import { IconLayoutDashboard, IconLogout, IconMaximize, IconMinimize, IconUserCircle } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { errorMessage } from '../api/client';
-import { signOut, useSession, useSymbols } from '../api/queries';
+import { Link } from 'react-router';
+import { useSession, useSymbols } from '../api/queries';
 import { formatDecimal, formatPercent } from '../format/format';
 import { TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
 import { useConnectionState, useQuote } from '../stream/hooks';
-import { stream } from '../stream/stream';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
@@ -28,6 +25,7 @@ import { loadSplits, saveSplits, type TerminalSplits } from './terminal-layout';
 import { useTerminalSettings } from './terminal-settings';
 import { HotkeysHelp, TerminalSettingsMenu } from './terminal-settings-menu';
 import classes from './trading-page.module.css';
+import { useSignOut } from '../auth/use-sign-out';
 
 function useSelectedRecord(): SymbolRecord | undefined {
   const symbol = useAppStore((s) => s.selectedSymbol);
@@ -130,21 +128,9 @@ function Hotkeys({ onHelp }: { onHelp(): void }) {
 
 function TopBar({ onShowHotkeys }: { onShowHotkeys(): void }) {
   const session = useSession().data;
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const { toggle, fullscreen } = useFullscreenDocument();
   const name = session?.user ? `${session.user.firstName} ${session.user.lastName}` : '';
-  const logout = async () => {
-    // The stream stops only once the server has ended the session (a failed sign-out keeps the page live).
-    try {
-      await signOut(client);
-    } catch (err) {
-      toastError(errorMessage(err), 'Could not sign out');
-      return;
-    }
-    stream.stop();
-    void navigate('/', { replace: true });
-  };
+  const logout = useSignOut();
   return (
     <header className={classes.topbar}>
       <Group gap="sm" wrap="nowrap">

@@ -1,32 +1,17 @@
 import { Button, SegmentedControl, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconCash, IconLayoutDashboard, IconLogout } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
-import { errorMessage } from '../../api/client';
-import { signOut, useSession } from '../../api/queries';
-import { stream } from '../../stream/stream';
-import { toastError } from '../../ui/toast';
+import { Link } from 'react-router';
+import { useSession } from '../../api/queries';
 import classes from './phone-terminal.module.css';
+import { useSignOut } from '../../auth/use-sign-out';
 
 /** The chart toolbar's menu (spec: menu toggle): who is signed in, the theme, the dashboard and deposits, LogOut. */
 export function MenuSheetContent() {
   const session = useSession().data;
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
   const name = session?.user ? `${session.user.firstName} ${session.user.lastName}` : '';
-  const logout = async () => {
-    // As on the desktop: the stream stops only once the server has ended the session.
-    try {
-      await signOut(client);
-    } catch (err) {
-      toastError(errorMessage(err), 'Could not sign out');
-      return;
-    }
-    stream.stop();
-    void navigate('/', { replace: true });
-  };
+  const logout = useSignOut();
   return (
     <Stack gap="sm">
       <div>
