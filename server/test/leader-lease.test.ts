@@ -14,7 +14,13 @@ async function lockHolders(url: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const r = await c.query<{ n: string }>(`select count(*) as n from pg_locks where locktype = 'advisory' and granted and classid = $1 and objid = $2 and objsubid = 2`, [...LEADER_LOCK]);
+    // pg_locks spans every database of the server: count only this test's database, since other
+    // suites running beside this one hold the same key in theirs.
+    const r = await c.query<{ n: string }>(
+      `select count(*) as n from pg_locks where locktype = 'advisory' and granted and classid = $1 and objid = $2 and objsubid = 2
+        and database = (select oid from pg_database where datname = current_database())`,
+      [...LEADER_LOCK],
+    );
     return Number(r.rows[0]?.n ?? 0);
   } finally {
     await c.end();
@@ -70,7 +76,11 @@ describe('leader lease', { skip }, () => {
       // The lock session dies (an administrator, a network cut): PostgreSQL releases the lock at once.
       const admin = new pg.Client({ connectionString: db.url });
       await admin.connect();
-      await admin.query(`select pg_terminate_backend(l.pid) from pg_locks l where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2`, [...LEADER_LOCK]);
+      await admin.query(
+        `select pg_terminate_backend(l.pid) from pg_locks l where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2
+           and l.database = (select oid from pg_database where datname = current_database())`,
+        [...LEADER_LOCK],
+      );
       await admin.end();
       const end = Date.now() + 5000;
       while ((lost.length === 0 || !secondLeads) && Date.now() < end) await sleep(50);
