@@ -256,6 +256,53 @@ describe('the phone terminal', () => {
     await context.close();
   });
 
+  it("modifies a pending order's price and stop loss from the trading table, and cancels another", async () => {
+    const trader = await createTrader(h, { firstName: 'Ana', lastName: 'Souza' });
+    await approvedDeposit(trader.client, admin, gateway, '10000.00');
+    await eurusd(1.1);
+    const place = async (price: number) => {
+      const r = await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.1, price, comment: '' });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.orderId as number;
+    };
+    const kept = await place(1.09);
+    const dropped = await place(1.08);
+    const { context, page, terminal } = await phone('0', trader);
+    await terminal.openTab('Trade');
+    await page.getByText(/^Pending/).tap();
+    await page.getByTestId(`phone-order-${kept}`).waitFor();
+
+    await page.getByRole('button', { name: `Modify order ${kept}` }).tap();
+    const dialog = page.getByRole('dialog', { name: new RegExp(`Modify order #${kept}`) });
+    await dialog.waitFor();
+    assert.equal(await dialog.getByTestId('order-price').inputValue(), '1.09000');
+    await dialog.getByTestId('order-price').fill('1.095');
+    await dialog.getByRole('textbox', { name: 'Stop loss' }).fill('1.085');
+    assert.deepEqual(await terminal.smallTouchTargets(), [], 'every touch target of the modify screen is at least 44 px');
+    await look(page, 'phone-order-modify');
+    await dialog.getByRole('button', { name: 'Save' }).tap();
+    await dialog.waitFor({ state: 'detached' });
+    const orders = async () => (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderId: number; price: number; stopLoss: number }[];
+    const changed = await eventually('the new price on the server', async () => (await orders()).find((o) => o.orderId === kept && o.price === 1.095));
+    assert.equal(changed.stopLoss, 1.085);
+    await eventually('the new price in the list', async () => /at 1\.09500/.test((await page.getByTestId(`phone-order-${kept}`).textContent()) ?? ''));
+
+    // A price on the wrong side of the market is refused with the server's words, and nothing changes.
+    await page.getByRole('button', { name: `Modify order ${kept}` }).tap();
+    await dialog.waitFor();
+    await dialog.getByTestId('order-price').fill('1.2');
+    await dialog.getByRole('button', { name: 'Save' }).tap();
+    await dialog.getByTestId('modify-order-error').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).tap();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal((await orders()).find((o) => o.orderId === kept)?.price, 1.095);
+
+    await page.getByRole('button', { name: `Cancel order ${dropped}` }).tap();
+    await page.getByTestId(`phone-order-${dropped}`).waitFor({ state: 'detached' });
+    assert.deepEqual((await orders()).map((o) => o.orderId), [kept]);
+    await context.close();
+  });
+
   it('changes the chart period, and shows a drawing made on the desktop', async () => {
     const trader = await createTrader(h, { firstName: 'Lena', lastName: 'Berg' });
     const now = Date.now();

@@ -68,12 +68,12 @@ export class PhoneTerminalPage {
     await this.page.mouse.up();
   }
 
-  /** Interactive elements of the phone terminal smaller than 44 × 44 px (text fields: under 44 px high). */
+  /** Interactive elements of the phone terminal (and of a dialog over it) smaller than 44 × 44 px (text fields: under 44 px high). */
   async smallTouchTargets(): Promise<string[]> {
     return this.page.evaluate(() => {
       const out: string[] = [];
       const selector = 'button, a[href], input:not([type="hidden"]):not([type="radio"]):not([type="checkbox"]), [role="button"], [role="combobox"], label:has(> input[type="radio"]), [class*="SegmentedControl-label"]';
-      for (const el of document.querySelectorAll<HTMLElement>(`[data-testid="phone-terminal"] :is(${selector}), [data-testid="order-screen"] :is(${selector})`)) {
+      for (const el of document.querySelectorAll<HTMLElement>(`[data-testid="phone-terminal"] :is(${selector}), [data-testid="order-screen"] :is(${selector}), [role="dialog"] :is(${selector})`)) {
         const r = el.getBoundingClientRect();
         const style = getComputedStyle(el);
         if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || Number(style.opacity) === 0) continue;

@@ -1,11 +1,22 @@
-import { Alert, Button, Group, Text } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { errorMessage } from '../api/client';
 
 /**
  * The end of the positions panel's modify dialogs (a position's SL/TP, a pending order): the
- * server's refusal, if any, above Cancel and Save.
+ * server's refusal, if any, above Cancel and Save. `touch`: two large buttons side by side, for a thumb.
  */
-export function ModifyFooter({ error, pending, onCancel, errorTestId }: { error: unknown; pending: boolean; onCancel: () => void; errorTestId: string }) {
+export function ModifyFooter({ error, pending, onCancel, errorTestId, touch = false }: { error: unknown; pending: boolean; onCancel: () => void; errorTestId: string; touch?: boolean }) {
+  const size = touch ? 'lg' : 'xs';
+  const buttons = (
+    <>
+      <Button variant="default" size={size} onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" size={size} loading={pending}>
+        Save
+      </Button>
+    </>
+  );
   return (
     <>
       {error != null && (
@@ -13,14 +24,15 @@ export function ModifyFooter({ error, pending, onCancel, errorTestId }: { error:
           <Text size="sm">{errorMessage(error)}</Text>
         </Alert>
       )}
-      <Group justify="flex-end" gap="xs">
-        <Button variant="default" size="xs" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" size="xs" loading={pending}>
-          Save
-        </Button>
-      </Group>
+      {touch ? (
+        <SimpleGrid cols={2} spacing="sm">
+          {buttons}
+        </SimpleGrid>
+      ) : (
+        <Group justify="flex-end" gap="xs">
+          {buttons}
+        </Group>
+      )}
     </>
   );
 }

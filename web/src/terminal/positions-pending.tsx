@@ -1,10 +1,10 @@
-import { ActionIcon, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconTrash } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { pendingSide } from '@tradeport/trading-math';
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { errorMessage } from '../api/client';
-import { useCancelPendingOrder, useModifyPendingOrder, usePendingOrders, type PendingOrderRow } from '../api/terminal-queries';
+import { useCancelPendingOrder, usePendingOrders, type PendingOrderRow } from '../api/terminal-queries';
 import { formatDateTime, formatPrice, formatVolume } from '../format/format';
 import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
@@ -12,8 +12,7 @@ import { toastError } from '../ui/toast';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { distancePoints, ORDER_TYPE_LABELS, priceLookup } from './positions-live';
 import classes from './positions-panel.module.css';
-import { ModifyFooter } from './modify-footer';
-import { StopLevelInput } from './stop-level-input';
+import { ModifyOrderModal } from './modify-order-modal';
 
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
 const shortTime = (v: string | null) => (v ? formatDateTime(v).replace(' UTC', '') : 'GTC');
@@ -71,52 +70,6 @@ const PendingRow = memo(function PendingRow({ order, record, delayed, onModify, 
     </Table.Tr>
   );
 });
-
-/** An ISO time as the value of a UTC `datetime-local` field, and back. */
-const toLocalField = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
-const fromLocalField = (v: string) => (v ? Date.parse(`${v}:00Z`) : null);
-
-function ModifyOrderModal({ order, record, onClose }: { order: PendingOrderRow | null; record: SymbolRecord | undefined; onClose(): void }) {
-  const modify = useModifyPendingOrder();
-  const [price, setPrice] = useState<number | string>('');
-  const [limit, setLimit] = useState<number | string>('');
-  const [stopLoss, setStopLoss] = useState(0);
-  const [takeProfit, setTakeProfit] = useState(0);
-  const [expiry, setExpiry] = useState('');
-  const { reset } = modify;
-  useEffect(() => {
-    setPrice(order?.price ?? '');
-    setLimit(order && order.stopLimitPrice > 0 ? order.stopLimitPrice : '');
-    setStopLoss(order?.stopLoss ?? 0);
-    setTakeProfit(order?.takeProfit ?? 0);
-    setExpiry(toLocalField(order?.expiration ?? null));
-    reset();
-  }, [order, reset]);
-  const digits = record?.digits ?? 5;
-  const stopLimit = order?.orderType.endsWith('stop_limit') ?? false;
-  const side = order ? pendingSide(order.orderType) : 'buy';
-  return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={order !== null} onClose={onClose} title={order ? `Modify order #${order.orderId} · ${order.symbol} ${ORDER_TYPE_LABELS[order.orderType]}` : ''} size="sm" centered>
-      {order && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            modify.mutate({ orderId: order.orderId, price: Number(price), stopLimitPrice: stopLimit ? Number(limit) : 0, stopLoss, takeProfit, expiration: fromLocalField(expiry) }, { onSuccess: onClose });
-          }}
-        >
-          <Stack gap="sm">
-            <NumberInput label={stopLimit ? 'Stop price' : 'Price'} size="xs" value={price} onChange={setPrice} decimalScale={digits} allowNegative={false} hideControls classNames={{ input: 'tp-figure' }} data-testid="order-price" />
-            {stopLimit && <NumberInput label="Limit price" size="xs" value={limit} onChange={setLimit} decimalScale={digits} allowNegative={false} hideControls classNames={{ input: 'tp-figure' }} />}
-            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={order.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} />
-            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={order.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} />
-            <TextInput label="Expiry (UTC)" description="Empty: good till cancelled" size="xs" type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)} />
-            <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-order-error" />
-          </Stack>
-        </form>
-      )}
-    </Modal>
-  );
-}
 
 /** The Pending Orders tab: type, prices, SL/TP, expiry and the live distance from the market; modify and cancel. */
 export function PendingOrdersTable({ delayed }: { delayed: boolean }) {

@@ -1,5 +1,5 @@
 import { Button, Center, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconTrash } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { pendingSide } from '@tradeport/trading-math';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { formatDateTime, formatDecimal, formatPercent, formatPrice, formatUsd, f
 import { useConnectionState, useQuote } from '../../stream/hooks';
 import { EmptyState, ErrorState, TableSkeleton } from '../../ui/page';
 import { toastError } from '../../ui/toast';
+import { ModifyOrderModal } from '../modify-order-modal';
 import { MarginCallBanner, useLiveAccount } from '../positions-account';
 import { useSymbolMap } from '../positions-hooks';
 import { CLOSE_REASON_LABELS, ORDER_TYPE_LABELS } from '../positions-live';
@@ -100,7 +101,7 @@ function PositionsList({ onOpen, onNewOrder }: { onOpen(ticket: number): void; o
   );
 }
 
-function OrderItem({ order, record, onCancel, cancelling }: { order: PendingOrderRow; record: SymbolRecord | undefined; onCancel(id: number): void; cancelling: boolean }) {
+function OrderItem({ order, record, onModify, onCancel, cancelling }: { order: PendingOrderRow; record: SymbolRecord | undefined; onModify(o: PendingOrderRow): void; onCancel(id: number): void; cancelling: boolean }) {
   const q = useQuote(order.symbol)?.quote;
   const digits = record?.digits ?? 5;
   const buy = pendingSide(order.orderType) === 'buy';
@@ -119,9 +120,14 @@ function OrderItem({ order, record, onCancel, cancelling }: { order: PendingOrde
           S / L {level(order.stopLoss, digits)} · T / P {level(order.takeProfit, digits)} · #{order.orderId} · until {shortTime(order.expiration)}
         </Text>
       </div>
-      <Button variant="subtle" color="red" className={classes.touchButton} miw={48} px={8} onClick={() => onCancel(order.orderId)} loading={cancelling} aria-label={`Cancel order ${order.orderId}`}>
-        <IconTrash size={20} />
-      </Button>
+      <Group gap={0} wrap="nowrap">
+        <Button variant="subtle" className={classes.touchButton} miw={48} px={8} onClick={() => onModify(order)} aria-label={`Modify order ${order.orderId}`}>
+          <IconAdjustmentsHorizontal size={20} />
+        </Button>
+        <Button variant="subtle" color="red" className={classes.touchButton} miw={48} px={8} onClick={() => onCancel(order.orderId)} loading={cancelling} aria-label={`Cancel order ${order.orderId}`}>
+          <IconTrash size={20} />
+        </Button>
+      </Group>
     </li>
   );
 }
@@ -130,16 +136,20 @@ function OrdersList() {
   const orders = usePendingOrders();
   const known = useSymbolMap();
   const cancel = useCancelPendingOrder();
+  const [modifying, setModifying] = useState<PendingOrderRow | null>(null);
   if (orders.isPending) return <TableSkeleton rows={3} height={56} />;
   if (orders.isError) return <ErrorState error={orders.error} onRetry={() => void orders.refetch()} title="Could not load your pending orders" />;
   if (orders.data.data.length === 0) return <EmptyState message="You don't have any pending orders" />;
   const onCancel = (id: number) => cancel.mutate(id, { onError: (err) => toastError(errorMessage(err), `Order #${id} was not cancelled`) });
   return (
-    <ul className={classes.list} aria-label="Pending orders" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-      {orders.data.data.map((o) => (
-        <OrderItem key={o.orderId} order={o} record={known.get(o.symbol)} onCancel={onCancel} cancelling={cancel.isPending && cancel.variables === o.orderId} />
-      ))}
-    </ul>
+    <>
+      <ul className={classes.list} aria-label="Pending orders" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        {orders.data.data.map((o) => (
+          <OrderItem key={o.orderId} order={o} record={known.get(o.symbol)} onModify={setModifying} onCancel={onCancel} cancelling={cancel.isPending && cancel.variables === o.orderId} />
+        ))}
+      </ul>
+      <ModifyOrderModal order={modifying} record={modifying ? known.get(modifying.symbol) : undefined} onClose={() => setModifying(null)} fullScreen />
+    </>
   );
 }
 
