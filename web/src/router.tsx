@@ -75,7 +75,12 @@ const routes: RouteObject[] = [
       { path: 'reset-password', ...page(async () => ({ Component: (await import('./auth/reset-password-page')).ResetPasswordPage })) },
       {
         loader: requireSession,
-        ...page(async () => ({ Component: (await import('./ui/signed-in-layout')).SignedInLayout })),
+        // The stream connects as soon as this module and the session are both in, not when the page renders.
+        ...page(async () => {
+          const layout = await import('./ui/signed-in-layout');
+          void layout.connectEarly();
+          return { Component: layout.SignedInLayout };
+        }),
         children: [
           {
             path: 'trading',

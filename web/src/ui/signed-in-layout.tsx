@@ -2,9 +2,43 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { callApi } from '../api/client';
+import { queryClient } from '../api/query-client';
+import { currentSession } from '../auth/session';
 import { invalidateAccountData, invalidateForEvent, toastForEvent } from '../stream/live-updates';
 import { stream } from '../stream/stream';
 import { toast } from './toast';
+
+/** The stream's account listeners while it runs; null when it is stopped. */
+let live: (() => void) | null = null;
+
+/**
+ * Starts the stream with its account listeners (each event refetches what it changed and toasts
+ * what the trader should hear about; a resync refetches everything). Idempotent; `live` stops the listening.
+ */
+function goLive(): void {
+  if (live) return;
+  const offEvent = stream.onEvent((event) => {
+    invalidateForEvent(queryClient, event);
+    const t = toastForEvent(event);
+    if (t) toast(t);
+  });
+  const offResync = stream.onResync(() => invalidateAccountData(queryClient));
+  stream.start();
+  live = () => {
+    offEvent();
+    offResync();
+    live = null;
+  };
+}
+
+/**
+ * Called by the router while it loads this layout, beside the session check: once the session is
+ * known good the socket opens, so it is connected by the time a page (the terminal) first renders
+ * and subscribes, instead of only starting then.
+ */
+export async function connectEarly(): Promise<void> {
+  if (await currentSession()) goLive();
+}
 
 /**
  * Everything behind sign-in: the stream runs while a signed-in page is open, its account events
@@ -16,21 +50,14 @@ export function SignedInLayout() {
   const navigate = useNavigate();
 
   useEffect(() => {
-    const offEvent = stream.onEvent((event) => {
-      invalidateForEvent(client, event);
-      const t = toastForEvent(event);
-      if (t) toast(t);
-    });
-    const offResync = stream.onResync(() => invalidateAccountData(client));
-    stream.start();
+    goLive();
     const online = () => stream.reconnectNow();
     window.addEventListener('online', online);
     return () => {
-      offEvent();
-      offResync();
+      live?.();
       window.removeEventListener('online', online);
     };
-  }, [client]);
+  }, []);
 
   useEffect(() => {
     // The stream ends when a session of this user is revoked — which may be another device's
