@@ -5,14 +5,12 @@ import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
 import { useAppStore } from '../state/app-store';
+import { PAGE_SIZE, PAGE_SIZE_MOBILE, pageOf } from './price-pages';
 import { useConnectionState, useQuote } from '../stream/hooks';
 import { ErrorState } from '../ui/page';
 import classes from './price-table.module.css';
 
 export const SYMBOL_TYPES: InstrumentGroup[] = ['Forex', 'Crypto', 'Stocks', 'Metals'];
-/** Spec section 9: 10 rows a page, 15 on a phone. */
-export const PAGE_SIZE = 10;
-export const PAGE_SIZE_MOBILE = 15;
 
 /** Prefix match on the symbol or its description's words, case-insensitive. */
 export function matchesKeyword(record: Pick<SymbolRecord, 'Symbol' | 'description'>, keyword: string): boolean {
@@ -119,7 +117,7 @@ export function PriceTable({ phone = false, onPick }: { phone?: boolean; onPick?
   const filtered = useMemo(() => (symbols.data?.data ?? []).filter((r) => r.CurrencyType === symbolType && matchesKeyword(r, keyword)), [symbols.data, symbolType, keyword]);
   const pages = Math.max(1, Math.ceil(filtered.length / pageSize));
   const current = Math.min(page, pages);
-  const rows = filtered.slice((current - 1) * pageSize, current * pageSize);
+  const rows = pageOf(filtered, current, pageSize);
 
   // On a desktop, double-clicking a row opens the new-order dialog (spec: Symbol list).
   const openTicket = useCallback((symbol: string) => openOrderTicket({ symbol }), [openOrderTicket]);

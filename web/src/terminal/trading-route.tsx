@@ -1,7 +1,9 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { queryClient } from '../api/query-client';
 import { symbolsQuery } from '../api/query-options';
+import { useAppStore } from '../state/app-store';
 import { LoadingScreen } from '../ui/loading-screen';
+import { firstPageSymbols } from './price-pages';
 
 /**
  * Spec section 9: the mobile breakpoint is 768 px. A phone turned sideways is wider than that but
@@ -28,13 +30,28 @@ function load(which: keyof typeof layouts) {
 const PhoneTerminal = lazy(() => load('phone'));
 const DesktopTerminal = lazy(() => load('desktop'));
 
+/** How long the early subscriptions are held: the price table has long taken them over by then. */
+const WARM_HOLD_MS = 15_000;
+
+/**
+ * Subscribes the symbols the price table will show first as soon as the instrument list is in,
+ * while the terminal's modules still load, so their snapshot is on hand when the table first
+ * renders rather than asked for only then. Held for a while, then let go (the table keeps its own).
+ */
+async function warmFirstQuotes(phone: boolean): Promise<void> {
+  const [{ stream }, symbols] = await Promise.all([import('../stream/stream'), queryClient.fetchQuery(symbolsQuery)]);
+  const offs = firstPageSymbols(symbols.data, useAppStore.getState().symbolType, phone).map((symbol) => stream.subscribeQuote(symbol, () => undefined));
+  setTimeout(() => offs.forEach((off) => off()), WARM_HOLD_MS);
+}
+
 /**
  * Starts downloading the layout this window will show, so the route renders it without a second
- * wait, and asks for the instrument list the price table needs meanwhile (not awaited).
+ * wait; meanwhile asks for the instrument list and the first page's quotes (neither awaited).
  */
 export function preloadTradingLayout(): Promise<unknown> {
-  void queryClient.prefetchQuery(symbolsQuery);
-  return load(isPhoneScreen() ? 'phone' : 'desktop');
+  const phone = isPhoneScreen();
+  warmFirstQuotes(phone).catch(() => undefined);
+  return load(phone ? 'phone' : 'desktop');
 }
 
 /**
