@@ -37,7 +37,10 @@ export class ChartPanel {
 
   async pickTool(menu: ToolMenuLabel, tool: string): Promise<void> {
     await this.menuButton(menu).click();
-    await this.page.getByRole('menu', { name: `${menu} drawing tools` }).getByRole('menuitem', { name: tool, exact: true }).click();
+    const list = this.page.getByRole('menu', { name: `${menu} drawing tools` });
+    await list.getByRole('menuitem', { name: tool, exact: true }).click();
+    // The menu fades out over the chart: a click on the canvas meanwhile would land on one of its items.
+    await list.waitFor({ state: 'hidden' });
   }
 
   /** Clicks points on the canvas, each given as fractions of its width and height. */

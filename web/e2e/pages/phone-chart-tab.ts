@@ -25,7 +25,10 @@ export class PhoneChartTab {
 
   async pickTool(menu: ToolMenuLabel, tool: string): Promise<void> {
     await this.tools().getByRole('button', { name: `${menu} drawing tools` }).tap();
-    await this.page.getByRole('menu', { name: `${menu} drawing tools` }).getByRole('menuitem', { name: tool, exact: true }).tap();
+    const list = this.page.getByRole('menu', { name: `${menu} drawing tools` });
+    await list.getByRole('menuitem', { name: tool, exact: true }).tap();
+    // The menu fades out over the chart: a tap on the canvas meanwhile would land on one of its items.
+    await list.waitFor({ state: 'hidden' });
   }
 
   /** Taps points on the canvas, each given as fractions of its width and height. */
