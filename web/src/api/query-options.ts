@@ -12,6 +12,11 @@ export const profileQuery = queryOptions({ queryKey: queryKeys.profile, queryFn:
 
 export const tradesHistoryQuery = queryOptions({ queryKey: queryKeys.tradesHistory, queryFn: ({ signal }) => callApi('getTradesHistory', undefined, { signal }) });
 
+/** The terminal's open positions, pending orders and account figures (their hooks add the refresh interval). */
+export const tradesQuery = queryOptions({ queryKey: queryKeys.trades, queryFn: ({ signal }) => callApi('getTrades', undefined, { signal }) });
+export const pendingOrdersQuery = queryOptions({ queryKey: [...queryKeys.pendingOrders, 'pending'], queryFn: ({ signal }) => callApi('getPendingOrders', { status: 'pending' }, { signal }) });
+export const marginsQuery = queryOptions({ queryKey: queryKeys.margins, queryFn: ({ signal }) => callApi('getMargins', undefined, { signal }) });
+
 export const symbolsQuery = queryOptions({ queryKey: queryKeys.symbols, queryFn: ({ signal }) => callApi('getMainCurrencies', undefined, { signal }), staleTime: 10 * 60_000 });
 
 /**

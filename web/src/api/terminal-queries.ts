@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useConnectionState } from '../stream/hooks';
 import { callApi, type CallInput, type CallOutput } from './client';
+import { marginsQuery, pendingOrdersQuery, tradesQuery } from './query-options';
 import { queryKeys } from './query-keys';
 
 /**
@@ -25,18 +26,18 @@ export type PendingOrderRow = CallOutput<'getPendingOrders'>['data'][number];
 
 export function useTrades() {
   const refetchInterval = usePositionsRefresh();
-  return useQuery({ queryKey: queryKeys.trades, queryFn: ({ signal }) => callApi('getTrades', undefined, { signal }), refetchInterval });
+  return useQuery({ ...tradesQuery, refetchInterval });
 }
 
 export function usePendingOrders() {
   const refetchInterval = usePositionsRefresh();
-  return useQuery({ queryKey: [...queryKeys.pendingOrders, 'pending'], queryFn: ({ signal }) => callApi('getPendingOrders', { status: 'pending' }, { signal }), refetchInterval });
+  return useQuery({ ...pendingOrdersQuery, refetchInterval });
 }
 
 /** The account figures the footer starts from (balance and credit; the server's own figures as the fallback). */
 export function useTerminalMargins() {
   const refetchInterval = usePositionsRefresh();
-  return useQuery({ queryKey: queryKeys.margins, queryFn: ({ signal }) => callApi('getMargins', undefined, { signal }), refetchInterval });
+  return useQuery({ ...marginsQuery, refetchInterval });
 }
 
 function refreshAccount(client: QueryClient) {

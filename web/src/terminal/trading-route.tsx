@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { queryClient } from '../api/query-client';
-import { symbolsQuery } from '../api/query-options';
+import { currentSession, roleOf } from '../auth/session';
+import { marginsQuery, pendingOrdersQuery, symbolsQuery, tradesQuery } from '../api/query-options';
 import { useAppStore } from '../state/app-store';
 import { LoadingScreen } from '../ui/loading-screen';
 import { firstPageSymbols } from './price-pages';
@@ -34,23 +35,35 @@ const DesktopTerminal = lazy(() => load('desktop'));
 const WARM_HOLD_MS = 15_000;
 
 /**
- * Subscribes the symbols the price table will show first as soon as the instrument list is in,
- * while the terminal's modules still load, so their snapshot is on hand when the table first
- * renders rather than asked for only then. Held for a while, then let go (the table keeps its own).
+ * Asks for the open positions, pending orders and account figures, and subscribes the symbols the
+ * price table will show first and those of the open positions, while the terminal's modules still
+ * load: their answers and snapshots are on hand when the page first renders rather than asked for
+ * only then. The subscriptions are held a while, then let go (the page keeps its own).
  */
-async function warmFirstQuotes(phone: boolean): Promise<void> {
-  const [{ stream }, symbols] = await Promise.all([import('../stream/stream'), queryClient.fetchQuery(symbolsQuery)]);
-  const offs = firstPageSymbols(symbols.data, useAppStore.getState().symbolType, phone).map((symbol) => stream.subscribeQuote(symbol, () => undefined));
-  setTimeout(() => offs.forEach((off) => off()), WARM_HOLD_MS);
+async function warmTerminal(phone: boolean): Promise<void> {
+  // Only for whom the route will show (the route's guard sends anyone else away meanwhile).
+  const session = await currentSession();
+  if (!session || roleOf(session) !== 'trader') return;
+  void queryClient.prefetchQuery(pendingOrdersQuery);
+  void queryClient.prefetchQuery(marginsQuery);
+  const { stream } = await import('../stream/stream');
+  const follow = (symbols: string[]) => {
+    const offs = symbols.map((symbol) => stream.subscribeQuote(symbol, () => undefined));
+    setTimeout(() => offs.forEach((off) => off()), WARM_HOLD_MS);
+  };
+  await Promise.all([
+    queryClient.fetchQuery(symbolsQuery).then((symbols) => follow(firstPageSymbols(symbols.data, useAppStore.getState().symbolType, phone))),
+    queryClient.fetchQuery(tradesQuery).then((trades) => follow([...new Set(trades.data.map((t) => t.symbol))])),
+  ]);
 }
 
 /**
  * Starts downloading the layout this window will show, so the route renders it without a second
- * wait; meanwhile asks for the instrument list and the first page's quotes (neither awaited).
+ * wait; meanwhile warms the data and quotes its first render shows (not awaited).
  */
 export function preloadTradingLayout(): Promise<unknown> {
   const phone = isPhoneScreen();
-  warmFirstQuotes(phone).catch(() => undefined);
+  warmTerminal(phone).catch(() => undefined);
   return load(phone ? 'phone' : 'desktop');
 }
 
