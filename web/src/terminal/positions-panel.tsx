@@ -1,18 +1,17 @@
 import { Badge, Button, Group, Menu, Modal, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconClockPause } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useCloseTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
 import { formatUsd, signOf } from '../format/format';
 import { useConnectionState } from '../stream/hooks';
 import { stream } from '../stream/stream';
+import { TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 import { AccountFooter, MarginCallBanner } from './positions-account';
 import { useSymbolMap } from './positions-hooks';
-import { HistoryTable } from './positions-history';
 import { closeGroup, priceLookup, profitText, type CloseGroup } from './positions-live';
 import classes from './positions-panel.module.css';
-import { PendingOrdersTable } from './positions-pending';
 import { PositionsTable } from './positions-table';
 
 const GROUP_TITLES: Record<CloseGroup, string> = { all: 'Close all', profitable: 'Close profitable', losing: 'Close losing' };
@@ -111,6 +110,11 @@ function BulkClose() {
   );
 }
 
+/** The Pending Orders and History tabs load when first opened: most visits never open them. */
+const PendingOrdersTable = lazy(() => import('./positions-pending').then((m) => ({ default: m.PendingOrdersTable })));
+const HistoryTable = lazy(() => import('./positions-history').then((m) => ({ default: m.HistoryTable })));
+const tabLoading = <TableSkeleton rows={3} height={28} />;
+
 /** The terminal's bottom panel: Positions, Pending Orders and History tabs over the account figures. */
 export function PositionsPanel() {
   const [tab, setTab] = useState<string | null>('positions');
@@ -145,11 +149,15 @@ export function PositionsPanel() {
         </Tabs.Panel>
         <Tabs.Panel value="orders" className={classes.tabPanel}>
           <div className={classes.scroll} tabIndex={0} role="region" aria-label="Pending orders list">
-            <PendingOrdersTable delayed={delayed} />
+            <Suspense fallback={tabLoading}>
+              <PendingOrdersTable delayed={delayed} />
+            </Suspense>
           </div>
         </Tabs.Panel>
         <Tabs.Panel value="history" className={classes.tabPanel}>
-          <HistoryTable />
+          <Suspense fallback={tabLoading}>
+            <HistoryTable />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
       <AccountFooter />
