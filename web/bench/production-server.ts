@@ -82,6 +82,21 @@ async function startServer(dir: string, port: number, dist: string): Promise<Chi
   throw new Error('the server did not start within 3 minutes');
 }
 
+/**
+ * Opens a position, waiting out a quote the simulated feed has not refreshed lately (the server
+ * refuses an order on a stale price; a quiet instrument ticks again within seconds).
+ */
+async function openTrade(trader: ApiClient, order: Record<string, unknown>): Promise<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await trader.call('POST', '/platform/addTrades.php', order);
+    } catch (err) {
+      if (attempt >= 30 || !/not current/.test(String(err))) throw err;
+      await sleep(500);
+    }
+  }
+}
+
 /** A trader with a funded account, some closed trades (history) and open positions. */
 export async function seedTrader(origin: string): Promise<string> {
   const admin = new ApiClient(origin);
@@ -102,7 +117,7 @@ export async function seedTrader(origin: string): Promise<string> {
   const symbols = ['EURUSD', 'GBPUSD', 'USDJPY', 'XAUUSD', 'BTCUSD', 'AAPL'];
   for (let i = 0; i < 24; i++) {
     const symbol = symbols[i % symbols.length]!;
-    const opened = await trader.call('POST', '/platform/addTrades.php', { fullSymbol: symbol, tradestypes: i % 2 ? 'sell' : 'buy', volume: 0.01, comment: `bench ${i}` });
+    const opened = await openTrade(trader, { fullSymbol: symbol, tradestypes: i % 2 ? 'sell' : 'buy', volume: 0.01, comment: `bench ${i}` });
     // The first 18 are closed again (the history); the last 6 stay open.
     if (i < 18) await trader.call('POST', '/platform/updateTrades.php', { ticket: opened.ticket });
   }
