@@ -1,9 +1,10 @@
 /**
  * The terminal chart under load (issue 17's speed targets): five indicators, 50 drawings and a tick
- * every 100 ms for a while, in headless Chromium against the real app. Reports the main thread's
- * work per animation frame (KLineChart redraws in requestAnimationFrame; every frame callback is
- * timed, so the figure also holds whatever else ran in the frame), the long tasks (Performance API,
- * over 50 ms), and how soon a period and a symbol switch show their candles.
+ * every 100 ms for a while, in headless Chromium against the real app. Reports the chart's redraw
+ * per animation frame (KLineChart redraws in requestAnimationFrame: the callbacks it asked for,
+ * told apart by its chunk on the caller's stack), all frame callbacks per frame (the page's own quote
+ * updates too), the long tasks (Performance API, over 50 ms), and how soon a period and a symbol
+ * switch show their candles.
  *
  * Run: `cd web && npx vite build --outDir /tmp/bench-dist && E2E_WEB_DIST=/tmp/bench-dist node --import tsx e2e/terminal-chart.bench.ts`
  * (`--seconds=20` to tick longer; `--profile` adds the functions with the most self time while
@@ -48,17 +49,23 @@ try {
 
   const { context, page } = await newPage(h);
   await page.addInitScript(() => {
-    const w = window as unknown as { __frames: Map<number, number>; __longTasks: number[] };
+    const w = window as unknown as { __frames: Map<number, number>; __chartFrames: Map<number, number>; __longTasks: number[] };
     w.__frames = new Map();
+    w.__chartFrames = new Map();
     w.__longTasks = [];
     const raf = window.requestAnimationFrame.bind(window);
-    // Callbacks of one frame share its timestamp: their times add up to the frame's work.
-    window.requestAnimationFrame = (cb) =>
-      raf((t) => {
+    // Callbacks of one frame share its timestamp: their times add up to the frame's work. Those that
+    // KLineChart asked for (its code, the candle-chart chunk, on the stack) are the chart's redraw.
+    window.requestAnimationFrame = (cb) => {
+      const chart = /candle-chart/.test(new Error().stack ?? '');
+      return raf((t) => {
         const start = performance.now();
         cb(t);
-        w.__frames.set(t, (w.__frames.get(t) ?? 0) + performance.now() - start);
+        const spent = performance.now() - start;
+        w.__frames.set(t, (w.__frames.get(t) ?? 0) + spent);
+        if (chart) w.__chartFrames.set(t, (w.__chartFrames.get(t) ?? 0) + spent);
       });
+    };
     new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
   });
   const signIn = new SignInPage(page);
@@ -70,8 +77,9 @@ try {
   await page.locator(`[data-testid="chart-panel"] [data-testid="terminal-chart"][data-overlays="${drawingCount}"][data-panes="${panes}"]`).waitFor({ timeout: 20_000 });
   await page.waitForTimeout(1000);
   await page.evaluate(() => {
-    const w = window as unknown as { __frames: Map<number, number>; __longTasks: number[] };
+    const w = window as unknown as { __frames: Map<number, number>; __chartFrames: Map<number, number>; __longTasks: number[] };
     w.__frames.clear();
+    w.__chartFrames.clear();
     w.__longTasks = [];
   });
 
@@ -99,9 +107,9 @@ try {
   await tracer.send('Tracing.end');
   await traced;
   const cpuFrames = frameThreadTimes(traceEvents);
-  const { frames, longTasks } = await page.evaluate(() => {
-    const w = window as unknown as { __frames: Map<number, number>; __longTasks: number[] };
-    return { frames: [...w.__frames.values()], longTasks: w.__longTasks };
+  const { frames, chartFrames, longTasks } = await page.evaluate(() => {
+    const w = window as unknown as { __frames: Map<number, number>; __chartFrames: Map<number, number>; __longTasks: number[] };
+    return { frames: [...w.__frames.values()], chartFrames: [...w.__chartFrames.values()], longTasks: w.__longTasks };
   });
 
   // Switching: from the click until the new candles are drawn (the loading mark gone and the candle count set).
@@ -131,8 +139,10 @@ try {
   console.log('| Measure | Result | Target |');
   console.log('| --- | ---: | ---: |');
   console.log(`| Frames timed | ${frames.length} (${busy.length} with work) | |`);
-  console.log(`| Main-thread work per frame, p50 / p95 / max | ${percentile(busy, 50).toFixed(2)} / ${percentile(busy, 95).toFixed(2)} / ${Math.max(0, ...busy).toFixed(2)} ms | p95 ≤ 4 ms |`);
-  console.log(`| Frame callbacks' thread (CPU) time per frame, p50 / p95 / max | ${percentile(cpuFrames, 50).toFixed(2)} / ${percentile(cpuFrames, 95).toFixed(2)} / ${Math.max(0, ...cpuFrames).toFixed(2)} ms (${cpuFrames.length} frames) | p95 ≤ 4 ms |`);
+  const redraws = chartFrames.filter((f) => f > 0.05);
+  console.log(`| The chart's redraw (KLineChart's frame callbacks) per frame, p50 / p95 / max | ${percentile(redraws, 50).toFixed(2)} / ${percentile(redraws, 95).toFixed(2)} / ${Math.max(0, ...redraws).toFixed(2)} ms (${redraws.length} frames) | p95 ≤ 4 ms |`);
+  console.log(`| All frame callbacks per frame (the chart and the page's own quote updates), p50 / p95 / max | ${percentile(busy, 50).toFixed(2)} / ${percentile(busy, 95).toFixed(2)} / ${Math.max(0, ...busy).toFixed(2)} ms | |`);
+  console.log(`| All frame callbacks' thread (CPU) time per frame, p50 / p95 / max | ${percentile(cpuFrames, 50).toFixed(2)} / ${percentile(cpuFrames, 95).toFixed(2)} / ${Math.max(0, ...cpuFrames).toFixed(2)} ms (${cpuFrames.length} frames) | |`);
   console.log(`| Long tasks (> 50 ms) while ticking | ${longTasks.length}${longTasks.length ? ` (longest ${Math.max(...longTasks).toFixed(0)} ms)` : ''} | none |`);
   console.log(`| Period switch to new candles, median / max | ${percentile(periodMs, 50)} / ${Math.max(...periodMs)} ms | ≤ 300 ms |`);
   console.log(`| Symbol switch to new candles, median / max | ${percentile(symbolMs, 50)} / ${Math.max(...symbolMs)} ms | ≤ 300 ms |`);
