@@ -127,6 +127,14 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
       reply.header('retry-after', '2');
       return sendFailure(reply, 503, 'The service is busy or briefly unavailable. Please try again in a moment.');
     }
+    // PostgreSQL broke a lock cycle or a serialization conflict by rolling this request's
+    // transaction back (two instances writing the same rows in another order, say): nothing of
+    // it was written, so it is the client's to send again, not a bug of ours.
+    if (transactionConflict(error)) {
+      request.log.warn({ err: error }, 'request rolled back: its transaction conflicted with another one');
+      reply.header('retry-after', '1');
+      return sendFailure(reply, 503, CONFLICT_MESSAGE);
+    }
     // Body parsers (the multipart one in particular) throw plain errors for malformed input; an
     // error raised before the route's handler started is the client's, not ours.
     if (!request.handlerStarted) return sendFailure(reply, 400, 'The request body could not be read.');
@@ -141,6 +149,14 @@ const ASSET_HEADERS = new Set(['x-content-type-options', 'cross-origin-resource-
 /** Connection-class failures of the database driver (node-postgres and its pool), as opposed to a bug. */
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 const CONNECTION_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error|connection timeout|too many clients/i;
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+export const CONFLICT_MESSAGE = 'This request ran into another change at the same moment and was not carried out. Please try again.';
+
+export function transactionConflict(error: { code?: string }): boolean {
+  return error.code !== undefined && CONFLICT_CODES.has(error.code);
+}
 
 export function databaseUnavailable(error: { code?: string; message?: string }): boolean {
   return (error.code !== undefined && CONNECTION_CODES.has(error.code)) || CONNECTION_MESSAGES.test(error.message ?? '');
