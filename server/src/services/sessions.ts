@@ -117,10 +117,14 @@ async function writeTouches(ctx: ServiceContext, cutoff: number): Promise<void> 
   if (touches.size === 0) return;
   const users = new Map<number, number>();
   for (const t of touches.values()) users.set(t.userId, Math.max(users.get(t.userId) ?? 0, t.at));
+  // Rows in one fixed order (sessions by hash, users by id): another instance flushing the same
+  // users at the same moment then waits for this one instead of deadlocking with it.
+  const sessionRows = [...touches].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const userRows = [...users].sort(([a], [b]) => a - b);
   const write = (db: Db) =>
     db.transaction().execute(async (trx) => {
-      for (const [idHash, t] of touches) await touchSession.exec(trx, { idHash, at: t.at });
-      for (const [userId, at] of users) await touchUser.exec(trx, { userId, at });
+      for (const [idHash, t] of sessionRows) await touchSession.exec(trx, { idHash, at: t.at });
+      for (const [userId, at] of userRows) await touchUser.exec(trx, { userId, at });
     });
   try {
     if (ctx.engine !== 'sqlite') await write(ctx.db);
