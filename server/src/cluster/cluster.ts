@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { networkInterfaces } from 'node:os';
 import type { EventBus, QuoteBatch } from '../bus/event-bus';
-import type { AppConfig } from '../config';
+import { ConfigError, type AppConfig } from '../config';
 import type { MarketData } from '../market/market-data';
 import type { Db } from '../storage/db';
 import type { TradingEngine } from '../trading/engine';
@@ -19,6 +20,8 @@ export type Role = 'leader' | 'follower';
 
 /** How often the leader sends the quotes that changed to the other instances. */
 export const RELAY_EVERY_MS = 25;
+/** How long an instance with EVENT_BUS=memory waits for another one on its database to go before it refuses to start. */
+export const ALONE_CHECK_MS = 2_000;
 /** The leader sends a batch at least this often, empty if nothing changed: the followers' sign that it lives. */
 export const RELAY_HEARTBEAT_MS = 1_000;
 
@@ -82,10 +85,36 @@ export class Cluster {
     return this.lease !== null;
   }
 
-  /** Starts leading at once on SQLite; on PostgreSQL tries the lock once, then keeps trying. */
+  /**
+   * Starts leading at once on SQLite; on PostgreSQL tries the lock once, then keeps trying. With
+   * the in-process bus an instance must be alone on its database (see `refuseIfNotAlone`).
+   */
   async start(): Promise<void> {
-    if (this.lease) await this.lease.start();
-    else await this.lead();
+    if (!this.lease) return this.lead();
+    const alone = this.parts.config.eventBus === 'memory';
+    if (alone) await this.refuseIfNotAlone(this.lease);
+    await this.lease.start();
+    // Started at the same moment as another: the one that took the lead stays.
+    if (alone && !this.lease.held) await this.refuseIfNotAlone(this.lease);
+  }
+
+  /**
+   * EVENT_BUS=memory reaches only this process: beside another instance on the same database it
+   * would show no quotes (a follower's come from the leader over the bus) and none of the other's
+   * account events, and say nothing. So it does not start.
+   */
+  private async refuseIfNotAlone(lease: LeaderLease): Promise<void> {
+    // An instance that has just stopped (a restart) may be seen for a moment while its sessions end.
+    for (const until = Date.now() + ALONE_CHECK_MS; ; await sleep(100)) {
+      const others = await lease.otherInstances().catch(() => null);
+      if (!others) return;
+      if (Date.now() >= until) break;
+    }
+    throw new ConfigError(
+      'Invalid configuration:\n  - another Tradeport instance is running on this PostgreSQL database, and EVENT_BUS=memory (the default) reaches only this process: ' +
+        'it would serve no quotes and no account events. Set EVENT_BUS=redis and REDIS_URL=redis://host:port on every instance (docs/operations.md, "Several instances"), ' +
+        'or stop the other instance first',
+    );
   }
 
   /** Waits (at most `ms`) for an engine that is loading here; true when it runs. */

@@ -184,6 +184,26 @@ export class LeaderLease {
     }
   }
 
+  /**
+   * How many other instances are connected to this database: their lock sessions (every instance
+   * keeps one, leading or not, named by `applicationName`) and whoever holds the engine lead. Null
+   * when PostgreSQL cannot be asked.
+   */
+  async otherInstances(): Promise<number | null> {
+    const client = await this.connection();
+    if (!client) return null;
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity a
+        where a.datname = current_database() and a.pid <> pg_backend_pid()
+          and (a.application_name = 'tradeport' or a.application_name like 'tradeport http%'
+            or a.pid in (select l.pid from pg_locks l
+                          where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2 and l.objsubid = 2
+                            and l.database = (select oid from pg_database where datname = current_database())))`,
+      [...LEADER_LOCK],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** Gives the lock back (shutdown): the caller has stopped the engine first. */
   async close(): Promise<void> {
     this.closed = true;
