@@ -75,6 +75,8 @@ export class Forwarder {
     private readonly cluster: Leading,
     private readonly databaseUrl: string,
     private readonly lookup: () => Promise<string | null>,
+    /** How long a forwarded call may take in all (tests shorten it). */
+    private readonly deadlineMs = FORWARD_DEADLINE_MS,
   ) {}
 
   /**
@@ -145,15 +147,18 @@ export class Forwarder {
     return new Promise<void>((resolve) => {
       let sent = false;
       const fail = (message: string) => {
+        clearTimeout(deadline);
         this.known = null;
         if (!reply.sent) sendRetryable(reply, message);
         resolve();
       };
-      const outgoing = http.request(`${address}${request.url}`, { method: request.method, headers, agent: this.agent, timeout: FORWARD_DEADLINE_MS }, (answer) => {
+      const outgoing = http.request(`${address}${request.url}`, { method: request.method, headers, agent: this.agent, timeout: this.deadlineMs }, (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (c: Buffer) => chunks.push(c));
         answer.on('error', () => fail(OUTCOME_UNKNOWN));
         answer.on('end', () => {
+          clearTimeout(deadline);
+          if (reply.sent) return resolve();
           reply.code(answer.statusCode ?? 502);
           for (const name of PASSED_BACK) {
             const value = answer.headers[name];
@@ -164,6 +169,12 @@ export class Forwarder {
         });
       });
       outgoing.on('timeout', () => outgoing.destroy(new Error('forwarded call timed out')));
+      // The socket's timeout counts silence only: a leader that hangs after its headers, or answers
+      // a byte at a time, is given up on too once the whole call has taken this long.
+      const deadline = setTimeout(() => {
+        fail(sent ? OUTCOME_UNKNOWN : ENGINE_MOVING);
+        outgoing.destroy(new Error('forwarded call timed out'));
+      }, this.deadlineMs);
       outgoing.on('error', (err: NodeJS.ErrnoException) => {
         // Refused before anything was sent: the leader is gone and nothing was done. Otherwise the
         // call may have reached it.

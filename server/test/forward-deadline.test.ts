@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import { ENGINE_MOVING, Forwarder, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+
+/**
+ * A call a follower forwards to the engine leader has a deadline for the whole exchange: a leader
+ * that never answers, or answers a byte at a time, gets the client a 503 with Retry-After within
+ * it, never a request that hangs.
+ */
+const DEADLINE_MS = 400;
+const sockets = new Set<net.Socket>();
+const servers: net.Server[] = [];
+
+async function listening(server: net.Server): Promise<string> {
+  servers.push(server);
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A follower's route that forwards everything to `leader` (the signing key's database is out of reach: forwarded unsigned). */
+async function follower(leader: string) {
+  const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', async () => leader, DEADLINE_MS);
+  const app = Fastify({ logger: false });
+  app.post('/api/platform/addTrades.php', async (request, reply) => {
+    await forwarder.route(request, reply);
+    return reply;
+  });
+  return {
+    async call() {
+      const started = Date.now();
+      const res = await app.inject({ method: 'POST', url: '/api/platform/addTrades.php', payload: { fullSymbol: 'EURUSD' } });
+      return { res, ms: Date.now() - started };
+    },
+    async close() {
+      forwarder.close();
+      await app.close();
+    },
+  };
+}
+
+describe('a call forwarded to the engine leader', () => {
+  after(() => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) s.close();
+  });
+
+  test('a leader that takes the call and never answers: 503 with Retry-After within the deadline, "may or may not have been carried out"', async () => {
+    const leader = await listening(net.createServer(() => undefined));
+    const f = await follower(leader);
+    try {
+      const { res, ms } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
+      assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
+      assert.ok(ms >= DEADLINE_MS - 50 && ms < DEADLINE_MS + 1500, `answered after ${ms} ms`);
+    } finally {
+      await f.close();
+    }
+  });
+
+  test('a leader that sends its headers and then a byte at a time, never finishing: 503 within the deadline, not after it stops', async () => {
+    const dribbling = new Set<NodeJS.Timeout>();
+    const leader = await listening(
+      http.createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        const timer = setInterval(() => res.write(' '), 50);
+        dribbling.add(timer);
+        res.on('close', () => clearInterval(timer));
+      }),
+    );
+    const f = await follower(leader);
+    try {
+      const { res, ms } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
+      assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
+      assert.ok(ms < DEADLINE_MS + 1500, `answered after ${ms} ms`);
+    } finally {
+      for (const t of dribbling) clearInterval(t);
+      await f.close();
+    }
+  });
+
+  test("a leader that answers in time: its answer is the client's, and nothing follows it", async () => {
+    const leader = await listening(
+      http.createServer((req, res) => {
+        assert.equal(req.headers['x-tradeport-forwarded'], '1');
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ status: 'success', message: 'Order placed', ticket: 7 }));
+      }),
+    );
+    const f = await follower(leader);
+    try {
+      const { res } = await f.call();
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { status: 'success', message: 'Order placed', ticket: 7 });
+      // The deadline's timer was cleared: nothing fires after the answer.
+      await new Promise((r) => setTimeout(r, DEADLINE_MS + 100));
+    } finally {
+      await f.close();
+    }
+  });
+
+  test('no leader listening at the address: 503 "nothing was done" at once', async () => {
+    const gone = await listening(net.createServer());
+    const port = new URL(gone).port;
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    const f = await follower(`http://127.0.0.1:${port}`);
+    try {
+      const { res, ms } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.deepEqual(res.json(), { status: 'Failure', message: ENGINE_MOVING });
+      assert.ok(ms < DEADLINE_MS, `answered after ${ms} ms`);
+    } finally {
+      await f.close();
+    }
+  });
+});
