@@ -27,6 +27,29 @@ async function lockHolders(url: string): Promise<number> {
   }
 }
 
+/** Ends the session that holds the engine lead's lock in this test's database, as an administrator (or a network cut) would. */
+async function terminateLockSession(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(
+      `select pg_terminate_backend(l.pid) from pg_locks l where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2
+         and l.database = (select oid from pg_database where datname = current_database())`,
+      [...LEADER_LOCK],
+    );
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A lease polling every 200 ms that records when it acquires and loses the lead. */
+class LeaseLeader {
+  readonly lease: LeaderLease;
+  constructor(url: string, events: string[]) {
+    this.lease = new LeaderLease(url, { acquired: async () => void events.push('acquired'), lost: () => void events.push('lost') }, quiet, { pollMs: 200, checkTimeoutMs: 1000, idleSessionMs: 6000 });
+  }
+}
+
 describe('leader lease', { skip }, () => {
   let db: { url: string; drop(): Promise<void> };
   before(async () => {
@@ -63,6 +86,24 @@ describe('leader lease', { skip }, () => {
     assert.equal(await lockHolders(db.url), 0, 'closing gives the lock back');
   });
 
+  test('alone, an instance whose lock session was ended takes the lead again once its stand-down is over', async () => {
+    const events: string[] = [];
+    const only = new LeaseLeader(db.url, events);
+    try {
+      await only.lease.start();
+      assert.equal(only.lease.held, true);
+      const cutAt = Date.now();
+      await terminateLockSession(db.url);
+      const end = Date.now() + 5000;
+      while (events.filter((e) => e === 'acquired').length < 2 && Date.now() < end) await sleep(50);
+      assert.deepEqual(events, ['acquired', 'lost', 'acquired']);
+      assert.ok(Date.now() - cutAt >= 2 * 200, 'it left the lock to others for two polls first');
+      assert.equal(await lockHolders(db.url), 1);
+    } finally {
+      await only.lease.close();
+    }
+  });
+
   test('a lock session that PostgreSQL ends is noticed: the engine is told to stop and another instance takes the lead', async () => {
     const lost: string[] = [];
     const first = new LeaderLease(db.url, { acquired: async () => undefined, lost: (r) => lost.push(r) }, quiet, { pollMs: 200, checkTimeoutMs: 1000, idleSessionMs: 6000 });
@@ -74,14 +115,7 @@ describe('leader lease', { skip }, () => {
       await second.start();
       assert.equal(second.held, false, 'one leader at a time');
       // The lock session dies (an administrator, a network cut): PostgreSQL releases the lock at once.
-      const admin = new pg.Client({ connectionString: db.url });
-      await admin.connect();
-      await admin.query(
-        `select pg_terminate_backend(l.pid) from pg_locks l where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2
-           and l.database = (select oid from pg_database where datname = current_database())`,
-        [...LEADER_LOCK],
-      );
-      await admin.end();
+      await terminateLockSession(db.url);
       const end = Date.now() + 5000;
       while ((lost.length === 0 || !secondLeads) && Date.now() < end) await sleep(50);
       assert.equal(lost.length, 1, 'the first instance stood down');

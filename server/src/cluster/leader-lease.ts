@@ -58,6 +58,8 @@ export class LeaderLease {
   private beating = false;
   private closed = false;
   private address: string | null = null;
+  /** Until when this instance leaves the lock to the others after losing it (see `drop`). */
+  private standDownUntil = 0;
 
   constructor(
     private readonly url: string,
@@ -114,7 +116,7 @@ export class LeaderLease {
   }
 
   private async acquire(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy || Date.now() < this.standDownUntil) return;
     this.busy = true;
     try {
       const client = await this.connection();
@@ -179,6 +181,10 @@ export class LeaderLease {
     (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     if (this.holding) {
       this.holding = false;
+      // Whatever cut this instance's lock session (its network, a freeze, an administrator) may
+      // strike again: for two polls the others, which lost nothing, get the first go at the lock,
+      // so the lead moves once instead of flapping back. Alone, this instance takes it again then.
+      this.standDownUntil = Date.now() + 2 * this.timing.pollMs;
       this.log.warn({ reason }, 'this instance lost the engine lead; its engine stops now');
       this.events.lost(reason);
     }
