@@ -116,6 +116,19 @@ describe('results of prepared reads on SQLite', () => {
     assert.notEqual(databaseVersion(handle.db), v1);
   });
 
+  test("the accounts' version stays through the feed's writes of candles and last quotes, and moves with any other write", async (ctx) => {
+    if (onPostgres) return ctx.skip('SQLite only');
+    const all = databaseVersion(handle.db);
+    const accounts = databaseVersion(handle.db, 'accounts');
+    await handle.db.insertInto('candles').values({ symbol: 'EURUSD', period: 'M1', time: 60_000, open: 1.1, high: 1.2, low: 1.0, close: 1.15, volume: 3 }).execute();
+    await handle.db.insertInto('last_quotes').values({ symbol: 'EURUSD', bid: 1.1, ask: 1.1002, time: 60_000 }).onConflict((oc) => oc.column('symbol').doUpdateSet({ bid: 1.1 })).execute();
+    await handle.db.updateTable('candles').set({ close: 1.16 }).where('symbol', '=', 'EURUSD').execute();
+    assert.notEqual(databaseVersion(handle.db), all, 'the whole database did change');
+    assert.equal(databaseVersion(handle.db, 'accounts'), accounts, 'no account table did');
+    await handle.db.updateTable('payment_accounts').set({ more_info: 'y' }).execute();
+    assert.notEqual(databaseVersion(handle.db, 'accounts'), accounts, 'an account table did');
+  });
+
   test('are read again from the next turn of the event loop after another process or connection commits (data_version)', async (ctx) => {
     if (onPostgres) return ctx.skip('SQLite only');
     await names.all(handle.db, {});

@@ -35,7 +35,7 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
     const dialect = new QueuedSqliteDialect(sqlite);
     const db = new Kysely<Database>({ dialect });
-    registerDirectReads(db, { readNow: (compiled) => dialect.readNow(compiled), version: () => dialect.version() });
+    registerDirectReads(db, { readNow: (compiled) => dialect.readNow(compiled), version: (scope) => dialect.version(scope) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {

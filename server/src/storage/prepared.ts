@@ -34,8 +34,12 @@ export const REUSABLE_RESULT: unique symbol = Symbol('tradeport.reusableResult')
 export interface DirectReads {
   /** A prepared read answered at once, or undefined when it must queue for the connection. */
   readNow(compiled: CompiledQuery): readonly unknown[] | undefined;
-  /** Changes whenever the database may have changed; undefined while the connection is busy (a transaction or a queued query under way). */
-  version(): string | undefined;
+  /**
+   * Changes whenever the database may have changed (with `accounts`: any table but the market data's,
+   * which the feed writes all the time); undefined while the connection is busy (a transaction or a
+   * queued query under way).
+   */
+  version(scope?: 'all' | 'accounts'): string | undefined;
 }
 const direct = new WeakMap<object, DirectReads>();
 
@@ -51,8 +55,8 @@ export function registerDirectReads(db: object, reads: DirectReads): void {
  * (PostgreSQL; on SQLite while the connection is busy with a transaction or a queued query, which
  * prepared reads answered at once make rare).
  */
-export function databaseVersion(db: Db | Tx): string | undefined {
-  return direct.get(db)?.version();
+export function databaseVersion(db: Db | Tx, scope: 'all' | 'accounts' = 'all'): string | undefined {
+  return direct.get(db)?.version(scope);
 }
 
 export type Param<A> = <K extends keyof A & string>(name: K) => A[K];

@@ -52,8 +52,8 @@ export class QueuedSqliteDialect extends SqliteDialect {
   }
 
   /** See storage/prepared.ts databaseVersion: the version kept reads are checked against. */
-  version(): string | undefined {
-    return this.driver?.version();
+  version(scope?: VersionScope): string | undefined {
+    return this.driver?.version(scope);
   }
 }
 
@@ -81,8 +81,8 @@ class QueuedSqliteDriver implements Driver {
     return this.connection.readNow(compiled);
   }
 
-  version(): string | undefined {
-    return this.busy ? undefined : this.connection.version();
+  version(scope?: VersionScope): string | undefined {
+    return this.busy ? undefined : this.connection.version(scope);
   }
 
   async releaseConnection(): Promise<void> {
@@ -137,6 +137,11 @@ const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|updat
 /** Statements that change no rows by themselves (what a transaction wraps counts as it runs; a pragma sets how the connection works). */
 const NO_CHANGE = /^\s*(?:begin|commit|end|savepoint|release|pragma)\b/i;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+/** The tables the market data writes all the time (a candle every few seconds): no account answer reads them. */
+const MARKET_DATA_TABLES = new Set(['candles', 'last_quotes']);
+
+/** What a version covers: every table, or all but the market data's (see `MARKET_DATA_TABLES`). */
+export type VersionScope = 'all' | 'accounts';
 
 export function writtenTable(sql: string): string | null {
   return WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase() ?? null;
@@ -152,6 +157,8 @@ class CachedStatementConnection implements DatabaseConnection {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** Statements run that were not reads: the database may have changed after each. */
   private changes = 0;
+  /** The same, leaving out writes to the market data's tables. */
+  private accountChanges = 0;
   /** `changes` when each table was last written. */
   private readonly tableChangedAt = new Map<string, number>();
   /** `changes` at the last statement that may have changed any table (a rollback, a schema change). */
@@ -212,8 +219,8 @@ class CachedStatementConnection implements DatabaseConnection {
     this.dataVersionThisTurn = undefined;
   };
 
-  version(): string {
-    return `${this.changes}:${this.currentDataVersion()}`;
+  version(scope: VersionScope = 'all'): string {
+    return `${scope === 'all' ? this.changes : this.accountChanges}:${this.currentDataVersion()}`;
   }
 
   readNow(compiled: CompiledQuery): readonly unknown[] | undefined {
@@ -225,6 +232,7 @@ class CachedStatementConnection implements DatabaseConnection {
   private changed(sql: string): void {
     this.changes += 1;
     const table = writtenTable(sql);
+    if (table === null || !MARKET_DATA_TABLES.has(table)) this.accountChanges += 1;
     if (table !== null) this.tableChangedAt.set(table, this.changes);
     else if (!NO_CHANGE.test(sql)) {
       this.anyChangedAt = this.changes;

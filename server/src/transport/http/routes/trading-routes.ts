@@ -347,10 +347,11 @@ export function tradingRoutes(app: FastifyInstance): void {
   };
   const detailsVariant = (online: boolean, engineNow: string) => `${online ? 1 : 0}|${engineNow}`;
   // The last answer per trader, with the database version it was read at: while nothing was written
-  // since, and its variant is the same, it is given again without reading.
+  // since (the market data's candles and last quotes aside: the answer reads none of them, and the
+  // feed writes them every few seconds), and its variant is the same, it is given again without reading.
   const lastDetails = new Map<number, { database: string; sources: Awaited<ReturnType<typeof traderSources>>; variant: string; answer: ReturnType<typeof traderAnswer> }>();
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
-    const database = databaseVersion(ctx.db);
+    const database = databaseVersion(ctx.db, 'accounts');
     const last = database === undefined ? undefined : lastDetails.get(query.traderId);
     const engineBefore = enginePart(engine.positionsOf(query.traderId));
     if (last !== undefined && last.database === database && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engineBefore)) return last.answer;
