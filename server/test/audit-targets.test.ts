@@ -42,6 +42,16 @@ describe('audit log target users', () => {
     assert.equal(bank.targetUser, null);
   });
 
+  test('asked again, the log shows a target user renamed since (their profile edited, which adds no entry of its own)', async () => {
+    const cy = await desk.fundedTrader('1000.00', { firstName: 'Cy', lastName: 'Young' });
+    const page = async () => ((await desk.admin.get(`${calls.getAuditLog.path}?limit=50`)).body.data as Entry[]).find((e) => e.action === 'deposit.approve' && e.targetUser?.id === cy.id)?.targetUser;
+    assert.equal((await page())?.firstName, 'Cy');
+    assert.equal((await page())?.firstName, 'Cy', 'the same page again');
+    const edited = await cy.client.post('/dashboard/customer/editProfileDetails.php', { firstName: 'Cyrus', lastName: 'Young', phoneNo: '4915112345678', country_id: '840', dateOfBirth: '', nationality: '' });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    assert.equal((await page())?.firstName, 'Cyrus');
+  });
+
   test('an entry whose target is gone or not a number has no target user, and the log still answers', async () => {
     const at = t.clock.now();
     const row = { actor_id: null, before_json: 'null', after_json: 'null', ip: '127.0.0.1', created_at: at };

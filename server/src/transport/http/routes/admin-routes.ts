@@ -5,7 +5,8 @@ import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdra
 import { withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
-import { answerCache, successData, successList, successMessage } from '../responses';
+import { databaseVersion } from '../../../storage/prepared';
+import { answerCache, JsonText, keptAnswerStats, successData, successList, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
 export function adminRoutes(app: FastifyInstance): void {
@@ -35,7 +36,30 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getPaymentGetways, async () => successList(await listPaymentAccounts(ctx)));
 
-  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await withTargetUsers(ctx, await listAudit(ctx, query.limit, query.before))));
+  // Kept per page of entries (a kept list while no entry was added) for as long as no account table
+  // was written (the target users' names and the owners of positions and requests are read with it).
+  const auditAnswer = async (entries: Awaited<ReturnType<typeof listAudit>>) => successData(await withTargetUsers(ctx, entries));
+  type AuditAnswer = Awaited<ReturnType<typeof auditAnswer>>;
+  const auditAnswers = new WeakMap<object, { database: string; answer: JsonText<AuditAnswer> }>();
+  registerCall(app, calls.getAuditLog, async ({ query }) => {
+    const database = databaseVersion(ctx.db, 'accounts');
+    const entries = await listAudit(ctx, query.limit, query.before);
+    const kept = Object.isFrozen(entries) ? auditAnswers.get(entries) : undefined;
+    if (kept && kept.database === database) {
+      keptAnswerStats.hits += 1;
+      return kept.answer;
+    }
+    const answer = await auditAnswer(entries);
+    // Not kept if a write came during the reads (the version moved) or nothing says when one comes.
+    if (database === undefined || !Object.isFrozen(entries) || databaseVersion(ctx.db, 'accounts') !== database) {
+      keptAnswerStats.unkept += 1;
+      return answer;
+    }
+    keptAnswerStats.misses += 1;
+    const text = JsonText.of(answer);
+    auditAnswers.set(entries, { database, answer: text });
+    return text;
+  });
 }
 
 /**
