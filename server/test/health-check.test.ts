@@ -43,4 +43,23 @@ describe('the health check of the database', () => {
     up = true;
     assert.equal(await check.answers(), true, 'back as soon as it answers');
   });
+
+  test('a query that never returns counts as no answer after the timeout, and does not hold the checks after it', async () => {
+    let hang = true;
+    let queries = 0;
+    const check = new DatabaseCheck(
+      () => {
+        queries++;
+        return hang ? new Promise(() => undefined) : Promise.resolve();
+      },
+      Date.now,
+      50,
+    );
+    const started = Date.now();
+    assert.equal(await check.answers(), false);
+    assert.ok(Date.now() - started < 1000, 'given up after the timeout');
+    hang = false;
+    assert.equal(await check.answers(), true, 'the next check asks again and gets the answer');
+    assert.equal(queries, 2);
+  });
 });
