@@ -13,22 +13,25 @@ let live: (() => void) | null = null;
 
 /**
  * Starts the stream with its account listeners (each event refetches what it changed and toasts
- * what the trader should hear about; a resync refetches everything). Idempotent; `live` stops the listening.
+ * what the trader should hear about; a resync refetches everything). Idempotent; `live` stops the
+ * listening. The stream is started even when the listeners are already there: a sign-out or an
+ * ended session may have stopped it since (the early start below owns no cleanup).
  */
 function goLive(): void {
-  if (live) return;
-  const offEvent = stream.onEvent((event) => {
-    invalidateForEvent(queryClient, event);
-    const t = toastForEvent(event);
-    if (t) toast(t);
-  });
-  const offResync = stream.onResync(() => invalidateAccountData(queryClient));
+  if (!live) {
+    const offEvent = stream.onEvent((event) => {
+      invalidateForEvent(queryClient, event);
+      const t = toastForEvent(event);
+      if (t) toast(t);
+    });
+    const offResync = stream.onResync(() => invalidateAccountData(queryClient));
+    live = () => {
+      offEvent();
+      offResync();
+      live = null;
+    };
+  }
   stream.start();
-  live = () => {
-    offEvent();
-    offResync();
-    live = null;
-  };
 }
 
 /**
