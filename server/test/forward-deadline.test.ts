@@ -26,6 +26,13 @@ async function listening(server: net.Server): Promise<string> {
 }
 
 /** A follower's route that forwards everything to `leader` (the signing key's database is out of reach: forwarded unsigned). */
+/** The follower gave up on the leader after the call reached it: 503, Retry-After, "may or may not have been carried out". */
+function assertOutcomeUnknown(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }): void {
+  assert.equal(res.statusCode, 503);
+  assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
+  assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
+}
+
 async function follower(leader: string) {
   const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', async () => leader, DEADLINE_MS);
   const app = Fastify({ logger: false });
@@ -57,9 +64,7 @@ describe('a call forwarded to the engine leader', () => {
     const f = await follower(leader);
     try {
       const { res, ms } = await f.call();
-      assert.equal(res.statusCode, 503);
-      assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
-      assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
+      assertOutcomeUnknown(res);
       assert.ok(ms >= DEADLINE_MS - 50 && ms < DEADLINE_MS + 1500, `answered after ${ms} ms`);
     } finally {
       await f.close();
@@ -80,9 +85,7 @@ describe('a call forwarded to the engine leader', () => {
     const f = await follower(leader);
     try {
       const { res, ms } = await f.call();
-      assert.equal(res.statusCode, 503);
-      assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
-      assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
+      assertOutcomeUnknown(res);
       assert.ok(ms < DEADLINE_MS + 1500, `answered after ${ms} ms`);
     } finally {
       for (const t of dribbling) clearInterval(t);
