@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import { ConfigError } from '../src/config';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client, signedInTrader } from './helpers/client';
@@ -15,11 +17,13 @@ const PG = process.env.DATABASE_URL ?? '';
 const serverDir = new URL('..', import.meta.url).pathname;
 const REFUSAL = /another Tradeport instance is running on this PostgreSQL database[\s\S]*Set EVENT_BUS=redis and REDIS_URL/;
 
+const REDIS_REFUSAL = /a Tradeport instance with EVENT_BUS=memory is running on this PostgreSQL database[\s\S]*start it again with EVENT_BUS=redis and REDIS_URL/;
+
 /** The production entry as a second instance; resolves with its exit code and what it printed. */
-function startMain(databaseUrl: string): Promise<{ code: number | null; out: string }> {
+function startMain(databaseUrl: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', MARKET_FEED: 'push', FEED_TOKEN: 'memory-bus-test-token-0123456789', SMTP_URL: '' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', MARKET_FEED: 'push', FEED_TOKEN: 'memory-bus-test-token-0123456789', SMTP_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -32,6 +36,34 @@ function startMain(databaseUrl: string): Promise<{ code: number | null; out: str
       resolve({ code, out });
     }),
   );
+}
+
+/** A Redis of this test's own (nothing of other tests' on its channels), stopped by PID. */
+async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = s.address() as AddressInfo;
+      s.close(() => resolve(p));
+    });
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+  };
+  for (let i = 0; i < 100; i++) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    const ok = await probe.connect().then(() => probe.ping(), () => null);
+    probe.disconnect();
+    if (ok === 'PONG') return { url, stop };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error('redis-server did not answer');
 }
 
 describe('EVENT_BUS=memory on PostgreSQL', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)' }, () => {
@@ -69,6 +101,44 @@ describe('EVENT_BUS=memory on PostgreSQL', { skip: PG.startsWith('postgres') ? f
       }
     } finally {
       await first?.close();
+      await db.drop();
+    }
+  });
+
+  test('an instance with EVENT_BUS=redis started after one with EVENT_BUS=memory is refused too (the first would never see it); once the first is gone it starts', async () => {
+    const db = await restartableDatabase();
+    const redis = await startRedis();
+    let first: TestApp | null = null;
+    try {
+      first = await startApp({ config: { ...roomyLimits, databaseUrl: db.url } });
+      assert.equal(first.app.cluster.role, 'leader');
+      const onRedis = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
+
+      await assert.rejects(startApp({ config: onRedis }), (err: Error) => err instanceof ConfigError && REDIS_REFUSAL.test(err.message));
+      const second = await startMain(db.url, { EVENT_BUS: 'redis', REDIS_URL: redis.url });
+      assert.equal(second.code, 78, second.out);
+      assert.match(second.out, REDIS_REFUSAL);
+      assert.equal(first.app.cluster.role, 'leader');
+
+      await first.close();
+      first = null;
+      // Alone on the database, instances on Redis start (and one leads) as they should.
+      const a = await startApp({ config: onRedis });
+      const b = await startApp({ config: onRedis }).catch(async (err: unknown) => {
+        await a.close();
+        throw err;
+      });
+      try {
+        assert.deepEqual([a.app.cluster.role, b.app.cluster.role].sort(), ['follower', 'leader']);
+        // And now a memory instance is the one refused.
+        await assert.rejects(startApp({ config: { ...roomyLimits, databaseUrl: db.url } }), (err: Error) => err instanceof ConfigError && REFUSAL.test(err.message));
+      } finally {
+        await b.close();
+        await a.close();
+      }
+    } finally {
+      await first?.close();
+      await redis.stop();
       await db.drop();
     }
   });

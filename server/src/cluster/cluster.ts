@@ -63,7 +63,7 @@ export class Cluster {
     this.instance = config.instanceName;
     this.lease = config.databaseUrl.startsWith('sqlite:')
       ? null
-      : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING);
+      : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING, config.eventBus);
     this.forwarder = new Forwarder(this, config.databaseUrl, () => leaderAddress(parts.db));
     if (bus.relayQuotes && bus.onRelayedQuotes) {
       this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
@@ -96,6 +96,26 @@ export class Cluster {
     await this.lease.start();
     // Started at the same moment as another: the one that took the lead stays.
     if (alone && !this.lease.held) await this.refuseIfNotAlone(this.lease);
+    await this.refuseIfBusDisagrees(this.lease);
+  }
+
+  /**
+   * Every instance declares its bus on PostgreSQL (`BUS_LOCK`, leader-lease.ts): one with
+   * EVENT_BUS=memory holds it alone, so an instance started beside it with EVENT_BUS=redis — which
+   * the first would never see: no quotes, no events, no word — is refused too, not only the other
+   * way round. The same 2 s grace as above for an instance that is just stopping.
+   */
+  private async refuseIfBusDisagrees(lease: LeaderLease): Promise<void> {
+    for (const until = Date.now() + ALONE_CHECK_MS; ; await sleep(100)) {
+      if ((await lease.busAgrees()) !== false) return;
+      if (Date.now() >= until) break;
+    }
+    if (this.parts.config.eventBus === 'memory') throw notAlone();
+    throw new ConfigError(
+      'Invalid configuration:\n  - a Tradeport instance with EVENT_BUS=memory is running on this PostgreSQL database: it reaches only its own process, so it would never see this ' +
+        "instance's quotes or account events, nor this one its. Stop it and start it again with EVENT_BUS=redis and REDIS_URL=redis://host:port, like this one " +
+        '(docs/operations.md, "Several instances")',
+    );
   }
 
   /**
@@ -110,11 +130,7 @@ export class Cluster {
       if (!others) return;
       if (Date.now() >= until) break;
     }
-    throw new ConfigError(
-      'Invalid configuration:\n  - another Tradeport instance is running on this PostgreSQL database, and EVENT_BUS=memory (the default) reaches only this process: ' +
-        'it would serve no quotes and no account events. Set EVENT_BUS=redis and REDIS_URL=redis://host:port on every instance (docs/operations.md, "Several instances"), ' +
-        'or stop the other instance first',
-    );
+    throw notAlone();
   }
 
   /** Waits (at most `ms`) for an engine that is loading here; true when it runs. */
@@ -224,6 +240,14 @@ export class Cluster {
     this.forwarder.close();
     await this.lease?.close();
   }
+}
+
+function notAlone(): ConfigError {
+  return new ConfigError(
+    'Invalid configuration:\n  - another Tradeport instance is running on this PostgreSQL database, and EVENT_BUS=memory (the default) reaches only this process: ' +
+      'it would serve no quotes and no account events. Set EVENT_BUS=redis and REDIS_URL=redis://host:port on every instance (docs/operations.md, "Several instances"), ' +
+      'or stop the other instance first',
+  );
 }
 
 /**

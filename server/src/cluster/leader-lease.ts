@@ -23,6 +23,16 @@ import type { Db } from '../storage/db';
  *   find where to send order-changing calls by asking who holds the lock (`leaderAddress`).
  */
 export const LEADER_LOCK: readonly [number, number] = [0x7470, 1]; // 'tp', the engine lead
+/**
+ * Which event bus the instances on a database use, held on the lock session for the instance's
+ * life: an instance with EVENT_BUS=memory holds it exclusively (it must be alone), instances with
+ * EVENT_BUS=redis hold it shared. So whichever starts second — a Redis instance beside a memory
+ * one, or the other way round — cannot take it and is refused, and PostgreSQL decides it
+ * atomically, whatever the order. (`[0x7470, 2]` is the start-up lock.)
+ */
+export const BUS_LOCK: readonly [number, number] = [0x7470, 3];
+/** How often, at most, an instance whose event bus disagrees with the others' says so in its log. */
+const BUS_CONFLICT_LOG_MS = 60_000;
 
 export interface LeaseTiming {
   pollMs: number;
@@ -60,16 +70,42 @@ export class LeaderLease {
   private address: string | null = null;
   /** Until when this instance leaves the lock to the others after losing it (see `drop`). */
   private standDownUntil = 0;
+  /** Whether the lock session holds `BUS_LOCK` (in the mode this instance's bus asks for). */
+  private busLocked = false;
+  private busConflictLoggedAt = 0;
+  private running = false;
 
   constructor(
     private readonly url: string,
     private readonly events: LeaseEvents,
     private readonly log: LeaseLog,
     private readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
+    /** The instance's event bus, declared on `BUS_LOCK` (null: not declared, as in tests of the lease alone). */
+    private readonly bus: 'memory' | 'redis' | null = null,
   ) {}
 
   get held(): boolean {
     return this.holding;
+  }
+
+  /**
+   * Whether this instance's event bus agrees with the other instances' (`BUS_LOCK`): true, false,
+   * or null when PostgreSQL cannot be asked. An instance whose bus disagrees never takes the lead.
+   */
+  async busAgrees(): Promise<boolean | null> {
+    if (this.bus === null) return true;
+    const client = await this.connection();
+    if (!client) return null;
+    return this.takeBusLock(client).catch(() => null);
+  }
+
+  private async takeBusLock(client: pg.Client): Promise<boolean> {
+    if (this.bus === null || this.busLocked) return true;
+    const take = this.bus === 'memory' ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
+    const r = await client.query<{ ok: boolean }>(`select ${take}($1, $2) as ok`, [...BUS_LOCK]);
+    // A lock taken on a connection that has been dropped meanwhile went with it.
+    this.busLocked = r.rows[0]?.ok === true && this.client === client;
+    return this.busLocked;
   }
 
   /**
@@ -80,6 +116,7 @@ export class LeaderLease {
     this.timer = setInterval(() => void this.tick(), this.timing.pollMs);
     this.timer.unref();
     await this.tick();
+    this.running = true;
   }
 
   /** The address other instances forward to, once this instance listens. */
@@ -121,6 +158,7 @@ export class LeaderLease {
     try {
       const client = await this.connection();
       if (!client) return;
+      if (!(await this.takeBusLock(client))) return this.busConflict();
       const r = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [...LEADER_LOCK]);
       if (!r.rows[0]?.ok || this.closed) return;
       this.holding = true;
@@ -136,6 +174,22 @@ export class LeaderLease {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * Another instance on this database uses another event bus (one of them EVENT_BUS=memory), and
+   * it took `BUS_LOCK` first: at start this instance is refused (cluster.ts); later — its lock
+   * session was cut, and meanwhile the other started — it stays a follower and says why.
+   */
+  private busConflict(): void {
+    if (!this.running || Date.now() - this.busConflictLoggedAt < BUS_CONFLICT_LOG_MS) return;
+    this.busConflictLoggedAt = Date.now();
+    this.log.warn(
+      { eventBus: this.bus },
+      this.bus === 'memory'
+        ? 'another Tradeport instance now runs on this PostgreSQL database, and EVENT_BUS=memory reaches only this process: this instance will not lead the engine, and it serves no quotes or account events of the others. Stop one of them; several instances need EVENT_BUS=redis and REDIS_URL on every one'
+        : 'a Tradeport instance with EVENT_BUS=memory runs on this PostgreSQL database: it cannot see this one\'s quotes or account events, so this instance will not lead the engine. Stop it and start it again with EVENT_BUS=redis and REDIS_URL',
+    );
   }
 
   private async connection(): Promise<pg.Client | null> {
@@ -159,6 +213,9 @@ export class LeaderLease {
           return null;
         }
         this.client = client;
+        this.busLocked = false;
+        // Declared as soon as the session exists, so an instance that starts later sees this one.
+        await this.takeBusLock(client).catch(() => undefined);
         return client;
       } catch (err) {
         client.removeAllListeners('end');
@@ -176,6 +233,7 @@ export class LeaderLease {
   private drop(client: pg.Client, reason: string): void {
     if (this.client !== client) return;
     this.client = null;
+    this.busLocked = false;
     client.removeAllListeners('end');
     // Ends the session for sure: a half-open socket must not keep the lock on the server's side.
     (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
