@@ -34,10 +34,17 @@ export const CLIENT_IP_HEADER = 'x-tradeport-client-ip';
 export const SIGNATURE_VALID_MS = 30_000;
 /** How long a forwarded call may take before the client is told it may or may not have happened. */
 export const FORWARD_DEADLINE_MS = 10_000;
+/**
+ * How long a call waits for PostgreSQL to say who leads, or for the key that signs client
+ * addresses: far shorter than the pool's 10 s wait for a connection, so a database that is slow or
+ * out of reach costs a client a quick retryable refusal instead of a hanging call.
+ */
+export const LOOKUP_DEADLINE_MS = 2_000;
 /** What a refused client is told to wait, in seconds: about one turn of the lock's polling. */
 export const RETRY_AFTER_SECONDS = 2;
 
 export const ENGINE_MOVING = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.';
+export const LEADER_UNKNOWN = 'The trading engine could not be located just now (the database is slow to answer); nothing was done. Please try again in a moment.';
 export const OUTCOME_UNKNOWN =
   'The trading server stopped answering while this request was under way, so it may or may not have been carried out. Check your positions and orders, or send it again with the same Idempotency-Key, which is safe.';
 
@@ -67,6 +74,8 @@ interface Leading {
 export class Forwarder {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   private known: { address: string | null; at: number } | null = null;
+  /** The lookup of the leader's address under way, which every call that needs it meanwhile shares. */
+  private looking: { address: Promise<string | null>; at: number } | null = null;
   /** Signs forwarded client addresses (see `signingKey`). */
   private key: Buffer | null = null;
   private keyLoading: Promise<Buffer> | null = null;
@@ -77,6 +86,8 @@ export class Forwarder {
     private readonly lookup: () => Promise<string | null>,
     /** How long a forwarded call may take in all (tests shorten it). */
     private readonly deadlineMs = FORWARD_DEADLINE_MS,
+    /** How long a call waits for the leader's address or the signing key (tests shorten it). */
+    private readonly lookupDeadlineMs = LOOKUP_DEADLINE_MS,
   ) {}
 
   /**
@@ -86,14 +97,16 @@ export class Forwarder {
    */
   private signingKey(): Promise<Buffer> {
     if (this.key) return Promise.resolve(this.key);
-    this.keyLoading ??= sharedSecret(this.databaseUrl, 'forwarded-client-address').then(
+    // One load at a time, itself bounded (connection and every query), so it always settles; each
+    // caller waits for it at most `lookupDeadlineMs`.
+    this.keyLoading ??= sharedSecret(this.databaseUrl, 'forwarded-client-address', this.lookupDeadlineMs).then(
       (key) => (this.key = key),
       (err: unknown) => {
         this.keyLoading = null;
         throw err;
       },
     );
-    return this.keyLoading;
+    return within(this.keyLoading, this.lookupDeadlineMs, 'the signing key');
   }
 
   /**
@@ -109,7 +122,14 @@ export class Forwarder {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
     }
-    const address = await this.leader().catch(() => null);
+    let address: string | null;
+    try {
+      address = await this.leader();
+    } catch {
+      // PostgreSQL did not say in time: nothing was sent anywhere.
+      sendRetryable(reply, LEADER_UNKNOWN);
+      return true;
+    }
     if (!address) {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
@@ -118,13 +138,37 @@ export class Forwarder {
     return true;
   }
 
-  /** The leader's address, asked of PostgreSQL at most once a second (again at once after a failure). */
-  private async leader(): Promise<string | null> {
+  /**
+   * The leader's address, asked of PostgreSQL at most once a second (again at once after a
+   * failure or when nobody led). Calls that need it while it is being asked share that one
+   * lookup (a burst of orders after a fail-over is one query, not one per order), and each waits
+   * for it at most `lookupDeadlineMs` (rejects then). A lookup older than the forward deadline is
+   * not shared any more: one that hangs cannot hold every later call.
+   */
+  private leader(): Promise<string | null> {
     const now = Date.now();
-    if (this.known && now - this.known.at < 1000 && this.known.address) return this.known.address;
-    const address = await this.lookup();
-    this.known = { address, at: now };
-    return address;
+    if (this.known && now - this.known.at < 1000 && this.known.address) return Promise.resolve(this.known.address);
+    if (!this.looking || now - this.looking.at > this.deadlineMs) {
+      const looking = {
+        at: now,
+        address: this.lookup().then(
+          (address) => {
+            this.known = { address, at: Date.now() };
+            return address;
+          },
+          (err: unknown) => {
+            this.known = null;
+            throw err;
+          },
+        ),
+      };
+      const done = () => {
+        if (this.looking === looking) this.looking = null;
+      };
+      looking.address.then(done, done);
+      this.looking = looking;
+    }
+    return within(this.looking.address, this.lookupDeadlineMs, 'the leader lookup');
   }
 
   private async forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -195,6 +239,8 @@ export class Forwarder {
    * single SQLite process) is ignored.
    */
   async clientIp(request: FastifyRequest): Promise<string> {
+    // (The key is waited for at most `lookupDeadlineMs`: without it the call goes on, recorded
+    // with the forwarding instance's address.)
     const header = request.headers[CLIENT_IP_HEADER];
     if (!this.cluster.shared || request.headers[FORWARDED_HEADER] === undefined || typeof header !== 'string') return request.ip;
     const [ip, at, mac] = header.split(' ');
@@ -216,6 +262,16 @@ export class Forwarder {
   }
 }
 
+/** `promise`, or a rejection once `ms` have passed (the promise itself goes on; a late rejection is ignored). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** `<address> <epoch ms> <HMAC of both>`: what a forwarding instance puts in CLIENT_IP_HEADER. */
 export function signAddress(key: Buffer, ip: string, at: number): string {
   return `${ip} ${at} ${createHmac('sha256', key).update(`${ip} ${at}`).digest('base64url')}`;
@@ -226,8 +282,9 @@ export function signAddress(key: Buffer, ip: string, at: number): string {
  * asks and kept in `cluster_secrets` (created here, as only clusters need it; instances that race
  * to create it retry), read by the others.
  */
-export async function sharedSecret(url: string, name: string): Promise<Buffer> {
-  const client = new pg.Client({ connectionString: url, application_name: 'tradeport secrets', connectionTimeoutMillis: 5_000 });
+export async function sharedSecret(url: string, name: string, timeoutMs = 5_000): Promise<Buffer> {
+  // Bounded everywhere (connecting and each query), so a load that every caller shares always ends.
+  const client = new pg.Client({ connectionString: url, application_name: 'tradeport secrets', connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on('error', () => undefined);
   await client.connect();
   try {

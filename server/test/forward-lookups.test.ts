@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { CLIENT_IP_HEADER, FORWARDED_HEADER, Forwarder, LEADER_UNKNOWN, RETRY_AFTER_SECONDS, signAddress } from '../src/cluster/forwarding';
+
+/**
+ * What a follower asks PostgreSQL before it forwards a call — who leads, and the key that signs
+ * client addresses — is waited for a short, bounded time, not the pool's 10 s (or for ever, for a
+ * database that takes the connection and never answers): the client gets a 503 with Retry-After
+ * in the spec's shape, or the call goes on unsigned. Calls that need the leader's address at the
+ * same moment share one lookup.
+ */
+const LOOKUP_MS = 300;
+const sockets = new Set<net.Socket>();
+const servers: net.Server[] = [];
+
+async function listening(server: net.Server): Promise<string> {
+  servers.push(server);
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A "database" that accepts connections and never says a word. */
+async function silentDatabase(): Promise<string> {
+  const address = await listening(net.createServer(() => undefined));
+  return `postgres://postgres@127.0.0.1:${new URL(address).port}/postgres`;
+}
+
+/** A leader that answers every call at once. */
+async function answeringLeader(): Promise<string> {
+  return listening(
+    http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ status: 'success', message: 'Order placed' }));
+    }),
+  );
+}
+
+function follower(databaseUrl: string, lookup: () => Promise<string | null>) {
+  const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, databaseUrl, lookup, 2_000, LOOKUP_MS);
+  const app = Fastify({ logger: false });
+  app.post('/api/platform/addTrades.php', async (request, reply) => {
+    await forwarder.route(request, reply);
+    return reply;
+  });
+  return {
+    forwarder,
+    async call() {
+      const started = Date.now();
+      const res = await app.inject({ method: 'POST', url: '/api/platform/addTrades.php', payload: { fullSymbol: 'EURUSD' } });
+      return { res, ms: Date.now() - started };
+    },
+    async close() {
+      forwarder.close();
+      await app.close();
+    },
+  };
+}
+
+describe('what a follower asks PostgreSQL before forwarding', () => {
+  after(() => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) s.close();
+  });
+
+  test('a leader lookup that never answers: 503 with Retry-After in the spec\'s shape after the short deadline, "nothing was done"', { timeout: 10_000 }, async () => {
+    const f = follower(await silentDatabase(), () => new Promise<string | null>(() => undefined));
+    try {
+      const { res, ms } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
+      assert.deepEqual(res.json(), { status: 'Failure', message: LEADER_UNKNOWN });
+      assert.ok(ms >= LOOKUP_MS - 50 && ms < LOOKUP_MS + 1000, `answered after ${ms} ms`);
+    } finally {
+      await f.close();
+    }
+  });
+
+  test('calls arriving together share one lookup of the leader', async () => {
+    const leader = await answeringLeader();
+    let lookups = 0;
+    const f = follower(await silentDatabase(), async () => {
+      lookups += 1;
+      await new Promise((r) => setTimeout(r, 100));
+      return leader;
+    });
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => f.call()));
+      assert.deepEqual(
+        answers.map((a) => a.res.statusCode),
+        answers.map(() => 200),
+      );
+      assert.equal(lookups, 1);
+    } finally {
+      await f.close();
+    }
+  });
+
+  test('a lookup that failed is not kept: the next call asks again', async () => {
+    const leader = await answeringLeader();
+    let lookups = 0;
+    const f = follower(await silentDatabase(), async () => {
+      lookups += 1;
+      if (lookups === 1) throw new Error('connection refused');
+      return leader;
+    });
+    try {
+      assert.equal((await f.call()).res.statusCode, 503);
+      assert.equal((await f.call()).res.statusCode, 200);
+      assert.equal(lookups, 2);
+    } finally {
+      await f.close();
+    }
+  });
+
+  test('a signing key the database never hands over: the call is forwarded unsigned after the short deadline, not after 5 s', { timeout: 15_000 }, async () => {
+    const leader = await answeringLeader();
+    const f = follower(await silentDatabase(), async () => leader);
+    try {
+      const { res, ms } = await f.call();
+      assert.equal(res.statusCode, 200);
+      assert.ok(ms < LOOKUP_MS + 1500, `answered after ${ms} ms`);
+      // The leader's side: the signed address cannot be checked in time, so the socket's counts.
+      const request = { ip: '10.9.8.7', headers: { [FORWARDED_HEADER]: '1', [CLIENT_IP_HEADER]: signAddress(Buffer.alloc(32, 1), '203.0.113.5', Date.now()) } } as unknown as FastifyRequest;
+      const started = Date.now();
+      assert.equal(await f.forwarder.clientIp(request), '10.9.8.7');
+      assert.ok(Date.now() - started < LOOKUP_MS + 1000, `answered after ${Date.now() - started} ms`);
+    } finally {
+      await f.close();
+    }
+  });
+});
