@@ -7,9 +7,11 @@ import type { Role } from './cluster';
 
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
- * pending orders, an administrator's close, ticks pushed by the price bridge) and the reads
- * answered from the engine's memory (open positions, account figures). Anywhere but on the engine
- * leader they are forwarded to it.
+ * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
+ * answered from the engine's memory (open positions, account figures), and the two calls that
+ * value open positions to keep a withdrawal from taking what they need (a withdrawal request and
+ * its approval): at the leader's prices, which a follower's relayed ones trail — by a relay's
+ * turn, or by as long as Redis is away. Anywhere but on the engine leader they are forwarded to it.
  */
 export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>([
   calls.addTrades,
@@ -20,6 +22,8 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.cancelPendingOrder,
   calls.editStatusTrades,
   calls.feedTicks,
+  calls.addWithdrawal,
+  calls.editStatusWithdrawal,
   calls.getTrades,
   calls.getMargins,
   calls.getOpenTrades,

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { calls } from '@tradeport/contracts';
+import { Redis } from 'ioredis';
+import { restartableDatabase, startApp, type TestApp } from './helpers/app';
+import { Client } from './helpers/client';
+import { eventually, openPosition, push, roomyLimits, tradingDesk } from './helpers/trading';
+
+/**
+ * A withdrawal may not take what open positions need, valued at the current prices. A follower's
+ * prices are the leader's as relayed over Redis: a moment late at best, and while Redis is away
+ * as old as its last batch. So a withdrawal, and its approval, are carried out by the engine
+ * leader, at its own prices, wherever they are sent: a follower that still shows the price
+ * before a loss must not let the trader take the money that loss needs.
+ */
+const PG = process.env.DATABASE_URL ?? '';
+
+async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = s.address() as AddressInfo;
+      s.close(() => resolve(p));
+    });
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+  };
+  for (let i = 0; i < 100; i++) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    const ok = await probe.connect().then(() => probe.ping(), () => null);
+    probe.disconnect();
+    if (ok === 'PONG') return { url, stop };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error('redis-server did not answer');
+}
+
+describe('withdrawals sent to a follower', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
+  test("are checked at the leader's prices, not at the follower's older relayed ones: a request and an approval the leader's prices refuse are refused", async () => {
+    const db = await restartableDatabase();
+    const redis = await startRedis();
+    const apps: TestApp[] = [];
+    try {
+      const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
+      const leader = await startApp({ realClock: true, config });
+      apps.push(leader);
+      const follower = await startApp({ realClock: true, config });
+      apps.push(follower);
+      assert.equal(leader.app.cluster.role, 'leader');
+      assert.equal(follower.app.cluster.role, 'follower');
+
+      await push(leader, 'EURUSD', 1.2, 1.2002);
+      await eventually('the follower has the relayed price', async () => follower.app.market.book.get('EURUSD')?.bid === 1.2);
+      const desk = await tradingDesk(leader);
+      const trader = await desk.fundedTrader('1000.00');
+      // 0.1 lot bought at 1.2002: about 120 USD of margin; 1.15 later is a loss of about 502 USD.
+      await openPosition(trader.client, { side: 'buy', volume: 0.1 });
+      // Fine at 1.2 (1000 − 500 ≥ the ~122 the position needs), not at 1.15 (~622).
+      const pending = await trader.client.post(calls.addWithdrawal.path, { withdrawalsAmount: '500.00', paymentAccount: 'IBAN 1' });
+      assert.equal(pending.body.status, 'success', JSON.stringify(pending.body));
+
+      // Redis goes away: the follower keeps its last relayed price while the leader's moves on.
+      await redis.stop();
+      await eventually('the follower sees Redis down', async () => !follower.ctx.bus.connected());
+      await push(leader, 'EURUSD', 1.15, 1.1502);
+      assert.equal(follower.app.market.book.get('EURUSD')?.bid, 1.2);
+
+      const onFollower = new Client(follower);
+      onFollower.setCookie('tp_session', trader.client.cookieHeader.split('tp_session=')[1]!.split(';')[0]!);
+      const more = await onFollower.post(calls.addWithdrawal.path, { withdrawalsAmount: '100.00', paymentAccount: 'IBAN 1' });
+      assert.equal(more.body.status, 'Failure', JSON.stringify(more.body));
+
+      const admin = new Client(follower);
+      admin.setCookie('tp_session', desk.admin.cookieHeader.split('tp_session=')[1]!.split(';')[0]!);
+      const approval = await admin.post(calls.editStatusWithdrawal.path, { withdrawals_id: pending.body.id, status: 1 });
+      assert.equal(approval.body.status, 'Failure', JSON.stringify(approval.body));
+      const { balance_cents } = await leader.ctx.db.selectFrom('users').select('balance_cents').where('id', '=', trader.id).executeTakeFirstOrThrow();
+      assert.equal(Number(balance_cents), 100_000, 'no money left the account');
+    } finally {
+      for (const a of apps.reverse()) await a.close().catch(() => undefined);
+      await redis.stop();
+      await db.drop();
+    }
+  });
+});
