@@ -1,11 +1,23 @@
 import Decimal from 'decimal.js';
 import type { Cents } from '../domain/money';
-import { accountFigures, marginUsd, profitUsd } from '@tradeport/trading-math';
+import { accountFigures, marginUsd, profitUsd, type PriceLookup } from '@tradeport/trading-math';
 import { refuse } from '../services/errors';
 import type { Tx } from '../storage/db';
 import { prepared, type Param } from '../storage/prepared';
 import type { EngineState } from './engine-state';
 import type { AccountState, OpenPosition } from './types';
+
+/** A position's valuation: see AccountFigures.valued. */
+interface Valuation {
+  /** The book's version when the quotes in `reads` were last found unchanged. */
+  version: number;
+  serial: number;
+  /** Symbol, then the quote it had (undefined: none), for every price the profit and margin looked up. */
+  reads: unknown[];
+  profit: Decimal | null;
+  leverage: number;
+  margin: Decimal | null;
+}
 
 const accountRow = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('userId')));
 
@@ -16,32 +28,91 @@ const accountRow = prepared((db, param: Param<{ userId: number }>) => db.selectF
  */
 export class AccountFigures {
   /**
-   * A position's profit and margin as of one version of the quote book. Both depend only on the
-   * position's fixed terms, the leverage and the book's prices, so they hold until any quote changes;
-   * reads between two ticks (a polling terminal, the margin check after an order) reuse them.
+   * A position's profit and margin with the quotes they were computed from. Both depend only on the
+   * position's fixed terms, the leverage and the prices its valuation looked up (its own symbol's
+   * quote and the conversion rates to USD), so they hold while each of those quotes is the very
+   * object it was: a tick on any other symbol leaves them (and the figures and answers keyed on
+   * `serial`) as they are. The quote book replaces a quote's object on every change, never edits it.
    */
-  private readonly valued = new WeakMap<OpenPosition, { version: number; profit: Decimal | null; leverage: number; margin: Decimal | null }>();
+  private readonly valued = new WeakMap<OpenPosition, Valuation>();
+  /** Numbers the valuations: a new number, new prices for that position. */
+  private serials = 0;
 
   /** Each account's last figures and the inputs they came from (see figures()). */
   private readonly lastFigures = new Map<number, { key: string; figures: AccountState }>();
 
   constructor(private readonly state: EngineState) {}
 
-  private valuation(p: OpenPosition) {
-    const version = this.state.market.book.version;
+  private valuation(p: OpenPosition): Valuation {
+    const book = this.state.market.book;
+    const version = book.version;
     let v = this.valued.get(p);
-    if (v?.version !== version) {
-      v = { version, profit: this.profitNow(p), leverage: Number.NaN, margin: null };
+    if (v !== undefined && v.version !== version) {
+      // Some quote changed since: still good if none of those this valuation read did.
+      const reads = v.reads;
+      let same = true;
+      for (let i = 0; i < reads.length && same; i += 2) same = book.get(reads[i] as string) === reads[i + 1];
+      if (same) v.version = version;
+      else v = undefined;
+    }
+    if (v === undefined) {
+      v = { version, serial: ++this.serials, reads: [], profit: null, leverage: Number.NaN, margin: null };
+      v.profit = this.profitNow(p, v);
       this.valued.set(p, v);
     }
     return v;
   }
 
-  private profitNow(p: OpenPosition): Decimal | null {
-    const q = this.state.market.book.get(p.symbol);
+  /**
+   * The book's prices, noting each quote looked up (and what it was) in `v.reads`, and the symbol
+   * among those the valuations of `held`'s positions read (see `pricesOfOpen`).
+   */
+  private readingInto(v: Valuation, held: string): PriceLookup {
+    let read = this.readFor.get(held);
+    if (!read) this.readFor.set(held, (read = new Set()));
+    const seen = read;
+    return (symbol) => {
+      const q = this.state.market.book.get(symbol);
+      v.reads.push(symbol, q);
+      if (!seen.has(symbol)) seen.add(symbol);
+      return q;
+    };
+  }
+  /** For each symbol positions are held in, every symbol the valuations of such positions have read (it only grows). */
+  private readonly readFor = new Map<string, Set<string>>();
+
+  /**
+   * The quotes the valuations of every open position read, as a list: a list taken later that is
+   * equal item by item (`===`) means every open position's profit and margin are the same as when
+   * this one was taken (with the same positions open: see `openChanges`). A position valued for the
+   * first time after it was taken may add symbols: the lists then differ.
+   */
+  pricesOfOpen(): unknown[] {
+    const book = this.state.market.book;
+    const out: unknown[] = [];
+    for (const [symbol, holders] of this.state.holders) {
+      if (holders.size === 0) continue;
+      out.push(symbol);
+      for (const read of this.readFor.get(symbol) ?? []) out.push(read, book.get(read));
+    }
+    return out;
+  }
+
+  private profitNow(p: OpenPosition, v: Valuation): Decimal | null {
+    const prices = this.readingInto(v, p.symbol);
+    const q = prices(p.symbol);
     const instrument = this.state.instrumentOrNone(p.symbol);
     if (!q || !instrument) return null;
-    return profitUsd(p.side, p.volume, p.openPrice, q, instrument, this.state.prices);
+    return profitUsd(p.side, p.volume, p.openPrice, q, instrument, prices);
+  }
+
+  /**
+   * A number that stays the same while the position's profit, margin and own quote (what its row
+   * and its account's figures show of the prices) stay the same, and changes when any quote they
+   * were computed from changes.
+   */
+  priceStamp(p: OpenPosition): number {
+    return this.valuation(p).serial;
   }
 
   /** Floating profit of one position in USD at current prices, or null without a usable quote. */
@@ -58,7 +129,9 @@ export class AccountFigures {
   private heldMargin(p: OpenPosition, leverage: number): Decimal | null {
     const v = this.valuation(p);
     if (v.leverage !== leverage) {
-      v.margin = this.positionMargin(p, leverage);
+      // Computed at the same prices the valuation holds (it was just checked), and what it reads is noted with them.
+      const instrument = this.state.instrumentOrNone(p.symbol);
+      v.margin = instrument ? marginUsd(p.volume, p.openPrice, leverage, instrument, this.readingInto(v, p.symbol)) : null;
       v.leverage = leverage;
     }
     return v.margin;
@@ -78,9 +151,11 @@ export class AccountFigures {
     if (extra) return this.computeFigures(userId, balanceCents, creditCents, leverage, extra);
     // The same inputs give the same figures: reused while the book, the balance and the positions
     // (with their swaps) are what they were.
+    // The positions' price stamps stand for the prices: a tick on a symbol the account neither holds
+    // nor converts through changes none of them.
     const positions = this.state.positionsOf(userId);
-    let key = `${this.state.market.book.version}|${balanceCents}|${creditCents}|${leverage}`;
-    for (const p of positions) key += `|${p.id}:${p.swapCents}`;
+    let key = `${balanceCents}|${creditCents}|${leverage}`;
+    for (const p of positions) key += `|${p.id}:${p.swapCents}:${this.priceStamp(p)}`;
     const cached = this.lastFigures.get(userId);
     if (cached?.key === key) return cached.figures;
     const figures = this.computeFigures(userId, balanceCents, creditCents, leverage);

@@ -190,6 +190,19 @@ export class TradingEngine {
     return this.parts.accounts.floatingProfit(p);
   }
 
+  /**
+   * A number that stays the same while the position's profit, margin and own quote do: it changes
+   * when a quote they were computed from (its symbol's, a conversion rate) changes, not on other ticks.
+   */
+  priceStamp(p: OpenPosition): number {
+    return this.parts.accounts.priceStamp(p);
+  }
+
+  /** The quotes every open position's figures were computed from (see AccountFigures.pricesOfOpen): equal lists, equal profits and margins. */
+  pricesOfOpen(): unknown[] {
+    return this.parts.accounts.pricesOfOpen();
+  }
+
   account(userId: number, trx?: Tx): Promise<AccountState> {
     return this.parts.accounts.account(userId, trx);
   }

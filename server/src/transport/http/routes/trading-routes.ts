@@ -12,7 +12,7 @@ import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
 import type { AccountState, OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
-import { answerCache, JsonText, successData, successList, successMessage } from '../responses';
+import { answerCache, JsonText, keptAnswerStats, successData, successList, successMessage } from '../responses';
 
 /** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
 const pages = (q: { limit?: number; before?: unknown; from?: number; to?: number }) => q.limit !== undefined || q.before !== undefined || q.from !== undefined || q.to !== undefined;
@@ -86,14 +86,15 @@ export function tradingRoutes(app: FastifyInstance): void {
       ask: q?.ask ?? null,
     };
   };
-  // The row is rebuilt only when the book or the position's changeable fields have moved since.
-  const tradeRows = new WeakMap<OpenPosition, { version: number; stopLoss: number; takeProfit: number; swapCents: number; row: ReturnType<typeof tradeRowOf> }>();
+  // The row is rebuilt only when the position's prices (its price stamp: its own quote, shown as
+  // bid and ask, and the conversion rate of its profit) or its changeable fields have moved since.
+  const tradeRows = new WeakMap<OpenPosition, { prices: number; stopLoss: number; takeProfit: number; swapCents: number; row: ReturnType<typeof tradeRowOf> }>();
   const openTradeOf = (p: OpenPosition) => {
-    const version = book.version;
+    const prices = engine.priceStamp(p);
     const cached = tradeRows.get(p);
-    if (cached && cached.version === version && cached.stopLoss === p.stopLoss && cached.takeProfit === p.takeProfit && cached.swapCents === p.swapCents) return cached.row;
+    if (cached && cached.prices === prices && cached.stopLoss === p.stopLoss && cached.takeProfit === p.takeProfit && cached.swapCents === p.swapCents) return cached.row;
     const row = tradeRowOf(p);
-    tradeRows.set(p, { version, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, row });
+    tradeRows.set(p, { prices, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, row });
     return row;
   };
 
@@ -148,7 +149,19 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, lots: book.instruments.get(row.symbol)?.contractSize ?? 0, leverage: user.leverage };
   });
 
-  registerCall(app, calls.getMargins, async ({ session }) => ({ status: 'success' as const, ...(await accountFigures(session.userId)) }));
+  // The engine hands back the same figures while the account's balance, positions and the quotes
+  // they are valued at are the same: the serialized answer is kept with them.
+  const marginAnswers = new WeakMap<object, JsonText<{ status: 'success' } & ReturnType<typeof figureTextsOf>>>();
+  registerCall(app, calls.getMargins, async ({ session }) => {
+    const texts = await accountFigures(session.userId);
+    let answer = marginAnswers.get(texts);
+    if (answer) keptAnswerStats.hits += 1;
+    else {
+      keptAnswerStats.misses += 1;
+      marginAnswers.set(texts, (answer = JsonText.of({ status: 'success' as const, ...texts })));
+    }
+    return answer;
+  });
 
   registerCall(app, calls.updateTrades, async ({ body, actor }) => {
     const { profitCents, price } = await engine.close(body.ticket, 'manual', { owner: actor.userId, by: actor.userId });
@@ -278,15 +291,21 @@ export function tradingRoutes(app: FastifyInstance): void {
   );
   type OpenTradesAnswer = { status: 'success'; data: { traderId: number; traderFirstName: string; traderLastName: string; traderEmail: string; trades: { tradeId: number; fullSymbol: string; timeStamp: string; volume: number; orginalPrice: number; tradesTypesName: 'buy' | 'sell'; profit: string | null }[] }[] };
   // The answer shows each position's fixed terms and profit: it holds while the same positions are
-  // open, the quote book has not moved and the names are the same rows. One answer is kept here
-  // rather than in an answerCache because the rare answer that needed names looked up on their
-  // own (not kept rows) must not be kept.
-  let keptOpenTrades: { named: readonly object[]; variant: string; text: JsonText<OpenTradesAnswer> } | undefined;
+  // open, the quotes their profits were computed from (their symbols' and the conversion rates:
+  // `pricesOfOpen`, not every tick of the book) are the same and the names are the same rows. One
+  // answer is kept here rather than in an answerCache because the rare answer that needed names
+  // looked up on their own (not kept rows) must not be kept.
+  let keptOpenTrades: { named: readonly object[]; open: number; prices: unknown[]; text: JsonText<OpenTradesAnswer> } | undefined;
+  const samePrices = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   registerCall(app, calls.getOpenTrades, async () => {
-    const variant = `${book.version}|${engine.openVersion}`;
     if (engine.openCount === 0) return successData([]);
     const named = await holdersOfOpenPositions.all(ctx.db, {});
-    if (keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.variant === variant) return keptOpenTrades.text;
+    // Taken after the read: what follows is synchronous up to the answer (no tick in between).
+    const open = engine.openVersion;
+    if (keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.open === open && samePrices(keptOpenTrades.prices, engine.pricesOfOpen())) {
+      keptAnswerStats.hits += 1;
+      return keptOpenTrades.text;
+    }
     // Grouped once: a per-trader filter would walk every open position once per trader.
     const byTrader = new Map<number, OpenPosition[]>();
     for (const p of engine.allOpen()) {
@@ -312,8 +331,13 @@ export function tradingRoutes(app: FastifyInstance): void {
         trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
       })),
     );
-    if (missing.length > 0 || !Object.isFrozen(named)) return answer;
-    keptOpenTrades = { named, variant, text: JsonText.of(answer) };
+    if (missing.length > 0 || !Object.isFrozen(named)) {
+      keptAnswerStats.unkept += 1;
+      return answer;
+    }
+    keptAnswerStats.misses += 1;
+    // Taken after the profits were computed, so it names every quote they read.
+    keptOpenTrades = { named, open, prices: engine.pricesOfOpen(), text: JsonText.of(answer) };
     return keptOpenTrades.text;
   });
 
@@ -338,26 +362,38 @@ export function tradingRoutes(app: FastifyInstance): void {
       activity,
     };
   };
-  // What the answer shows besides database rows: the prices and the positions with their changeable
-  // fields (enginePart), and whether the trader is online now.
+  // What the answer shows besides database rows: the positions with their changeable fields and the
+  // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
+  // nor converts through changes none), and whether the trader is online now.
   const enginePart = (positions: OpenPosition[]) => {
-    let part = `${book.version}`;
-    for (const p of positions) part += `|${p.id}:${p.stopLoss}:${p.takeProfit}:${p.swapCents}`;
+    let part = '';
+    for (const p of positions) part += `|${p.id}:${p.stopLoss}:${p.takeProfit}:${p.swapCents}:${engine.priceStamp(p)}`;
     return part;
   };
-  const detailsVariant = (online: boolean, engineNow: string) => `${online ? 1 : 0}|${engineNow}`;
-  // The last answer per trader, with the database version it was read at: while nothing was written
-  // since (the market data's candles and last quotes aside: the answer reads none of them, and the
-  // feed writes them every few seconds), and its variant is the same, it is given again without reading.
-  const lastDetails = new Map<number, { database: string; sources: Awaited<ReturnType<typeof traderSources>>; variant: string; answer: ReturnType<typeof traderAnswer> }>();
+  const detailsVariant = (online: boolean, engineNow: string) => `${online ? 1 : 0}${engineNow}`;
+  type DetailRows = { sources: Awaited<ReturnType<typeof traderSources>>; orders: readonly Selectable<OrdersTable>[]; activity: Awaited<ReturnType<typeof listActivity>> };
+  // The last answer per trader, with the rows it was built from and the database version they were
+  // read at: while nothing was written since (the market data's candles and last quotes aside: the
+  // answer reads none of them, and the feed writes them every few seconds) the rows are what the
+  // database holds, so a tick or a change of the positions rebuilds the answer from them without
+  // reading; and with the same variant too, the answer is given again as it is.
+  const lastDetails = new Map<number, DetailRows & { database: string; variant: string; answer: ReturnType<typeof traderAnswer> }>();
+  const readDetailRows = async (traderId: number): Promise<DetailRows> => {
+    const sources = await traderSources(ctx, traderId);
+    const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
+    const activity = await listActivity(ctx, sources.user.id, 50);
+    return { sources, orders, activity };
+  };
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
     const database = databaseVersion(ctx.db, 'accounts');
     const last = database === undefined ? undefined : lastDetails.get(query.traderId);
+    const unwritten = last !== undefined && last.database === database;
     const engineBefore = enginePart(engine.positionsOf(query.traderId));
-    if (last !== undefined && last.database === database && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engineBefore)) return last.answer;
-    const sources = await traderSources(ctx, query.traderId);
-    const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
-    const activity = await listActivity(ctx, sources.user.id, 50);
+    if (unwritten && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engineBefore)) {
+      keptAnswerStats.hits += 1;
+      return last.answer;
+    }
+    const { sources, orders, activity } = unwritten ? last : await readDetailRows(query.traderId);
     const figures = await accountFigures(sources.user.id);
     const positions = engine.positionsOf(sources.user.id);
     const engineAfter = enginePart(positions);
@@ -368,8 +404,8 @@ export function tradingRoutes(app: FastifyInstance): void {
     // Other requests ran during the awaits: a tick or a close may have come between the figures
     // and the positions read here. Given again without reading only if the engine stood still.
     if (database !== undefined && engineBefore === engineAfter && answer instanceof JsonText) {
-      if (lastDetails.size >= 1000) lastDetails.clear();
-      lastDetails.set(query.traderId, { database, sources, variant, answer });
+      if (lastDetails.size >= 10_000) lastDetails.clear();
+      lastDetails.set(query.traderId, { database, sources, orders, activity, variant, answer });
     }
     return answer;
   });
