@@ -127,9 +127,11 @@ const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /**
  * Results of prepared reads kept at most, and rows in them all together (the map is emptied when
  * either is reached; entries also expire by version). The row budget bounds memory whatever pages
- * clients ask for (a candle page may hold 5,000 rows).
+ * clients ask for (a candle page may hold 5,000 rows). The count is set for a thousand or more
+ * active users, each with a dozen or so kept reads (account row, totals, orders, activity, history…):
+ * at 5,000 the map filled and was emptied every few seconds, so such reads were rarely kept.
  */
-const MAX_KEPT_RESULTS = 5_000;
+const MAX_KEPT_RESULTS = 50_000;
 const MAX_KEPT_ROWS = 250_000;
 
 /** The one table an `insert`, `update` or `delete` statement writes, as Kysely compiles them for SQLite; null for any other statement. */
