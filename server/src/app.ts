@@ -125,7 +125,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     );
   }
   app.addHook('onClose', async () => {
-    // The engine stops before the lock is given back, so the next leader never overlaps with it.
+    // The engine stops before the lock is given back, so the next leader never overlaps with it;
+    // and nothing takes the lead, or is still loading the engine, once it is stopped here.
+    await cluster?.stopLeading().catch((err: unknown) => app.log.warn({ err }, 'the engine lead was not settled before shutdown'));
     await trading?.stop().catch((err: unknown) => app.log.warn({ err }, 'trading engine did not stop cleanly'));
     await market?.stop().catch((err: unknown) => app.log.warn({ err }, 'market data did not stop cleanly'));
     await cluster?.close().catch((err: unknown) => app.log.warn({ err }, 'the engine lead was not given back cleanly'));

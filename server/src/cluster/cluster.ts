@@ -231,7 +231,17 @@ export class Cluster {
     };
   }
 
-  /** Stops the engine (the caller's close hook does) and gives the lock back. */
+  /**
+   * Shutdown, before the engine stops: no more tries for the lead, and an engine start under way
+   * has finished (`TradingEngine.stop()` during its `start()` would not stop it). The lock itself
+   * is kept until `close`, after the engine has stopped.
+   */
+  async stopLeading(): Promise<void> {
+    await this.lease?.stopTrying();
+    await this.ready?.catch(() => undefined);
+  }
+
+  /** Gives the lock back, once the caller's close hook has stopped the engine (after `stopLeading`). */
   async close(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.relayTimer) clearTimeout(this.relayTimer);

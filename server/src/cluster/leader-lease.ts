@@ -64,6 +64,9 @@ export class LeaderLease {
   private timer: NodeJS.Timeout | null = null;
   /** An acquisition under way (a lock try, then the engine loading). */
   private busy = false;
+  private attempt: Promise<void> | null = null;
+  /** False once a shutdown has begun (`stopTrying`). */
+  private trying = true;
   /** A check of the held lock's session under way. */
   private beating = false;
   private closed = false;
@@ -152,15 +155,29 @@ export class LeaderLease {
     }
   }
 
-  private async acquire(): Promise<void> {
-    if (this.busy || Date.now() < this.standDownUntil) return;
+  private acquire(): Promise<void> {
+    if (this.busy || this.trying === false || Date.now() < this.standDownUntil) return Promise.resolve();
     this.busy = true;
+    const attempt = this.tryLock().finally(() => {
+      this.busy = false;
+      this.attempt = null;
+    });
+    this.attempt = attempt;
+    return attempt;
+  }
+
+  private async tryLock(): Promise<void> {
     try {
       const client = await this.connection();
       if (!client) return;
       if (!(await this.takeBusLock(client))) return this.busConflict();
       const r = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [...LEADER_LOCK]);
       if (!r.rows[0]?.ok || this.closed) return;
+      if (!this.trying) {
+        // Shutting down (`stopTrying`) since the try was sent: the lock goes straight back.
+        await client.query('select pg_advisory_unlock($1, $2)', [...LEADER_LOCK]).catch(() => undefined);
+        return;
+      }
       this.holding = true;
       this.log.info({}, 'this instance is now the engine leader');
       try {
@@ -171,9 +188,19 @@ export class LeaderLease {
       }
     } catch (err) {
       if (this.client) this.drop(this.client, `the leadership connection failed: ${(err as Error).message}`);
-    } finally {
-      this.busy = false;
     }
+  }
+
+  /**
+   * The first step of a shutdown: this instance tries for the lock no more (a leader keeps it, and
+   * keeps checking its session, until `close`), and this resolves once a try under way — with the
+   * engine start it may have set off — has ended. Without it an instance shutting down could take
+   * the lead between its engine's stop and `close`, load an engine nothing stops any more, and
+   * hold up the instance that should have led for the time of that load.
+   */
+  async stopTrying(): Promise<void> {
+    this.trying = false;
+    await this.attempt;
   }
 
   /**
