@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import Fastify, { type FastifyRequest } from 'fastify';
-import { CLIENT_IP_HEADER, FORWARDED_HEADER, Forwarder, LEADER_UNKNOWN, RETRY_AFTER_SECONDS, signAddress } from '../src/cluster/forwarding';
+import { CLIENT_IP_HEADER, ENGINE_MOVING, FORWARDED_HEADER, Forwarder, LEADER_UNKNOWN, RETRY_AFTER_SECONDS, signAddress } from '../src/cluster/forwarding';
 
 /**
  * What a follower asks PostgreSQL before it forwards a call — who leads, and the key that signs
@@ -132,6 +132,69 @@ describe('what a follower asks PostgreSQL before forwarding', () => {
       const started = Date.now();
       assert.equal(await f.forwarder.clientIp(request), '10.9.8.7');
       assert.ok(Date.now() - started < LOOKUP_MS + 1000, `answered after ${Date.now() - started} ms`);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+describe('a leader that answers 503', () => {
+  after(() => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) s.close();
+  });
+
+  test("shutting down, to a call on a kept-alive connection (Fastify's own 503): the client gets the spec's retryable refusal, and the next call looks the leader up again", async () => {
+    const leader = Fastify({ logger: false, return503OnClosing: true });
+    let calls = 0;
+    let reached: () => void = () => undefined;
+    const firstReached = new Promise<void>((r) => (reached = r));
+    leader.post('/api/platform/addTrades.php', async () => {
+      calls += 1;
+      if (calls === 1) {
+        reached();
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return { status: 'success', message: 'Order placed' };
+    });
+    await leader.listen({ port: 0, host: '127.0.0.1' });
+    const address = `http://127.0.0.1:${(leader.server.address() as AddressInfo).port}`;
+    let lookups = 0;
+    const f = follower(await silentDatabase(), async () => {
+      lookups += 1;
+      return address;
+    });
+    try {
+      // A call under way when the leader begins to shut down finishes; the next one reuses its connection.
+      const first = f.call();
+      await firstReached;
+      const closing = leader.close();
+      assert.equal((await first).res.statusCode, 200);
+      const { res } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], String(RETRY_AFTER_SECONDS));
+      assert.deepEqual(res.json(), { status: 'Failure', message: ENGINE_MOVING });
+      await closing;
+      await f.call();
+      assert.equal(lookups, 2, 'looked up again after the 503');
+    } finally {
+      await f.close();
+    }
+  });
+
+  test("of its own (Retry-After, the spec's shape): passed on as it is", async () => {
+    const leader = await listening(
+      http.createServer((_req, res) => {
+        res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+        res.end(JSON.stringify({ status: 'Failure', message: 'Two requests changed the same data at the same moment; nothing was saved. Please try again.' }));
+      }),
+    );
+    const f = follower(await silentDatabase(), async () => leader);
+    try {
+      const { res } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], '1');
+      assert.match(res.json().message, /nothing was saved/);
     } finally {
       await f.close();
     }

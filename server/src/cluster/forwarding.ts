@@ -207,6 +207,18 @@ export class Forwarder {
         answer.on('end', () => {
           clearTimeout(deadline);
           if (reply.sent) return resolve();
+          if (answer.statusCode === 503) {
+            // Not the leader any more, or on its way out: ask PostgreSQL again for the next call
+            // rather than sending it here for the rest of the second.
+            this.known = null;
+            // A 503 of ours carries Retry-After and the spec's shape, and is passed on. One without
+            // is Fastify's own, to a call that reached an instance shutting down on a kept-alive
+            // connection: refused before any handler ran, so nothing was done.
+            if (answer.headers['retry-after'] === undefined) {
+              sendRetryable(reply, ENGINE_MOVING);
+              return resolve();
+            }
+          }
           reply.code(answer.statusCode ?? 502);
           for (const name of PASSED_BACK) {
             const value = answer.headers[name];
