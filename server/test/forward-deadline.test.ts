@@ -33,8 +33,12 @@ function assertOutcomeUnknown(res: { statusCode: number; headers: Record<string,
   assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
 }
 
-async function follower(leader: string) {
-  const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', async () => leader, DEADLINE_MS);
+async function follower(leader: string, lookupMs = 0) {
+  const lookup = async () => {
+    if (lookupMs > 0) await new Promise((r) => setTimeout(r, lookupMs));
+    return leader;
+  };
+  const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', lookup, DEADLINE_MS);
   const app = Fastify({ logger: false });
   app.post('/api/platform/addTrades.php', async (request, reply) => {
     await forwarder.route(request, reply);
@@ -66,6 +70,18 @@ describe('a call forwarded to the engine leader', () => {
       const { res, ms } = await f.call();
       assertOutcomeUnknown(res);
       assert.ok(ms >= DEADLINE_MS - 50 && ms < DEADLINE_MS + 1500, `answered after ${ms} ms`);
+    } finally {
+      await f.close();
+    }
+  });
+
+  test('the time spent finding the leader counts: the deadline runs from the call\'s arrival, not from when it was sent on', async () => {
+    const leader = await listening(net.createServer(() => undefined));
+    const f = await follower(leader, DEADLINE_MS * 0.75);
+    try {
+      const { res, ms } = await f.call();
+      assertOutcomeUnknown(res);
+      assert.ok(ms < DEADLINE_MS + 250, `answered after ${ms} ms`);
     } finally {
       await f.close();
     }

@@ -119,8 +119,13 @@ export class Forwarder {
    */
   async route(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (this.cluster.role === 'leader') return false;
+    // Everything below shares one deadline from now, so a forwarded call is answered within
+    // `deadlineMs` of its arrival however its time was spent (waiting for an engine loading here,
+    // asking who leads, the leader itself) — and an instance shutting down, which waits for its
+    // calls under way, never sits on one for longer than that.
+    const until = Date.now() + this.deadlineMs;
     // Taking over right now: the engine is loading here, so the call waits for it.
-    if (await this.cluster.leaderWithin(FORWARD_DEADLINE_MS)) return false;
+    if (await this.cluster.leaderWithin(this.deadlineMs)) return false;
     // Sent here by another instance that took this one for the leader: it was, moments ago.
     if (!this.cluster.shared || request.headers[FORWARDED_HEADER] !== undefined) {
       sendRetryable(reply, ENGINE_MOVING);
@@ -138,7 +143,7 @@ export class Forwarder {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
     }
-    await this.forward(address, request, reply);
+    await this.forward(address, request, reply, until);
     return true;
   }
 
@@ -175,7 +180,7 @@ export class Forwarder {
     return within(this.looking.address, this.lookupDeadlineMs, 'the leader lookup');
   }
 
-  private async forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async forward(address: string, request: FastifyRequest, reply: FastifyReply, until: number): Promise<void> {
     const headers: Record<string, string | string[]> = {};
     for (const name of PASSED_ON) {
       const value = request.headers[name];
@@ -186,6 +191,12 @@ export class Forwarder {
     // instead of the client's: the call itself still goes through.
     const signed = await this.signingKey().then((key) => signAddress(key, request.ip, Date.now()), () => null);
     if (signed) headers[CLIENT_IP_HEADER] = signed;
+    const budgetMs = until - Date.now();
+    if (budgetMs <= 0) {
+      // Its time went on waiting before anything was sent.
+      sendRetryable(reply, ENGINE_MOVING);
+      return;
+    }
     let body: Buffer | null = null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       body = Buffer.from(JSON.stringify(request.body ?? {}));
@@ -200,7 +211,7 @@ export class Forwarder {
         if (!reply.sent) sendRetryable(reply, message);
         resolve();
       };
-      const outgoing = http.request(`${address}${request.url}`, { method: request.method, headers, agent: this.agent, timeout: this.deadlineMs }, (answer) => {
+      const outgoing = http.request(`${address}${request.url}`, { method: request.method, headers, agent: this.agent, timeout: budgetMs }, (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (c: Buffer) => chunks.push(c));
         answer.on('error', () => fail(OUTCOME_UNKNOWN));
@@ -234,7 +245,7 @@ export class Forwarder {
       const deadline = setTimeout(() => {
         fail(sent ? OUTCOME_UNKNOWN : ENGINE_MOVING);
         outgoing.destroy(new Error('forwarded call timed out'));
-      }, this.deadlineMs);
+      }, budgetMs);
       outgoing.on('error', (err: NodeJS.ErrnoException) => {
         // Refused before anything was sent: the leader is gone and nothing was done. Otherwise the
         // call may have reached it.
