@@ -10,6 +10,16 @@ export function useQuote(symbol: string | null | undefined): QuoteEntry | undefi
   return useSyncExternalStore(subscribe, snapshot);
 }
 
+/**
+ * Something read off one symbol's live quote (a formatted price, a flag): the component re-renders
+ * only when that value changes, not on every tick. `select` must return a primitive (or a value
+ * that stays the same object while nothing it shows changed) and be stable or cheap to redefine.
+ */
+export function useQuoteValue<T>(symbol: string | null | undefined, select: (entry: QuoteEntry | undefined) => T): T {
+  const subscribe = useCallback((onChange: () => void) => (symbol ? stream.subscribeQuote(symbol, onChange) : () => undefined), [symbol]);
+  return useSyncExternalStore(subscribe, () => select(symbol ? stream.getQuote(symbol) : undefined));
+}
+
 export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(
     useCallback((onChange: () => void) => stream.onState(onChange), []),

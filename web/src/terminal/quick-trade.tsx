@@ -7,7 +7,8 @@ import { create } from 'zustand';
 import { errorMessage } from '../api/client';
 import { formatPrice } from '../format/format';
 import { useAppStore } from '../state/app-store';
-import { useQuote } from '../stream/hooks';
+import { useQuoteValue } from '../stream/hooks';
+import type { QuoteEntry } from '../stream/stream-client';
 import { stream } from '../stream/stream';
 import { toastError, toastSuccess } from '../ui/toast';
 import { DEFAULT_VOLUME, quickOrderRequest, quoteBlock } from './order-form';
@@ -65,30 +66,46 @@ export function useQuickTrade(record: SymbolRecord | undefined) {
   return { trade, sending: sendOrder.isPending, oneClickTrading };
 }
 
-/** The spec's quick trade widget: the bid with SELL, a volume stepper, BUY with the ask. */
+/** What stops the quick-trade buttons, as a primitive (re-rendering on a change of it, not on each tick): the stale message, or null. */
+const staleMessage = (entry: QuoteEntry | undefined): string | null => {
+  const block = quoteBlock({ quote: entry?.quote ?? null });
+  return block?.kind === 'stale' ? block.message : null;
+};
+
+/** The price on a quick-trade button: the only part of the widget that changes with each tick. */
+function SidePrice({ symbol, side, digits }: { symbol: string; side: Side; digits: number }) {
+  const text = useQuoteValue(symbol, (entry) => {
+    const q = entry?.quote;
+    return formatPrice(staleMessage(entry) !== null ? null : side === 'buy' ? q?.ask : q?.bid, digits);
+  });
+  return <span className={`tp-figure ${classes.price}`}>{text}</span>;
+}
+
+/**
+ * The spec's quick trade widget: the bid with SELL, a volume stepper, BUY with the ask. Only the two
+ * prices follow the ticks; the buttons, their tooltips and the stepper re-render when the price
+ * goes stale or comes back, not on each tick.
+ */
 export function QuickTrade({ record }: { record: SymbolRecord }) {
-  const q = useQuote(record.Symbol)?.quote;
+  const stale = useQuoteValue(record.Symbol, staleMessage);
   const volume = useQuickVolume((s) => s.volume);
   const setVolume = useQuickVolume((s) => s.setVolume);
   const { trade, sending, oneClickTrading } = useQuickTrade(record);
-  const block = quoteBlock({ quote: q ?? null });
-  const stale = block?.kind === 'stale';
   const shown = quickVolumeFor(volume, record);
   const button = (side: Side) => {
-    const price = stale ? null : side === 'buy' ? q?.ask : q?.bid;
     const label = side === 'buy' ? 'BUY' : 'SELL';
     return (
-      <Tooltip label={stale ? block.message : oneClickTrading ? 'One-click trading is on: sends a market order at once' : 'Opens the order dialog'} openDelay={400}>
+      <Tooltip label={stale ?? (oneClickTrading ? 'One-click trading is on: sends a market order at once' : 'Opens the order dialog')} openDelay={400}>
         <UnstyledButton
           className={`${classes.side} ${side === 'buy' ? classes.buy : classes.sell}`}
           onClick={() => trade(side)}
-          disabled={stale || sending}
-          data-disabled={stale || sending || undefined}
+          disabled={stale !== null || sending}
+          data-disabled={stale !== null || sending || undefined}
           data-testid={`quick-${side}`}
         >
           <span className={classes.label}>{label}</span>
           <VisuallyHidden> at </VisuallyHidden>
-          <span className={`tp-figure ${classes.price}`}>{formatPrice(price, record.digits)}</span>
+          <SidePrice symbol={record.Symbol} side={side} digits={record.digits} />
         </UnstyledButton>
       </Tooltip>
     );

@@ -9,7 +9,8 @@ import { useSession, useSymbols } from '../api/queries';
 import { formatDecimal, formatPercent } from '../format/format';
 import { TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
-import { useConnectionState, useQuote } from '../stream/hooks';
+import { useConnectionState, useQuoteValue } from '../stream/hooks';
+import type { QuoteEntry } from '../stream/stream-client';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
@@ -57,10 +58,26 @@ function AccountBrief() {
 }
 
 /** The selected symbol: name, state, spread and terms, and the quick-trade widget. */
+/** The market's state, as a primitive: its text re-renders the header's name row only when it changes. */
+const marketStateOf = (entry: QuoteEntry | undefined): 'open' | 'closed' | 'stale' | null => (!entry?.quote ? null : !entry.quote.open ? 'closed' : entry.quote.stale ? 'stale' : 'open');
+const MARKET_STATE = {
+  open: { text: 'Market open', color: 'var(--tp-positive)' },
+  closed: { text: 'Market closed', color: 'var(--tp-muted)' },
+  stale: { text: 'No recent price', color: 'var(--tp-negative)' },
+} as const;
+
+/** The spread in points, following the ticks on its own (the rest of the header does not re-render with them). */
+function LiveSpread({ symbol, digits }: { symbol: string; digits: number }) {
+  const spread = useQuoteValue(symbol, (entry) => {
+    const q = entry?.quote;
+    return q && !q.stale && q.bid !== null && q.ask !== null ? Math.round((q.ask - q.bid) * 10 ** digits) : null;
+  });
+  return <span className="tp-figure">{spread ?? '—'}</span>;
+}
+
 function InstrumentHeader({ record }: { record: SymbolRecord }) {
-  const q = useQuote(record.Symbol)?.quote;
-  const spread = q && !q.stale && q.bid !== null && q.ask !== null ? Math.round((q.ask - q.bid) * 10 ** record.digits) : null;
-  const state = !q ? null : !q.open ? { text: 'Market closed', color: 'var(--tp-muted)' } : q.stale ? { text: 'No recent price', color: 'var(--tp-negative)' } : { text: 'Market open', color: 'var(--tp-positive)' };
+  const marketState = useQuoteValue(record.Symbol, marketStateOf);
+  const state = marketState && MARKET_STATE[marketState];
   return (
     <div className={classes.instrument} data-testid="symbol-panel">
       <div className={classes.instrumentName}>
@@ -75,7 +92,7 @@ function InstrumentHeader({ record }: { record: SymbolRecord }) {
           )}
         </Group>
         <Text size="xs" c="dimmed" truncate>
-          {record.description} · Spread <span className="tp-figure">{spread ?? '—'}</span> · Contract {record.contractSize.toLocaleString('en-US')} · {record.calcMode === 'forex' ? 'Forex' : 'CFD'}
+          {record.description} · Spread <LiveSpread symbol={record.Symbol} digits={record.digits} /> · Contract {record.contractSize.toLocaleString('en-US')} · {record.calcMode === 'forex' ? 'Forex' : 'CFD'}
         </Text>
       </div>
       <QuickTrade record={record} />
