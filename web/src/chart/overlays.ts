@@ -1,9 +1,10 @@
 import { registerFigure, registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
 import { LABEL_X, levelLabelLayout, onRemove } from './level-figure';
-import { drawPolylines, onPolylines, type PolylinesAttrs, type PolylinesStyles } from './polylines';
+import { drawShapes, LABEL_SIZE, onShapes, placeText, type ShapesAttrs, type ShapesStyles } from './shapes-figure';
 import { overlayName, TOOLS } from './tools';
-import { indexOfTime, type Shape, type ToolDefinition } from './tools/shape';
+import { keptFigures } from './kept-figures';
+import type { Shape, ToolDefinition } from './tools/shape';
 
 /** What each drawing keeps besides its points: its colour and line width. */
 export interface DrawingStyle {
@@ -17,48 +18,20 @@ export function translucent(color: string, alpha: number): string {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
 
-/** A tool's shapes as KLineChart figures in the drawing's colour and width. */
+/** A tool's shapes as one KLineChart figure in the drawing's colour and width (labels measured once, here). */
 export function figuresOf(shapes: Shape[], style: DrawingStyle): OverlayFigure[] {
-  const { color, width } = style;
-  // All solid lines are one figure drawn as one path, the dashed ones another: a figure per line
-  // (a Gann grid has hundreds) made each frame allocate and stroke hundreds of times.
-  const solid = shapes.flatMap((s) => (s.kind === 'line' && !s.dashed ? [s.points] : []));
-  const dashed = shapes.flatMap((s) => (s.kind === 'line' && s.dashed ? [s.points] : []));
-  const lines: OverlayFigure[] = [];
-  if (solid.length) lines.push({ key: 'solid', type: POLYLINES_FIGURE, attrs: { lines: solid }, styles: { color, size: width, dashed: false } });
-  if (dashed.length) lines.push({ key: 'dashed', type: POLYLINES_FIGURE, attrs: { lines: dashed }, styles: { color, size: width, dashed: true } });
-  const others = shapes.filter((s) => s.kind !== 'line');
-  // Shaded areas under their outlines.
-  const areas = others.filter((s) => s.kind === 'polygon' || s.kind === 'circle');
-  const labels = others.filter((s) => s.kind === 'text');
-  return [...areas.map((s, i) => figureOf(s, i, color, width)), ...lines, ...labels.map((s, i) => figureOf(s, areas.length + i, color, width))];
-}
-
-function figureOf(s: Shape, i: number, color: string, width: number): OverlayFigure {
-  switch (s.kind) {
-    case 'line':
-      return { key: `l${i}`, type: 'line', attrs: { coordinates: s.points }, styles: { color, size: width, style: s.dashed ? 'dashed' : 'solid', dashedValue: [4, 3] } };
-    case 'polygon':
-      return {
-        key: `p${i}`,
-        type: 'polygon',
-        attrs: { coordinates: s.points },
-        styles: s.solid ? { style: 'fill', color } : { style: s.fill ? 'stroke_fill' : 'stroke', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' },
-      };
-    case 'circle':
-      return { key: `c${i}`, type: 'circle', attrs: { x: s.center.x, y: s.center.y, r: s.r }, styles: { style: 'stroke_fill', color: translucent(color, 0.1), borderColor: color, borderSize: width, borderStyle: 'solid' } };
-    case 'text':
-      return {
-        key: `t${i}`,
-        type: 'text',
-        ignoreEvent: true,
-        attrs: { x: s.at.x, y: s.at.y, text: s.text, align: s.align ?? 'left', baseline: s.baseline ?? 'bottom' },
-        styles: { color, size: 11, family: CHART_FONT, weight: 600, style: 'fill', backgroundColor: 'rgba(0,0,0,0)', borderSize: 0, paddingLeft: 2, paddingRight: 2, paddingTop: 1, paddingBottom: 1 },
-      };
+  if (!shapes.length) return [];
+  const attrs: ShapesAttrs = { areas: [], solid: [], dashed: [], texts: [] };
+  for (const s of shapes) {
+    if (s.kind === 'line') (s.dashed ? attrs.dashed : attrs.solid).push(s.points);
+    else if (s.kind === 'text') attrs.texts.push(placeText(s.at, s.text, Math.round(textWidth(s.text)), s.align, s.baseline));
+    else attrs.areas.push(s.kind === 'polygon' ? { kind: 'polygon', points: s.points, fill: s.fill, solid: s.solid } : { kind: 'circle', center: s.center, r: s.r });
   }
+  return [{ key: 'shapes', type: SHAPES_FIGURE, attrs, styles: { color: style.color, shade: translucent(style.color, 0.1), size: style.width, font: LABEL_FONT } }];
 }
 
 function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
+  const figures = keptFigures(tool, figuresOf);
   return {
     name: overlayName(tool.name),
     totalStep: tool.points + 1,
@@ -66,24 +39,21 @@ function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
     // Time tags of several points overlap on the time axis; the price tags say enough.
     needDefaultXAxisFigure: false,
     needDefaultYAxisFigure: true,
-    createPointFigures: ({ chart, overlay, coordinates, bounding, yAxis }) => {
-      const data = chart.getDataList();
-      const shapes = tool.geometry({
+    createPointFigures: ({ chart, overlay, coordinates, bounding, yAxis }) =>
+      figures({
+        overlay,
         coords: coordinates,
-        anchors: overlay.points.map((p) => ({ value: p.value ?? 0, timestamp: p.timestamp ?? 0, dataIndex: indexOfTime(data, p.timestamp ?? 0) })),
         width: bounding.width,
         height: bounding.height,
+        candles: chart.getDataList(),
         digits: chart.getSymbol()?.pricePrecision ?? 5,
-        closes: (from, to) => data.slice(Math.max(0, from), Math.min(data.length - 1, to) + 1).map((k) => k.close),
         yOf: yAxis ? (price) => yAxis.convertToPixel(price) : undefined,
-      });
-      return figuresOf(shapes, overlay.extendData ?? { color: '#1c7ed6', width: 1 });
-    },
+      }),
   };
 }
 
-/** The figure of a drawing's lines: all of one style in one path. */
-export const POLYLINES_FIGURE = 'tp.polylines';
+/** The figure a drawing is drawn as: all its shapes in one. */
+export const SHAPES_FIGURE = 'tp.shapes';
 
 let registered = false;
 
@@ -91,7 +61,7 @@ let registered = false;
 export function registerToolOverlays(): void {
   if (registered) return;
   registered = true;
-  registerFigure<PolylinesAttrs, PolylinesStyles>({ name: POLYLINES_FIGURE, draw: drawPolylines, checkEventOn: (point, attrs, styles) => onPolylines(point, attrs, styles.size) });
+  registerFigure<ShapesAttrs, ShapesStyles>({ name: SHAPES_FIGURE, draw: drawShapes, checkEventOn: (point, attrs, styles) => onShapes(point, attrs, styles.size) });
   for (const tool of TOOLS) registerOverlay<DrawingStyle>(templateOf(tool));
 }
 
@@ -110,8 +80,9 @@ export const LEVEL_OVERLAY = 'tp.level';
 /** The figure of a level's ×; its key on the overlay, for the click handler. */
 export const LEVEL_REMOVE_FIGURE = 'tp.levelRemove';
 export const LEVEL_REMOVE_KEY = 'remove';
-const LABEL_FONT_SIZE = 11;
+const LABEL_FONT_SIZE = LABEL_SIZE;
 const LABEL_FONT_WEIGHT = 600;
+const LABEL_FONT = `${LABEL_FONT_WEIGHT} ${LABEL_FONT_SIZE}px ${CHART_FONT}`;
 
 interface RemoveAttrs {
   x: number;
@@ -129,7 +100,7 @@ export function textWidth(text: string): number {
   if (w === undefined) {
     measurer ??= document.createElement('canvas').getContext('2d');
     if (!measurer) return text.length * 6.5;
-    measurer.font = `${LABEL_FONT_WEIGHT} ${LABEL_FONT_SIZE}px ${CHART_FONT}`;
+    measurer.font = LABEL_FONT;
     w = measurer.measureText(text).width;
     if (widths.size > 500) widths.clear();
     widths.set(text, w);
