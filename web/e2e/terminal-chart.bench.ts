@@ -7,10 +7,11 @@
  * switch show their candles.
  *
  * Run: `cd web && npx vite build --outDir /tmp/bench-dist && E2E_WEB_DIST=/tmp/bench-dist node --import tsx e2e/terminal-chart.bench.ts`
- * (`--seconds=20` to tick longer; `--profile` adds the functions with the most self time while
+ * (`--seconds=20` to tick longer; `--profile` (or `--profile=FILE`, which also saves the .cpuprofile) adds the functions with the most self time while
  * ticking, from Chromium's sampling profiler). Markdown on stdout. A measurement: it does not fail on a miss.
  */
 import { CHART_TOOLS, type ChartLayout } from '@tradeport/contracts';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
@@ -20,7 +21,8 @@ import { createTrader, newPage, postJson, pushTicks, startHarness } from './supp
 const option = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const drawingCount = option('drawings', 50);
 const indicatorCount = option('indicators', 5);
-const profile = process.argv.includes('--profile');
+const profileOut = process.argv.find((a) => a.startsWith('--profile='))?.split('=')[1];
+const profile = profileOut !== undefined || process.argv.includes('--profile');
 const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 15);
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -103,7 +105,9 @@ try {
   }, 100);
   await page.waitForTimeout(seconds * 1000);
   clearInterval(ticks);
-  const selfTimes = cdp ? topSelfTimes((await cdp.send('Profiler.stop')).profile, 25) : [];
+  const cpuProfile = cdp ? (await cdp.send('Profiler.stop')).profile : null;
+  if (cpuProfile && profileOut) writeFileSync(profileOut, JSON.stringify(cpuProfile));
+  const selfTimes = cpuProfile ? topSelfTimes(cpuProfile, 25) : [];
   await tracer.send('Tracing.end');
   await traced;
   const cpuFrames = frameThreadTimes(traceEvents);
