@@ -144,3 +144,35 @@ describe('a call forwarded to the engine leader', () => {
     }
   });
 });
+
+describe('the connections a follower keeps to the leader', () => {
+  test("are closed by the follower once idle, before the leader's own keep-alive timeout could close one under a call", async () => {
+    const closedByClient: boolean[] = [];
+    const leader = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ status: 'success', message: 'Order placed' }));
+    });
+    leader.keepAliveTimeout = 60_000;
+    leader.on('connection', (s: net.Socket) => s.on('end', () => closedByClient.push(true)));
+    await new Promise<void>((resolve) => leader.listen(0, '127.0.0.1', resolve));
+    const address = `http://127.0.0.1:${(leader.address() as AddressInfo).port}`;
+    const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', async () => address, DEADLINE_MS, DEADLINE_MS, 300);
+    const app = Fastify({ logger: false });
+    app.post('/api/platform/addTrades.php', async (request, reply) => {
+      await forwarder.route(request, reply);
+      return reply;
+    });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/platform/addTrades.php', payload: {} });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(closedByClient, [], 'kept for the next call');
+      await new Promise((r) => setTimeout(r, 800));
+      assert.deepEqual(closedByClient, [true], 'closed by the follower after 300 ms idle');
+    } finally {
+      forwarder.close();
+      await app.close();
+      leader.closeAllConnections();
+      await new Promise((r) => leader.close(r));
+    }
+  });
+});

@@ -44,6 +44,8 @@ export const FORWARD_DEADLINE_MS = 10_000;
  * out of reach costs a client a quick retryable refusal instead of a hanging call.
  */
 export const LOOKUP_DEADLINE_MS = 2_000;
+/** How long a follower keeps an idle connection to the leader: well under a server's keep-alive timeout (Fastify's 72 s). */
+export const KEEP_IDLE_MS = 30_000;
 /** What a refused client is told to wait, in seconds: about one turn of the lock's polling. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -76,7 +78,7 @@ interface Leading {
  * returns the first answer from the database instead of acting again.
  */
 export class Forwarder {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  private readonly agent: http.Agent;
   private known: { address: string | null; at: number } | null = null;
   /** The lookup of the leader's address under way, which every call that needs it meanwhile shares. */
   private looking: { address: Promise<string | null>; at: number } | null = null;
@@ -92,7 +94,15 @@ export class Forwarder {
     private readonly deadlineMs = FORWARD_DEADLINE_MS,
     /** How long a call waits for the leader's address or the signing key (tests shorten it). */
     private readonly lookupDeadlineMs = LOOKUP_DEADLINE_MS,
-  ) {}
+    /** How long a connection to the leader is kept while idle (tests shorten it). */
+    idleMs = KEEP_IDLE_MS,
+  ) {
+    // Without `timeout` Node's agent keeps an idle connection for ever, and the leader closes it
+    // after its own keep-alive timeout (Fastify's 72 s): a call sent on it as it closes fails with
+    // a reset, which must be answered "may or may not have been carried out" although the leader
+    // never saw it. Closing it first, from this side, leaves no such moment.
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: idleMs });
+  }
 
   /**
    * The key that signs forwarded client addresses: 32 random bytes made by the first instance and
