@@ -57,12 +57,17 @@ describe('live figures are kept per the quotes they read', () => {
     const first = await everything();
     assert.equal(first.margins.profit, '10.00');
     assert.deepEqual(first.openTrades?.map((p) => [p.tradeId, p.profit]), [[ticket, '10.00']]);
-    const hits = keptAnswerStats.hits;
-    await pushTicks(t, [{ symbol: 'USDJPY', bid: 150.5, ask: 150.52 }]);
-    const second = await everything();
-    assert.deepEqual(second, first);
-    // getMargins is kept on either database; the back office's answers on SQLite (PostgreSQL reads every time).
-    assert.ok(keptAnswerStats.hits - hits >= (onPostgres ? 1 : 3), `kept answers given again: ${keptAnswerStats.hits - hits}`);
+    // getMargins is kept on either database; the back office's answers on SQLite (PostgreSQL reads
+    // every time). A background write (the candles' flush holding the connection, say) may come
+    // between two reads and cost a hit: the kept answers must show in one of a few tries.
+    const given: number[] = [];
+    for (let i = 0; i < 5 && !(given.at(-1)! >= (onPostgres ? 1 : 3)); i++) {
+      const hits = keptAnswerStats.hits;
+      await pushTicks(t, [{ symbol: 'USDJPY', bid: 150.5 + i / 100, ask: 150.52 + i / 100 }]);
+      assert.deepEqual(await everything(), first);
+      given.push(keptAnswerStats.hits - hits);
+    }
+    assert.ok(given.at(-1)! >= (onPostgres ? 1 : 3), `kept answers given again after each tick: ${given.join(', ')}`);
   });
 
   test('a tick on the profit’s conversion rate (GBPUSD) shows at once in every answer', async () => {
@@ -99,6 +104,14 @@ describe('live figures are kept per the quotes they read', () => {
     assert.deepEqual(after.details.openTrades.map((p) => [p.profit, p.bid]), [['23.40', 0.882]]);
     assert.deepEqual(after.trades.map((p) => [p.profit, p.bid]), [['23.40', 0.882]]);
     assert.deepEqual(after.openTrades?.map((p) => p.profit), ['23.40']);
+  });
+
+  test('the trader page, assembled from parts, answers its fields in the order of the whole answer', async () => {
+    const body = (await admin.get(`${calls.getTraderDetails.path}?traderId=${trader.id}`)).body as Record<string, Record<string, unknown>>;
+    calls.getTraderDetails.response.parse(body);
+    assert.deepEqual(Object.keys(body), ['status', 'profile', 'account', 'openTrades', 'pendingOrders', 'activity']);
+    assert.deepEqual(Object.keys(body.account ?? {}), ['totalMargin', 'balance', 'credit', 'profit', 'equity', 'freeMargin', 'marginLevel', 'totalDeposite', 'totalWithdrawals', 'totalCredit', 'openPositions', 'pendingOrders']);
+    assert.deepEqual([body.account?.totalDeposite, body.account?.openPositions, body.account?.pendingOrders], ['10000.00', 1, 0]);
   });
 
   test('a position opened in another symbol adds its prices: a tick there shows at once', async () => {

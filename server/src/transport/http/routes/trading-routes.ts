@@ -1,6 +1,7 @@
 import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
+import type { z } from 'zod';
 import { formatCents, roundToCents } from '../../../domain/money';
 import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
@@ -341,26 +342,39 @@ export function tradingRoutes(app: FastifyInstance): void {
     return keptOpenTrades.text;
   });
 
-  // The back office's trader page: everything support needs about one user in one answer, kept
-  // with the rows and figures it was built from while the trader's positions and status are the same.
-  const traderAnswer = answerCache<ReturnType<typeof traderDetails>>(6);
-  const traderDetails = (sources: Awaited<ReturnType<typeof traderSources>>, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Awaited<ReturnType<typeof listActivity>>, figures: Awaited<ReturnType<typeof accountFigures>>) => {
+  // The back office's trader page: everything support needs about one user in one answer. Its JSON
+  // is assembled from parts: what the database rows show (profile, ledger totals, pending orders,
+  // activity), serialized once per set of rows, and the live part (the account figures and open
+  // trades) serialized per answer, in the order JSON.stringify would write the whole answer:
+  // status, profile, account (the figures, then totalDeposite, totalWithdrawals, totalCredit,
+  // openPositions, pendingOrders), openTrades, pendingOrders, activity.
+  type TraderDetailsAnswer = z.input<typeof calls.getTraderDetails.response>;
+  type Sources = Awaited<ReturnType<typeof traderSources>>;
+  type Activity = Awaited<ReturnType<typeof listActivity>>;
+  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: string; ledger: { totalDeposite: string; totalWithdrawals: string; totalCredit: string }; tail: string };
+  // By the user row, with the other rows and the Online flag it was built from.
+  const rowParts = new WeakMap<object, RowParts>();
+  const rowPartsOf = (sources: Sources, online: boolean, orders: readonly Selectable<OrdersTable>[], activity: Activity): RowParts => {
+    const kept = rowParts.get(sources.user);
+    if (kept && kept.totals === sources.totals && kept.session === sources.session && kept.orders === orders && kept.activity === activity && kept.online === online) return kept;
     const { profile, totals } = traderProfile(sources, online);
-    return {
-      status: 'success' as const,
-      profile,
-      account: {
-        ...figures,
-        totalDeposite: formatCents(totals.depositsCents),
-        totalWithdrawals: formatCents(totals.withdrawalsCents),
-        totalCredit: formatCents(totals.creditCents),
-        openPositions: positions.length,
-        pendingOrders: orders.length,
-      },
-      openTrades: positions.map(openTradeOf),
-      pendingOrders: orders.map(pendingOrderOf),
+    const parts: RowParts = {
+      totals: sources.totals,
+      session: sources.session,
+      orders,
       activity,
+      online,
+      head: `{"status":"success","profile":${JSON.stringify(profile)},"account":`,
+      ledger: { totalDeposite: formatCents(totals.depositsCents), totalWithdrawals: formatCents(totals.withdrawalsCents), totalCredit: formatCents(totals.creditCents) },
+      tail: `,"pendingOrders":${JSON.stringify(orders.map(pendingOrderOf))},"activity":${JSON.stringify(activity)}}`,
     };
+    rowParts.set(sources.user, parts);
+    return parts;
+  };
+  const traderDetails = (sources: Sources, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Activity, figures: Awaited<ReturnType<typeof accountFigures>>) => {
+    const parts = rowPartsOf(sources, online, orders, activity);
+    const account = { ...figures, ...parts.ledger, openPositions: positions.length, pendingOrders: orders.length };
+    return JsonText.assembled<TraderDetailsAnswer>(`${parts.head}${JSON.stringify(account)},"openTrades":${JSON.stringify(positions.map(openTradeOf))}${parts.tail}`);
   };
   // What the answer shows besides database rows: the positions with their changeable fields and the
   // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
@@ -371,13 +385,13 @@ export function tradingRoutes(app: FastifyInstance): void {
     return part;
   };
   const detailsVariant = (online: boolean, engineNow: string) => `${online ? 1 : 0}${engineNow}`;
-  type DetailRows = { sources: Awaited<ReturnType<typeof traderSources>>; orders: readonly Selectable<OrdersTable>[]; activity: Awaited<ReturnType<typeof listActivity>> };
+  type DetailRows = { sources: Sources; orders: readonly Selectable<OrdersTable>[]; activity: Activity };
   // The last answer per trader, with the rows it was built from and the database version they were
   // read at: while nothing was written since (the market data's candles and last quotes aside: the
   // answer reads none of them, and the feed writes them every few seconds) the rows are what the
   // database holds, so a tick or a change of the positions rebuilds the answer from them without
   // reading; and with the same variant too, the answer is given again as it is.
-  const lastDetails = new Map<number, DetailRows & { database: string; variant: string; answer: ReturnType<typeof traderAnswer> }>();
+  const lastDetails = new Map<number, DetailRows & { database: string; variant: string; answer: JsonText<TraderDetailsAnswer> }>();
   const readDetailRows = async (traderId: number): Promise<DetailRows> => {
     const sources = await traderSources(ctx, traderId);
     const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
@@ -399,11 +413,12 @@ export function tradingRoutes(app: FastifyInstance): void {
     const engineAfter = enginePart(positions);
     const online = traderIsOnline(ctx, sources, ctx.now());
     const variant = detailsVariant(online, engineAfter);
-    const build = () => traderDetails(sources, online, positions, orders, activity, figures);
-    const answer = traderAnswer([sources.user, sources.totals, sources.session, orders, activity, figures], build, variant);
+    const answer = traderDetails(sources, online, positions, orders, activity, figures);
     // Other requests ran during the awaits: a tick or a close may have come between the figures
     // and the positions read here. Given again without reading only if the engine stood still.
-    if (database !== undefined && engineBefore === engineAfter && answer instanceof JsonText) {
+    if (database === undefined || engineBefore !== engineAfter) keptAnswerStats.unkept += 1;
+    else {
+      keptAnswerStats.misses += 1;
       if (lastDetails.size >= 10_000) lastDetails.clear();
       lastDetails.set(query.traderId, { database, sources, orders, activity, variant, answer });
     }
