@@ -40,8 +40,12 @@ import { armDeadline, ServerChild } from './server-child';
  * 100 connections, 10 s per call after 2 s of warm-up. Every answer of a measured read must be a 200
  * (non-2xx are counted and reported).
  *
+ * A read whose answer is larger than `--same-bytes` (16384 bytes by default; 0: never) is followed by
+ * the hello-world answering a body of the same size (`/bytes/<n>`): what Fastify and autocannon
+ * manage at that size on this machine, the most such a read could reach, whatever the app does.
+ *
  * Options: --mode=production|app --users=1000 --database=postgres://… --instances=1 --port=47510
- * (the first instance's; the next ones follow) --connections=100
+ * (the first instance's; the next ones follow) --connections=100 --same-bytes=16384
  * --duration=10 --warmup=2 --calls=getQuotes,getTrades,health (call names from the contracts table,
  * or `health`; default: health and every GET call that needs a session; a public call is measured
  * only when named) --profile=DIR (V8 CPU profile of the server).
@@ -56,6 +60,7 @@ const DURATION_S = Number(arg('duration', '10'));
 const WARMUP_S = Number(arg('warmup', '2'));
 const ONLY = arg('calls', '').split(',').filter(Boolean);
 const PROFILE_DIR = arg('profile', '');
+const SAME_BYTES = Number(arg('same-bytes', '16384'));
 const ADMIN_EMAIL = 'bench.admin@example.com';
 const ADMIN_PASSWORD = 'Bench-Admin-Pass-42';
 const TRADER_PASSWORD = 'violet-harbour-42';
@@ -65,8 +70,8 @@ const HEALTH_TARGET_SHARE = 0.6;
 const RUN_DEADLINE_MS = 30 * 60_000;
 const SETUP_CONCURRENCY = 16;
 
-const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--profile=DIR]';
-if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0)) {
+const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--same-bytes=16384] [--profile=DIR]';
+if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0) || !(SAME_BYTES >= 0)) {
   console.error(usage);
   process.exit(2);
 }
@@ -215,6 +220,8 @@ interface Measured {
   machineBusy: number;
   /** Kept answers given again / built and kept / not keepable, during the measurement. */
   kept: { hits: number; misses: number; unkept: number } | null;
+  /** The body of the first answer, in bytes. */
+  bodyBytes: number;
 }
 
 /** The cookie and path of the i-th request of a read: the traders' sessions in turn (the admin's for the back office). */
@@ -271,6 +278,7 @@ async function measure(targets: Target[], read: Read, sessions: Sessions | null,
     loadgenCpu: (cpu.user + cpu.system) / 1000 / (wall * 1000),
     machineBusy: busyBetween(m0, m1),
     kept,
+    bodyBytes: 0,
   };
 }
 
@@ -284,18 +292,27 @@ const keptText = (k: Measured['kept']): string => {
 async function run(read: Read, targets: Target[], sessions: Sessions | null): Promise<Measured> {
   const first = requestOf(read, sessions, 0);
   // The answer must be a success (from every instance) before it is worth measuring.
+  let bodyBytes = 0;
   for (const target of targets) {
     const res = await fetch(`http://127.0.0.1:${target.port}${first.path}`, { headers: first.cookie ? { cookie: first.cookie } : {} });
-    const body = (await res.json()) as { status?: unknown; hello?: unknown };
-    if (res.status !== 200 || (body.status !== 'success' && body.hello !== 'world')) throw new Error(`${first.path} on port ${target.port} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    const text = await res.text();
+    bodyBytes = Buffer.byteLength(text);
+    const body = JSON.parse(text) as { status?: unknown; hello?: unknown };
+    if (res.status !== 200 || (body.status !== 'success' && typeof body.hello !== 'string')) throw new Error(`${first.path} on port ${target.port} answered ${res.status}: ${text.slice(0, 200)}`);
   }
   if (WARMUP_S > 0) await measure(targets, read, sessions, WARMUP_S);
-  const m = await measure(targets, read, sessions, DURATION_S);
+  const m = { ...(await measure(targets, read, sessions, DURATION_S)), bodyBytes };
   log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)}, load generator ${pct(m.loadgenCpu, 0)}, kept answers ${keptText(m.kept)}`);
   return m;
 }
 
-function report(hello: Measured[], reads: Measured[], background: number, setup: string, logLines: number | null): string {
+/** A large read and the hello-world answering a body of the same size, measured right after it. */
+interface SameBytes {
+  read: Measured;
+  hello: Measured;
+}
+
+function report(hello: Measured[], reads: Measured[], sameBytes: SameBytes[], background: number, setup: string, logLines: number | null): string {
   const baseline = hello.reduce((s, m) => s + m.rate, 0) / hello.length;
   const row = (m: Measured, share: string) =>
     `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${num(m.bytes)} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} | ${keptText(m.kept)} |`;
@@ -307,7 +324,10 @@ function report(hello: Measured[], reads: Measured[], background: number, setup:
     '| call | path | session | req/s | share of hello-world | bytes per answer | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy | kept answers hit |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...hello.map((m, i) => row(m, i === 0 ? 'first' : 'last')),
-    ...reads.map((m) => row(m, pct(m.rate / baseline, 0))),
+    ...reads.flatMap((m) => {
+      const same = sameBytes.find((b) => b.read === m);
+      return same ? [row(m, pct(m.rate / baseline, 0)), row(same.hello, pct(same.hello.rate / baseline, 0))] : [row(m, pct(m.rate / baseline, 0))];
+    }),
   ];
   const targetOf = (m: Measured) => (m.read.name === 'health' ? HEALTH_TARGET_SHARE : TARGET_SHARE);
   const below = reads.filter((m) => m.rate / baseline < targetOf(m) || m.non2xx + m.errors > 0);
@@ -317,6 +337,9 @@ function report(hello: Measured[], reads: Measured[], background: number, setup:
   lines.push('', `Hello-world baseline: ${num(baseline)} req/s (mean of first and last). Targets: \`GET /api/health\` ≥ ${pct(HEALTH_TARGET_SHARE, 0)} of it, every authenticated read ≥ ${pct(TARGET_SHARE, 0)} (${num(baseline * TARGET_SHARE)} req/s), with no failed answer.`);
   lines.push(below.length === 0 ? `- met by all ${reads.length} rows; the slowest authenticated read, ${slowest?.read.name}, at ${pct((slowest?.rate ?? 0) / baseline, 0)}` : `- NOT met by: ${below.map((m) => `${m.read.name} (${pct(m.rate / baseline, 0)}${m.non2xx + m.errors > 0 ? `, ${m.non2xx + m.errors} failed` : ''})`).join(', ')}`);
   if (kept.hits + kept.misses + kept.unkept > 0) lines.push(`- kept answers over the whole run: ${num(kept.hits)} given again, ${num(kept.misses)} built and kept (hit rate ${pct(kept.hits / Math.max(1, kept.hits + kept.misses), 1)}), ${num(kept.unkept)} built without keeping`);
+  for (const { read, hello: same } of sameBytes) {
+    lines.push(`- ${read.read.name} answers ${num(read.bodyBytes)} bytes: the bare hello-world answering a body that size does ${num(same.rate)} req/s (${pct(same.rate / baseline, 0)} of the hello-world), so ${read.read.name} is at ${pct(read.rate / Math.max(1, same.rate), 0)} of what this machine sends at that size`);
+  }
   if (logLines !== null) lines.push(`- the server logged ${logLines} line${logLines === 1 ? '' : 's'} (warn and above) while it was measured`);
   return lines.join('\n');
 }
@@ -397,9 +420,14 @@ try {
   const helloRead: Read = { name: 'hello-world', path: '/', as: null };
   const helloRuns = [await run(helloRead, [childTarget(hello)], sessions)];
   const readRuns: Measured[] = [];
-  for (const read of readsToMeasure()) readRuns.push(await run(read, targets, sessions));
+  const sameBytes: SameBytes[] = [];
+  for (const read of readsToMeasure()) {
+    const m = await run(read, targets, sessions);
+    readRuns.push(m);
+    if (SAME_BYTES > 0 && m.bodyBytes > SAME_BYTES) sameBytes.push({ read: m, hello: await run({ name: 'hello-world', path: `/bytes/${m.bodyBytes}`, as: null }, [childTarget(hello)], sessions) });
+  }
   helloRuns.push(await run(helloRead, [childTarget(hello)], sessions));
-  process.stdout.write(`${report(helloRuns, readRuns, background, setup, production.length > 0 ? logLines() - logLinesBefore : null)}\n`);
+  process.stdout.write(`${report(helloRuns, readRuns, sameBytes, background, setup, production.length > 0 ? logLines() - logLinesBefore : null)}\n`);
 } catch (err) {
   log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
   process.exitCode = 1;
