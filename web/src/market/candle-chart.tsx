@@ -1,7 +1,6 @@
-import { Box, Center, Loader, Text, useComputedColorScheme } from '@mantine/core';
+import { Center, Loader, Text } from '@mantine/core';
 import type { CandleRecord, PeriodName } from '@tradeport/contracts';
-import { dispose, init, type Chart, type DeepPartial, type KLineData, type Period, type Styles } from 'klinecharts';
-import { useEffect, useRef, useState } from 'react';
+import type { Chart, DeepPartial, KLineData, Period, Styles } from 'klinecharts';
 import { callApi, errorMessage } from '../api/client';
 import { queryClient } from '../api/query-client';
 import { CANDLE_PAGE, candlesQuery } from '../api/query-options';
@@ -110,50 +109,6 @@ export function loadCandles(instance: Chart, { symbol, period, digits }: { symbo
     unsubscribe?.();
     unsubscribe = null;
   };
-}
-
-/**
- * A candlestick chart of our own candles (bid OHLC) with the forming candle updated live from the
- * stream; older candles load as the user scrolls back. Follows the app's light/dark theme; times in UTC.
- */
-export function CandleChart({ symbol, period, digits, height = 360, label }: { symbol: string; period: PeriodName; digits: number; height?: number | string; label: string }) {
-  const container = useRef<HTMLDivElement>(null);
-  const chart = useRef<Chart | null>(null);
-  const scheme = useComputedColorScheme('light');
-  const [state, setState] = useState<ChartLoadState>({ status: 'loading' });
-
-  useEffect(() => {
-    if (!container.current) return;
-    const instance = init(container.current, { timezone: 'UTC', locale: 'en-US' });
-    chart.current = instance;
-    // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
-    container.current.querySelectorAll('[tabindex="1"]').forEach((el) => el.setAttribute('tabindex', '0'));
-    const resize = new ResizeObserver(() => instance?.resize());
-    resize.observe(container.current);
-    return () => {
-      resize.disconnect();
-      if (container.current) dispose(container.current);
-      chart.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
-    chart.current?.setStyles(scheme === 'dark' ? 'dark' : 'light');
-    chart.current?.setStyles(chartStyles(scheme === 'dark' ? 'dark' : 'light'));
-  }, [scheme]);
-
-  useEffect(() => {
-    const instance = chart.current;
-    if (!instance) return;
-    return loadCandles(instance, { symbol, period, digits }, setState);
-    }, [symbol, period, digits]);
-
-  return (
-    <Box pos="relative" h={height} role="group" aria-label={label}>
-      <div ref={container} style={{ position: 'absolute', inset: 0 }} data-testid="candle-chart" />
-      <ChartLoadOverlay state={state} symbol={symbol} />
-    </Box>
-  );
 }
 
 /** Over a chart that is not ready: a spinner while loading, or what is missing or went wrong. */
