@@ -1,6 +1,6 @@
-import { Button, Grid, Group, Paper, ScrollArea, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import type { PeriodName } from '@tradeport/contracts';
-import { useMemo, useState } from 'react';
+import { Button, Grid, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import type { CandleRecord, PeriodName } from '@tradeport/contracts';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { useCandles, useProfile, useSession, useSymbols, useTradesHistory } from '../api/queries';
 import { roleOf } from '../auth/session';
@@ -8,9 +8,58 @@ import { formatBalance, formatDateTime, formatPrice, formatUsd, formatVolume, si
 import { DeferredCandleChart } from '../market/deferred-candle-chart';
 import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { TechnicalGauges } from '../market/technical-gauge';
-import { SUMMARY_CANDLES, technicalSummary } from '../market/technical-summary';
+import { SUMMARY_CANDLES, type TechnicalSummary } from '../market/technical-summary';
+import { technicalSummaryOffThread } from '../market/technical-summary-off-thread';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { AdminOverview } from './admin-overview';
+import { SegmentedChoice } from './segmented-choice';
+
+/**
+ * The page mounts in steps, a frame apart: first what a trader reads first (the header, the
+ * figures, the account, the market panel's frame, with skeletons shaped like what follows), then
+ * the trade history's table (once near the viewport: below the fold on a phone), then the chart.
+ * In one step, on a phone, the first render held the main thread for half a second (the history's
+ * date formatter, the chart's start and the page's first layout in one task), and the page's text
+ * waited for all of it. The technical summary is computed in a worker.
+ */
+const FRAMES_BEFORE_HISTORY = 1;
+const FRAMES_BEFORE_CHART = 2;
+
+/** False until `frames` frames have been painted since the component mounted, then true. */
+function useFramesPainted(frames: number): boolean {
+  const [painted, setPainted] = useState(0);
+  useEffect(() => {
+    if (painted >= frames) return;
+    let timer = 0;
+    // After the frame that shows the page as it is now, in a task of its own.
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setPainted(painted + 1), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [painted, frames]);
+  return painted >= frames;
+}
+
+/**
+ * The technical summary of the latest candles, computed off the main thread. Null until the
+ * first one for `key` (the symbol and interval) is in; a newer one for the same key replaces it
+ * when ready, so the dials do not blink when the candles refresh.
+ */
+function useTechnicalSummary(key: string, candles: CandleRecord[] | undefined): TechnicalSummary | null {
+  const [latest, setLatest] = useState<{ key: string; summary: TechnicalSummary } | null>(null);
+  useEffect(() => {
+    if (!candles) return;
+    let current = true;
+    void technicalSummaryOffThread(candles.slice(-SUMMARY_CANDLES)).then((summary) => current && setLatest({ key, summary }));
+    return () => {
+      current = false;
+    };
+  }, [key, candles]);
+  return latest?.key === key ? latest.summary : null;
+}
 
 function StatCard({ label, value, loading }: { label: string; value: string; loading: boolean }) {
   return (
@@ -72,13 +121,20 @@ function AccountBox({ trader }: { trader: boolean }) {
   );
 }
 
-function MarketPanel() {
+/** The chart, started once the page around it has been painted. */
+function MarketChart(props: Omit<Parameters<typeof DeferredCandleChart>[0], 'hold'>) {
+  const ready = useFramesPainted(FRAMES_BEFORE_CHART);
+  return <DeferredCandleChart {...props} hold={!ready} />;
+}
+
+/** Memoised, with HistoryTrade: the page re-renders when the profile arrives, which changes neither. */
+const MarketPanel = memo(function MarketPanel() {
   const [symbol, setSymbol] = useState<string>(DEFAULT_SPEC_SYMBOL);
   const [period, setPeriod] = useState<PeriodName>('D1');
   const symbols = useSymbols();
   const digits = symbols.data?.data.find((s) => s.Symbol === symbol)?.digits ?? 5;
   const candles = useCandles(symbol, period);
-  const summary = useMemo(() => technicalSummary((candles.data?.data ?? []).slice(-SUMMARY_CANDLES)), [candles.data]);
+  const summary = useTechnicalSummary(`${symbol}/${period}`, candles.data?.data);
   const label = SPEC_SYMBOLS.find((s) => s.symbol === symbol)?.label ?? symbol;
   return (
     <Paper p="lg">
@@ -87,46 +143,58 @@ function MarketPanel() {
           {label}
         </Title>
         <Group gap="sm">
-          <SegmentedControl
-            visibleFrom="sm"
-            aria-label="Symbol"
-            value={symbol}
-            onChange={setSymbol}
-            data={SPEC_SYMBOLS.map((s) => ({ value: s.symbol, label: s.label }))}
-            size="xs"
-          />
-          <Select hiddenFrom="sm" aria-label="Symbol" value={symbol} onChange={(v) => v && setSymbol(v)} data={SPEC_SYMBOLS.map((s) => ({ value: s.symbol, label: s.label }))} size="xs" w={120} allowDeselect={false} />
-          <SegmentedControl aria-label="Interval" value={period} onChange={(v) => setPeriod(v as PeriodName)} data={['H1', 'H4', 'D1']} size="xs" />
+          <SegmentedChoice visibleFrom="sm" aria-label="Symbol" value={symbol} onChange={setSymbol} data={SPEC_SYMBOLS.map((s) => ({ value: s.symbol, label: s.label }))} size="xs" />
+          {/* A native select: Mantine's Select keeps a floating dropdown whose set-up reads the page's layout while it first renders. */}
+          <NativeSelect hiddenFrom="sm" aria-label="Symbol" value={symbol} onChange={(e) => setSymbol(e.currentTarget.value)} data={SPEC_SYMBOLS.map((s) => ({ value: s.symbol, label: s.label }))} size="xs" w={120} />
+          <SegmentedChoice<PeriodName> aria-label="Interval" value={period} onChange={setPeriod} data={['H1', 'H4', 'D1']} size="xs" />
         </Group>
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
-          <DeferredCandleChart symbol={symbol} period={period} digits={digits} height={340} label={`${label} candlestick chart, ${period}`} />
+          <MarketChart symbol={symbol} period={period} digits={digits} height={340} label={`${label} candlestick chart, ${period}`} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
         <Stack gap="xs" justify="center" h="100%">
           <Text fw={600} size="sm" ta="center">
             Technical Summary · {period}
           </Text>
-          {candles.isPending ? <Skeleton h={200} /> : candles.isError ? <ErrorState error={candles.error} onRetry={() => void candles.refetch()} /> : <TechnicalGauges summary={summary} compact vertical />}
+          {candles.isError ? <ErrorState error={candles.error} onRetry={() => void candles.refetch()} /> : summary ? <TechnicalGauges summary={summary} compact vertical /> : <Skeleton h={200} />}
         </Stack>
         </Grid.Col>
       </Grid>
     </Paper>
   );
+});
+
+/** Whether the element has come within 200 px of the viewport (once true, stays true). */
+function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || near) return;
+    if (typeof IntersectionObserver === 'undefined') return setNear(true);
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '0px 0px 200px 0px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, near]);
+  return near;
 }
 
-function HistoryTrade() {
+/** The table is rendered once it is near the viewport (below the fold on a phone), after the page's first frame. */
+const HistoryTrade = memo(function HistoryTrade() {
+  const panel = useRef<HTMLDivElement>(null);
+  const painted = useFramesPainted(FRAMES_BEFORE_HISTORY);
+  const showTable = useNearViewport(panel) && painted;
   const history = useTradesHistory();
   const symbols = useSymbols();
   const digitsOf = (symbol: string) => symbols.data?.data.find((s) => s.Symbol === symbol)?.digits ?? 5;
   const rows = history.data?.data ?? [];
   return (
-    <Paper p="lg">
+    <Paper p="lg" ref={panel}>
       <Title order={2} size="h4" mb="md">
         History Trade
       </Title>
-      {history.isPending ? (
+      {history.isPending || (!showTable && !history.isError) ? (
         <TableSkeleton rows={5} />
       ) : history.isError ? (
         <ErrorState error={history.error} onRetry={() => void history.refetch()} />
@@ -178,7 +246,8 @@ function HistoryTrade() {
       )}
     </Paper>
   );
-}
+});
+
 
 export function HomePage() {
   const session = useSession().data;
