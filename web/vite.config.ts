@@ -25,6 +25,10 @@ export default defineConfig({
             // makes a file per component, about 40 for the terminal, and each response's headers
             // (~1 KB) cost as much as a small component. What one or two screens use stays with
             // them, so a small page (sign-up) does not download the terminal's components.
+            // KLineChart and our module that feeds it candles, in one file of a fixed name, whichever
+            // screen loads it first (the terminal, or the dashboard's chart panel): the chart
+            // benchmark tells KLineChart's redraws by this file on the stack.
+            { name: 'chart-core', test: (id: string) => /node_modules[\\/]klinecharts[\\/]|src[\\/]market[\\/]candle-chart\.tsx$/.test(id), priority: 6 },
             {
               name: 'ui',
               test: (id: string) => !/\.css($|\?)/.test(id) && /node_modules[\\/](@mantine|@floating-ui|@tabler|react-number-format)[\\/]/.test(id),

@@ -57,9 +57,9 @@ try {
     w.__longTasks = [];
     const raf = window.requestAnimationFrame.bind(window);
     // Callbacks of one frame share its timestamp: their times add up to the frame's work. Those that
-    // KLineChart asked for (its code, the candle-chart chunk, on the stack) are the chart's redraw.
+    // KLineChart asked for (its code, the chart-core chunk named in vite.config.ts, on the stack) are the chart's redraw.
     window.requestAnimationFrame = (cb) => {
-      const chart = /candle-chart/.test(new Error().stack ?? '');
+      const chart = /chart-core-/.test(new Error().stack ?? '');
       return raf((t) => {
         const start = performance.now();
         cb(t);
