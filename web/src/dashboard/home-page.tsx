@@ -1,6 +1,6 @@
 import { Button, Grid, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import type { CandleRecord, PeriodName } from '@tradeport/contracts';
-import { memo, useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, startTransition, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { useCandles, useProfile, useSession, useSymbols, useTradesHistory } from '../api/queries';
 import { roleOf } from '../auth/session';
@@ -15,31 +15,35 @@ import { AdminOverview } from './admin-overview';
 import { SegmentedChoice } from './segmented-choice';
 
 /**
- * The page mounts in steps, a frame apart: first what a trader reads first (the header, the
- * figures, the account, the market panel's frame, with skeletons shaped like what follows), then
- * the trade history's table (once near the viewport: below the fold on a phone), then the chart.
- * In one step, on a phone, the first render held the main thread for half a second (the history's
- * date formatter, the chart's start and the page's first layout in one task), and the page's text
- * waited for all of it. The technical summary is computed in a worker.
+ * The page mounts in steps, a frame apart: first its heading and description (the largest text,
+ * what a phone should paint first), then the figures, the account and the market panel's frame
+ * (with skeletons shaped like what follows), then the trade history's table (once near the
+ * viewport: below the fold on a phone), then the chart. In one step, on a phone, the first render
+ * held the main thread for half a second (the history's date formatter, the chart's start and the
+ * page's first layout in one task), and the page's text waited for all of it. The technical
+ * summary is computed in a worker.
  */
 const FRAMES_BEFORE_HISTORY = 1;
 const FRAMES_BEFORE_CHART = 2;
 
-/** False until `frames` frames have been painted since the component mounted, then true. */
-function useFramesPainted(frames: number): boolean {
+/**
+ * False until `frames` frames have been painted since the component mounted, then true; with
+ * `transition`, the render that follows is a transition (React renders it in slices).
+ */
+function useFramesPainted(frames: number, { transition = false }: { transition?: boolean } = {}): boolean {
   const [painted, setPainted] = useState(0);
   useEffect(() => {
     if (painted >= frames) return;
     let timer = 0;
     // After the frame that shows the page as it is now, in a task of its own.
     const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => setPainted(painted + 1), 0);
+      timer = window.setTimeout(() => (transition ? startTransition(() => setPainted(painted + 1)) : setPainted(painted + 1)), 0);
     });
     return () => {
       cancelAnimationFrame(frame);
       window.clearTimeout(timer);
     };
-  }, [painted, frames]);
+  }, [painted, frames, transition]);
   return painted >= frames;
 }
 
@@ -127,7 +131,7 @@ function MarketChart(props: Omit<Parameters<typeof DeferredCandleChart>[0], 'hol
   return <DeferredCandleChart {...props} hold={!ready} />;
 }
 
-/** Memoised, with HistoryTrade: the page re-renders when the profile arrives, which changes neither. */
+/** Memoised, with HistoryTrade: the page's body re-renders when the profile arrives, which changes neither. */
 const MarketPanel = memo(function MarketPanel() {
   const [symbol, setSymbol] = useState<string>(DEFAULT_SPEC_SYMBOL);
   const [period, setPeriod] = useState<PeriodName>('D1');
@@ -252,12 +256,24 @@ const HistoryTrade = memo(function HistoryTrade() {
 export function HomePage() {
   const session = useSession().data;
   const trader = session ? roleOf(session) === 'trader' : true;
+  // The heading and its description (the page's largest text) in a commit of their own, with the
+  // menu and header around them; the figures, the market panel and the history render after that
+  // frame, in a transition that yields to the browser as it goes.
+  const body = useFramesPainted(1, { transition: true });
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Dashboard" description={trader ? 'Your account at a glance, the markets you follow and your closed trades.' : 'The back office at a glance.'} />
+      {body && <HomeBody trader={trader} />}
+    </Stack>
+  );
+}
+
+function HomeBody({ trader }: { trader: boolean }) {
   const profile = useProfile();
   const p = profile.data?.data[0];
   const loading = profile.isPending;
   return (
-    <Stack gap="lg">
-      <PageHeader title="Dashboard" description={trader ? 'Your account at a glance, the markets you follow and your closed trades.' : 'The back office at a glance.'} />
+    <>
       {trader ? (
         <SimpleGrid cols={{ base: 2, lg: 4 }} spacing={{ base: 'sm', sm: 'md' }}>
           <StatCard label="Total Balance" value={formatUsd(p?.totalBalance)} loading={loading} />
@@ -277,6 +293,6 @@ export function HomePage() {
         </Grid.Col>
       </Grid>
       {trader && <HistoryTrade />}
-    </Stack>
+    </>
   );
 }
