@@ -1,8 +1,9 @@
 import type { ChartDrawing, ChartIndicator, ChartLayout, ChartToolName } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
-import { dispose, init, type Chart, type DeepPartial, type Indicator, type KLineData, type Overlay, type Styles } from 'klinecharts';
+import { dispose, init, type Chart, type DeepPartial, type KLineData, type Overlay, type Styles } from 'klinecharts';
 import { chartStyles, loadCandles, type ChartLoadState } from '../market/candle-chart';
-import { INDICATOR_BY_NAME, withSource } from './indicators';
+import { foldOf, resumable } from './indicator-folds';
+import { INDICATOR_BY_NAME } from './indicators';
 import { levelLabelLayout } from './level-figure';
 import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingStyle, type LevelLook } from './overlays';
 import { isRemovable, type TradeLevel } from './trade-levels';
@@ -273,11 +274,12 @@ export class ChartController {
         const height = Math.round(Math.max(40, Math.min(SUB_PANE_HEIGHT, this.container.clientHeight * 0.16)));
         this.chart.setPaneOptions({ id: pane, height, minHeight: 36 });
       }
-      if (def.usesSource && i.source !== 'close') {
-        // KLineChart's formulas read the close: hand them candles whose close is the chosen price.
-        const created = this.chart.getIndicators({ id })[0] as (Indicator & { calc: (data: KLineData[], indicator: Indicator) => unknown }) | undefined;
-        const base = created?.calc;
-        if (base) this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[], indicator: Indicator) => base(withSource(data, i.source), indicator) } as never);
+      // Our folds of KLineChart's formulas (its figures, from the chosen price), resumed on a tick
+      // instead of computed again over every loaded candle ten times a second.
+      const created = this.chart.getIndicators({ id })[0];
+      if (created) {
+        const run = resumable(foldOf(i.name, [...i.params], def.usesSource ? i.source : 'close', created.figures.map((f) => f.key)));
+        this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[]) => run(data) } as never);
       }
     }
     this.mark();

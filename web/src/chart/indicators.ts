@@ -71,9 +71,6 @@ export function sourcePrice(k: KLineData, source: IndicatorSource): number {
   }
 }
 
-/** Candles whose close is the source price, so KLineChart's own close-based formulas use the source. */
-export const withSource = (data: KLineData[], source: IndicatorSource): KLineData[] => (source === 'close' ? data : data.map((k) => ({ ...k, close: sourcePrice(k, source) })));
-
 /** "RSI 14", "BOLL 20, 2 · HL/2": how an indicator is named in lists. */
 export function indicatorTitle(i: ChartIndicator): string {
   const def = INDICATOR_BY_NAME.get(i.name);
