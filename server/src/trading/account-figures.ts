@@ -19,6 +19,12 @@ interface Valuation {
   margin: Decimal | null;
 }
 
+/**
+ * Numbers the valuations: a new number, new prices for that position. One count for the whole
+ * process, so the figures rebuilt when the engine leads again never repeat a stamp of the ones before.
+ */
+let valuations = 0;
+
 const accountRow = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('userId')));
 
 /**
@@ -35,8 +41,6 @@ export class AccountFigures {
    * `serial`) as they are. The quote book replaces a quote's object on every change, never edits it.
    */
   private readonly valued = new WeakMap<OpenPosition, Valuation>();
-  /** Numbers the valuations: a new number, new prices for that position. */
-  private serials = 0;
 
   /** Each account's last figures and the inputs they came from (see figures()). */
   private readonly lastFigures = new Map<number, { key: string; figures: AccountState }>();
@@ -56,7 +60,7 @@ export class AccountFigures {
       else v = undefined;
     }
     if (v === undefined) {
-      v = { version, serial: ++this.serials, reads: [], profit: null, leverage: Number.NaN, margin: null };
+      v = { version, serial: ++valuations, reads: [], profit: null, leverage: Number.NaN, margin: null };
       v.profit = this.profitNow(p, v);
       this.valued.set(p, v);
     }
