@@ -1,8 +1,9 @@
 /**
  * Our indicator folds (src/chart/indicator-folds.ts) stand in for KLineChart's own formulas, so
- * that a tick recomputes only the forming candle. This checks in Chromium that they give exactly
- * KLineChart's figures for the same candles, for every indicator we offer, with default and odd
- * settings: KLineChart's browser build computes them, our folds compute them here.
+ * that a tick recomputes only the forming candle, and our drawing (src/chart/indicator-draw.ts)
+ * for its figure per candle. This checks in Chromium, against KLineChart's browser build, that the
+ * folds give exactly its figures for every indicator we offer (default and odd settings), and that
+ * our drawing paints exactly its pixels.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -11,9 +12,18 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import type { ChartIndicatorName } from '@tradeport/contracts';
 import type { KLineData } from 'klinecharts';
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { foldOf, resumable } from '../src/chart/indicator-folds';
 
 const KLINECHARTS_UMD = join(dirname(createRequire(import.meta.url).resolve('klinecharts')), 'umd', 'klinecharts.js');
+
+/** Our fast indicator drawing as a page script (it imports only types): `window.drawIndicatorFast`. */
+function drawScript(): string {
+  const source = readFileSync(new URL('../src/chart/indicator-draw.ts', import.meta.url), 'utf8');
+  const js = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  return `(() => { ${js.replace(/^export /gm, '').replace(/^import .*$/gm, '')}; window.drawIndicatorFast = drawIndicatorFast; })();`;
+}
 
 /** 400 hourly candles of a random walk (seeded, so a failure repeats). */
 function walk(): KLineData[] {
@@ -84,5 +94,52 @@ describe('indicator folds against KLineChart', () => {
       const ours = resumable(foldOf(c.name, c.params, 'close', keys))(candles);
       assert.deepEqual(JSON.parse(JSON.stringify(ours)), values, `${c.name} ${c.params}`);
     });
+  });
+
+  it('drawn a line or a look of bars at a time, paint the same pixels as KLineChart’s figure per candle', async () => {
+    const candles = walk();
+    const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+    await page.setContent('<div id="theirs" style="width: 900px; height: 640px"></div><div id="ours" style="width: 900px; height: 640px"></div>');
+    await page.addScriptTag({ path: KLINECHARTS_UMD });
+    await page.addScriptTag({ content: drawScript() });
+    const differences = (await page.evaluate(`(async ({ candles }) => {
+      const k = window.klinecharts;
+      const make = (id, fast) => {
+        const chart = k.init(id);
+        chart.setDataLoader({ getBars: ({ callback }) => callback(candles, false) });
+        chart.setSymbol({ ticker: 'EURUSD', pricePrecision: 5, volumePrecision: 0 });
+        chart.setPeriod({ type: 'hour', span: 1 });
+        const add = (name, params, pane, colors) => {
+          const ind = chart.createIndicator({ name, calcParams: params, styles: colors ? { lines: colors.map((color) => ({ color, size: 1.5 })) } : undefined, ...(pane ? { paneId: pane } : {}) }, !!pane);
+          if (fast) chart.overrideIndicator({ id: ind, draw: window.drawIndicatorFast });
+        };
+        add('MA', [20], 'candle_pane', ['#f08c00']);
+        add('BOLL', [20, 2], 'candle_pane', ['#7048e8', '#868e96', '#7048e8']);
+        add('RSI', [14], null, ['#ae3ec9']);
+        add('MACD', [12, 26, 9], null, ['#1c7ed6', '#f08c00']);
+        add('VOL', [20], null, ['#f08c00']);
+        return chart;
+      };
+      make('theirs', false);
+      make('ours', true);
+      await new Promise((r) => setTimeout(r, 600));
+      // Each pane's main canvas (candles, indicators, grid), the same size in both charts.
+      const canvases = (id) => [...document.querySelectorAll('#' + id + ' canvas')];
+      const a = canvases('theirs');
+      const b = canvases('ours');
+      if (a.length !== b.length || a.length === 0) return [{ canvas: -1, pixels: a.length - b.length }];
+      return a.map((ca, n) => {
+        const cb = b[n];
+        if (ca.width !== cb.width || ca.height !== cb.height || ca.width === 0) return { canvas: n, pixels: -1 };
+        const da = ca.getContext('2d').getImageData(0, 0, ca.width, ca.height).data;
+        const db = cb.getContext('2d').getImageData(0, 0, cb.width, cb.height).data;
+        let pixels = 0;
+        for (let i = 0; i < da.length; i += 4) if (Math.abs(da[i] - db[i]) + Math.abs(da[i + 1] - db[i + 1]) + Math.abs(da[i + 2] - db[i + 2]) + Math.abs(da[i + 3] - db[i + 3]) > 8) pixels++;
+        return { canvas: n, pixels };
+      });
+    })(${JSON.stringify({ candles })})`)) as Array<{ canvas: number; pixels: number }>;
+    await page.close();
+    assert.ok(differences.length > 8, `every pane's canvases compared (${differences.length})`);
+    assert.deepEqual(differences.filter((d) => d.pixels !== 0), [], 'pixels that differ, by canvas');
   });
 });

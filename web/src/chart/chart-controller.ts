@@ -2,6 +2,7 @@ import type { ChartDrawing, ChartIndicator, ChartLayout, ChartToolName } from '@
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { dispose, init, type Chart, type DeepPartial, type KLineData, type Overlay, type Styles } from 'klinecharts';
 import { chartStyles, loadCandles, type ChartLoadState } from '../market/candle-chart';
+import { drawIndicatorFast } from './indicator-draw';
 import { foldOf, resumable } from './indicator-folds';
 import { INDICATOR_BY_NAME } from './indicators';
 import { levelLabelLayout } from './level-figure';
@@ -275,11 +276,12 @@ export class ChartController {
         this.chart.setPaneOptions({ id: pane, height, minHeight: 36 });
       }
       // Our folds of KLineChart's formulas (its figures, from the chosen price), resumed on a tick
-      // instead of computed again over every loaded candle ten times a second.
+      // instead of computed again over every loaded candle ten times a second; drawn a line or a
+      // look of bars at a time rather than a figure per candle.
       const created = this.chart.getIndicators({ id })[0];
       if (created) {
         const run = resumable(foldOf(i.name, [...i.params], def.usesSource ? i.source : 'close', created.figures.map((f) => f.key)));
-        this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[]) => run(data) } as never);
+        this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[]) => run(data), draw: drawIndicatorFast } as never);
       }
     }
     this.mark();
