@@ -4,6 +4,14 @@ import { dispose, init, type Chart } from 'klinecharts';
 import { useEffect, useRef, useState } from 'react';
 import { chartStyles, ChartLoadOverlay, loadCandles, type ChartLoadState } from './candle-chart';
 
+let warmed = false;
+function warmDateFormatter(): void {
+  if (warmed) return;
+  warmed = true;
+  // The options KLineChart's store uses for its formatter (see setTimezone there).
+  new Intl.DateTimeFormat('en', { hour12: false, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC' }).format(0);
+}
+
 /**
  * A candlestick chart of our own candles (bid OHLC) with the forming candle updated live from the
  * stream; older candles load as the user scrolls back. Follows the app's light/dark theme; times in UTC.
@@ -25,16 +33,23 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
     let started: Chart | null = null;
     let resize: ResizeObserver | null = null;
     let timer = 0;
+    const start = () => {
+      started = init(el, { timezone: 'UTC', locale: 'en-US' });
+      if (!started) return;
+      // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
+      el.querySelectorAll('[tabindex="1"]').forEach((node) => node.setAttribute('tabindex', '0'));
+      const chartInstance = started;
+      resize = new ResizeObserver(() => chartInstance.resize());
+      resize.observe(el);
+      setInstance(started);
+    };
     const frame = requestAnimationFrame(() => {
       timer = window.setTimeout(() => {
-        started = init(el, { timezone: 'UTC', locale: 'en-US' });
-        if (!started) return;
-        // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
-        el.querySelectorAll('[tabindex="1"]').forEach((node) => node.setAttribute('tabindex', '0'));
-        const chartInstance = started;
-        resize = new ResizeObserver(() => chartInstance.resize());
-        resize.observe(el);
-        setInstance(started);
+        // The chart's start makes a date formatter, on a phone often the page's first, which loads
+        // the locale's data: a long task by itself. Made once here, a task before, that cost is
+        // not added to the start's.
+        warmDateFormatter();
+        timer = window.setTimeout(start, 0);
       }, 0);
     });
     return () => {
