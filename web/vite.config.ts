@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { klinechartsTextWidths } from './build/klinecharts-text-widths';
 
 // The server serves web/dist on the same origin as the API, sending the brotli or gzip file beside
 // each asset when the browser accepts it; in development Vite proxies /api to the server.
 export default defineConfig({
-  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
+  plugins: [react(), klinechartsTextWidths(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
   server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } } },
   build: {
     outDir: 'dist',
