@@ -84,7 +84,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
-    return503OnClosing: true,
+    // Requests arriving while the app closes are refused by the security plugin, in the spec's shape
+    // with Retry-After, instead of Fastify's bare 503.
+    return503OnClosing: false,
     // Requests Node's HTTP parser cannot read (a bad or negative Content-Length, both Content-Length
     // and Transfer-Encoding, a bad chunk, a header without a colon, control characters, headers
     // too large) never reach a route: they get the spec's shape here too, not Fastify's default.

@@ -23,6 +23,13 @@ import { BODY_LIMIT_BYTES } from './security';
 async function routes(app: FastifyInstance): Promise<void> {
   let websocketServer: FastifyInstance['websocketServer'] | undefined;
   await app.register(async (stream) => {
+    // Shutting down: every stream client is told the server is going away (1001), so browsers
+    // reconnect (to another instance behind a balancer) at once. This runs before the WebSocket
+    // plugin's own pre-close hook, which would close them with no code at all (1005), and before
+    // the stream hub's close, which comes too late to name one.
+    stream.addHook('preClose', async () => {
+      for (const client of stream.websocketServer.clients) client.close(1001, 'Server shutting down');
+    });
     await stream.register(fastifyWebsocket, {
       options: { maxPayload: 16 * 1024, perMessageDeflate: false },
       // A client breaking the WebSocket protocol (invalid UTF-8, an unmasked frame, a bad opcode, a

@@ -4,8 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import { Redis } from 'ioredis';
+import { ENGINE_MOVING, FORWARDED_HEADER, sendRetryable } from '../cluster/forwarding';
 import type { AppConfig } from '../config';
 import { sharedRateLimitStore } from './rate-limit-store';
+import { SESSION_LOOKUP_TIMEOUT } from './sessions';
 import { messageForFrameworkError, sendFailure } from '../transport/http/responses';
 import { isSameSite } from '../transport/http/same-site';
 
@@ -15,6 +17,8 @@ export const RATE_LIMIT_KEY_PREFIX = 'tradeport:rate-limit:';
 /** A count Redis has not answered within this long is made in the instance's memory instead. */
 const RATE_LIMIT_REDIS_TIMEOUT_MS = 500;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The answer to a request that reaches an instance shutting down (a rolling restart, say). */
+export const SERVER_RESTARTING = 'This server is restarting; nothing was done. Please try again in a moment.';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,10 +95,25 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
     }),
   });
 
+  // Once the app starts closing, a request still arriving — on a kept-alive connection, or after a
+  // slow one on the same connection — is refused before anything runs, as a retryable 503 in the
+  // spec's shape (Fastify's own `return503OnClosing` answer has neither, so it is off in app.ts).
+  // Fastify adds `Connection: close` to it, so the client's next try opens a connection, which the
+  // balancer sends to another instance. A call forwarded here by another instance, which took this
+  // one for the engine leader, is told the engine is moving, as the forwarder would say itself.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   // One synchronous hook for every request (no promise per request).
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const asset = (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/');
     for (const name of asset ? assetHeaderNames : headerNames) reply.header(name, headers[name]);
+    if (closing) {
+      request.log.info({ method: request.method, url: request.url.split('?')[0] }, 'request refused: the server is shutting down');
+      return void sendRetryable(reply, request.headers[FORWARDED_HEADER] === undefined ? SERVER_RESTARTING : ENGINE_MOVING);
+    }
     // The JSON parser enforces bodyLimit itself; this makes the same limit hold for every body,
     // multipart forms included, before any of it is read.
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return void sendFailure(reply, 413, 'The request is too large.');
@@ -159,7 +178,7 @@ export function transactionConflict(error: { code?: string }): boolean {
 }
 
 export function databaseUnavailable(error: { code?: string; message?: string }): boolean {
-  return (error.code !== undefined && CONNECTION_CODES.has(error.code)) || CONNECTION_MESSAGES.test(error.message ?? '');
+  return (error.code !== undefined && (CONNECTION_CODES.has(error.code) || error.code === SESSION_LOOKUP_TIMEOUT)) || CONNECTION_MESSAGES.test(error.message ?? '');
 }
 
 /**

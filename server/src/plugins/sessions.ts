@@ -2,9 +2,49 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { prunePasswordResets } from '../services/password-reset';
-import { flushTouches, pruneSessions, TOUCH_FLUSH_MS } from '../services/sessions';
+import { flushTouches, pruneSessions, TOUCH_FLUSH_MS, type SessionUser } from '../services/sessions';
 
 const PRUNE_EVERY_MS = 3600_000;
+/**
+ * How long a request waits for its session to be read from the database: far shorter than the
+ * PostgreSQL pool's 10 s wait for a connection (and a connection that stopped answering waits for
+ * ever), so a database that is out of reach costs the client a quick retryable 503 instead of a
+ * hanging call. A session in the instance's session cache needs no database and never waits.
+ */
+export const SESSION_LOOKUP_DEADLINE_MS = 3_000;
+
+export const SESSION_LOOKUP_TIMEOUT = 'TP_SESSION_LOOKUP_TIMEOUT';
+/** A session lookup that outlasted its deadline; answered 503 with Retry-After (security plugin). */
+export class SessionLookupTimeout extends Error {
+  readonly code = SESSION_LOOKUP_TIMEOUT;
+  constructor(ms: number) {
+    super(`the database did not answer the session lookup within ${ms} ms`);
+  }
+}
+const kLookup = Symbol('sessionLookup');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [kLookup]: Promise<SessionUser | null> | undefined;
+  }
+}
+
+/** `lookup`, or a rejection with SessionLookupTimeout if it has not settled within `ms`. */
+function within(lookup: Promise<SessionUser | null>, ms: number): Promise<SessionUser | null> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new SessionLookupTimeout(ms)), ms);
+    lookup.then(
+      (session) => {
+        clearTimeout(timer);
+        resolve(session);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
 
 /**
  * Sessions around the routes: the cookie parser (routes resolve the `tp_session` cookie lazily,
@@ -13,9 +53,27 @@ const PRUNE_EVERY_MS = 3600_000;
  * dead sessions and reset tokens, and the one log line per request (which names the user when the
  * request had a session).
  */
-async function sessions(app: FastifyInstance): Promise<void> {
+async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: number }): Promise<void> {
   const services = app.services;
   await app.register(fastifyCookie);
+
+  // The request's session lookup (transport/http/session-cookie.ts `currentSession`, which stores
+  // it in `request.sessionPromise` the first time a route asks) is bounded here, where it is
+  // stored: a lookup that reads the database and gets no answer within the deadline fails with
+  // SessionLookupTimeout, which the error handler answers 503 with Retry-After in the spec's
+  // shape. The read itself is not cancelled: it ends when the database answers or the connection fails.
+  // A session in the cache needs no read: its lookup settles in the same turn, and the timer is
+  // cleared unfired.
+  const deadlineMs = options.lookupDeadlineMs ?? SESSION_LOOKUP_DEADLINE_MS;
+  app.decorateRequest(kLookup, undefined);
+  app.decorateRequest('sessionPromise', {
+    getter(this: FastifyRequest) {
+      return this[kLookup];
+    },
+    setter(this: FastifyRequest, lookup: Promise<SessionUser | null> | undefined) {
+      this[kLookup] = lookup === undefined ? undefined : within(lookup, deadlineMs);
+    },
+  });
 
   // Sessions ended on another instance stop working here as soon as the bus brings the news
   // (those ended here were dropped already, right after their commit).
