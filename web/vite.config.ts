@@ -29,7 +29,14 @@ export default defineConfig({
             // KLineChart and our module that feeds it candles, in one file of a fixed name, whichever
             // screen loads it first (the terminal, or the dashboard's chart panel): the chart
             // benchmark tells KLineChart's redraws by this file on the stack.
-            { name: 'chart-core', test: (id: string) => /node_modules[\\/]klinecharts[\\/]|src[\\/]market[\\/]candle-chart\.tsx$/.test(id), priority: 6 },
+            {
+              name: 'chart-core',
+              test: (id: string) => /node_modules[\\/]klinecharts[\\/]|src[\\/]market[\\/]candle-chart\.tsx$/.test(id),
+              priority: 6,
+              // Only those two: what candle-chart.tsx imports (the stream, the API client) stays
+              // where it was, or every signed-in page would download KLineChart with the stream.
+              includeDependenciesRecursively: false,
+            },
             {
               name: 'ui',
               test: (id: string) => !/\.css($|\?)/.test(id) && /node_modules[\\/](@mantine|@floating-ui|@tabler|react-number-format)[\\/]/.test(id),
