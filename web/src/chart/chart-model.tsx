@@ -1,13 +1,12 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import type { ChartIndicator, ChartLayout } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
 import { useTerminalSettings } from '../terminal/terminal-settings';
 import { toastError, toastSuccess } from '../ui/toast';
 import type { ChartType } from './chart-controller';
-import { IndicatorDialog } from './indicator-dialog';
 import { changeFor, levelsOf, type LevelChange, type TradeLevel } from './trade-levels';
 import { useChartLayout, type SaveState } from './use-chart-layout';
 
@@ -120,9 +119,15 @@ export function useChartModel({ symbol, period, digits, initialType = 'candle' }
   };
 }
 
+/** An indicator's settings dialog, downloaded when first opened. */
+const IndicatorDialog = lazy(async () => ({ default: (await import('./indicator-dialog')).IndicatorDialog }));
+
 /** The model's dialogs: confirming a level change, and an indicator's settings. */
 export function ChartModelDialogs({ model }: { model: ChartModel }) {
   const { confirm, onConfirm, onCancel, editing, onCloseEditing, onApplyEditing } = model.dialogs;
+  // Mounted from its first opening on, so it closes with its transition.
+  const opened = useRef(false);
+  if (editing) opened.current = true;
   return (
     <>
       <Modal opened={!!confirm} onClose={onCancel} title="Change the order?" size="sm" centered>
@@ -136,7 +141,11 @@ export function ChartModelDialogs({ model }: { model: ChartModel }) {
           </Button>
         </Group>
       </Modal>
-      <IndicatorDialog indicator={editing} onClose={onCloseEditing} onApply={onApplyEditing} />
+      {opened.current && (
+        <Suspense fallback={null}>
+          <IndicatorDialog indicator={editing} onClose={onCloseEditing} onApply={onApplyEditing} />
+        </Suspense>
+      )}
     </>
   );
 }

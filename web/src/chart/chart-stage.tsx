@@ -1,10 +1,11 @@
-import { ActionIcon, Box, Button, ColorInput, Group, Menu, Modal, SegmentedControl, Text } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Menu, Modal, SegmentedControl, Text } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
 import { IconChartPpf, IconGridDots, IconShape, IconTimeline, IconTrash } from '@tabler/icons-react';
 import { MAX_CHART_DRAWINGS, type ChartDrawing, type ChartLayout, type ChartToolName } from '@tradeport/contracts';
 import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ChartLoadOverlay, type ChartLoadState } from '../market/candle-chart';
 import { ChartController } from './chart-controller';
+import { ColorField } from './color-field';
 import type { ChartModel } from './chart-model';
 import classes from './chart.module.css';
 import type { DrawingStyle } from './overlays';
@@ -259,7 +260,7 @@ function DrawingBar({ stage, touch }: { stage: ChartStageState; touch: boolean }
   const { selected, selectedStyle: style, restyle } = stage;
   const name = TOOL_BY_NAME.get(stage.controller.current?.toolOf(selected ?? '') ?? 'trendLine')?.label;
   const colour = (
-    <ColorInput
+    <ColorField
       size={touch ? 'md' : 'xs'}
       w={touch ? 124 : 110}
       aria-label="Drawing colour"

@@ -1,4 +1,5 @@
-import { Button, ColorInput, Group, Modal, NumberInput, Select, Stack } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, Stack } from '@mantine/core';
+import { ColorField } from './color-field';
 import { INDICATOR_SOURCES, type ChartIndicator, type IndicatorSource } from '@tradeport/contracts';
 import { useEffect, useState } from 'react';
 import { INDICATOR_BY_NAME, SOURCE_LABELS } from './indicators';
@@ -47,7 +48,7 @@ export function IndicatorDialog({ indicator, onClose, onApply }: { indicator: Ch
               />
             )}
             {def.colorLabels.map((label, i) => (
-              <ColorInput
+              <ColorField
                 key={label}
                 label={`${label} colour`}
                 size="sm"
