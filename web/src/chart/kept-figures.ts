@@ -18,7 +18,8 @@ const DEFAULT_STYLE: DrawingStyle = { color: '#1c7ed6', width: 1 };
 
 /** A drawing's figures as last built, and what they were built from. */
 interface Kept<T> {
-  key: string;
+  /** What the figures were built from (see `inputsOf`). */
+  inputs: Array<number | string | undefined>;
   /** The geometry read the last candle's close (a channel fitted up to the forming candle). */
   readsLast: boolean;
   lastClose: number;
@@ -28,16 +29,28 @@ interface Kept<T> {
 }
 
 /**
- * Everything a tool's geometry reads but the closes and the price-to-pixel mapping: its anchors in
- * pixels and in data, the pane's size, the candles' extent (a candle index moves when older candles
- * load or a new one opens), the digits and the style.
+ * Everything a tool's geometry reads but the closes and the price-to-pixel mapping, in order: the
+ * pane's size, the candles' extent (a candle index moves when older candles load or a new one
+ * opens), the digits, the style, and its anchors in pixels and in data. Compared value by value
+ * with what the kept figures were built from (`sameInputs`), without building anything on a hit.
  */
-function keyOf(frame: FigureFrame, style: DrawingStyle): string {
+function inputsOf(frame: FigureFrame, style: DrawingStyle): Array<number | string | undefined> {
   const { candles } = frame;
-  let key = `${frame.width},${frame.height},${candles.length},${candles[0]?.timestamp},${candles.at(-1)?.timestamp},${frame.digits},${style.color},${style.width}`;
-  for (const c of frame.coords) key += `|${c.x},${c.y}`;
-  for (const p of frame.overlay.points) key += `|${p.timestamp},${p.value}`;
-  return key;
+  const inputs: Array<number | string | undefined> = [frame.width, frame.height, candles.length, candles[0]?.timestamp, candles[candles.length - 1]?.timestamp, frame.digits, style.color, style.width];
+  for (const c of frame.coords) inputs.push(c.x, c.y);
+  for (const p of frame.overlay.points) inputs.push(p.timestamp, p.value);
+  return inputs;
+}
+
+function sameInputs(inputs: Array<number | string | undefined>, frame: FigureFrame, style: DrawingStyle): boolean {
+  const { candles, coords } = frame;
+  const points = frame.overlay.points;
+  if (inputs.length !== 8 + 2 * coords.length + 2 * points.length) return false;
+  if (inputs[0] !== frame.width || inputs[1] !== frame.height || inputs[2] !== candles.length || inputs[3] !== candles[0]?.timestamp || inputs[4] !== candles[candles.length - 1]?.timestamp || inputs[5] !== frame.digits || inputs[6] !== style.color || inputs[7] !== style.width) return false;
+  let i = 8;
+  for (const c of coords) if (inputs[i++] !== c.x || inputs[i++] !== c.y) return false;
+  for (const p of points) if (inputs[i++] !== p.timestamp || inputs[i++] !== p.value) return false;
+  return true;
 }
 
 /** Whether the mapping still puts each price the geometry asked about where it did. */
@@ -51,7 +64,7 @@ function samePixels(pixels: number[], yOf: FigureFrame['yOf']): boolean {
 /**
  * A tool's figures, built again only when something they are drawn from changed. KLineChart asks
  * for every drawing's figures on every frame; a tick that moves nothing on the pane (the usual
- * case) then costs no geometry. The geometry is a pure function of its input, so equal keys, the
+ * case) then costs no geometry. The geometry is a pure function of its input, so equal inputs, the
  * same last close (when it read it) and the same pixels for the prices it asked about (when it
  * asked) give the same shapes; a channel fitted up to the forming candle follows its close.
  */
@@ -60,10 +73,9 @@ export function keptFigures<T>(tool: ToolDefinition, toFigures: (shapes: Shape[]
   return (frame) => {
     const { candles, overlay } = frame;
     const style = overlay.extendData ?? DEFAULT_STYLE;
-    const key = keyOf(frame, style);
-    const lastClose = candles.at(-1)?.close ?? Number.NaN;
+    const lastClose = candles[candles.length - 1]?.close ?? Number.NaN;
     const before = kept.get(overlay);
-    if (before && before.key === key && (!before.readsLast || Object.is(before.lastClose, lastClose)) && samePixels(before.pixels, frame.yOf)) return before.figures;
+    if (before && sameInputs(before.inputs, frame, style) && (!before.readsLast || Object.is(before.lastClose, lastClose)) && samePixels(before.pixels, frame.yOf)) return before.figures;
     let readsLast = false;
     const pixels: number[] = [];
     const { yOf } = frame;
@@ -86,7 +98,7 @@ export function keptFigures<T>(tool: ToolDefinition, toFigures: (shapes: Shape[]
         : undefined,
     });
     const figures = toFigures(shapes, style);
-    kept.set(overlay, { key, readsLast, lastClose, pixels, figures });
+    kept.set(overlay, { inputs: inputsOf(frame, style), readsLast, lastClose, pixels, figures });
     return figures;
   };
 }
