@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
 import { APP_JS, buildWebDist, INDEX_HTML, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
@@ -45,6 +47,15 @@ describe('serving the web app', () => {
     const page = await get('/', BR_GZIP);
     assert.match(String(page.headers['content-security-policy']), /default-src 'self'/, 'the page keeps its policies');
     assert.equal(page.headers['x-frame-options'], 'SAMEORIGIN');
+  });
+
+  test("the page's policy allows the web app's inline script (the colour scheme before the first paint) by its hash, and no other inline script", async () => {
+    const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+    assert.equal(inline.length, 1, 'web/index.html has its one inline script');
+    const csp = String((await get('/')).headers['content-security-policy']);
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1]?.split(' ') ?? [];
+    assert.deepEqual(scriptSrc, ["'self'", ...inline], `script-src: ${scriptSrc.join(' ')}`);
   });
 
   test('gzip when the browser takes only gzip, or when no brotli file exists; the plain file otherwise', async () => {
