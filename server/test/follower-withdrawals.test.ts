@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
-import { Redis } from 'ioredis';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client } from './helpers/client';
 import { eventually, openPosition, push, roomyLimits, tradingDesk } from './helpers/trading';
+import { startOwnRedis } from './helpers/own-redis';
 
 /**
  * A withdrawal may not take what open positions need, valued at the current prices. A follower's
@@ -17,37 +15,11 @@ import { eventually, openPosition, push, roomyLimits, tradingDesk } from './help
  */
 const PG = process.env.DATABASE_URL ?? '';
 
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = s.address() as AddressInfo;
-      s.close(() => resolve(p));
-    });
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const stop = async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
-    await exited;
-  };
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    const ok = await probe.connect().then(() => probe.ping(), () => null);
-    probe.disconnect();
-    if (ok === 'PONG') return { url, stop };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await stop();
-  throw new Error('redis-server did not answer');
-}
 
 describe('withdrawals sent to a follower', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
   test("are checked at the leader's prices, not at the follower's older relayed ones: a request and an approval the leader's prices refuse are refused", async () => {
     const db = await restartableDatabase();
-    const redis = await startRedis();
+    const redis = await startOwnRedis();
     const apps: TestApp[] = [];
     try {
       const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { ConfigError } from '../src/config';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client, signedInTrader } from './helpers/client';
 import { push, roomyLimits } from './helpers/trading';
+import { startOwnRedis } from './helpers/own-redis';
 
 /**
  * EVENT_BUS=memory reaches only its own process: a second instance on the same PostgreSQL database
@@ -38,33 +37,6 @@ function startMain(databaseUrl: string, env: Record<string, string> = {}): Promi
   );
 }
 
-/** A Redis of this test's own (nothing of other tests' on its channels), stopped by PID. */
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = s.address() as AddressInfo;
-      s.close(() => resolve(p));
-    });
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const stop = async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGKILL');
-    await exited;
-  };
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    const ok = await probe.connect().then(() => probe.ping(), () => null);
-    probe.disconnect();
-    if (ok === 'PONG') return { url, stop };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await stop();
-  throw new Error('redis-server did not answer');
-}
 
 describe('EVENT_BUS=memory on PostgreSQL', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)' }, () => {
   test('a second instance on the same database is refused with a message naming EVENT_BUS=redis and REDIS_URL; the first keeps serving; alone again, one starts', async () => {
@@ -107,7 +79,7 @@ describe('EVENT_BUS=memory on PostgreSQL', { skip: PG.startsWith('postgres') ? f
 
   test('an instance with EVENT_BUS=redis started after one with EVENT_BUS=memory is refused too (the first would never see it); once the first is gone it starts', async () => {
     const db = await restartableDatabase();
-    const redis = await startRedis();
+    const redis = await startOwnRedis();
     let first: TestApp | null = null;
     try {
       first = await startApp({ config: { ...roomyLimits, databaseUrl: db.url } });
