@@ -1,9 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { busEvent, type BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
 import type { EventBus, QuoteBatch } from './event-bus';
 
 const CHANNEL = 'tradeport:account-events';
 const QUOTES = 'tradeport:quotes';
+/**
+ * The publishing bus, added to each account event it sends over Redis so that it skips its own
+ * when they come back (they were delivered here already). Instances that do not know the field
+ * drop it when they parse the event.
+ */
+const FROM = '_from';
 
 function quoteBatch(value: unknown): QuoteBatch | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -13,8 +20,16 @@ function quoteBatch(value: unknown): QuoteBatch | null {
   return ok ? (value as QuoteBatch) : null;
 }
 
-/** Publishes account events on a Redis channel so every server instance sees every event. */
+/**
+ * Publishes account events on a Redis channel so every server instance sees every event. An event
+ * reaches this instance's own subscribers at once, Redis or not (the engine leader's fills reach
+ * the browsers connected to it during an outage), and the other instances over Redis at most once:
+ * while Redis is away an event is not sent to them at all, rather than queued and sent late, and a
+ * publish under way when the connection drops is not sent again (Redis may have delivered it).
+ */
 export class RedisEventBus implements EventBus {
+  /** This bus, in the events it sends (see FROM). */
+  private readonly id = randomBytes(8).toString('hex');
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Set<(event: BusEvent) => void>();
@@ -25,7 +40,9 @@ export class RedisEventBus implements EventBus {
     private readonly onError: (err: unknown) => void,
   ) {
     const options = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 };
-    this.pub = new Redis(url, options);
+    // Nothing is queued while the connection is down, nor sent again after it comes back: the
+    // publisher checks that it is ready first, and a command lost with the connection fails.
+    this.pub = new Redis(url, { ...options, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
     this.sub = new Redis(url, options);
     // ioredis reconnects by itself; errors are reported, never thrown at the process.
     this.pub.on('error', onError);
@@ -34,18 +51,25 @@ export class RedisEventBus implements EventBus {
       if (channel === QUOTES) return this.deliverQuotes(message);
       let parsed: BusEvent;
       try {
-        parsed = busEvent.parse(JSON.parse(message));
+        const raw: unknown = JSON.parse(message);
+        // Our own, delivered here when it was published.
+        if (typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)[FROM] === this.id) return;
+        parsed = busEvent.parse(raw);
       } catch {
         return; // Not ours or malformed: never let a bad message reach a subscriber.
       }
-      for (const handler of this.handlers) {
-        try {
-          handler(parsed);
-        } catch {
-          // isolated per subscriber
-        }
-      }
+      this.deliver(parsed);
     });
+  }
+
+  private deliver(event: BusEvent): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(event);
+      } catch {
+        // isolated per subscriber
+      }
+    }
   }
 
   static async connect(url: string, onError: (err: unknown) => void = () => undefined): Promise<RedisEventBus> {
@@ -57,7 +81,11 @@ export class RedisEventBus implements EventBus {
   }
 
   publish(event: BusEvent): void {
-    this.pub.publish(CHANNEL, JSON.stringify(event)).catch(this.onError);
+    // Here, asynchronously (like the in-process bus: never inside the publisher's call).
+    queueMicrotask(() => this.deliver(event));
+    // Elsewhere only while Redis is reachable: an event the others miss is not replayed later.
+    if (this.pub.status !== 'ready') return;
+    this.pub.publish(CHANNEL, JSON.stringify({ ...event, [FROM]: this.id })).catch(this.onError);
   }
 
   subscribe(handler: (event: BusEvent) => void): () => void {
