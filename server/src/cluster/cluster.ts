@@ -7,7 +7,7 @@ import { ConfigError, type AppConfig } from '../config';
 import type { MarketData } from '../market/market-data';
 import type { Db } from '../storage/db';
 import type { TradingEngine } from '../trading/engine';
-import { Forwarder } from './forwarding';
+import { Forwarder, type Leading } from './forwarding';
 import { DEFAULT_LEASE_TIMING, LeaderLease, leaderAddress, type LeaseLog, type LeaseTiming } from './leader-lease';
 
 declare module 'fastify' {
@@ -44,7 +44,7 @@ export interface ClusterParts {
  * relayed quotes to their own book (their stream and quote reads serve them) and forward the calls
  * that need the engine to the leader (`Forwarder`).
  */
-export class Cluster {
+export class Cluster implements Leading {
   /** This process, in relayed messages (two instances may share a name). */
   private readonly id = randomBytes(6).toString('hex');
   private state: 'leader' | 'starting' | 'follower' = 'follower';
@@ -131,6 +131,11 @@ export class Cluster {
       if (Date.now() >= until) break;
     }
     throw notAlone();
+  }
+
+  /** Whether the bus reaches the other instances (always, for the in-process bus of a single instance). */
+  busUp(): boolean {
+    return this.parts.bus.connected();
   }
 
   /** Waits (at most `ms`) for an engine that is loading here; true when it runs. */

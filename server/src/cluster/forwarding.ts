@@ -51,6 +51,13 @@ export const RETRY_AFTER_SECONDS = 2;
 
 export const ENGINE_MOVING = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.';
 export const LEADER_UNKNOWN = 'The trading engine could not be located just now (the database is slow to answer); nothing was done. Please try again in a moment.';
+/**
+ * A follower cut off from Redis (the bus that brings it the leader's quotes and the account events
+ * of fills and closes) refuses what would change orders or money: its trader would act on prices
+ * that stopped moving and never see the outcome. Reads are still served.
+ */
+export const BUS_DOWN =
+  'Trading is briefly unavailable on this server (it has lost its link to the live prices); nothing was done. Please try again in a moment.';
 export const OUTCOME_UNKNOWN =
   'The trading server stopped answering while this request was under way, so it may or may not have been carried out. Check your positions and orders, or send it again with the same Idempotency-Key, which is safe.';
 
@@ -64,10 +71,15 @@ export function sendRetryable(reply: FastifyReply, message: string): FastifyRepl
   return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'Failure', message });
 }
 
-interface Leading {
+export interface Leading {
   readonly role: Role;
   readonly shared: boolean;
   leaderWithin(ms: number): Promise<boolean>;
+  /**
+   * Whether this instance's bus reaches the others right now (Redis up: relayed quotes and
+   * account events arrive). Absent: it always does.
+   */
+  busUp?(): boolean;
 }
 
 /**
@@ -139,6 +151,14 @@ export class Forwarder {
     // Sent here by another instance that took this one for the leader: it was, moments ago.
     if (!this.cluster.shared || request.headers[FORWARDED_HEADER] !== undefined) {
       sendRetryable(reply, ENGINE_MOVING);
+      return true;
+    }
+    // Without Redis this follower's prices have stopped and its traders would not see a fill or a
+    // close: a call that changes something (every engine call but the GET reads) is refused before
+    // anything is sent, until the bus is back. The leader, which needs no bus to execute, never
+    // gets here; an instance taking the lead right now ran the call above.
+    if (this.cluster.busUp?.() === false && request.method !== 'GET' && request.method !== 'HEAD') {
+      sendRetryable(reply, BUS_DOWN);
       return true;
     }
     let address: string | null;
