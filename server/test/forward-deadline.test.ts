@@ -3,8 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import Fastify from 'fastify';
-import { ENGINE_MOVING, Forwarder, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { ENGINE_MOVING, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { closeListeners, follower as testFollower, listening, stopListening } from './helpers/forwarding';
 
 /**
  * A call a follower forwards to the engine leader has a deadline for the whole exchange: a leader
@@ -12,20 +12,7 @@ import { ENGINE_MOVING, Forwarder, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '
  * it, never a request that hangs.
  */
 const DEADLINE_MS = 400;
-const sockets = new Set<net.Socket>();
-const servers: net.Server[] = [];
 
-async function listening(server: net.Server): Promise<string> {
-  servers.push(server);
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** A follower's route that forwards everything to `leader` (the signing key's database is out of reach: forwarded unsigned). */
 /** The follower gave up on the leader after the call reached it: 503, Retry-After, "may or may not have been carried out". */
 function assertOutcomeUnknown(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }): void {
   assert.equal(res.statusCode, 503);
@@ -33,39 +20,21 @@ function assertOutcomeUnknown(res: { statusCode: number; headers: Record<string,
   assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
 }
 
-async function follower(leader: string, lookupMs = 0) {
+/** A follower whose calls go to `leader`, found after `lookupMs` (the signing key's database is out of reach: forwarded unsigned). */
+function follower(leader: string, lookupMs = 0) {
   const lookup = async () => {
     if (lookupMs > 0) await new Promise((r) => setTimeout(r, lookupMs));
     return leader;
   };
-  const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', lookup, DEADLINE_MS);
-  const app = Fastify({ logger: false });
-  app.post('/api/platform/addTrades.php', async (request, reply) => {
-    await forwarder.route(request, reply);
-    return reply;
-  });
-  return {
-    async call() {
-      const started = Date.now();
-      const res = await app.inject({ method: 'POST', url: '/api/platform/addTrades.php', payload: { fullSymbol: 'EURUSD' } });
-      return { res, ms: Date.now() - started };
-    },
-    async close() {
-      forwarder.close();
-      await app.close();
-    },
-  };
+  return testFollower({ lookup, deadlineMs: DEADLINE_MS });
 }
 
 describe('a call forwarded to the engine leader', () => {
-  after(() => {
-    for (const s of sockets) s.destroy();
-    for (const s of servers) s.close();
-  });
+  after(closeListeners);
 
   test('a leader that takes the call and never answers: 503 with Retry-After within the deadline, "may or may not have been carried out"', async () => {
     const leader = await listening(net.createServer(() => undefined));
-    const f = await follower(leader);
+    const f = follower(leader);
     try {
       const { res, ms } = await f.call();
       assertOutcomeUnknown(res);
@@ -77,7 +46,7 @@ describe('a call forwarded to the engine leader', () => {
 
   test('the time spent finding the leader counts: the deadline runs from the call\'s arrival, not from when it was sent on', async () => {
     const leader = await listening(net.createServer(() => undefined));
-    const f = await follower(leader, DEADLINE_MS * 0.75);
+    const f = follower(leader, DEADLINE_MS * 0.75);
     try {
       const { res, ms } = await f.call();
       assertOutcomeUnknown(res);
@@ -98,7 +67,7 @@ describe('a call forwarded to the engine leader', () => {
         res.on('close', () => clearInterval(timer));
       }),
     );
-    const f = await follower(leader);
+    const f = follower(leader);
     try {
       const { res, ms } = await f.call();
       assertOutcomeUnknown(res);
@@ -117,7 +86,7 @@ describe('a call forwarded to the engine leader', () => {
         res.end(JSON.stringify({ status: 'success', message: 'Order placed', ticket: 7 }));
       }),
     );
-    const f = await follower(leader);
+    const f = follower(leader);
     try {
       const { res } = await f.call();
       assert.equal(res.statusCode, 200);
@@ -131,9 +100,8 @@ describe('a call forwarded to the engine leader', () => {
 
   test('no leader listening at the address: 503 "nothing was done" at once', async () => {
     const gone = await listening(net.createServer());
-    const port = new URL(gone).port;
-    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
-    const f = await follower(`http://127.0.0.1:${port}`);
+    await stopListening(gone);
+    const f = follower(gone);
     try {
       const { res, ms } = await f.call();
       assert.equal(res.statusCode, 503);
@@ -156,21 +124,15 @@ describe('the connections a follower keeps to the leader', () => {
     leader.on('connection', (s: net.Socket) => s.on('end', () => closedByClient.push(true)));
     await new Promise<void>((resolve) => leader.listen(0, '127.0.0.1', resolve));
     const address = `http://127.0.0.1:${(leader.address() as AddressInfo).port}`;
-    const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, 'postgres://127.0.0.1:1/nowhere', async () => address, DEADLINE_MS, DEADLINE_MS, 300);
-    const app = Fastify({ logger: false });
-    app.post('/api/platform/addTrades.php', async (request, reply) => {
-      await forwarder.route(request, reply);
-      return reply;
-    });
+    const f = testFollower({ lookup: async () => address, deadlineMs: DEADLINE_MS, lookupDeadlineMs: DEADLINE_MS, idleMs: 300 });
     try {
-      const res = await app.inject({ method: 'POST', url: '/api/platform/addTrades.php', payload: {} });
+      const { res } = await f.call({ payload: {} });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(closedByClient, [], 'kept for the next call');
       await new Promise((r) => setTimeout(r, 800));
       assert.deepEqual(closedByClient, [true], 'closed by the follower after 300 ms idle');
     } finally {
-      forwarder.close();
-      await app.close();
+      await f.close();
       leader.closeAllConnections();
       await new Promise((r) => leader.close(r));
     }

@@ -4,7 +4,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import Fastify, { type FastifyRequest } from 'fastify';
-import { CLIENT_IP_HEADER, ENGINE_MOVING, FORWARDED_HEADER, Forwarder, LEADER_UNKNOWN, RETRY_AFTER_SECONDS, signAddress } from '../src/cluster/forwarding';
+import { CLIENT_IP_HEADER, ENGINE_MOVING, FORWARDED_HEADER, LEADER_UNKNOWN, RETRY_AFTER_SECONDS, signAddress } from '../src/cluster/forwarding';
+import { closeListeners, follower as testFollower, listening } from './helpers/forwarding';
 
 /**
  * What a follower asks PostgreSQL before it forwards a call — who leads, and the key that signs
@@ -14,18 +15,6 @@ import { CLIENT_IP_HEADER, ENGINE_MOVING, FORWARDED_HEADER, Forwarder, LEADER_UN
  * same moment share one lookup.
  */
 const LOOKUP_MS = 300;
-const sockets = new Set<net.Socket>();
-const servers: net.Server[] = [];
-
-async function listening(server: net.Server): Promise<string> {
-  servers.push(server);
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** A "database" that accepts connections and never says a word. */
 async function silentDatabase(): Promise<string> {
@@ -43,32 +32,10 @@ async function answeringLeader(): Promise<string> {
   );
 }
 
-function follower(databaseUrl: string, lookup: () => Promise<string | null>) {
-  const forwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, databaseUrl, lookup, 2_000, LOOKUP_MS);
-  const app = Fastify({ logger: false });
-  app.post('/api/platform/addTrades.php', async (request, reply) => {
-    await forwarder.route(request, reply);
-    return reply;
-  });
-  return {
-    forwarder,
-    async call() {
-      const started = Date.now();
-      const res = await app.inject({ method: 'POST', url: '/api/platform/addTrades.php', payload: { fullSymbol: 'EURUSD' } });
-      return { res, ms: Date.now() - started };
-    },
-    async close() {
-      forwarder.close();
-      await app.close();
-    },
-  };
-}
+const follower = (databaseUrl: string, lookup: () => Promise<string | null>) => testFollower({ databaseUrl, lookup, deadlineMs: 2_000, lookupDeadlineMs: LOOKUP_MS });
 
 describe('what a follower asks PostgreSQL before forwarding', () => {
-  after(() => {
-    for (const s of sockets) s.destroy();
-    for (const s of servers) s.close();
-  });
+  after(closeListeners);
 
   test('a leader lookup that never answers: 503 with Retry-After in the spec\'s shape after the short deadline, "nothing was done"', { timeout: 10_000 }, async () => {
     const f = follower(await silentDatabase(), () => new Promise<string | null>(() => undefined));
@@ -139,10 +106,7 @@ describe('what a follower asks PostgreSQL before forwarding', () => {
 });
 
 describe('a leader that answers 503', () => {
-  after(() => {
-    for (const s of sockets) s.destroy();
-    for (const s of servers) s.close();
-  });
+  after(closeListeners);
 
   test("shutting down, to a call on a kept-alive connection (Fastify's own 503): the client gets the spec's retryable refusal, and the next call looks the leader up again", async () => {
     const leader = Fastify({ logger: false, return503OnClosing: true });
