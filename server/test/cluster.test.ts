@@ -287,23 +287,40 @@ describe('three instances behind HAProxy: one engine leader, fail-over, Redis ou
     assert.equal((await push([{ symbol: 'EURUSD', bid: 1.0961, ask: 1.0963 }])).status, 200);
     await until('quotes after the fail-over on the survivor', async () => bids.includes(1.0961), 5000);
 
-    // Redis stopped under load: every instance keeps serving reads and says so in health; orders
-    // through the balancer still go to the leader; after Redis is back quotes flow again.
+    // Redis stopped under load: every instance keeps serving reads and says so in health; the
+    // leader carries out orders, a follower refuses them as retryable (its prices have stopped);
+    // after Redis is back quotes flow again and the follower forwards orders again.
     redis.child.kill('SIGTERM');
     await redis.exited;
     const survivors = PORTS.filter((p) => p !== leader);
+    const follower = survivors.find((p) => p !== next.port)!;
     await until('health reports Redis down', async () => (await Promise.all(survivors.map(health))).every((h) => h?.redis === 'down'), 10_000);
     const reader = traders[1]!;
+    const direct = (port: number) => {
+      const c = new Client({ url: `http://127.0.0.1:${port}/api`, origin } as TestApp);
+      for (const pair of reader.cookieHeader.split('; ')) c.setCookie(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+      return c;
+    };
+    const sell = { fullSymbol: 'EURUSD', tradestypes: 'sell', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '' };
     for (let i = 0; i < 6; i++) {
       const q = await reader.get(`${calls.getQuotes.path}?symbols=EURUSD`);
       assert.equal(q.status, 200, 'reads are served while Redis is down');
-      const o = await reader.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'sell', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '' }, { 'idempotency-key': randomUUID() });
+      const o = await reader.post(calls.addTrades.path, sell, { 'idempotency-key': randomUUID() });
       assert.ok(o.status === 200 || o.status === 503, `an order while Redis is down is carried out or refused as retryable: ${o.status} ${JSON.stringify(o.body)}`);
       if (o.status === 503) assert.ok(o.headers.get('retry-after'));
     }
+    const refused = await direct(follower).post(calls.addTrades.path, sell, { 'idempotency-key': randomUUID() });
+    assert.equal(refused.status, 503, `an order on a follower while Redis is down: ${JSON.stringify(refused.body)}`);
+    assert.equal(refused.body.status, 'Failure');
+    assert.match(refused.body.message, /Trading is briefly unavailable on this server.*nothing was done.*try again/);
+    assert.ok(refused.headers.get('retry-after'));
+    assert.equal((await direct(follower).get(calls.getTrades.path)).status, 200, "a follower still serves the leader's reads");
+    const onLeader = await direct(next.port).post(calls.addTrades.path, sell, { 'idempotency-key': randomUUID() });
+    assert.equal(onLeader.status, 200, `the leader needs no Redis to execute: ${JSON.stringify(onLeader.body)}`);
     redis = startRedis();
     await until('health reports Redis up again', async () => (await Promise.all(survivors.map(health))).every((h) => h?.redis === 'up'), 20_000);
-    const follower = survivors.find((p) => p !== next.port)!;
+    const again = await direct(follower).post(calls.addTrades.path, sell, { 'idempotency-key': randomUUID() });
+    assert.equal(again.status, 200, `a follower forwards orders again once Redis is back: ${JSON.stringify(again.body)}`);
     if (follower === survivor) {
       await sleep(500);
       assert.equal((await push([{ symbol: 'EURUSD', bid: 1.0977, ask: 1.0979 }])).status, 200);

@@ -8,10 +8,10 @@ import { startOwnRedis } from './helpers/own-redis';
 
 /**
  * A withdrawal may not take what open positions need, valued at the current prices. A follower's
- * prices are the leader's as relayed over Redis: a moment late at best, and while Redis is away
- * as old as its last batch. So a withdrawal, and its approval, are carried out by the engine
- * leader, at its own prices, wherever they are sent: a follower that still shows the price
- * before a loss must not let the trader take the money that loss needs.
+ * prices are the leader's as relayed over Redis: a moment late at best (and while Redis is away it
+ * refuses withdrawals outright, follower-redis-down.test.ts). So a withdrawal, and its approval,
+ * are carried out by the engine leader, at its own prices, wherever they are sent: a follower that
+ * still shows the price before a loss must not let the trader take the money that loss needs.
  */
 const PG = process.env.DATABASE_URL ?? '';
 
@@ -40,20 +40,23 @@ describe('withdrawals sent to a follower', { skip: PG.startsWith('postgres') ? f
       const pending = await trader.client.post(calls.addWithdrawal.path, { withdrawalsAmount: '500.00', paymentAccount: 'IBAN 1' });
       assert.equal(pending.body.status, 'success', JSON.stringify(pending.body));
 
-      // Redis goes away: the follower keeps its last relayed price while the leader's moves on.
-      await redis.stop();
-      await eventually('the follower sees Redis down', async () => !follower.ctx.bus.connected());
+      // The leader's price moves on; the follower's still shows the one before (a relay that lags:
+      // the follower's book is set back to the older price, later than the relayed one).
       await push(leader, 'EURUSD', 1.15, 1.1502);
+      await eventually('the follower has the relayed price', async () => follower.app.market.book.get('EURUSD')?.bid === 1.15);
+      follower.app.market.book.applyRelayed({ symbol: 'EURUSD', bid: 1.2, ask: 1.2002, time: Date.now() + 1000 });
       assert.equal(follower.app.market.book.get('EURUSD')?.bid, 1.2);
 
       const onFollower = new Client(follower);
       onFollower.setCookie('tp_session', trader.client.cookieHeader.split('tp_session=')[1]!.split(';')[0]!);
       const more = await onFollower.post(calls.addWithdrawal.path, { withdrawalsAmount: '100.00', paymentAccount: 'IBAN 1' });
+      assert.ok(more.status >= 400 && more.status < 500, `refused, not retryable: ${more.status} ${JSON.stringify(more.body)}`);
       assert.equal(more.body.status, 'Failure', JSON.stringify(more.body));
 
       const admin = new Client(follower);
       admin.setCookie('tp_session', desk.admin.cookieHeader.split('tp_session=')[1]!.split(';')[0]!);
       const approval = await admin.post(calls.editStatusWithdrawal.path, { withdrawals_id: pending.body.id, status: 1 });
+      assert.ok(approval.status >= 400 && approval.status < 500, `refused, not retryable: ${approval.status} ${JSON.stringify(approval.body)}`);
       assert.equal(approval.body.status, 'Failure', JSON.stringify(approval.body));
       const { balance_cents } = await leader.ctx.db.selectFrom('users').select('balance_cents').where('id', '=', trader.id).executeTakeFirstOrThrow();
       assert.equal(Number(balance_cents), 100_000, 'no money left the account');
