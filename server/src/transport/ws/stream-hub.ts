@@ -24,7 +24,16 @@ export interface HubOptions {
   now: () => number;
   /** Is this session still valid? Called periodically and after account events. */
   sessionValid: (token: string) => Promise<boolean>;
+  /**
+   * How long one such check may take: one that has not answered by then counts as failed (1013),
+   * like a database error, rather than waiting on the pool's 10 s, or for ever on a connection
+   * that stopped answering.
+   */
+  sessionCheckDeadlineMs: number;
 }
+
+/** How many sessions one round of checks asks the database about at a time. */
+const SESSION_CHECKS_AT_ONCE = 8;
 
 interface Client {
   socket: WebSocket;
@@ -365,17 +374,39 @@ export class StreamHub {
 
   private async checkSessions(userId?: number): Promise<void> {
     const targets = userId === undefined ? [...this.clients] : [...(this.byUser.get(userId) ?? [])];
-    // null: the check itself failed (a database error). That fails closed: the socket is closed with
-    // 1013 (try again later), so the browser reconnects and its session is checked at the door,
-    // rather than a revoked session keeping its stream for as long as the database is unwell.
-    const verdicts = new Map<string, Promise<boolean | null>>();
-    for (const c of targets) {
-      let valid = verdicts.get(c.token);
-      if (!valid) verdicts.set(c.token, (valid = this.options.sessionValid(c.token).catch(() => null)));
-      const verdict = await valid;
-      if (verdict === false) c.socket.close(4001, 'Session ended');
-      else if (verdict === null) c.socket.close(1013, 'Session could not be checked; reconnect');
-    }
+    const byToken = new Map<string, Client[]>();
+    for (const c of targets) byToken.set(c.token, [...(byToken.get(c.token) ?? []), c]);
+    const tokens = [...byToken.keys()];
+    // null: the check itself failed (a database error, or no answer within the deadline). That
+    // fails closed: the socket is closed with 1013 (try again later), so the browser reconnects and
+    // its session is checked at the door, rather than a revoked session keeping its stream for as
+    // long as the database is unwell. Once one check has gone unanswered the database is taken for
+    // hung and the round's remaining sessions count as failed without being asked: a hung database
+    // closes every stream within one deadline, not one deadline per session.
+    let hung = false;
+    const worker = async () => {
+      for (let token = tokens.shift(); token !== undefined; token = tokens.shift()) {
+        const verdict = hung ? null : await this.checkSession(token);
+        if (verdict === undefined) hung = true;
+        for (const c of byToken.get(token) ?? []) {
+          if (verdict === false) c.socket.close(4001, 'Session ended');
+          else if (verdict === null || verdict === undefined) c.socket.close(1013, 'Session could not be checked; reconnect');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SESSION_CHECKS_AT_ONCE, tokens.length) }, worker));
+  }
+
+  /** One session's check: its verdict, null when it failed, undefined when it outlasted the deadline. */
+  private checkSession(token: string): Promise<boolean | null | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), this.options.sessionCheckDeadlineMs);
+      // The read itself is not cancelled: it ends when the database answers or the connection fails.
+      this.options.sessionValid(token).then(
+        (valid) => resolve(valid),
+        () => resolve(null),
+      ).finally(() => clearTimeout(timer));
+    });
   }
 
   private accountEvent(event: BusEvent): void {
