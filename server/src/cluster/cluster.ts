@@ -24,6 +24,12 @@ export const RELAY_EVERY_MS = 25;
 export const ALONE_CHECK_MS = 2_000;
 /** The leader sends a batch at least this often, empty if nothing changed: the followers' sign that it lives. */
 export const RELAY_HEARTBEAT_MS = 1_000;
+/**
+ * The leader sends its whole book at least this often. Batches carry only the quotes that changed,
+ * so a follower that missed some (Redis was away, its subscription dropped) would otherwise keep,
+ * as live, the price from before the gap of every symbol that has not ticked since.
+ */
+export const RELAY_SNAPSHOT_MS = 5_000;
 
 export interface ClusterParts {
   config: AppConfig;
@@ -54,6 +60,7 @@ export class Cluster implements Leading {
   private relayTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private lastRelayAt = 0;
+  private lastSnapshotAt = 0;
   private readonly unsubscribe: (() => void)[] = [];
   readonly forwarder: Forwarder;
   readonly instance: string;
@@ -210,10 +217,22 @@ export class Cluster implements Leading {
     this.parts.bus.relayQuotes?.({ from: this.id, quotes });
   }
 
-  /** The leader's heartbeat: an empty batch when nothing was relayed for `RELAY_HEARTBEAT_MS`. */
+  /**
+   * The leader's heartbeat: an empty batch when nothing was relayed for `RELAY_HEARTBEAT_MS`, and
+   * every quote of the book every `RELAY_SNAPSHOT_MS`.
+   */
   private heartbeat(): void {
-    if (this.state !== 'leader' || Date.now() - this.lastRelayAt < RELAY_HEARTBEAT_MS) return;
-    this.lastRelayAt = Date.now();
+    if (this.state !== 'leader') return;
+    const now = Date.now();
+    if (now - this.lastSnapshotAt >= RELAY_SNAPSHOT_MS) {
+      this.lastSnapshotAt = now;
+      for (const q of this.parts.market.book.all()) this.pending.set(q.symbol, [q.symbol, q.bid, q.ask, q.time]);
+      if (this.relayTimer) clearTimeout(this.relayTimer);
+      this.relay();
+      return;
+    }
+    if (now - this.lastRelayAt < RELAY_HEARTBEAT_MS) return;
+    this.lastRelayAt = now;
     this.parts.bus.relayQuotes?.({ from: this.id, quotes: [] });
   }
 
@@ -222,7 +241,13 @@ export class Cluster implements Leading {
     if (batch.from === this.id || this.state !== 'follower') return;
     const { book } = this.parts.market;
     book.relayArrived();
-    for (const [symbol, bid, ask, time] of batch.quotes) book.applyRelayed({ symbol, bid, ask, time });
+    for (const [symbol, bid, ask, time] of batch.quotes) {
+      // A quote the book has already (a snapshot repeats them) is no new tick: candles and the
+      // stream must not count it again.
+      const current = book.get(symbol);
+      if (current && current.time === time && current.bid === bid && current.ask === ask) continue;
+      book.applyRelayed({ symbol, bid, ask, time });
+    }
   }
 
   /** What health says about this instance. */
