@@ -2,11 +2,24 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { klinechartsTextWidths } from './build/klinecharts-text-widths';
+import { routePreloads } from './build/route-preloads';
+
+/**
+ * The signed-in pages' lazily loaded modules, named by the server in the page itself
+ * (build/route-preloads.ts): the layout every signed-in page renders in, then the page's own.
+ */
+const SIGNED_IN = 'src/ui/signed-in-layout.tsx';
+const DASHBOARD = 'src/dashboard/dashboard-shell.tsx';
+const ROUTE_PRELOADS = [
+  { path: '/dashboard/home', modules: [SIGNED_IN, DASHBOARD, 'src/dashboard/home-page.tsx'] },
+  { path: '/dashboard/', prefix: true, modules: [SIGNED_IN, DASHBOARD] },
+  { path: '/trading', modules: [SIGNED_IN, 'src/terminal/trading-route.tsx'], phone: ['src/terminal/phone/phone-terminal.tsx'], desktop: ['src/terminal/trading-page.tsx'] },
+];
 
 // The server serves web/dist on the same origin as the API, sending the brotli or gzip file beside
 // each asset when the browser accepts it; in development Vite proxies /api to the server.
 export default defineConfig({
-  plugins: [react(), klinechartsTextWidths(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
+  plugins: [react(), klinechartsTextWidths(), routePreloads(ROUTE_PRELOADS), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
   server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } } },
   build: {
     outDir: 'dist',

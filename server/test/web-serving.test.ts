@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
 import { APP_JS, buildWebDist, INDEX_HTML, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
+import { deviceOf } from '../src/plugins/web-app';
 
 /**
  * The built web app served like a production site: precompressed brotli/gzip files chosen by
@@ -106,6 +107,70 @@ describe('serving the web app', () => {
     const plain = await get('/dashboard/home');
     assert.equal(plain.body.toString(), INDEX_HTML);
     assert.equal(plain.headers['cache-control'], 'no-cache');
+  });
+
+  describe("a signed-in page names the modules it loads lazily, so they download beside the entry", () => {
+    const SIGNED_IN = { ...BR_GZIP, cookie: 'tp_session=abc' };
+    const html = (r: { headers: Record<string, unknown>; body: Buffer }) => (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body).toString();
+    const preloaded = (page: string) => [...page.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+    test('the dashboard home names its layout, shell and page, at low priority, inside the head', async () => {
+      const r = await get('/dashboard/home', SIGNED_IN);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers['content-encoding'], 'br');
+      assert.equal(r.headers['cache-control'], 'no-cache');
+      assert.match(String(r.headers['content-type']), /^text\/html/);
+      const page = html(r);
+      assert.deepEqual(preloaded(page), ['/assets/signed-in-1.js', '/assets/shell-2.js', '/assets/home-3.js']);
+      assert.equal(page.replace(/<link rel="modulepreload"[^>]*>/g, ''), INDEX_HTML, 'the page is otherwise the built one');
+      assert.ok(page.indexOf('modulepreload') < page.indexOf('</head>'));
+      assert.match(String(r.headers['content-security-policy']), /default-src 'self'/, 'the page keeps its policies');
+    });
+
+    test('another dashboard page names the layout and shell only; a path outside the routes, nothing', async () => {
+      assert.deepEqual(preloaded(html(await get('/dashboard/tools', SIGNED_IN))), ['/assets/signed-in-1.js', '/assets/shell-2.js']);
+      const other = await get('/forgot-password', SIGNED_IN);
+      assert.equal(html(other), INDEX_HTML);
+    });
+
+    test("the terminal names the phone's layout to a phone and the desktop's to a desktop, and neither when it cannot tell", async () => {
+      const phone = html(await get('/trading', { ...SIGNED_IN, 'sec-ch-ua-mobile': '?1' }));
+      assert.deepEqual(preloaded(phone), ['/assets/signed-in-1.js', '/assets/trading-route-4.js', '/assets/phone-terminal-5.js']);
+      const desktop = html(await get('/trading', { ...SIGNED_IN, 'sec-ch-ua-mobile': '?0' }));
+      assert.deepEqual(preloaded(desktop), ['/assets/signed-in-1.js', '/assets/trading-route-4.js', '/assets/trading-page-6.js']);
+      assert.match(desktop, /<link rel="preload" as="style" fetchpriority="low" href="\/assets\/trading-page-7.css">/);
+      const unknown = html(await get('/trading', { cookie: 'tp_session=abc', 'user-agent': 'curl/8' }));
+      assert.deepEqual(preloaded(unknown), ['/assets/signed-in-1.js', '/assets/trading-route-4.js']);
+    });
+
+    test('a visitor without a session gets the plain page (sign-in needs none of those modules)', async () => {
+      const r = await get('/dashboard/home', BR_GZIP);
+      assert.equal(brotliDecompressSync(r.body).toString(), INDEX_HTML);
+    });
+
+    test('each variant has its own validator, answers 304 to it, and is sent gzip or plain as accepted', async () => {
+      const first = await get('/dashboard/home', SIGNED_IN);
+      const etag = String(first.headers.etag);
+      assert.match(etag, /^"rp-/);
+      assert.equal((await get('/dashboard/home', { ...SIGNED_IN, 'if-none-match': etag })).status, 304);
+      const tools = await get('/dashboard/tools', { ...SIGNED_IN, 'if-none-match': etag });
+      assert.equal(tools.status, 200, 'another page is another variant');
+      const gz = await get('/dashboard/home', { cookie: 'tp_session=abc', 'accept-encoding': 'gzip' });
+      assert.equal(gz.headers['content-encoding'], 'gzip');
+      assert.equal(gunzipSync(gz.body).toString(), html(first));
+      const plain = await get('/dashboard/home', { cookie: 'tp_session=abc' });
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.body.toString(), html(first));
+      assert.match(String(first.headers.vary), /Cookie/);
+    });
+
+    test('which layout a browser will show is guessed from its client hint, else from "Mobi" in its user agent', () => {
+      assert.equal(deviceOf({ 'sec-ch-ua-mobile': '?1' }), 'phone');
+      assert.equal(deviceOf({ 'sec-ch-ua-mobile': '?0', 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile Safari' }), 'desktop');
+      assert.equal(deviceOf({ 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148 Safari/604.1' }), 'phone');
+      assert.equal(deviceOf({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' }), 'unknown');
+      assert.equal(deviceOf({}), 'unknown');
+    });
   });
 
   test('other files are revalidated too; a missing bundle file is a 404, never the page', async () => {

@@ -1,10 +1,14 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendFailure } from '../transport/http/responses';
+import { SESSION_COOKIE } from '../transport/http/session-cookie';
 
 const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -18,6 +22,104 @@ export function webCacheControl(pathInDist: string): string {
   return path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
+/** One set of files a page names for early download (web/build/route-preloads.ts writes them). */
+interface PreloadFiles {
+  scripts: string[];
+  styles: string[];
+}
+interface PreloadRoute {
+  path: string;
+  prefix: boolean;
+  common: PreloadFiles;
+  phone: PreloadFiles;
+  desktop: PreloadFiles;
+}
+export type Device = 'phone' | 'desktop' | 'unknown';
+
+/**
+ * Which of the terminal's two layouts the browser will most likely show: Chromium says whether it
+ * runs on a phone in every request (`Sec-CH-UA-Mobile`); other browsers put "Mobi" in their
+ * user agent on a phone. A guess only picks what to download early; the page still chooses by its
+ * window's size.
+ */
+export function deviceOf(headers: IncomingHttpHeaders): Device {
+  const hint = headers['sec-ch-ua-mobile'];
+  if (hint === '?1') return 'phone';
+  if (hint === '?0') return 'desktop';
+  return /Mobi/.test(headers['user-agent'] ?? '') ? 'phone' : 'unknown';
+}
+
+/** The page's `<link>` elements for a route's files on a device; low priority, so the style sheet and the entry come first. */
+export function preloadLinks(route: PreloadRoute, device: Device): string {
+  const sets = [route.common, ...(device === 'phone' ? [route.phone] : device === 'desktop' ? [route.desktop] : [])];
+  const scripts = sets.flatMap((s) => s.scripts).map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`);
+  const styles = sets.flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" href="/${f}">`);
+  return [...scripts, ...styles].join('');
+}
+
+interface PageVariant {
+  etag: string;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/**
+ * The entry document of a signed-in page, naming the lazily loaded modules that page needs
+ * (route-preloads.json from the build), so a browser fetches them beside the entry instead of one
+ * round trip after it has run. Only for a request carrying a session cookie: a signed-out visitor is
+ * sent to sign-in, which needs none of them. Each variant is built and compressed once.
+ */
+function routePreloadPages(webDist: string): ((request: FastifyRequest) => PageVariant | undefined) | undefined {
+  const manifestPath = resolve(webDist, 'route-preloads.json');
+  if (!existsSync(manifestPath)) return undefined;
+  const routes = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { routes: PreloadRoute[] }).routes;
+  const html = readFileSync(resolve(webDist, 'index.html'), 'utf8');
+  if (!html.includes('</head>')) return undefined;
+  const variants = new Map<string, PageVariant>();
+  const variant = (index: number, device: Device): PageVariant => {
+    const key = `${index}:${device}`;
+    let page = variants.get(key);
+    if (!page) {
+      const identity = Buffer.from(html.replace('</head>', `${preloadLinks(routes[index]!, device)}</head>`));
+      page = {
+        etag: `"rp-${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+        identity,
+        br: brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip: gzipSync(identity, { level: 9 }),
+      };
+      variants.set(key, page);
+    }
+    return page;
+  };
+  return (request) => {
+    if (!request.cookies?.[SESSION_COOKIE]) return undefined;
+    const path = request.url.split('?')[0]!;
+    let best = -1;
+    for (let i = 0; i < routes.length; i++) {
+      const r = routes[i]!;
+      const matches = r.prefix ? path.startsWith(r.path) : path === r.path;
+      if (matches && (best < 0 || (!r.prefix && routes[best]!.prefix) || (r.prefix === routes[best]!.prefix && r.path.length > routes[best]!.path.length))) best = i;
+    }
+    return best < 0 ? undefined : variant(best, deviceOf(request.headers));
+  };
+}
+
+/** Sends a page variant like the static files are sent: compressed as accepted, revalidated on every load. */
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageVariant): FastifyReply {
+  reply
+    .header('cache-control', 'no-cache')
+    .header('vary', 'Accept-Encoding, Cookie, Sec-CH-UA-Mobile, User-Agent')
+    .header('etag', page.etag)
+    .type('text/html; charset=utf-8');
+  const validators = String(request.headers['if-none-match'] ?? '').split(/\s*,\s*/);
+  if (validators.includes(page.etag) || validators.includes('*')) return reply.code(304).send();
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const [body, encoding] = /\bbr\b/.test(accepted) ? [page.br, 'br'] : /\bgzip\b/.test(accepted) ? [page.gzip, 'gzip'] : [page.identity, undefined];
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(body);
+}
+
 /**
  * The built web app (web/dist, or WEB_DIST_DIR) on the same origin as the API, and the answer for
  * every path no route took: an API 404 in the spec's shape, a plain 404 for a missing bundle file,
@@ -26,6 +128,7 @@ export function webCacheControl(pathInDist: string): string {
 async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: string }): Promise<void> {
   const webDist = resolve(webDistDir ?? defaultWebDist());
   const hasWeb = existsSync(resolve(webDist, 'index.html'));
+  const pageFor = hasWeb ? routePreloadPages(webDist) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -44,6 +147,8 @@ async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: strin
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
     // A missing bundle file must not be answered with the page (a browser would run HTML as a script).
     if (request.url.startsWith('/assets/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
+    const page = pageFor?.(request);
+    if (page) return sendPage(request, reply, page);
     if (hasWeb) return reply.type('text/html').sendFile('index.html');
     return reply.code(503).type('text/plain').send('The web app has not been built. Run `npm run build` (npm start does this).');
   });

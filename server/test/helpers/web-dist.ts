@@ -12,6 +12,24 @@ export const INDEX_HTML = `<!doctype html><html><head><title>Tradeport</title><s
 export const APP_JS = `${'export const answer = 42;\n'.repeat(200)}`;
 export const STYLE_CSS = `${'body { margin: 0; }\n'.repeat(100)}`;
 
+/**
+ * What the build's route-preloads.json says (web/build/route-preloads.ts): the files each signed-in
+ * page loads lazily, and those only one of the terminal's layouts loads.
+ */
+export const ROUTE_PRELOADS = {
+  routes: [
+    { path: '/dashboard/home', prefix: false, common: { scripts: ['assets/signed-in-1.js', 'assets/shell-2.js', 'assets/home-3.js'], styles: [] }, phone: { scripts: [], styles: [] }, desktop: { scripts: [], styles: [] } },
+    { path: '/dashboard/', prefix: true, common: { scripts: ['assets/signed-in-1.js', 'assets/shell-2.js'], styles: [] }, phone: { scripts: [], styles: [] }, desktop: { scripts: [], styles: [] } },
+    {
+      path: '/trading',
+      prefix: false,
+      common: { scripts: ['assets/signed-in-1.js', 'assets/trading-route-4.js'], styles: [] },
+      phone: { scripts: ['assets/phone-terminal-5.js'], styles: [] },
+      desktop: { scripts: ['assets/trading-page-6.js'], styles: ['assets/trading-page-7.css'] },
+    },
+  ],
+};
+
 export interface WebDist {
   dir: string;
   remove(): void;
@@ -29,6 +47,7 @@ export function buildWebDist(): WebDist {
   put('index.html', INDEX_HTML, ['br', 'gz']);
   put('assets/index-3f9a1c2b.js', APP_JS, ['br', 'gz']);
   put('assets/style-8d7e6f5a.css', STYLE_CSS, ['gz']);
+  put('route-preloads.json', JSON.stringify(ROUTE_PRELOADS));
   put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
