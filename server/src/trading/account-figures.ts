@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
-import type { Cents } from '../domain/money';
-import { accountFigures, marginUsd, profitUsd, type PriceLookup } from '@tradeport/trading-math';
+import { formatCents, roundToCents, type Cents } from '../domain/money';
+import { accountFigures, Dec, marginUsd, profitUsd, type InstrumentSpec, type PriceLookup, type Prices, type Side } from '@tradeport/trading-math';
 import { refuse } from '../services/errors';
 import type { Tx } from '../storage/db';
 import { prepared, type Param } from '../storage/prepared';
@@ -14,9 +14,14 @@ interface Valuation {
   serial: number;
   /** Symbol, then the quote it had (undefined: none), for every price the profit and margin looked up. */
   reads: unknown[];
-  profit: Decimal | null;
+  /** The profit in scaled integers (see `Exact`). */
+  exactProfit: Exact;
+  /** decimal.js's profit: at once when the exact one is 'inexact', otherwise made from it when first asked for (undefined: not yet). */
+  profit: Decimal | null | undefined;
+  /** The leverage `exactMargin` and `margin` are for (NaN: none yet). */
   leverage: number;
-  margin: Decimal | null;
+  exactMargin: Exact;
+  margin: Decimal | null | undefined;
 }
 
 /**
@@ -60,8 +65,8 @@ export class AccountFigures {
       else v = undefined;
     }
     if (v === undefined) {
-      v = { version, serial: ++valuations, reads: [], profit: null, leverage: Number.NaN, margin: null };
-      v.profit = this.profitNow(p, v);
+      v = { version, serial: ++valuations, reads: [], exactProfit: null, profit: undefined, leverage: Number.NaN, exactMargin: null, margin: undefined };
+      this.profitNow(p, v);
       this.valued.set(p, v);
     }
     return v;
@@ -102,12 +107,21 @@ export class AccountFigures {
     return out;
   }
 
-  private profitNow(p: OpenPosition, v: Valuation): Decimal | null {
+  /**
+   * Values the position's profit into `v`: in scaled integers where that is provably what decimal.js
+   * gives (see `exactProfitUsd`), with decimal.js otherwise. Both look the prices up through `v`.
+   */
+  private profitNow(p: OpenPosition, v: Valuation): void {
     const prices = this.readingInto(v, p.symbol);
     const q = prices(p.symbol);
     const instrument = this.state.instrumentOrNone(p.symbol);
-    if (!q || !instrument) return null;
-    return profitUsd(p.side, p.volume, p.openPrice, q, instrument, prices);
+    if (!q || !instrument) {
+      v.exactProfit = null;
+      v.profit = null;
+      return;
+    }
+    v.exactProfit = exactProfitUsd(p.side, p.volume, p.openPrice, q, instrument, prices);
+    v.profit = v.exactProfit === 'inexact' ? profitUsd(p.side, p.volume, p.openPrice, q, instrument, prices) : undefined;
   }
 
   /**
@@ -121,7 +135,12 @@ export class AccountFigures {
 
   /** Floating profit of one position in USD at current prices, or null without a usable quote. */
   floatingProfit(p: OpenPosition): Decimal | null {
-    return this.valuation(p).profit;
+    const v = this.valuation(p);
+    if (v.profit === undefined) {
+      v.profit = decimalOf(v.exactProfit);
+      if (v.profit !== null && v.exactProfit !== null && v.exactProfit !== 'inexact') exactProfits.set(v.profit, v.exactProfit);
+    }
+    return v.profit;
   }
 
   /** Margin of one position in USD, or null when it cannot be valued (no conversion rate right now). */
@@ -130,14 +149,23 @@ export class AccountFigures {
     return instrument ? marginUsd(p.volume, p.openPrice, leverage, instrument, this.state.prices) : null;
   }
 
-  private heldMargin(p: OpenPosition, leverage: number): Decimal | null {
+  /** The position's valuation with its margin at `leverage` in it (exact, or decimal.js's when it cannot be). */
+  private withMargin(p: OpenPosition, leverage: number): Valuation {
     const v = this.valuation(p);
     if (v.leverage !== leverage) {
       // Computed at the same prices the valuation holds (it was just checked), and what it reads is noted with them.
       const instrument = this.state.instrumentOrNone(p.symbol);
-      v.margin = instrument ? marginUsd(p.volume, p.openPrice, leverage, instrument, this.readingInto(v, p.symbol)) : null;
+      const prices = this.readingInto(v, p.symbol);
+      v.exactMargin = instrument ? exactMarginUsd(p.volume, p.openPrice, leverage, instrument, prices) : null;
+      v.margin = instrument && v.exactMargin === 'inexact' ? marginUsd(p.volume, p.openPrice, leverage, instrument, prices) : undefined;
       v.leverage = leverage;
     }
+    return v;
+  }
+
+  private heldMargin(p: OpenPosition, leverage: number): Decimal | null {
+    const v = this.withMargin(p, leverage);
+    if (v.margin === undefined) v.margin = decimalOf(v.exactMargin);
     return v.margin;
   }
 
@@ -162,29 +190,30 @@ export class AccountFigures {
     for (const p of positions) key += `|${p.id}:${p.swapCents}:${this.priceStamp(p)}`;
     const cached = this.lastFigures.get(userId);
     if (cached?.key === key) return cached.figures;
-    const figures = this.computeFigures(userId, balanceCents, creditCents, leverage);
+    const figures = this.exactFigures(positions, balanceCents, creditCents, leverage) ?? this.computeFigures(userId, balanceCents, creditCents, leverage);
     if (this.lastFigures.size >= 10_000) this.lastFigures.clear();
     this.lastFigures.set(userId, { key, figures });
     return figures;
   }
 
+  /**
+   * The figures in scaled integers, when every position was valued exactly and nothing overflows
+   * (null otherwise: `computeFigures` then does it with decimal.js). Their decimal.js values are made
+   * only when something reads them; the texts the API shows come from the integers (`figureTexts`).
+   */
+  private exactFigures(positions: readonly OpenPosition[], balanceCents: Cents, creditCents: Cents, leverage: number): AccountState | null {
+    const held: HeldExactly[] = [];
+    for (const p of positions) {
+      const v = this.withMargin(p, leverage);
+      if (v.exactProfit === 'inexact' || v.exactMargin === 'inexact') return null;
+      held.push({ profit: v.exactProfit, margin: v.exactMargin, swapCents: p.swapCents });
+    }
+    return exactAccountState(balanceCents, creditCents, leverage, held);
+  }
+
   private computeFigures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
-    let floating = new Decimal(0);
-    let margin = new Decimal(0);
-    let unvalued = 0;
-    for (const p of this.state.positionsOf(userId)) {
-      const profit = this.floatingProfit(p);
-      const m = this.heldMargin(p, leverage);
-      if (profit === null || m === null) unvalued += 1;
-      floating = floating.plus(profit ?? 0).plus(new Decimal(p.swapCents).div(100));
-      if (m !== null) margin = margin.plus(m);
-    }
-    if (extra) {
-      floating = floating.plus(extra.floating);
-      margin = margin.plus(extra.margin);
-    }
-    const f = accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin);
-    return { balanceCents, creditCents, leverage, floating, margin, unvalued, ...f };
+    const held = this.state.positionsOf(userId).map((p) => ({ profit: this.floatingProfit(p), margin: this.heldMargin(p, leverage), swapCents: p.swapCents }));
+    return decimalAccountState(balanceCents, creditCents, leverage, held, extra);
   }
 
   /**
@@ -212,4 +241,343 @@ export class AccountFigures {
     const floor = margin.minus(new Decimal(user.credit_cents).div(100)).minus(floating).times(100).ceil();
     return Math.max(0, floor.toNumber());
   }
+}
+
+// ------------------------------------------------------------------ exact figures in scaled integers
+//
+// decimal.js made every live figure: a few dozen decimal objects per account each time a price it
+// reads moves. The same figures are computed here in scaled integers, n × 10^-s with n a safe integer
+// (|n| < 2^53), wherever that provably gives the very value decimal.js gives: prices, volumes and
+// contract sizes are read from the text of the number (`String(x)`, as the trading math's `dec` reads
+// them); sums, differences and products are exact while they stay safe integers (every product is
+// checked); a division is taken only when it comes out exact (by the leverage, which divides most
+// notionals within a few decimals). A value of at most 16 significant digits is one decimal.js
+// (precision 40, or 20 for the account's sums) holds without rounding, so both give the same number,
+// and the same texts once rounded to cents. Anything else — a profit converted through a USD-based
+// pair (a division by its price), an overflow, a number printed with an exponent — says 'inexact' and
+// the figures are made with decimal.js as before. test/exact-figures.test.ts holds the two to each
+// other, text for text.
+
+/** An exact decimal: n × 10^-s, n a safe integer, s ≥ 0. */
+export interface Scaled {
+  n: number;
+  s: number;
+}
+
+/** A scaled value; null where decimal.js gives null too (no price to value with); 'inexact' where only decimal.js can. */
+export type Exact = Scaled | null | 'inexact';
+
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** The decimal a number prints as (what `new Decimal(x.toString())` reads), or null when it takes an exponent or more than 15 digits. */
+export function scaledOf(x: number): Scaled | null {
+  const text = String(x);
+  if (text.includes('e')) return null;
+  const dot = text.indexOf('.');
+  const n = Number(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
+  const s = dot < 0 ? 0 : text.length - dot - 1;
+  return Number.isSafeInteger(n) && s < POW10.length ? { n, s } : null;
+}
+
+/** n at a larger scale, or null past a safe integer. */
+function rescaled(a: Scaled, s: number): number | null {
+  if (s === a.s) return a.n;
+  const f = POW10[s - a.s];
+  const n = f === undefined ? Number.NaN : a.n * f;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+function plus(a: Scaled, b: Scaled): Scaled | null {
+  const s = Math.max(a.s, b.s);
+  const x = rescaled(a, s);
+  const y = rescaled(b, s);
+  if (x === null || y === null) return null;
+  const n = x + y;
+  return Number.isSafeInteger(n) ? { n, s } : null;
+}
+
+function minus(a: Scaled, b: Scaled): Scaled | null {
+  return plus(a, { n: -b.n, s: b.s });
+}
+
+function times(a: Scaled, b: Scaled): Scaled | null {
+  const n = a.n * b.n;
+  const s = a.s + b.s;
+  // A product past 2^53 is rounded by the multiplication, and then is no safe integer either.
+  return Number.isSafeInteger(n) && s < POW10.length ? { n, s } : null;
+}
+
+/** a ÷ d for a positive safe integer d, when the quotient ends within the scales this works in. */
+function over(a: Scaled, d: number): Scaled | null {
+  if (d === 1) return a;
+  if (!Number.isSafeInteger(d) || d <= 0) return null;
+  for (let j = 0; a.s + j < POW10.length; j++) {
+    const n = a.n * (POW10[j] as number);
+    if (!Number.isSafeInteger(n)) return null;
+    if (n % d === 0) return { n: n / d, s: a.s + j };
+  }
+  return null;
+}
+
+/** `toUsd` of the trading math, exactly: the same quotes looked up in the same order. */
+function exactToUsd(amount: Scaled, currency: string, prices: PriceLookup, divisor: number): Exact {
+  if (currency === 'USD') return over(amount, divisor) ?? 'inexact';
+  const direct = prices(`${currency}USD`);
+  if (direct && direct.bid > 0) {
+    const rate = scaledOf(direct.bid);
+    const product = rate && times(amount, rate);
+    return (product && over(product, divisor)) ?? 'inexact';
+  }
+  const inverse = prices(`USD${currency}`);
+  // A division by a price: decimal.js rounds it to 40 digits, which only decimal.js reproduces.
+  if (inverse && inverse.bid > 0) return 'inexact';
+  return null;
+}
+
+/** `profitUsd` of the trading math in scaled integers (see above). */
+export function exactProfitUsd(side: Side, volume: number, open: number, p: Prices, instrument: Pick<InstrumentSpec, 'contractSize' | 'quote'>, prices: PriceLookup): Exact {
+  const close = scaledOf(side === 'buy' ? p.bid : p.ask);
+  const from = scaledOf(open);
+  const c = scaledOf(instrument.contractSize);
+  const v = scaledOf(volume);
+  if (!close || !from || !c || !v) return 'inexact';
+  const diff = side === 'buy' ? minus(close, from) : minus(from, close);
+  const inQuote = diff && times(diff, c);
+  const amount = inQuote && times(inQuote, v);
+  return amount ? exactToUsd(amount, instrument.quote, prices, 1) : 'inexact';
+}
+
+/** `marginUsd` of the trading math in scaled integers (see above). */
+export function exactMarginUsd(volume: number, open: number, leverage: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Exact {
+  const v = scaledOf(volume);
+  const c = scaledOf(instrument.contractSize);
+  const notional = v && c && times(v, c);
+  if (!notional) return 'inexact';
+  if (instrument.calcMode === 'forex') return exactToUsd(notional, instrument.base, prices, leverage);
+  const o = scaledOf(open);
+  const value = o && times(notional, o);
+  return value ? exactToUsd(value, instrument.quote, prices, leverage) : 'inexact';
+}
+
+/** The decimal.js value of an exact one, as the trading math would have made it (its Decimal class). */
+function decimalOf(x: Exact): Decimal | null {
+  if (x === null) return null;
+  if (x === 'inexact') throw new Error('an inexact valuation has its decimal.js value already');
+  return new Dec(`${x.n}e-${x.s}`);
+}
+
+/** What an account's figures are summed from: each position's profit and margin (null: not valued) and swap. */
+export interface Held<T> {
+  profit: T | null;
+  margin: T | null;
+  swapCents: Cents;
+}
+type HeldExactly = Held<Scaled>;
+
+/** The account's figures in scaled integers. */
+interface ExactAccount {
+  floating: Scaled;
+  margin: Scaled;
+  equity: Scaled;
+  freeMargin: Scaled;
+  /** The margin level in hundredths of a percent, rounded as decimal.js's `toFixed(2)` rounds, and whether it is below zero. */
+  levelHundredths: number;
+  levelNegative: boolean;
+}
+
+const ZERO: Scaled = { n: 0, s: 0 };
+
+/** Sums the account as `decimalAccountState` does, or null past a safe integer. */
+export function exactAccount(balanceCents: Cents, creditCents: Cents, held: readonly HeldExactly[]): ExactAccount | null {
+  let floating: Scaled | null = ZERO;
+  let margin: Scaled | null = ZERO;
+  for (const h of held) {
+    floating = floating && plus(floating, h.profit ?? ZERO);
+    floating = floating && plus(floating, { n: h.swapCents, s: 2 });
+    if (h.margin !== null) margin = margin && plus(margin, h.margin);
+    if (!floating || !margin) return null;
+  }
+  const cash = plus({ n: balanceCents, s: 2 }, { n: creditCents, s: 2 });
+  const equity = cash && plus(cash, floating);
+  const freeMargin = equity && minus(equity, margin);
+  if (!equity || !freeMargin) return null;
+  const level = levelHundredths(equity, margin);
+  if (level === null) return null;
+  return { floating, margin, equity, freeMargin, levelHundredths: level, levelNegative: margin.n !== 0 && equity.n < 0 };
+}
+
+/**
+ * equity × 100 ÷ margin in hundredths, rounded half away from zero (0 without margin). decimal.js
+ * first rounds the quotient to 40 digits, then `toFixed(2)`; that first rounding could only change
+ * the result for a quotient within 10^-38 of a half-hundredth, and one of two safe integers lies at
+ * least 1/(2 × margin) from it: so rounding the exact quotient is the same. By long division, so no
+ * intermediate leaves the safe integers (null if one would).
+ */
+function levelHundredths(equity: Scaled, margin: Scaled): number | null {
+  if (margin.n === 0) return 0;
+  const s = Math.max(equity.s, margin.s);
+  const e = rescaled(equity, s);
+  const m = rescaled(margin, s);
+  if (e === null || m === null || !Number.isSafeInteger(m * 10)) return null;
+  const a = Math.abs(e);
+  const d = Math.abs(m);
+  // `%` is exact on doubles, and so is the division of what is left, a multiple of d.
+  let r = a % d;
+  let q = (a - r) / d;
+  // Four more digits: × 100 for percent, two decimals.
+  for (let i = 0; i < 4; i++) {
+    const t = r * 10;
+    r = t % d;
+    q = q * 10 + (t - r) / d;
+  }
+  if (2 * r >= d) q += 1;
+  if (!Number.isSafeInteger(q) || !Number.isSafeInteger(2 * r)) return null;
+  return (e < 0) !== (m < 0) ? -q : q;
+}
+
+/** `roundToCents` of an exact value: half away from zero. */
+function centsOf(x: Scaled): Cents | null {
+  if (x.s <= 2) return rescaled(x, 2);
+  const d = POW10[x.s - 2] as number;
+  const r = x.n % d;
+  const q = (x.n - r) / d;
+  return 2 * Math.abs(r) >= d ? q + Math.sign(x.n) : q;
+}
+
+/** `formatCents` for a safe integer: the sign, the units, two digits of cents. */
+export function centsText(cents: Cents): string {
+  const a = Math.abs(cents);
+  const rest = a % 100;
+  return `${cents < 0 ? '-' : ''}${(a - rest) / 100}.${rest < 10 ? '0' : ''}${rest}`;
+}
+
+/** The figures as the API shows them (getMargins, the back office's trader page). */
+export interface FigureTexts {
+  totalMargin: string;
+  balance: string;
+  credit: string;
+  profit: string;
+  equity: string;
+  freeMargin: string;
+  marginLevel: string;
+}
+
+/** The texts of figures made with decimal.js (how the API has always shown them). */
+function decimalTexts(a: AccountState): FigureTexts {
+  const cents = (d: { toString(): string }) => formatCents(roundToCents(d.toString()));
+  return {
+    totalMargin: cents(a.margin),
+    balance: formatCents(a.balanceCents),
+    credit: formatCents(a.creditCents),
+    profit: cents(a.floating),
+    equity: cents(a.equity),
+    freeMargin: cents(a.freeMargin),
+    marginLevel: a.marginLevel.toFixed(2),
+  };
+}
+
+function exactTexts(a: ExactAccount, balanceCents: Cents, creditCents: Cents): FigureTexts | null {
+  const margin = centsOf(a.margin);
+  const floating = centsOf(a.floating);
+  const equity = centsOf(a.equity);
+  const freeMargin = centsOf(a.freeMargin);
+  if (margin === null || floating === null || equity === null || freeMargin === null) return null;
+  // decimal.js writes a negative level that rounds to zero as "-0.00".
+  const level = a.levelHundredths === 0 && a.levelNegative ? '-0.00' : centsText(a.levelHundredths);
+  return { totalMargin: centsText(margin), balance: centsText(balanceCents), credit: centsText(creditCents), profit: centsText(floating), equity: centsText(equity), freeMargin: centsText(freeMargin), marginLevel: level };
+}
+
+/** Figures objects made from scaled integers, with what they were made from. */
+const exactOf = new WeakMap<AccountState, ExactAccount>();
+const textsOf = new WeakMap<AccountState, FigureTexts>();
+
+/**
+ * The texts of an account's figures, kept with the figures object (the engine hands the same one
+ * out again while nothing it was computed from changed).
+ */
+export function figureTexts(a: AccountState): FigureTexts {
+  let texts = textsOf.get(a);
+  if (texts === undefined) {
+    const exact = exactOf.get(a);
+    texts = Object.freeze((exact && exactTexts(exact, a.balanceCents, a.creditCents)) ?? decimalTexts(a));
+    textsOf.set(a, texts);
+  }
+  return texts;
+}
+
+/** A position's profit as the API shows it ("12.34" USD, rounded to cents), or null when it has none. */
+export function profitText(profit: Decimal | null): string | null {
+  if (profit === null) return null;
+  const exact = exactProfits.get(profit);
+  const cents = exact === undefined ? null : centsOf(exact);
+  return cents === null ? formatCents(roundToCents(profit)) : centsText(cents);
+}
+/** The exact values profits were made from (see `floatingProfit`). */
+const exactProfits = new WeakMap<Decimal, Scaled>();
+
+/**
+ * The account's figures from exact valuations: the decimal.js values (the same numbers
+ * `decimalAccountState` would make) are made when first read, from the very sums it would have made.
+ */
+function exactAccountState(balanceCents: Cents, creditCents: Cents, leverage: number, held: readonly HeldExactly[]): AccountState | null {
+  const exact = exactAccount(balanceCents, creditCents, held);
+  if (!exact) return null;
+  let unvalued = 0;
+  for (const h of held) if (h.profit === null || h.margin === null) unvalued += 1;
+  let made: { floating: Decimal; margin: Decimal; equity: Decimal; freeMargin: Decimal; marginLevel: Decimal } | undefined;
+  const decimals = () => {
+    if (!made) {
+      // The sums are exact (at most 16 digits), so these are the numbers decimal.js's sums come to.
+      const floating = new Decimal(`${exact.floating.n}e-${exact.floating.s}`);
+      const margin = new Decimal(`${exact.margin.n}e-${exact.margin.s}`);
+      made = { floating, margin, ...accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin) };
+    }
+    return made;
+  };
+  const state: AccountState = {
+    balanceCents,
+    creditCents,
+    leverage,
+    unvalued,
+    get floating() {
+      return decimals().floating;
+    },
+    get margin() {
+      return decimals().margin;
+    },
+    get equity() {
+      return decimals().equity;
+    },
+    get freeMargin() {
+      return decimals().freeMargin;
+    },
+    get marginLevel() {
+      return decimals().marginLevel;
+    },
+  };
+  exactOf.set(state, exact);
+  return state;
+}
+
+/** The account's figures with decimal.js, from each position's profit and margin (null: not valued) and swap. */
+export function decimalAccountState(balanceCents: Cents, creditCents: Cents, leverage: number, held: readonly Held<Decimal>[], extra?: { floating: Decimal; margin: Decimal }): AccountState {
+  let floating = new Decimal(0);
+  let margin = new Decimal(0);
+  let unvalued = 0;
+  for (const h of held) {
+    if (h.profit === null || h.margin === null) unvalued += 1;
+    floating = floating.plus(h.profit ?? 0).plus(new Decimal(h.swapCents).div(100));
+    if (h.margin !== null) margin = margin.plus(h.margin);
+  }
+  if (extra) {
+    floating = floating.plus(extra.floating);
+    margin = margin.plus(extra.margin);
+  }
+  const f = accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin);
+  return { balanceCents, creditCents, leverage, floating, margin, unvalued, ...f };
+}
+
+/** The account figures from exact valuations (for tests: `figureTexts` of it is what the API shows). */
+export function exactAccountFigures(balanceCents: Cents, creditCents: Cents, leverage: number, held: readonly HeldExactly[]): AccountState | null {
+  return exactAccountState(balanceCents, creditCents, leverage, held);
 }

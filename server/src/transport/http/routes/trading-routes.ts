@@ -2,7 +2,7 @@ import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf } from '@tradeport/contracts'
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import { formatCents, roundToCents } from '../../../domain/money';
+import { formatCents } from '../../../domain/money';
 import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
@@ -11,7 +11,8 @@ import { editTerminalSettings, terminalSettingsOf } from '../../../services/term
 import type { Db, Tx } from '../../../storage/db';
 import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
-import type { AccountState, OpenPosition } from '../../../trading/engine';
+import { centsText, figureTexts, profitText, type FigureTexts } from '../../../trading/account-figures';
+import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { answerCache, JsonText, keptAnswerStats, successData, successList, successMessage } from '../responses';
 
@@ -55,11 +56,8 @@ export function tradingRoutes(app: FastifyInstance): void {
       .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
       .where('p.status', '=', 'closed');
 
-  // The engine keeps each position's profit until any quote changes (AccountFigures).
-  const profitText = (p: OpenPosition) => {
-    const f = engine.floatingProfit(p);
-    return f === null ? null : formatCents(roundToCents(f));
-  };
+  // The engine keeps each position's profit until a quote it was computed from changes (AccountFigures).
+  const profitOf = (p: OpenPosition) => profitText(engine.floatingProfit(p));
 
   registerCall(app, calls.addTrades, async ({ body, actor, idempotencyKey }) => {
     const order = { symbol: body.fullSymbol, side: body.tradestypes, volume: body.volume, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment };
@@ -80,23 +78,32 @@ export function tradingRoutes(app: FastifyInstance): void {
       orginalPrice: p.openPrice,
       stopLoss: p.stopLoss,
       takeProfit: p.takeProfit,
-      swap: formatCents(p.swapCents),
+      swap: centsText(p.swapCents),
       comment: p.comment,
-      profit: profitText(p),
+      profit: profitOf(p),
       bid: q?.bid ?? null,
       ask: q?.ask ?? null,
     };
   };
-  // The row is rebuilt only when the position's prices (its price stamp: its own quote, shown as
-  // bid and ask, and the conversion rate of its profit) or its changeable fields have moved since.
-  const tradeRows = new WeakMap<OpenPosition, { prices: number; stopLoss: number; takeProfit: number; swapCents: number; row: ReturnType<typeof tradeRowOf> }>();
-  const openTradeOf = (p: OpenPosition) => {
+  // The row, and its JSON, are rebuilt only when the position's prices (its price stamp: its own
+  // quote, shown as bid and ask, and the conversion rate of its profit) or its changeable fields
+  // have moved since.
+  type TradeRow = { prices: number; stopLoss: number; takeProfit: number; swapCents: number; row: ReturnType<typeof tradeRowOf>; json: string };
+  const tradeRows = new WeakMap<OpenPosition, TradeRow>();
+  const keptTradeRow = (p: OpenPosition): TradeRow => {
     const prices = engine.priceStamp(p);
-    const cached = tradeRows.get(p);
-    if (cached && cached.prices === prices && cached.stopLoss === p.stopLoss && cached.takeProfit === p.takeProfit && cached.swapCents === p.swapCents) return cached.row;
+    let kept = tradeRows.get(p);
+    if (kept && kept.prices === prices && kept.stopLoss === p.stopLoss && kept.takeProfit === p.takeProfit && kept.swapCents === p.swapCents) return kept;
     const row = tradeRowOf(p);
-    tradeRows.set(p, { prices, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, row });
-    return row;
+    kept = { prices, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, row, json: JSON.stringify(row) };
+    tradeRows.set(p, kept);
+    return kept;
+  };
+  /** The JSON of the positions' rows as a list: `JSON.stringify(positions.map(row))`, from the rows' kept JSON. */
+  const tradeRowsJson = (rows: readonly TradeRow[]) => {
+    let json = '[';
+    for (let i = 0; i < rows.length; i++) json += i === 0 ? (rows[i] as TradeRow).json : `,${(rows[i] as TradeRow).json}`;
+    return `${json}]`;
   };
 
   const pendingOrderOf = (r: Selectable<OrdersTable>) => ({
@@ -118,29 +125,25 @@ export function tradingRoutes(app: FastifyInstance): void {
     updatedAt: isoTime(r.updated_at),
   });
 
-  // The engine hands back the same figures object while nothing changed: its text is kept with it.
-  const figureTexts = new WeakMap<AccountState, ReturnType<typeof figureTextsOf>>();
-  const figureTextsOf = (a: AccountState) => {
-    const cents = (d: { toString(): string }) => formatCents(roundToCents(d.toString()));
-    return {
-      totalMargin: cents(a.margin),
-      balance: formatCents(a.balanceCents),
-      credit: formatCents(a.creditCents),
-      profit: cents(a.floating),
-      equity: cents(a.equity),
-      freeMargin: cents(a.freeMargin),
-      marginLevel: a.marginLevel.toFixed(2),
-    };
-  };
-  const accountFigures = async (userId: number) => {
-    const a = await engine.account(userId);
-    let text = figureTexts.get(a);
-    if (!text) figureTexts.set(a, (text = Object.freeze(figureTextsOf(a))));
+  // The engine hands back the same figures object while nothing changed: its texts are kept with it.
+  const accountFigures = async (userId: number) => figureTexts(await engine.account(userId));
+
+
+  // Each trader's last answer with the rows it was made of: given again while every row is the same.
+  const lastTrades = new Map<number, { rows: TradeRow[]; text: JsonText<{ status: 'success'; data: ReturnType<typeof tradeRowOf>[] }> }>();
+  registerCall(app, calls.getTrades, async ({ session }) => {
+    const rows = engine.positionsOf(session.userId).map(keptTradeRow);
+    const last = lastTrades.get(session.userId);
+    if (last && last.rows.length === rows.length && last.rows.every((r, i) => r === rows[i])) {
+      keptAnswerStats.hits += 1;
+      return last.text;
+    }
+    keptAnswerStats.misses += 1;
+    const text = JsonText.assembled<{ status: 'success'; data: ReturnType<typeof tradeRowOf>[] }>(`{"status":"success","data":${tradeRowsJson(rows)}}`);
+    if (lastTrades.size >= 10_000) lastTrades.clear();
+    lastTrades.set(session.userId, { rows, text });
     return text;
-  };
-
-
-  registerCall(app, calls.getTrades, async ({ session }) => successData(engine.positionsOf(session.userId).map(openTradeOf)));
+  });
 
   registerCall(app, calls.getProfit, async ({ body, session }) => {
     const p = engine.get(body.ticketNumber);
@@ -152,7 +155,7 @@ export function tradingRoutes(app: FastifyInstance): void {
 
   // The engine hands back the same figures while the account's balance, positions and the quotes
   // they are valued at are the same: the serialized answer is kept with them.
-  const marginAnswers = new WeakMap<object, JsonText<{ status: 'success' } & ReturnType<typeof figureTextsOf>>>();
+  const marginAnswers = new WeakMap<object, JsonText<{ status: 'success' } & FigureTexts>>();
   registerCall(app, calls.getMargins, async ({ session }) => {
     const texts = await accountFigures(session.userId);
     let answer = marginAnswers.get(texts);
@@ -329,7 +332,7 @@ export function tradingRoutes(app: FastifyInstance): void {
         traderFirstName: u.first_name,
         traderLastName: u.last_name,
         traderEmail: u.email,
-        trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitText(p) })),
+        trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitOf(p) })),
       })),
     );
     if (missing.length > 0 || !Object.isFrozen(named)) {
@@ -374,7 +377,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   const traderDetails = (sources: Sources, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Activity, figures: Awaited<ReturnType<typeof accountFigures>>) => {
     const parts = rowPartsOf(sources, online, orders, activity);
     const account = { ...figures, ...parts.ledger, openPositions: positions.length, pendingOrders: orders.length };
-    return JsonText.assembled<TraderDetailsAnswer>(`${parts.head}${JSON.stringify(account)},"openTrades":${JSON.stringify(positions.map(openTradeOf))}${parts.tail}`);
+    return JsonText.assembled<TraderDetailsAnswer>(`${parts.head}${JSON.stringify(account)},"openTrades":${tradeRowsJson(positions.map(keptTradeRow))}${parts.tail}`);
   };
   // What the answer shows besides database rows: the positions with their changeable fields and the
   // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
