@@ -138,7 +138,7 @@ describe('serving the web app', () => {
       assert.deepEqual(preloaded(phone), ['/assets/signed-in-1.js', '/assets/trading-route-4.js', '/assets/phone-terminal-5.js']);
       const desktop = html(await get('/trading', { ...SIGNED_IN, 'sec-ch-ua-mobile': '?0' }));
       assert.deepEqual(preloaded(desktop), ['/assets/signed-in-1.js', '/assets/trading-route-4.js', '/assets/trading-page-6.js']);
-      assert.match(desktop, /<link rel="preload" as="style" fetchpriority="low" href="\/assets\/trading-page-7.css">/);
+      assert.match(desktop, /<link rel="preload" as="style" fetchpriority="low" crossorigin href="\/assets\/trading-page-7.css">/);
       const unknown = html(await get('/trading', { cookie: 'tp_session=abc', 'user-agent': 'curl/8' }));
       assert.deepEqual(preloaded(unknown), ['/assets/signed-in-1.js', '/assets/trading-route-4.js']);
     });

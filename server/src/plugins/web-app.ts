@@ -49,11 +49,15 @@ export function deviceOf(headers: IncomingHttpHeaders): Device {
   return /Mobi/.test(headers['user-agent'] ?? '') ? 'phone' : 'unknown';
 }
 
-/** The page's `<link>` elements for a route's files on a device; low priority, so the style sheet and the entry come first. */
+/**
+ * The page's `<link>` elements for a route's files on a device; low priority, so the style sheet and
+ * the entry come first. Both kinds say `crossorigin`, as Vite's loader does when it asks for the same
+ * files later: a preload fetched in another mode would not be used, and the file would come twice.
+ */
 export function preloadLinks(route: PreloadRoute, device: Device): string {
   const sets = [route.common, ...(device === 'phone' ? [route.phone] : device === 'desktop' ? [route.desktop] : [])];
   const scripts = sets.flatMap((s) => s.scripts).map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`);
-  const styles = sets.flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" href="/${f}">`);
+  const styles = sets.flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${f}">`);
   return [...scripts, ...styles].join('');
 }
 
