@@ -48,7 +48,7 @@ export class AccountFigures {
   private readonly valued = new WeakMap<OpenPosition, Valuation>();
 
   /** Each account's last figures and the inputs they came from (see figures()). */
-  private readonly lastFigures = new Map<number, { key: string; figures: AccountState }>();
+  private readonly lastFigures = new Map<number, { balanceCents: Cents; creditCents: Cents; leverage: number; /** id, swap, price stamp of each position in turn. */ positions: number[]; figures: AccountState }>();
 
   constructor(private readonly state: EngineState) {}
 
@@ -181,18 +181,24 @@ export class AccountFigures {
 
   figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
     if (extra) return this.computeFigures(userId, balanceCents, creditCents, leverage, extra);
-    // The same inputs give the same figures: reused while the book, the balance and the positions
-    // (with their swaps) are what they were.
-    // The positions' price stamps stand for the prices: a tick on a symbol the account neither holds
-    // nor converts through changes none of them.
+    // The same inputs give the same figures: reused while the balance, the positions (with their
+    // swaps) and their price stamps are what they were. The stamps stand for the prices: a tick on
+    // a symbol the account neither holds nor converts through changes none of them.
     const positions = this.state.positionsOf(userId);
-    let key = `${balanceCents}|${creditCents}|${leverage}`;
-    for (const p of positions) key += `|${p.id}:${p.swapCents}:${this.priceStamp(p)}`;
     const cached = this.lastFigures.get(userId);
-    if (cached?.key === key) return cached.figures;
+    if (cached && cached.balanceCents === balanceCents && cached.creditCents === creditCents && cached.leverage === leverage && cached.positions.length === positions.length * 3) {
+      let same = true;
+      for (let i = 0; i < positions.length && same; i++) {
+        const p = positions[i] as OpenPosition;
+        same = cached.positions[3 * i] === p.id && cached.positions[3 * i + 1] === p.swapCents && cached.positions[3 * i + 2] === this.priceStamp(p);
+      }
+      if (same) return cached.figures;
+    }
+    const inputs: number[] = [];
+    for (const p of positions) inputs.push(p.id, p.swapCents, this.priceStamp(p));
     const figures = this.exactFigures(positions, balanceCents, creditCents, leverage) ?? this.computeFigures(userId, balanceCents, creditCents, leverage);
     if (this.lastFigures.size >= 10_000) this.lastFigures.clear();
-    this.lastFigures.set(userId, { key, figures });
+    this.lastFigures.set(userId, { balanceCents, creditCents, leverage, positions: inputs, figures });
     return figures;
   }
 
@@ -487,8 +493,7 @@ function exactTexts(a: ExactAccount, balanceCents: Cents, creditCents: Cents): F
   return { totalMargin: centsText(margin), balance: centsText(balanceCents), credit: centsText(creditCents), profit: centsText(floating), equity: centsText(equity), freeMargin: centsText(freeMargin), marginLevel: level };
 }
 
-/** Figures objects made from scaled integers, with what they were made from. */
-const exactOf = new WeakMap<AccountState, ExactAccount>();
+/** The texts of figures made with decimal.js, kept with them. */
 const textsOf = new WeakMap<AccountState, FigureTexts>();
 
 /**
@@ -496,12 +501,9 @@ const textsOf = new WeakMap<AccountState, FigureTexts>();
  * out again while nothing it was computed from changed).
  */
 export function figureTexts(a: AccountState): FigureTexts {
+  if (a instanceof ExactAccountState) return (a.texts ??= Object.freeze(exactTexts(a.exact, a.balanceCents, a.creditCents) ?? decimalTexts(a)));
   let texts = textsOf.get(a);
-  if (texts === undefined) {
-    const exact = exactOf.get(a);
-    texts = Object.freeze((exact && exactTexts(exact, a.balanceCents, a.creditCents)) ?? decimalTexts(a));
-    textsOf.set(a, texts);
-  }
+  if (texts === undefined) textsOf.set(a, (texts = Object.freeze(decimalTexts(a))));
   return texts;
 }
 
@@ -524,39 +526,49 @@ function exactAccountState(balanceCents: Cents, creditCents: Cents, leverage: nu
   if (!exact) return null;
   let unvalued = 0;
   for (const h of held) if (h.profit === null || h.margin === null) unvalued += 1;
-  let made: { floating: Decimal; margin: Decimal; equity: Decimal; freeMargin: Decimal; marginLevel: Decimal } | undefined;
-  const decimals = () => {
-    if (!made) {
-      // The sums are exact (at most 16 digits), so these are the numbers decimal.js's sums come to.
-      const floating = new Decimal(`${exact.floating.n}e-${exact.floating.s}`);
-      const margin = new Decimal(`${exact.margin.n}e-${exact.margin.s}`);
-      made = { floating, margin, ...accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin) };
+  return new ExactAccountState(balanceCents, creditCents, leverage, unvalued, exact);
+}
+
+/**
+ * Figures made from exact valuations: the decimal.js values (the numbers `decimalAccountState`
+ * would make) are made when first read, from the very sums it would have made — exact, at most 16
+ * digits, so these are the numbers decimal.js's sums come to.
+ */
+class ExactAccountState implements AccountState {
+  private made: { floating: Decimal; margin: Decimal; equity: Decimal; freeMargin: Decimal; marginLevel: Decimal } | undefined;
+  constructor(
+    readonly balanceCents: Cents,
+    readonly creditCents: Cents,
+    readonly leverage: number,
+    readonly unvalued: number,
+    readonly exact: ExactAccount,
+  ) {}
+  /** What the API shows of them (see `figureTexts`). */
+  texts: FigureTexts | undefined;
+
+  private decimals() {
+    if (!this.made) {
+      const floating = new Decimal(`${this.exact.floating.n}e-${this.exact.floating.s}`);
+      const margin = new Decimal(`${this.exact.margin.n}e-${this.exact.margin.s}`);
+      this.made = { floating, margin, ...accountFigures(new Decimal(this.balanceCents).div(100), new Decimal(this.creditCents).div(100), floating, margin) };
     }
-    return made;
-  };
-  const state: AccountState = {
-    balanceCents,
-    creditCents,
-    leverage,
-    unvalued,
-    get floating() {
-      return decimals().floating;
-    },
-    get margin() {
-      return decimals().margin;
-    },
-    get equity() {
-      return decimals().equity;
-    },
-    get freeMargin() {
-      return decimals().freeMargin;
-    },
-    get marginLevel() {
-      return decimals().marginLevel;
-    },
-  };
-  exactOf.set(state, exact);
-  return state;
+    return this.made;
+  }
+  get floating(): Decimal {
+    return this.decimals().floating;
+  }
+  get margin(): Decimal {
+    return this.decimals().margin;
+  }
+  get equity(): Decimal {
+    return this.decimals().equity;
+  }
+  get freeMargin(): Decimal {
+    return this.decimals().freeMargin;
+  }
+  get marginLevel(): Decimal {
+    return this.decimals().marginLevel;
+  }
 }
 
 /** The account's figures with decimal.js, from each position's profit and margin (null: not valued) and swap. */

@@ -2,8 +2,9 @@ import { calls, type MarketSummaryRow, type Quote } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { dayFigures, type Candle, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
+import { databaseVersion } from '../../../storage/prepared';
 import { registerCall } from '../call-route';
-import { answerCache, JsonText, successData } from '../responses';
+import { answerCache, JsonText, keptAnswerStats, successData } from '../responses';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -54,26 +55,52 @@ export function marketRoutes(app: FastifyInstance): void {
   });
 
   // A candles answer is kept with the stored rows it merged, while its series in memory is unchanged.
-  const candlesAnswer = answerCache<{ status: 'success'; symbol: string; period: Period; data: Candle[] }>(1);
+  type CandlesAnswer = { status: 'success'; symbol: string; period: Period; data: Candle[] };
+  const candlesAnswer = answerCache<CandlesAnswer>(1);
+  // And the last answer per query with the database version its rows were read at: while nothing
+  // was written since (SQLite; see `databaseVersion`), the stored rows are those, so neither they nor
+  // the answer kept for them need looking up.
+  const lastCandles = new Map<string, { database: string; series: string; answer: JsonText<CandlesAnswer> }>();
   registerCall(app, calls.getCandles, async ({ query }) => {
     if (!market.book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const period = query.period as Period;
+    const series = market.candles.seriesVersion(query.symbol, period);
+    const database = databaseVersion(app.services.db);
+    const key = `${query.symbol}|${period}|${query.limit}|${query.before ?? ''}`;
+    const last = lastCandles.get(key);
+    if (database !== undefined && last?.database === database && last.series === series) {
+      keptAnswerStats.hits += 1;
+      return last.answer;
+    }
     const stored = await market.candles.stored(query.symbol, period, query.limit, query.before);
     const build = () => ({ status: 'success' as const, symbol: query.symbol, period, data: market.candles.withUnwritten(stored, query.symbol, period, query.limit, query.before) });
-    return candlesAnswer([stored], build, market.candles.seriesVersion(query.symbol, period));
+    const answer = candlesAnswer([stored], build, series);
+    // Both versions were taken before the read: a write or a candle meanwhile makes the next request miss.
+    if (database !== undefined && answer instanceof JsonText) {
+      if (lastCandles.size >= 1_000) lastCandles.clear();
+      lastCandles.set(key, { database, series, answer });
+    }
+    return answer;
   });
 
   // The summary is kept with the stored day candles it used, while no quote, no candle in memory and
   // no instrument's open or stale flag has changed.
   const summaryAnswer = answerCache<{ status: 'success'; data: MarketSummaryRow[] }>(1);
   const symbols = market.instruments.map((i) => i.symbol);
+  // The last answer with the database version its stored day candles were read at (as for getCandles).
+  let lastSummary: { database: string; variant: string; answer: JsonText<{ status: 'success'; data: MarketSummaryRow[] }> } | undefined;
   registerCall(app, calls.getMarketSummary, async () => {
     // A month back is enough to find the previous trading day after any weekend or holiday; from
     // the start of that day, so the statement's values (and its kept result) stay the same all day.
     const time = app.services.now();
     const since = Math.floor((time - 31 * DAY_MS) / DAY_MS) * DAY_MS;
-    const stored = await market.candles.latestStored(symbols, 'D1', 2, since);
     const variant = `${since}|${market.book.version}|${market.candles.version}|${market.book.flags(symbols, time)}`;
+    const database = databaseVersion(app.services.db);
+    if (database !== undefined && lastSummary?.database === database && lastSummary.variant === variant) {
+      keptAnswerStats.hits += 1;
+      return lastSummary.answer;
+    }
+    const stored = await market.candles.latestStored(symbols, 'D1', 2, since);
     const build = () => {
       const days = market.candles.latestWithUnwritten(stored, symbols, 'D1', 2, since);
       return successData(
@@ -84,7 +111,10 @@ export function marketRoutes(app: FastifyInstance): void {
         }),
       );
     };
-    return summaryAnswer([stored], build, variant);
+    const answer = summaryAnswer([stored], build, variant);
+    // The variant and the version were taken before the read: a change meanwhile makes the next request miss.
+    if (database !== undefined && answer instanceof JsonText) lastSummary = { database, variant, answer };
+    return answer;
   });
 
   registerCall(

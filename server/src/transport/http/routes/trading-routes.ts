@@ -1,4 +1,4 @@
-import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf } from '@tradeport/contracts';
+import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf, type OpenTrade } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
@@ -65,39 +65,28 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
   });
 
-  const tradeRowOf = (p: OpenPosition) => {
-    const q = book.get(p.symbol);
-    return {
-      ticket: p.id,
-      symbol: p.symbol,
-      fullSymbol: p.symbol,
-      currencyType: book.instruments.get(p.symbol)?.group ?? '',
-      timeStamp: isoTime(p.openedAt),
-      type: sideName(p),
-      volume: p.volume,
-      orginalPrice: p.openPrice,
-      stopLoss: p.stopLoss,
-      takeProfit: p.takeProfit,
-      swap: centsText(p.swapCents),
-      comment: p.comment,
-      profit: profitOf(p),
-      bid: q?.bid ?? null,
-      ask: q?.ask ?? null,
-    };
-  };
-  // The row, and its JSON, are rebuilt only when the position's prices (its price stamp: its own
+  // A getTrades row, in the order of its fields: ticket, symbol, fullSymbol, currencyType,
+  // timeStamp, type, volume, orginalPrice (fixed while the position is open), stopLoss, takeProfit,
+  // swap, comment, profit, bid, ask. Its JSON is written here as JSON.stringify writes the row: the
+  // fixed part once per position, the rest when the position's prices (its price stamp: its own
   // quote, shown as bid and ask, and the conversion rate of its profit) or its changeable fields
-  // have moved since.
-  type TradeRow = { prices: number; stopLoss: number; takeProfit: number; swapCents: number; row: ReturnType<typeof tradeRowOf>; json: string };
+  // have moved since. Profits and swaps are digits, a sign and a point: nothing to escape.
+  type TradeRow = { prices: number; stopLoss: number; takeProfit: number; swapCents: number; head: string; json: string };
   const tradeRows = new WeakMap<OpenPosition, TradeRow>();
+  const jsonNumber = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'null' : String(x));
+  const rowHead = (p: OpenPosition) =>
+    `{"ticket":${jsonNumber(p.id)},"symbol":${JSON.stringify(p.symbol)},"fullSymbol":${JSON.stringify(p.symbol)},"currencyType":${JSON.stringify(book.instruments.get(p.symbol)?.group ?? '')},"timeStamp":"${isoTime(p.openedAt)}","type":"${sideName(p)}","volume":${jsonNumber(p.volume)},"orginalPrice":${jsonNumber(p.openPrice)}`;
   const keptTradeRow = (p: OpenPosition): TradeRow => {
     const prices = engine.priceStamp(p);
-    let kept = tradeRows.get(p);
+    const kept = tradeRows.get(p);
     if (kept && kept.prices === prices && kept.stopLoss === p.stopLoss && kept.takeProfit === p.takeProfit && kept.swapCents === p.swapCents) return kept;
-    const row = tradeRowOf(p);
-    kept = { prices, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, row, json: JSON.stringify(row) };
-    tradeRows.set(p, kept);
-    return kept;
+    const head = kept?.head ?? rowHead(p);
+    const q = book.get(p.symbol);
+    const profit = profitOf(p);
+    const json = `${head},"stopLoss":${jsonNumber(p.stopLoss)},"takeProfit":${jsonNumber(p.takeProfit)},"swap":"${centsText(p.swapCents)}","comment":${JSON.stringify(p.comment)},"profit":${profit === null ? 'null' : `"${profit}"`},"bid":${jsonNumber(q?.bid)},"ask":${jsonNumber(q?.ask)}}`;
+    const row = { prices, stopLoss: p.stopLoss, takeProfit: p.takeProfit, swapCents: p.swapCents, head, json };
+    tradeRows.set(p, row);
+    return row;
   };
   /** The JSON of the positions' rows as a list: `JSON.stringify(positions.map(row))`, from the rows' kept JSON. */
   const tradeRowsJson = (rows: readonly TradeRow[]) => {
@@ -130,7 +119,7 @@ export function tradingRoutes(app: FastifyInstance): void {
 
 
   // Each trader's last answer with the rows it was made of: given again while every row is the same.
-  const lastTrades = new Map<number, { rows: TradeRow[]; text: JsonText<{ status: 'success'; data: ReturnType<typeof tradeRowOf>[] }> }>();
+  const lastTrades = new Map<number, { rows: TradeRow[]; text: JsonText<{ status: 'success'; data: OpenTrade[] }> }>();
   registerCall(app, calls.getTrades, async ({ session }) => {
     const rows = engine.positionsOf(session.userId).map(keptTradeRow);
     const last = lastTrades.get(session.userId);
@@ -139,7 +128,7 @@ export function tradingRoutes(app: FastifyInstance): void {
       return last.text;
     }
     keptAnswerStats.misses += 1;
-    const text = JsonText.assembled<{ status: 'success'; data: ReturnType<typeof tradeRowOf>[] }>(`{"status":"success","data":${tradeRowsJson(rows)}}`);
+    const text = JsonText.assembled<{ status: 'success'; data: OpenTrade[] }>(`{"status":"success","data":${tradeRowsJson(rows)}}`);
     if (lastTrades.size >= 10_000) lastTrades.clear();
     lastTrades.set(session.userId, { rows, text });
     return text;
@@ -354,7 +343,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   type TraderDetailsAnswer = z.input<typeof calls.getTraderDetails.response>;
   type Sources = Awaited<ReturnType<typeof traderSources>>;
   type Activity = Awaited<ReturnType<typeof listActivity>>;
-  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: string; ledger: { totalDeposite: string; totalWithdrawals: string; totalCredit: string }; tail: string };
+  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: string; /** The ledger totals' JSON members, without braces. */ ledger: string; tail: string };
   // By the user row, with the other rows and the Online flag it was built from.
   const rowParts = new WeakMap<object, RowParts>();
   const rowPartsOf = (sources: Sources, online: boolean, orders: readonly Selectable<OrdersTable>[], activity: Activity): RowParts => {
@@ -368,16 +357,21 @@ export function tradingRoutes(app: FastifyInstance): void {
       activity,
       online,
       head: `{"status":"success","profile":${JSON.stringify(profile)},"account":`,
-      ledger: { totalDeposite: formatCents(totals.depositsCents), totalWithdrawals: formatCents(totals.withdrawalsCents), totalCredit: formatCents(totals.creditCents) },
+      ledger: JSON.stringify({ totalDeposite: formatCents(totals.depositsCents), totalWithdrawals: formatCents(totals.withdrawalsCents), totalCredit: formatCents(totals.creditCents) }).slice(1, -1),
       tail: `,"pendingOrders":${JSON.stringify(orders.map(pendingOrderOf))},"activity":${JSON.stringify(activity)}}`,
     };
     rowParts.set(sources.user, parts);
     return parts;
   };
-  const traderDetails = (sources: Sources, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Activity, figures: Awaited<ReturnType<typeof accountFigures>>) => {
+  // The figures' JSON without its closing brace, kept with the texts (the same object while the figures are the same).
+  const figuresJson = new WeakMap<FigureTexts, string>();
+  const traderDetails = (sources: Sources, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Activity, figures: FigureTexts) => {
     const parts = rowPartsOf(sources, online, orders, activity);
-    const account = { ...figures, ...parts.ledger, openPositions: positions.length, pendingOrders: orders.length };
-    return JsonText.assembled<TraderDetailsAnswer>(`${parts.head}${JSON.stringify(account)},"openTrades":${tradeRowsJson(positions.map(keptTradeRow))}${parts.tail}`);
+    let head = figuresJson.get(figures);
+    if (head === undefined) figuresJson.set(figures, (head = JSON.stringify(figures).slice(0, -1)));
+    // As JSON.stringify writes { ...figures, ...ledger, openPositions, pendingOrders }.
+    const account = `${head},${parts.ledger},"openPositions":${positions.length},"pendingOrders":${orders.length}}`;
+    return JsonText.assembled<TraderDetailsAnswer>(`${parts.head}${account},"openTrades":${tradeRowsJson(positions.map(keptTradeRow))}${parts.tail}`);
   };
   // What the answer shows besides database rows: the positions with their changeable fields and the
   // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
