@@ -140,4 +140,16 @@ function drawBar(ctx: CanvasRenderingContext2D, r: { x: number; y: number; width
 }
 
 /** KLineChart's test for a colour that paints nothing. */
-const isTransparent = (color: string) => color === 'transparent' || color === 'none' || /^[rR][gG][Bb][Aa]\(((\s*\d+\s*,\s*){3})\s*0\s*\)$/.test(color) || /^[hH][Ss][Ll][Aa]\(((\s*\d+%?\s*,\s*){3})\s*0\s*\)$/.test(color);
+const paintsNothing = (color: string) => color === 'transparent' || color === 'none' || /^[rR][gG][Bb][Aa]\(((\s*\d+\s*,\s*){3})\s*0\s*\)$/.test(color) || /^[hH][Ss][Ll][Aa]\(((\s*\d+%?\s*,\s*){3})\s*0\s*\)$/.test(color);
+
+/** `paintsNothing` kept by colour: every bar asks it twice on every frame, of the same few colours. */
+const transparentColors = new Map<string, boolean>();
+function isTransparent(color: string): boolean {
+  let transparent = transparentColors.get(color);
+  if (transparent === undefined) {
+    if (transparentColors.size >= 256) transparentColors.clear();
+    transparent = paintsNothing(color);
+    transparentColors.set(color, transparent);
+  }
+  return transparent;
+}
