@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { queryClient } from './api/query-client';
 import { sessionQuery } from './api/session-query';
-import { router } from './router';
+import { createAppRouter } from './router';
 import { theme } from './theme';
 
 const root = document.getElementById('root');
@@ -21,12 +21,27 @@ void queryClient.prefetchQuery(sessionQuery);
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'tradeport-color-scheme' });
 
-createRoot(root).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+/**
+ * The first script's work in three tasks instead of one: running the script, starting the router
+ * (which asks for the session and the page's modules), and rendering. On a phone with a slow CPU
+ * the three together held the main thread for a quarter of a second; apart, input and painting
+ * can happen between them. Each is a macrotask (a timeout), so the browser may run other work
+ * in between; the session request started above is already on its way.
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+void nextTask()
+  .then(() => {
+    const router = createAppRouter();
+    return nextTask().then(() => router);
+  })
+  .then((router) => {
+    createRoot(root).render(
+      <StrictMode>
+        <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </MantineProvider>
+      </StrictMode>,
+    );
+  });

@@ -100,12 +100,22 @@ const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+let router: ReturnType<typeof createBrowserRouter> | null = null;
+
+/**
+ * Creates the app's router, which at once matches the address, asks for the session and starts
+ * loading the page's modules. Called by main.tsx in a task of its own, after the first script has
+ * run (together they were one long task on a slow phone).
+ */
+export function createAppRouter(): ReturnType<typeof createBrowserRouter> {
+  router ??= createBrowserRouter(routes);
+  return router;
+}
 
 /** A call refused with 401 means the session ended elsewhere: forget this user and go to sign-in. */
 onUnauthorized(() => {
   // The stream module is loaded with the signed-in pages; it is not part of the first script.
   void import('./stream/stream').then(({ stream }) => stream.stop());
   queryClient.clear();
-  if (window.location.pathname !== '/') void router.navigate('/', { replace: true });
+  if (window.location.pathname !== '/') void router?.navigate('/', { replace: true });
 });
