@@ -3,7 +3,7 @@ import { formatCents, roundToCents, type Cents } from '../domain/money';
 import { accountFigures, Dec, marginUsd, profitUsd, type InstrumentSpec, type PriceLookup, type Prices, type Side } from '@tradeport/trading-math';
 import { refuse } from '../services/errors';
 import type { Tx } from '../storage/db';
-import { prepared, type Param } from '../storage/prepared';
+import { databaseVersion, prepared, type Param } from '../storage/prepared';
 import type { EngineState } from './engine-state';
 import type { AccountState, OpenPosition } from './types';
 
@@ -169,11 +169,21 @@ export class AccountFigures {
     return v.margin;
   }
 
+  /** Each account's row as last read, with the database version it was read at. */
+  private readonly lastRows = new Map<number, { database: string; row: { balance_cents: Cents; credit_cents: Cents; leverage: number } }>();
+
   async account(userId: number, trx?: Tx): Promise<AccountState> {
     const before = trx ? undefined : this.state.holdings.get(userId);
     const version = before?.version;
-    const user = trx ? await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow() : await accountRow.first(this.state.ctx.db, { userId });
+    // While no account table was written since the row was last read (SQLite: see databaseVersion), it is what the database holds.
+    const database = trx ? undefined : databaseVersion(this.state.ctx.db, 'accounts');
+    const last = database === undefined ? undefined : this.lastRows.get(userId);
+    const user = last !== undefined && last.database === database ? last.row : trx ? await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow() : await accountRow.first(this.state.ctx.db, { userId });
     if (!user) throw new Error(`account ${userId} not found`);
+    if (database !== undefined && last?.database !== database) {
+      if (this.lastRows.size >= 10_000) this.lastRows.clear();
+      this.lastRows.set(userId, { database, row: user });
+    }
     // Refresh the sweep's cache, unless a balance event came in while this read was under way.
     if (before && this.state.holdings.get(userId) === before && before.version === version) before.account = { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage };
     return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
