@@ -10,6 +10,9 @@ import type { Plugin } from 'vite';
  *   one registered over it is used as before;
  * - the candles' click targets (KLineChart's `onCandleBarClick` action) are one object per frame
  *   that tests the same rectangles, in the same order, as the figure objects did;
+ * - each drawing's figures are drawn by their figure's own drawing function, and the event target
+ *   that stands for each makes the five pointer handlers KLineChart made for it on every frame
+ *   (`_createFigureEvents`) only when an event reaches it;
  * - whether a colour is transparent (two regular expressions) is kept by colour;
  * - where a time falls among the candles (a binary search for each point of each drawing, three
  *   times a frame: the pane, the price axis and the time axis) is kept while the candles' times
@@ -82,6 +85,25 @@ CandleBarTargets.prototype.add = function (attrs, data) {
     this._attrs.push(attrs);
     this._data.push(data);
 };
+/* A drawing's figure as an event target: what its figure object did with the handlers OverlayView made for it (_createFigureEvents), which are made here when an event reaches it. */
+var OVERLAY_FIGURE_EVENTS = { mouseMoveEvent: '_figureMouseMoveEvent', mouseDownEvent: '_figureMouseDownEvent', mouseClickEvent: '_figureMouseClickEvent', mouseRightClickEvent: '_figureMouseRightClickEvent', mouseDoubleClickEvent: '_figureMouseDoubleClickEvent' };
+function OverlayFigureTarget(view, FigureClazz, overlay, figureIndex, figure, attrs, styles) {
+    this._view = view;
+    this._clazz = FigureClazz;
+    this._overlay = overlay;
+    this._figureIndex = figureIndex;
+    this._figure = figure;
+    this.attrs = attrs;
+    this.styles = styles;
+}
+OverlayFigureTarget.prototype.dispatchEvent = function (name, event) {
+    var make = keptHasOwnEvent.call(OVERLAY_FIGURE_EVENTS, name) ? OVERLAY_FIGURE_EVENTS[name] : undefined;
+    if (make === undefined || !this._clazz.prototype.checkEventOnImp(event, this.attrs, this.styles)) {
+        return false;
+    }
+    return this._view[make](this._overlay, 'other', this._figureIndex, this._figure)(event);
+};
+var keptHasOwnEvent = Object.prototype.hasOwnProperty;
 CandleBarTargets.prototype.dispatchEvent = function (name, event) {
     if (name !== 'mouseClickEvent') {
         return false;
@@ -215,6 +237,76 @@ function formatFoldDecimal(value, threshold) {
         reg = new RegExp('\\\\.0{' + threshold + ',}[1-9][0-9]*$');
         foldExpressions.set(threshold, reg);
     }`,
+  },
+  {
+    what: "OverlayView.drawFigures (each drawing's figures)",
+    find: `            attrsArray.forEach(function (ats) {
+                var _a, _b;
+                var events = _this._createFigureEvents(overlay, 'other', figureIndex, figure);
+                // @ts-ignore
+                var ss = __assign(__assign(__assign({}, defaultStyles[type]), (_a = overlay.styles) === null || _a === void 0 ? void 0 : _a[type]), styles);
+                (_b = _this.createFigure({
+                    name: type,
+                    attrs: ats,
+                    styles: ss
+                }, events !== null && events !== void 0 ? events : undefined)) === null || _b === void 0 ? void 0 : _b.draw(ctx);
+            });`,
+    replace: `            attrsArray.forEach(function (ats) {
+                var _a;
+                // @ts-ignore
+                var ss = __assign(__assign(__assign({}, defaultStyles[type]), (_a = overlay.styles) === null || _a === void 0 ? void 0 : _a[type]), styles);
+                /* Tradeport (web/build/klinecharts-lean-frames.ts): drawn by its figure's own drawing; its events made when one reaches it. */
+                var FigureClazz = getInnerFigureClass(type);
+                if (FigureClazz === null) {
+                    return;
+                }
+                if (!overlay.isDrawing()) {
+                    _this.addChild(new OverlayFigureTarget(_this, FigureClazz, overlay, figureIndex, figure, ats, ss));
+                }
+                FigureClazz.prototype.drawImp(ctx, ats, ss);
+            });`,
+  },
+  {
+    what: "OverlayView's figure events (made when one reaches a figure)",
+    find: `    OverlayView.prototype._createFigureEvents = function (overlay, figureType, figureIndex, figure) {
+        if (overlay.isDrawing()) {
+            return null;
+        }
+        return {
+            mouseMoveEvent: this._figureMouseMoveEvent(overlay, figureType, figureIndex, figure),
+            mouseDownEvent: this._figureMouseDownEvent(overlay, figureType, figureIndex, figure),
+            mouseClickEvent: this._figureMouseClickEvent(overlay, figureType, figureIndex, figure),
+            mouseRightClickEvent: this._figureMouseRightClickEvent(overlay, figureType, figureIndex, figure),
+            mouseDoubleClickEvent: this._figureMouseDoubleClickEvent(overlay, figureType, figureIndex, figure)
+        };
+    };`,
+    replace: `    OverlayView.prototype._createFigureEvents = function (overlay, figureType, figureIndex, figure) {
+        if (overlay.isDrawing()) {
+            return null;
+        }
+        return {
+            mouseMoveEvent: this._figureMouseMoveEvent(overlay, figureType, figureIndex, figure),
+            mouseDownEvent: this._figureMouseDownEvent(overlay, figureType, figureIndex, figure),
+            mouseClickEvent: this._figureMouseClickEvent(overlay, figureType, figureIndex, figure),
+            mouseRightClickEvent: this._figureMouseRightClickEvent(overlay, figureType, figureIndex, figure),
+            mouseDoubleClickEvent: this._figureMouseDoubleClickEvent(overlay, figureType, figureIndex, figure)
+        };
+    };`,
+  },
+  {
+    what: "the figure class (drawImp and checkEventOnImp of a registered figure use only their arguments)",
+    find: `            Custom.prototype.checkEventOnImp = function (coordinate, attrs, styles) {
+                return figure.checkEventOn(coordinate, attrs, styles);
+            };
+            Custom.prototype.drawImp = function (ctx, attrs, styles) {
+                figure.draw(ctx, attrs, styles);
+            };`,
+    replace: `            Custom.prototype.checkEventOnImp = function (coordinate, attrs, styles) {
+                return figure.checkEventOn(coordinate, attrs, styles);
+            };
+            Custom.prototype.drawImp = function (ctx, attrs, styles) {
+                figure.draw(ctx, attrs, styles);
+            };`,
   },
 ];
 

@@ -3,8 +3,9 @@
  * colour is transparent (web/build/klinecharts-lean-frames.ts). This checks in Chromium that a
  * chart built from the transformed module paints exactly the pixels of one built from KLineChart's
  * own, every canvas, through what changes a chart (ticks inside and beyond the price range, a new
- * candle, scrolling, bars from 1.5 to 14 px apart, restyling, hollow and OHLC bars, the crosshair),
- * and that a click on a candle reports the same candle to `onCandleBarClick`.
+ * candle, scrolling, bars from 1.5 to 14 px apart, restyling, hollow and OHLC bars, the crosshair,
+ * a drawing hovered and selected), that a click on a candle reports the same candle to
+ * `onCandleBarClick`, and that a drawing answers the pointer as before.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -42,7 +43,7 @@ function walk(): KLineData[] {
 const SETUP = `(async ({ candles }) => {
   const make = (k, id) => {
     const chart = k.init(id, { timezone: 'UTC', locale: 'en-US' });
-    const feed = { push: null, clicked: [] };
+    const feed = { push: null, clicked: [], drawing: [] };
     chart.setDataLoader({ getBars: ({ callback }) => callback(candles, false), subscribeBar: ({ callback }) => { feed.push = callback; } });
     chart.setSymbol({ ticker: 'EURUSD', pricePrecision: 5, volumePrecision: 0 });
     chart.setPeriod({ type: 'hour', span: 1 });
@@ -51,7 +52,7 @@ const SETUP = `(async ({ candles }) => {
     chart.createIndicator('MACD');
     const t = (i) => candles[candles.length - 1 - i].timestamp;
     chart.createOverlay([
-      { name: 'segment', points: [{ timestamp: t(60), value: 1.08 }, { timestamp: t(20), value: 1.09 }] },
+      { name: 'segment', id: 'segment', points: [{ timestamp: t(60), value: 1.08 }, { timestamp: t(20), value: 1.09 }], onClick: () => { feed.drawing.push('click'); }, onSelected: () => { feed.drawing.push('selected'); }, onMouseEnter: () => { feed.drawing.push('enter'); } },
       { name: 'priceLine', points: [{ timestamp: t(40), value: 1.084 }] },
     ]);
     chart.subscribeAction('onCandleBarClick', (data) => feed.clicked.push(data && data.data && data.data.current ? data.data.current.timestamp : JSON.stringify(data)));
@@ -152,5 +153,35 @@ describe('KLineChart’s candles drawn without a figure per rectangle', () => {
     // KLineChart reports the candle once for each of its rectangles under the pointer (wick and body).
     assert.ok(clicked[0].length > 0 && clicked[0].every((t) => t === at.timestamp), `KLineChart's own chart reports the candle clicked (${JSON.stringify(clicked[0])})`);
     assert.deepEqual(clicked[1], clicked[0], 'the same candle, as often');
+  });
+
+  it('paint the same with a drawing hovered and then selected, which answers the pointer as before', async () => {
+    await page.mouse.move(0, 1190);
+    await step('the whole drawing in view', `(chart) => chart.setBarSpace(6)`);
+    const at = (await page.evaluate(`(() => {
+      const chart = window.charts[0].chart;
+      const [a, b] = chart.getOverlays({ id: 'segment' })[0].points;
+      const pa = chart.convertToPixel(a, { paneId: 'candle_pane' });
+      const pb = chart.convertToPixel(b, { paneId: 'candle_pane' });
+      const box = (id) => { const r = document.querySelector('#' + id).getBoundingClientRect(); return { x: r.left, y: r.top }; };
+      return { x: Math.round((pa.x + pb.x) / 2), y: Math.round((pa.y + pb.y) / 2), theirs: box('theirs'), ours: box('ours') };
+    })()`)) as { x: number; y: number; theirs: { x: number; y: number }; ours: { x: number; y: number } };
+    for (const [what, act] of [
+      ['hovered', (o: { x: number; y: number }) => page.mouse.move(o.x + at.x, o.y + at.y)],
+      ['selected', (o: { x: number; y: number }) => page.mouse.click(o.x + at.x, o.y + at.y)],
+    ] as const) {
+      await act(at.theirs);
+      await page.evaluate('window.frames()');
+      await page.evaluate(`window.theirs = window.snap('theirs')`);
+      await act(at.ours);
+      await page.evaluate('window.frames()');
+      assert.deepEqual(await page.evaluate(`window.diff(window.theirs, window.snap('ours'))`), [], `a drawing ${what}: canvases whose pixels differ`);
+    }
+    const events = (await page.evaluate('window.charts.map((c) => c.feed.drawing)')) as [string[], string[]];
+    assert.ok(events[0].includes('click') && events[0].includes('selected'), `KLineChart's own chart answers the pointer on the drawing (${events[0].join(', ')})`);
+    assert.deepEqual(events[1], events[0], 'the drawing answers the same, in the same order');
+    await page.mouse.move(0, 1190);
+    await page.evaluate('window.frames()');
+    assert.deepEqual(await differences(), [], 'the pointer gone, the drawing still selected: canvases whose pixels differ');
   });
 });
