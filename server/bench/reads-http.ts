@@ -302,7 +302,8 @@ async function run(read: Read, targets: Target[], sessions: Sessions | null): Pr
   }
   if (WARMUP_S > 0) await measure(targets, read, sessions, WARMUP_S);
   const m = { ...(await measure(targets, read, sessions, DURATION_S)), bodyBytes };
-  log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)}, load generator ${pct(m.loadgenCpu, 0)}, kept answers ${keptText(m.kept)}`);
+  // Server CPU per answer is less at the mercy of other work on a shared machine than the rate is.
+  log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)} (${Math.round((m.serverCpu * 1e6) / Math.max(1, m.rate))} µs per answer), load generator ${pct(m.loadgenCpu, 0)}, kept answers ${keptText(m.kept)}`);
   return m;
 }
 
