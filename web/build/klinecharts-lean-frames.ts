@@ -14,6 +14,8 @@ import type { Plugin } from 'vite';
  *   that stands for each makes the five pointer handlers KLineChart made for it on every frame
  *   (`_createFigureEvents`) only when an event reaches it;
  * - whether a colour is transparent (two regular expressions) is kept by colour;
+ * - the price and time axes' overlay views pass over an overlay they draw nothing of (one with no
+ *   axis figures of its own that is not selected) instead of placing its points first;
  * - where a time falls among the candles (a binary search for each point of each drawing, three
  *   times a frame: the pane, the price axis and the time axis) is kept while the candles' times
  *   are the same (the same list, length and last time: KLineChart only appends, or replaces the
@@ -307,6 +309,87 @@ function formatFoldDecimal(value, threshold) {
             Custom.prototype.drawImp = function (ctx, attrs, styles) {
                 figure.draw(ctx, attrs, styles);
             };`,
+  },
+  {
+    what: 'OverlayView._drawOverlay (an overlay the view draws nothing of is passed over)',
+    find: `    OverlayView.prototype._drawOverlay = function (ctx, overlay) {
+        var points = overlay.points;`,
+    replace: `    /* Tradeport (web/build/klinecharts-lean-frames.ts): whether this view draws nothing of the overlay (the axes' views: no figures of their own for it and no labels while it is not selected). */
+    OverlayView.prototype._drawsNothingOf = function (_overlay) {
+        return false;
+    };
+    OverlayView.prototype._drawOverlay = function (ctx, overlay) {
+        if (this._drawsNothingOf(overlay)) {
+            return;
+        }
+        var points = overlay.points;`,
+  },
+  {
+    what: "the price axis's overlay view (its labels: createYAxisFigures, and the selected overlay's)",
+    find: `    OverlayYAxisView.prototype.coordinateToPointTimestampDataIndexFlag = function () {
+        return false;
+    };
+    OverlayYAxisView.prototype.drawDefaultFigures = function (ctx, overlay, coordinates) {
+        this.drawFigures(ctx, overlay, this.getDefaultFigures(overlay, coordinates));
+    };`,
+    replace: `    OverlayYAxisView.prototype.coordinateToPointTimestampDataIndexFlag = function () {
+        return false;
+    };
+    OverlayYAxisView.prototype._drawsNothingOf = function (overlay) {
+        var _a;
+        var pane = this.getWidget().getPane();
+        var clickOverlayInfo = pane.getChart().getChartStore().getClickOverlayInfo();
+        return !isValid(overlay.createYAxisFigures) && !(overlay.needDefaultYAxisFigure && overlay.id === ((_a = clickOverlayInfo.overlay) === null || _a === void 0 ? void 0 : _a.id) && clickOverlayInfo.paneId === pane.getId());
+    };
+    OverlayYAxisView.prototype.drawDefaultFigures = function (ctx, overlay, coordinates) {
+        this.drawFigures(ctx, overlay, this.getDefaultFigures(overlay, coordinates));
+    };`,
+  },
+  {
+    what: "the price axis's overlay labels (drawn only for the overlay selected on the pane)",
+    find: `        if (overlay.needDefaultYAxisFigure && overlay.id === ((_a = clickOverlayInfo.overlay) === null || _a === void 0 ? void 0 : _a.id) && clickOverlayInfo.paneId === pane.getId()) {`,
+    replace: `        if (overlay.needDefaultYAxisFigure && overlay.id === ((_a = clickOverlayInfo.overlay) === null || _a === void 0 ? void 0 : _a.id) && clickOverlayInfo.paneId === pane.getId()) {`,
+  },
+  {
+    what: "the price axis's overlay figures (createYAxisFigures only)",
+    find: `        return (_b = (_a = overlay.createYAxisFigures) === null || _a === void 0 ? void 0 : _a.call(overlay, { chart: chart, overlay: overlay, coordinates: coordinates, bounding: bounding, xAxis: xAxis, yAxis: yAxis })) !== null && _b !== void 0 ? _b : [];
+    };
+    return OverlayYAxisView;
+}(OverlayView));`,
+    replace: `        return (_b = (_a = overlay.createYAxisFigures) === null || _a === void 0 ? void 0 : _a.call(overlay, { chart: chart, overlay: overlay, coordinates: coordinates, bounding: bounding, xAxis: xAxis, yAxis: yAxis })) !== null && _b !== void 0 ? _b : [];
+    };
+    return OverlayYAxisView;
+}(OverlayView));`,
+  },
+  {
+    what: "the time axis's overlay view (its labels: createXAxisFigures, and the selected overlay's)",
+    find: `    OverlayXAxisView.prototype.coordinateToPointValueFlag = function () {
+        return false;
+    };`,
+    replace: `    OverlayXAxisView.prototype.coordinateToPointValueFlag = function () {
+        return false;
+    };
+    OverlayXAxisView.prototype._drawsNothingOf = function (overlay) {
+        var _a;
+        var clickOverlayInfo = this.getWidget().getPane().getChart().getChartStore().getClickOverlayInfo();
+        return !isValid(overlay.createXAxisFigures) && !(overlay.needDefaultXAxisFigure && overlay.id === ((_a = clickOverlayInfo.overlay) === null || _a === void 0 ? void 0 : _a.id));
+    };`,
+  },
+  {
+    what: "the time axis's overlay labels (drawn only for the overlay selected)",
+    find: `        if (overlay.needDefaultXAxisFigure && overlay.id === ((_a = clickOverlayInfo.overlay) === null || _a === void 0 ? void 0 : _a.id)) {`,
+    replace: `        if (overlay.needDefaultXAxisFigure && overlay.id === ((_a = clickOverlayInfo.overlay) === null || _a === void 0 ? void 0 : _a.id)) {`,
+  },
+  {
+    what: "the time axis's overlay figures (createXAxisFigures only)",
+    find: `        return (_b = (_a = o.createXAxisFigures) === null || _a === void 0 ? void 0 : _a.call(o, { chart: chart, overlay: o, coordinates: coordinates, bounding: bounding, xAxis: xAxis, yAxis: yAxis })) !== null && _b !== void 0 ? _b : [];
+    };
+    return OverlayXAxisView;
+}(OverlayYAxisView));`,
+    replace: `        return (_b = (_a = o.createXAxisFigures) === null || _a === void 0 ? void 0 : _a.call(o, { chart: chart, overlay: o, coordinates: coordinates, bounding: bounding, xAxis: xAxis, yAxis: yAxis })) !== null && _b !== void 0 ? _b : [];
+    };
+    return OverlayXAxisView;
+}(OverlayYAxisView));`,
   },
 ];
 
