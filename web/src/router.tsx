@@ -1,10 +1,9 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { onUnauthorized } from './api/client';
 import { queryClient } from './api/query-client';
-import { candlesQuery, profileQuery, symbolsQuery, tradesHistoryQuery } from './api/query-options';
+import { profileQuery, tradesHistoryQuery } from './api/query-options';
 import { currentSession, requireAdmin, requireSession, requireTrader, roleOf, signedOutOnly } from './auth/session';
 import { SignInPage } from './auth/sign-in-page';
-import { DEFAULT_SPEC_SYMBOL } from './market/spec-symbols';
 import { LoadingScreen } from './ui/loading-screen';
 import { RootLayout } from './ui/root-layout';
 import { RouteError } from './ui/route-error-boundary';
@@ -18,15 +17,16 @@ import { RouteError } from './ui/route-error-boundary';
 const page = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load });
 
 /**
- * The dashboard home's data, asked for as soon as the session is known instead of after the page
- * has rendered. Not awaited: the page shows its skeletons and fills in as each answer lands.
+ * The dashboard home's small answers (the profile's figures, the trade history), asked for as soon
+ * as the session is known instead of after the page has rendered. Not awaited: the page shows its
+ * skeletons and fills in as each answer lands. The market panel's candles (some 37 KB) and the
+ * symbol list are not: on a phone's slow link they shared it with the page's own modules and held
+ * back its heading; the panel asks for them as it mounts, a frame after the heading shows.
  */
 async function prefetchHome(): Promise<null> {
   const session = await currentSession();
   if (!session) return null;
   void queryClient.prefetchQuery(profileQuery);
-  void queryClient.prefetchQuery(symbolsQuery);
-  void queryClient.prefetchQuery(candlesQuery(DEFAULT_SPEC_SYMBOL, 'D1'));
   if (roleOf(session) === 'trader') void queryClient.prefetchQuery(tradesHistoryQuery);
   return null;
 }
