@@ -36,6 +36,8 @@ interface PageResult {
   scriptKiB: number;
   totalKiB: number;
   unauthorized: number;
+  /** Lighthouse's own failure of the run (`runtimeError`, e.g. NO_FCP), whose metrics mean nothing. */
+  error: string | null;
 }
 
 async function measure(url: string, port: number, cookie: string | null): Promise<PageResult> {
@@ -66,6 +68,7 @@ async function measure(url: string, port: number, cookie: string | null): Promis
     scriptKiB: bytes((r) => r.resourceType === 'Script'),
     totalKiB: bytes(() => true),
     unauthorized: requests.filter((r) => Number(r.statusCode) === 401).length,
+    error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null,
   };
 }
 
@@ -94,16 +97,25 @@ async function main(): Promise<void> {
       const p = pages[name];
       if (!p) throw new Error(`unknown page ${name}`);
       const runs: PageResult[] = [];
-      for (let i = 0; i < RUNS; i++) {
+      // A run Lighthouse itself failed (its score is 0) is reported and made again, at most RUNS times over.
+      const failures: string[] = [];
+      for (let i = 0; runs.length < RUNS && failures.length < RUNS; i = runs.length) {
         const r = await measure(`${origin}${p.path}`, chrome.port, p.signedIn ? cookie : null);
+        if (r.error) {
+          log(`${name} run ${i + 1}/${RUNS} failed in Lighthouse (${r.error}); measuring again`);
+          failures.push(r.error.split(':')[0]!);
+          continue;
+        }
         if (r.unauthorized > 0) throw new Error(`${name}: ${r.unauthorized} requests were refused 401: the trader's session did not reach the page`);
         log(`${name} run ${i + 1}/${RUNS}: performance ${r.score}, LCP ${Math.round(r.lcpMs)} ms, TBT ${Math.round(r.tbtMs)} ms, longest task ${Math.round(r.longestTaskMs)} ms`);
         runs.push(r);
       }
+      if (runs.length === 0) throw new Error(`${name}: every run failed in Lighthouse (${failures.join(', ')})`);
       runs.sort((a, b) => a.score - b.score);
       const m = runs[runs.length >> 1]!;
+      const failed = failures.length ? `; ${failures.length} failed run${failures.length > 1 ? 's' : ''} left out (${[...new Set(failures)].join(', ')})` : '';
       rows.push(
-        `| \`${p.path}\` ${name} | **${m.score}** (${runs.map((r) => r.score).join(', ')}) | ${(m.fcpMs / 1000).toFixed(1)} s | ${(m.lcpMs / 1000).toFixed(1)} s | ${Math.round(m.tbtMs)} ms | ${m.cls.toFixed(3)} | ${(m.siMs / 1000).toFixed(1)} s | ${Math.round(m.longestTaskMs)} ms | ${m.requests} | ${m.scriptKiB.toFixed(0)} KiB | ${m.totalKiB.toFixed(0)} KiB |`,
+        `| \`${p.path}\` ${name} | **${m.score}** (${runs.map((r) => r.score).join(', ')}${failed}) | ${(m.fcpMs / 1000).toFixed(1)} s | ${(m.lcpMs / 1000).toFixed(1)} s | ${Math.round(m.tbtMs)} ms | ${m.cls.toFixed(3)} | ${(m.siMs / 1000).toFixed(1)} s | ${Math.round(m.longestTaskMs)} ms | ${m.requests} | ${m.scriptKiB.toFixed(0)} KiB | ${m.totalKiB.toFixed(0)} KiB |`,
       );
     }
     console.log(`Lighthouse ${'12.2.3'} mobile (simulated: 4× CPU slowdown, slow 4G), Chromium at ${process.env.CHROME_PATH ?? '/usr/bin/chromium'}; ${machine()}; median of ${RUNS} runs per page (all scores in brackets).\n`);
