@@ -79,8 +79,12 @@ async function main(): Promise<void> {
     const { origin, cookie } = server;
     if (process.argv.includes('--serve')) {
       // For profiling by hand: the same server and trader, left running until Ctrl-C.
-      log(`serving ${origin}; the trader's cookie: ${cookie}; Ctrl-C stops`);
-      await new Promise<void>((stop) => process.once('SIGINT', () => stop()));
+      log(`serving ${origin}; the trader's cookie: ${cookie}; Ctrl-C (or SIGTERM) stops`);
+      // Either signal stops the server too: a plain `kill` of this process left it running, feed and all.
+      await new Promise<void>((stop) => {
+        process.once('SIGINT', () => stop());
+        process.once('SIGTERM', () => stop());
+      });
       return;
     }
     chrome = await chromeLauncher.launch({
