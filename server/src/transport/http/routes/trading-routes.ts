@@ -375,20 +375,21 @@ export function tradingRoutes(app: FastifyInstance): void {
   };
   // What the answer shows besides database rows: the positions with their changeable fields and the
   // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
-  // nor converts through changes none), and whether the trader is online now.
-  const enginePart = (positions: OpenPosition[]) => {
-    let part = '';
-    for (const p of positions) part += `|${p.id}:${p.stopLoss}:${p.takeProfit}:${p.swapCents}:${engine.priceStamp(p)}`;
+  // nor converts through changes none), as id, SL, TP, swap and stamp of each in turn; and whether
+  // the trader is online now.
+  const enginePart = (positions: OpenPosition[]): number[] => {
+    const part: number[] = [];
+    for (const p of positions) part.push(p.id, p.stopLoss, p.takeProfit, p.swapCents, engine.priceStamp(p));
     return part;
   };
-  const detailsVariant = (online: boolean, engineNow: string) => `${online ? 1 : 0}${engineNow}`;
+  const sameEngine = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   type DetailRows = { sources: Sources; orders: readonly Selectable<OrdersTable>[]; activity: Activity };
   // The last answer per trader, with the rows it was built from and the database version they were
   // read at: while nothing was written since (the market data's candles and last quotes aside: the
   // answer reads none of them, and the feed writes them every few seconds) the rows are what the
   // database holds, so a tick or a change of the positions rebuilds the answer from them without
-  // reading; and with the same variant too, the answer is given again as it is.
-  const lastDetails = new Map<number, DetailRows & { database: string; variant: string; answer: JsonText<TraderDetailsAnswer> }>();
+  // reading; and with the same positions, prices and Online flag too, the answer is given again as it is.
+  const lastDetails = new Map<number, DetailRows & { database: string; online: boolean; engine: number[]; answer: JsonText<TraderDetailsAnswer> }>();
   const readDetailRows = async (traderId: number): Promise<DetailRows> => {
     const sources = await traderSources(ctx, traderId);
     const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
@@ -400,7 +401,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     const last = database === undefined ? undefined : lastDetails.get(query.traderId);
     const unwritten = last !== undefined && last.database === database;
     const engineBefore = enginePart(engine.positionsOf(query.traderId));
-    if (unwritten && last.variant === detailsVariant(traderIsOnline(ctx, last.sources, ctx.now()), engineBefore)) {
+    if (unwritten && sameEngine(last.engine, engineBefore) && last.online === traderIsOnline(ctx, last.sources, ctx.now())) {
       keptAnswerStats.hits += 1;
       return last.answer;
     }
@@ -409,15 +410,14 @@ export function tradingRoutes(app: FastifyInstance): void {
     const positions = engine.positionsOf(sources.user.id);
     const engineAfter = enginePart(positions);
     const online = traderIsOnline(ctx, sources, ctx.now());
-    const variant = detailsVariant(online, engineAfter);
     const answer = traderDetails(sources, online, positions, orders, activity, figures);
     // Other requests ran during the awaits: a tick or a close may have come between the figures
     // and the positions read here. Given again without reading only if the engine stood still.
-    if (database === undefined || engineBefore !== engineAfter) keptAnswerStats.unkept += 1;
+    if (database === undefined || !sameEngine(engineBefore, engineAfter)) keptAnswerStats.unkept += 1;
     else {
       keptAnswerStats.misses += 1;
       if (lastDetails.size >= 10_000) lastDetails.clear();
-      lastDetails.set(query.traderId, { database, sources, orders, activity, variant, answer });
+      lastDetails.set(query.traderId, { database, sources, orders, activity, online, engine: engineAfter, answer });
     }
     return answer;
   });
