@@ -116,6 +116,8 @@ describe('a follower while Redis is down', { skip: PG.startsWith('postgres') ? f
       await redis.start();
       await eventually('the follower sees Redis again', async () => follower.ctx.bus.connected(), 20_000);
       await eventually('health says so', async () => (await health(follower)).redis === 'up');
+      // It forwards again once the leader's whole book has come (prices missed meanwhile): it asks for it.
+      await eventually('the follower has caught up', async () => follower.app.cluster.busUp(), 3_000);
       const third = await openPosition(traderThere, { side: 'buy', volume: 0.1 });
       assert.ok(third > second);
       const closed = await traderThere.post(calls.updateTrades.path, { ticket });

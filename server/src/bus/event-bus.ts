@@ -18,12 +18,27 @@ export interface EventBus {
    */
   relayQuotes?(batch: QuoteBatch): void;
   onRelayedQuotes?(handler: (batch: QuoteBatch) => void): () => void;
+  /** Asks the engine leader for its whole book now (a follower that missed batches), best effort. */
+  wantFullBook?(): void;
+  /** On the leader: a follower asked for the whole book. */
+  onFullBookWanted?(handler: () => void): () => void;
+  /**
+   * Hears each connection of a bus with any (Redis) go down or come back (`publish`: the one that
+   * sends; `subscribe`: the one that receives). Not called for the first connection.
+   */
+  onLink?(handler: (link: 'publish' | 'subscribe', state: 'up' | 'down') => void): () => void;
 }
 
 /** One relayed batch: who sent it, and each symbol's latest quote as [symbol, bid, ask, time]. */
 export interface QuoteBatch {
   from: string;
   quotes: [symbol: string, bid: number, ask: number, time: number][];
+  /**
+   * Set on a batch that carries the leader's whole book: after a gap (its bus reconnected) a
+   * follower trusts its prices again only from such a batch on, since the batches it missed may
+   * have changed any of them.
+   */
+  full?: true;
 }
 
 export class InProcessEventBus implements EventBus {

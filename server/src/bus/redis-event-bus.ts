@@ -5,6 +5,8 @@ import type { EventBus, QuoteBatch } from './event-bus';
 
 const CHANNEL = 'tradeport:account-events';
 const QUOTES = 'tradeport:quotes';
+/** A follower asks the leader for its whole book here (an instance that does not know it ignores it). */
+const WANTED = 'tradeport:quotes-wanted';
 /**
  * The publishing bus, added to each account event it sends over Redis so that it skips its own
  * when they come back (they were delivered here already). Instances that do not know the field
@@ -14,8 +16,8 @@ const FROM = '_from';
 
 function quoteBatch(value: unknown): QuoteBatch | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { from, quotes } = value as { from?: unknown; quotes?: unknown };
-  if (typeof from !== 'string' || !Array.isArray(quotes)) return null;
+  const { from, quotes, full } = value as { from?: unknown; quotes?: unknown; full?: unknown };
+  if (typeof from !== 'string' || !Array.isArray(quotes) || (full !== undefined && full !== true)) return null;
   const ok = quotes.every((q) => Array.isArray(q) && q.length === 4 && typeof q[0] === 'string' && q.slice(1).every((n) => typeof n === 'number'));
   return ok ? (value as QuoteBatch) : null;
 }
@@ -34,6 +36,8 @@ export class RedisEventBus implements EventBus {
   private readonly sub: Redis;
   private readonly handlers = new Set<(event: BusEvent) => void>();
   private readonly quoteHandlers = new Set<(batch: QuoteBatch) => void>();
+  private readonly wantedHandlers = new Set<() => void>();
+  private readonly linkHandlers = new Set<(link: 'publish' | 'subscribe', state: 'up' | 'down') => void>();
 
   private constructor(
     url: string,
@@ -47,8 +51,22 @@ export class RedisEventBus implements EventBus {
     // ioredis reconnects by itself; errors are reported, never thrown at the process.
     this.pub.on('error', onError);
     this.sub.on('error', onError);
+    // Each connection's losses and returns, after the first connect (`onLink`). ioredis says
+    // "ready" on the subscriber one round trip before its resubscription is active: a follower
+    // waits for the leader's next whole book after it anyway (cluster.ts).
+    for (const [link, conn] of [['publish', this.pub], ['subscribe', this.sub]] as const) {
+      let wasReady = false;
+      conn.on('ready', () => {
+        if (wasReady) this.linkChanged(link, 'up');
+        wasReady = true;
+      });
+      conn.on('close', () => {
+        if (wasReady) this.linkChanged(link, 'down');
+      });
+    }
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === QUOTES) return this.deliverQuotes(message);
+      if (channel === WANTED) return this.deliverWanted();
       let parsed: BusEvent;
       try {
         const raw: unknown = JSON.parse(message);
@@ -60,6 +78,21 @@ export class RedisEventBus implements EventBus {
       }
       this.deliver(parsed);
     });
+  }
+
+  private linkChanged(link: 'publish' | 'subscribe', state: 'up' | 'down'): void {
+    for (const handler of this.linkHandlers) {
+      try {
+        handler(link, state);
+      } catch (err) {
+        this.onError(err);
+      }
+    }
+  }
+
+  onLink(handler: (link: 'publish' | 'subscribe', state: 'up' | 'down') => void): () => void {
+    this.linkHandlers.add(handler);
+    return () => this.linkHandlers.delete(handler);
   }
 
   private deliver(event: BusEvent): void {
@@ -76,7 +109,7 @@ export class RedisEventBus implements EventBus {
     const bus = new RedisEventBus(url, onError);
     await bus.pub.connect();
     await bus.sub.connect();
-    await bus.sub.subscribe(CHANNEL, QUOTES);
+    await bus.sub.subscribe(CHANNEL, QUOTES, WANTED);
     return bus;
   }
 
@@ -108,6 +141,26 @@ export class RedisEventBus implements EventBus {
     return () => this.quoteHandlers.delete(handler);
   }
 
+  wantFullBook(): void {
+    if (this.pub.status !== 'ready') return;
+    this.pub.publish(WANTED, '1').catch(this.onError);
+  }
+
+  onFullBookWanted(handler: () => void): () => void {
+    this.wantedHandlers.add(handler);
+    return () => this.wantedHandlers.delete(handler);
+  }
+
+  private deliverWanted(): void {
+    for (const handler of this.wantedHandlers) {
+      try {
+        handler();
+      } catch {
+        // isolated per subscriber
+      }
+    }
+  }
+
   private deliverQuotes(message: string): void {
     let batch: QuoteBatch | null;
     try {
@@ -128,6 +181,8 @@ export class RedisEventBus implements EventBus {
   async close(): Promise<void> {
     this.handlers.clear();
     this.quoteHandlers.clear();
+    this.linkHandlers.clear();
+    this.wantedHandlers.clear();
     this.sub.disconnect();
     this.pub.disconnect();
   }

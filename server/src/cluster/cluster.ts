@@ -61,6 +61,10 @@ export class Cluster implements Leading {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private lastRelayAt = 0;
   private lastSnapshotAt = 0;
+  /** A follower asked for the whole book: sent at the next heartbeat tick (so many asks make one). */
+  private fullWanted = false;
+  /** When this follower last asked the leader for its whole book. */
+  private askedAt = 0;
   private readonly unsubscribe: (() => void)[] = [];
   readonly forwarder: Forwarder;
   readonly instance: string;
@@ -77,6 +81,18 @@ export class Cluster implements Leading {
       this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));
       // A follower's prices are live only while the leader's batches keep coming (quote-book.ts).
       market.book.followRelay(() => bus.connected());
+      if (bus.onFullBookWanted) this.unsubscribe.push(bus.onFullBookWanted(() => (this.fullWanted = true)));
+      if (bus.onLink) {
+        this.unsubscribe.push(
+          bus.onLink((link, state) => {
+            // Batches were missed: a follower's prices are stale until the leader's whole book.
+            if (link === 'subscribe') market.book.relayGap();
+            // Nothing was sent while the leader's connection was down: its whole book at once,
+            // rather than at the next `RELAY_SNAPSHOT_MS`.
+            else if (state === 'up') this.sendFullBook();
+          }),
+        );
+      }
       this.heartbeatTimer = setInterval(() => this.heartbeat(), RELAY_HEARTBEAT_MS / 4);
       this.heartbeatTimer.unref();
     }
@@ -140,9 +156,13 @@ export class Cluster implements Leading {
     throw notAlone();
   }
 
-  /** Whether the bus reaches the other instances (always, for the in-process bus of a single instance). */
+  /**
+   * Whether the bus reaches the other instances (always, for the in-process bus of a single
+   * instance) and, on a follower whose bus came back, the leader's whole book has arrived since:
+   * until then its prices may be the ones from before the gap.
+   */
   busUp(): boolean {
-    return this.parts.bus.connected();
+    return this.parts.bus.connected() && this.parts.market.book.relayCaughtUp();
   }
 
   /** Waits (at most `ms`) for an engine that is loading here; true when it runs. */
@@ -168,8 +188,12 @@ export class Cluster implements Leading {
         await this.standDown('the engine did not start');
         throw err;
       }
-      if (this.state === 'starting') this.state = 'leader';
-      else {
+      if (this.state === 'starting') {
+        this.state = 'leader';
+        // The followers' prices came from another leader, or from none for a while: this one's
+        // whole book at once (every time it takes the lead, not only the first).
+        this.sendFullBook();
+      } else {
         // The lock went while the engine loaded: it must not run here.
         await this.parts.trading.stop();
         await this.parts.market.standDown();
@@ -224,23 +248,41 @@ export class Cluster implements Leading {
   private heartbeat(): void {
     if (this.state !== 'leader') return;
     const now = Date.now();
-    if (now - this.lastSnapshotAt >= RELAY_SNAPSHOT_MS) {
-      this.lastSnapshotAt = now;
-      for (const q of this.parts.market.book.all()) this.pending.set(q.symbol, [q.symbol, q.bid, q.ask, q.time]);
-      if (this.relayTimer) clearTimeout(this.relayTimer);
-      this.relay();
-      return;
-    }
+    if (this.fullWanted || now - this.lastSnapshotAt >= RELAY_SNAPSHOT_MS) return this.sendFullBook();
     if (now - this.lastRelayAt < RELAY_HEARTBEAT_MS) return;
     this.lastRelayAt = now;
     this.parts.bus.relayQuotes?.({ from: this.id, quotes: [] });
+  }
+
+  /**
+   * Every quote of the leader's book, marked `full`: a follower that missed batches trusts its
+   * prices again from this one on (`QuoteBook.relayGap`). Sent every `RELAY_SNAPSHOT_MS`, when the
+   * lead is taken, and when the leader's publishing connection to the bus is ready again.
+   */
+  private sendFullBook(): void {
+    if (this.state !== 'leader' || !this.parts.bus.relayQuotes) return;
+    const now = Date.now();
+    this.lastSnapshotAt = now;
+    this.lastRelayAt = now;
+    this.fullWanted = false;
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    this.relayTimer = null;
+    this.pending.clear();
+    const quotes = this.parts.market.book.all().map((q): QuoteBatch['quotes'][number] => [q.symbol, q.bid, q.ask, q.time]);
+    this.parts.bus.relayQuotes({ from: this.id, quotes, full: true });
   }
 
   private applyRelayed(batch: QuoteBatch): void {
     // The leader's own batches come back to it; and an instance taking over trusts only its feeds.
     if (batch.from === this.id || this.state !== 'follower') return;
     const { book } = this.parts.market;
-    book.relayArrived();
+    // Missed batches (its bus reconnected): prices stay stale until the whole book, which this
+    // follower asks for rather than wait up to RELAY_SNAPSHOT_MS (a batch here shows that its
+    // subscription is active again, so the answer will reach it).
+    if (!book.relayArrived(batch.full === true) && Date.now() - this.askedAt >= RELAY_HEARTBEAT_MS / 2) {
+      this.askedAt = Date.now();
+      this.parts.bus.wantFullBook?.();
+    }
     for (const [symbol, bid, ask, time] of batch.quotes) {
       // A quote the book has already (a snapshot repeats them) is no new tick: candles and the
       // stream must not count it again.

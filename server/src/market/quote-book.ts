@@ -43,7 +43,7 @@ export class QuoteBook implements TickSink {
   private changes = 0;
   private readonly listeners: QuoteListener[] = [];
   /** Set while the book follows another instance's relayed quotes (`followRelay`). */
-  private relay: { until: number; live: () => boolean } | null = null;
+  private relay: { until: number; live: () => boolean; wantsFull: boolean } | null = null;
   readonly instruments: ReadonlyMap<string, Instrument>;
 
   constructor(
@@ -136,22 +136,46 @@ export class QuoteBook implements TickSink {
   /**
    * Follows relayed quotes (`live`: whether the bus that brings them is up), or, with null, stops
    * following (this instance has feeds of its own again). While following, every quote counts as
-   * stale until a batch arrives, once `RELAY_QUIET_MS` pass without one, and while the bus is down:
-   * a dead leader or a lost bus must not leave old prices looking live.
+   * stale until a batch arrives, once `RELAY_QUIET_MS` pass without one, while the bus is down, and
+   * after the bus came back (`relayGap`) until a batch with the leader's whole book arrives: a dead
+   * leader or a lost bus must not leave old prices looking live.
    */
   followRelay(live: (() => boolean) | null): void {
-    this.relay = live ? { until: 0, live } : null;
+    this.relay = live ? { until: 0, live, wantsFull: false } : null;
   }
 
-  /** A relayed batch (perhaps empty: the leader's heartbeat) arrived: its quotes are live again. */
-  relayArrived(): void {
-    if (this.relay) this.relay.until = this.options.now() + RELAY_QUIET_MS;
+  /**
+   * A relayed batch (perhaps empty: the leader's heartbeat) arrived: its quotes are live again —
+   * after a gap only once it is `full` (the leader's whole book). False when it is still waiting for one.
+   */
+  relayArrived(full = false): boolean {
+    const r = this.relay;
+    if (!r) return true;
+    if (r.wantsFull && !full) return false;
+    r.wantsFull = false;
+    r.until = this.options.now() + RELAY_QUIET_MS;
+    return true;
+  }
+
+  /**
+   * The bus that brings the relayed quotes lost its connection (or got it back): the batches missed
+   * meanwhile may have changed any price, so the quotes are stale until the leader's whole book.
+   */
+  relayGap(): void {
+    if (!this.relay) return;
+    this.relay.until = 0;
+    this.relay.wantsFull = true;
+  }
+
+  /** False while the bus came back and the leader's whole book has not arrived yet (`relayGap`). */
+  relayCaughtUp(): boolean {
+    return !this.relay?.wantsFull;
   }
 
   /** Whether the quotes this book follows have gone quiet (always false with feeds of its own). */
   private relayQuiet(time: number): boolean {
     const r = this.relay;
-    return r !== null && (time > r.until || !r.live());
+    return r !== null && (time > r.until || r.wantsFull || !r.live());
   }
 
   /** Puts a remembered quote back after a restart without telling listeners (it is not a new tick). */
