@@ -158,11 +158,13 @@ export class Cluster implements Leading {
 
   /**
    * Whether the bus reaches the other instances (always, for the in-process bus of a single
-   * instance) and, on a follower whose bus came back, the leader's whole book has arrived since:
-   * until then its prices may be the ones from before the gap.
+   * instance) and, on a follower, the leader's relayed quotes are live (`QuoteBook.relayLive`: a
+   * batch or heartbeat within `RELAY_QUIET_MS`, and the whole book since the bus last came back).
+   * Its own link to Redis is not enough: with the leader cut off from Redis, its prices stop and
+   * its traders would never hear of a fill either.
    */
   busUp(): boolean {
-    return this.parts.bus.connected() && this.parts.market.book.relayCaughtUp();
+    return this.parts.bus.connected() && this.parts.market.book.relayLive();
   }
 
   /** Waits (at most `ms`) for an engine that is loading here; true when it runs. */

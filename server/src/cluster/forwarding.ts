@@ -76,8 +76,8 @@ export interface Leading {
   readonly shared: boolean;
   leaderWithin(ms: number): Promise<boolean>;
   /**
-   * Whether this instance's bus reaches the others right now (Redis up: relayed quotes and
-   * account events arrive). Absent: it always does.
+   * Whether this instance's bus reaches the others right now and the leader's relayed quotes are
+   * live here (Redis up on both sides: relayed quotes and account events arrive). Absent: it always does.
    */
   busUp?(): boolean;
 }
@@ -153,9 +153,10 @@ export class Forwarder {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
     }
-    // Without Redis this follower's prices have stopped and its traders would not see a fill or a
-    // close: a call that changes something (every engine call but the GET reads) is refused before
-    // anything is sent, until the bus is back. The leader, which needs no bus to execute, never
+    // Without Redis on either side (this follower's link, or the leader's: its batches stop), this
+    // follower's prices have stopped and its traders would not see a fill or a close: a call that
+    // changes something (every engine call but the GET reads) is refused before anything is sent,
+    // until the leader's quotes flow again (`Cluster.busUp`). The leader, which needs no bus to execute, never
     // gets here; an instance taking the lead right now ran the call above.
     if (this.cluster.busUp?.() === false && request.method !== 'GET' && request.method !== 'HEAD') {
       sendRetryable(reply, BUS_DOWN);

@@ -167,9 +167,12 @@ export class QuoteBook implements TickSink {
     this.relay.wantsFull = true;
   }
 
-  /** False while the bus came back and the leader's whole book has not arrived yet (`relayGap`). */
-  relayCaughtUp(): boolean {
-    return !this.relay?.wantsFull;
+  /**
+   * Whether the relayed quotes this book follows are live now: a batch within `RELAY_QUIET_MS`, the
+   * bus up, and the leader's whole book since the bus last came back (always, with feeds of its own).
+   */
+  relayLive(time = this.options.now()): boolean {
+    return !this.relayQuiet(time);
   }
 
   /** Whether the quotes this book follows have gone quiet (always false with feeds of its own). */
