@@ -76,6 +76,16 @@ export function successList<T>(list: T[]): JsonText<{ status: 'success'; data: T
 }
 export const successMessage = (message: string) => ({ status: 'success' as const, message });
 
+/** The pieces' UTF-8 in one buffer: the buffers copied, the strings encoded into it. */
+function joined(pieces: readonly (Buffer | string)[]): Buffer {
+  let size = 0;
+  for (const piece of pieces) size += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? out.write(piece, at, 'utf8') : piece.copy(out, at);
+  return out;
+}
+
 /**
  * An answer serialized once and sent as is many times: for answers that change only when the
  * server restarts (the instrument catalogue), so JSON.stringify does not run on every request.
@@ -85,23 +95,27 @@ export class JsonText<T> {
   declare readonly value?: T;
   private source: string | undefined;
   private encoded: Buffer | undefined;
-  private constructor(text: string) {
+  /** The text in pieces, joined (and the strings among them encoded) on first use (`bytes`). */
+  private pieces: readonly (Buffer | string)[] | undefined;
+  private constructor(text: string | undefined, pieces?: readonly (Buffer | string)[]) {
     this.source = text;
+    this.pieces = pieces;
   }
 
   /** The JSON text. */
   get text(): string {
-    return this.source ?? (this.encoded as Buffer).toString('utf8');
+    return this.source ?? this.bytes.toString('utf8');
   }
 
   /**
-   * The text as UTF-8, encoded on first use and kept instead of the string (a kept answer is then
-   * neither encoded again per request nor held twice).
+   * The text as UTF-8, encoded (or joined from its pieces) on first use and kept instead of the
+   * string or pieces (a kept answer is then neither encoded again per request nor held twice).
    */
   get bytes(): Buffer {
     if (this.encoded === undefined) {
-      this.encoded = Buffer.from(this.source as string, 'utf8');
+      this.encoded = this.pieces === undefined ? Buffer.from(this.source as string, 'utf8') : joined(this.pieces);
       this.source = undefined;
+      this.pieces = undefined;
     }
     return this.encoded;
   }
@@ -113,6 +127,15 @@ export class JsonText<T> {
   /** An answer assembled from JSON already serialized (the caller vouches that it is a `T`). */
   static assembled<T>(text: string): JsonText<T> {
     return new JsonText<T>(text);
+  }
+
+  /**
+   * An answer assembled from pieces of JSON already serialized, in order (the caller vouches that
+   * their text together is a `T`): each piece a string, or its UTF-8 for a part that stays the same
+   * across answers, encoded once by its owner and then only copied into each answer.
+   */
+  static assembledBytes<T>(pieces: readonly (Buffer | string)[]): JsonText<T> {
+    return new JsonText<T>(undefined, pieces);
   }
 }
 
