@@ -336,14 +336,15 @@ export function tradingRoutes(app: FastifyInstance): void {
 
   // The back office's trader page: everything support needs about one user in one answer. Its JSON
   // is assembled from parts: what the database rows show (profile, ledger totals, pending orders,
-  // activity), serialized once per set of rows, and the live part (the account figures and open
-  // trades) serialized per answer, in the order JSON.stringify would write the whole answer:
-  // status, profile, account (the figures, then totalDeposite, totalWithdrawals, totalCredit,
-  // openPositions, pendingOrders), openTrades, pendingOrders, activity.
+  // activity), serialized and encoded to UTF-8 once per set of rows, and the live part (the account
+  // figures and open trades) serialized per answer and encoded into it between them, in the order
+  // JSON.stringify would write the whole answer: status, profile, account (the figures, then
+  // totalDeposite, totalWithdrawals, totalCredit, openPositions, pendingOrders), openTrades,
+  // pendingOrders, activity.
   type TraderDetailsAnswer = z.input<typeof calls.getTraderDetails.response>;
   type Sources = Awaited<ReturnType<typeof traderSources>>;
   type Activity = Awaited<ReturnType<typeof listActivity>>;
-  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: string; /** The ledger totals' JSON members, without braces. */ ledger: string; tail: string };
+  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: Buffer; /** The ledger totals' JSON members, without braces. */ ledger: string; tail: Buffer };
   // By the user row, with the other rows and the Online flag it was built from.
   const rowParts = new WeakMap<object, RowParts>();
   const rowPartsOf = (sources: Sources, online: boolean, orders: readonly Selectable<OrdersTable>[], activity: Activity): RowParts => {
@@ -356,9 +357,9 @@ export function tradingRoutes(app: FastifyInstance): void {
       orders,
       activity,
       online,
-      head: `{"status":"success","profile":${JSON.stringify(profile)},"account":`,
+      head: Buffer.from(`{"status":"success","profile":${JSON.stringify(profile)},"account":`, 'utf8'),
       ledger: JSON.stringify({ totalDeposite: formatCents(totals.depositsCents), totalWithdrawals: formatCents(totals.withdrawalsCents), totalCredit: formatCents(totals.creditCents) }).slice(1, -1),
-      tail: `,"pendingOrders":${JSON.stringify(orders.map(pendingOrderOf))},"activity":${JSON.stringify(activity)}}`,
+      tail: Buffer.from(`,"pendingOrders":${JSON.stringify(orders.map(pendingOrderOf))},"activity":${JSON.stringify(activity)}}`, 'utf8'),
     };
     rowParts.set(sources.user, parts);
     return parts;
@@ -371,7 +372,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     if (head === undefined) figuresJson.set(figures, (head = JSON.stringify(figures).slice(0, -1)));
     // As JSON.stringify writes { ...figures, ...ledger, openPositions, pendingOrders }.
     const account = `${head},${parts.ledger},"openPositions":${positions.length},"pendingOrders":${orders.length}}`;
-    return JsonText.assembled<TraderDetailsAnswer>(`${parts.head}${account},"openTrades":${tradeRowsJson(positions.map(keptTradeRow))}${parts.tail}`);
+    return JsonText.assembledBytes<TraderDetailsAnswer>([parts.head, `${account},"openTrades":${tradeRowsJson(positions.map(keptTradeRow))}`, parts.tail]);
   };
   // What the answer shows besides database rows: the positions with their changeable fields and the
   // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
