@@ -25,15 +25,20 @@ export interface HubOptions {
   /** Is this session still valid? Called periodically and after account events. */
   sessionValid: (token: string) => Promise<boolean>;
   /**
-   * How long one such check may take: one that has not answered by then counts as failed (1013),
-   * like a database error, rather than waiting on the pool's 10 s, or for ever on a connection
-   * that stopped answering.
+   * How long the database may go without answering any session check: then it is taken for hung,
+   * and the checks waiting on it count as failed (1013), like a database error, rather than waiting
+   * on the pool's 10 s, or for ever on a connection that stopped answering. While other checks are
+   * answered, one check may take twice this before it fails alone (`checkSession`).
    */
   sessionCheckDeadlineMs: number;
 }
 
-/** How many sessions one round of checks asks the database about at a time. */
-const SESSION_CHECKS_AT_ONCE = 8;
+/**
+ * How many sessions one round of checks asks the database about at a time: few, so that a round
+ * never takes a large share of the pool from the requests (a round of thousands of sessions simply
+ * takes longer; the next one waits for it).
+ */
+const SESSION_CHECKS_AT_ONCE = 3;
 
 interface Client {
   socket: WebSocket;
@@ -82,6 +87,13 @@ export class StreamHub {
   private readonly lastFlags = new Map<string, string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribers: (() => void)[] = [];
+  /** The deadline timers of the session checks under way (cleared by `close`). */
+  private readonly checkTimers = new Set<NodeJS.Timeout>();
+  /** performance.now() when a session check last got an answer from the database (any answer). */
+  private lastAnsweredAt = performance.now();
+  /** A periodic round of session checks is under way: the next one is skipped rather than piled on. */
+  private checking = false;
+  private closed = false;
 
   constructor(
     private readonly market: MarketData,
@@ -95,7 +107,11 @@ export class StreamHub {
     this.every(1000, () => this.sweepFlags());
     this.every(1000, () => this.clients.forEach((c) => (c.messagesThisSecond = 0)));
     this.every(Math.max(10, Math.min(1000, options.heartbeatMs / 4)), () => this.heartbeatDue());
-    this.every(options.sessionCheckMs, () => void this.checkSessions());
+    this.every(options.sessionCheckMs, () => {
+      if (this.checking) return;
+      this.checking = true;
+      void this.checkSessions().finally(() => (this.checking = false));
+    });
   }
 
   /**
@@ -377,35 +393,69 @@ export class StreamHub {
     const byToken = new Map<string, Client[]>();
     for (const c of targets) byToken.set(c.token, [...(byToken.get(c.token) ?? []), c]);
     const tokens = [...byToken.keys()];
-    // null: the check itself failed (a database error, or no answer within the deadline). That
-    // fails closed: the socket is closed with 1013 (try again later), so the browser reconnects and
-    // its session is checked at the door, rather than a revoked session keeping its stream for as
-    // long as the database is unwell. Once one check has gone unanswered the database is taken for
-    // hung and the round's remaining sessions count as failed without being asked: a hung database
-    // closes every stream within one deadline, not one deadline per session.
+    // null: the check itself failed (a database error, or no answer in time). That fails closed:
+    // the socket is closed with 1013 (try again later), so the browser reconnects and its session
+    // is checked at the door, rather than a revoked session keeping its stream for as long as the
+    // database is unwell. 'hung': no check at all was answered for a whole deadline; the round's
+    // remaining sessions then count as failed without being asked, so a hung database closes every
+    // stream within about one deadline, not one deadline per session. One slow check while others
+    // are answered is no sign of that: it fails alone, and only at its own longer deadline.
     let hung = false;
     const worker = async () => {
-      for (let token = tokens.shift(); token !== undefined; token = tokens.shift()) {
+      for (let token = tokens.shift(); token !== undefined && !this.closed; token = tokens.shift()) {
         const verdict = hung ? null : await this.checkSession(token);
-        if (verdict === undefined) hung = true;
+        if (verdict === 'hung') hung = true;
         for (const c of byToken.get(token) ?? []) {
           if (verdict === false) c.socket.close(4001, 'Session ended');
-          else if (verdict === null || verdict === undefined) c.socket.close(1013, 'Session could not be checked; reconnect');
+          else if (verdict !== true) c.socket.close(1013, 'Session could not be checked; reconnect');
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(SESSION_CHECKS_AT_ONCE, tokens.length) }, worker));
   }
 
-  /** One session's check: its verdict, null when it failed, undefined when it outlasted the deadline. */
-  private checkSession(token: string): Promise<boolean | null | undefined> {
+  /**
+   * One session's check: its verdict; null when it failed, or took twice the deadline while other
+   * checks were answered; 'hung' when no check was answered for a whole deadline (`lastAnsweredAt`).
+   */
+  private checkSession(token: string): Promise<boolean | null | 'hung'> {
+    const deadline = this.options.sessionCheckDeadlineMs;
+    const started = performance.now();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), this.options.sessionCheckDeadlineMs);
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (verdict: boolean | null | 'hung') => {
+        if (timer) {
+          clearTimeout(timer);
+          this.checkTimers.delete(timer);
+        }
+        timer = undefined;
+        resolve(verdict);
+      };
+      const arm = (ms: number) => {
+        timer = setTimeout(due, Math.max(1, ms));
+        timer.unref();
+        this.checkTimers.add(timer);
+      };
+      const due = () => {
+        if (timer) this.checkTimers.delete(timer);
+        const now = performance.now();
+        const quietSince = Math.max(this.lastAnsweredAt, started);
+        if (now - quietSince >= deadline) return settle('hung');
+        if (now - started >= 2 * deadline) return settle(null);
+        arm(Math.min(quietSince + deadline, started + 2 * deadline) - now);
+      };
+      arm(deadline);
       // The read itself is not cancelled: it ends when the database answers or the connection fails.
       this.options.sessionValid(token).then(
-        (valid) => resolve(valid),
-        () => resolve(null),
-      ).finally(() => clearTimeout(timer));
+        (valid) => {
+          this.lastAnsweredAt = performance.now();
+          settle(valid);
+        },
+        () => {
+          this.lastAnsweredAt = performance.now();
+          settle(null);
+        },
+      );
     });
   }
 
@@ -426,7 +476,10 @@ export class StreamHub {
   }
 
   close(): void {
+    this.closed = true;
     this.timers.forEach(clearInterval);
+    this.checkTimers.forEach(clearTimeout);
+    this.checkTimers.clear();
     if (this.frameTimer) clearTimeout(this.frameTimer);
     this.unsubscribers.forEach((u) => u());
     for (const c of this.clients) c.socket.close(1001, 'Server shutting down');
