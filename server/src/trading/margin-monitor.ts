@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Decimal from 'decimal.js';
-import { formatCents, roundToCents, toCents } from '../domain/money';
+import { formatCents, roundToCents } from '../domain/money';
 import type { AccountFigures } from './account-figures';
 import type { Closes } from './closes';
 import type { EngineState } from './engine-state';
@@ -28,15 +28,22 @@ export class MarginMonitor {
     private readonly closes: Closes,
   ) {}
 
-  /** Keeps the cached balances current from `balance.changed` events; returns the unsubscribe. */
+  /**
+   * Keeps the cached balances current on `balance.changed` events; returns the unsubscribe. The
+   * event says that the balance changed, not what it is now: events from several instances do not
+   * arrive in the order they were committed (an instance hears its own at once, the others' a
+   * Redis round trip later), so the last one heard may carry an older balance than the database.
+   * The cached balance is dropped instead, and the account is due: the next sweep checks it
+   * exactly, which reads the balance from the database and caches it again.
+   */
   followBalances(): () => void {
     return this.state.ctx.bus.subscribe((event) => {
       if (event.type !== 'balance.changed') return;
       const h = this.state.holdings.get(event.userId);
       if (!h) return;
-      // A read of the database that started before this event must not overwrite it (see AccountFigures.account()).
+      // A read of the database that started before this event must not fill the cache (see AccountFigures.account()).
       h.version += 1;
-      if (h.account) h.account = { ...h.account, balanceCents: toCents(event.balance), creditCents: toCents(event.credit) };
+      h.account = null;
       this.state.dirtyUsers.add(event.userId);
     });
   }
