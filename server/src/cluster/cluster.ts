@@ -65,6 +65,8 @@ export class Cluster implements Leading {
   private fullWanted = false;
   /** When this follower last asked the leader for its whole book. */
   private askedAt = 0;
+  /** When this follower, waiting for the whole book after a gap, first heard from the leader again. */
+  private heardSinceGap: number | null = null;
   private readonly unsubscribe: (() => void)[] = [];
   readonly forwarder: Forwarder;
   readonly instance: string;
@@ -86,7 +88,10 @@ export class Cluster implements Leading {
         this.unsubscribe.push(
           bus.onLink((link, state) => {
             // Batches were missed: a follower's prices are stale until the leader's whole book.
-            if (link === 'subscribe') market.book.relayGap();
+            if (link === 'subscribe') {
+              market.book.relayGap();
+              this.heardSinceGap = null;
+            }
             // Nothing was sent while the leader's connection was down: its whole book at once,
             // rather than at the next `RELAY_SNAPSHOT_MS`.
             else if (state === 'up') this.sendFullBook();
@@ -281,9 +286,20 @@ export class Cluster implements Leading {
     // Missed batches (its bus reconnected): prices stay stale until the whole book, which this
     // follower asks for rather than wait up to RELAY_SNAPSHOT_MS (a batch here shows that its
     // subscription is active again, so the answer will reach it).
-    if (!book.relayArrived(batch.full === true) && Date.now() - this.askedAt >= RELAY_HEARTBEAT_MS / 2) {
-      this.askedAt = Date.now();
-      this.parts.bus.wantFullBook?.();
+    const now = Date.now();
+    if (book.relayArrived(batch.full === true)) this.heardSinceGap = null;
+    else {
+      this.heardSinceGap ??= now;
+      // A leader of an earlier version (a rolling upgrade) neither marks its whole book nor
+      // answers the ask, but sends it every RELAY_SNAPSHOT_MS: hearing from it for longer than
+      // that means the book has come.
+      if (now - this.heardSinceGap >= RELAY_SNAPSHOT_MS + RELAY_HEARTBEAT_MS) {
+        book.relayArrived(true);
+        this.heardSinceGap = null;
+      } else if (now - this.askedAt >= RELAY_HEARTBEAT_MS / 2) {
+        this.askedAt = now;
+        this.parts.bus.wantFullBook?.();
+      }
     }
     for (const [symbol, bid, ask, time] of batch.quotes) {
       // A quote the book has already (a snapshot repeats them) is no new tick: candles and the

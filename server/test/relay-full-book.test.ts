@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventBus, QuoteBatch } from '../src/bus/event-bus';
+import { Cluster, RELAY_HEARTBEAT_MS, RELAY_SNAPSHOT_MS, type ClusterParts } from '../src/cluster/cluster';
+import { loadConfig } from '../src/config';
+import type { Instrument } from '../src/domain/instruments';
+import { parseSchedule } from '../src/domain/trading-sessions';
+import type { MarketData } from '../src/market/market-data';
+import { QuoteBook } from '../src/market/quote-book';
+import type { TradingEngine } from '../src/trading/engine';
+
+/**
+ * Issue 19: after its bus reconnects, a follower trusts the relayed prices again only from the
+ * leader's whole book on (a batch marked `full`), which it asks for; a leader sends it as it takes
+ * the lead and when a follower asks. A leader of an earlier version marks nothing and answers no
+ * ask: a follower that has heard from it for longer than its snapshot period trusts it again.
+ */
+const EURUSD: Instrument = {
+  id: 1, symbol: 'EURUSD', description: 'EURUSD', group: 'Forex', base: 'EUR', quote: 'USD', digits: 5, point: 1e-5,
+  contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex',
+  sessions: ['always'], schedule: parseSchedule(['always']), swapLong: 0, swapShort: 0, spreadMarkup: 0,
+  sim: { price: 1.1, spread: 1, volatility: 0, ticksPerSecond: 0 }, feeds: {},
+};
+
+function fakeBus() {
+  const sent: QuoteBatch[] = [];
+  const quoteHandlers = new Set<(b: QuoteBatch) => void>();
+  const wantedHandlers = new Set<() => void>();
+  const linkHandlers = new Set<(link: 'publish' | 'subscribe', state: 'up' | 'down') => void>();
+  let asks = 0;
+  const bus: EventBus = {
+    publish: () => undefined,
+    subscribe: () => () => undefined,
+    close: async () => undefined,
+    connected: () => true,
+    relayQuotes: (b) => {
+      sent.push(b);
+      for (const h of quoteHandlers) h(b);
+    },
+    onRelayedQuotes: (h) => {
+      quoteHandlers.add(h);
+      return () => quoteHandlers.delete(h);
+    },
+    wantFullBook: () => {
+      asks += 1;
+      for (const h of wantedHandlers) h();
+    },
+    onFullBookWanted: (h) => {
+      wantedHandlers.add(h);
+      return () => wantedHandlers.delete(h);
+    },
+    onLink: (h) => {
+      linkHandlers.add(h);
+      return () => linkHandlers.delete(h);
+    },
+  };
+  return { bus, sent, asks: () => asks, link: (link: 'publish' | 'subscribe', state: 'up' | 'down') => linkHandlers.forEach((h) => h(link, state)) };
+}
+
+const bookNow = () => new QuoteBook([EURUSD], { now: Date.now, staleAfterMs: 30_000, sessions: 'always' });
+const parts = (bus: EventBus, book: QuoteBook): ClusterParts => ({
+  config: { ...loadConfig({}), databaseUrl: 'sqlite::memory:' },
+  db: null as unknown as ClusterParts['db'],
+  bus,
+  market: { book, lead: async () => undefined, standDown: async () => undefined } as unknown as MarketData,
+  trading: { start: async () => undefined, stop: async () => undefined } as unknown as TradingEngine,
+  log: { info: () => undefined, warn: () => undefined },
+});
+
+describe('the whole book after a gap', () => {
+  test('a leader sends it as it takes the lead and when asked; a follower after a reconnect is stale and refuses until it has it', async () => {
+    const f = fakeBus();
+    const leaderBook = bookNow();
+    leaderBook.ingest({ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }, 'test');
+    const leader = new Cluster(parts(f.bus, leaderBook));
+    const followerBook = bookNow();
+    const follower = new Cluster(parts(f.bus, followerBook));
+    try {
+      await leader.start();
+      assert.equal(f.sent[0]?.full, true, 'the whole book as it takes the lead');
+      assert.equal(followerBook.get('EURUSD')?.bid, 1.1);
+      assert.equal(follower.busUp(), true);
+
+      // The follower's connection that receives the batches dropped and came back.
+      f.link('subscribe', 'down');
+      f.link('subscribe', 'up');
+      assert.equal(follower.busUp(), false);
+      assert.equal(followerBook.view('EURUSD').stale, true);
+      // The next heartbeat is no whole book: still stale; the follower asks for it, and gets it.
+      f.bus.relayQuotes!({ from: 'someone', quotes: [] });
+      assert.equal(follower.busUp(), false);
+      assert.equal(f.asks(), 1);
+      const asked = Date.now();
+      while (!follower.busUp() && Date.now() - asked < 1_000) await sleep(20);
+      assert.equal(follower.busUp(), true, 'the leader sent its whole book when asked');
+      assert.equal(f.sent.at(-1)?.full, true);
+      assert.equal(followerBook.view('EURUSD').stale, false);
+    } finally {
+      await leader.close();
+      await follower.close();
+    }
+  });
+
+  test('a leader of an earlier version (no marked book, no answer to the ask) is trusted again after its snapshot period', { timeout: 30_000 }, async () => {
+    const f = fakeBus();
+    const book = bookNow();
+    const follower = new Cluster(parts(f.bus, book));
+    try {
+      const old = (quotes: QuoteBatch['quotes'] = []) => f.bus.relayQuotes!({ from: 'old-leader', quotes });
+      old();
+      assert.equal(follower.busUp(), true);
+      f.link('subscribe', 'down');
+      f.link('subscribe', 'up');
+      const since = Date.now();
+      old();
+      assert.equal(follower.busUp(), false);
+      while (Date.now() - since < RELAY_SNAPSHOT_MS + RELAY_HEARTBEAT_MS) {
+        await sleep(RELAY_HEARTBEAT_MS / 2);
+        old();
+        if (Date.now() - since < RELAY_SNAPSHOT_MS) assert.equal(follower.busUp(), false);
+      }
+      old([['EURUSD', 1.1, 1.1002, Date.now()]]);
+      assert.equal(follower.busUp(), true);
+    } finally {
+      await follower.close();
+    }
+  });
+});
