@@ -4,10 +4,10 @@ import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
-import { FEED_TOKEN, restartableDatabase, startApp, type TestApp } from './helpers/app';
+import { FEED_TOKEN, type TestApp } from './helpers/app';
 import { Client } from './helpers/client';
-import { startOwnRedis } from './helpers/own-redis';
-import { eventually, openPosition, push, recordEvents, roomyLimits, sleep, tradingDesk } from './helpers/trading';
+import { startLeaderAndFollower } from './helpers/two-instances';
+import { eventually, openPosition, push, recordEvents, sleep, tradingDesk } from './helpers/trading';
 
 /**
  * Issue 19: with Redis unavailable, instances keep serving reads and say so in health, and a
@@ -40,17 +40,8 @@ async function written(t: TestApp): Promise<string> {
 
 describe('a follower while Redis is down', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
   test('refuses every order-changing call as retryable and writes nothing; serves reads; the leader goes on; after Redis is back it forwards again', async () => {
-    const db = await restartableDatabase();
-    const redis = await startOwnRedis();
-    const apps: TestApp[] = [];
+    const { leader, follower, redis, close } = await startLeaderAndFollower();
     try {
-      const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
-      const leader = await startApp({ realClock: true, config });
-      apps.push(leader);
-      const follower = await startApp({ realClock: true, config });
-      apps.push(follower);
-      assert.equal(leader.app.cluster.role, 'leader');
-      assert.equal(follower.app.cluster.role, 'follower');
 
       await push(leader, 'EURUSD', 1.1, 1.1002);
       await eventually('the follower has the relayed price', async () => follower.app.market.book.get('EURUSD')?.bid === 1.1);
@@ -127,9 +118,7 @@ describe('a follower while Redis is down', { skip: PG.startsWith('postgres') ? f
       const opened = seen.events.filter((e) => e.type === 'position.opened').map((e) => (e as { ticket: number }).ticket);
       assert.deepEqual(opened, [second, third], 'each fill reached the leader’s subscribers once, none was sent again when Redis came back');
     } finally {
-      for (const a of apps.reverse()) await a.close().catch(() => undefined);
-      await redis.stop();
-      await db.drop();
+      await close();
     }
   });
 });

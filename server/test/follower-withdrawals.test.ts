@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
-import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client } from './helpers/client';
-import { eventually, openPosition, push, roomyLimits, tradingDesk } from './helpers/trading';
-import { startOwnRedis } from './helpers/own-redis';
+import { eventually, openPosition, push, tradingDesk } from './helpers/trading';
+import { startLeaderAndFollower } from './helpers/two-instances';
 
 /**
  * A withdrawal may not take what open positions need, valued at the current prices. A follower's
@@ -18,17 +17,8 @@ const PG = process.env.DATABASE_URL ?? '';
 
 describe('withdrawals sent to a follower', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
   test("are checked at the leader's prices, not at the follower's older relayed ones: a request and an approval the leader's prices refuse are refused", async () => {
-    const db = await restartableDatabase();
-    const redis = await startOwnRedis();
-    const apps: TestApp[] = [];
+    const { leader, follower, close } = await startLeaderAndFollower();
     try {
-      const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
-      const leader = await startApp({ realClock: true, config });
-      apps.push(leader);
-      const follower = await startApp({ realClock: true, config });
-      apps.push(follower);
-      assert.equal(leader.app.cluster.role, 'leader');
-      assert.equal(follower.app.cluster.role, 'follower');
 
       await push(leader, 'EURUSD', 1.2, 1.2002);
       await eventually('the follower has the relayed price', async () => follower.app.market.book.get('EURUSD')?.bid === 1.2);
@@ -61,9 +51,7 @@ describe('withdrawals sent to a follower', { skip: PG.startsWith('postgres') ? f
       const { balance_cents } = await leader.ctx.db.selectFrom('users').select('balance_cents').where('id', '=', trader.id).executeTakeFirstOrThrow();
       assert.equal(Number(balance_cents), 100_000, 'no money left the account');
     } finally {
-      for (const a of apps.reverse()) await a.close().catch(() => undefined);
-      await redis.stop();
-      await db.drop();
+      await close();
     }
   });
 });

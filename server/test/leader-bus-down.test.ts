@@ -4,10 +4,10 @@ import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
 import { RELAY_QUIET_MS } from '../src/market/quote-book';
-import { restartableDatabase, startApp, type TestApp } from './helpers/app';
+import type { TestApp } from './helpers/app';
 import { Client } from './helpers/client';
-import { startOwnRedis } from './helpers/own-redis';
-import { eventually, openPosition, push, roomyLimits, sleep, tradingDesk } from './helpers/trading';
+import { startLeaderAndFollower } from './helpers/two-instances';
+import { eventually, openPosition, push, sleep, tradingDesk } from './helpers/trading';
 
 /**
  * Issue 19, the other side: the leader loses its link to Redis while a follower keeps its own. The
@@ -24,15 +24,8 @@ const on = (t: TestApp, client: Client) => {
 
 describe('the leader without Redis, a follower with', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
   test('the follower refuses orders as retryable while the leader is cut off, and forwards again once its quotes flow', async () => {
-    const db = await restartableDatabase();
-    const redis = await startOwnRedis();
-    const apps: TestApp[] = [];
+    const { leader, follower, close } = await startLeaderAndFollower();
     try {
-      const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
-      const leader = await startApp({ realClock: true, config });
-      apps.push(leader);
-      const follower = await startApp({ realClock: true, config });
-      apps.push(follower);
       await push(leader, 'EURUSD', 1.1, 1.1002);
       await eventually('relayed', async () => follower.app.market.book.get('EURUSD')?.bid === 1.1);
       const desk = await tradingDesk(leader);
@@ -65,9 +58,7 @@ describe('the leader without Redis, a follower with', { skip: PG.startsWith('pos
       const ticket = await openPosition(there, { side: 'buy', volume: 0.1 });
       assert.ok(ticket > 0);
     } finally {
-      for (const a of apps.reverse()) await a.close().catch(() => undefined);
-      await redis.stop();
-      await db.drop();
+      await close();
     }
   });
 });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RELAY_SNAPSHOT_MS } from '../src/cluster/cluster';
-import { restartableDatabase, startApp, type TestApp } from './helpers/app';
-import { startOwnRedis } from './helpers/own-redis';
-import { eventually, push, roomyLimits, sleep } from './helpers/trading';
+import { startLeaderAndFollower } from './helpers/two-instances';
+import { eventually, push, sleep } from './helpers/trading';
 
 /**
  * The leader relays only the quotes that changed. A follower that missed batches while Redis was
@@ -15,16 +14,8 @@ const PG = process.env.DATABASE_URL ?? '';
 
 describe('relayed quotes after a Redis outage', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
   test("a follower catches up on a price the leader changed during the outage, without a new tick; repeats are not ticks", async () => {
-    const db = await restartableDatabase();
-    const redis = await startOwnRedis();
-    const apps: TestApp[] = [];
+    const { leader, follower, redis, close } = await startLeaderAndFollower();
     try {
-      const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
-      const leader = await startApp({ realClock: true, config });
-      apps.push(leader);
-      const follower = await startApp({ realClock: true, config });
-      apps.push(follower);
-      assert.equal(follower.app.cluster.role, 'follower');
       await push(leader, 'EURUSD', 1.1, 1.1002);
       await eventually('the follower has the relayed price', async () => follower.app.market.book.get('EURUSD')?.bid === 1.1);
 
@@ -48,9 +39,7 @@ describe('relayed quotes after a Redis outage', { skip: PG.startsWith('postgres'
       stop();
       assert.equal(ticks, 0);
     } finally {
-      for (const a of apps.reverse()) await a.close().catch(() => undefined);
-      await redis.stop();
-      await db.drop();
+      await close();
     }
   });
 });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { restartableDatabase, startApp, type TestApp } from './helpers/app';
-import { startOwnRedis } from './helpers/own-redis';
-import { eventually, push, roomyLimits, sleep } from './helpers/trading';
+import { startLeaderAndFollower } from './helpers/two-instances';
+import { eventually, push, sleep } from './helpers/trading';
 
 /**
  * Issue 19, after a Redis outage: the batches a follower missed may have changed any price, so
@@ -13,15 +12,8 @@ const PG = process.env.DATABASE_URL ?? '';
 
 describe('a follower right after Redis comes back', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
   test('never shows its pre-outage price as live, refuses orders until it has the whole book, and has it within a couple of seconds', async () => {
-    const db = await restartableDatabase();
-    const redis = await startOwnRedis();
-    const apps: TestApp[] = [];
+    const { leader, follower, redis, close } = await startLeaderAndFollower();
     try {
-      const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
-      const leader = await startApp({ realClock: true, config });
-      apps.push(leader);
-      const follower = await startApp({ realClock: true, config });
-      apps.push(follower);
       await push(leader, 'EURUSD', 1.1, 1.1002);
       await eventually('relayed', async () => follower.app.market.book.get('EURUSD')?.bid === 1.1);
       await redis.stop();
@@ -50,9 +42,7 @@ describe('a follower right after Redis comes back', { skip: PG.startsWith('postg
       assert.ok(caughtUp < 2_500, `live again ${caughtUp} ms after the reconnect`);
       await eventually('taking orders again', async () => follower.app.cluster.busUp());
     } finally {
-      for (const a of apps.reverse()) await a.close().catch(() => undefined);
-      await redis.stop();
-      await db.drop();
+      await close();
     }
   });
 });
