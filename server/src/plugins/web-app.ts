@@ -99,11 +99,13 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => PageV
   return (request) => {
     if (!request.cookies?.[SESSION_COOKIE]) return undefined;
     const path = request.url.split('?')[0]!;
-    let best = -1;
-    for (let i = 0; i < routes.length; i++) {
-      const r = routes[i]!;
-      const matches = r.prefix ? path.startsWith(r.path) : path === r.path;
-      if (matches && (best < 0 || (!r.prefix && routes[best]!.prefix) || (r.prefix === routes[best]!.prefix && r.path.length > routes[best]!.path.length))) best = i;
+    // The page's own route if it has one, else the longest prefix it falls under.
+    let best = routes.findIndex((r) => !r.prefix && r.path === path);
+    if (best < 0) {
+      for (let i = 0; i < routes.length; i++) {
+        const r = routes[i]!;
+        if (r.prefix && path.startsWith(r.path) && (best < 0 || r.path.length > routes[best]!.path.length)) best = i;
+      }
     }
     return best < 0 ? undefined : variant(best, deviceOf(request.headers));
   };
