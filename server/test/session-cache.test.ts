@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
+import type { ServiceContext } from '../src/services/context';
 import { SessionCache, type CachedSession } from '../src/services/session-cache';
+import { cachedSession, hashToken, resolveSession } from '../src/services/sessions';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client, signedInAdmin, signedInTrader } from './helpers/client';
 
@@ -58,6 +60,105 @@ describe('session cache', () => {
     assert.equal(cache.size, 3);
     assert.equal(cache.get('a', 1), undefined);
     assert.equal(cache.get('d', 1)?.userId, 'd'.charCodeAt(0));
+  });
+});
+
+describe('the token memo: a held session is not hashed again', () => {
+  const HOUR = 3600_000;
+  const token = 'A'.repeat(43);
+  // Just what cachedSession reads of the context.
+  const contextAt = (cache: SessionCache, clock: { now: number }) =>
+    ({ sessionCache: cache, now: () => clock.now, config: { onlineWindowMs: 5 * 60_000, sessionIdleMs: 30 * 60_000 } }) as unknown as ServiceContext;
+  const held = (userId: number, at: number, more: Partial<CachedSession> = {}): CachedSession => ({ ...entry(userId, at), token, ...more });
+
+  test('the hash of a token is known exactly while its entry is held', () => {
+    const cache = new SessionCache(5_000, 2);
+    assert.equal(cache.hashOf(token), undefined);
+    cache.put('h', held(1, 0), cache.ticket());
+    assert.equal(cache.hashOf(token), 'h');
+    assert.equal(cache.get('h', 5_000), undefined, 'past its time to live');
+    assert.equal(cache.hashOf(token), undefined, 'gone with its entry');
+    cache.put('h', held(1, 10_000), cache.ticket());
+    cache.dropUser(1);
+    assert.equal(cache.hashOf(token), undefined, 'gone when the user’s sessions are revoked');
+    cache.put('h', held(1, 10_000), cache.ticket());
+    cache.put('x', entry(2, 10_000), cache.ticket());
+    cache.put('y', entry(3, 10_000), cache.ticket());
+    assert.equal(cache.hashOf(token), undefined, 'gone when the entry is pushed out by capacity');
+    cache.put('h', held(1, 10_000), cache.ticket());
+    cache.clear();
+    assert.equal(cache.hashOf(token), undefined, 'gone when the cache is emptied');
+    const stale = cache.ticket();
+    cache.dropUser(9);
+    cache.put('h', held(1, 10_000), stale);
+    assert.equal(cache.hashOf(token), undefined, 'a lookup that raced a revocation leaves no token either');
+  });
+
+  test('a held session is answered from the memo, and refused at once when it expires, idles out or is revoked', () => {
+    const cache = new SessionCache(5 * HOUR);
+    const clock = { now: 1_000 };
+    const ctx = contextAt(cache, clock);
+    // The entry's hash is not the token's SHA-256: the answer naming it shows the memo was used, not a hash.
+    cache.put('memo', held(7, 1_000, { expiresAt: 1_000 + HOUR }), cache.ticket());
+    assert.deepEqual(cachedSession(ctx, token), { userId: 7, role: 'trader', sessionHash: 'memo' });
+    clock.now = 1_000 + HOUR - 1;
+    cache.get('memo', clock.now)!.lastSeenAt = clock.now;
+    assert.equal(cachedSession(ctx, token)?.userId, 7, 'a millisecond before its expiry');
+    clock.now = 1_000 + HOUR;
+    assert.equal(cachedSession(ctx, token), null, 'at its expiry, although the entry is held');
+
+    clock.now = 10 * HOUR;
+    cache.put('memo', held(7, clock.now, { expiresAt: 20 * HOUR }), cache.ticket());
+    clock.now += 30 * 60_000;
+    assert.equal(cachedSession(ctx, token), null, 'a browser session idle for SESSION_IDLE_MINUTES');
+
+    clock.now = 12 * HOUR;
+    cache.put('memo', held(7, clock.now, { expiresAt: 20 * HOUR }), cache.ticket());
+    assert.equal(cachedSession(ctx, token)?.userId, 7);
+    cache.dropUser(7); // sign-out, a password change, deactivation: account.sessionsRevoked
+    assert.equal(cachedSession(ctx, token), undefined, 'revoked: not answered from memory, the database decides');
+  });
+
+  test('a use after a pause long enough to be written first is left to resolveSession, which writes it', () => {
+    const cache = new SessionCache(5 * HOUR);
+    const clock = { now: 0 };
+    const ctx = contextAt(cache, clock);
+    cache.put('memo', held(7, 0, { persistent: true, expiresAt: 20 * HOUR }), cache.ticket());
+    clock.now = 5 * 60_000;
+    assert.equal(cachedSession(ctx, token), undefined);
+    assert.equal(cache.pendingTouch('memo'), undefined, 'nothing noted by the look that did not answer');
+    clock.now = 5 * 60_000 + 1;
+    cache.put('memo', held(7, clock.now - 60_000, { persistent: true, expiresAt: 20 * HOUR }), cache.ticket());
+    assert.equal(cachedSession(ctx, token)?.userId, 7, 'a shorter pause is noted and answered at once');
+    assert.equal(cache.pendingTouch('memo'), clock.now);
+  });
+});
+
+describe('a session found in the database is held with its token', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp();
+  });
+  after(() => t.close());
+
+  test('the next request finds the hash in the memo; sign-out takes it out and refuses the cookie at once', async () => {
+    const { client } = await signedInTrader(t);
+    const tab = sameSession(t, client);
+    const token = /tp_session=([^;]+)/.exec(client.cookieHeader)?.[1] as string;
+    assert.equal((await tab.get(TRADES)).status, 200);
+    assert.equal(t.ctx.sessionCache.hashOf(token), hashToken(token));
+    assert.equal((await client.post('/logout.php', {})).status, 200);
+    assert.equal(t.ctx.sessionCache.hashOf(token), undefined);
+    assert.equal((await tab.get(TRADES)).status, 401);
+    assert.equal(await resolveSession(t.ctx, token), null);
+    assert.equal(t.ctx.sessionCache.hashOf(token), undefined, 'a refused token is not held');
+  });
+
+  test('a token that names no session is never held', async () => {
+    const forged = new Client(t);
+    forged.setCookie('tp_session', 'B'.repeat(43));
+    assert.equal((await forged.get(TRADES)).status, 401);
+    assert.equal(t.ctx.sessionCache.hashOf('B'.repeat(43)), undefined);
   });
 });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { prunePasswordResets } from '../services/password-reset';
 import { flushTouches, pruneSessions, TOUCH_FLUSH_MS, type SessionUser } from '../services/sessions';
+import { settledLookups } from '../transport/http/session-cookie';
 
 const PRUNE_EVERY_MS = 3600_000;
 /**
@@ -62,8 +63,8 @@ async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: numb
   // stored: a lookup that reads the database and gets no answer within the deadline fails with
   // SessionLookupTimeout, which the error handler answers 503 with Retry-After in the spec's
   // shape. The read itself is not cancelled: it ends when the database answers or the connection fails.
-  // A session in the cache needs no read: its lookup settles in the same turn, and the timer is
-  // cleared unfired.
+  // A session in the cache needs no read: its lookup is settled when it is made, and no timer is
+  // set for it.
   const deadlineMs = options.lookupDeadlineMs ?? SESSION_LOOKUP_DEADLINE_MS;
   app.decorateRequest(kLookup, undefined);
   app.decorateRequest('sessionPromise', {
@@ -71,7 +72,7 @@ async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: numb
       return this[kLookup];
     },
     setter(this: FastifyRequest, lookup: Promise<SessionUser | null> | undefined) {
-      this[kLookup] = lookup === undefined ? undefined : within(lookup, deadlineMs);
+      this[kLookup] = lookup === undefined || settledLookups.has(lookup) ? lookup : within(lookup, deadlineMs);
     },
   });
 

@@ -22,11 +22,21 @@ export interface CachedSession {
   expiresAt: number;
   /** When this entry was read from the database. */
   loadedAt: number;
+  /** The cookie's token this entry was looked up with, if known (see `hashOf`). */
+  token?: string;
 }
 
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();
   private readonly byUser = new Map<number, Set<string>>();
+  /**
+   * Token → SHA-256 of it, for the tokens of the entries held (each entry names its token): a
+   * request presenting a session this instance holds costs a map lookup instead of a hash. It
+   * holds only what the entries hold, and loses a token with its entry (time to live, capacity,
+   * revocation), so a token of a session that ended is not kept here; whether the session is still
+   * good is decided by the entry, as without it.
+   */
+  private readonly tokens = new Map<string, string>();
   private generation = 0;
   /** Last-seen times noted since they were last written, by session (see services/sessions.ts `flushTouches`). */
   private touches = new Map<string, { userId: number; at: number }>();
@@ -49,6 +59,11 @@ export class SessionCache {
     return undefined;
   }
 
+  /** The hash of a token whose entry is held, if it is (otherwise the caller hashes it). */
+  hashOf(token: string): string | undefined {
+    return this.tokens.get(token);
+  }
+
   /** Take before reading the database; `put` stores only if nothing was dropped since. */
   ticket(): number {
     return this.generation;
@@ -61,7 +76,10 @@ export class SessionCache {
       const oldest = this.entries.entries().next().value;
       if (oldest) this.delete(oldest[0], oldest[1].userId);
     }
+    const before = this.entries.get(idHash);
+    if (before?.token !== undefined && before.token !== entry.token) this.tokens.delete(before.token);
     this.entries.set(idHash, entry);
+    if (entry.token !== undefined) this.tokens.set(entry.token, idHash);
     let hashes = this.byUser.get(entry.userId);
     if (!hashes) this.byUser.set(entry.userId, (hashes = new Set()));
     hashes.add(idHash);
@@ -70,7 +88,11 @@ export class SessionCache {
   /** Forgets every session of a user (they will be read again from the database). */
   dropUser(userId: number): void {
     this.generation += 1;
-    for (const idHash of this.byUser.get(userId) ?? []) this.entries.delete(idHash);
+    for (const idHash of this.byUser.get(userId) ?? []) {
+      const token = this.entries.get(idHash)?.token;
+      if (token !== undefined) this.tokens.delete(token);
+      this.entries.delete(idHash);
+    }
     this.byUser.delete(userId);
   }
 
@@ -141,10 +163,13 @@ export class SessionCache {
   clear(): void {
     this.generation += 1;
     this.entries.clear();
+    this.tokens.clear();
     this.byUser.clear();
   }
 
   private delete(idHash: string, userId: number): void {
+    const token = this.entries.get(idHash)?.token;
+    if (token !== undefined) this.tokens.delete(token);
     this.entries.delete(idHash);
     const hashes = this.byUser.get(userId);
     hashes?.delete(idHash);

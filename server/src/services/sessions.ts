@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
 import { prepared, type Param } from '../storage/prepared';
 import type { ServiceContext } from './context';
+import type { CachedSession } from './session-cache';
 
 /**
  * Server-side sessions. The cookie carries 256 random bits; the database keeps only their SHA-256,
@@ -77,7 +78,7 @@ const lookupSession = prepared((db, param: Param<{ idHash: string }>) =>
  */
 export async function resolveSession(ctx: ServiceContext, token: string, options: { fresh?: boolean } = {}): Promise<SessionUser | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const idHash = hashToken(token);
+  const idHash = ctx.sessionCache.hashOf(token) ?? hashToken(token);
   const now = ctx.now();
   let session = options.fresh ? undefined : ctx.sessionCache.get(idHash, now);
   if (session === undefined) {
@@ -86,19 +87,47 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
     if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
     // A use noted here and not written yet counts as much as the row's.
     const lastSeenAt = Math.max(row.last_seen_at, ctx.sessionCache.pendingTouch(idHash) ?? 0);
-    session = { userId: row.user_id, role: row.role, persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now };
+    session = { userId: row.user_id, role: row.role, persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now, token };
     ctx.sessionCache.put(idHash, session, ticket);
   }
-  if (session.expiresAt <= now) return null;
-  if (!session.persistent && session.lastSeenAt + ctx.config.sessionIdleMs <= now) return null;
+  return checked(ctx, idHash, session, now);
+}
+
+/**
+ * `resolveSession` without waiting, for a session the instance's session cache holds: the user, or
+ * null when the entry says the session is over (expired, idle too long); undefined when the cache
+ * cannot answer at once (no entry, or a use after a pause long enough to be written before the
+ * answer), and then `resolveSession` does. The token's hash is the cache's (kept with the entry), so
+ * a session in steady use is not hashed again on every request.
+ */
+export function cachedSession(ctx: ServiceContext, token: string): SessionUser | null | undefined {
+  const idHash = ctx.sessionCache.hashOf(token);
+  if (idHash === undefined) return undefined;
+  const now = ctx.now();
+  const session = ctx.sessionCache.get(idHash, now);
+  if (session === undefined) return undefined;
+  if (!ended(ctx, session, now) && writtenFirst(ctx, now - session.lastSeenAt)) return undefined;
+  return checked(ctx, idHash, session, now) as SessionUser | null;
+}
+
+/** A use after this long a pause is written before the answer (see `checked`). */
+const writtenFirst = (ctx: ServiceContext, pause: number): boolean => pause >= TOUCH_INTERVAL_MS && pause >= ctx.config.onlineWindowMs - 2 * TOUCH_FLUSH_MS;
+
+const ended = (ctx: ServiceContext, session: CachedSession, now: number): boolean =>
+  session.expiresAt <= now || (!session.persistent && session.lastSeenAt + ctx.config.sessionIdleMs <= now);
+
+/** Expiry and idle time checked on every request, from the entry as from the row; the use noted. */
+function checked(ctx: ServiceContext, idHash: string, session: CachedSession, now: number): SessionUser | null | Promise<SessionUser | null> {
+  if (ended(ctx, session, now)) return null;
+  const user = { userId: session.userId, role: session.role, sessionHash: idHash };
   if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
     const pause = now - session.lastSeenAt;
     session.lastSeenAt = now;
     ctx.sessionCache.noteTouch(idHash, session.userId, now);
     // Long enough away to show as Offline in the back office: written before the answer, so they show online from this request on.
-    if (pause >= ctx.config.onlineWindowMs - 2 * TOUCH_FLUSH_MS) await flushTouches(ctx);
+    if (writtenFirst(ctx, pause)) return flushTouches(ctx).then(() => user);
   }
-  return { userId: session.userId, role: session.role, sessionHash: idHash };
+  return user;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MarketData } from '../../market/market-data';
 import type { TradingEngine } from '../../trading/engine';
 import type { ServiceContext } from '../../services/context';
-import { resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
+import { cachedSession, resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
 
 export const SESSION_COOKIE = 'tp_session';
 
@@ -19,13 +19,28 @@ declare module 'fastify' {
   }
 }
 
-/** The request's session, looked up once per request and only when a route asks for it. */
+/**
+ * Lookups that were settled when they were made (the session cache answered), so the sessions
+ * plugin, which bounds a lookup that waits for the database by a deadline, sets no timer for them.
+ */
+export const settledLookups = new WeakSet<Promise<SessionUser | null>>();
+
+/**
+ * The request's session, looked up once per request and only when a route asks for it: at once
+ * from the instance's session cache when it holds the session, else from the database.
+ */
 export function currentSession(request: FastifyRequest): Promise<SessionUser | null> {
-  request.sessionPromise ??= (async () => {
+  if (request.sessionPromise === undefined) {
     const token = request.cookies[SESSION_COOKIE];
-    return token ? resolveSession(request.server.services, token) : null;
-  })();
-  return request.sessionPromise;
+    const services = request.server.services;
+    const known = token ? cachedSession(services, token) : null;
+    if (known !== undefined) {
+      const settled = Promise.resolve(known);
+      settledLookups.add(settled);
+      request.sessionPromise = settled;
+    } else request.sessionPromise = resolveSession(services, token as string);
+  }
+  return request.sessionPromise as Promise<SessionUser | null>;
 }
 
 /**
