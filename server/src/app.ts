@@ -19,6 +19,7 @@ import { webAppPlugin } from './plugins/web-app';
 import { ensureBootstrapAdmin } from './services/bootstrap';
 import type { ServiceContext } from './services/context';
 import { syncCountries } from './services/countries';
+import { lazyChildLogger } from './request-logger';
 import { SessionCache } from './services/session-cache';
 import { openDatabase, type DatabaseHandle } from './storage/db';
 import { migrateToLatest } from './storage/migrate';
@@ -80,6 +81,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger ?? loggerOptions(config.logLevel),
     // Fastify's own two lines per request are off: the sessions plugin writes one.
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's child logger is made only if the request logs a line (request-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestTimeout: 30_000,
