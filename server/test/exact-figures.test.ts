@@ -4,7 +4,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { formatCents, roundToCents } from '../src/domain/money';
 import { Dec, marginUsd, profitUsd, type InstrumentSpec, type PriceLookup, type Prices, type Side } from '@tradeport/trading-math';
-import { centsText, decimalAccountState, exactAccountFigures, exactMarginUsd, exactProfitUsd, figureTexts, profitText, scaledOf, type Exact, type Held, type Scaled } from '../src/trading/account-figures';
+import { centsText, decimalAccountState, exactAccountFigures, exactMarginUsd, exactProfitUsd, figureTexts, profitText, scaledOf, shownProfit, type Exact, type Held, type Scaled } from '../src/trading/account-figures';
 
 /**
  * The live figures in scaled integers (account-figures.ts) against decimal.js, the way the API has
@@ -99,6 +99,11 @@ describe('exact valuations against decimal.js', () => {
         const decimal = profitUsd(s, volume, open, q, c.instrument, prices);
         if (sameValue(exact, decimal)) exactCount += 1;
         if (exact !== null && exact !== 'inexact' && decimal !== null) assert.equal(profitText(decimal), oldProfitText(decimal));
+        // The row's text straight from the integers (getTrades, the trader page): decimal.js's text, and decimal.js not asked for when exact.
+        let asked = false;
+        const shown = shownProfit(exact, () => ((asked = true), decimal));
+        assert.equal(shown, decimal === null ? null : oldProfitText(decimal));
+        if (exact !== 'inexact') assert.equal(asked, false);
       }),
       { numRuns: 3000 },
     );

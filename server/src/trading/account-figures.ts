@@ -22,6 +22,8 @@ interface Valuation {
   leverage: number;
   exactMargin: Exact;
   margin: Decimal | null | undefined;
+  /** The profit as the API shows it (see `profitShown`; undefined: not yet). */
+  profitText: string | null | undefined;
 }
 
 /**
@@ -65,7 +67,7 @@ export class AccountFigures {
       else v = undefined;
     }
     if (v === undefined) {
-      v = { version, serial: ++valuations, reads: [], exactProfit: null, profit: undefined, leverage: Number.NaN, exactMargin: null, margin: undefined };
+      v = { version, serial: ++valuations, reads: [], exactProfit: null, profit: undefined, leverage: Number.NaN, exactMargin: null, margin: undefined, profitText: undefined };
       this.profitNow(p, v);
       this.valued.set(p, v);
     }
@@ -141,6 +143,17 @@ export class AccountFigures {
       if (v.profit !== null && v.exactProfit !== null && v.exactProfit !== 'inexact') exactProfits.set(v.profit, v.exactProfit);
     }
     return v.profit;
+  }
+
+  /**
+   * `profitText(floatingProfit(p))`, kept with the valuation: from the exact profit without making
+   * its decimal.js value (a Decimal parsed from text, per position and tick, only to be rounded to
+   * cents), or from decimal.js's when there is no exact one.
+   */
+  profitShown(p: OpenPosition): string | null {
+    const v = this.valuation(p);
+    if (v.profitText === undefined) v.profitText = shownProfit(v.exactProfit, () => this.floatingProfit(p));
+    return v.profitText;
   }
 
   /** Margin of one position in USD, or null when it cannot be valued (no conversion rate right now). */
@@ -523,6 +536,16 @@ export function profitText(profit: Decimal | null): string | null {
   const exact = exactProfits.get(profit);
   const cents = exact === undefined ? null : centsOf(exact);
   return cents === null ? formatCents(roundToCents(profit)) : centsText(cents);
+}
+/**
+ * `profitText` of a profit given exactly (null: no profit), from its integers, without its
+ * decimal.js value; `decimal` (the same profit in decimal.js) is asked for only when the exact one
+ * is 'inexact' or does not fit in cents.
+ */
+export function shownProfit(exact: Exact, decimal: () => Decimal | null): string | null {
+  if (exact === null) return null;
+  const cents = exact === 'inexact' ? null : centsOf(exact);
+  return cents !== null ? centsText(cents) : profitText(decimal());
 }
 /** The exact values profits were made from (see `floatingProfit`). */
 const exactProfits = new WeakMap<Decimal, Scaled>();

@@ -190,6 +190,11 @@ export class TradingEngine {
     return this.parts.accounts.floatingProfit(p);
   }
 
+  /** The position's profit as the API shows it (`profitText` of `floatingProfit`), or null without a usable quote. */
+  profitShown(p: OpenPosition): string | null {
+    return this.parts.accounts.profitShown(p);
+  }
+
   /**
    * A number that stays the same while the position's profit, margin and own quote do: it changes
    * when a quote they were computed from (its symbol's, a conversion rate) changes, not on other ticks.

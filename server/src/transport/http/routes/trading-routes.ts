@@ -11,7 +11,7 @@ import { editTerminalSettings, terminalSettingsOf } from '../../../services/term
 import type { Db, Tx } from '../../../storage/db';
 import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
-import { centsText, figureTexts, profitText, type FigureTexts } from '../../../trading/account-figures';
+import { centsText, figureTexts, type FigureTexts } from '../../../trading/account-figures';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { answerCache, JsonText, keptAnswerStats, successData, successList, successMessage } from '../responses';
@@ -57,7 +57,7 @@ export function tradingRoutes(app: FastifyInstance): void {
       .where('p.status', '=', 'closed');
 
   // The engine keeps each position's profit until a quote it was computed from changes (AccountFigures).
-  const profitOf = (p: OpenPosition) => profitText(engine.floatingProfit(p));
+  const profitOf = (p: OpenPosition) => engine.profitShown(p);
 
   registerCall(app, calls.addTrades, async ({ body, actor, idempotencyKey }) => {
     const order = { symbol: body.fullSymbol, side: body.tradestypes, volume: body.volume, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment };
