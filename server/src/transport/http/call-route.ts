@@ -39,6 +39,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   // A call that needs the engine runs where the engine runs: elsewhere it is forwarded (cluster/forwarding.ts).
   const needsEngine = ENGINE_CALLS.has(call);
   const { forwarder } = app.cluster;
+  const queries = call.query ? new ParsedQueries(call.query) : undefined;
   app.route({
     ...routeOptions,
     config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },
@@ -59,7 +60,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         // body limit (a chunked upload has no Content-Length to check up front).
         if (request.isMultipart() && JSON.stringify(request.body ?? {}).length > MAX_FORM_BYTES) throw refuse.tooLarge();
         const body = call.body ? parseOrRefuse(call.body, request.body ?? {}) : undefined;
-        const query = call.query ? parseOrRefuse(call.query, request.query ?? {}) : undefined;
+        const query = queries?.parse(request);
         const rawKey = request.headers['idempotency-key'];
         let idempotencyKey: string | undefined;
         if (call.idempotent && rawKey !== undefined) {
@@ -94,6 +95,42 @@ function checkFeedToken(request: FastifyRequest): void {
   if (expected === null || presented === '' || !timingSafeEqual(a, b)) {
     throw refuse.unauthenticated(expected === null ? 'The push feed is disabled: FEED_TOKEN is not set on the server.' : 'A valid feed token is required (Authorization: Bearer <FEED_TOKEN>).');
   }
+}
+
+/** The longest query string whose parse is kept, and how many are kept per call. */
+const KEPT_QUERY_CHARS = 256;
+const KEPT_QUERIES = 2_048;
+
+/**
+ * A call's query, parsed by its schema, kept by the query string it was parsed from: the same
+ * string is the same query (Fastify's parser and the schema's coercions and transforms depend on
+ * nothing else), so a read asked for again with the same parameters is not parsed again. Only
+ * good parses are kept (a refusal is worked out each time), frozen, since every request asking
+ * with that string is handed the same object; at most KEPT_QUERIES per call, the oldest dropped
+ * first.
+ */
+export class ParsedQueries<S extends z.ZodType> {
+  private readonly kept = new Map<string, z.output<S>>();
+  constructor(private readonly schema: S) {}
+
+  parse(request: FastifyRequest): z.output<S> {
+    const at = request.url.indexOf('?');
+    const raw = at < 0 ? '' : request.url.slice(at + 1);
+    let query = this.kept.get(raw);
+    if (query !== undefined) return query;
+    query = parseOrRefuse(this.schema, request.query ?? {});
+    if (raw.length <= KEPT_QUERY_CHARS) {
+      if (this.kept.size >= KEPT_QUERIES) this.kept.delete(this.kept.keys().next().value as string);
+      this.kept.set(raw, deepFrozen(query));
+    }
+    return query;
+  }
+}
+
+function deepFrozen<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  for (const v of Object.values(value)) deepFrozen(v, depth + 1);
+  return Object.freeze(value);
 }
 
 /** PostgreSQL text cannot hold U+0000, and no field of ours has a use for it: refuse it everywhere. */
