@@ -1,5 +1,5 @@
 import '@fontsource-variable/inter';
-import '@mantine/core/styles.css';
+import './mantine-styles';
 import '@mantine/notifications/styles.css';
 import './styles.css';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
