@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { mantineStyles } from './build/mantine-styles';
 import { klinechartsLeanFrames } from './build/klinecharts-lean-frames';
 import { klinechartsTextWidths } from './build/klinecharts-text-widths';
-import { routePreloads } from './build/route-preloads';
+import { routePreloads, type RoutePreload } from './build/route-preloads';
 
 /**
  * The signed-in pages' lazily loaded modules, named by the server in the page itself
@@ -11,16 +12,28 @@ import { routePreloads } from './build/route-preloads';
  */
 const SIGNED_IN = 'src/ui/signed-in-layout.tsx';
 const DASHBOARD = 'src/dashboard/dashboard-shell.tsx';
-const ROUTE_PRELOADS = [
-  { path: '/dashboard/home', modules: [SIGNED_IN, DASHBOARD, 'src/dashboard/home-page.tsx'] },
+const ROUTE_PRELOADS: RoutePreload[] = [
+  {
+    path: '/dashboard/home',
+    modules: [SIGNED_IN, DASHBOARD, 'src/dashboard/home-page.tsx'],
+    // What router.tsx's prefetchHome asks for as the page opens.
+    data: [{ path: '/api/dashboard/customer/getProfileDetails.php' }, { path: '/api/dashboard/customer/getTradesHistory.php', roles: ['trader'] }],
+  },
   { path: '/dashboard/', prefix: true, modules: [SIGNED_IN, DASHBOARD] },
-  { path: '/trading', modules: [SIGNED_IN, 'src/terminal/trading-route.tsx'], phone: ['src/terminal/phone/phone-terminal.tsx'], desktop: ['src/terminal/trading-page.tsx'] },
+  {
+    path: '/trading',
+    modules: [SIGNED_IN, 'src/terminal/trading-route.tsx'],
+    phone: ['src/terminal/phone/phone-terminal.tsx'],
+    desktop: ['src/terminal/trading-page.tsx'],
+    // Both layouts' first reads: the symbols, the positions, the pending orders and the account's figures.
+    data: ['getMainCurrencies.php', 'getTrades.php', 'getPendingOrders.php?status=pending', 'getMargins.php'].map((call) => ({ path: `/api/platform/${call}`, roles: ['trader' as const] })),
+  },
 ];
 
 // The server serves web/dist on the same origin as the API, sending the brotli or gzip file beside
 // each asset when the browser accepts it; in development Vite proxies /api to the server.
 export default defineConfig({
-  plugins: [react(), klinechartsTextWidths(), klinechartsLeanFrames(), routePreloads(ROUTE_PRELOADS), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
+  plugins: [react(), klinechartsTextWidths(), klinechartsLeanFrames(), routePreloads(ROUTE_PRELOADS), mantineStyles(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
   server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } } },
   build: {
     outDir: 'dist',

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
 import { APP_JS, buildWebDist, INDEX_HTML, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
+import { signedInAdmin, signedInTrader } from './helpers/client';
 import { deviceOf } from '../src/plugins/web-app';
 
 /**
@@ -162,6 +163,46 @@ describe('serving the web app', () => {
       assert.equal(plain.headers['content-encoding'], undefined);
       assert.equal(plain.body.toString(), html(first));
       assert.match(String(first.headers.vary), /Cookie/);
+    });
+
+    const reads = (page: string) => [...page.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)">/g)].map((m) => m[1]);
+
+    test("a signed-in page names the reads it makes as it opens, by the session's role, so the answers come with its modules", async () => {
+      const trader = await signedInTrader(t);
+      const admin = await signedInAdmin(t);
+      const asTrader = { ...BR_GZIP, cookie: trader.client.cookieHeader };
+      const asAdmin = { ...BR_GZIP, cookie: admin.cookieHeader };
+
+      const home = html(await get('/dashboard/home', asTrader));
+      assert.deepEqual(reads(home), ['/api/dashboard/customer/getProfileDetails.php', '/api/dashboard/customer/getTradesHistory.php']);
+      assert.deepEqual(preloaded(home), ['/assets/signed-in-1.js', '/assets/shell-2.js', '/assets/home-3.js'], 'the modules are named as before');
+      assert.ok(home.indexOf('as="fetch"') < home.indexOf('modulepreload'), 'the small reads come first');
+      assert.equal(home.replace(/<link rel="(modulepreload|preload)"[^>]*>/g, ''), INDEX_HTML, 'the page is otherwise the built one');
+      // An administrator's home does not ask for a trade history.
+      assert.deepEqual(reads(html(await get('/dashboard/home', asAdmin))), ['/api/dashboard/customer/getProfileDetails.php']);
+
+      // The terminal's reads, written as attributes (the query's & and quotes escaped), for a trader only.
+      const terminal = html(await get('/trading', { ...asTrader, 'sec-ch-ua-mobile': '?1' }));
+      assert.deepEqual(reads(terminal), ['/api/platform/getTrades.php', '/api/platform/getPendingOrders.php?status=pending&amp;x=&quot;&lt;y&gt;&quot;']);
+      assert.deepEqual(reads(html(await get('/trading', asAdmin))), []);
+
+      // A page without reads, a cookie of no session and a signed-out session name none.
+      assert.deepEqual(reads(html(await get('/dashboard/tools', asTrader))), []);
+      assert.deepEqual(reads(html(await get('/dashboard/home', SIGNED_IN))), []);
+      const signedOut = await signedInTrader(t);
+      const cookie = signedOut.client.cookieHeader;
+      assert.equal((await signedOut.client.post('/logout.php')).body.status, 'success');
+      assert.deepEqual(reads(html(await get('/dashboard/home', { ...BR_GZIP, cookie }))), []);
+    });
+
+    test('the read named in the page is answered as the app would be: the same body for the same session', async () => {
+      const trader = await signedInTrader(t);
+      const page = html(await get('/dashboard/home', { ...BR_GZIP, cookie: trader.client.cookieHeader }));
+      const [profilePath] = reads(page);
+      const viaPreload = await get(profilePath!, { cookie: trader.client.cookieHeader });
+      assert.equal(viaPreload.status, 200);
+      const viaApp = await trader.client.get('/dashboard/customer/getProfileDetails.php');
+      assert.deepEqual(JSON.parse(viaPreload.body.toString()), viaApp.body);
     });
 
     test('which layout a browser will show is guessed from its client hint, else from "Mobi" in its user agent', () => {

@@ -25,6 +25,19 @@ export interface RoutePreload {
   /** Modules loaded only on a phone's screen, or only on a larger one (the terminal's two layouts). */
   phone?: string[];
   desktop?: string[];
+  /**
+   * The page's first reads (API paths with their query, as the app asks for them), which the
+   * server names for a session of one of `roles` so the answers come with the page's modules
+   * instead of after them. Only reads the page makes at once: a preload nothing uses within a few
+   * seconds is wasted (and the browser says so in the console).
+   */
+  data?: DataPreload[];
+}
+
+/** One read a page makes as it opens, and for whom (every signed-in user when `roles` is left out). */
+export interface DataPreload {
+  path: string;
+  roles?: ('trader' | 'admin')[];
 }
 
 /** The files of one set of modules: scripts to modulepreload, style sheets to preload. */
@@ -40,6 +53,7 @@ export interface RoutePreloadManifest {
     common: PreloadFiles;
     phone: PreloadFiles;
     desktop: PreloadFiles;
+    data: DataPreload[];
   }[];
 }
 
@@ -100,7 +114,10 @@ export function routePreloadManifest(routes: RoutePreload[], chunks: ChunkInfo[]
         const files = filesFor(modules, chunks, root, done);
         return { scripts: files.scripts, styles: files.styles.filter((s) => !common.styles.includes(s)) };
       };
-      return { path: r.path, prefix: r.prefix ?? false, common, phone: device(r.phone), desktop: device(r.desktop) };
+      for (const d of r.data ?? []) {
+        if (!/^\/api\/[\w./-]+(\?[\w.=&%-]*)?$/.test(d.path)) throw new Error(`route-preloads: ${r.path}'s read ${d.path} is not an API path of this app`);
+      }
+      return { path: r.path, prefix: r.prefix ?? false, common, phone: device(r.phone), desktop: device(r.desktop), data: r.data ?? [] };
     }),
   };
 }

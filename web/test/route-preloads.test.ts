@@ -48,6 +48,16 @@ describe('route preloads', () => {
     assert.equal(trading!.prefix, false);
   });
 
+  test("a route's first reads go to the server as written, with their roles; a path that is not one of the app's API reads fails the build", () => {
+    const data = [{ path: '/api/platform/getTrades.php', roles: ['trader' as const] }, { path: '/api/platform/getPendingOrders.php?status=pending' }];
+    const [trading] = routePreloadManifest([{ path: '/trading', modules: ['src/terminal/trading-route.tsx'], data }], CHUNKS, ROOT).routes;
+    assert.deepEqual(trading!.data, data);
+    assert.deepEqual(routePreloadManifest([{ path: '/trading', modules: ['src/terminal/trading-route.tsx'] }], CHUNKS, ROOT).routes[0]!.data, []);
+    for (const path of ['https://elsewhere.example/api/x.php', '/assets/x.js', '/api/x.php?a="b"', '/api/x.php"><script>']) {
+      assert.throws(() => routePreloadManifest([{ path: '/trading', modules: ['src/terminal/trading-route.tsx'], data: [{ path }] }], CHUNKS, ROOT), /is not an API path of this app/, path);
+    }
+  });
+
   test('the build fails when a named module starts no chunk (renamed, or no longer loaded lazily)', () => {
     assert.throws(() => filesFor(['src/dashboard/home-page.tsx'], CHUNKS, ROOT), /src\/dashboard\/home-page\.tsx is not the start of any chunk/);
     // A module bundled into its importer (not a chunk's start) is refused the same way.

@@ -8,7 +8,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendFailure } from '../transport/http/responses';
-import { SESSION_COOKIE } from '../transport/http/session-cookie';
+import type { SessionUser } from '../services/sessions';
+import { currentSession, SESSION_COOKIE } from '../transport/http/session-cookie';
 
 const defaultWebDist = () => resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -27,12 +28,19 @@ interface PreloadFiles {
   scripts: string[];
   styles: string[];
 }
+/** A read the page makes as it opens, and for whom (everyone signed in when `roles` is absent). */
+interface DataPreload {
+  path: string;
+  roles?: SessionUser['role'][];
+}
 interface PreloadRoute {
   path: string;
   prefix: boolean;
   common: PreloadFiles;
   phone: PreloadFiles;
   desktop: PreloadFiles;
+  /** Absent in a manifest from a build before reads were named. */
+  data?: DataPreload[];
 }
 export type Device = 'phone' | 'desktop' | 'unknown';
 
@@ -61,6 +69,45 @@ export function preloadLinks(route: PreloadRoute, device: Device): string {
   return [...scripts, ...styles].join('');
 }
 
+const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The page's `<link>` elements for the reads it makes as it opens, for a user of `role`: fetched
+ * with the page, so the answers are in when the page's modules have loaded instead of one round trip
+ * after. `as="fetch"` with `crossorigin="anonymous"` is how the app's own `fetch` asks (same origin,
+ * cookies sent), so the browser hands the preloaded answer to it rather than asking twice.
+ */
+export function dataPreloadLinks(route: PreloadRoute, role: SessionUser['role'] | null): string {
+  if (!role) return '';
+  return (route.data ?? [])
+    .filter((d) => !d.roles || d.roles.includes(role))
+    .map((d) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${attribute(d.path)}">`)
+    .join('');
+}
+
+/**
+ * How long a page waits for its session to be looked up before it is sent without naming its reads.
+ * A session the instance has seen lately is answered from its cache at once; a cold one is a
+ * database read of a millisecond or so. A slow database must not hold the page up.
+ */
+const SESSION_WAIT_MS = 200;
+
+async function roleFor(request: FastifyRequest): Promise<SessionUser['role'] | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const lookup = currentSession(request).then(
+    (session) => session?.role ?? null,
+    () => null,
+  );
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), SESSION_WAIT_MS);
+  });
+  try {
+    return await Promise.race([lookup, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 interface PageVariant {
   etag: string;
   identity: Buffer;
@@ -71,21 +118,24 @@ interface PageVariant {
 /**
  * The entry document of a signed-in page, naming the lazily loaded modules that page needs
  * (route-preloads.json from the build), so a browser fetches them beside the entry instead of one
- * round trip after it has run. Only for a request carrying a session cookie: a signed-out visitor is
- * sent to sign-in, which needs none of them. Each variant is built and compressed once.
+ * round trip after it has run, and, for a session of the right role, the reads the page makes as it
+ * opens. Only for a request carrying a session cookie: a signed-out visitor is sent to sign-in,
+ * which needs none of them. Each variant (route, device, role) is built and compressed once.
  */
-function routePreloadPages(webDist: string): ((request: FastifyRequest) => PageVariant | undefined) | undefined {
+function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promise<PageVariant | undefined>) | undefined {
   const manifestPath = resolve(webDist, 'route-preloads.json');
   if (!existsSync(manifestPath)) return undefined;
   const routes = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { routes: PreloadRoute[] }).routes;
   const html = readFileSync(resolve(webDist, 'index.html'), 'utf8');
   if (!html.includes('</head>')) return undefined;
   const variants = new Map<string, PageVariant>();
-  const variant = (index: number, device: Device): PageVariant => {
-    const key = `${index}:${device}`;
+  const variant = (index: number, device: Device, role: SessionUser['role'] | null): PageVariant => {
+    const key = `${index}:${device}:${role ?? ''}`;
     let page = variants.get(key);
     if (!page) {
-      const identity = Buffer.from(html.replace('</head>', `${preloadLinks(routes[index]!, device)}</head>`));
+      const route = routes[index]!;
+      // The reads first: small answers the page waits for, at the priority of a fetch.
+      const identity = Buffer.from(html.replace('</head>', `${dataPreloadLinks(route, role)}${preloadLinks(route, device)}</head>`));
       page = {
         etag: `"rp-${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
         identity,
@@ -96,7 +146,7 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => PageV
     }
     return page;
   };
-  return (request) => {
+  return async (request) => {
     if (!request.cookies?.[SESSION_COOKIE]) return undefined;
     const path = request.url.split('?')[0]!;
     // The page's own route if it has one, else the longest prefix it falls under.
@@ -107,7 +157,10 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => PageV
         if (r.prefix && path.startsWith(r.path) && (best < 0 || r.path.length > routes[best]!.path.length)) best = i;
       }
     }
-    return best < 0 ? undefined : variant(best, deviceOf(request.headers));
+    if (best < 0) return undefined;
+    // The session is looked up only for a page that names reads (and only they depend on it).
+    const role = routes[best]!.data?.length ? await roleFor(request) : null;
+    return variant(best, deviceOf(request.headers), role);
   };
 }
 
@@ -153,7 +206,7 @@ async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: strin
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
     // A missing bundle file must not be answered with the page (a browser would run HTML as a script).
     if (request.url.startsWith('/assets/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
-    const page = pageFor?.(request);
+    const page = await pageFor?.(request);
     if (page) return sendPage(request, reply, page);
     if (hasWeb) return reply.type('text/html').sendFile('index.html');
     return reply.code(503).type('text/plain').send('The web app has not been built. Run `npm run build` (npm start does this).');

@@ -18,7 +18,14 @@ export const STYLE_CSS = `${'body { margin: 0; }\n'.repeat(100)}`;
  */
 export const ROUTE_PRELOADS = {
   routes: [
-    { path: '/dashboard/home', prefix: false, common: { scripts: ['assets/signed-in-1.js', 'assets/shell-2.js', 'assets/home-3.js'], styles: [] }, phone: { scripts: [], styles: [] }, desktop: { scripts: [], styles: [] } },
+    {
+      path: '/dashboard/home',
+      prefix: false,
+      common: { scripts: ['assets/signed-in-1.js', 'assets/shell-2.js', 'assets/home-3.js'], styles: [] },
+      phone: { scripts: [], styles: [] },
+      desktop: { scripts: [], styles: [] },
+      data: [{ path: '/api/dashboard/customer/getProfileDetails.php' }, { path: '/api/dashboard/customer/getTradesHistory.php', roles: ['trader'] }],
+    },
     { path: '/dashboard/', prefix: true, common: { scripts: ['assets/signed-in-1.js', 'assets/shell-2.js'], styles: [] }, phone: { scripts: [], styles: [] }, desktop: { scripts: [], styles: [] } },
     {
       path: '/trading',
@@ -26,6 +33,10 @@ export const ROUTE_PRELOADS = {
       common: { scripts: ['assets/signed-in-1.js', 'assets/trading-route-4.js'], styles: [] },
       phone: { scripts: ['assets/phone-terminal-5.js'], styles: [] },
       desktop: { scripts: ['assets/trading-page-6.js'], styles: ['assets/trading-page-7.css'] },
+      data: [
+        { path: '/api/platform/getTrades.php', roles: ['trader'] },
+        { path: '/api/platform/getPendingOrders.php?status=pending&x="<y>"', roles: ['trader'] },
+      ],
     },
   ],
 };
