@@ -73,8 +73,19 @@ async function measure(url: string, port: number, cookie: string | null): Promis
 }
 
 async function main(): Promise<void> {
-  const server = await startProductionServer({ dist: DIST, build: process.argv.includes('--build') });
   let chrome: chromeLauncher.LaunchedChrome | null = null;
+  // Stopped at any point (Ctrl-C, or a plain kill, even while the server is starting), the run ends
+  // its Chromium, and process.exit ends its server (production-server.ts), instead of leaving them
+  // loading the machine. With --serve, the signals stop the server below instead.
+  const interrupted = (signal: NodeJS.Signals) => {
+    chrome?.kill();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  if (!process.argv.includes('--serve')) {
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+  }
+  const server = await startProductionServer({ dist: DIST, build: process.argv.includes('--build') });
   try {
     const { origin, cookie } = server;
     if (process.argv.includes('--serve')) {
