@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { keptFigures, type FigureFrame } from '../src/chart/kept-figures';
+import { keptFigures, READS_FORMING_CANDLE, type FigureFrame } from '../src/chart/kept-figures';
 import { TOOL_BY_NAME } from '../src/chart/tools';
 import type { Shape } from '../src/chart/tools/shape';
 
@@ -93,5 +93,20 @@ describe('kept drawing figures', () => {
     past.figures(frame(ended, candles([1.1, 1.12, 1.11, 1.13, 1.12, 1.14, 1.15])));
     past.figures(frame(ended, candles([1.1, 1.12, 1.11, 1.13, 1.12, 1.14, 1.25])));
     assert.equal(past.built(), 1);
+  });
+
+  it('marks on the overlay whether its figures read the forming candle, for the build step that keeps the drawings’ canvas through ticks', () => {
+    const channel = counted('regressionChannel');
+    const overlay: FigureFrame['overlay'] & { [READS_FORMING_CANDLE]?: boolean } = { points: [{ timestamp: T0, value: 1.1 }, { timestamp: T0 + 6 * HOUR, value: 1.16 }] };
+    channel.figures(frame(overlay, candles([1.1, 1.12, 1.11, 1.13, 1.12, 1.14, 1.15])));
+    assert.equal(overlay[READS_FORMING_CANDLE], true, 'a channel fitted up to the forming candle');
+    // Older candles loaded: the same anchors now end before the forming candle.
+    channel.figures(frame(overlay, candles([1.1, 1.12, 1.11, 1.13, 1.12, 1.14, 1.15, 1.16, 1.17])));
+    assert.equal(overlay[READS_FORMING_CANDLE], false, 'the channel ends before the forming candle');
+    const line = counted('trendLine');
+    const trend: FigureFrame['overlay'] & { [READS_FORMING_CANDLE]?: boolean } = { points: [{ timestamp: T0, value: 1.1 }, { timestamp: T0 + 6 * HOUR, value: 1.16 }] };
+    line.figures(frame(trend, candles([1.1, 1.12, 1.11, 1.13, 1.12, 1.14, 1.15])));
+    assert.equal(trend[READS_FORMING_CANDLE], false, 'a trend line reads no candle');
+    assert.equal(Symbol.for('tradeport.chart.readsFormingCandle'), READS_FORMING_CANDLE, 'the symbol the build step looks for');
   });
 });
