@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { keepUnchangedLayers } from './klinecharts-unchanged-layers';
 
 /**
  * KLineChart redraws every canvas on every tick, and much of a frame is bookkeeping around the
@@ -24,12 +25,11 @@ import type { Plugin } from 'vite';
  *   and the thousands formatter returns at once a number with fewer than four integer digits (which
  *   its expression could not change).
  *
- * Why not keep a picture of what did not change (the drawings, all candles but the forming one)
- * or skip unchanged canvases: Chromium draws antialiased lines and text on a canvas differently
- * once that canvas has filled a few paths (a lasting switch of its own), so a canvas that draws
- * fewer paths than before no longer paints exactly the same pixels as KLineChart's own drawing;
- * only the same calls in the same order do. A browser test (e2e/chart-lean-frames.e2e.ts) compares
- * every canvas with KLineChart's own. The build fails if an upgrade changes the code patched here.
+ * These keep KLineChart's pixels exactly: a browser test (e2e/chart-lean-frames.e2e.ts) compares
+ * every canvas with KLineChart's own. Skipping the canvases a tick did not change (the drawings,
+ * the time axis) is a step of its own, `klinecharts-unchanged-layers.ts`, which the same plugin
+ * applies after these and which keeps the chart looking the same rather than the same to the
+ * pixel. The build fails if an upgrade changes the code patched here.
  */
 
 interface Patch {
@@ -408,13 +408,13 @@ export function leanFrames(code: string): string {
   return out;
 }
 
-/** The Vite plugin applying `leanFrames` to KLineChart's ES build. */
+/** The Vite plugin applying `leanFrames`, then `keepUnchangedLayers`, to KLineChart's ES build. */
 export function klinechartsLeanFrames(): Plugin {
   return {
     name: 'tradeport:klinecharts-lean-frames',
     transform(code, id) {
       if (!/[\\/]klinecharts[\\/]dist[\\/]index\.esm\.js$/.test(id.split('?')[0]!)) return null;
-      return { code: leanFrames(code), map: null };
+      return { code: keepUnchangedLayers(leanFrames(code)), map: null };
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
- * KLineChart's redraw per tick with and without the lean-frames build step
- * (web/build/klinecharts-lean-frames.ts), measured in one page so that a busy machine slows both
- * alike: two charts of the same size and contents (700 hourly candles, MA, EMA and Bollinger bands
- * over them, RSI and MACD below, 50 drawings of KLineChart's own kinds), one built from KLineChart
- * with the text-width step only (as before), the other with both steps (as the app's build now has
- * it). Ticks go to one chart at a time, alternating, and the frame callbacks each tick causes are
- * timed (wall time, as the terminal chart's benchmark does).
+ * KLineChart's redraw per tick with and without a build step, measured in one page so that a busy
+ * machine slows both alike: two charts of the same size and contents (700 hourly candles, MA, EMA
+ * and Bollinger bands over them, RSI and MACD below, 50 drawings of KLineChart's own kinds). By
+ * default the step measured is the kept layers (web/build/klinecharts-unchanged-layers.ts): before
+ * is KLineChart with the text-width and lean-frames steps, after adds the kept layers (as the app's
+ * build has it). `--step=lean` measures the lean frames instead (before: the text-width step only).
+ * Ticks go to one chart at a time, alternating, and the frame callbacks each tick causes are timed
+ * (wall time, as the terminal chart's benchmark does).
  *
- * Run: `cd web && node --import tsx e2e/chart-lean-frames.bench.ts` (`--ticks=400`). Markdown on stdout.
+ * Run: `cd web && node --import tsx e2e/chart-lean-frames.bench.ts` (`--ticks=400`, `--step=lean`). Markdown on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -16,9 +17,11 @@ import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { leanFrames } from '../build/klinecharts-lean-frames';
 import { keepTextWidths } from '../build/klinecharts-text-widths';
+import { keepUnchangedLayers } from '../build/klinecharts-unchanged-layers';
 
 const ES_BUILD = join(dirname(createRequire(import.meta.url).resolve('klinecharts')), 'index.esm.js');
 const ticks = Number(process.argv.find((a) => a.startsWith('--ticks='))?.split('=')[1] ?? 400);
+const stepLean = process.argv.includes('--step=lean');
 
 /** KLineChart's ES module as a page script that puts its exports on `window[name]`. */
 function pageScript(code: string, name: string): string {
@@ -43,8 +46,9 @@ try {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
   await page.setContent('<div id="before" style="width: 940px; height: 600px"></div><div id="after" style="width: 940px; height: 600px"></div>');
   const code = readFileSync(ES_BUILD, 'utf8');
-  await page.addScriptTag({ content: pageScript(keepTextWidths(code), 'kBefore') });
-  await page.addScriptTag({ content: pageScript(leanFrames(keepTextWidths(code)), 'kAfter') });
+  const lean = leanFrames(keepTextWidths(code));
+  await page.addScriptTag({ content: pageScript(stepLean ? keepTextWidths(code) : lean, 'kBefore') });
+  await page.addScriptTag({ content: pageScript(stepLean ? lean : keepUnchangedLayers(lean), 'kAfter') });
   const result = (await page.evaluate(`(async ({ candles, ticks }) => {
     let spent = 0;
     let timing = false;
@@ -99,7 +103,8 @@ try {
   console.log('| --- | ---: | ---: | ---: |');
   for (const which of ['before', 'after'] as const) {
     const t = result[which];
-    console.log(`| ${which === 'before' ? 'text widths kept (before)' : 'text widths kept + lean frames (after)'} | ${percentile(t, 50).toFixed(2)} ms | ${percentile(t, 95).toFixed(2)} ms | ${mean(t).toFixed(2)} ms |`);
+    const label = stepLean ? (which === 'before' ? 'text widths kept (before)' : 'text widths kept + lean frames (after)') : which === 'before' ? 'text widths + lean frames (before)' : 'text widths + lean frames + kept layers (after)';
+    console.log(`| ${label} | ${percentile(t, 50).toFixed(2)} ms | ${percentile(t, 95).toFixed(2)} ms | ${mean(t).toFixed(2)} ms |`);
   }
 } finally {
   await browser.close();
