@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -59,6 +60,44 @@ describe("a call's query is parsed once per query string", () => {
         }
         assert.equal((await admin.get(`${calls.getTraderDetails.path}?traderId=abc`)).status, 400);
       }
+    } finally {
+      await t.close();
+    }
+  });
+
+  /** A request line as a client other than a browser may send it, with a `#` in it. */
+  const rawGet = (origin: string, target: string, cookie: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port, host } = new URL(origin);
+      const socket = connect(Number(port), hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`));
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  test("a URL with '#' or ';' is parsed as the router parsed it and never kept: it cannot make a later honest query answer another's", async () => {
+    let runs = 0;
+    const counted = z.preprocess((v) => ((runs += 1), v), schema);
+    const queries = new ParsedQueries(counted);
+    // Fastify's router cut this at the '#': its query is { traderId: '9', '?traderId': '7' }.
+    const crafted = { url: '/api/x#&traderId=9&?traderId=7', query: { traderId: '9', '?traderId': '7' } } as unknown as FastifyRequest;
+    assert.deepEqual(queries.parse(crafted), { traderId: 9 });
+    assert.deepEqual(queries.parse(requestFor('/api/x?traderId=7')), { traderId: 7 });
+    assert.equal(runs, 2, 'the honest string was parsed, not answered from the crafted one');
+    queries.parse({ url: '/api/x;traderId=9?traderId=7', query: { traderId: '7' } } as unknown as FastifyRequest);
+    assert.equal(runs, 3);
+
+    const t = await startApp();
+    try {
+      const admin = await signedInAdmin(t);
+      const one = await signedInTrader(t);
+      const two = await signedInTrader(t);
+      const path = `/api${calls.getTraderDetails.path}`;
+      const crafted = await rawGet(t.origin, `${path}#&traderId=${two.id}&?traderId=${one.id}`, admin.cookieHeader);
+      assert.match(crafted.split('\r\n')[0]!, /^HTTP\/1\.1 200/);
+      const honest = await admin.get(`${calls.getTraderDetails.path}?traderId=${one.id}`);
+      assert.equal(honest.body.profile.email, one.email, "the honest request is answered with its own trader, not the crafted request's");
     } finally {
       await t.close();
     }

@@ -108,14 +108,22 @@ const KEPT_QUERIES = 2_048;
  * good parses are kept (a refusal is worked out each time), frozen, since every request asking
  * with that string is handed the same object; at most KEPT_QUERIES per call, the oldest dropped
  * first.
+ *
+ * The key must be exactly the text Fastify parsed `request.query` from. Its router ends the path
+ * at the first `?` or `#` (and `;` where that delimiter is turned on), and a request line may carry
+ * a `#` (browsers never send one): `/x#&id=B&?id=A` is parsed as `{ id: 'B', '?id': 'A' }`, which
+ * kept under `id=A` would answer every later `?id=A` with B's query. A URL with `#` or `;` is
+ * therefore parsed every time and neither read from nor written to what is kept.
  */
 export class ParsedQueries<S extends z.ZodType> {
   private readonly kept = new Map<string, z.output<S>>();
   constructor(private readonly schema: S) {}
 
   parse(request: FastifyRequest): z.output<S> {
-    const at = request.url.indexOf('?');
-    const raw = at < 0 ? '' : request.url.slice(at + 1);
+    const url = request.url;
+    if (url.includes('#') || url.includes(';')) return parseOrRefuse(this.schema, request.query ?? {});
+    const at = url.indexOf('?');
+    const raw = at < 0 ? '' : url.slice(at + 1);
     let query = this.kept.get(raw);
     if (query !== undefined) return query;
     query = parseOrRefuse(this.schema, request.query ?? {});
