@@ -246,6 +246,24 @@ describe('KLineChart’s candles drawn without a figure per rectangle, and its u
     await step('the dark styles', `(chart) => chart.setStyles('dark')`);
     await step('a new candle in the dark', `(chart, feed) => feed.push(${JSON.stringify({ ...next, timestamp: next.timestamp + 3_600_000, open: 1.1989, high: 1.1995, low: 1.1985, close: 1.1991 })})`);
     await step('resized', `(chart) => { chart.getDom().parentElement.style.width = '700px'; chart.resize(); }`);
+    // Save image: the picture KLineChart makes of the chart holds the drawings' own canvas too (without it the
+    // drawings' pixels would be missing from it).
+    const pictures = (await page.evaluate(`(async () => {
+      const load = async (chart) => {
+        const img = new Image();
+        img.src = chart.getConvertPictureUrl(true, 'png', '#ffffff');
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        return { w: c.width, h: c.height, data: ctx.getImageData(0, 0, c.width, c.height).data };
+      };
+      const [theirs, kept] = await Promise.all([window.charts[0].chart, window.charts[2].chart].map(load));
+      return { kept: window.looks(theirs, kept) };
+    })()`)) as { kept: Looks };
+    assert.ok(looksSame(pictures.kept), `the saved picture does not look the same (${JSON.stringify(pictures.kept)})`);
     // The comparison is not blind: a chart whose kept layers are never drawn again fails it where a
     // drawing or the time axis moves (a new candle, scrolling, zooming, a drawing moved, restyling).
     for (const moved of ['a new candle', 'scrolled back', 'bars 3 px apart', 'a drawing moved', 'the dark styles']) assert.ok(caught.includes(moved), `the stale chart passed "${moved}" (caught: ${caught.join(', ')})`);
