@@ -7,7 +7,7 @@
  * switch show their candles.
  *
  * Run: `cd web && npx vite build --outDir /tmp/bench-dist && E2E_WEB_DIST=/tmp/bench-dist node --import tsx e2e/terminal-chart.bench.ts`
- * (`--seconds=20` to tick longer; `--profile` (or `--profile=FILE`, which also saves the .cpuprofile) adds the functions with the most self time while
+ * (`--seconds=20` to tick longer; `--bid=1.085` to start the ticks at a fixed price rather than the last close; `--profile` (or `--profile=FILE`, which also saves the .cpuprofile) adds the functions with the most self time while
  * ticking, from Chromium's sampling profiler). Markdown on stdout. A measurement: it does not fail on a miss.
  */
 import { CHART_TOOLS, type ChartLayout } from '@tradeport/contracts';
@@ -98,7 +98,12 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
   }
-  let bid = 1.085;
+  // Ticks go on from the last hour's close, as a live feed would (`--bid=1.085` starts them at a fixed
+  // price instead: the forming candle then opens far from the history and its Bollinger band sets the
+  // price range, which then moves on every tick).
+  const last = await h.app.ctx.db.selectFrom('candles').select('close').where('symbol', '=', 'EURUSD').where('period', '=', 'H1').orderBy('time', 'desc').limit(1).executeTakeFirst();
+  const fixedBid = process.argv.find((a) => a.startsWith('--bid='))?.split('=')[1];
+  let bid = fixedBid !== undefined ? Number(fixedBid) : Number(last?.close ?? 1.085);
   const ticks = setInterval(() => {
     bid = Number((bid + (Math.random() - 0.5) * 0.0004).toFixed(5));
     void pushTicks(h, [{ symbol: 'EURUSD', bid, ask: Number((bid + 0.0002).toFixed(5)) }]).catch(() => undefined);
