@@ -83,13 +83,9 @@ export function describeProblems(check: StylesCheck, file: string): string | nul
 
 /** The Vite plugin. `listFile` is the module that imports the sheets, relative to web/. */
 export function mantineStyles(listFile = 'src/mantine-styles.ts'): Plugin {
-  let root = '';
   return {
     name: 'tradeport:mantine-styles',
     apply: 'build',
-    configResolved(config) {
-      root = config.root;
-    },
     generateBundle(_options, bundle) {
       const used = new Set<string>();
       for (const item of Object.values(bundle)) {
@@ -103,11 +99,11 @@ export function mantineStyles(listFile = 'src/mantine-styles.ts'): Plugin {
       if (used.size === 0) return;
       const listId = [...this.getModuleIds()].find((id) => id.split('\\').join('/').endsWith(`/${listFile}`));
       if (!listId) {
-        this.error(`mantine-styles: ${listFile} is not part of the build; main.tsx must import it (root ${root}).`);
+        this.error(`mantine-styles: ${listFile} is not part of the build; main.tsx must import it.`);
       }
       const imported = (this.getModuleInfo(listId)?.importedIds ?? []).map(sheetOfModule).filter((s): s is string => s !== null);
-      const require = createRequire(import.meta.url);
-      const stylesDir = require.resolve('@mantine/core/styles.css').replace(/styles\.css$/, 'styles/');
+      const allStyles = createRequire(import.meta.url).resolve('@mantine/core/styles.css');
+      const stylesDir = allStyles.replace(/styles\.css$/, 'styles/');
       const sheets = new Map<string, string>();
       for (const name of new Set([...used, ...imported])) {
         try {
@@ -116,7 +112,7 @@ export function mantineStyles(listFile = 'src/mantine-styles.ts'): Plugin {
           // A component without a sheet of its own.
         }
       }
-      const order = mantineOrder(readFileSync(require.resolve('@mantine/core/styles.css'), 'utf8'), sheets);
+      const order = mantineOrder(readFileSync(allStyles, 'utf8'), sheets);
       const problems = describeProblems(checkMantineStyles(used, imported, order), listFile);
       if (problems) this.error(problems);
     },
