@@ -29,6 +29,9 @@ function quoteBatch(value: unknown): QuoteBatch | null {
  * while Redis is away an event is not sent to them at all, rather than queued and sent late, and a
  * publish under way when the connection drops is not sent again (Redis may have delivered it).
  */
+/** The channels the subscriber listens on, at the first connect and after every reconnect. */
+const SUBSCRIBED = [CHANNEL, QUOTES, WANTED];
+
 export class RedisEventBus implements EventBus {
   /** This bus, in the events it sends (see FROM). */
   private readonly id = randomBytes(8).toString('hex');
@@ -47,17 +50,23 @@ export class RedisEventBus implements EventBus {
     // Nothing is queued while the connection is down, nor sent again after it comes back: the
     // publisher checks that it is ready first, and a command lost with the connection fails.
     this.pub = new Redis(url, { ...options, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
-    this.sub = new Redis(url, options);
+    // The subscriber subscribes again after a reconnect itself (below): ioredis's own
+    // resubscription does not handle its command's failure, so a connection lost again before
+    // Redis answered it was an unhandled rejection, which ends a Node process.
+    this.sub = new Redis(url, { ...options, autoResubscribe: false });
     // ioredis reconnects by itself; errors are reported, never thrown at the process.
     this.pub.on('error', onError);
     this.sub.on('error', onError);
-    // Each connection's losses and returns, after the first connect (`onLink`). ioredis says
-    // "ready" on the subscriber one round trip before its resubscription is active: a follower
+    // Each connection's losses and returns, after the first connect (`onLink`). The subscriber is
+    // "ready" one round trip before its new subscription is active: a follower
     // waits for the leader's next whole book after it anyway (cluster.ts).
     for (const [link, conn] of [['publish', this.pub], ['subscribe', this.sub]] as const) {
       let wasReady = false;
       conn.on('ready', () => {
-        if (wasReady) this.linkChanged(link, 'up');
+        if (wasReady) {
+          if (conn === this.sub) this.sub.subscribe(...SUBSCRIBED).catch(onError);
+          this.linkChanged(link, 'up');
+        }
         wasReady = true;
       });
       conn.on('close', () => {
@@ -109,7 +118,7 @@ export class RedisEventBus implements EventBus {
     const bus = new RedisEventBus(url, onError);
     await bus.pub.connect();
     await bus.sub.connect();
-    await bus.sub.subscribe(CHANNEL, QUOTES, WANTED);
+    await bus.sub.subscribe(...SUBSCRIBED);
     return bus;
   }
 
