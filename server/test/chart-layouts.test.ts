@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { calls, MAX_CHART_DRAWINGS, type ChartLayout } from '@tradeport/contracts';
 import { after, before, describe, test } from 'node:test';
+import { keptAnswerStats } from '../src/transport/http/responses';
 import { startApp, type TestApp } from './helpers/app';
 import { Client, signedInAdmin, signedInTrader } from './helpers/client';
 import { assertFailure, roomyLimits } from './helpers/trading';
@@ -8,6 +9,7 @@ import { assertFailure, roomyLimits } from './helpers/trading';
 const GET = calls.getChartLayout.path;
 const SAVE = calls.saveChartLayout.path;
 type Trader = Awaited<ReturnType<typeof signedInTrader>>;
+const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
 
 const T0 = Date.UTC(2026, 0, 5, 10);
 const trend = (value = 1.1) => ({ tool: 'trendLine', points: [{ timestamp: T0, value }, { timestamp: T0 + 3_600_000, value: value + 0.01 }], color: '#1c7ed6', width: 2 });
@@ -51,6 +53,47 @@ describe('chart layouts', () => {
     const next = { drawings: [trend(1.3)], indicators: [] };
     assert.equal((await a.client.post(SAVE, { symbol: 'EURUSD', layout: next })).status, 200);
     assert.deepEqual((await a.client.get(`${GET}?symbol=EURUSD`)).body.data.layout, next);
+  });
+
+  test('a save is read back at once after the layout was kept, and only that trader and symbol change', async () => {
+    await a.client.post(SAVE, { symbol: 'EURUSD', layout: layout() });
+    const read = async (who: Trader, symbol = 'EURUSD') => {
+      const r = await who.client.get(`${GET}?symbol=${symbol}`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.data;
+    };
+    assert.deepEqual(await read(a), { symbol: 'EURUSD', layout: layout() });
+    const hits = keptAnswerStats.hits;
+    assert.deepEqual(await read(a), { symbol: 'EURUSD', layout: layout() });
+    // On SQLite the second read is the kept answer; PostgreSQL builds it again (rows not kept).
+    assert.equal(keptAnswerStats.hits - hits, onPostgres ? 0 : 1);
+    const empty = await read(b);
+    assert.deepEqual(empty.layout, { drawings: [], indicators: [] });
+    assert.deepEqual(await read(b), empty);
+
+    const next = { drawings: [trend(1.25)], indicators: [{ name: 'MA' as const, params: [50], source: 'close' as const, colors: ['#000000'] }] };
+    assert.equal((await a.client.post(SAVE, { symbol: 'EURUSD', layout: next })).status, 200);
+    assert.deepEqual(await read(a), { symbol: 'EURUSD', layout: next });
+    assert.deepEqual(await read(a, 'GBPUSD'), { symbol: 'GBPUSD', layout: { drawings: [], indicators: [] } });
+    assert.deepEqual((await read(b)).layout, { drawings: [], indicators: [] });
+    // The first save of another trader's layout shows at once too (a row where there was none).
+    assert.equal((await b.client.post(SAVE, { symbol: 'EURUSD', layout: next })).status, 200);
+    assert.deepEqual(await read(b), { symbol: 'EURUSD', layout: next });
+    assert.deepEqual(await read(a), { symbol: 'EURUSD', layout: next });
+  });
+
+  test('a stored row that no longer fits the schema answers the empty layout, also after the good one was kept', async () => {
+    await a.client.post(SAVE, { symbol: 'USDJPY', layout: layout() });
+    assert.deepEqual((await a.client.get(`${GET}?symbol=USDJPY`)).body.data.layout, layout());
+    assert.deepEqual((await a.client.get(`${GET}?symbol=USDJPY`)).body.data.layout, layout());
+    const store = (text: string) => t.ctx.db.updateTable('chart_layouts').set({ layout: text }).where('user_id', '=', a.id).where('symbol', '=', 'USDJPY').execute();
+    // A tool retired since the save, then a row that is not JSON at all.
+    await store(JSON.stringify({ drawings: [{ ...trend(), tool: 'spiral' }], indicators: [] }));
+    for (let i = 0; i < 2; i++) assert.deepEqual((await a.client.get(`${GET}?symbol=USDJPY`)).body, { status: 'success', data: { symbol: 'USDJPY', layout: { drawings: [], indicators: [] } } });
+    await store('{"drawings":');
+    assert.deepEqual((await a.client.get(`${GET}?symbol=USDJPY`)).body.data.layout, { drawings: [], indicators: [] });
+    await store(JSON.stringify(layout()));
+    assert.deepEqual((await a.client.get(`${GET}?symbol=USDJPY`)).body.data.layout, layout());
   });
 
   test('bad layouts are refused with a message and store nothing', async () => {
