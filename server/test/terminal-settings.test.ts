@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { calls } from '@tradeport/contracts';
 import { after, before, describe, test } from 'node:test';
+import { keptAnswerStats } from '../src/transport/http/responses';
 import { startApp, type TestApp } from './helpers/app';
 import { Client, signedInAdmin, signedInTrader, type SignedInTrader } from './helpers/client';
 import { assertFailure, roomyLimits } from './helpers/trading';
 
 const GET = calls.getTerminalSettings.path;
 const EDIT = calls.editTerminalSettings.path;
+const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
 
 /** The trading terminal's one-click trading and hotkeys settings, kept per user on the server. */
 describe('terminal settings', () => {
@@ -36,6 +38,31 @@ describe('terminal settings', () => {
     const off = await a.client.post(EDIT, { oneClickTrading: false });
     assert.deepEqual(off.body.data, { oneClickTrading: false, hotkeys: true });
     assert.deepEqual((await a.client.get(GET)).body.data, { oneClickTrading: false, hotkeys: true });
+  });
+
+  test('a change is read back at once after the settings were kept, and only that user’s change', async () => {
+    await a.client.post(EDIT, { oneClickTrading: false, hotkeys: false });
+    const read = async (who: SignedInTrader) => {
+      const r = await who.client.get(GET);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.data;
+    };
+    assert.deepEqual(await read(a), { oneClickTrading: false, hotkeys: false });
+    const hits = keptAnswerStats.hits;
+    assert.deepEqual(await read(a), { oneClickTrading: false, hotkeys: false });
+    // On SQLite the second read is the kept answer; PostgreSQL builds it again (rows not kept).
+    assert.equal(keptAnswerStats.hits - hits, onPostgres ? 0 : 1);
+    const other = await read(b);
+    assert.deepEqual(await read(b), other);
+
+    assert.deepEqual((await a.client.post(EDIT, { hotkeys: true })).body.data, { oneClickTrading: false, hotkeys: true });
+    assert.deepEqual(await read(a), { oneClickTrading: false, hotkeys: true });
+    assert.deepEqual(await read(b), other);
+    // A row changed behind the server's back (an operator's fix) shows at once too.
+    await t.ctx.db.updateTable('terminal_settings').set({ one_click_trading: 1 }).where('user_id', '=', a.id).execute();
+    assert.deepEqual(await read(a), { oneClickTrading: true, hotkeys: true });
+    await t.ctx.db.deleteFrom('terminal_settings').where('user_id', '=', a.id).execute();
+    assert.deepEqual(await read(a), { oneClickTrading: false, hotkeys: false });
   });
 
   test('settings survive signing in again and are each user’s own', async () => {

@@ -7,7 +7,7 @@ import { traderIsOnline, traderProfile, traderSources } from '../../../services/
 import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
-import { editTerminalSettings, terminalSettingsOf } from '../../../services/terminal-settings';
+import { editTerminalSettings, settingsOfRows, terminalSettingsRows } from '../../../services/terminal-settings';
 import type { Db, Tx } from '../../../storage/db';
 import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
@@ -237,7 +237,13 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { ...successData(page.map(historyOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last.closed_at), last.id) : null };
   });
 
-  registerCall(app, calls.getTerminalSettings, async ({ session }) => successData(await terminalSettingsOf(ctx, session.userId)));
+  // Kept with the stored row it shows (SQLite's kept read, the same frozen list until a change
+  // writes terminal_settings).
+  const settingsAnswer = answerCache<{ status: 'success'; data: ReturnType<typeof settingsOfRows> }>(1);
+  registerCall(app, calls.getTerminalSettings, async ({ session }) => {
+    const rows = await terminalSettingsRows(ctx, session.userId);
+    return settingsAnswer([rows], () => successData(settingsOfRows(rows)));
+  });
 
   registerCall(app, calls.editTerminalSettings, async ({ body, session }) => successData(await editTerminalSettings(ctx, session.userId, body)));
 
