@@ -24,6 +24,8 @@ export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(
     useCallback((onChange: () => void) => stream.onState(onChange), []),
     () => stream.getState(),
+    // Rendered ahead of the app (the page's first paint, build/page-frames.ts), the page is connecting.
+    () => 'connecting',
   );
 }
 
