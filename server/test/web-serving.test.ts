@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
-import { APP_JS, buildWebDist, INDEX_HTML, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
+import { APP_JS, buildWebDist, INDEX_HTML, PAGE_FRAMES, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
 import { signedInAdmin, signedInTrader } from './helpers/client';
 import { deviceOf } from '../src/plugins/web-app';
 
@@ -203,6 +203,37 @@ describe('serving the web app', () => {
       assert.equal(viaPreload.status, 200);
       const viaApp = await trader.client.get('/dashboard/customer/getProfileDetails.php');
       assert.deepEqual(JSON.parse(viaPreload.body.toString()), viaApp.body);
+    });
+
+    test("a phone signed in gets the page's first paint (its frame, for the session's role) in the root element, and the page's modules once it is on screen", async () => {
+      const trader = await signedInTrader(t);
+      const admin = await signedInAdmin(t);
+      const phone = { ...BR_GZIP, 'sec-ch-ua-mobile': '?1' };
+      const page = html(await get('/dashboard/home', { ...phone, cookie: trader.client.cookieHeader }));
+      const frameOf = (p: string) => /<div id="root" data-page-frame="\/dashboard\/home">([\s\S]*?)<\/div><\/body>/.exec(p)?.[1];
+      assert.equal(frameOf(page), PAGE_FRAMES.frames[0]!.html, "the trader's frame, inserted as is");
+      assert.equal(frameOf(html(await get('/dashboard/home', { ...phone, cookie: admin.cookieHeader }))), PAGE_FRAMES.frames[1]!.html, "an administrator's frame");
+      // The modules wait in a template (index.html's script adds them after the first paint); the reads do not.
+      const template = /<template id="after-first-paint">([\s\S]*?)<\/template>/.exec(page)?.[1] ?? '';
+      assert.deepEqual(preloaded(template), ['/assets/signed-in-1.js', '/assets/shell-2.js', '/assets/home-3.js']);
+      assert.deepEqual(preloaded(page.replace(/<template[\s\S]*?<\/template>/, '')), [], 'no module is named outside the template');
+      assert.deepEqual(reads(page), ['/api/dashboard/customer/getProfileDetails.php', '/api/dashboard/customer/getTradesHistory.php']);
+      const rest = page.replace(/<template[\s\S]*?<\/template>/, '').replace(/<link rel="preload"[^>]*>/g, '').replace(/ data-page-frame="[^"]*">[\s\S]*?<\/div><\/body>/, '></div></body>');
+      assert.equal(rest, INDEX_HTML, 'the page is otherwise the built one');
+    });
+
+    test('no frame for a larger screen, a cookie of no session, or a page without one: the loading screen and the modules in the head, as before', async () => {
+      const trader = await signedInTrader(t);
+      const cookie = trader.client.cookieHeader;
+      const desktop = html(await get('/dashboard/home', { ...BR_GZIP, cookie, 'sec-ch-ua-mobile': '?0' }));
+      const unknown = html(await get('/dashboard/home', { ...BR_GZIP, cookie, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' }));
+      const noSession = html(await get('/dashboard/home', { ...SIGNED_IN, 'sec-ch-ua-mobile': '?1' }));
+      const tools = html(await get('/dashboard/tools', { ...BR_GZIP, cookie, 'sec-ch-ua-mobile': '?1' }));
+      for (const [what, page] of Object.entries({ desktop, unknown, noSession, tools })) {
+        assert.ok(!page.includes('data-page-frame') && !page.includes('<template'), `${what}: no frame`);
+        assert.ok(page.includes('<div id="root"></div>'), `${what}: the root element as built`);
+        assert.ok(preloaded(page).length > 0, `${what}: the modules are named in the head`);
+      }
     });
 
     test('which layout a browser will show is guessed from its client hint, else from "Mobi" in its user agent', () => {

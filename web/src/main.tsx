@@ -29,10 +29,32 @@ const colorSchemeManager = localStorageColorSchemeManager({ key: 'tradeport-colo
  * in between; the session request started above is already on its way.
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A signed-in page may come with its first paint from the server (src/page-frames.tsx: the page's
+ * header, menu and title, marked `data-page-frame` on the root element). React's first render
+ * replaces whatever the root holds, so with a frame it waits until the router has the page's
+ * modules and has run its checks: the frame then gives way to the same page, not to a loading
+ * screen in between. (Should the page turn out to be another, a redirect to sign-in, say, that
+ * page replaces the frame.)
+ */
+function pageReady(router: ReturnType<typeof createAppRouter>): Promise<void> {
+  if (!root?.hasAttribute('data-page-frame') || router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 void nextTask()
   .then(() => {
     const router = createAppRouter();
-    return nextTask().then(() => router);
+    return nextTask()
+      .then(() => pageReady(router))
+      .then(() => router);
   })
   .then((router) => {
     // As a transition, React renders the first screen in slices it can pause between (the page

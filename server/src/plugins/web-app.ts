@@ -108,6 +108,31 @@ async function roleFor(request: FastifyRequest): Promise<SessionUser['role'] | n
   }
 }
 
+/** A signed-in page's first paint for a role, rendered by the build (web/src/page-frames.tsx). */
+interface PageFrame {
+  path: string;
+  role: SessionUser['role'];
+  html: string;
+}
+
+const ROOT_ELEMENT = /<div id="root">[\s\S]*<\/div>(\s*<\/body>)/;
+
+/**
+ * The page with `frame` in place of the loading screen in its root element, marked so the app
+ * knows to keep it on screen until it can render the page itself. The page unchanged if its root
+ * element is not where the build puts it.
+ */
+export function withFrame(html: string, frame: PageFrame | undefined): string {
+  if (!frame || !ROOT_ELEMENT.test(html)) return html;
+  return html.replace(ROOT_ELEMENT, (_match, end: string) => `<div id="root" data-page-frame="${attribute(frame.path)}">${frame.html}</div>${end}`);
+}
+
+function readFrames(webDist: string): PageFrame[] {
+  const path = resolve(webDist, 'page-frames.json');
+  if (!existsSync(path)) return [];
+  return (JSON.parse(readFileSync(path, 'utf8')) as { frames: PageFrame[] }).frames;
+}
+
 interface PageVariant {
   etag: string;
   identity: Buffer;
@@ -128,6 +153,12 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promi
   const routes = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { routes: PreloadRoute[] }).routes;
   const html = readFileSync(resolve(webDist, 'index.html'), 'utf8');
   if (!html.includes('</head>')) return undefined;
+  const frames = readFrames(webDist);
+  // Frames are sent to phones only: a larger screen shows the user's name in the header, which a
+  // frame rendered by the build does not know (the header would shift as the app takes over), and
+  // a desktop's link rarely makes the frame worth it.
+  const frameFor = (route: PreloadRoute, role: SessionUser['role'] | null, device: Device) =>
+    route.prefix || !role || device !== 'phone' ? undefined : frames.find((f) => f.path === route.path && f.role === role);
   const variants = new Map<string, PageVariant>();
   const variant = (index: number, device: Device, role: SessionUser['role'] | null): PageVariant => {
     const key = `${index}:${device}:${role ?? ''}`;
@@ -135,7 +166,13 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promi
     if (!page) {
       const route = routes[index]!;
       // The reads first: small answers the page waits for, at the priority of a fetch.
-      const identity = Buffer.from(html.replace('</head>', `${dataPreloadLinks(route, role)}${preloadLinks(route, device)}</head>`));
+      // For a page with a frame, its first paint (for a session of that role) in place of the loading screen.
+      // With a frame, the page's modules are asked for once the frame is on screen (index.html's
+      // script moves them out of the template): the paint needs only the document and the style
+      // sheet, and the modules must not share the link with them.
+      const frame = frameFor(route, role, device);
+      const modules = frame ? `<template id="after-first-paint">${preloadLinks(route, device)}</template>` : preloadLinks(route, device);
+      const identity = Buffer.from(withFrame(html, frame).replace('</head>', `${dataPreloadLinks(route, role)}${modules}</head>`));
       page = {
         etag: `"rp-${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
         identity,
@@ -158,9 +195,11 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promi
       }
     }
     if (best < 0) return undefined;
-    // The session is looked up only for a page that names reads (and only they depend on it).
-    const role = routes[best]!.data?.length ? await roleFor(request) : null;
-    return variant(best, deviceOf(request.headers), role);
+    // The session is looked up only for a page that names reads or has a frame (only they depend on it).
+    const route = routes[best]!;
+    const device = deviceOf(request.headers);
+    const role = route.data?.length || (device === 'phone' && frames.some((f) => !route.prefix && f.path === route.path)) ? await roleFor(request) : null;
+    return variant(best, device, role);
   };
 }
 

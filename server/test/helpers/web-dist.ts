@@ -41,6 +41,17 @@ export const ROUTE_PRELOADS = {
   ],
 };
 
+/**
+ * What the build's page-frames.json says (web/src/page-frames.tsx): a signed-in page's first paint
+ * per role. The dollar signs are there because a frame is app markup the server must insert as is.
+ */
+export const PAGE_FRAMES = {
+  frames: [
+    { path: '/dashboard/home', role: 'trader', html: '<header>trader frame $& $1</header><h1>Dashboard</h1>' },
+    { path: '/dashboard/home', role: 'admin', html: '<header>admin frame</header><h1>Dashboard</h1>' },
+  ],
+};
+
 export interface WebDist {
   dir: string;
   remove(): void;
@@ -59,6 +70,7 @@ export function buildWebDist(): WebDist {
   put('assets/index-3f9a1c2b.js', APP_JS, ['br', 'gz']);
   put('assets/style-8d7e6f5a.css', STYLE_CSS, ['gz']);
   put('route-preloads.json', JSON.stringify(ROUTE_PRELOADS));
+  put('page-frames.json', JSON.stringify(PAGE_FRAMES));
   put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

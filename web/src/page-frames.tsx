@@ -1,0 +1,95 @@
+import { Center, Loader, MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { queryKeys } from './api/query-keys';
+import type { Role } from './auth/session';
+import { DashboardShell } from './dashboard/dashboard-shell';
+import { HomePage } from './dashboard/home-page';
+import { theme } from './theme';
+
+/**
+ * A signed-in page's first paint, sent by the server inside the page itself: the page's frame as
+ * the app renders it before any of its data is in (the dashboard's header and menu, the page's
+ * title and description), so a phone on a slow link shows the page as soon as the document and
+ * the style sheet are in, instead of a loading screen until the app's script has downloaded and
+ * run. The app takes over by replacing it with its first render of the same page (main.tsx waits
+ * for the page's modules so that nothing else shows in between); `e2e/page-frames.e2e.ts` holds
+ * the two to the same place on screen.
+ *
+ * The frames are rendered by the build (`build/page-frames.ts`, through
+ * `scripts/render-page-frames.ts`) from the app's own components, one per page and role, and the
+ * server puts the one for the session's role in the page (`server/src/plugins/web-app.ts`). What
+ * depends on the user (the name in the header) is left out; the connection badge says
+ * 'Connecting'; below the page's header a loader stands where the data will show.
+ */
+export interface PageFrame {
+  /** The page's path, exactly (no prefix). */
+  path: string;
+  role: Role;
+  html: string;
+}
+
+interface FrameRoute {
+  path: string;
+  /** The layout the page renders in, at `layoutPath`, and the page at `path` under it. */
+  layoutPath: string;
+  Layout: ComponentType;
+  Page: ComponentType;
+}
+
+/** The pages with a frame: the ones a signed-in visit most often starts on. */
+const FRAME_ROUTES: FrameRoute[] = [{ path: '/dashboard/home', layoutPath: '/dashboard', Layout: DashboardShell, Page: HomePage }];
+
+/** Where the page's data will show, while the app's script loads. */
+function DataLoader() {
+  return (
+    <Center py="xl" role="status" aria-label="Loading">
+      <Loader size="sm" />
+    </Center>
+  );
+}
+
+/** The session as `testSession` answers it, for a user of `role` whose name the frame leaves out. */
+function frameSession(role: Role) {
+  return { status: 'success' as const, accountType: role === 'trader' ? '0' : '1' };
+}
+
+export function renderPageFrame(route: FrameRoute, role: Role): string {
+  const client = new QueryClient({ defaultOptions: { queries: { enabled: false, retry: false } } });
+  client.setQueryData(queryKeys.session, frameSession(role));
+  const { Layout, Page } = route;
+  const router = createMemoryRouter(
+    [
+      {
+        path: route.layoutPath,
+        Component: Layout,
+        children: [
+          {
+            path: route.path.slice(route.layoutPath.length + 1),
+            element: (
+              <>
+                <Page />
+                <DataLoader />
+              </>
+            ),
+          },
+        ],
+      },
+    ],
+    { initialEntries: [route.path] },
+  );
+  return renderToStaticMarkup(
+    <MantineProvider theme={theme} defaultColorScheme="auto">
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+/** Every page's frame for every role that may see it. */
+export function renderPageFrames(): PageFrame[] {
+  return FRAME_ROUTES.flatMap((route) => (['trader', 'admin'] as const).map((role) => ({ path: route.path, role, html: renderPageFrame(route, role) })));
+}
