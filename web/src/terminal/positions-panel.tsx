@@ -134,7 +134,7 @@ export function PositionsPanel() {
           <div className={classes.toolbar}>
             {delayed && (
               <Tooltip label="The live connection is down: prices refresh every second and positions every 1.5 seconds until it is back.">
-                <Badge color="orange" variant="light" size="sm" leftSection={<IconClockPause size={12} />} styles={{ root: { textTransform: 'none' } }} data-testid="positions-delayed" tabIndex={0}>
+                <Badge color="orange" c="var(--tp-warning)" variant="light" size="sm" leftSection={<IconClockPause size={12} />} styles={{ root: { textTransform: 'none' } }} data-testid="positions-delayed" tabIndex={0}>
                   Delayed
                 </Badge>
               </Tooltip>

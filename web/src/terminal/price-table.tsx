@@ -108,7 +108,10 @@ export function PriceTable({ phone = false, onPick }: { phone?: boolean; onPick?
   const selected = useAppStore((s) => s.selectedSymbol);
   const select = useAppStore((s) => s.selectSymbol);
   const openOrderTicket = useAppStore((s) => s.openOrderTicket);
-  const delayed = useConnectionState() !== 'open';
+  // Delayed while the socket is down and the prices come by polling (the badge's tooltip says so);
+  // not while the first connection is still being made (the connection badge says Connecting, and
+  // the prices shown are the server's of a moment ago: the page's, or the first snapshot's).
+  const delayed = useConnectionState() === 'reconnecting';
   const pageSize = phone ? PAGE_SIZE_MOBILE : PAGE_SIZE;
   const control = phone ? 'lg' : 'xs';
   const [keyword, setKeyword] = useState('');
@@ -181,7 +184,7 @@ export function PriceTable({ phone = false, onPick }: { phone?: boolean; onPick?
         )}
         {delayed && (
           <Tooltip label="The live connection is down: prices are polled every second until it is back.">
-            <Badge color="orange" variant="light" size="sm" leftSection={<IconClockPause size={12} />} styles={{ root: { textTransform: 'none', flex: 'none' } }} data-testid="prices-delayed" tabIndex={0}>
+            <Badge color="orange" c="var(--tp-warning)" variant="light" size="sm" leftSection={<IconClockPause size={12} />} styles={{ root: { textTransform: 'none', flex: 'none' } }} data-testid="prices-delayed" tabIndex={0}>
               Delayed
             </Badge>
           </Tooltip>
