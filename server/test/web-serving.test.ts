@@ -6,7 +6,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
 import { APP_JS, buildWebDist, INDEX_HTML, PAGE_FRAMES, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
 import { signedInAdmin, signedInTrader } from './helpers/client';
-import { deviceOf } from '../src/plugins/web-app';
+import { deviceOf, pageDataElement } from '../src/plugins/web-app';
+import { pushTicks } from './helpers/trading';
 
 /**
  * The built web app served like a production site: precompressed brotli/gzip files chosen by
@@ -182,7 +183,7 @@ describe('serving the web app', () => {
       assert.deepEqual(reads(html(await get('/dashboard/home', asAdmin))), ['/api/dashboard/customer/getProfileDetails.php']);
 
       // The terminal's reads, written as attributes (the query's & and quotes escaped), for a trader only.
-      const terminal = html(await get('/trading', { ...asTrader, 'sec-ch-ua-mobile': '?1' }));
+      const terminal = html(await get('/trading', { ...asTrader, 'sec-ch-ua-mobile': '?0' }));
       assert.deepEqual(reads(terminal), ['/api/platform/getTrades.php', '/api/platform/getPendingOrders.php?status=pending&amp;x=&quot;&lt;y&gt;&quot;']);
       assert.deepEqual(reads(html(await get('/trading', asAdmin))), []);
 
@@ -220,6 +221,66 @@ describe('serving the web app', () => {
       assert.deepEqual(reads(page), ['/api/dashboard/customer/getProfileDetails.php', '/api/dashboard/customer/getTradesHistory.php']);
       const rest = page.replace(/<template[\s\S]*?<\/template>/, '').replace(/<link rel="preload"[^>]*>/g, '').replace(/ data-page-frame="[^"]*">[\s\S]*?<\/div><\/body>/, '></div></body>');
       assert.equal(rest, INDEX_HTML, 'the page is otherwise the built one');
+    });
+
+    test("a trader's phone gets the terminal with a frame rendered for the request from the instruments and the quote book, the quotes it shows and the symbols in the page, and its style sheets in the head", async () => {
+      const trader = await signedInTrader(t);
+      const phone = { ...BR_GZIP, 'sec-ch-ua-mobile': '?1', cookie: trader.client.cookieHeader };
+      await pushTicks(t, [
+        { symbol: 'EURUSD', bid: 1.08512, ask: 1.08527 },
+        { symbol: 'GBPUSD', bid: 1.26431, ask: 1.26446 },
+      ]);
+      const first = await get('/trading', phone);
+      assert.equal(first.status, 200);
+      assert.equal(first.headers['content-encoding'], 'br');
+      assert.equal(first.headers.etag, undefined, 'no validator: the page holds the prices of its moment');
+      assert.equal(first.headers['cache-control'], 'no-cache');
+      const page = html(first);
+      const listed = t.app.market.listed;
+      const frame = /<div id="root" data-page-frame="\/trading">([\s\S]*?)<\/div><\/body>/.exec(page)?.[1];
+      assert.equal(frame, `<main>terminal frame $& ${listed.length} symbols; EURUSD 1.08512/1.08527, GBPUSD 1.26431/1.26446</main>`, "rendered from every listed instrument and the book's quotes, and inserted as is");
+
+      // The page carries the symbols as getMainCurrencies answers them, and the quotes the frame shows.
+      const data = JSON.parse(/<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page)?.[1] ?? 'null') as { symbols: unknown; quotes: { symbol: string }[] };
+      assert.deepEqual(data.symbols, (await trader.client.get('/platform/getMainCurrencies.php')).body);
+      assert.deepEqual(
+        data.quotes.map((q) => q.symbol),
+        listed.slice(0, 2).map((i) => i.symbol),
+      );
+      assert.deepEqual(reads(page), ['/api/platform/getPendingOrders.php?status=pending&amp;x=&quot;&lt;y&gt;&quot;'], 'a read the page answers is not also preloaded');
+      const template = /<template id="after-first-paint">([\s\S]*?)<\/template>/.exec(page)?.[1] ?? '';
+      assert.deepEqual(preloaded(template), ['/assets/signed-in-1.js', '/assets/trading-route-4.js', '/assets/phone-terminal-5.js'], 'the modules, after the first paint');
+      // The frame is drawn with the phone terminal's classes: its style sheet is the page's own, before the first paint.
+      const head = page.slice(0, page.indexOf('</head>')).replace(/<template[\s\S]*?<\/template>/, '');
+      assert.ok(head.includes('<link rel="stylesheet" crossorigin href="/assets/phone-terminal-8.css">'), 'the style sheet in the head');
+      assert.ok(!template.includes('phone-terminal-8.css'), 'and not preloaded again');
+
+      // The next request has the next prices.
+      await pushTicks(t, [{ symbol: 'EURUSD', bid: 1.08601, ask: 1.08616 }]);
+      assert.match(html(await get('/trading', phone)), /EURUSD 1\.08601\/1\.08616/);
+    });
+
+    test("the page's data cannot end its element: a < in it is written as its escape", () => {
+      const element = pageDataElement({ text: '</script><script>alert(1)</script>' });
+      assert.equal(element.match(/<\/script>/g)?.length, 1, 'only the element\'s own end');
+      assert.deepEqual(JSON.parse(/>(.*)<\/script>$/.exec(element)?.[1] ?? ''), { text: '</script><script>alert(1)</script>' });
+    });
+
+    test("the terminal's live frame is a trader's on a phone only; the frames module itself is not served", async () => {
+      const trader = await signedInTrader(t);
+      const admin = await signedInAdmin(t);
+      const pages = {
+        desktop: html(await get('/trading', { ...BR_GZIP, cookie: trader.client.cookieHeader, 'sec-ch-ua-mobile': '?0' })),
+        admin: html(await get('/trading', { ...BR_GZIP, cookie: admin.cookieHeader, 'sec-ch-ua-mobile': '?1' })),
+        noSession: html(await get('/trading', { ...SIGNED_IN, 'sec-ch-ua-mobile': '?1' })),
+      };
+      for (const [what, page] of Object.entries(pages)) {
+        assert.ok(!page.includes('data-page-frame') && !page.includes('id="page-data"'), `${what}: no frame and no page data`);
+        assert.ok(page.includes('<div id="root"></div>'), `${what}: the root element as built`);
+      }
+      const module = await get('/ssr/page-frames.js', BR_GZIP);
+      assert.equal(module.status, 404);
+      assert.doesNotMatch(module.body.toString(), /renderTerminalFrame/);
     });
 
     test('no frame for a larger screen, a cookie of no session, or a page without one: the loading screen and the modules in the head, as before', async () => {

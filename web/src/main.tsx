@@ -8,7 +8,9 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { queryClient } from './api/query-client';
+import { queryKeys } from './api/query-keys';
 import { sessionQuery } from './api/session-query';
+import { pageData } from './page-data';
 import { createAppRouter } from './router';
 import { theme } from './theme';
 
@@ -18,6 +20,11 @@ if (!root) throw new Error('index.html has no #root element');
 // The route guards ask for the session as the router starts; pages without a guard take it too, so
 // the answer index.html preloads is always used.
 void queryClient.prefetchQuery(sessionQuery);
+
+// A page whose frame shows the symbols (the phone terminal) carries them: the app starts from them
+// rather than asking again (the page does not preload them either).
+const symbols = pageData()?.symbols;
+if (symbols) queryClient.setQueryData(queryKeys.symbols, symbols);
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'tradeport-color-scheme' });
 

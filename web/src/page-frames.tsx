@@ -1,12 +1,18 @@
 import { Center, Loader, MantineProvider } from '@mantine/core';
+import type { Quote, SymbolRecord } from '@tradeport/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { callRoutes } from './api/call-routes.generated';
 import { queryKeys } from './api/query-keys';
 import type { Role } from './auth/session';
 import { DashboardShell } from './dashboard/dashboard-shell';
 import { HomePage } from './dashboard/home-page';
+import { useAppStore } from './state/app-store';
+import { renderWithQuotes } from './stream/hooks';
+import { PhoneTerminal } from './terminal/phone/phone-terminal';
+import { firstPageSymbols } from './terminal/price-pages';
 import { theme } from './theme';
 
 /**
@@ -92,4 +98,46 @@ export function renderPageFrame(route: FrameRoute, role: Role): string {
 /** Every page's frame for every role that may see it. */
 export function renderPageFrames(): PageFrame[] {
   return FRAME_ROUTES.flatMap((route) => (['trader', 'admin'] as const).map((role) => ({ path: route.path, role, html: renderPageFrame(route, role) })));
+}
+
+/** What the phone terminal's frame shows: the instruments (`getMainCurrencies`'s rows) and their quotes. */
+export interface TerminalFrameData {
+  symbols: SymbolRecord[];
+  quotes: Quote[];
+}
+
+/** The phone terminal's frame, and what the app must start from to render the same rows. */
+export interface TerminalFrame {
+  html: string;
+  /** The quotes the frame shows, for the app's stream to start from (src/page-data.ts). */
+  quotes: Quote[];
+  /** The reads whose answers the page carries with the frame (the symbols), which it need not preload. */
+  answers: string[];
+}
+
+/**
+ * `/trading` on a phone as the app first renders it once its symbols and first quotes are in: the
+ * terminal's header, the price table's first page of the first group with the server's quotes as
+ * it answers, and the tab bar. Unlike the dashboard's frame it is rendered by the server for each
+ * request (the prices move), from this module as the build bundles it for Node
+ * (`build/page-frames.ts`); the page also carries the symbols and the quotes shown, from which the
+ * app renders its first screen (main.tsx), so the frame gives way to the same rows and figures.
+ * The connection badge says Connecting and the table says Delayed until the app's stream is open.
+ */
+export function renderTerminalFrame({ symbols, quotes }: TerminalFrameData): TerminalFrame {
+  const shown = new Set(firstPageSymbols(symbols, useAppStore.getInitialState().symbolType, true));
+  const shownQuotes = quotes.filter((q) => shown.has(q.symbol));
+  const client = new QueryClient({ defaultOptions: { queries: { enabled: false, retry: false } } });
+  client.setQueryData(queryKeys.symbols, { status: 'success' as const, data: symbols });
+  const router = createMemoryRouter([{ path: '/trading', Component: PhoneTerminal }], { initialEntries: ['/trading'] });
+  const html = renderWithQuotes(shownQuotes, () =>
+    renderToStaticMarkup(
+      <MantineProvider theme={theme} defaultColorScheme="auto">
+        <QueryClientProvider client={client}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>,
+    ),
+  );
+  return { html, quotes: shownQuotes, answers: [`/api${callRoutes.getMainCurrencies.path}`] };
 }

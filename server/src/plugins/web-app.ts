@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import type { Quote, SymbolRecord } from '@tradeport/contracts';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendFailure } from '../transport/http/responses';
+import { catalogueRows } from '../transport/http/routes/market-routes';
 import type { SessionUser } from '../services/sessions';
 import { currentSession, SESSION_COOKIE } from '../transport/http/session-cookie';
 
@@ -62,11 +64,27 @@ export function deviceOf(headers: IncomingHttpHeaders): Device {
  * the entry come first. Both kinds say `crossorigin`, as Vite's loader does when it asks for the same
  * files later: a preload fetched in another mode would not be used, and the file would come twice.
  */
-export function preloadLinks(route: PreloadRoute, device: Device): string {
-  const sets = [route.common, ...(device === 'phone' ? [route.phone] : device === 'desktop' ? [route.desktop] : [])];
-  const scripts = sets.flatMap((s) => s.scripts).map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`);
-  const styles = sets.flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${f}">`);
+export function preloadLinks(route: PreloadRoute, device: Device, { styles: withStyles = true } = {}): string {
+  const scripts = deviceSets(route, device)
+    .flatMap((s) => s.scripts)
+    .map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`);
+  const styles = withStyles ? deviceSets(route, device).flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${f}">`) : [];
   return [...scripts, ...styles].join('');
+}
+
+function deviceSets(route: PreloadRoute, device: Device): PreloadFiles[] {
+  return [route.common, ...(device === 'phone' ? [route.phone] : device === 'desktop' ? [route.desktop] : [])];
+}
+
+/**
+ * The route's style sheets as the page's own, for a frame drawn with the route's classes: they are
+ * in before the first paint like the entry's sheet, and the app's loader finds them there later.
+ */
+export function styleSheetLinks(route: PreloadRoute, device: Device): string {
+  return deviceSets(route, device)
+    .flatMap((s) => s.styles)
+    .map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`)
+    .join('');
 }
 
 const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -127,6 +145,35 @@ export function withFrame(html: string, frame: PageFrame | undefined): string {
   return html.replace(ROOT_ELEMENT, (_match, end: string) => `<div id="root" data-page-frame="${attribute(frame.path)}">${frame.html}</div>${end}`);
 }
 
+/**
+ * The web build's frames module (web/build/page-frames.ts bundles web/src/page-frames.tsx into
+ * `ssr/page-frames.js`), for the frames whose data moves: rendered for each request.
+ */
+interface FramesModule {
+  renderTerminalFrame(data: { symbols: SymbolRecord[]; quotes: Quote[] }): { html: string; quotes: Quote[]; answers: string[] };
+}
+
+/** The frames module of the build in `webDist`, loaded as the server starts; none in a build without it. */
+function loadFramesModule(webDist: string, log: FastifyInstance['log']): Promise<FramesModule | undefined> {
+  const path = resolve(webDist, 'ssr', 'page-frames.js');
+  if (!existsSync(path)) return Promise.resolve(undefined);
+  return import(pathToFileURL(path).href).then(
+    (module: FramesModule) => (typeof module.renderTerminalFrame === 'function' ? module : undefined),
+    (err: unknown) => {
+      log.warn({ err }, 'the web build\'s frames module did not load: pages are sent without their live frames');
+      return undefined;
+    },
+  );
+}
+
+/**
+ * The page's own data for the app to start from (the rows and quotes a frame shows), as JSON in an
+ * element that does not run. `<` is written as its escape, so no text in it can end the element.
+ */
+export function pageDataElement(data: unknown): string {
+  return `<script type="application/json" id="page-data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`;
+}
+
 function readFrames(webDist: string): PageFrame[] {
   const path = resolve(webDist, 'page-frames.json');
   if (!existsSync(path)) return [];
@@ -134,6 +181,7 @@ function readFrames(webDist: string): PageFrame[] {
 }
 
 interface PageVariant {
+  /** Empty for a page rendered for its request. */
   etag: string;
   identity: Buffer;
   br: Buffer;
@@ -147,7 +195,20 @@ interface PageVariant {
  * opens. Only for a request carrying a session cookie: a signed-out visitor is sent to sign-in,
  * which needs none of them. Each variant (route, device, role) is built and compressed once.
  */
-function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promise<PageVariant | undefined>) | undefined {
+/**
+ * What a phone terminal's frame is rendered from: the listed instruments and the quote book, read
+ * at the moment the page is asked for. Absent (no live frames) where the server has no market data.
+ */
+interface LiveFrameSource {
+  frames: Promise<FramesModule | undefined>;
+  market: FastifyInstance['market'];
+  now: () => number;
+}
+
+/** The phone terminal's path: the one page whose frame is rendered for each request. */
+const TERMINAL_PATH = '/trading';
+
+function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: FastifyRequest) => Promise<PageVariant | undefined>) | undefined {
   const manifestPath = resolve(webDist, 'route-preloads.json');
   if (!existsSync(manifestPath)) return undefined;
   const routes = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { routes: PreloadRoute[] }).routes;
@@ -183,6 +244,29 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promi
     }
     return page;
   };
+  const symbols = live ? catalogueRows(live.market) : [];
+  /**
+   * A trader's phone terminal, with its frame: the price table's first page with the quotes of this
+   * moment, so each one is rendered and compressed for its request (a few milliseconds). The page
+   * carries the rows and quotes the frame shows, and does not also preload the reads they answer.
+   */
+  const terminalPage = async (route: PreloadRoute, role: SessionUser['role'] | null, device: Device): Promise<PageVariant | undefined> => {
+    if (!live || route.prefix || route.path !== TERMINAL_PATH || role !== 'trader' || device !== 'phone') return undefined;
+    const frames = await live.frames;
+    if (!frames) return undefined;
+    const time = live.now();
+    const frame = frames.renderTerminalFrame({ symbols, quotes: live.market.listed.map((i) => live.market.book.view(i.symbol, time)) });
+    const reads = { ...route, data: (route.data ?? []).filter((d) => !frame.answers.includes(d.path)) };
+    const head = `${styleSheetLinks(route, device)}${pageDataElement({ symbols: { status: 'success', data: symbols }, quotes: frame.quotes })}${dataPreloadLinks(reads, role)}<template id="after-first-paint">${preloadLinks(route, device, { styles: false })}</template>`;
+    const identity = Buffer.from(withFrame(html, { path: route.path, role, html: frame.html }).replace('</head>', `${head}</head>`));
+    return {
+      etag: '',
+      identity,
+      // A quick setting: this page is compressed for one answer, not once for all of them.
+      br: brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+      gzip: gzipSync(identity, { level: 6 }),
+    };
+  };
   return async (request) => {
     if (!request.cookies?.[SESSION_COOKIE]) return undefined;
     const path = request.url.split('?')[0]!;
@@ -199,7 +283,7 @@ function routePreloadPages(webDist: string): ((request: FastifyRequest) => Promi
     const route = routes[best]!;
     const device = deviceOf(request.headers);
     const role = route.data?.length || (device === 'phone' && frames.some((f) => !route.prefix && f.path === route.path)) ? await roleFor(request) : null;
-    return variant(best, device, role);
+    return (await terminalPage(route, role, device)) ?? variant(best, device, role);
   };
 }
 
@@ -208,10 +292,13 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageVarian
   reply
     .header('cache-control', 'no-cache')
     .header('vary', 'Accept-Encoding, Cookie, Sec-CH-UA-Mobile, User-Agent')
-    .header('etag', page.etag)
     .type('text/html; charset=utf-8');
-  const validators = String(request.headers['if-none-match'] ?? '').split(/\s*,\s*/);
-  if (validators.includes(page.etag) || validators.includes('*')) return reply.code(304).send();
+  if (page.etag) {
+    // A page rendered for its request (the phone terminal's live frame) has no tag: it is not sent again unchanged.
+    reply.header('etag', page.etag);
+    const validators = String(request.headers['if-none-match'] ?? '').split(/\s*,\s*/);
+    if (validators.includes(page.etag) || validators.includes('*')) return reply.code(304).send();
+  }
   const accepted = String(request.headers['accept-encoding'] ?? '');
   const [body, encoding] = /\bbr\b/.test(accepted) ? [page.br, 'br'] : /\bgzip\b/.test(accepted) ? [page.gzip, 'gzip'] : [page.identity, undefined];
   if (encoding) reply.header('content-encoding', encoding);
@@ -226,7 +313,8 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageVarian
 async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: string }): Promise<void> {
   const webDist = resolve(webDistDir ?? defaultWebDist());
   const hasWeb = existsSync(resolve(webDist, 'index.html'));
-  const pageFor = hasWeb ? routePreloadPages(webDist) : undefined;
+  const live = hasWeb && app.hasDecorator('market') ? { frames: loadFramesModule(webDist, app.log), market: app.market, now: () => app.services.now() } : undefined;
+  const pageFor = hasWeb ? routePreloadPages(webDist, live) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -235,6 +323,8 @@ async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: strin
       // The build writes .br and .gz beside each file worth compressing; the client's
       // Accept-Encoding picks one (brotli first), and every answer says it varies on it.
       preCompressed: true,
+      // The frames module is the server's, not the browser's.
+      allowedPath: (pathName) => !pathName.startsWith('/ssr/'),
       cacheControl: false,
       setHeaders: (reply, path) => void reply.header('cache-control', webCacheControl(relative(webDist, path))),
     });
@@ -244,7 +334,7 @@ async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: strin
     if (request.url.startsWith('/api/') || request.url === '/api') return sendFailure(reply, 404, 'No such API call.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
     // A missing bundle file must not be answered with the page (a browser would run HTML as a script).
-    if (request.url.startsWith('/assets/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
+    if (request.url.startsWith('/assets/') || request.url.startsWith('/ssr/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
     const page = await pageFor?.(request);
     if (page) return sendPage(request, reply, page);
     if (hasWeb) return reply.type('text/html').sendFile('index.html');

@@ -31,7 +31,7 @@ export const ROUTE_PRELOADS = {
       path: '/trading',
       prefix: false,
       common: { scripts: ['assets/signed-in-1.js', 'assets/trading-route-4.js'], styles: [] },
-      phone: { scripts: ['assets/phone-terminal-5.js'], styles: [] },
+      phone: { scripts: ['assets/phone-terminal-5.js'], styles: ['assets/phone-terminal-8.css'] },
       desktop: { scripts: ['assets/trading-page-6.js'], styles: ['assets/trading-page-7.css'] },
       data: [
         { path: '/api/platform/getTrades.php', roles: ['trader'] },
@@ -52,6 +52,21 @@ export const PAGE_FRAMES = {
   ],
 };
 
+/**
+ * The build's frames module in miniature (web/build/page-frames.ts bundles web/src/page-frames.tsx
+ * to `ssr/page-frames.js`): a terminal frame that names the instruments and quotes it was given, so
+ * a test sees what the server rendered it from; it keeps the first two quotes for the page, and
+ * says the page answers getTrades (the real one: getMainCurrencies).
+ */
+export const FRAMES_MODULE_JS = `export function renderTerminalFrame({ symbols, quotes }) {
+  return {
+    html: '<main>terminal frame $& ' + symbols.length + ' symbols; ' + quotes.filter((q) => q.bid !== null).map((q) => q.symbol + ' ' + q.bid + '/' + q.ask).join(', ') + '</main>',
+    quotes: quotes.slice(0, 2),
+    answers: ['/api/platform/getTrades.php'],
+  };
+}
+`;
+
 export interface WebDist {
   dir: string;
   remove(): void;
@@ -71,6 +86,7 @@ export function buildWebDist(): WebDist {
   put('assets/style-8d7e6f5a.css', STYLE_CSS, ['gz']);
   put('route-preloads.json', JSON.stringify(ROUTE_PRELOADS));
   put('page-frames.json', JSON.stringify(PAGE_FRAMES));
+  put('ssr/page-frames.js', FRAMES_MODULE_JS);
   put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,13 +1,30 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { AccountEvent, CandleRecord, PeriodName } from '@tradeport/contracts';
+import type { AccountEvent, CandleRecord, PeriodName, Quote } from '@tradeport/contracts';
 import { stream } from './stream';
 import type { ConnectionState, QuoteEntry } from './stream-client';
+
+/**
+ * The quotes a page rendered ahead of the app shows (src/page-frames.tsx), set only for the length
+ * of that render: outside the browser there is no stream, and one render's quotes must not linger
+ * into another's.
+ */
+let frameQuotes: ReadonlyMap<string, QuoteEntry> = new Map();
+
+export function renderWithQuotes<T>(quotes: readonly Quote[], render: () => T): T {
+  const before = frameQuotes;
+  frameQuotes = new Map(quotes.map((quote) => [quote.symbol, { quote, bidDirection: 'none', askDirection: 'none' }]));
+  try {
+    return render();
+  } finally {
+    frameQuotes = before;
+  }
+}
 
 /** One symbol's live quote; re-renders only when that symbol changes. */
 export function useQuote(symbol: string | null | undefined): QuoteEntry | undefined {
   const subscribe = useCallback((onChange: () => void) => (symbol ? stream.subscribeQuote(symbol, onChange) : () => undefined), [symbol]);
   const snapshot = useCallback(() => (symbol ? stream.getQuote(symbol) : undefined), [symbol]);
-  return useSyncExternalStore(subscribe, snapshot);
+  return useSyncExternalStore(subscribe, snapshot, () => (symbol ? frameQuotes.get(symbol) : undefined));
 }
 
 /**

@@ -160,6 +160,14 @@ export class StreamClient {
     return this.quotes.get(symbol);
   }
 
+  /**
+   * Quotes the page came with (the server's, as it sent the page: see page-frames.tsx), shown
+   * until the connection's own arrive. Like any answer, none takes a symbol's price back in time.
+   */
+  seedQuotes(quotes: readonly Quote[]): void {
+    quotes.forEach((q) => this.applyQuote(q));
+  }
+
   /** Follow one symbol's quote; the symbol is subscribed on the server while anyone follows it. */
   subscribeQuote(symbol: string, listener: Listener): () => void {
     let listeners = this.quoteListeners.get(symbol);

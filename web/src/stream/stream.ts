@@ -1,4 +1,5 @@
 import { callApi } from '../api/client';
+import { pageData } from '../page-data';
 import { StreamClient } from './stream-client';
 
 function streamUrl(): string {
@@ -11,3 +12,8 @@ export const stream = new StreamClient({
   url: streamUrl,
   pollQuotes: async (symbols) => (await callApi('getQuotes', { symbols: symbols.join(',') }, { timeoutMs: 5000 })).data,
 });
+
+// A phone terminal's page comes with the quotes its frame shows (src/page-data.ts): the app's first
+// render shows the same, until the connection's own arrive.
+const pageQuotes = pageData()?.quotes;
+if (pageQuotes) stream.seedQuotes(pageQuotes);

@@ -1,4 +1,4 @@
-import { calls, type MarketSummaryRow, type Quote } from '@tradeport/contracts';
+import { calls, type MarketSummaryRow, type Quote, type SymbolRecord } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { dayFigures, type Candle, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
@@ -8,30 +8,31 @@ import { answerCache, JsonText, keptAnswerStats, successData } from '../response
 
 const DAY_MS = 24 * 3600_000;
 
+/** The listed instruments as `getMainCurrencies` answers them (also sent inside the phone terminal's page). */
+export function catalogueRows(market: FastifyInstance['market']): SymbolRecord[] {
+  return market.listed.map((i) => ({
+    ID: i.id,
+    Symbol: i.symbol,
+    CurrencyType: i.group,
+    description: i.description,
+    baseCurrency: i.base,
+    quoteCurrency: i.quote,
+    digits: i.digits,
+    contractSize: i.contractSize,
+    volumeMin: i.volumeMin,
+    volumeStep: i.volumeStep,
+    volumeMax: i.volumeMax,
+    calcMode: i.calcMode,
+    sessions: i.sessions,
+  }));
+}
+
 /** Instruments, quotes and candles for signed-in users; the price bridge for the push feed. */
 export function marketRoutes(app: FastifyInstance): void {
   const market = app.market;
 
   // The catalogue is fixed while the server runs: its answer is built and serialized once.
-  const catalogue = JsonText.of(
-    successData(
-      market.listed.map((i) => ({
-        ID: i.id,
-        Symbol: i.symbol,
-        CurrencyType: i.group,
-        description: i.description,
-        baseCurrency: i.base,
-        quoteCurrency: i.quote,
-        digits: i.digits,
-        contractSize: i.contractSize,
-        volumeMin: i.volumeMin,
-        volumeStep: i.volumeStep,
-        volumeMax: i.volumeMax,
-        calcMode: i.calcMode,
-        sessions: i.sessions,
-      })),
-    ),
-  );
+  const catalogue = JsonText.of(successData(catalogueRows(market)));
   registerCall(app, calls.getMainCurrencies, async () => catalogue);
 
   // Each quote's JSON is kept until its view changes (a new tick, or its open or stale flag
