@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
 import { APP_JS, buildWebDist, INDEX_HTML, PAGE_FRAMES, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
@@ -332,5 +333,31 @@ describe('serving the web app', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers['cache-control'], IMMUTABLE);
     assert.equal(r.body.length, 0);
+  });
+});
+
+describe("the phone terminal's page when its frame cannot be rendered", () => {
+  let dist: WebDist;
+  let t: TestApp;
+  before(async () => {
+    dist = buildWebDist();
+    // A frames module that fails, as a build with a defect in the terminal's components would.
+    writeFileSync(join(dist.dir, 'ssr', 'page-frames.js'), "export function renderTerminalFrame() { throw new Error('the frame failed'); }\n");
+    t = await startApp({ config: { webDistDir: dist.dir } });
+  });
+  after(async () => {
+    await t.close();
+    dist.remove();
+  });
+
+  test('is the page as built, never an error: the loading screen, the modules and the reads in the head', async () => {
+    const trader = await signedInTrader(t);
+    const r = await rawGet(`${t.origin}/trading`, { cookie: trader.client.cookieHeader, 'sec-ch-ua-mobile': '?1' });
+    assert.equal(r.status, 200);
+    const page = r.body.toString();
+    assert.ok(page.includes('<div id="root"></div>') && !page.includes('page-data'), 'no frame');
+    assert.match(page, /<link rel="modulepreload"[^>]*phone-terminal-5\.js/);
+    assert.match(page, /getTrades\.php/);
+    assert.match(String(r.headers.etag), /^"rp-/);
   });
 });

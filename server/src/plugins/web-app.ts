@@ -174,27 +174,17 @@ export function pageDataElement(data: unknown): string {
   return `<script type="application/json" id="page-data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`;
 }
 
+/** A page's encodings, made once. */
+function kept(br: Buffer, gzip: Buffer): Pick<PageVariant, 'br' | 'gzip'> {
+  return { br: () => br, gzip: () => gzip };
+}
+
 function readFrames(webDist: string): PageFrame[] {
   const path = resolve(webDist, 'page-frames.json');
   if (!existsSync(path)) return [];
   return (JSON.parse(readFileSync(path, 'utf8')) as { frames: PageFrame[] }).frames;
 }
 
-interface PageVariant {
-  /** Empty for a page rendered for its request. */
-  etag: string;
-  identity: Buffer;
-  br: Buffer;
-  gzip: Buffer;
-}
-
-/**
- * The entry document of a signed-in page, naming the lazily loaded modules that page needs
- * (route-preloads.json from the build), so a browser fetches them beside the entry instead of one
- * round trip after it has run, and, for a session of the right role, the reads the page makes as it
- * opens. Only for a request carrying a session cookie: a signed-out visitor is sent to sign-in,
- * which needs none of them. Each variant (route, device, role) is built and compressed once.
- */
 /**
  * What a phone terminal's frame is rendered from: the listed instruments and the quote book, read
  * at the moment the page is asked for. Absent (no live frames) where the server has no market data.
@@ -208,6 +198,21 @@ interface LiveFrameSource {
 /** The phone terminal's path: the one page whose frame is rendered for each request. */
 const TERMINAL_PATH = '/trading';
 
+interface PageVariant {
+  /** Empty for a page rendered for its request. */
+  etag: string;
+  identity: Buffer;
+  br: () => Buffer;
+  gzip: () => Buffer;
+}
+
+/**
+ * The entry document of a signed-in page, naming the lazily loaded modules that page needs
+ * (route-preloads.json from the build), so a browser fetches them beside the entry instead of one
+ * round trip after it has run, and, for a session of the right role, the reads the page makes as it
+ * opens. Only for a request carrying a session cookie: a signed-out visitor is sent to sign-in,
+ * which needs none of them. Each variant (route, device, role) is built and compressed once.
+ */
 function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: FastifyRequest) => Promise<PageVariant | undefined>) | undefined {
   const manifestPath = resolve(webDist, 'route-preloads.json');
   if (!existsSync(manifestPath)) return undefined;
@@ -237,8 +242,7 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
       page = {
         etag: `"rp-${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
         identity,
-        br: brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
-        gzip: gzipSync(identity, { level: 9 }),
+        ...kept(brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }), gzipSync(identity, { level: 9 })),
       };
       variants.set(key, page);
     }
@@ -262,10 +266,19 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
     return {
       etag: '',
       identity,
-      // A quick setting: this page is compressed for one answer, not once for all of them.
-      br: brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzip: gzipSync(identity, { level: 6 }),
+      // Only in the encoding the browser takes, at a quick setting: this page is for one answer.
+      br: () => brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+      gzip: () => gzipSync(identity, { level: 6 }),
     };
+  };
+  /** The live page, or none (the page as built is sent) should its frame fail to render. */
+  const liveTerminalPage = async (route: PreloadRoute, role: SessionUser['role'] | null, device: Device, log: FastifyRequest['log']): Promise<PageVariant | undefined> => {
+    try {
+      return await terminalPage(route, role, device);
+    } catch (err) {
+      log.warn({ err }, "the phone terminal's frame did not render: the page is sent without it");
+      return undefined;
+    }
   };
   return async (request) => {
     if (!request.cookies?.[SESSION_COOKIE]) return undefined;
@@ -283,7 +296,7 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
     const route = routes[best]!;
     const device = deviceOf(request.headers);
     const role = route.data?.length || (device === 'phone' && frames.some((f) => !route.prefix && f.path === route.path)) ? await roleFor(request) : null;
-    return (await terminalPage(route, role, device)) ?? variant(best, device, role);
+    return (await liveTerminalPage(route, role, device, request.log)) ?? variant(best, device, role);
   };
 }
 
@@ -300,7 +313,7 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageVarian
     if (validators.includes(page.etag) || validators.includes('*')) return reply.code(304).send();
   }
   const accepted = String(request.headers['accept-encoding'] ?? '');
-  const [body, encoding] = /\bbr\b/.test(accepted) ? [page.br, 'br'] : /\bgzip\b/.test(accepted) ? [page.gzip, 'gzip'] : [page.identity, undefined];
+  const [body, encoding] = /\bbr\b/.test(accepted) ? [page.br(), 'br'] : /\bgzip\b/.test(accepted) ? [page.gzip(), 'gzip'] : [page.identity, undefined];
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(body);
 }
