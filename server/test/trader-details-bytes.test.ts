@@ -7,7 +7,7 @@ import { listActivity } from '../src/services/profile-service';
 import { figureTexts } from '../src/trading/account-figures';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client, SignedInTrader } from './helpers/client';
-import { openPosition, push, tradingDesk } from './helpers/trading';
+import { openPosition, push, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
  * The trader page's answer is assembled from parts kept as UTF-8 (profile, pending orders,
@@ -19,6 +19,7 @@ describe('trader page assembled from kept bytes', () => {
   let t: TestApp;
   let admin: Client;
   let trader: SignedInTrader;
+  let desk: TradingDesk;
 
   /** The answer's bytes as sent. */
   const sent = async (): Promise<Buffer> => {
@@ -65,7 +66,7 @@ describe('trader page assembled from kept bytes', () => {
 
   before(async () => {
     t = await startApp();
-    const desk = await tradingDesk(t);
+    desk = await tradingDesk(t);
     admin = desk.admin;
     trader = await desk.fundedTrader('10000.00', { firstName: 'Zoë' });
     await push(t, 'EURUSD', 1.1, 1.1002);
@@ -105,5 +106,23 @@ describe('trader page assembled from kept bytes', () => {
     assert.deepEqual(b?.profile, a?.profile);
     assert.deepEqual(b?.pendingOrders, a?.pendingOrders);
     assert.notEqual(b?.account.profit, a?.account.profit);
+  });
+
+  // The open trades go into the answer row by row (each row's kept JSON a piece of its own, the
+  // commas between them and the list's closing bracket as bytes): the list must come out as
+  // JSON.stringify writes it with no row, one, and several, and with text that is not ASCII in a row.
+  test('equals the answer written whole with no open trade, one, and three (one commented in non-ASCII text)', async () => {
+    trader = await desk.fundedTrader('10000.00');
+    const count = async () => (JSON.parse((await sent()).toString('utf8')) as { openTrades: unknown[] }).openTrades.length;
+    await assertWhole('with no open trade');
+    assert.equal(await count(), 0);
+    await openPosition(trader.client, { side: 'buy', volume: 0.1 });
+    await assertWhole('with one open trade');
+    assert.equal(await count(), 1);
+    await openPosition(trader.client, { side: 'sell', volume: 0.1, comment: 'Grüße — 取引 "x"' });
+    await openPosition(trader.client, { side: 'buy', volume: 0.3 });
+    await push(t, 'EURUSD', 1.1031, 1.1033);
+    await assertWhole('with three open trades, after a tick');
+    assert.equal(await count(), 3);
   });
 });

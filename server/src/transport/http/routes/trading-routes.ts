@@ -350,7 +350,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   type TraderDetailsAnswer = z.input<typeof calls.getTraderDetails.response>;
   type Sources = Awaited<ReturnType<typeof traderSources>>;
   type Activity = Awaited<ReturnType<typeof listActivity>>;
-  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: Buffer; /** The ledger totals' JSON members, without braces. */ ledger: string; tail: Buffer };
+  type RowParts = { totals: object; session: object; orders: object; activity: object; online: boolean; head: Buffer; /** The ledger totals' JSON members, without braces. */ ledger: string; /** From the open trades' closing bracket to the end. */ tail: Buffer };
   // By the user row, with the other rows and the Online flag it was built from.
   const rowParts = new WeakMap<object, RowParts>();
   const rowPartsOf = (sources: Sources, online: boolean, orders: readonly Selectable<OrdersTable>[], activity: Activity): RowParts => {
@@ -365,20 +365,30 @@ export function tradingRoutes(app: FastifyInstance): void {
       online,
       head: Buffer.from(`{"status":"success","profile":${JSON.stringify(profile)},"account":`, 'utf8'),
       ledger: JSON.stringify({ totalDeposite: formatCents(totals.depositsCents), totalWithdrawals: formatCents(totals.withdrawalsCents), totalCredit: formatCents(totals.creditCents) }).slice(1, -1),
-      tail: Buffer.from(`,"pendingOrders":${JSON.stringify(orders.map(pendingOrderOf))},"activity":${JSON.stringify(activity)}}`, 'utf8'),
+      tail: Buffer.from(`],"pendingOrders":${JSON.stringify(orders.map(pendingOrderOf))},"activity":${JSON.stringify(activity)}}`, 'utf8'),
     };
     rowParts.set(sources.user, parts);
     return parts;
   };
+  const COMMA = Buffer.from(',', 'utf8');
   // The figures' JSON without its closing brace, kept with the texts (the same object while the figures are the same).
   const figuresJson = new WeakMap<FigureTexts, string>();
   const traderDetails = (sources: Sources, online: boolean, positions: OpenPosition[], orders: readonly Selectable<OrdersTable>[], activity: Activity, figures: FigureTexts) => {
     const parts = rowPartsOf(sources, online, orders, activity);
     let head = figuresJson.get(figures);
     if (head === undefined) figuresJson.set(figures, (head = JSON.stringify(figures).slice(0, -1)));
-    // As JSON.stringify writes { ...figures, ...ledger, openPositions, pendingOrders }.
-    const account = `${head},${parts.ledger},"openPositions":${positions.length},"pendingOrders":${orders.length}}`;
-    return JsonText.assembledBytes<TraderDetailsAnswer>([parts.head, `${account},"openTrades":${tradeRowsJson(positions.map(keptTradeRow))}`, parts.tail]);
+    // As JSON.stringify writes { ...figures, ...ledger, openPositions, pendingOrders }, then the
+    // open trades as `tradeRowsJson` writes them (the tail closes their list). Each row's kept JSON
+    // goes into the answer as its own piece: the pieces are encoded straight into the answer's
+    // buffer, instead of first being joined into one new string per rebuild (which encoding must
+    // then flatten: a copy per answer); the commas between rows are copied as bytes.
+    const pieces: (Buffer | string)[] = [parts.head, head, `,${parts.ledger},"openPositions":${positions.length},"pendingOrders":${orders.length}},"openTrades":[`];
+    for (let i = 0; i < positions.length; i++) {
+      if (i > 0) pieces.push(COMMA);
+      pieces.push(keptTradeRow(positions[i] as OpenPosition).json);
+    }
+    pieces.push(parts.tail);
+    return JsonText.assembledBytes<TraderDetailsAnswer>(pieces);
   };
   // What the answer shows besides database rows: the positions with their changeable fields and the
   // prices they are valued at (each one's price stamp: a tick on a symbol the trader neither holds
@@ -389,7 +399,11 @@ export function tradingRoutes(app: FastifyInstance): void {
     for (const p of positions) part.push(p.id, p.stopLoss, p.takeProfit, p.swapCents, engine.priceStamp(p));
     return part;
   };
-  const sameEngine = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const sameEngine = (a: readonly number[], b: readonly number[]) => {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  };
   type DetailRows = { sources: Sources; orders: readonly Selectable<OrdersTable>[]; activity: Activity };
   // The last answer per trader, with the rows it was built from and the database version they were
   // read at: while nothing was written since (the market data's candles and last quotes aside: the
