@@ -203,7 +203,7 @@ describe("a phone's terminal comes with its prices", () => {
       await page.getByRole('heading', { level: 1, name: 'Prices' }).waitFor();
       await styled(page);
       assert.equal(await page.getByTestId('connection-state').textContent(), 'Connecting');
-      assert.equal(await page.getByTestId('prices-delayed').count(), 0, 'not Delayed: nothing is polled while the first connection is made');
+      assert.equal(await page.getByTestId('prices-delayed').count(), 0, 'not Delayed while the first connection is made (the header says Connecting)');
       const eurusd = page.getByTestId('price-row-EURUSD');
       assert.equal(await eurusd.getByTestId('bid').textContent(), '1.08512', "the server's bid");
       assert.equal(await eurusd.getByTestId('ask').textContent(), '1.08514', "the server's ask");

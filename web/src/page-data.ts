@@ -16,20 +16,29 @@ let read: PageData | null | undefined;
 
 function isPageData(value: unknown): value is PageData {
   const v = value as Partial<PageData> | null;
-  return typeof v === 'object' && v !== null && v.symbols?.status === 'success' && Array.isArray(v.symbols.data) && Array.isArray(v.quotes);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.symbols?.status === 'success' &&
+    Array.isArray(v.symbols.data) &&
+    Array.isArray(v.quotes) &&
+    v.quotes.every((q: Partial<Quote> | null) => typeof q === 'object' && q !== null && typeof q.symbol === 'string')
+  );
+}
+
+/** The page data in the element's text, or null if there is none or it is not what it should be. */
+export function parsePageData(text: string | null | undefined): PageData | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isPageData(value) ? value : null;
+  } catch {
+    // A page whose data does not parse starts like one without: the app asks for what it needs.
+    return null;
+  }
 }
 
 export function pageData(): PageData | null {
-  if (read !== undefined) return read;
-  read = null;
-  if (typeof document === 'undefined') return read;
-  const element = document.getElementById('page-data');
-  if (!element?.textContent) return read;
-  try {
-    const value: unknown = JSON.parse(element.textContent);
-    if (isPageData(value)) read = value;
-  } catch {
-    // A page whose data does not parse starts like one without: the app asks for what it needs.
-  }
+  if (read === undefined) read = typeof document === 'undefined' ? null : parsePageData(document.getElementById('page-data')?.textContent);
   return read;
 }

@@ -276,4 +276,38 @@ describe('the stream client', () => {
     assert.deepEqual(events[0], event);
     c.stop();
   });
+
+  it("starts from the page's quotes, which the client's first quote of a symbol replaces whatever its time, and which leave at stop", async (t) => {
+    const c = client(fake);
+    t.after(() => c.stop());
+    let renders = 0;
+    c.subscribeQuote('EURUSD', () => renders++);
+    const pageTime = Date.now();
+    c.seedQuotes([quote('EURUSD', 1.085, 1.0852, { time: pageTime }), quote('GBPUSD', 1.26, 1.2602, { time: pageTime })]);
+    assert.equal(c.getQuote('EURUSD')?.quote.bid, 1.085, 'shown before the connection opens');
+    assert.equal(c.getQuote('EURUSD')?.bidDirection, 'none');
+    assert.equal(renders, 1);
+    // A symbol already quoted keeps its quote.
+    c.seedQuotes([quote('EURUSD', 1.2, 1.2002, { time: pageTime + 1 })]);
+    assert.equal(c.getQuote('EURUSD')?.quote.bid, 1.085);
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    // An instance whose book is behind (stale, older than the page): its snapshot still replaces the seed.
+    fake.send({ type: 'snapshot', quotes: [quote('EURUSD', 1.084, 1.0842, { time: pageTime - 5_000, stale: true })] });
+    await eventually(() => c.getQuote('EURUSD')?.quote.stale === true);
+    assert.equal(c.getQuote('EURUSD')?.quote.bid, 1.084);
+    // After that, as for any quote, an older one does not take the price back.
+    fake.send({ type: 'quotes', quotes: [quote('EURUSD', 1.083, 1.0832, { time: pageTime - 6_000 })] });
+    fake.send({ type: 'quotes', quotes: [quote('EURUSD', 1.086, 1.0862, { time: pageTime + 1_000 })] });
+    await eventually(() => c.getQuote('EURUSD')?.quote.bid === 1.086);
+    c.stop();
+    assert.equal(c.getQuote('GBPUSD'), undefined, 'the seed leaves with the rest at stop');
+    c.seedQuotes([quote('GBPUSD', 1.27, 1.2702, { time: pageTime - 10_000 })]);
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    c.subscribeQuote('GBPUSD', () => undefined);
+    fake.send({ type: 'snapshot', quotes: [quote('GBPUSD', 1.261, 1.2612, { time: pageTime - 20_000 })] });
+    await eventually(() => c.getQuote('GBPUSD')?.quote.bid === 1.261);
+    c.stop();
+  });
 });

@@ -34,7 +34,22 @@ export function useQuote(symbol: string | null | undefined): QuoteEntry | undefi
  */
 export function useQuoteValue<T>(symbol: string | null | undefined, select: (entry: QuoteEntry | undefined) => T): T {
   const subscribe = useCallback((onChange: () => void) => (symbol ? stream.subscribeQuote(symbol, onChange) : () => undefined), [symbol]);
-  return useSyncExternalStore(subscribe, () => select(symbol ? stream.getQuote(symbol) : undefined));
+  return useSyncExternalStore(
+    subscribe,
+    () => select(symbol ? stream.getQuote(symbol) : undefined),
+    () => select(symbol ? frameQuotes.get(symbol) : undefined),
+  );
+}
+
+/**
+ * Whether what the page shows live is marked Delayed: while the live connection is lost and the
+ * stream client polls instead (reconnecting). Not while the first connection is made, which the
+ * header's connection badge says (Connecting), and during which the prices shown are the server's
+ * of a moment ago (the page's own, polled, or the first snapshot): a Delayed mark there would
+ * flash on every page load.
+ */
+export function useDelayed(): boolean {
+  return useConnectionState() === 'reconnecting';
 }
 
 export function useConnectionState(): ConnectionState {

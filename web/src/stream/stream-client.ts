@@ -81,6 +81,8 @@ export class StreamClient {
   private flushQueued = false;
 
   private readonly quotes = new Map<string, QuoteEntry>();
+  /** Symbols whose quote is still the page's seed (`seedQuotes`). */
+  private readonly seeded = new Set<string>();
   private readonly quoteListeners = new Map<string, Set<Listener>>();
   private readonly candleListeners = new Map<string, Set<CandleListener>>();
   private readonly eventListeners = new Set<(event: AccountEvent) => void>();
@@ -108,6 +110,7 @@ export class StreamClient {
     this.pendingSubscribe.clear();
     this.pendingUnsubscribe.clear();
     this.quotes.clear();
+    this.seeded.clear();
     this.setState('closed');
   }
 
@@ -162,10 +165,18 @@ export class StreamClient {
 
   /**
    * Quotes the page came with (the server's, as it sent the page: see page-frames.tsx), shown
-   * until the connection's own arrive. Like any answer, none takes a symbol's price back in time.
+   * until the client has its own. They are provisional: the first quote of a symbol from the
+   * stream or a poll replaces its seed whatever its time, since it may come from another instance
+   * whose book is behind, or stale, which the table must then show. A symbol already quoted keeps
+   * its quote.
    */
   seedQuotes(quotes: readonly Quote[]): void {
-    quotes.forEach((q) => this.applyQuote(q));
+    for (const quote of quotes) {
+      if (this.quotes.has(quote.symbol)) continue;
+      this.quotes.set(quote.symbol, { quote, bidDirection: 'none', askDirection: 'none' });
+      this.seeded.add(quote.symbol);
+      this.quoteListeners.get(quote.symbol)?.forEach((l) => l());
+    }
   }
 
   /** Follow one symbol's quote; the symbol is subscribed on the server while anyone follows it. */
@@ -426,9 +437,11 @@ export class StreamClient {
 
   private applyQuote(quote: Quote): void {
     const previous = this.quotes.get(quote.symbol);
+    // The client's first quote of a symbol replaces the page's seed, whatever its time.
+    const seed = this.seeded.delete(quote.symbol);
     // An answer to a slow poll must not take a price back in time.
-    if (previous && previous.quote.time !== null && quote.time !== null && quote.time < previous.quote.time) return;
-    if (previous && previous.quote.bid === quote.bid && previous.quote.ask === quote.ask && previous.quote.stale === quote.stale && previous.quote.open === quote.open && previous.quote.time === quote.time) return;
+    if (!seed && previous && previous.quote.time !== null && quote.time !== null && quote.time < previous.quote.time) return;
+    if (!seed && previous && previous.quote.bid === quote.bid && previous.quote.ask === quote.ask && previous.quote.stale === quote.stale && previous.quote.open === quote.open && previous.quote.time === quote.time) return;
     this.quotes.set(quote.symbol, {
       quote,
       bidDirection: direction(previous?.quote.bid, quote.bid, previous?.bidDirection ?? 'none'),

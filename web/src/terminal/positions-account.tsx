@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useAppConfig, useProfile } from '../api/queries';
 import { useTerminalMargins, useTrades } from '../api/terminal-queries';
 import { formatDecimal, formatPercent } from '../format/format';
-import { useConnectionState } from '../stream/hooks';
+import { useConnectionState, useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { liveAccount, priceLookup, symbolsNeeded, underMarginCall, type AccountTexts } from './positions-live';
@@ -51,7 +51,7 @@ function Figure({ label, value, testId, delayed, narrow = false }: { label: stri
 
 /** Balance, Equity, Margin, Free margin and Level in the spec's decimals (4, 4, 4, 4 and 2), live; it alone re-renders on ticks. */
 export function AccountFooter() {
-  const delayed = useConnectionState() !== 'open';
+  const delayed = useDelayed();
   const f = useLiveAccount();
   return (
     <div className={classes.footer} role="group" aria-label="Account figures" data-testid="account-footer" data-live={f?.live || undefined}>

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useCloseTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
 import { formatUsd, signOf } from '../format/format';
-import { useConnectionState } from '../stream/hooks';
+import { useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
@@ -120,7 +120,7 @@ export function PositionsPanel() {
   const [tab, setTab] = useState<string | null>('positions');
   const positions = useTrades().data?.data.length;
   const orders = usePendingOrders().data?.data.length;
-  const delayed = useConnectionState() !== 'open';
+  const delayed = useDelayed();
   return (
     <section className={classes.panel} aria-label="Positions panel" data-testid="positions-panel" data-delayed={delayed || undefined}>
       <MarginCallBanner />

@@ -6,7 +6,7 @@ import { useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
 import { useAppStore } from '../state/app-store';
 import { PAGE_SIZE, PAGE_SIZE_MOBILE, pageOf } from './price-pages';
-import { useConnectionState, useQuote } from '../stream/hooks';
+import { useDelayed, useQuote } from '../stream/hooks';
 import { ErrorState } from '../ui/page';
 import classes from './price-table.module.css';
 
@@ -108,10 +108,7 @@ export function PriceTable({ phone = false, onPick }: { phone?: boolean; onPick?
   const selected = useAppStore((s) => s.selectedSymbol);
   const select = useAppStore((s) => s.selectSymbol);
   const openOrderTicket = useAppStore((s) => s.openOrderTicket);
-  // Delayed while the socket is down and the prices come by polling (the badge's tooltip says so);
-  // not while the first connection is still being made (the connection badge says Connecting, and
-  // the prices shown are the server's of a moment ago: the page's, or the first snapshot's).
-  const delayed = useConnectionState() === 'reconnecting';
+  const delayed = useDelayed();
   const pageSize = phone ? PAGE_SIZE_MOBILE : PAGE_SIZE;
   const control = phone ? 'lg' : 'xs';
   const [keyword, setKeyword] = useState('');

@@ -9,7 +9,7 @@ import { useSession, useSymbols } from '../api/queries';
 import { formatDecimal, formatPercent } from '../format/format';
 import { TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
-import { useConnectionState, useQuoteValue } from '../stream/hooks';
+import { useDelayed, useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
@@ -36,7 +36,7 @@ function useSelectedRecord(): SymbolRecord | undefined {
 /** Balance, equity, free margin and level in brief, live (the positions panel's own figures). */
 function AccountBrief() {
   const f = useLiveAccount();
-  const delayed = useConnectionState() !== 'open';
+  const delayed = useDelayed();
   const items = [
     { label: 'Balance', value: f ? formatDecimal(f.balance, 2) : '—', id: 'balance' },
     { label: 'Equity', value: f ? formatDecimal(f.equity, 2) : '—', id: 'equity' },

@@ -8,7 +8,7 @@ import { callApi, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useCancelPendingOrder, usePendingOrders, useTrades, type OpenTradeRow, type PendingOrderRow } from '../../api/terminal-queries';
 import { formatDateTime, formatDecimal, formatPercent, formatPrice, formatUsd, formatVolume } from '../../format/format';
-import { useConnectionState, useQuote } from '../../stream/hooks';
+import { useDelayed, useQuote } from '../../stream/hooks';
 import { EmptyState, ErrorState, TableSkeleton } from '../../ui/page';
 import { toastError } from '../../ui/toast';
 import { ModifyOrderModal } from '../modify-order-modal';
@@ -27,7 +27,7 @@ const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '
 /** Balance, Equity, Margin, Free margin and Level in the spec's decimals, live (the desktop footer's figures). */
 function AccountFigures() {
   const f = useLiveAccount();
-  const delayed = useConnectionState() !== 'open';
+  const delayed = useDelayed();
   const items = [
     { label: 'Balance', value: f ? formatDecimal(f.balance, 4) : '—', id: 'balance', live: false },
     { label: 'Equity', value: f ? formatDecimal(f.equity, 4) : '—', id: 'equity', live: true },
