@@ -7,8 +7,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, type TestApp } from './helpers/app';
 import { APP_JS, buildWebDist, INDEX_HTML, PAGE_FRAMES, rawGet, STYLE_CSS, type WebDist } from './helpers/web-dist';
 import { signedInAdmin, signedInTrader } from './helpers/client';
-import { deviceOf, pageDataElement } from '../src/plugins/web-app';
-import { pushTicks } from './helpers/trading';
+import { deviceOf, intoHead, pageDataElement } from '../src/plugins/web-app';
+import { pushTicks, sleep } from './helpers/trading';
 
 /**
  * The built web app served like a production site: precompressed brotli/gzip files chosen by
@@ -235,11 +235,12 @@ describe('serving the web app', () => {
       assert.equal(first.status, 200);
       assert.equal(first.headers['content-encoding'], 'br');
       assert.equal(first.headers.etag, undefined, 'no validator: the page holds the prices of its moment');
-      assert.equal(first.headers['cache-control'], 'no-cache');
+      assert.equal(first.headers['cache-control'], 'private, no-cache', 'not for a shared cache');
       const page = html(first);
       const listed = t.app.market.listed;
       const frame = /<div id="root" data-page-frame="\/trading">([\s\S]*?)<\/div><\/body>/.exec(page)?.[1];
-      assert.equal(frame, `<main>terminal frame $& ${listed.length} symbols; EURUSD 1.08512/1.08527, GBPUSD 1.26431/1.26446</main>`, "rendered from every listed instrument and the book's quotes, and inserted as is");
+      assert.match(frame ?? '', /^<main data-render="\d+">/);
+      assert.equal(frame?.replace(/ data-render="\d+"/, ''), `<main>terminal frame $& ${listed.length} symbols; EURUSD 1.08512/1.08527, GBPUSD 1.26431/1.26446</main>`, "rendered from every listed instrument and the book's quotes, and inserted as is");
 
       // The page carries the symbols as getMainCurrencies answers them, and the quotes the frame shows.
       const data = JSON.parse(/<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page)?.[1] ?? 'null') as { symbols: unknown; quotes: { symbol: string }[] };
@@ -256,9 +257,23 @@ describe('serving the web app', () => {
       assert.ok(head.includes('<link rel="stylesheet" crossorigin href="/assets/phone-terminal-8.css">'), 'the style sheet in the head');
       assert.ok(!template.includes('phone-terminal-8.css'), 'and not preloaded again');
 
-      // The next request has the next prices.
+      // A request a moment later has the next prices.
       await pushTicks(t, [{ symbol: 'EURUSD', bid: 1.08601, ask: 1.08616 }]);
+      await sleep(300);
       assert.match(html(await get('/trading', phone)), /EURUSD 1\.08601\/1\.08616/);
+    });
+
+    test("one rendering of the phone terminal's page serves every trader's phone asking at the same moment", async () => {
+      const traders = await Promise.all([signedInTrader(t), signedInTrader(t)]);
+      const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => get('/trading', { ...BR_GZIP, 'sec-ch-ua-mobile': '?1', cookie: traders[i % 2]!.client.cookieHeader })));
+      const renders = new Set(pages.map((p) => /data-render="(\d+)"/.exec(html(p))?.[1]));
+      assert.ok(!renders.has(undefined), 'each has the frame');
+      // Six at once: one rendering, or two should the quarter second end among them.
+      assert.ok(renders.size <= 2, `${renders.size} renderings for six requests`);
+    });
+
+    test("text put in a page's head is put as is: a $ pattern in it is not read as one", () => {
+      assert.equal(intoHead('<head><title>x</title></head><body></body>', "<i>$` $& $' $$</i>"), "<head><title>x</title><i>$` $& $' $$</i></head><body></body>");
     });
 
     test("the page's data cannot end its element: a < in it is written as its escape", () => {
@@ -279,9 +294,11 @@ describe('serving the web app', () => {
         assert.ok(!page.includes('data-page-frame') && !page.includes('id="page-data"'), `${what}: no frame and no page data`);
         assert.ok(page.includes('<div id="root"></div>'), `${what}: the root element as built`);
       }
-      const module = await get('/ssr/page-frames.js', BR_GZIP);
-      assert.equal(module.status, 404);
-      assert.doesNotMatch(module.body.toString(), /renderTerminalFrame/);
+      for (const path of ['/ssr/page-frames.js', '/ssr/assets/Button-0.js', '/ssr/']) {
+        const module = await get(path, BR_GZIP);
+        assert.equal(module.status, 404, path);
+        assert.doesNotMatch(module.body.toString(), /renderTerminalFrame/, path);
+      }
     });
 
     test('no frame for a larger screen, a cookie of no session, or a page without one: the loading screen and the modules in the head, as before', async () => {

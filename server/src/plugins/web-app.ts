@@ -174,6 +174,14 @@ export function pageDataElement(data: unknown): string {
   return `<script type="application/json" id="page-data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`;
 }
 
+/**
+ * `html` with `text` at the end of its head. Inserted as is: a replacement string would read `$&`,
+ * `` $` `` and the like in it as patterns (a symbol's description may hold them).
+ */
+export function intoHead(html: string, text: string): string {
+  return html.replace('</head>', () => `${text}</head>`);
+}
+
 /** A page's encodings, made once. */
 function kept(br: Buffer, gzip: Buffer): Pick<PageVariant, 'br' | 'gzip'> {
   return { br: () => br, gzip: () => gzip };
@@ -195,8 +203,10 @@ interface LiveFrameSource {
   now: () => number;
 }
 
-/** The phone terminal's path: the one page whose frame is rendered for each request. */
+/** The phone terminal's path: the one page whose frame is rendered with the prices of the moment. */
 const TERMINAL_PATH = '/trading';
+/** How long one rendering of the phone terminal's page is sent to whoever asks for it. */
+const LIVE_PAGE_MS = 250;
 
 interface PageVariant {
   /** Empty for a page rendered for its request. */
@@ -238,7 +248,7 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
       // sheet, and the modules must not share the link with them.
       const frame = frameFor(route, role, device);
       const modules = frame ? `<template id="after-first-paint">${preloadLinks(route, device)}</template>` : preloadLinks(route, device);
-      const identity = Buffer.from(withFrame(html, frame).replace('</head>', `${dataPreloadLinks(route, role)}${modules}</head>`));
+      const identity = Buffer.from(intoHead(withFrame(html, frame), `${dataPreloadLinks(route, role)}${modules}`));
       page = {
         etag: `"rp-${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
         identity,
@@ -254,22 +264,32 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
    * moment, so each one is rendered and compressed for its request (a few milliseconds). The page
    * carries the rows and quotes the frame shows, and does not also preload the reads they answer.
    */
+  // The page is the same for every trader's phone: one rendering serves all who ask within
+  // LIVE_PAGE_MS, so however many ask (a scripted client, every phone at the market's open) the
+  // server renders at most a few a second. The app's stream brings the prices on from there.
+  let lastLive: { at: number; page: PageVariant } | undefined;
   const terminalPage = async (route: PreloadRoute, role: SessionUser['role'] | null, device: Device): Promise<PageVariant | undefined> => {
     if (!live || route.prefix || route.path !== TERMINAL_PATH || role !== 'trader' || device !== 'phone') return undefined;
     const frames = await live.frames;
     if (!frames) return undefined;
+    const at = performance.now();
+    if (lastLive && at - lastLive.at < LIVE_PAGE_MS) return lastLive.page;
     const time = live.now();
     const frame = frames.renderTerminalFrame({ symbols, quotes: live.market.listed.map((i) => live.market.book.view(i.symbol, time)) });
     const reads = { ...route, data: (route.data ?? []).filter((d) => !frame.answers.includes(d.path)) };
     const head = `${styleSheetLinks(route, device)}${pageDataElement({ symbols: { status: 'success', data: symbols }, quotes: frame.quotes })}${dataPreloadLinks(reads, role)}<template id="after-first-paint">${preloadLinks(route, device, { styles: false })}</template>`;
-    const identity = Buffer.from(withFrame(html, { path: route.path, role, html: frame.html }).replace('</head>', `${head}</head>`));
-    return {
+    const identity = Buffer.from(intoHead(withFrame(html, { path: route.path, role, html: frame.html }), head));
+    // Each encoding at a quick setting, made when first asked for.
+    let br: Buffer | undefined;
+    let gzip: Buffer | undefined;
+    const page: PageVariant = {
       etag: '',
       identity,
-      // Only in the encoding the browser takes, at a quick setting: this page is for one answer.
-      br: () => brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
-      gzip: () => gzipSync(identity, { level: 6 }),
+      br: () => (br ??= brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })),
+      gzip: () => (gzip ??= gzipSync(identity, { level: 6 })),
     };
+    lastLive = { at, page };
+    return page;
   };
   /** The live page, or none (the page as built is sent) should its frame fail to render. */
   const liveTerminalPage = async (route: PreloadRoute, role: SessionUser['role'] | null, device: Device, log: FastifyRequest['log']): Promise<PageVariant | undefined> => {
@@ -303,7 +323,8 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
 /** Sends a page variant like the static files are sent: compressed as accepted, revalidated on every load. */
 function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageVariant): FastifyReply {
   reply
-    .header('cache-control', 'no-cache')
+    // A page with the prices of its moment (no validator) is not for a shared cache to keep.
+    .header('cache-control', page.etag ? 'no-cache' : 'private, no-cache')
     .header('vary', 'Accept-Encoding, Cookie, Sec-CH-UA-Mobile, User-Agent')
     .type('text/html; charset=utf-8');
   if (page.etag) {

@@ -55,12 +55,14 @@ export const PAGE_FRAMES = {
 /**
  * The build's frames module in miniature (web/build/page-frames.ts bundles web/src/page-frames.tsx
  * to `ssr/page-frames.js`): a terminal frame that names the instruments and quotes it was given, so
- * a test sees what the server rendered it from; it keeps the first two quotes for the page, and
- * says the page answers getTrades (the real one: getMainCurrencies).
+ * a test sees what the server rendered it from, and counts its renderings; it keeps the first two
+ * quotes for the page, and says the page answers getTrades (the real one: getMainCurrencies).
  */
-export const FRAMES_MODULE_JS = `export function renderTerminalFrame({ symbols, quotes }) {
+export const FRAMES_MODULE_JS = `let renders = 0;
+export function renderTerminalFrame({ symbols, quotes }) {
+  renders += 1;
   return {
-    html: '<main>terminal frame $& ' + symbols.length + ' symbols; ' + quotes.filter((q) => q.bid !== null).map((q) => q.symbol + ' ' + q.bid + '/' + q.ask).join(', ') + '</main>',
+    html: '<main data-render="' + renders + '">terminal frame $& ' + symbols.length + ' symbols; ' + quotes.filter((q) => q.bid !== null).map((q) => q.symbol + ' ' + q.bid + '/' + q.ask).join(', ') + '</main>',
     quotes: quotes.slice(0, 2),
     answers: ['/api/platform/getTrades.php'],
   };
@@ -87,6 +89,7 @@ export function buildWebDist(): WebDist {
   put('route-preloads.json', JSON.stringify(ROUTE_PRELOADS));
   put('page-frames.json', JSON.stringify(PAGE_FRAMES));
   put('ssr/page-frames.js', FRAMES_MODULE_JS);
+  put('ssr/assets/Button-0.js', 'export const renderTerminalFrame = null;\n');
   put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
