@@ -1,9 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page, Request, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminClient, ARTIFACTS, createTrader, DESKTOP, MOBILE, pushTicks, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+
+/** A phone says so in its client hints; the server sends frames to phones only. */
+const PHONE = { viewport: MOBILE, isMobile: true, hasTouch: true, extraHTTPHeaders: { 'sec-ch-ua-mobile': '?1' } };
+
+/** A signed-in phone's page, in a context of its own. */
+async function phonePage(h: Harness, cookie: string, colorScheme: 'light' | 'dark' = 'light') {
+  const context = await h.browser.newContext({ ...PHONE, baseURL: h.origin, colorScheme, timezoneId: 'UTC', locale: 'en-US' });
+  context.setDefaultTimeout(15_000);
+  const [name, value] = cookie.split(/=(.*)/s);
+  await context.addCookies([{ name: name!, value: value!, url: h.origin }]);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
+  return { context, page };
+}
 
 /**
  * Whether the page's style sheets are in: a box read before then is laid out without them (the
@@ -27,19 +41,6 @@ describe("a phone's first paint of a signed-in page comes with the page", () => 
     await h.close();
   });
 
-  /** A phone says so in its client hints; the server sends frames to phones only. */
-  const PHONE = { viewport: MOBILE, isMobile: true, hasTouch: true, extraHTTPHeaders: { 'sec-ch-ua-mobile': '?1' } };
-
-  async function phonePage(browser: Browser, cookie: string, colorScheme: 'light' | 'dark' = 'light') {
-    const context = await browser.newContext({ ...PHONE, baseURL: h.origin, colorScheme, timezoneId: 'UTC', locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    const [name, value] = cookie.split(/=(.*)/s);
-    await context.addCookies([{ name: name!, value: value!, url: h.origin }]);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
-    return { context, page };
-  }
-
   const boxes = (page: Page) =>
     page.evaluate(() =>
       ['h1', 'header'].map((selector) => {
@@ -51,7 +52,7 @@ describe("a phone's first paint of a signed-in page comes with the page", () => 
   test("before any script runs, the trader's home shows its header, title, description and a loader, in light and dark", async () => {
     const trader = await createTrader(h);
     for (const scheme of ['light', 'dark'] as const) {
-      const { context, page } = await phonePage(h.browser, trader.client.cookieHeader, scheme);
+      const { context, page } = await phonePage(h, trader.client.cookieHeader, scheme);
       await page.route('**/assets/*.js', (route) => route.abort());
       await page.goto('/dashboard/home');
       await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -78,7 +79,7 @@ describe("a phone's first paint of a signed-in page comes with the page", () => 
 
   test("an administrator's frame is the back office's home", async () => {
     const admin = await adminClient(h);
-    const { context, page } = await phonePage(h.browser, admin.cookieHeader);
+    const { context, page } = await phonePage(h, admin.cookieHeader);
     await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto('/dashboard/home');
     await page.getByText('The back office at a glance.').waitFor();
@@ -88,7 +89,7 @@ describe("a phone's first paint of a signed-in page comes with the page", () => 
 
   test('the app takes the frame over where it stands, with no loading screen between, and the page works', async () => {
     const trader = await createTrader(h);
-    const { context, page } = await phonePage(h.browser, trader.client.cookieHeader);
+    const { context, page } = await phonePage(h, trader.client.cookieHeader);
     // Whether the app's loading screen ever shows, from the document's start.
     await page.addInitScript(() => {
       const w = window as unknown as { sawLoadingScreen: boolean };
@@ -153,18 +154,6 @@ describe("a phone's terminal comes with its prices", () => {
     await h.close();
   });
 
-  const PHONE = { viewport: MOBILE, isMobile: true, hasTouch: true, extraHTTPHeaders: { 'sec-ch-ua-mobile': '?1' } };
-
-  async function phonePage(browser: Browser, cookie: string, colorScheme: 'light' | 'dark' = 'light') {
-    const context = await browser.newContext({ ...PHONE, baseURL: h.origin, colorScheme, timezoneId: 'UTC', locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    const [name, value] = cookie.split(/=(.*)/s);
-    await context.addCookies([{ name: name!, value: value!, url: h.origin }]);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
-    return { context, page };
-  }
-
   /** Quotes for the first page of Forex, as the feed last gave them. */
   const FOREX = [
     ['EURUSD', 1.08512],
@@ -197,7 +186,7 @@ describe("a phone's terminal comes with its prices", () => {
     const trader = await createTrader(h);
     await tickForex(h);
     for (const scheme of ['light', 'dark'] as const) {
-      const { context, page } = await phonePage(h.browser, trader.client.cookieHeader, scheme);
+      const { context, page } = await phonePage(h, trader.client.cookieHeader, scheme);
       await page.route('**/assets/*.js', (route) => route.abort());
       await page.goto('/trading');
       await page.getByRole('heading', { level: 1, name: 'Prices' }).waitFor();
@@ -228,7 +217,7 @@ describe("a phone's terminal comes with its prices", () => {
   test('the app takes the price table over where it stands, never showing a loader, without asking for the symbols again, and the terminal works', async () => {
     const trader = await createTrader(h);
     await tickForex(h);
-    const { context, page } = await phonePage(h.browser, trader.client.cookieHeader);
+    const { context, page } = await phonePage(h, trader.client.cookieHeader);
     // Whether a loading screen or a loader ever shows in the page once the frame is in.
     await page.addInitScript(() => {
       const w = window as unknown as { sawLoader: string[] };
