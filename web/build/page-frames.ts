@@ -8,8 +8,7 @@ import type * as PageFramesSource from '../src/page-frames';
 const WEB_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Where in the build's output the server finds the frames' module (server/src/plugins/web-app.ts). */
-export const FRAMES_MODULE_DIR = 'ssr';
-export const FRAMES_MODULE = `${FRAMES_MODULE_DIR}/page-frames.js`;
+const FRAMES_MODULE_DIR = 'ssr';
 
 /** What the frames' module exports (src/page-frames.tsx). */
 export type FramesModule = typeof PageFramesSource;

@@ -20,6 +20,26 @@ async function phonePage(h: Harness, cookie: string, colorScheme: 'light' | 'dar
 }
 
 /**
+ * Holds the app's entry back until the returned function is called (the frame can be measured
+ * meanwhile), and the page's own module `pageModule` 1.5 s longer: the app runs while its page is
+ * still on the way, as on a slow link.
+ */
+async function holdTheApp(page: Page, pageModule: RegExp): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  await page.route(pageModule, async (route: Route) => {
+    await held;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  return release;
+}
+
+/**
  * Whether the page's style sheets are in: a box read before then is laid out without them (the
  * frame does not paint until they are, but a script may measure it).
  */
@@ -98,19 +118,7 @@ describe("a phone's first paint of a signed-in page comes with the page", () => 
         if (document.querySelector('#root p')?.textContent === 'Loading...') w.sawLoadingScreen = true;
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
-    // The entry is held back until the frame has been measured, and the home page's module a while
-    // longer: the app runs while its page is still on the way, as on a slow link.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/index-[^/]+\.js$/, async (route: Route) => {
-      await held;
-      await route.continue();
-    });
-    await page.route(/\/assets\/home-page-[^/]+\.js$/, async (route: Route) => {
-      await held;
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
-    });
+    const release = await holdTheApp(page, /\/assets\/home-page-[^/]+\.js$/);
     const requests: Request[] = [];
     page.on('request', (r) => requests.push(r));
     const response = await page.goto('/dashboard/home', { waitUntil: 'commit' });
@@ -228,17 +236,7 @@ describe("a phone's terminal comes with its prices", () => {
         for (const s of document.querySelectorAll('#root [role="status"][aria-label^="Loading"]')) w.sawLoader.push(s.getAttribute('aria-label') ?? '');
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/index-[^/]+\.js$/, async (route: Route) => {
-      await held;
-      await route.continue();
-    });
-    await page.route(/\/assets\/phone-terminal-[^/]+\.js$/, async (route: Route) => {
-      await held;
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
-    });
+    const release = await holdTheApp(page, /\/assets\/phone-terminal-[^/]+\.js$/);
     const requests: Request[] = [];
     page.on('request', (r) => requests.push(r));
     const response = await page.goto('/trading', { waitUntil: 'commit' });

@@ -122,7 +122,7 @@ export interface TerminalFrame {
  * request (the prices move), from this module as the build bundles it for Node
  * (`build/page-frames.ts`); the page also carries the symbols and the quotes shown, from which the
  * app renders its first screen (main.tsx), so the frame gives way to the same rows and figures.
- * The connection badge says Connecting and the table says Delayed until the app's stream is open.
+ * The connection badge says Connecting until the app's stream is open.
  */
 export function renderTerminalFrame({ symbols, quotes }: TerminalFrameData): TerminalFrame {
   const shown = new Set(firstPageSymbols(symbols, useAppStore.getInitialState().symbolType, true));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Quote, SymbolRecord } from '@tradeport/contracts';
 import { buildFramesModule, loadFramesModule } from '../build/page-frames';
+import { symbolRecord } from './helpers/symbols';
 
 // The frames as the server gets them: src/page-frames.tsx bundled for Node by the build's own step
 // (its components' CSS modules need the bundler).
@@ -62,21 +63,7 @@ test('a frame holds nothing that runs: no script and no inline event handler', (
   }
 });
 
-const symbol = (ID: number, Symbol: string, CurrencyType: SymbolRecord['CurrencyType'], digits: number): SymbolRecord => ({
-  ID,
-  Symbol,
-  CurrencyType,
-  description: `${Symbol} description`,
-  baseCurrency: Symbol.slice(0, 3),
-  quoteCurrency: Symbol.slice(3),
-  digits,
-  contractSize: 100_000,
-  volumeMin: 0.01,
-  volumeStep: 0.01,
-  volumeMax: 100,
-  calcMode: 'forex',
-  sessions: [],
-});
+const symbol = (ID: number, Symbol: string, CurrencyType: SymbolRecord['CurrencyType'], digits: number) => symbolRecord(Symbol, CurrencyType, { ID, digits });
 const quote = (symbol: string, bid: number | null, ask: number | null, flags: Partial<Pick<Quote, 'open' | 'stale'>> = {}): Quote => ({ symbol, bid, ask, time: bid === null ? null : 1_764_000_000_000, open: true, stale: false, ...flags });
 
 test("the phone terminal's frame is the price table's first page of Forex with the quotes it is given, each in its state", () => {

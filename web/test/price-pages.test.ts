@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SymbolRecord } from '@tradeport/contracts';
+import { symbolRecord } from './helpers/symbols';
 import { firstPageSymbols, PAGE_SIZE, PAGE_SIZE_MOBILE, pageOf } from '../src/terminal/price-pages';
 
-const record = (Symbol: string, CurrencyType: SymbolRecord['CurrencyType']): SymbolRecord => ({
-  ID: 1,
-  Symbol,
-  CurrencyType,
-  description: Symbol,
-  baseCurrency: Symbol.slice(0, 3),
-  quoteCurrency: Symbol.slice(3),
-  digits: 5,
-  contractSize: 100_000,
-  volumeMin: 0.01,
-  volumeStep: 0.01,
-  volumeMax: 100,
-  calcMode: 'forex',
-  sessions: [],
-});
-
 // 20 Forex pairs with 3 crypto symbols among them, in the server's order.
-const list: SymbolRecord[] = Array.from({ length: 23 }, (_, i) => (i % 8 === 3 ? record(`COIN${i}`, 'Crypto') : record(`FX${String(i).padStart(2, '0')}`, 'Forex')));
+const list: SymbolRecord[] = Array.from({ length: 23 }, (_, i) => (i % 8 === 3 ? symbolRecord(`COIN${i}`, 'Crypto') : symbolRecord(`FX${String(i).padStart(2, '0')}`, 'Forex')));
 
 describe('price table pages', () => {
   test('a page holds the rows of its place in the list, and the last page only what is left', () => {

@@ -65,10 +65,9 @@ export function deviceOf(headers: IncomingHttpHeaders): Device {
  * files later: a preload fetched in another mode would not be used, and the file would come twice.
  */
 export function preloadLinks(route: PreloadRoute, device: Device, { styles: withStyles = true } = {}): string {
-  const scripts = deviceSets(route, device)
-    .flatMap((s) => s.scripts)
-    .map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`);
-  const styles = withStyles ? deviceSets(route, device).flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${f}">`) : [];
+  const sets = deviceSets(route, device);
+  const scripts = sets.flatMap((s) => s.scripts).map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`);
+  const styles = withStyles ? sets.flatMap((s) => s.styles).map((f) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${f}">`) : [];
   return [...scripts, ...styles].join('');
 }
 
@@ -260,13 +259,13 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
   };
   const symbols = live ? catalogueRows(live.market) : [];
   /**
-   * A trader's phone terminal, with its frame: the price table's first page with the quotes of this
-   * moment, so each one is rendered and compressed for its request (a few milliseconds). The page
-   * carries the rows and quotes the frame shows, and does not also preload the reads they answer.
+   * A trader's phone terminal, with its frame: the price table's first page with the quotes of the
+   * moment (a few milliseconds to render). The page carries the rows and quotes the frame shows,
+   * and does not also preload the reads they answer. It is the same for every trader's phone: one
+   * rendering serves all who ask within LIVE_PAGE_MS, so however many ask (a scripted client, every
+   * phone at the market's open) the server renders at most a few a second; the app's stream brings
+   * the prices on from there.
    */
-  // The page is the same for every trader's phone: one rendering serves all who ask within
-  // LIVE_PAGE_MS, so however many ask (a scripted client, every phone at the market's open) the
-  // server renders at most a few a second. The app's stream brings the prices on from there.
   let lastLive: { at: number; page: PageVariant } | undefined;
   const terminalPage = async (route: PreloadRoute, role: SessionUser['role'] | null, device: Device): Promise<PageVariant | undefined> => {
     if (!live || route.prefix || route.path !== TERMINAL_PATH || role !== 'trader' || device !== 'phone') return undefined;

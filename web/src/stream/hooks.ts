@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { AccountEvent, CandleRecord, PeriodName, Quote } from '@tradeport/contracts';
 import { stream } from './stream';
-import type { ConnectionState, QuoteEntry } from './stream-client';
+import { firstEntry, type ConnectionState, type QuoteEntry } from './stream-client';
 
 /**
  * The quotes a page rendered ahead of the app shows (src/page-frames.tsx), set only for the length
@@ -12,7 +12,7 @@ let frameQuotes: ReadonlyMap<string, QuoteEntry> = new Map();
 
 export function renderWithQuotes<T>(quotes: readonly Quote[], render: () => T): T {
   const before = frameQuotes;
-  frameQuotes = new Map(quotes.map((quote) => [quote.symbol, { quote, bidDirection: 'none', askDirection: 'none' }]));
+  frameQuotes = new Map(quotes.map((quote) => [quote.symbol, firstEntry(quote)]));
   try {
     return render();
   } finally {

@@ -25,6 +25,11 @@ export interface QuoteEntry {
   askDirection: Direction;
 }
 
+/** A symbol's entry for a quote with nothing before it to move from. */
+export function firstEntry(quote: Quote): QuoteEntry {
+  return { quote, bidDirection: 'none', askDirection: 'none' };
+}
+
 export interface SocketLike {
   readyState: number;
   onopen: ((ev: unknown) => void) | null;
@@ -173,7 +178,7 @@ export class StreamClient {
   seedQuotes(quotes: readonly Quote[]): void {
     for (const quote of quotes) {
       if (this.quotes.has(quote.symbol)) continue;
-      this.quotes.set(quote.symbol, { quote, bidDirection: 'none', askDirection: 'none' });
+      this.quotes.set(quote.symbol, firstEntry(quote));
       this.seeded.add(quote.symbol);
       this.quoteListeners.get(quote.symbol)?.forEach((l) => l());
     }
