@@ -168,6 +168,78 @@ describe('admin back office', () => {
       assert.equal(back.lastSeen, new Date(t.clock.now()).toISOString());
     });
 
+    test('without a query: every user in id order, with total, active and online counting them all', async () => {
+      await signedInTrader(t);
+      const r = await admin.get(TRADERS);
+      const rows = r.body.data as Row[];
+      assert.deepEqual(rows.map((u) => u.id), [...rows.map((u) => u.id)].sort((a, b) => a - b));
+      assert.equal(r.body.total, rows.length);
+      assert.equal(r.body.active, rows.filter((u) => u.isActive === '1').length);
+      assert.equal(r.body.online, rows.filter((u) => u.status === 'Online').length);
+    });
+
+    test('search, role, sort and paging select the same users as the whole list does, counted before paging', async () => {
+      // Last names sharing a prefix no other test uses: the search selects these five only.
+      const tag = `Pagetest${Date.now() % 100_000}`;
+      const made = [];
+      for (const [i, first] of ['Cleo', 'ada', 'Bea', 'Dora', 'Eve'].entries()) {
+        const trader = await signedInTrader(t, { firstName: first, lastName: `${tag}${i}` });
+        if (i < 3) await fund(trader.client, admin, gateway, String([40, 300, 7.5][i]));
+        made.push(trader);
+      }
+      const quiet = made[4]!;
+      await admin.post(TRADER_STATUS, { id: quiet.id, isActive: '0' });
+      const all = (await admin.get(TRADERS)).body.data as Row[];
+      const ours = all.filter((u) => String(u.lastName).startsWith(tag));
+      assert.equal(ours.length, 5);
+
+      const byBalanceDesc = [...ours].sort((a, b) => Number(b.balance) - Number(a.balance) || a.id - b.id);
+      const page = await admin.get(`${TRADERS}?search=${tag.toLowerCase()}&role=trader&sort=balance&direction=desc&limit=2&offset=1`);
+      assert.equal(page.status, 200);
+      assert.equal(page.body.status, 'success');
+      assert.deepEqual(page.body.data.map((u: Row) => u.id), byBalanceDesc.slice(1, 3).map((u) => u.id));
+      assert.deepEqual(page.body.data[0], byBalanceDesc[1], 'a page holds the same rows as the whole list');
+      assert.equal(page.body.total, 5);
+      assert.equal(page.body.active, 4);
+      assert.equal(page.body.online, 4, 'the deactivated trader was signed out');
+
+      // Names sort as people read them: case ignored, ties by id.
+      const byName = await admin.get(`${TRADERS}?search=${tag}&sort=name&limit=500`);
+      assert.deepEqual(byName.body.data.map((u: Row) => u.firstName), ['ada', 'Bea', 'Cleo', 'Dora', 'Eve']);
+      const byNameDesc = await admin.get(`${TRADERS}?search=${tag}&sort=name&direction=desc&limit=2`);
+      assert.deepEqual(byNameDesc.body.data.map((u: Row) => u.firstName), ['Eve', 'Dora']);
+      const activeFirst = await admin.get(`${TRADERS}?search=${tag}&sort=active&direction=desc`);
+      assert.equal(activeFirst.body.data[0].id, quiet.id, 'inactive sorts after active, so first when descending');
+
+      // The search matches the start of a field: an email, not the middle of a name.
+      assert.deepEqual((await admin.get(`${TRADERS}?search=${encodeURIComponent(made[1]!.email.toUpperCase())}`)).body.data.map((u: Row) => u.id), [made[1]!.id]);
+      const middle = await admin.get(`${TRADERS}?search=${tag.slice(3)}`);
+      assert.equal(middle.body.total, 0);
+      assert.deepEqual(middle.body.data, []);
+      // Past the end: no rows, the same counts.
+      const past = await admin.get(`${TRADERS}?search=${tag}&offset=5&limit=10`);
+      assert.deepEqual([past.body.data, past.body.total], [[], 5]);
+      // Administrators only, or traders only.
+      const admins = (await admin.get(`${TRADERS}?role=admin`)).body.data as Row[];
+      assert.ok(admins.some((u) => u.id === adminId));
+      assert.ok(admins.every((u) => u.accountType === '1'));
+      assert.equal((await admin.get(`${TRADERS}?search=${tag}&role=admin`)).body.total, 0);
+    });
+
+    test('a kept page follows the data: a deposit and a deactivation show in the next answer for the same page', async () => {
+      const tag = `Keptpage${Date.now() % 100_000}`;
+      const trader = await signedInTrader(t, { firstName: 'Kit', lastName: tag });
+      const page = `${TRADERS}?search=${tag}&limit=10`;
+      const first = await admin.get(page);
+      assert.deepEqual([first.body.data[0].balance, first.body.active], ['0.00', 1]);
+      assert.equal((await admin.get(page)).body.data[0].balance, '0.00');
+      await fund(trader.client, admin, gateway, '12.34');
+      assert.equal((await admin.get(page)).body.data[0].balance, '12.34');
+      await admin.post(TRADER_STATUS, { id: trader.id, isActive: '0' });
+      const after = await admin.get(page);
+      assert.deepEqual([after.body.data[0].isActive, after.body.active, after.body.online], ['0', 0, 0]);
+    });
+
     test('a user who has never signed in is Offline', async () => {
       const body = { firstName: 'Never', lastName: 'Seen', phoneNo: '4915112345678', email: `never.${Date.now()}@example.com`, password: 'violet-harbour-42', country_id: US };
       const reg = await new Client(t).post('/registration.php', body);

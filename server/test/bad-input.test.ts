@@ -446,6 +446,9 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       symbols: ['NOPE', 'EURUSD,NOPE', 'X'.repeat(2001)],
       symbol: ['', 'NOPE', 'X'.repeat(21)],
       period: ['M2', '', 'h1', 'D'],
+      role: ['customer', '', 'ADMIN', 'trader&role=admin'],
+      sort: ['price', '', 'NAME', 'name&sort=email'],
+      direction: ['up', '', 'ASC'],
       id: ['', '../terms', 'TERMS', 'terms.md', '%2e%2e%2fconfig', 'x'.repeat(65), 'terms&id=privacy'],
     };
     // A malformed legal document id is simply not a document: 404 'No such document.', like an unknown one.

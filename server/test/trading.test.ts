@@ -428,6 +428,44 @@ describe('trading engine over HTTP', () => {
 
   // ------------------------------------------------------------------ admin
 
+  test('admin getOpenTrades searches and pages per trader; total, trades and floatingProfit count every match, not only the page', async () => {
+    const tag = `Opentag${randomBytes(3).toString('hex')}`;
+    const a = await fundedTrader(undefined, { firstName: 'Ann', lastName: tag });
+    const b = await fundedTrader(undefined, { firstName: 'Bob', lastName: tag });
+    const c = await fundedTrader(undefined, { firstName: 'Cy', lastName: tag });
+    await push(t, 'EURUSD', BID, ASK);
+    const a1 = await openPosition(a.client, { side: 'buy', volume: 1 });
+    const a2 = await openPosition(a.client, { side: 'sell', volume: 0.2 });
+    await openPosition(b.client, { side: 'buy', volume: 0.3 });
+    await openPosition(c.client, { side: 'buy', volume: 0.1 });
+    await push(t, 'EURUSD', 1.1012, 1.1014);
+
+    type Group = { traderId: number; trades: { tradeId: number; profit: string | null }[] };
+    const whole = await admin.get(OPEN_TRADES);
+    const all = whole.body.data as Group[];
+    assert.deepEqual([whole.body.total, whole.body.trades], [all.length, all.reduce((n, g) => n + g.trades.length, 0)], 'without a query: every holder');
+    const ours = all.filter((g) => [a.id, b.id, c.id].includes(g.traderId));
+    // Profits: a 100.00 and -28.00, b 30.00, c 10.00 (a bid 0.0010 above the Buy open per lot).
+    const page = await admin.get(`${OPEN_TRADES}?search=${tag.toLowerCase()}&limit=2&offset=1`);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.deepEqual(page.body.data, ours.slice(1, 3), 'the page holds the whole list\'s groups, in id order');
+    assert.deepEqual([page.body.total, page.body.trades, page.body.floatingProfit], [3, 4, '112.00']);
+
+    // A ticket keeps only that trade of its trader (a leading # is allowed); a symbol keeps every match.
+    const byTicket = await admin.get(`${OPEN_TRADES}?search=${encodeURIComponent(`#${a2}`)}`);
+    const hit = (byTicket.body.data as Group[]).find((g) => g.traderId === a.id);
+    assert.deepEqual(hit?.trades.map((x) => x.tradeId), [a2]);
+    assert.ok(!(byTicket.body.data as Group[]).some((g) => g.trades.some((x) => x.tradeId === a1)));
+    const none = await admin.get(`${OPEN_TRADES}?search=${tag}zzz`);
+    assert.deepEqual([none.body.total, none.body.trades, none.body.floatingProfit, none.body.data], [0, 0, '0.00', []]);
+
+    // A close shows on the next read of the same page.
+    assert.equal((await admin.post(ADMIN_CLOSE, { traders_id: b.id, ticket: (ours[1] as Group).trades[0]!.tradeId })).status, 200);
+    const next = await admin.get(`${OPEN_TRADES}?search=${tag.toLowerCase()}&limit=2&offset=1`);
+    assert.deepEqual([next.body.total, next.body.trades, next.body.floatingProfit], [2, 3, '82.00']);
+    assert.deepEqual(next.body.data.map((g: Group) => g.traderId), [c.id]);
+  });
+
   test('admin getOpenTrades groups open positions per trader; editStatusTrades closes at the server price, checks traders_id, and is audit-logged', async () => {
     const a = await fundedTrader();
     const b = await fundedTrader();

@@ -22,7 +22,27 @@ export const traderRow = z.object({
   createdAt: timestamp,
 });
 export type TraderRow = z.infer<typeof traderRow>;
-export const tradersResponse = z.object({ status: z.literal('success'), data: z.array(traderRow) });
+/** The users table's columns a page can be ordered by. */
+export const traderSortKeys = ['name', 'country', 'balance', 'deposits', 'credit', 'withdrawals', 'active', 'online'] as const;
+export type TraderSortKey = (typeof traderSortKeys)[number];
+
+/**
+ * The users table filtered, ordered and paged on the server. Every field is optional: without any,
+ * the answer is every user in id order, as the spec's call gives it.
+ */
+export const tradersQuery = z.object({
+  /** Matches the start of the name, last name, email, phone or country, ignoring case. */
+  search: oneLine(z.string().trim().max(100, 'search must be at most 100 characters.'), 'search').optional(),
+  role: z.enum(['trader', 'admin'], { error: "role must be 'trader' or 'admin'." }).optional(),
+  sort: z.enum(traderSortKeys, { error: `sort must be one of ${traderSortKeys.join(', ')}.` }).optional(),
+  direction: z.enum(['asc', 'desc'], { error: "direction must be 'asc' or 'desc'." }).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional(),
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int('offset must be a whole number.').min(0, 'offset must not be negative.').max(1_000_000_000, 'offset is too large.').optional(),
+});
+export type TradersQuery = z.infer<typeof tradersQuery>;
+
+/** `total`, `active` and `online` count every user the filters match, not only the page's. */
+export const tradersResponse = z.object({ status: z.literal('success'), total: z.number(), active: z.number(), online: z.number(), data: z.array(traderRow) });
 
 export const editTraderStatusRequest = z.object({
   id: idField('Unknown trader.'),

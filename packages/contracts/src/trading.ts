@@ -144,8 +144,31 @@ const fromBeforeToIssue = { message: 'from must be before to.', path: ['from'] }
 export const historyQuery = z.object(historyPaging).refine(fromBeforeTo, fromBeforeToIssue);
 export const pageCursorOf = (time: number, id: number): string => `${time}_${id}`;
 
+/**
+ * The back office's open trades, searched and paged per trader on the server. Without any field the
+ * answer is every trader holding open positions, in id order, as the spec's call gives it.
+ */
+export const adminOpenTradesQuery = z.object({
+  /**
+   * "Contains", ignoring case: a trader whose name or email contains it keeps all of their trades;
+   * otherwise only the trades whose symbol or ticket (a leading # ignored) contains it are kept.
+   */
+  search: oneLine(z.string().trim().max(100, 'search must be at most 100 characters.'), 'search').optional(),
+  limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional(),
+  offset: z.coerce.number({ error: 'offset must be a number.' }).int('offset must be a whole number.').min(0, 'offset must not be negative.').max(1_000_000_000, 'offset is too large.').optional(),
+});
+export type AdminOpenTradesQuery = z.infer<typeof adminOpenTradesQuery>;
+
+/**
+ * `total` counts the traders the search matched, `trades` their trades kept by it, and
+ * `floatingProfit` is the sum of those trades' profits (the ones with a price): all of them, not
+ * only the page's.
+ */
 export const adminOpenTradesResponse = z.object({
   status: z.literal('success'),
+  total: z.number(),
+  trades: z.number(),
+  floatingProfit: money,
   data: z.array(
     z.object({
       traderId: z.number(),

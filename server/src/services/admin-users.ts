@@ -1,4 +1,4 @@
-import type { TraderRow } from '@tradeport/contracts';
+import type { TraderRow, TraderSortKey, TradersQuery } from '@tradeport/contracts';
 import { formatCents } from '../domain/money';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
@@ -95,6 +95,59 @@ export function usersTable(sources: UserListSources, online: readonly number[]):
       createdAt: isoTime(u.created_at),
     };
   });
+}
+
+const fullName = (t: TraderRow) => `${t.firstName} ${t.lastName}`.trim();
+const byText = new Intl.Collator('en', { sensitivity: 'base' });
+const TEXT_ORDER: Partial<Record<TraderSortKey, (t: TraderRow) => string>> = {
+  name: fullName,
+  country: (t) => t.countryName,
+  active: (t) => (t.isActive === '1' ? 'a' : 'b'),
+  online: (t) => (t.status === 'Online' ? 'a' : 'b'),
+};
+// Two-decimal amounts: far below 2^53 cents, so their numbers order exactly as the amounts do.
+const NUMBER_ORDER: Partial<Record<TraderSortKey, (t: TraderRow) => number>> = {
+  balance: (t) => Number(t.balance),
+  deposits: (t) => Number(t.totalDeposite),
+  credit: (t) => Number(t.totalCredit),
+  withdrawals: (t) => Number(t.totalWithdrawals),
+};
+
+/** Whether a user matches the back office's search: a field starts with the text, ignoring case. */
+function matchesSearch(t: TraderRow, text: string): boolean {
+  if (!text) return true;
+  for (const field of [fullName(t), t.lastName, t.email, t.phoneNo, t.countryName]) if (field.toLowerCase().startsWith(text)) return true;
+  return false;
+}
+
+/**
+ * One page of the users table (`table`: usersTable's rows, in id order): the users `query`
+ * matches, ordered by its column (ties by id; id order when none is named), from `offset`, at most
+ * `limit` (every match when no limit is given), with how many matched, how many of them are
+ * active and how many online.
+ */
+export function tradersPage(table: readonly TraderRow[], query: TradersQuery): { total: number; active: number; online: number; data: TraderRow[] } {
+  const text = query.search?.toLowerCase() ?? '';
+  const accountType = query.role === undefined ? undefined : query.role === 'admin' ? '1' : '0';
+  const rows = text === '' && accountType === undefined ? [...table] : table.filter((t) => (accountType === undefined || t.accountType === accountType) && matchesSearch(t, text));
+  let active = 0;
+  let online = 0;
+  for (const t of rows) {
+    if (t.isActive === '1') active += 1;
+    if (t.status === 'Online') online += 1;
+  }
+  if (query.sort !== undefined) {
+    const sign = query.direction === 'desc' ? -1 : 1;
+    const textOf = TEXT_ORDER[query.sort];
+    const numberOf = NUMBER_ORDER[query.sort];
+    rows.sort((a, b) => {
+      const order = textOf ? byText.compare(textOf(a), textOf(b)) : numberOf ? numberOf(a) - numberOf(b) : 0;
+      return order === 0 ? a.id - b.id : order * sign;
+    });
+  } else if (query.direction === 'desc') rows.reverse();
+  const offset = query.offset ?? 0;
+  const data = query.limit === undefined ? (offset === 0 ? rows : rows.slice(offset)) : rows.slice(offset, offset + query.limit);
+  return { total: rows.length, active, online, data };
 }
 
 /** The rows one user's back-office profile is built from (on SQLite the same objects while nothing changed). */

@@ -58,6 +58,12 @@ const serializedLists = new WeakMap<unknown[], JsonText<unknown>>();
 export const keptAnswerStats = { hits: 0, misses: 0, unkept: 0 };
 
 /**
+ * How many pages (searches, orders, offsets) of one kept list are kept with it at most: a search
+ * typed letter by letter asks for a page per letter; past this many they are all dropped at once.
+ */
+export const MAX_KEPT_PAGES = 256;
+
+/**
  * `successData(list)`, serialized once for a list handed out again unchanged (frozen, from
  * `mapRows`); any other list is answered as usual.
  */

@@ -1,23 +1,44 @@
 import { calls, type MoneyRequestRow, type TraderRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { listAudit, onlineUserIds, setUserActive, setUserPassword, userListSources, usersTable } from '../../../services/admin-users';
+import { listAudit, onlineUserIds, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
 import { withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
 import { databaseVersion } from '../../../storage/prepared';
-import { answerCache, JsonText, keptAnswerStats, successData, successList, successMessage } from '../responses';
+import { answerCache, JsonText, keptAnswerStats, MAX_KEPT_PAGES, successData, successList, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
 export function adminRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  // Kept with the rows it was built from, for as long as the same users are online.
-  const tradersAnswer = answerCache<{ status: 'success'; data: TraderRow[] }>(3);
-  registerCall(app, calls.getTraders, async () => {
+  // The whole table is kept with the rows it was built from, for as long as the same users are
+  // online; each page asked of it (search, order, paging) is kept with it.
+  type TradersAnswer = { status: 'success' } & ReturnType<typeof tradersPage>;
+  let keptTable: { keys: readonly object[]; online: string; table: TraderRow[]; pages: Map<string, JsonText<TradersAnswer>> } | undefined;
+  registerCall(app, calls.getTraders, async ({ query }) => {
     const sources = await userListSources(ctx);
     const online = onlineUserIds(ctx, sources, ctx.now());
-    return tradersAnswer([sources.users, sources.totals, sources.sessions], () => successData(usersTable(sources, online)), online.join(','));
+    const keys = [sources.users, sources.totals, sources.sessions];
+    if (!keys.every((k) => Object.isFrozen(k))) {
+      keptAnswerStats.unkept += 1;
+      return { status: 'success' as const, ...tradersPage(usersTable(sources, online), query) };
+    }
+    const onlineNow = online.join(',');
+    if (keptTable === undefined || keptTable.online !== onlineNow || keys.some((k, i) => k !== keptTable?.keys[i])) {
+      keptTable = { keys, online: onlineNow, table: usersTable(sources, online), pages: new Map() };
+    }
+    const page = JSON.stringify([query.search, query.role, query.sort, query.direction, query.limit, query.offset]);
+    let text = keptTable.pages.get(page);
+    if (text !== undefined) {
+      keptAnswerStats.hits += 1;
+      return text;
+    }
+    keptAnswerStats.misses += 1;
+    if (keptTable.pages.size >= MAX_KEPT_PAGES) keptTable.pages.clear();
+    text = JsonText.of<TradersAnswer>({ status: 'success', ...tradersPage(keptTable.table, query) });
+    keptTable.pages.set(page, text);
+    return text;
   });
 
   registerCall(app, calls.getPendingDeposite, async () => successList(await listPendingDeposits(ctx)));

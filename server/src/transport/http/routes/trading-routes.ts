@@ -1,8 +1,9 @@
-import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf, type OpenTrade } from '@tradeport/contracts';
+import { calls, HISTORY_PAGE_DEFAULT, pageCursorOf, type AdminOpenTradesQuery, type OpenTrade } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import { formatCents } from '../../../domain/money';
+import { openTradesPage, type OpenTradesGroup } from '../../../services/admin-open-trades';
 import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
@@ -14,7 +15,7 @@ import type { OrdersTable, PositionsTable } from '../../../storage/schema-tradin
 import { centsText, figureTexts, type FigureTexts } from '../../../trading/account-figures';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
-import { answerCache, JsonText, keptAnswerStats, successData, successList, successMessage } from '../responses';
+import { answerCache, JsonText, keptAnswerStats, MAX_KEPT_PAGES, successData, successList, successMessage } from '../responses';
 
 /** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
 const pages = (q: { limit?: number; before?: unknown; from?: number; to?: number }) => q.limit !== undefined || q.before !== undefined || q.from !== undefined || q.to !== undefined;
@@ -288,22 +289,34 @@ export function tradingRoutes(app: FastifyInstance): void {
       .where('id', 'in', (eb) => eb.selectFrom('positions').select('user_id').where('status', '=', 'open'))
       .orderBy('id'),
   );
-  type OpenTradesAnswer = { status: 'success'; data: { traderId: number; traderFirstName: string; traderLastName: string; traderEmail: string; trades: { tradeId: number; fullSymbol: string; timeStamp: string; volume: number; orginalPrice: number; tradesTypesName: 'buy' | 'sell'; profit: string | null }[] }[] };
-  // The answer shows each position's fixed terms and profit: it holds while the same positions are
-  // open, the quotes their profits were computed from (their symbols' and the conversion rates:
-  // `pricesOfOpen`, not every tick of the book) are the same and the names are the same rows. One
-  // answer is kept here rather than in an answerCache because the rare answer that needed names
-  // looked up on their own (not kept rows) must not be kept.
-  let keptOpenTrades: { named: readonly object[]; open: number; prices: unknown[]; text: JsonText<OpenTradesAnswer> } | undefined;
+  type OpenTradesAnswer = { status: 'success' } & ReturnType<typeof openTradesPage>;
+  // Every holder's open positions with their profits: they hold while the same positions are open,
+  // the quotes their profits were computed from (their symbols' and the conversion rates:
+  // `pricesOfOpen`, not every tick of the book) are the same and the names are the same rows. The
+  // list is kept with those, and each page asked of it (search, paging) with the list. Kept here
+  // rather than in an answerCache because the rare list that needed names looked up on their own
+  // (not kept rows) must not be kept.
+  let keptOpenTrades: { named: readonly object[]; open: number; prices: unknown[]; groups: OpenTradesGroup[]; pages: Map<string, JsonText<OpenTradesAnswer>> } | undefined;
   const samePrices = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-  registerCall(app, calls.getOpenTrades, async () => {
-    if (engine.openCount === 0) return successData([]);
+  const answerOf = (groups: readonly OpenTradesGroup[], query: AdminOpenTradesQuery): OpenTradesAnswer => ({ status: 'success', ...openTradesPage(groups, query) });
+  registerCall(app, calls.getOpenTrades, async ({ query }) => {
+    if (engine.openCount === 0) return answerOf([], query);
     const named = await holdersOfOpenPositions.all(ctx.db, {});
     // Taken after the read: what follows is synchronous up to the answer (no tick in between).
     const open = engine.openVersion;
-    if (keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.open === open && samePrices(keptOpenTrades.prices, engine.pricesOfOpen())) {
-      keptAnswerStats.hits += 1;
-      return keptOpenTrades.text;
+    const page = JSON.stringify([query.search, query.limit, query.offset]);
+    const kept = keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.open === open && samePrices(keptOpenTrades.prices, engine.pricesOfOpen()) ? keptOpenTrades : undefined;
+    if (kept !== undefined) {
+      let text = kept.pages.get(page);
+      if (text !== undefined) {
+        keptAnswerStats.hits += 1;
+        return text;
+      }
+      keptAnswerStats.misses += 1;
+      if (kept.pages.size >= MAX_KEPT_PAGES) kept.pages.clear();
+      text = JsonText.of(answerOf(kept.groups, query));
+      kept.pages.set(page, text);
+      return text;
     }
     // Grouped once: a per-trader filter would walk every open position once per trader.
     const byTrader = new Map<number, OpenPosition[]>();
@@ -321,23 +334,22 @@ export function tradingRoutes(app: FastifyInstance): void {
       users.push(...(await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', missing).execute()));
       users.sort((a, b) => a.id - b.id);
     }
-    const answer: OpenTradesAnswer = successData(
-      users.map((u) => ({
-        traderId: u.id,
-        traderFirstName: u.first_name,
-        traderLastName: u.last_name,
-        traderEmail: u.email,
-        trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitOf(p) })),
-      })),
-    );
+    const groups: OpenTradesGroup[] = users.map((u) => ({
+      traderId: u.id,
+      traderFirstName: u.first_name,
+      traderLastName: u.last_name,
+      traderEmail: u.email,
+      trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitOf(p) })),
+    }));
     if (missing.length > 0 || !Object.isFrozen(named)) {
       keptAnswerStats.unkept += 1;
-      return answer;
+      return answerOf(groups, query);
     }
     keptAnswerStats.misses += 1;
+    const text = JsonText.of(answerOf(groups, query));
     // Taken after the profits were computed, so it names every quote they read.
-    keptOpenTrades = { named, open, prices: engine.pricesOfOpen(), text: JsonText.of(answer) };
-    return keptOpenTrades.text;
+    keptOpenTrades = { named, open, prices: engine.pricesOfOpen(), groups, pages: new Map([[page, text]]) };
+    return text;
   });
 
   // The back office's trader page: everything support needs about one user in one answer. Its JSON
