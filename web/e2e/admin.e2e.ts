@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 import { AdminAuditLogPage, AdminOpenTradesPage, AdminPaymentAccountsPage, AdminRequestsPage, AdminTraderPage, AdminUsersPage } from './pages/admin-pages';
 import { DashboardPage } from './pages/dashboard-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -219,6 +219,71 @@ describe('the back office', () => {
     await check('admin-users-none');
   });
 
+  it('users are searched, ordered and paged on the server: only the page shown is sent; a filter’s trader is found by a server search', async () => {
+    const stamp = String(Date.now() % 100_000);
+    const made = [];
+    for (let i = 0; i < 11; i++) made.push(await createTrader(h, { firstName: 'Pia', lastName: `Pagerow${stamp}${String.fromCharCode(97 + i)}` }));
+    const rich = made[6]!;
+    const id = await deposit(rich, '300.00');
+    assert.equal((await postJson(api, '/dashboard/admin/editStatusDeposite.php', { deposites_id: id, status: 1 })).status, 200);
+
+    const answers: { url: URL; body: { total: number; data: { email: string }[] } }[] = [];
+    const record = async (response: Response) => {
+      // An answer the page navigated away from has no body to read: it is not one the test looks at.
+      if (response.url().includes('/getTraders.php') && response.ok()) await response.json().then((body) => answers.push({ url: new URL(response.url()), body }), () => undefined);
+    };
+    page.on('response', record);
+    try {
+      const users = new AdminUsersPage(page);
+      await users.goto();
+      await users.find(`pagerow${stamp}`);
+      await page.getByText('11 users found').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Users"] tbody tr').length === 10);
+      const first = answers.findLast((a) => a.url.searchParams.get('search') === `pagerow${stamp}`);
+      assert.ok(first, 'the search went to the server');
+      assert.deepEqual([first.body.total, first.body.data.length, first.url.searchParams.get('limit'), first.url.searchParams.get('sort')], [11, 10, '10', 'name']);
+
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.getByText('Showing 11–11 of 11').waitFor();
+      await users.row(made[10]!.email).waitFor();
+      assert.equal(answers.at(-1)?.url.searchParams.get('offset'), '10');
+
+      // Balance, highest first: the funded trader leads page one (a page the server ordered).
+      await users.table().getByRole('button', { name: 'Balance' }).click();
+      await users.table().getByRole('button', { name: 'Balance' }).click();
+      await page.waitForFunction((email) => document.querySelector('table[aria-label="Users"] tbody tr')?.textContent?.includes(email), rich.email);
+      assert.deepEqual([answers.at(-1)?.url.searchParams.get('sort'), answers.at(-1)?.url.searchParams.get('direction'), answers.at(-1)?.url.searchParams.get('offset')], ['balance', 'desc', '0']);
+      await check('admin-users-paged');
+
+      // The closed records' trader filter asks the server for the traders matching what is typed.
+      await page.goto('/dashboard/requests/user_closs_records');
+      await page.getByRole('heading', { name: 'User Closed Records' }).waitFor();
+      const picker = page.getByRole('combobox', { name: 'Trader' });
+      const typed = rich.email.slice(0, 12);
+      const answered = page.waitForResponse((r) => r.url().includes('/getTraders.php') && new URL(r.url()).searchParams.get('search') === typed);
+      await picker.fill(typed);
+      await answered;
+      // Only the server's matches are offered.
+      const offered = page.getByRole('listbox', { name: 'Trader' }).getByRole('option');
+      await offered.filter({ hasText: rich.email }).waitFor();
+      // The list the picker opened with (every trader, by name) gives way to the server's answer.
+      for (let i = 0; i < 50 && (await offered.count()) !== 1; i++) await page.waitForTimeout(100);
+      assert.deepEqual(await offered.allTextContents(), [`Pia ${rich.lastName} · ${rich.email}`]);
+      await offered.first().click();
+      const searched = answers.findLast((a) => a.url.searchParams.get('search') === rich.email.slice(0, 12));
+      assert.ok(searched, 'the picker searched on the server');
+      assert.deepEqual([searched.url.searchParams.get('role'), searched.body.data.map((u) => u.email)], ['trader', [rich.email]]);
+      await page.getByText('No closed trades match these filters.').waitFor();
+      assert.equal(await picker.inputValue(), `Pia ${rich.lastName} · ${rich.email}`, 'the chosen trader stays in the box');
+      await check('admin-closed-records-trader');
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      await page.getByText('No closed trades match these filters.').waitFor({ state: 'detached' });
+      assert.equal(await picker.inputValue(), '', 'Clear filters empties the trader box');
+    } finally {
+      page.off('response', record);
+    }
+  });
+
   it('shows a trader’s page with positions, orders and activity, and closes the trade from Open Trades', async () => {
     const trader = await funded('Gustavo', 'Nakamura-Ferreira', '10000.00');
     await freshPrices();
@@ -246,6 +311,8 @@ describe('the back office', () => {
     // Profit follows the streamed price: (1.1010 − 1.1002) × 100,000 × 0.5 = +40.00.
     await freshPrices(1.101);
     await page.waitForFunction((t) => document.querySelector(`[data-testid="profit-${t}"]`)?.textContent?.trim() === '+40.00', ticket);
+    // The total over every page agrees with the rows as they tick: +40.00 − 4.00.
+    await page.getByText(/^2 trades · 1 trader · \+36\.00 USD$/).waitFor();
     await check('admin-open-trades', { dark: true });
 
     await trades.search().fill('zzz-nothing');
@@ -354,7 +421,11 @@ describe('the back office', () => {
       await page.goto('/dashboard/users');
       const users = page.getByRole('list', { name: 'Users' });
       await users.getByRole('listitem').first().waitFor();
+      const sorted = page.waitForResponse((r) => r.url().includes('/getTraders.php') && new URL(r.url()).searchParams.get('sort') === 'balance');
       await page.getByLabel('Sort by').selectOption('balance:desc');
+      await sorted;
+      // The page before stays (dimmed) until the server's ordered page replaces it.
+      await page.waitForFunction(() => getComputedStyle(document.querySelector('[role="list"][aria-label="Users"]') as Element).opacity === '1');
       const balances = await users.getByRole('listitem').evaluateAll((items) => items.map((item) => Number((item.textContent ?? '').match(/([\d,]+\.\d\d) USD/)?.[1]?.replace(/,/g, '') ?? 'NaN')));
       assert.ok(balances.length > 1 && balances.every((b, i) => !Number.isNaN(b) && (i === 0 || balances[i - 1]! >= b)), `balances highest first: ${balances.join(', ')}`);
       await users.getByRole('button', { name: /^Change password of / }).first().click();

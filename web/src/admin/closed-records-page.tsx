@@ -1,10 +1,11 @@
 import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
-import { useClosedTrades, useTraders, type ClosedTradeFilters, type ClosedTradeRow } from '../api/admin-queries';
+import { useClosedTrades, type ClosedTradeFilters, type ClosedTradeRow } from '../api/admin-queries';
 import { useSymbols } from '../api/queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { badgeStyles, BusyMark, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
+import { TraderPicker } from './trader-picker';
 import { TablePager, usePageSize } from './users-page';
 
 type CloseReason = ClosedTradeRow['closeReason'];
@@ -40,7 +41,6 @@ function Profit({ value }: { value: string }) {
 export function ClosedRecordsPage() {
   const pageSize = usePageSize();
   const phone = usePhone();
-  const traders = useTraders();
   const symbols = useSymbols();
   const [traderId, setTraderId] = useState<string | null>(null);
   const [symbol, setSymbol] = useState<string | null>(null);
@@ -62,7 +62,6 @@ export function ClosedRecordsPage() {
   };
   const closed = useClosedTrades(filters, !datesWrong);
 
-  const traderOptions = useMemo(() => (traders.data?.data ?? []).filter((t) => t.accountType === '0').map((t) => ({ value: String(t.id), label: `${t.firstName} ${t.lastName} · ${t.email}` })), [traders.data]);
   const symbolOptions = useMemo(() => {
     const groups = new Map<string, string[]>();
     for (const s of symbols.data?.data ?? []) groups.set(s.CurrencyType, [...(groups.get(s.CurrencyType) ?? []), s.Symbol]);
@@ -240,18 +239,7 @@ export function ClosedRecordsPage() {
       <PageHeader title="User Closed Records" description="Every trader's closed positions, newest first: at what price, for what profit, and who or what closed them." />
       <Paper p="lg">
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" mb="md">
-          <Select
-            label="Trader"
-            placeholder={traders.isError ? 'Traders could not be loaded' : 'All traders'}
-            data={traderOptions}
-            value={traderId}
-            onChange={setTraderId}
-            searchable
-            clearable
-            nothingFoundMessage="No trader matches"
-            limit={100}
-            disabled={traders.isError}
-          />
+          <TraderPicker value={traderId} onChange={setTraderId} />
           <Select
             label="Symbol"
             placeholder={symbols.isError ? 'Symbols could not be loaded' : 'All symbols'}

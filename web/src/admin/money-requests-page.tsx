@@ -10,7 +10,6 @@ import {
   useMoneyRequests,
   usePendingDeposits,
   usePendingWithdrawals,
-  useTraders,
   type Decision,
   type DecisionInput,
   type MoneyRequestFilters,
@@ -22,6 +21,7 @@ import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
 import { AmountAndStatus, BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
+import { TraderPicker } from './trader-picker';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
@@ -321,7 +321,6 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
   const isDeposit = kind === 'deposit';
   const phone = usePhone();
   const pageSize = usePageSize();
-  const traders = useTraders();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [status, setStatus] = useState<'all' | '0' | '1' | '2'>('all');
@@ -347,7 +346,6 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
     offset: (page - 1) * pageSize,
   };
   const requests = useMoneyRequests(filters, !datesWrong);
-  const traderOptions = useMemo(() => (traders.data?.data ?? []).filter((t) => t.accountType === '0').map((t) => ({ value: String(t.id), label: `${nameOf(t)} · ${t.email}` })), [traders.data]);
   const filtered = status !== 'all' || traderId !== null || search !== '' || from !== '' || to !== '';
   const clear = () => {
     setSearch('');
@@ -487,18 +485,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
           maxLength={100}
         />
         <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => setStatus((v as typeof status | null) ?? 'all')} allowDeselect={false} />
-        <Select
-          label="Trader"
-          placeholder={traders.isError ? 'Traders could not be loaded' : 'All traders'}
-          data={traderOptions}
-          value={traderId}
-          onChange={setTraderId}
-          searchable
-          clearable
-          nothingFoundMessage="No trader matches"
-          limit={100}
-          disabled={traders.isError}
-        />
+        <TraderPicker value={traderId} onChange={setTraderId} />
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? 'Must be on or after From' : undefined} />
       </SimpleGrid>

@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconRefresh } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -21,23 +22,7 @@ interface CloseTarget {
 
 const nameOf = (g: OpenTradesGroup) => `${g.traderFirstName} ${g.traderLastName}`.trim();
 
-/**
- * The spec's open-trades search: "contains", ignoring case. A trader's name or email keeps all of
- * their trades; otherwise only the trades whose symbol or ticket contains the text are kept.
- */
-function filterGroups(groups: readonly OpenTradesGroup[], text: string): OpenTradesGroup[] {
-  if (!text) return [...groups];
-  const out: OpenTradesGroup[] = [];
-  for (const g of groups) {
-    if (nameOf(g).toLowerCase().includes(text) || g.traderEmail.toLowerCase().includes(text)) {
-      out.push(g);
-      continue;
-    }
-    const trades = g.trades.filter((t) => t.fullSymbol.toLowerCase().includes(text) || String(t.tradeId).includes(text.replace(/^#/, '')));
-    if (trades.length > 0) out.push({ ...g, trades });
-  }
-  return out;
-}
+const negated = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
 
 function liveProfit(t: Trade, info: ReadonlyMap<string, SymbolRecord>, price: Price): string | null {
   return profitAt({ symbol: t.fullSymbol, side: t.tradesTypesName, volume: t.volume, openPrice: t.orginalPrice, serverProfit: t.profit }, info.get(t.fullSymbol), price, info);
@@ -198,27 +183,36 @@ function CloseDialog({ target, opened, onClose, info, price }: { target: CloseTa
 
 /** Open trades: every trader's open positions, one expandable row per trader, each closable by an admin. */
 export function OpenTradesPage() {
-  const openTrades = useOpenTrades();
   const info = useSymbolInfo();
   const pageSize = usePageSize();
   const phone = usePhone();
   const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [page, setPage] = useState(1);
   const closeDialog = useRowDialog<CloseTarget>();
+  // Searched (the spec's "contains") and paged per trader on the server: only the page shown travels.
+  const openTrades = useOpenTrades({ search: debouncedSearch || undefined, limit: pageSize, offset: (page - 1) * pageSize });
 
-  const all = useMemo(() => openTrades.data?.data ?? [], [openTrades.data]);
-  const needle = search.trim().toLowerCase();
-  const groups = useMemo(() => filterGroups(all, needle), [all, needle]);
-  const price = useLivePrices(useMemo(() => symbolsFor(all.flatMap((g) => g.trades.map((t) => ({ symbol: t.fullSymbol }))), info), [all, info]));
-  const pages = Math.max(1, Math.ceil(groups.length / pageSize));
+  const shown = useMemo(() => openTrades.data?.data ?? [], [openTrades.data]);
+  const total = openTrades.data?.total ?? 0;
+  const needle = debouncedSearch;
+  // Live prices for the page's trades; the totals over every page are the server's, re-read with the list.
+  const price = useLivePrices(useMemo(() => symbolsFor(shown.flatMap((g) => g.trades.map((t) => ({ symbol: t.fullSymbol }))), info), [shown, info]));
+  const pages = Math.max(1, Math.ceil(total / pageSize));
   useEffect(() => {
-    if (page > pages) setPage(pages);
-  }, [page, pages]);
-  const shown = groups.slice((page - 1) * pageSize, page * pageSize);
-
-  const trades = groups.flatMap((g) => g.trades);
-  const floating = sumMoney(trades.map((t) => liveProfit(t, info, price)).filter((p): p is string => p !== null));
+    if (openTrades.data && !openTrades.isPlaceholderData && page > pages) setPage(pages);
+  }, [page, pages, openTrades.data, openTrades.isPlaceholderData]);
+  const tradeCount = openTrades.data?.trades ?? 0;
+  // Every page's floating profit as the server last computed it, with this page's trades at the
+  // live price instead, so the total agrees with the rows shown as they tick.
+  const pageTrades = shown.flatMap((g) => g.trades);
+  const known = (p: string | null): p is string => p !== null;
+  const floating = sumMoney([
+    openTrades.data?.floatingProfit ?? '0.00',
+    ...pageTrades.map((t) => t.profit).filter(known).map(negated),
+    ...pageTrades.map((t) => liveProfit(t, info, price)).filter(known),
+  ]);
   // While searching, every trader with a match is shown open.
   const isOpen = (id: number) => needle !== '' || expanded.has(id);
   const toggle = (id: number) =>
@@ -233,12 +227,12 @@ export function OpenTradesPage() {
   let body: ReactNode;
   if (openTrades.isPending) body = <TableSkeleton rows={6} height={44} />;
   else if (openTrades.isError) body = <ErrorState error={openTrades.error} onRetry={() => void openTrades.refetch()} title="Could not load the open trades" />;
-  else if (groups.length === 0) body = <EmptyState message="No trades found" />;
+  else if (total === 0) body = <EmptyState message="No trades found" />;
   else if (phone) {
     // A phone lists traders as cards; a card opens onto its trades, each with Close in reach.
     body = (
       <>
-        <Stack gap="xs" role="list" aria-label="Open trades by trader">
+        <Stack gap="xs" role="list" aria-label="Open trades by trader" style={{ opacity: openTrades.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
           {shown.map((g) => {
             const name = nameOf(g);
             const open = isOpen(g.traderId);
@@ -273,7 +267,7 @@ export function OpenTradesPage() {
             );
           })}
         </Stack>
-        {groups.length > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={groups.length} onChange={setPage} label="Traders with open trades" />}
+        {total > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={total} onChange={setPage} label="Traders with open trades" />}
       </>
     );
   }
@@ -282,6 +276,7 @@ export function OpenTradesPage() {
       <>
         <RecordTable
           label="Open trades by trader"
+          dimmed={openTrades.isPlaceholderData}
           minWidth={620}
           spacing={10}
           head={
@@ -346,7 +341,7 @@ export function OpenTradesPage() {
             );
           })}
         </RecordTable>
-        {groups.length > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={groups.length} onChange={setPage} label="Traders with open trades" />}
+        {total > pageSize && <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={total} onChange={setPage} label="Traders with open trades" />}
       </>
     );
   }
@@ -368,10 +363,10 @@ export function OpenTradesPage() {
           <Group gap="sm" justify="flex-end" style={{ flexGrow: phone ? 1 : 0 }}>
             {!openTrades.isPending && !openTrades.isError && (
               <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
-                {trades.length} {trades.length === 1 ? 'trade' : 'trades'} · {groups.length} {groups.length === 1 ? 'trader' : 'traders'} · <SignedUsd value={floating} size="sm" fw={600} /> USD
+                {tradeCount} {tradeCount === 1 ? 'trade' : 'trades'} · {total} {total === 1 ? 'trader' : 'traders'} · <SignedUsd value={floating} size="sm" fw={600} /> USD
               </Text>
             )}
-            {groups.length > 0 && needle === '' && (
+            {shown.length > 0 && needle === '' && (
               <UnstyledButton onClick={() => setExpanded(allOpen ? new Set() : new Set(shown.map((g) => g.traderId)))} fz="sm" fw={600} c="var(--mantine-color-anchor)" style={{ whiteSpace: 'nowrap' }}>
                 {allOpen ? 'Collapse all' : 'Expand all'}
               </UnstyledButton>

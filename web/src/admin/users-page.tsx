@@ -1,9 +1,11 @@
 import 'flag-icons/css/flag-icons.min.css';
 import { ActionIcon, Anchor, Badge, Button, Group, Modal, NativeSelect, Paper, PasswordInput, SimpleGrid, Stack, Switch, Table, Text, Tooltip, UnstyledButton, Pagination, VisuallyHidden } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconKey, IconSelector } from '@tabler/icons-react';
 import { badgeStyles, RecordItem, RecordList, RecordTable, SearchField, usePhone } from './admin-parts';
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { TraderSortKey } from '@tradeport/contracts';
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
 import { useSession } from '../api/queries';
@@ -96,25 +98,12 @@ export function SortableTh<K extends string>({ column, sort, onSort, numeric, ch
 
 // ------------------------------------------------------------------ the users table
 
-type SortKey = 'name' | 'country' | 'balance' | 'deposits' | 'credit' | 'withdrawals' | 'active' | 'online';
+type SortKey = TraderSortKey;
 
 /** What the row actions need of a user, so the trader's page can offer them too. */
 export type EditableUser = Pick<TraderRow, 'id' | 'firstName' | 'lastName' | 'email' | 'isActive' | 'isReserved'>;
 
 const fullName = (t: Pick<TraderRow, 'firstName' | 'lastName'>) => `${t.firstName} ${t.lastName}`.trim();
-
-const TEXT_SORT: Partial<Record<SortKey, (t: TraderRow) => string>> = {
-  name: fullName,
-  country: (t) => t.countryName,
-  active: (t) => (t.isActive === '1' ? 'a' : 'b'),
-  online: (t) => (t.status === 'Online' ? 'a' : 'b'),
-};
-const NUMBER_SORT: Partial<Record<SortKey, (t: TraderRow) => number>> = {
-  balance: (t) => Number(t.balance),
-  deposits: (t) => Number(t.totalDeposite),
-  credit: (t) => Number(t.totalCredit),
-  withdrawals: (t) => Number(t.totalWithdrawals),
-};
 
 /** On a phone there are no column headers to sort by: the orders a back office wants most, in a select. */
 const PHONE_SORTS: { value: string; label: string; key: SortKey; direction: SortDirection }[] = [
@@ -165,21 +154,6 @@ function SmallFigure({ label, value }: { label: string; value: string }) {
 }
 
 /** The spec's search: a row matches when one of its fields starts with the text, ignoring case. */
-function matches(t: TraderRow, text: string): boolean {
-  if (!text) return true;
-  return [fullName(t), t.lastName, t.email, t.phoneNo, t.countryName].some((field) => field.toLowerCase().startsWith(text));
-}
-
-function sortRows(rows: TraderRow[], key: SortKey, direction: SortDirection): TraderRow[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  const text = TEXT_SORT[key];
-  const number = NUMBER_SORT[key];
-  return [...rows].sort((a, b) => {
-    const order = text ? text(a).localeCompare(text(b), 'en', { sensitivity: 'base' }) : number ? number(a) - number(b) : 0;
-    return order === 0 ? a.id - b.id : order * sign;
-  });
-}
-
 function Figure({ value }: { value: string }) {
   return <Table.Td className="tp-num">{formatUsd(value)}</Table.Td>;
 }
@@ -315,24 +289,25 @@ export function DeactivateDialog({ trader, opened, onClose }: { trader: Editable
 
 /** Users (spec section 2): every account with balance and totals, searchable and sortable, with row editing. */
 export function UsersPage() {
-  const traders = useTraders();
   const selfId = useSession().data?.user?.id;
   const pageSize = usePageSize();
   const phone = usePhone();
   const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
   const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'name', direction: 'asc' });
   const [page, setPage] = useState(1);
   const deactivate = useRowDialog<TraderRow>();
   const password = useRowDialog<TraderRow>();
+  // Searched, ordered and paged on the server: only the page shown travels.
+  const traders = useTraders({ search: debouncedSearch || undefined, sort: sort.key, direction: sort.direction, limit: pageSize, offset: (page - 1) * pageSize });
 
-  const needle = search.trim().toLowerCase();
-  const rows = useMemo(() => sortRows((traders.data?.data ?? []).filter((t) => matches(t, needle)), sort.key, sort.direction), [traders.data, needle, sort]);
-  const pages = Math.max(1, Math.ceil(rows.length / pageSize));
-  // Rows can disappear under the current page (a search, a smaller list): stay on a page that exists.
+  const total = traders.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // Rows can disappear under the current page (a deactivated filter, a smaller list): stay on a page that exists.
   useEffect(() => {
-    if (page > pages) setPage(pages);
-  }, [page, pages]);
-  const shown = rows.slice((page - 1) * pageSize, page * pageSize);
+    if (traders.data && !traders.isPlaceholderData && page > pages) setPage(pages);
+  }, [page, pages, traders.data, traders.isPlaceholderData]);
+  const shown = traders.data?.data ?? [];
 
   const onSort = (key: SortKey) => {
     setSort((s) => ({ key, direction: s.key === key && s.direction === 'asc' ? 'desc' : 'asc' }));
@@ -342,11 +317,11 @@ export function UsersPage() {
   let body: ReactNode;
   if (traders.isPending) body = <TableSkeleton rows={pageSize > 10 ? 8 : 10} />;
   else if (traders.isError) body = <ErrorState error={traders.error} onRetry={() => void traders.refetch()} title="Could not load the users" />;
-  else if (rows.length === 0) body = <EmptyState message="No users found" />;
+  else if (total === 0) body = <EmptyState message="No users found" />;
   else if (phone) {
     body = (
       <>
-        <RecordList label="Users">
+        <RecordList label="Users" dimmed={traders.isPlaceholderData}>
           {shown.map((t) => {
             const name = fullName(t);
             return (
@@ -390,7 +365,7 @@ export function UsersPage() {
             );
           })}
         </RecordList>
-        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label="Users" />
+        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={total} onChange={setPage} label="Users" />
       </>
     );
   } else {
@@ -398,6 +373,7 @@ export function UsersPage() {
       <>
         <RecordTable
           label="Users"
+          dimmed={traders.isPlaceholderData}
           minWidth={920}
           spacing={8}
           horizontalSpacing={8}
@@ -471,7 +447,7 @@ export function UsersPage() {
             );
           })}
         </RecordTable>
-        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={rows.length} onChange={setPage} label="Users" />
+        <TablePager page={Math.min(page, pages)} pageSize={pageSize} total={total} onChange={setPage} label="Users" />
       </>
     );
   }
@@ -503,8 +479,8 @@ export function UsersPage() {
             />
           )}
           {traders.data && (
-            <Text size="sm" c="dimmed" className="tp-figure">
-              {rows.length} of {traders.data.data.length} users
+            <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
+              {debouncedSearch ? `${total} ${total === 1 ? 'user' : 'users'} found` : `${total} ${total === 1 ? 'user' : 'users'}`} · {traders.data.online} online
             </Text>
           )}
         </Group>

@@ -12,12 +12,14 @@ import { queryKeys } from './queries';
 export const adminQueryKeys = {
   all: ['admin'] as const,
   traders: ['admin', 'traders'] as const,
+  tradersList: (query: TradersQuery) => ['admin', 'traders', query] as const,
   pendingDeposits: ['admin', 'pending-deposits'] as const,
   pendingWithdrawals: ['admin', 'pending-withdrawals'] as const,
   moneyRequests: ['admin', 'money-requests'] as const,
   moneyRequestsList: (filters: MoneyRequestFilters) => ['admin', 'money-requests', filters] as const,
   paymentAccounts: ['admin', 'payment-accounts'] as const,
   openTrades: ['admin', 'open-trades'] as const,
+  openTradesList: (query: OpenTradesQuery) => ['admin', 'open-trades', query] as const,
   closedTrades: ['admin', 'closed-trades'] as const,
   closedTradesList: (filters: ClosedTradeFilters) => ['admin', 'closed-trades', filters] as const,
   auditLog: ['admin', 'audit-log'] as const,
@@ -36,6 +38,8 @@ export type MoneyRequestKind = 'deposit' | 'withdrawal';
 export type Decision = 'approve' | 'reject';
 export type MoneyRequestFilters = CallInput<'getMoneyRequests'>;
 export type ClosedTradeFilters = CallInput<'getClosedTrades'>;
+export type TradersQuery = CallInput<'getTraders'>;
+export type OpenTradesQuery = CallInput<'getOpenTrades'>;
 export interface AuditPage {
   /** The last id of the previous page; undefined for the newest entries. */
   before?: number;
@@ -56,8 +60,17 @@ type Listing<Row> = { status: 'success'; data: Row[] };
 
 // ------------------------------------------------------------------ queries
 
-export function useTraders() {
-  return useQuery({ queryKey: adminQueryKeys.traders, queryFn: ({ signal }) => callApi('getTraders', undefined, { signal }) });
+/**
+ * Users searched, ordered and paged on the server (`total`, `active` and `online` count every match).
+ * The page shown stays while the next one loads.
+ */
+export function useTraders(query: TradersQuery, enabled = true) {
+  return useQuery({
+    queryKey: adminQueryKeys.tradersList(query),
+    queryFn: ({ signal }) => callApi('getTraders', query, { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
 }
 
 /**
@@ -93,8 +106,14 @@ export function usePaymentAccounts() {
   return useQuery({ queryKey: adminQueryKeys.paymentAccounts, queryFn: ({ signal }) => callApi('getPaymentGetways', undefined, { signal }) });
 }
 
-export function useOpenTrades() {
-  return useQuery({ queryKey: adminQueryKeys.openTrades, queryFn: ({ signal }) => callApi('getOpenTrades', undefined, { signal }), refetchInterval: PENDING_REFETCH_MS });
+/** Open trades searched and paged per trader on the server (`total`, `trades` and `floatingProfit` count every match). */
+export function useOpenTrades(query: OpenTradesQuery) {
+  return useQuery({
+    queryKey: adminQueryKeys.openTradesList(query),
+    queryFn: ({ signal }) => callApi('getOpenTrades', query, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: PENDING_REFETCH_MS,
+  });
 }
 
 export function useClosedTrades(filters: ClosedTradeFilters, enabled = true) {
@@ -180,6 +199,20 @@ function updateList<Row>(client: QueryClient, key: QueryKey, change: (rows: Row[
   return before;
 }
 
+type Snapshot = [QueryKey, unknown][];
+
+/** Changes every cached answer under `prefix` (each page, search and order of a list), and answers what they were. */
+function updateAnswers<Answer>(client: QueryClient, prefix: QueryKey, change: (answer: Answer) => Answer): Snapshot {
+  const before = client.getQueriesData<Answer>({ queryKey: prefix });
+  client.setQueriesData<Answer>({ queryKey: prefix }, (answer) => (answer === undefined ? answer : change(answer)));
+  return before;
+}
+
+/** Puts the cached answers back as they were before `updateAnswers`. */
+function restoreAnswers(client: QueryClient, snapshot: Snapshot | undefined) {
+  for (const [key, answer] of snapshot ?? []) client.setQueryData(key, answer);
+}
+
 // ------------------------------------------------------------------ mutations
 
 export function useEditTraderStatus() {
@@ -188,14 +221,21 @@ export function useEditTraderStatus() {
     mutationFn: (input: { id: number; isActive: '1' | '0' }) => callApi('editStatusTraders', input),
     onMutate: async ({ id, isActive }) => {
       await client.cancelQueries({ queryKey: adminQueryKeys.traders });
-      const previous = client.getQueryData<Listing<TraderRow>>(adminQueryKeys.traders)?.data.find((t) => t.id === id);
-      updateList<TraderRow>(client, adminQueryKeys.traders, (rows) => rows.map((t) => (t.id === id ? { ...t, isActive, status: isActive === '0' ? 'Offline' : t.status } : t)));
-      return { previous };
+      // Every cached page showing the user changes at once, with its counts.
+      const snapshot = updateAnswers<CallOutput<'getTraders'>>(client, adminQueryKeys.traders, (answer) => {
+        const row = answer.data.find((t) => t.id === id);
+        if (!row || row.isActive === isActive) return answer;
+        const signsOut = isActive === '0' && row.status === 'Online';
+        return {
+          ...answer,
+          active: answer.active + (isActive === '1' ? 1 : -1),
+          online: answer.online - (signsOut ? 1 : 0),
+          data: answer.data.map((t) => (t.id === id ? { ...t, isActive, status: isActive === '0' ? 'Offline' : t.status } : t)),
+        };
+      });
+      return { snapshot };
     },
-    onError: (_error, { id }, context) => {
-      const previous = context?.previous;
-      if (previous) updateList<TraderRow>(client, adminQueryKeys.traders, (rows) => rows.map((t) => (t.id === id ? previous : t)));
-    },
+    onError: (_error, _input, context) => restoreAnswers(client, context?.snapshot),
     onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }
@@ -301,24 +341,22 @@ export function useAdminCloseTrade() {
     mutationFn: ({ traderId, ticket }: { traderId: number; ticket: number }) => callApi('editStatusTrades', { traders_id: traderId, ticket }),
     onMutate: async ({ traderId, ticket }) => {
       await client.cancelQueries({ queryKey: adminQueryKeys.openTrades });
-      const before = client.getQueryData<Listing<OpenTradesGroup>>(adminQueryKeys.openTrades);
-      const group = before?.data.find((g) => g.traderId === traderId);
-      const trade = group?.trades.find((t) => t.tradeId === ticket);
-      updateList<OpenTradesGroup>(client, adminQueryKeys.openTrades, (groups) =>
-        groups.map((g) => (g.traderId === traderId ? { ...g, trades: g.trades.filter((t) => t.tradeId !== ticket) } : g)).filter((g) => g.trades.length > 0),
-      );
-      return { group, trade };
-    },
-    onError: (_error, { traderId, ticket }, context) => {
-      const { group, trade } = context ?? {};
-      if (!group || !trade) return;
-      updateList<OpenTradesGroup>(client, adminQueryKeys.openTrades, (groups) => {
-        const current = groups.find((g) => g.traderId === traderId);
-        if (!current) return [...groups, { ...group, trades: [trade] }].sort((a, b) => a.traderId - b.traderId);
-        if (current.trades.some((t) => t.tradeId === ticket)) return groups;
-        return groups.map((g) => (g.traderId === traderId ? { ...g, trades: [...g.trades, trade].sort((a, b) => a.tradeId - b.tradeId) } : g));
+      // The trade leaves every cached page at once (its trader too, if it was their last); the
+      // floating profit is put right by the refetch that follows.
+      const snapshot = updateAnswers<CallOutput<'getOpenTrades'>>(client, adminQueryKeys.openTrades, (answer) => {
+        const group = answer.data.find((g) => g.traderId === traderId);
+        if (!group?.trades.some((t) => t.tradeId === ticket)) return answer;
+        const emptied = group.trades.length === 1;
+        return {
+          ...answer,
+          total: answer.total - (emptied ? 1 : 0),
+          trades: answer.trades - 1,
+          data: answer.data.map((g) => (g.traderId === traderId ? { ...g, trades: g.trades.filter((t) => t.tradeId !== ticket) } : g)).filter((g) => g.trades.length > 0),
+        };
       });
+      return { snapshot };
     },
+    onError: (_error, _input, context) => restoreAnswers(client, context?.snapshot),
     onSettled: () => void invalidate(client, [adminQueryKeys.openTrades, adminQueryKeys.closedTrades, adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }

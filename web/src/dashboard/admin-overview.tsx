@@ -73,15 +73,15 @@ function OverviewCard({ label, icon: CardIcon, query, value, detail, link }: { l
 export function AdminOverview() {
   const deposits = usePendingDeposits();
   const withdrawals = usePendingWithdrawals();
-  const traders = useTraders();
-  const openTrades = useOpenTrades();
+  // Only the counts are wanted: one row each, with counts of every match (computed on the server).
+  const traders = useTraders({ role: 'trader', limit: 1 });
+  const openTrades = useOpenTrades({ limit: 1 });
 
   const depositRows = deposits.data?.data ?? [];
   const withdrawalRows = withdrawals.data?.data ?? [];
-  const traderRows = (traders.data?.data ?? []).filter((t) => t.accountType === '0');
-  const groups = openTrades.data?.data ?? [];
-  const trades = groups.flatMap((g) => g.trades);
-  const floating = sumMoney(trades.map((t) => t.profit).filter((p): p is string => p !== null));
+  const traderCounts = traders.data ?? { total: 0, active: 0, online: 0 };
+  const open = openTrades.data ?? { total: 0, trades: 0, floatingProfit: '0.00' };
+  const floating = open.floatingProfit;
   const floatingSign = signOf(floating);
 
   return (
@@ -106,18 +106,18 @@ export function AdminOverview() {
         label="Traders"
         icon={IconUsers}
         query={traders}
-        value={String(traderRows.length)}
-        detail={`${traderRows.filter((t) => t.isActive === '1').length} active · ${traderRows.filter((t) => t.status === 'Online').length} online`}
+        value={String(traderCounts.total)}
+        detail={`${traderCounts.active} active · ${traderCounts.online} online`}
         link={{ to: '/dashboard/users', text: 'Manage users' }}
       />
       <OverviewCard
         label="Open Trades"
         icon={IconChartCandle}
         query={openTrades}
-        value={String(trades.length)}
+        value={String(open.trades)}
         detail={
           <>
-            {groups.length} {groups.length === 1 ? 'trader' : 'traders'} · floating{' '}
+            {open.total} {open.total === 1 ? 'trader' : 'traders'} · floating{' '}
             <Text span inherit fw={600} className={floatingSign > 0 ? 'tp-positive' : floatingSign < 0 ? 'tp-negative' : undefined}>
               {floatingSign > 0 ? '+' : ''}
               {formatUsd(floating)} USD
