@@ -104,7 +104,13 @@ function readsToMeasure(): Read[] {
     getCandles: '?symbol=EURUSD&period=M1&limit=100',
     getActivity: '?page=1',
     getChartLayout: '?symbol=EURUSD',
+    // The back office's first page of each list, as its screens ask for it (the Users table by
+    // name, ten rows; Open Trades, ten traders); the spec's whole lists are measured after them.
+    getTraders: '?sort=name&direction=asc&limit=10&offset=0',
+    getOpenTrades: '?limit=10&offset=0',
   };
+  /** The spec's form of a call (no query) measured too, after the screen's. */
+  const alsoWhole: CallName[] = ['getQuotes', 'getTraders', 'getOpenTrades'];
   const reads: Read[] = [];
   if (ONLY.length === 0 || ONLY.includes('health')) reads.push({ name: 'health', path: '/api/health', as: null });
   for (const [name, c] of Object.entries(calls) as [CallName, (typeof calls)[CallName]][]) {
@@ -115,7 +121,10 @@ function readsToMeasure(): Read[] {
     if (name === 'getTraderDetails') read.perTrader = (id) => `/api${c.path}?traderId=${id}`;
     reads.push(read);
   }
-  if (ONLY.length === 0 || ONLY.includes('getQuotes')) reads.splice(reads.findIndex((r) => r.name === 'getQuotes') + 1, 0, { name: 'getQuotes', path: '/api/platform/getQuotes.php', as: 'trader' });
+  for (const name of alsoWhole) {
+    const at = reads.findIndex((r) => r.name === name);
+    if (at >= 0) reads.splice(at + 1, 0, { ...(reads[at] as Read), path: `/api${calls[name].path}` });
+  }
   return reads;
 }
 

@@ -64,12 +64,47 @@ export async function userListSources(ctx: ServiceContext) {
 }
 export type UserListSources = Awaited<ReturnType<typeof userListSources>>;
 
-/** Who of the users table is online at `now`, in id order. */
-export function onlineUserIds(ctx: ServiceContext, sources: UserListSources, now: number): number[] {
-  return sources.sessions.filter((s) => isOnline(ctx, s.last_seen_at, s.expires_at, now)).map((s) => s.user_id);
+/**
+ * Who is online (`ids`, in id order, and `key`, the same list as text), as of one set of session rows
+ * and from `from`: it stays so until the first online user's spell ends, by the clock alone
+ * (`now` after `seenUntil`, or at `endsAt` or later). Nobody comes online without a write, which
+ * gives new rows.
+ */
+interface OnlineUsers {
+  ids: readonly number[];
+  key: string;
+  from: number;
+  seenUntil: number;
+  endsAt: number;
+  window: number;
+}
+const onlineByRows = new WeakMap<object, OnlineUsers>();
+
+/**
+ * Who of the users table is online at `now`: worked out once per set of kept session rows and given
+ * again until the clock ends someone's online spell, so a busy back office does not walk every
+ * session on every request.
+ */
+export function onlineUsers(ctx: ServiceContext, sources: UserListSources, now: number): { ids: readonly number[]; key: string } {
+  const rows = sources.sessions;
+  const window = ctx.config.onlineWindowMs;
+  const kept = onlineByRows.get(rows);
+  if (kept !== undefined && kept.window === window && kept.from <= now && now <= kept.seenUntil && now < kept.endsAt) return kept;
+  const ids: number[] = [];
+  let seenUntil = Infinity;
+  let endsAt = Infinity;
+  for (const s of rows) {
+    if (!isOnline(ctx, s.last_seen_at, s.expires_at, now)) continue;
+    ids.push(s.user_id);
+    seenUntil = Math.min(seenUntil, (s.last_seen_at as number) + window);
+    endsAt = Math.min(endsAt, Number(s.expires_at));
+  }
+  const online: OnlineUsers = { ids, key: ids.join(','), from: now, seenUntil, endsAt, window };
+  if (Object.isFrozen(rows)) onlineByRows.set(rows, online);
+  return online;
 }
 
-/** The admin's users table: everyone, with ledger-derived totals and Online/Offline (`online`: onlineUserIds). */
+/** The admin's users table: everyone, with ledger-derived totals and Online/Offline (`online`: onlineUsers' ids). */
 export function usersTable(sources: UserListSources, online: readonly number[]): TraderRow[] {
   const totals = totalsByUser(sources.totals);
   const onlineNow = new Set(online);

@@ -1,6 +1,6 @@
 import { calls, type MoneyRequestRow, type TraderRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { listAudit, onlineUserIds, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
+import { listAudit, onlineUsers, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
 import { withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
@@ -18,15 +18,14 @@ export function adminRoutes(app: FastifyInstance): void {
   let keptTable: { keys: readonly object[]; online: string; table: TraderRow[]; pages: Map<string, JsonText<TradersAnswer>> } | undefined;
   registerCall(app, calls.getTraders, async ({ query }) => {
     const sources = await userListSources(ctx);
-    const online = onlineUserIds(ctx, sources, ctx.now());
+    const online = onlineUsers(ctx, sources, ctx.now());
     const keys = [sources.users, sources.totals, sources.sessions];
     if (!keys.every((k) => Object.isFrozen(k))) {
       keptAnswerStats.unkept += 1;
-      return { status: 'success' as const, ...tradersPage(usersTable(sources, online), query) };
+      return { status: 'success' as const, ...tradersPage(usersTable(sources, online.ids), query) };
     }
-    const onlineNow = online.join(',');
-    if (keptTable === undefined || keptTable.online !== onlineNow || keys.some((k, i) => k !== keptTable?.keys[i])) {
-      keptTable = { keys, online: onlineNow, table: usersTable(sources, online), pages: new Map() };
+    if (keptTable === undefined || keptTable.online !== online.key || keys.some((k, i) => k !== keptTable?.keys[i])) {
+      keptTable = { keys, online: online.key, table: usersTable(sources, online.ids), pages: new Map() };
     }
     const page = JSON.stringify([query.search, query.role, query.sort, query.direction, query.limit, query.offset]);
     let text = keptTable.pages.get(page);
