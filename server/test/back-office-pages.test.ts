@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { TraderRow } from '@tradeport/contracts';
+import { traderSortKeys, type TraderRow, type TraderSortKey } from '@tradeport/contracts';
 import fc from 'fast-check';
 import { openTradesPage, type OpenTradesGroup } from '../src/services/admin-open-trades';
 import { onlineUsers, tradersPage, type UserListSources } from '../src/services/admin-users';
@@ -23,8 +23,10 @@ describe('back-office pages', () => {
       fc.property(fc.array(session, { maxLength: 30 }), fc.array(fc.integer({ min: 0, max: 3_000_000 }), { minLength: 1, maxLength: 40 }), (rows, times) => {
         const sessions = Object.freeze(rows.map((r, i) => Object.freeze({ user_id: i + 1, ...r })));
         const sources = { users: [], totals: [], sessions } as unknown as UserListSources;
-        // The clock only moves forward, as the server's does.
-        for (const now of [...times].sort((a, b) => a - b)) {
+        // Each row's edges (the last moment seen counts, the session's end does not) and either side
+        // of them, among random times; the clock only moves forward, as the server's does.
+        const edges = sessions.flatMap((s) => [s.last_seen_at === null ? [] : [s.last_seen_at + WINDOW], s.expires_at === null ? [] : [s.expires_at]].flat().flatMap((t) => [t - 1, t, t + 1]));
+        for (const now of [...times, ...edges].sort((a, b) => a - b)) {
           const expected = sessions
             .filter((s) => s.expires_at !== null && s.expires_at > now && s.last_seen_at !== null && now - s.last_seen_at <= WINDOW)
             .map((s) => s.user_id);
@@ -61,14 +63,25 @@ describe('back-office pages', () => {
   test('a users page holds the matching rows in the asked order from offset, and counts every match', () => {
     const name = fc.constantFrom('ann', 'Ann', 'bob', 'Böb', 'zoe', '');
     const cents = fc.integer({ min: -100_000, max: 100_000 }).map((c) => (c / 100).toFixed(2));
-    const table = fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { maxLength: 25 }).chain((ids) =>
-      fc.tuple(...[...ids].sort((a, b) => a - b).map((id) => fc.record({ firstName: name, lastName: name, balance: cents, isActive: fc.constantFrom('1', '0'), status: fc.constantFrom('Online', 'Offline'), accountType: fc.constantFrom('0', '1') }).map((o) => row(id, o as Partial<TraderRow>)))),
-    );
+    const fields = fc.record({
+      firstName: name,
+      lastName: name,
+      phoneNo: fc.constantFrom('', '4477', '4915', '1212'),
+      countryName: fc.constantFrom('', 'Austria', 'Belgium', 'austria', 'Zambia'),
+      balance: cents,
+      totalDeposite: cents,
+      totalCredit: cents,
+      totalWithdrawals: cents,
+      isActive: fc.constantFrom('1', '0'),
+      status: fc.constantFrom('Online', 'Offline'),
+      accountType: fc.constantFrom('0', '1'),
+    });
+    const table = fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { maxLength: 25 }).chain((ids) => fc.tuple(...[...ids].sort((a, b) => a - b).map((id) => fields.map((o) => row(id, o as Partial<TraderRow>)))));
     const query = fc.record(
       {
-        search: fc.constantFrom('a', 'an', 'b', 'u1', 'z', 'x'),
+        search: fc.constantFrom('a', 'an', 'b', 'u1', 'z', 'x', '44', 'aus', 'bel'),
         role: fc.constantFrom('trader' as const, 'admin' as const),
-        sort: fc.constantFrom('name' as const, 'balance' as const, 'active' as const, 'online' as const),
+        sort: fc.constantFrom(...traderSortKeys),
         direction: fc.constantFrom('asc' as const, 'desc' as const),
         limit: fc.integer({ min: 1, max: 10 }),
         offset: fc.integer({ min: 0, max: 30 }),
@@ -85,7 +98,17 @@ describe('back-office pages', () => {
         const matched = expected.length;
         const sign = q.direction === 'desc' ? -1 : 1;
         const collate = new Intl.Collator('en', { sensitivity: 'base' });
-        const value: Record<string, (t: TraderRow) => string | number> = { name: full, balance: (t) => Number(t.balance), active: (t) => (t.isActive === '1' ? 'a' : 'b'), online: (t) => (t.status === 'Online' ? 'a' : 'b') };
+        // Written out per column, so a column ordered by another's field fails.
+        const value: Record<TraderSortKey, (t: TraderRow) => string | number> = {
+          name: full,
+          country: (t) => t.countryName,
+          balance: (t) => Number(t.balance),
+          deposits: (t) => Number(t.totalDeposite),
+          credit: (t) => Number(t.totalCredit),
+          withdrawals: (t) => Number(t.totalWithdrawals),
+          active: (t) => (t.isActive === '1' ? 'a' : 'b'),
+          online: (t) => (t.status === 'Online' ? 'a' : 'b'),
+        };
         if (q.sort !== undefined) {
           const of = value[q.sort]!;
           expected = [...expected].sort((a, b) => {

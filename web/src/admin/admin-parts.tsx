@@ -121,6 +121,8 @@ export function SearchField({ label, placeholder, value, onChange }: { label: st
         ) : null
       }
       rightSectionPointerEvents="all"
+      // The server refuses a longer search.
+      maxLength={100}
       w={{ base: '100%', sm: 340 }}
     />
   );
@@ -135,7 +137,7 @@ export function RecordTable({ label, minWidth, head, dimmed = false, spacing = 6
   const region = scrollRegion ? { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` } : {};
   return (
     <Table.ScrollContainer minWidth={minWidth} type="native" {...region}>
-      <Table aria-label={label} fz="sm" verticalSpacing={spacing} horizontalSpacing={horizontalSpacing} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
+      <Table aria-label={label} aria-busy={dimmed || undefined} fz="sm" verticalSpacing={spacing} horizontalSpacing={horizontalSpacing} styles={{ th: { whiteSpace: 'nowrap' } }} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
         <Table.Thead>
           <Table.Tr>{head}</Table.Tr>
         </Table.Thead>

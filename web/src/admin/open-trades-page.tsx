@@ -4,7 +4,7 @@ import { IconChevronDown, IconChevronRight, IconRefresh } from '@tabler/icons-re
 import type { SymbolRecord } from '@tradeport/contracts';
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { PENDING_REFETCH_MS, sumMoney, useAdminCloseTrade, useOpenTrades, type OpenTradesGroup } from '../api/admin-queries';
+import { negatedMoney, PENDING_REFETCH_MS, sumMoney, useAdminCloseTrade, useOpenTrades, type OpenTradesGroup } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
 import { formatPrice, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
@@ -21,8 +21,6 @@ interface CloseTarget {
 }
 
 const nameOf = (g: OpenTradesGroup) => `${g.traderFirstName} ${g.traderLastName}`.trim();
-
-const negated = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);
 
 function liveProfit(t: Trade, info: ReadonlyMap<string, SymbolRecord>, price: Price): string | null {
   return profitAt({ symbol: t.fullSymbol, side: t.tradesTypesName, volume: t.volume, openPrice: t.orginalPrice, serverProfit: t.profit }, info.get(t.fullSymbol), price, info);
@@ -189,7 +187,10 @@ export function OpenTradesPage() {
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
-  const [page, setPage] = useState(1);
+  // The page belongs to a search: a new search (once it is sent) starts on page 1.
+  const [paging, setPaging] = useState({ search: '', page: 1 });
+  const page = paging.search === debouncedSearch ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ search: debouncedSearch, page: next });
   const closeDialog = useRowDialog<CloseTarget>();
   // Searched (the spec's "contains") and paged per trader on the server: only the page shown travels.
   const openTrades = useOpenTrades({ search: debouncedSearch || undefined, limit: pageSize, offset: (page - 1) * pageSize });
@@ -210,7 +211,7 @@ export function OpenTradesPage() {
   const known = (p: string | null): p is string => p !== null;
   const floating = sumMoney([
     openTrades.data?.floatingProfit ?? '0.00',
-    ...pageTrades.map((t) => t.profit).filter(known).map(negated),
+    ...pageTrades.map((t) => t.profit).filter(known).map(negatedMoney),
     ...pageTrades.map((t) => liveProfit(t, info, price)).filter(known),
   ]);
   // While searching, every trader with a match is shown open.
@@ -232,7 +233,7 @@ export function OpenTradesPage() {
     // A phone lists traders as cards; a card opens onto its trades, each with Close in reach.
     body = (
       <>
-        <Stack gap="xs" role="list" aria-label="Open trades by trader" style={{ opacity: openTrades.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Stack gap="xs" role="list" aria-label="Open trades by trader" aria-busy={openTrades.isPlaceholderData || undefined} style={{ opacity: openTrades.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
           {shown.map((g) => {
             const name = nameOf(g);
             const open = isOpen(g.traderId);
@@ -355,10 +356,7 @@ export function OpenTradesPage() {
             label="Search trades"
             placeholder="Trader, email, symbol or ticket"
             value={search}
-            onChange={(value) => {
-              setSearch(value);
-              setPage(1);
-            }}
+            onChange={setSearch}
           />
           <Group gap="sm" justify="flex-end" style={{ flexGrow: phone ? 1 : 0 }}>
             {!openTrades.isPending && !openTrades.isError && (

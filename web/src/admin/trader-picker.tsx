@@ -12,9 +12,10 @@ const optionOf = (t: TraderRow): ComboboxItem => ({ value: String(t.id), label: 
 const asSent: OptionsFilter = ({ options }) => options;
 
 /**
- * A filter's trader: a searchable select whose options come from the server's search (the start of
- * a name, email or phone), so a back office with many thousands of traders never loads them all.
- * The chosen trader stays among the options while other searches are made.
+ * A filter's trader: a searchable select whose options come from the server's search (the Users
+ * table's: the start of the name, last name, email, phone or country), so a back office with many
+ * thousands of traders never loads them all. The chosen trader stays among the options while other
+ * searches are made.
  */
 export function TraderPicker({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
   const [search, setSearch] = useState('');
@@ -53,7 +54,10 @@ export function TraderPicker({ value, onChange }: { value: string | null; onChan
       clearable
       nothingFoundMessage={searching ? 'Searching…' : 'No trader matches'}
       rightSection={searching && traders.data !== undefined ? <BusyMark label="Searching traders" /> : undefined}
-      disabled={traders.isError && traders.data === undefined}
+      // Only when even the first list could not be had: a refused search leaves the box usable.
+      disabled={traders.isError && traders.data === undefined && debounced === ''}
+      error={traders.isError && debounced !== '' ? 'The traders could not be searched' : undefined}
+      maxLength={100}
     />
   );
 }

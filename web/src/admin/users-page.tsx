@@ -153,7 +153,6 @@ function SmallFigure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The spec's search: a row matches when one of its fields starts with the text, ignoring case. */
 function Figure({ value }: { value: string }) {
   return <Table.Td className="tp-num">{formatUsd(value)}</Table.Td>;
 }
@@ -295,7 +294,11 @@ export function UsersPage() {
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
   const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'name', direction: 'asc' });
-  const [page, setPage] = useState(1);
+  // The page belongs to a search: a new search (once it is sent) starts on page 1, with no request
+  // for another page of it first.
+  const [paging, setPaging] = useState({ search: '', page: 1 });
+  const page = paging.search === debouncedSearch ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ search: debouncedSearch, page: next });
   const deactivate = useRowDialog<TraderRow>();
   const password = useRowDialog<TraderRow>();
   // Searched, ordered and paged on the server: only the page shown travels.
@@ -461,10 +464,7 @@ export function UsersPage() {
             label="Search users"
             placeholder="Name, email, phone or country"
             value={search}
-            onChange={(value) => {
-              setSearch(value);
-              setPage(1);
-            }}
+            onChange={setSearch}
           />
           {phone && (
             <NativeSelect

@@ -199,19 +199,13 @@ function updateList<Row>(client: QueryClient, key: QueryKey, change: (rows: Row[
   return before;
 }
 
-type Snapshot = [QueryKey, unknown][];
-
-/** Changes every cached answer under `prefix` (each page, search and order of a list), and answers what they were. */
-function updateAnswers<Answer>(client: QueryClient, prefix: QueryKey, change: (answer: Answer) => Answer): Snapshot {
-  const before = client.getQueriesData<Answer>({ queryKey: prefix });
-  client.setQueriesData<Answer>({ queryKey: prefix }, (answer) => (answer === undefined ? answer : change(answer)));
-  return before;
+/** Changes every cached answer under `prefix` (each page, search and order of a list). */
+function updateAnswers<Answer>(client: QueryClient, prefix: QueryKey, change: (answer: Answer, key: QueryKey) => Answer) {
+  for (const [key, answer] of client.getQueriesData<Answer>({ queryKey: prefix })) if (answer !== undefined) client.setQueryData(key, change(answer, key));
 }
 
-/** Puts the cached answers back as they were before `updateAnswers`. */
-function restoreAnswers(client: QueryClient, snapshot: Snapshot | undefined) {
-  for (const [key, answer] of snapshot ?? []) client.setQueryData(key, answer);
-}
+/** A money amount with its sign turned ('0.00' stays as it is). */
+export const negatedMoney = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : /^0\.00$/.test(amount) ? amount : `-${amount}`);
 
 // ------------------------------------------------------------------ mutations
 
@@ -221,23 +215,36 @@ export function useEditTraderStatus() {
     mutationFn: (input: { id: number; isActive: '1' | '0' }) => callApi('editStatusTraders', input),
     onMutate: async ({ id, isActive }) => {
       await client.cancelQueries({ queryKey: adminQueryKeys.traders });
+      const previous = client
+        .getQueriesData<CallOutput<'getTraders'>>({ queryKey: adminQueryKeys.traders })
+        .map(([, answer]) => answer?.data.find((t) => t.id === id))
+        .find((row) => row !== undefined);
       // Every cached page showing the user changes at once, with its counts.
-      const snapshot = updateAnswers<CallOutput<'getTraders'>>(client, adminQueryKeys.traders, (answer) => {
-        const row = answer.data.find((t) => t.id === id);
-        if (!row || row.isActive === isActive) return answer;
-        const signsOut = isActive === '0' && row.status === 'Online';
-        return {
-          ...answer,
-          active: answer.active + (isActive === '1' ? 1 : -1),
-          online: answer.online - (signsOut ? 1 : 0),
-          data: answer.data.map((t) => (t.id === id ? { ...t, isActive, status: isActive === '0' ? 'Offline' : t.status } : t)),
-        };
-      });
-      return { snapshot };
+      updateAnswers<CallOutput<'getTraders'>>(client, adminQueryKeys.traders, (answer) => replaceTrader(answer, id, (t) => (t.isActive === isActive ? t : { ...t, isActive, status: isActive === '0' ? 'Offline' : t.status })));
+      return { previous };
     },
-    onError: (_error, _input, context) => restoreAnswers(client, context?.snapshot),
+    // Refused: the row as it was, wherever it still shows what was asked (a refetch may already have put it right).
+    onError: (_error, { id, isActive }, context) => {
+      const previous = context?.previous;
+      if (previous) updateAnswers<CallOutput<'getTraders'>>(client, adminQueryKeys.traders, (answer) => replaceTrader(answer, id, (t) => (t.isActive === isActive ? previous : t)));
+    },
     onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
+}
+
+/** An answer of getTraders with one user's row changed by `change`, its counts following the row. */
+function replaceTrader(answer: CallOutput<'getTraders'>, id: number, change: (row: TraderRow) => TraderRow): CallOutput<'getTraders'> {
+  const row = answer.data.find((t) => t.id === id);
+  if (!row) return answer;
+  const next = change(row);
+  if (next === row) return answer;
+  const count = (t: TraderRow, field: 'active' | 'online') => (field === 'active' ? (t.isActive === '1' ? 1 : 0) : t.status === 'Online' ? 1 : 0);
+  return {
+    ...answer,
+    active: answer.active - count(row, 'active') + count(next, 'active'),
+    online: answer.online - count(row, 'online') + count(next, 'online'),
+    data: answer.data.map((t) => (t.id === id ? next : t)),
+  };
 }
 
 export function useEditTraderPassword() {
@@ -341,22 +348,51 @@ export function useAdminCloseTrade() {
     mutationFn: ({ traderId, ticket }: { traderId: number; ticket: number }) => callApi('editStatusTrades', { traders_id: traderId, ticket }),
     onMutate: async ({ traderId, ticket }) => {
       await client.cancelQueries({ queryKey: adminQueryKeys.openTrades });
-      // The trade leaves every cached page at once (its trader too, if it was their last); the
-      // floating profit is put right by the refetch that follows.
-      const snapshot = updateAnswers<CallOutput<'getOpenTrades'>>(client, adminQueryKeys.openTrades, (answer) => {
-        const group = answer.data.find((g) => g.traderId === traderId);
-        if (!group?.trades.some((t) => t.tradeId === ticket)) return answer;
-        const emptied = group.trades.length === 1;
+      // Which cached pages showed the trade, and the trade and its trader as they were.
+      const showing = new Set<string>();
+      let group: OpenTradesGroup | undefined;
+      for (const [key, answer] of client.getQueriesData<CallOutput<'getOpenTrades'>>({ queryKey: adminQueryKeys.openTrades })) {
+        const g = answer?.data.find((x) => x.traderId === traderId && x.trades.some((t) => t.tradeId === ticket));
+        if (g) {
+          showing.add(JSON.stringify(key));
+          group ??= g;
+        }
+      }
+      const trade = group?.trades.find((t) => t.tradeId === ticket);
+      // The trade leaves every cached page at once (its trader too, if it was their last), and its
+      // profit leaves the floating total.
+      updateAnswers<CallOutput<'getOpenTrades'>>(client, adminQueryKeys.openTrades, (answer) => {
+        const g = answer.data.find((x) => x.traderId === traderId);
+        const t = g?.trades.find((x) => x.tradeId === ticket);
+        if (!g || !t) return answer;
         return {
           ...answer,
-          total: answer.total - (emptied ? 1 : 0),
+          total: answer.total - (g.trades.length === 1 ? 1 : 0),
           trades: answer.trades - 1,
-          data: answer.data.map((g) => (g.traderId === traderId ? { ...g, trades: g.trades.filter((t) => t.tradeId !== ticket) } : g)).filter((g) => g.trades.length > 0),
+          floatingProfit: t.profit === null ? answer.floatingProfit : sumMoney([answer.floatingProfit, negatedMoney(t.profit)]),
+          data: answer.data.map((x) => (x.traderId === traderId ? { ...x, trades: x.trades.filter((y) => y.tradeId !== ticket) } : x)).filter((x) => x.trades.length > 0),
         };
       });
-      return { snapshot };
+      return { showing, group, trade };
     },
-    onError: (_error, _input, context) => restoreAnswers(client, context?.snapshot),
+    // Refused: the trade back on the pages that showed it, unless a refetch already brought it back.
+    onError: (_error, { traderId, ticket }, context) => {
+      const { showing, group, trade } = context ?? {};
+      if (!showing || !group || !trade) return;
+      updateAnswers<CallOutput<'getOpenTrades'>>(client, adminQueryKeys.openTrades, (answer, key) => {
+        if (!showing.has(JSON.stringify(key))) return answer;
+        const current = answer.data.find((g) => g.traderId === traderId);
+        if (current?.trades.some((t) => t.tradeId === ticket)) return answer;
+        const restored = current ? { ...current, trades: [...current.trades, trade].sort((a, b) => a.tradeId - b.tradeId) } : { ...group, trades: [trade] };
+        return {
+          ...answer,
+          total: answer.total + (current ? 0 : 1),
+          trades: answer.trades + 1,
+          floatingProfit: trade.profit === null ? answer.floatingProfit : sumMoney([answer.floatingProfit, trade.profit]),
+          data: current ? answer.data.map((g) => (g.traderId === traderId ? restored : g)) : [...answer.data, restored].sort((a, b) => a.traderId - b.traderId),
+        };
+      });
+    },
     onSettled: () => void invalidate(client, [adminQueryKeys.openTrades, adminQueryKeys.closedTrades, adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }

@@ -15,7 +15,7 @@ export function usePhone(): boolean {
 /** A phone's list of records, one item per row of the table it stands for (`dimmed` while a new page loads). */
 export function RecordList({ label, dimmed = false, children }: { label: string; dimmed?: boolean; children: ReactNode }) {
   return (
-    <Stack gap={0} role="list" aria-label={label} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
+    <Stack gap={0} role="list" aria-label={label} aria-busy={dimmed || undefined} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
       {children}
     </Stack>
   );

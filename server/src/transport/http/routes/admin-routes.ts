@@ -27,6 +27,12 @@ export function adminRoutes(app: FastifyInstance): void {
     if (keptTable === undefined || keptTable.online !== online.key || keys.some((k, i) => k !== keptTable?.keys[i])) {
       keptTable = { keys, online: online.key, table: usersTable(sources, online.ids), pages: new Map() };
     }
+    // A search or order without a limit can be as large as the whole list: only the spec's own
+    // call (no query) keeps one, so the pages kept stay small.
+    if (query.limit === undefined && Object.values(query).some((v) => v !== undefined)) {
+      keptAnswerStats.unkept += 1;
+      return { status: 'success' as const, ...tradersPage(keptTable.table, query) };
+    }
     const page = JSON.stringify([query.search, query.role, query.sort, query.direction, query.limit, query.offset]);
     let text = keptTable.pages.get(page);
     if (text !== undefined) {

@@ -306,6 +306,13 @@ export function tradingRoutes(app: FastifyInstance): void {
     const open = engine.openVersion;
     const page = JSON.stringify([query.search, query.limit, query.offset]);
     const kept = keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.open === open && samePrices(keptOpenTrades.prices, engine.pricesOfOpen()) ? keptOpenTrades : undefined;
+    // A search without a limit can be as large as the whole list: only the spec's own call (no
+    // query) keeps one, so the pages kept stay small.
+    const keepable = query.limit !== undefined || (query.search === undefined && query.offset === undefined);
+    if (kept !== undefined && !keepable) {
+      keptAnswerStats.unkept += 1;
+      return answerOf(kept.groups, query);
+    }
     if (kept !== undefined) {
       let text = kept.pages.get(page);
       if (text !== undefined) {
@@ -345,10 +352,15 @@ export function tradingRoutes(app: FastifyInstance): void {
       keptAnswerStats.unkept += 1;
       return answerOf(groups, query);
     }
+    // Taken after the profits were computed, so it names every quote they read.
+    keptOpenTrades = { named, open, prices: engine.pricesOfOpen(), groups, pages: new Map() };
+    if (!keepable) {
+      keptAnswerStats.unkept += 1;
+      return answerOf(groups, query);
+    }
     keptAnswerStats.misses += 1;
     const text = JsonText.of(answerOf(groups, query));
-    // Taken after the profits were computed, so it names every quote they read.
-    keptOpenTrades = { named, open, prices: engine.pricesOfOpen(), groups, pages: new Map([[page, text]]) };
+    keptOpenTrades.pages.set(page, text);
     return text;
   });
 
