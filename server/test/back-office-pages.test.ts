@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { openTradesPage, type OpenTradesGroup } from '../src/services/admin-open-trades';
 import { onlineUsers, tradersPage, type UserListSources } from '../src/services/admin-users';
 import type { ServiceContext } from '../src/services/context';
+import { JsonText, keptAnswerStats, keptPage, MAX_KEPT_PAGES } from '../src/transport/http/responses';
 
 /**
  * The back office's server-side pages without HTTP: who is online (worked out once per set of
@@ -148,6 +149,31 @@ describe('back-office pages', () => {
     const paged = openTradesPage(groups, { limit: 1, offset: 1 });
     assert.deepEqual([paged.total, paged.trades, paged.data.map((g) => g.traderId)], [3, 5, [2]]);
     assert.deepEqual(openTradesPage(groups, { offset: 5 }).data, []);
+  });
+});
+
+describe('keptPage', () => {
+  test('keeps one answer per query (the order of its fields aside), never a search or order of the whole list, and at most MAX_KEPT_PAGES', () => {
+    const pages = new Map<string, JsonText<{ n: number }>>();
+    let built = 0;
+    const build = () => ({ n: ++built });
+    const first = keptPage(pages, { limit: 10, offset: 0, search: 'ab' }, build);
+    assert.ok(first instanceof JsonText);
+    const hits = keptAnswerStats.hits;
+    assert.equal(keptPage(pages, { search: 'ab', offset: 0, limit: 10 }, build), first, 'the same query in another order is the same page');
+    assert.equal(keptAnswerStats.hits, hits + 1);
+    assert.notEqual(keptPage(pages, { limit: 10, offset: 10, search: 'ab' }, build), first);
+    // The spec's call (no query) keeps the whole list; a search of the whole list is built each time.
+    const whole = keptPage(pages, {}, build);
+    assert.equal(keptPage(pages, { limit: undefined }, build), whole, 'a field left out and one given as undefined are the same');
+    const unkept = keptAnswerStats.unkept;
+    const searched = keptPage(pages, { search: 'ab' }, build);
+    assert.deepEqual(searched, { n: built });
+    assert.notEqual(keptPage(pages, { search: 'ab' }, build), searched);
+    assert.equal(keptAnswerStats.unkept, unkept + 2);
+    for (let i = 0; pages.size < MAX_KEPT_PAGES; i++) keptPage(pages, { limit: 1, offset: 100 + i }, build);
+    keptPage(pages, { limit: 1, offset: 99 }, build);
+    assert.equal(pages.size, 1, 'past the bound every page is dropped at once');
   });
 });
 

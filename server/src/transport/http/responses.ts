@@ -64,6 +64,34 @@ export const keptAnswerStats = { hits: 0, misses: 0, unkept: 0 };
 export const MAX_KEPT_PAGES = 256;
 
 /**
+ * A page of one kept list: `pages` is kept with the list (and dropped with it), one answer per query.
+ * The answer to `query` is given again while the list is the same, or built by `build` and kept. A
+ * query with no `limit` but other fields (a search or order of the whole list, as large as the list)
+ * is built and not kept: only the spec's own call, with no query at all, keeps a whole list, so the
+ * pages kept stay small.
+ */
+export function keptPage<T>(pages: Map<string, JsonText<T>>, query: Readonly<Record<string, unknown>>, build: () => T): JsonText<T> | T {
+  const fields = Object.keys(query)
+    .filter((k) => query[k] !== undefined)
+    .sort();
+  if (query.limit === undefined && fields.length > 0) {
+    keptAnswerStats.unkept += 1;
+    return build();
+  }
+  const key = JSON.stringify(fields.map((k) => [k, query[k]]));
+  let text = pages.get(key);
+  if (text !== undefined) {
+    keptAnswerStats.hits += 1;
+    return text;
+  }
+  keptAnswerStats.misses += 1;
+  if (pages.size >= MAX_KEPT_PAGES) pages.clear();
+  text = JsonText.of(build());
+  pages.set(key, text);
+  return text;
+}
+
+/**
  * `successData(list)`, serialized once for a list handed out again unchanged (frozen, from
  * `mapRows`); any other list is answered as usual.
  */

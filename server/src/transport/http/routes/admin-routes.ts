@@ -6,7 +6,7 @@ import { withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
 import { databaseVersion } from '../../../storage/prepared';
-import { answerCache, JsonText, keptAnswerStats, MAX_KEPT_PAGES, successData, successList, successMessage } from '../responses';
+import { answerCache, JsonText, keptAnswerStats, keptPage, successData, successList, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
 export function adminRoutes(app: FastifyInstance): void {
@@ -27,23 +27,8 @@ export function adminRoutes(app: FastifyInstance): void {
     if (keptTable === undefined || keptTable.online !== online.key || keys.some((k, i) => k !== keptTable?.keys[i])) {
       keptTable = { keys, online: online.key, table: usersTable(sources, online.ids), pages: new Map() };
     }
-    // A search or order without a limit can be as large as the whole list: only the spec's own
-    // call (no query) keeps one, so the pages kept stay small.
-    if (query.limit === undefined && Object.values(query).some((v) => v !== undefined)) {
-      keptAnswerStats.unkept += 1;
-      return { status: 'success' as const, ...tradersPage(keptTable.table, query) };
-    }
-    const page = JSON.stringify([query.search, query.role, query.sort, query.direction, query.limit, query.offset]);
-    let text = keptTable.pages.get(page);
-    if (text !== undefined) {
-      keptAnswerStats.hits += 1;
-      return text;
-    }
-    keptAnswerStats.misses += 1;
-    if (keptTable.pages.size >= MAX_KEPT_PAGES) keptTable.pages.clear();
-    text = JsonText.of<TradersAnswer>({ status: 'success', ...tradersPage(keptTable.table, query) });
-    keptTable.pages.set(page, text);
-    return text;
+    const { table, pages } = keptTable;
+    return keptPage(pages, query, (): TradersAnswer => ({ status: 'success', ...tradersPage(table, query) }));
   });
 
   registerCall(app, calls.getPendingDeposite, async () => successList(await listPendingDeposits(ctx)));

@@ -15,7 +15,7 @@ import type { OrdersTable, PositionsTable } from '../../../storage/schema-tradin
 import { centsText, figureTexts, type FigureTexts } from '../../../trading/account-figures';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
-import { answerCache, JsonText, keptAnswerStats, MAX_KEPT_PAGES, successData, successList, successMessage } from '../responses';
+import { answerCache, JsonText, keptAnswerStats, keptPage, successData, successList, successMessage } from '../responses';
 
 /** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
 const pages = (q: { limit?: number; before?: unknown; from?: number; to?: number }) => q.limit !== undefined || q.before !== undefined || q.from !== undefined || q.to !== undefined;
@@ -304,27 +304,8 @@ export function tradingRoutes(app: FastifyInstance): void {
     const named = await holdersOfOpenPositions.all(ctx.db, {});
     // Taken after the read: what follows is synchronous up to the answer (no tick in between).
     const open = engine.openVersion;
-    const page = JSON.stringify([query.search, query.limit, query.offset]);
     const kept = keptOpenTrades && keptOpenTrades.named === named && keptOpenTrades.open === open && samePrices(keptOpenTrades.prices, engine.pricesOfOpen()) ? keptOpenTrades : undefined;
-    // A search without a limit can be as large as the whole list: only the spec's own call (no
-    // query) keeps one, so the pages kept stay small.
-    const keepable = query.limit !== undefined || (query.search === undefined && query.offset === undefined);
-    if (kept !== undefined && !keepable) {
-      keptAnswerStats.unkept += 1;
-      return answerOf(kept.groups, query);
-    }
-    if (kept !== undefined) {
-      let text = kept.pages.get(page);
-      if (text !== undefined) {
-        keptAnswerStats.hits += 1;
-        return text;
-      }
-      keptAnswerStats.misses += 1;
-      if (kept.pages.size >= MAX_KEPT_PAGES) kept.pages.clear();
-      text = JsonText.of(answerOf(kept.groups, query));
-      kept.pages.set(page, text);
-      return text;
-    }
+    if (kept !== undefined) return keptPage(kept.pages, query, () => answerOf(kept.groups, query));
     // Grouped once: a per-trader filter would walk every open position once per trader.
     const byTrader = new Map<number, OpenPosition[]>();
     for (const p of engine.allOpen()) {
@@ -354,14 +335,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     }
     // Taken after the profits were computed, so it names every quote they read.
     keptOpenTrades = { named, open, prices: engine.pricesOfOpen(), groups, pages: new Map() };
-    if (!keepable) {
-      keptAnswerStats.unkept += 1;
-      return answerOf(groups, query);
-    }
-    keptAnswerStats.misses += 1;
-    const text = JsonText.of(answerOf(groups, query));
-    keptOpenTrades.pages.set(page, text);
-    return text;
+    return keptPage(keptOpenTrades.pages, query, () => answerOf(groups, query));
   });
 
   // The back office's trader page: everything support needs about one user in one answer. Its JSON
