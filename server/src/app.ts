@@ -96,7 +96,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     clientErrorHandler: (err, socket) => answerClientError(err, socket, (e) => app.log.debug({ code: (e as NodeJS.ErrnoException).code }, 'malformed HTTP request refused')),
   });
 
-  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'));
+  // With EVENT_BUS=memory this instance is its database's only one (the cluster refuses to start
+  // beside another), so on PostgreSQL it may keep what it read until it writes (storage/postgres-kept.ts).
+  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'), { keepReads: config.eventBus === 'memory' });
   let bus: EventBus | null = null;
   // Instances started together on PostgreSQL migrate and seed one after another (cluster/startup-lock.ts).
   let startupLock: (() => Promise<void>) | null = null;

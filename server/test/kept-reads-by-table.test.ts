@@ -8,6 +8,7 @@ import { openDatabase, type DatabaseHandle } from '../src/storage/db';
 import { migrateToLatest } from '../src/storage/migrate';
 import { prepared } from '../src/storage/prepared';
 import { writtenTable, wordsOf } from '../src/storage/sqlite-driver';
+import { restartableDatabase } from './helpers/app';
 
 describe('the table a write changes', () => {
   test('is named by insert, update and delete as Kysely compiles them, quoted or not', () => {
@@ -30,15 +31,20 @@ describe('the table a write changes', () => {
   });
 });
 
-describe('results of prepared reads on SQLite, kept per table', () => {
+describe('results of prepared reads, kept per table (SQLite, or PostgreSQL with reads kept)', () => {
   const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
   let dir = '';
   let handle: DatabaseHandle;
   let userId = 0;
+  let database: { url: string; drop(): Promise<void> } | undefined;
   before(async () => {
-    if (onPostgres) return;
-    dir = mkdtempSync(join(tmpdir(), 'tp_kept_tables_'));
-    handle = openDatabase(`sqlite:${join(dir, 'kept.db')}`);
+    if (onPostgres) {
+      database = await restartableDatabase();
+      handle = openDatabase(database.url, () => undefined, { keepReads: true });
+    } else {
+      dir = mkdtempSync(join(tmpdir(), 'tp_kept_tables_'));
+      handle = openDatabase(`sqlite:${join(dir, 'kept.db')}`);
+    }
     await migrateToLatest(handle);
     await handle.db.insertInto('payment_accounts').values({ name: 'First', number: '1', more_info: '', is_active: 1, created_at: 1, created_by: null }).execute();
     const user = await handle.db
@@ -49,16 +55,15 @@ describe('results of prepared reads on SQLite, kept per table', () => {
     userId = user.id;
   });
   after(async () => {
-    if (onPostgres) return;
-    await handle.close();
-    rmSync(dir, { recursive: true, force: true });
+    await handle?.close();
+    await database?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
   const accounts = prepared((db) => db.selectFrom('payment_accounts').select(['id', 'name']).orderBy('id'));
   const sessionsOfUsers = prepared((db) => db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select(['sessions.id_hash', 'users.first_name']).orderBy('sessions.id_hash'));
   const withRawSubquery = prepared((db) => db.selectFrom('payment_accounts').select(['id', sql<number>`(select count(*) from users)`.as('users')]));
 
-  test('stay kept through writes to tables they do not read', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
+  test('stay kept through writes to tables they do not read', async () => {
     const first = await accounts.all(handle.db, {});
     await handle.db.updateTable('users').set({ last_seen_at: 5 }).where('id', '=', userId).execute();
     await handle.db.insertInto('sessions').values({ id_hash: 'a', user_id: userId, persistent: 0, created_at: 1, last_seen_at: 1, expires_at: 10, ip: '', user_agent: '', revoked_at: null }).execute();
@@ -72,8 +77,7 @@ describe('results of prepared reads on SQLite, kept per table', () => {
     assert.equal(await accounts.all(handle.db, {}), first);
   });
 
-  test('are read again after a write to any table they join', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
+  test('are read again after a write to any table they join', async () => {
     const before = await sessionsOfUsers.all(handle.db, {});
     assert.deepEqual(before.map((r) => r.first_name), ['Kept']);
     await handle.db.updateTable('users').set({ first_name: 'Renamed' }).where('id', '=', userId).execute();
@@ -82,16 +86,14 @@ describe('results of prepared reads on SQLite, kept per table', () => {
     assert.deepEqual((await sessionsOfUsers.all(handle.db, {})).map((r) => r.id_hash), ['a', 'b']);
   });
 
-  test('are read again after a write to a table only a raw subquery names', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
+  test('are read again after a write to a table only a raw subquery names', async () => {
     const before = await withRawSubquery.all(handle.db, {});
     assert.equal(before[0]?.users, 1);
     await handle.db.insertInto('users').values({ email: 'second@example.com', password_hash: 'x', first_name: 'Second', last_name: 'User', phone_no: '1', country_id: null, date_of_birth: '', nationality: '', role: 'trader', is_active: 1, is_reserved: 0, leverage: 100, balance_cents: 0, credit_cents: 0, created_at: 1, updated_at: 1, last_seen_at: null }).execute();
     assert.equal((await withRawSubquery.all(handle.db, {}))[0]?.users, 2);
   });
 
-  test('a transaction rolled back leaves no kept read of what it wrote', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
+  test('a transaction rolled back leaves no kept read of what it wrote', async () => {
     const before = await accounts.all(handle.db, {});
     await assert.rejects(
       handle.db.transaction().execute(async (trx) => {
@@ -106,8 +108,7 @@ describe('results of prepared reads on SQLite, kept per table', () => {
     assert.deepEqual(after.map((r) => r.name), before.map((r) => r.name));
   });
 
-  test('a statement whose table is not known counts as a change of every table', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
+  test('a statement whose table is not known counts as a change of every table', async () => {
     const before = await accounts.all(handle.db, {});
     await sql`with renamed as (select 'Via CTE' as name) update payment_accounts set name = (select name from renamed)`.execute(handle.db);
     const after = await accounts.all(handle.db, {});

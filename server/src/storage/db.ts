@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { KeptReadsPostgresDialect } from './postgres-kept';
 import { registerDirectReads } from './prepared';
 import { QueuedSqliteDialect } from './sqlite-driver';
 
@@ -19,8 +20,12 @@ export interface DatabaseHandle {
 
 const PG_INT8_OID = 20;
 
-/** Opens the database named by DATABASE_URL: `sqlite:/path.db`, `sqlite::memory:` or `postgres://…`. */
-export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined): DatabaseHandle {
+/**
+ * Opens the database named by DATABASE_URL: `sqlite:/path.db`, `sqlite::memory:` or `postgres://…`.
+ * `keepReads`: on PostgreSQL, keep prepared reads' results between requests
+ * (storage/postgres-kept.ts) — only for a process that is its database's only writer.
+ */
+export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined, options: { keepReads?: boolean } = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -57,6 +62,12 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // An idle connection the server drops (restart, failover, admin command) must not crash the
     // process: the pool discards that client and the next query opens a fresh one.
     pool.on('error', onConnectionError);
+    if (options.keepReads) {
+      const dialect = new KeptReadsPostgresDialect({ pool });
+      const db = new Kysely<Database>({ dialect });
+      registerDirectReads(db, dialect.reads);
+      return { db, engine: 'postgres', close: () => db.destroy() };
+    }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

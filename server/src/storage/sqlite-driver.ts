@@ -140,7 +140,7 @@ const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|updat
 const NO_CHANGE = /^\s*(?:begin|commit|end|savepoint|release|pragma)\b/i;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
 /** The tables the market data writes all the time (a candle every few seconds): no account answer reads them. */
-const MARKET_DATA_TABLES = new Set(['candles', 'last_quotes']);
+export const MARKET_DATA_TABLES = new Set(['candles', 'last_quotes']);
 
 /** What a version covers: every table, or all but the market data's (see `MARKET_DATA_TABLES`). */
 export type VersionScope = 'all' | 'accounts';
