@@ -18,7 +18,9 @@ import { MARKET_DATA_TABLES, type VersionScope, wordsOf, writtenTable } from './
  * rows before it, and the count at the commit, later than its stamp, throws it away.
  *
  * What this process does not write (a person changing rows by hand, the command-line tools) is not
- * seen: kept rows and versions also age out after `MAX_AGE_MS`, so such a change shows within that.
+ * seen: kept rows (from when they were read) and versions age out after `MAX_AGE_MS`, so such a
+ * change shows within twice that (an answer kept by version may have been built from rows kept
+ * almost that long).
  */
 export class KeptReadsPostgresDialect extends PostgresDialect {
   private readonly kept = new KeptReads();
@@ -48,11 +50,17 @@ const NO_CHANGE = /^\s*(?:begin|start\s+transaction|commit|end|rollback|savepoin
  * A write anywhere in a statement's SQL text (parameters are bound apart, so no value is read as
  * SQL): `on conflict do update set` is not one more, as no table name follows its `update`.
  */
-const WRITES = /\b(?:insert\s+into|update\s+"?[a-z_][a-z0-9_]*"?\s+set|delete\s+from|truncate|alter|create|drop|merge\s+into|copy)\b/gi;
+const WRITES = /\b(?:insert\s+into|update\s+(?:only\s+)?"?[a-z_][a-z0-9_]*"?(?:\s*\.\s*"?[a-z_][a-z0-9_]*"?)?(?:\s+(?:as\s+)?"?[a-z_][a-z0-9_]*"?)?\s+set|delete\s+from|truncate|alter|create|drop|merge\s+into|copy)\b/gi;
 
-/** What a statement may change: nothing, its one table, or any table (a writing `with`, a schema change, anything unknown). */
+/**
+ * What a statement may change: nothing, its one table, or any table (a writing `with`, a schema
+ * change, several statements, anything unknown). A read is taken at its word: a prepared read must
+ * not call a function that writes (none does).
+ */
 export function changeOf(compiled: CompiledQuery): 'none' | 'all' | string {
   const sql = compiled.sql;
+  // Several statements in one: whatever they are, count them as everything.
+  if (sql.includes(';')) return 'all';
   if (NO_CHANGE.test(sql)) return 'none';
   const writes = sql.match(WRITES)?.length ?? 0;
   const written = writtenTable(sql);
@@ -68,8 +76,10 @@ class KeptReads implements DirectReads {
   private accountChanges = 0;
   private readonly tableChangedAt = new Map<string, number>();
   private anyChangedAt = 0;
-  /** The schema's table names (lower case), read on first use of a connection and after any change of every table. */
+  /** The schema's table names (lower case), read when first needed and again after any change of every table. */
   tables: Set<string> | null = null;
+  /** Moves whenever `tables` is forgotten: names read before that are not taken. */
+  tablesGeneration = 0;
   private readonly readTables = new Map<string, string[]>();
   private readonly kept = new Map<string, Map<string, { at: number; time: number; rows: readonly unknown[] }>>();
   private keptCount = 0;
@@ -82,13 +92,14 @@ class KeptReads implements DirectReads {
     if (table === 'all') {
       this.anyChangedAt = this.changes;
       this.tables = null;
+      this.tablesGeneration += 1;
       this.readTables.clear();
     } else this.tableChangedAt.set(table, this.changes);
   }
 
-  /** The count a read sent now is stamped with. */
-  stamp(): number {
-    return this.changes;
+  /** The count (and time) a read sent now is stamped with. */
+  stamp(): { at: number; time: number } {
+    return { at: this.changes, time: Date.now() };
   }
 
   private tablesOf(sql: string): string[] | null {
@@ -115,9 +126,9 @@ class KeptReads implements DirectReads {
     return entry !== undefined && this.fresh(compiled.sql, entry) ? entry.rows : undefined;
   }
 
-  /** Keeps the rows of a read sent at `at` (if no table it reads was counted since, they are still the database's). */
-  keep(compiled: CompiledQuery, at: number, rows: readonly unknown[]): void {
-    const entry = { at, time: Date.now(), rows };
+  /** Keeps the rows of a read sent at `stamp` (if no table it reads was counted since, they are still the database's). */
+  keep(compiled: CompiledQuery, stamp: { at: number; time: number }, rows: readonly unknown[]): void {
+    const entry = { ...stamp, rows };
     if (!this.fresh(compiled.sql, entry)) return;
     if (this.keptCount >= MAX_KEPT_RESULTS || this.keptRows + rows.length > MAX_KEPT_ROWS) {
       this.kept.clear();
@@ -151,21 +162,28 @@ class KeptReadsConnection implements DatabaseConnection {
     const change = changeOf(compiled);
     if (change !== 'none') {
       this.kept.changed(change);
-      const result = await this.inner.executeQuery<R>(compiled);
-      if (this.written === null) this.kept.changed(change);
-      else this.written.add(change);
-      return result;
+      // Counted again at the commit (in a transaction) or when it has run, even if it failed: a
+      // statement that errs on the way back may still have been applied.
+      const written = this.written;
+      written?.add(change);
+      try {
+        return await this.inner.executeQuery<R>(compiled);
+      } finally {
+        if (written === null) this.kept.changed(change);
+      }
     }
     const keep = this.written === null && (compiled as { [REUSABLE_RESULT]?: boolean })[REUSABLE_RESULT] === true;
     if (!keep) return this.inner.executeQuery<R>(compiled);
     if (this.kept.tables === null) {
+      const generation = this.kept.tablesGeneration;
       const names = await this.inner.executeQuery<{ name: string }>(CompiledQuery.raw("select lower(table_name) as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'"));
-      this.kept.tables = new Set(names.rows.map((r) => r.name));
+      // A schema change counted meanwhile may have added a table these names do not hold.
+      if (this.kept.tablesGeneration === generation) this.kept.tables = new Set(names.rows.map((r) => r.name));
     }
-    const at = this.kept.stamp();
+    const stamp = this.kept.stamp();
     const result = await this.inner.executeQuery<R>(compiled);
     const rows = Object.freeze(result.rows.map((row) => Object.freeze(row)));
-    this.kept.keep(compiled, at, rows);
+    this.kept.keep(compiled, stamp, rows);
     return { ...result, rows: rows as R[] };
   }
 
