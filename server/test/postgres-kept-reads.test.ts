@@ -98,6 +98,21 @@ describe('PostgreSQL kept reads', { skip: PG ? false : 'needs DATABASE_URL=postg
     }
   });
 
+  test('the same read asked for again while on its way is shared, unless a write was sent meanwhile', async () => {
+    await sql`insert into kept_test (id, v) values (200, 'one')`.execute(handle.db);
+    const together = await Promise.all(Array.from({ length: 10 }, () => read(200)));
+    assert.ok(together.every((rows) => rows === together[0]), 'one answer for all ten');
+    // A read that takes a while: a write made (and committed) while it is on its way.
+    const slow = prepared((db, param: Param<{ id: number }>) => (db as unknown as DatabaseHandle['db']).selectFrom('kept_test' as never).select(['id' as never, 'v' as never, sql`pg_sleep(0.3)`.as('slept')]).where('id' as never, '=', param('id') as never));
+    const slowRead = async (id: number) => (await slow.all(handle.db, { id })) as unknown as Row[];
+    const first = slowRead(200);
+    await write(200, 'two');
+    const second = slowRead(200);
+    const [a, b] = await Promise.all([first, second]);
+    assert.notEqual(a, b, 'a read sent after a write is not given the one sent before it');
+    assert.equal(b[0]?.v, 'two');
+  });
+
   test('a rolled-back write leaves the rows as they were', async () => {
     const before = await read(2);
     await assert.rejects(

@@ -82,6 +82,8 @@ class KeptReads implements DirectReads {
   tablesGeneration = 0;
   private readonly readTables = new Map<string, string[]>();
   private readonly kept = new Map<string, Map<string, { at: number; time: number; rows: readonly unknown[] }>>();
+  /** Prepared reads on their way, by SQL and values, with the count when each was sent. */
+  private readonly inFlight = new Map<string, { at: number; rows: Promise<readonly unknown[]> }>();
   private keptCount = 0;
   private keptRows = 0;
 
@@ -143,6 +145,22 @@ class KeptReads implements DirectReads {
     else this.keptRows -= replaced.rows.length;
     this.keptRows += rows.length;
     bySql.set(values, entry);
+  }
+
+  shared(compiled: CompiledQuery, run: () => Promise<readonly unknown[]>): Promise<readonly unknown[]> {
+    const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+    const going = this.inFlight.get(key);
+    // Nothing counted since it was sent: no write was sent or committed meanwhile, so its answer is
+    // what a read sent now would get.
+    if (going !== undefined && going.at === this.changes) return going.rows;
+    const rows = run();
+    const entry = { at: this.changes, rows };
+    this.inFlight.set(key, entry);
+    const done = () => {
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+    };
+    rows.then(done, done);
+    return rows;
   }
 
   version(scope: VersionScope = 'all'): string | undefined {

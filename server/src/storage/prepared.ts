@@ -40,6 +40,12 @@ export interface DirectReads {
    * queued query under way).
    */
   version(scope?: 'all' | 'accounts'): string | undefined;
+  /**
+   * Runs a prepared read (`run`) that `readNow` could not answer, sharing the answer of the same read
+   * already on its way when nothing may have changed since it was sent (PostgreSQL's, where a kept
+   * read thrown away would otherwise be asked for by every request that comes meanwhile).
+   */
+  shared?(compiled: CompiledQuery, run: () => Promise<readonly unknown[]>): Promise<readonly unknown[]>;
 }
 const direct = new WeakMap<object, DirectReads>();
 
@@ -95,8 +101,11 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
   };
   const rowsOf = async (on: Db | Tx, args: A): Promise<readonly R[]> => {
     const compiled = withValues(on, args);
-    const now = direct.get(on)?.readNow(compiled);
-    return now !== undefined ? (now as readonly R[]) : (await on.executeQuery(compiled)).rows;
+    const reads = direct.get(on);
+    const now = reads?.readNow(compiled);
+    if (now !== undefined) return now as readonly R[];
+    const run = async () => (await on.executeQuery(compiled)).rows;
+    return (reads?.shared ? await reads.shared(compiled, run) : await run()) as readonly R[];
   };
   return {
     async all(on, args) {
