@@ -233,24 +233,20 @@ class KeptReadsDriver implements Driver {
     c.written = new Set();
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as KeptReadsConnection;
-    const written = c.written ?? new Set();
-    c.written = null;
-    try {
-      await this.inner.commitTransaction(c.inner);
-    } finally {
-      // Committed (or not: counting again is harmless), the writes are seen from now on.
-      for (const table of written) this.kept.changed(table);
-    }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.end(connection as KeptReadsConnection, (inner) => this.inner.commitTransaction(inner));
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as KeptReadsConnection;
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.end(connection as KeptReadsConnection, (inner) => this.inner.rollbackTransaction(inner));
+  }
+
+  /** Ends a transaction; what it wrote is counted again once it has ended (committed or not: counting again is harmless). */
+  private async end(c: KeptReadsConnection, finish: (inner: DatabaseConnection) => Promise<void>): Promise<void> {
     const written = c.written ?? new Set();
     c.written = null;
     try {
-      await this.inner.rollbackTransaction(c.inner);
+      await finish(c.inner);
     } finally {
       for (const table of written) this.kept.changed(table);
     }
