@@ -1,4 +1,5 @@
 import { CompiledQuery, PostgresDialect, SelectQueryNode, type DatabaseConnection, type Driver, type PostgresDialectConfig, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
+import { KeptResults } from './kept-results';
 import { REUSABLE_RESULT, type DirectReads } from './prepared';
 import { MARKET_DATA_TABLES, type VersionScope, wordsOf, writtenTable } from './sqlite-driver';
 
@@ -41,9 +42,6 @@ export class KeptReadsPostgresDialect extends PostgresDialect {
 
 /** How long a kept result or a version holds at most: the bound on seeing a change made outside this process. */
 export const MAX_AGE_MS = 2_000;
-/** Results kept at most, and rows in them all together (emptied when either is reached), as on SQLite. */
-const MAX_KEPT_RESULTS = 50_000;
-const MAX_KEPT_ROWS = 250_000;
 /** Statements that change no rows by themselves. */
 const NO_CHANGE = /^\s*(?:begin|start\s+transaction|commit|end|rollback|savepoint|release|set|show|reset)\b/i;
 /**
@@ -81,11 +79,9 @@ class KeptReads implements DirectReads {
   /** Moves whenever `tables` is forgotten: names read before that are not taken. */
   tablesGeneration = 0;
   private readonly readTables = new Map<string, string[]>();
-  private readonly kept = new Map<string, Map<string, { at: number; time: number; rows: readonly unknown[] }>>();
+  private readonly kept = new KeptResults<{ at: number; time: number; rows: readonly unknown[] }>();
   /** Prepared reads on their way, by SQL and values, with the count when each was sent. */
   private readonly inFlight = new Map<string, { at: number; rows: Promise<readonly unknown[]> }>();
-  private keptCount = 0;
-  private keptRows = 0;
 
   /** Counts a change of `table`, or of every table. */
   changed(table: string | 'all'): void {
@@ -124,27 +120,14 @@ class KeptReads implements DirectReads {
   }
 
   readNow(compiled: CompiledQuery): readonly unknown[] | undefined {
-    const entry = this.kept.get(compiled.sql)?.get(JSON.stringify(compiled.parameters));
+    const entry = this.kept.get(compiled.sql, JSON.stringify(compiled.parameters));
     return entry !== undefined && this.fresh(compiled.sql, entry) ? entry.rows : undefined;
   }
 
   /** Keeps the rows of a read sent at `stamp` (if no table it reads was counted since, they are still the database's). */
   keep(compiled: CompiledQuery, stamp: { at: number; time: number }, rows: readonly unknown[]): void {
     const entry = { ...stamp, rows };
-    if (!this.fresh(compiled.sql, entry)) return;
-    if (this.keptCount >= MAX_KEPT_RESULTS || this.keptRows + rows.length > MAX_KEPT_ROWS) {
-      this.kept.clear();
-      this.keptCount = 0;
-      this.keptRows = 0;
-    }
-    let bySql = this.kept.get(compiled.sql);
-    if (!bySql) this.kept.set(compiled.sql, (bySql = new Map()));
-    const values = JSON.stringify(compiled.parameters);
-    const replaced = bySql.get(values);
-    if (replaced === undefined) this.keptCount += 1;
-    else this.keptRows -= replaced.rows.length;
-    this.keptRows += rows.length;
-    bySql.set(values, entry);
+    if (this.fresh(compiled.sql, entry)) this.kept.set(compiled.sql, JSON.stringify(compiled.parameters), entry);
   }
 
   shared(compiled: CompiledQuery, run: () => Promise<readonly unknown[]>): Promise<readonly unknown[]> {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryCompiler, type QueryResult } from 'kysely';
+import { KeptResults } from './kept-results';
 import { REUSABLE_RESULT } from './prepared';
 
 /**
@@ -124,16 +125,6 @@ class QueuedSqliteDriver implements Driver {
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/**
- * Results of prepared reads kept at most, and rows in them all together (the map is emptied when
- * either is reached; entries also expire by version). The row budget bounds memory whatever pages
- * clients ask for (a candle page may hold 5,000 rows). The count is set for a thousand or more
- * active users, each with a dozen or so kept reads (account row, totals, orders, activity, history…):
- * at 5,000 the map filled and was emptied every few seconds, so such reads were rarely kept.
- */
-const MAX_KEPT_RESULTS = 50_000;
-const MAX_KEPT_ROWS = 250_000;
-
 /** The one table an `insert`, `update` or `delete` statement writes, as Kysely compiles them for SQLite; null for any other statement. */
 const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?(?:[\s(]|$)/i;
 /** Statements that change no rows by themselves (what a transaction wraps counts as it runs; a pragma sets how the connection works). */
@@ -170,10 +161,7 @@ class CachedStatementConnection implements DatabaseConnection {
   /** The schema's table and view names, read when first needed and again after a statement that may have changed the schema. */
   private schemaNames: Map<string, string> | null = null;
   private readonly dataVersion: BetterSqlite3.Statement;
-  /** By SQL text (the compiled query's own string, so its hash is computed once), then by values. */
-  private readonly kept = new Map<string, Map<string, { changes: number; dataVersion: number; rows: readonly unknown[] }>>();
-  private keptCount = 0;
-  private keptRows = 0;
+  private readonly kept = new KeptResults<{ changes: number; dataVersion: number; rows: readonly unknown[] }>();
 
   constructor(private readonly database: BetterSqlite3.Database, private readonly capacity: number) {
     this.dataVersion = database.prepare('pragma data_version').pluck();
@@ -200,8 +188,6 @@ class CachedStatementConnection implements DatabaseConnection {
     this.schemaNames = null;
     this.statements.clear();
     this.kept.clear();
-    this.keptCount = 0;
-    this.keptRows = 0;
   }
 
   /**
@@ -271,23 +257,11 @@ class CachedStatementConnection implements DatabaseConnection {
 
   private keptRead(stmt: BetterSqlite3.Statement, sql: string, parameters: unknown[]): readonly unknown[] {
     const dataVersion = this.currentDataVersion();
-    let bySql = this.kept.get(sql);
     const values = JSON.stringify(parameters);
-    const kept = bySql?.get(values);
+    const kept = this.kept.get(sql, values);
     if (kept !== undefined && kept.dataVersion === dataVersion && (kept.changes === this.changes || !this.changedSince(sql, kept.changes))) return kept.rows;
     const rows = Object.freeze((stmt.all(parameters) as object[]).map((row) => Object.freeze(row)));
-    if (this.keptCount >= MAX_KEPT_RESULTS || this.keptRows + rows.length > MAX_KEPT_ROWS) {
-      this.kept.clear();
-      this.keptCount = 0;
-      this.keptRows = 0;
-      bySql = undefined;
-    }
-    if (!bySql) this.kept.set(sql, (bySql = new Map()));
-    const replaced = bySql.get(values);
-    if (replaced === undefined) this.keptCount += 1;
-    else this.keptRows -= replaced.rows.length;
-    this.keptRows += rows.length;
-    bySql.set(values, { changes: this.changes, dataVersion, rows });
+    this.kept.set(sql, values, { changes: this.changes, dataVersion, rows });
     return rows;
   }
 
