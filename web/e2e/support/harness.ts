@@ -65,6 +65,37 @@ export async function newPage(h: Harness, viewport = DESKTOP): Promise<{ context
   return { context, page };
 }
 
+// As text: the test's TypeScript compiler would wrap named functions in a helper the page lacks.
+const SETTLE = `(async () => {
+  const deadline = performance.now() + 5000;
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  // Two frames: styles changed just before (a media emulation, a new size) start their transitions.
+  await frame();
+  await frame();
+  for (;;) {
+    const ending = document.getAnimations().filter((a) => {
+      if (a.playState !== 'running' && !a.pending) return false;
+      const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
+      return typeof end === 'number' && Number.isFinite(end);
+    });
+    const left = deadline - performance.now();
+    if (ending.length === 0 || left <= 0) return;
+    await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => undefined))), new Promise((done) => setTimeout(done, left))]);
+    // What ended may have started more (a transition on a class set at its end).
+    await frame();
+  }
+})()`;
+
+/**
+ * Waits until the page's finite animations and CSS transitions have ended (a theme switch or a
+ * resize starts colour transitions; a dialog fades in), so a contrast check or a screenshot sees the
+ * settled page however busy the machine is. Endless ones (a loader's spin) are not waited for; after
+ * 5 s it gives up and lets the check judge what is there.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(SETTLE);
+}
+
 /**
  * Saves the screen at 1440×900 and at 375×812 (then restores the page's size); with `dark`, also
  * both sizes in the dark theme (the app follows the system's scheme until the user picks one).
@@ -78,6 +109,7 @@ export async function screenshots(page: Page, name: string, options: { dark?: bo
     for (const [label, size] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
       await page.setViewportSize(size);
       await page.waitForTimeout(250);
+      await settled(page);
       await page.screenshot({ path: join(ARTIFACTS, `${name}-${label}${scheme === 'dark' ? '-dark' : ''}.png`), fullPage: false, animations: 'disabled' });
     }
   }
@@ -95,6 +127,8 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
  * returns the serious and critical violations (none expected).
  */
 export async function seriousA11yViolations(page: Page, include?: string[]): Promise<string[]> {
+  // Colours judged mid-transition (a theme just switched) would fail or pass by the machine's speed.
+  await settled(page);
   await page.evaluate(axeSource);
   const results = await page.evaluate(async (selectors) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document | { include: string[][] }, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string }[] }[] }> } }).axe;
