@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { settled } from '../support/harness';
 
 /** `/trading` on a phone: the bottom bar's tabs, the sheets, the order screen and the trading tab. */
 export class PhoneTerminalPage {
@@ -57,6 +58,8 @@ export class PhoneTerminalPage {
 
   /** Drags the open sheet's grip down by `dy` pixels. */
   async dragSheetDown(dy: number): Promise<void> {
+    // Measured while the sheet still rises, the grip has moved up by the time the press lands.
+    await settled(this.page);
     const grip = this.page.getByTestId('sheet-grip');
     const box = await grip.boundingBox();
     if (!box) throw new Error('no sheet grip on screen');
