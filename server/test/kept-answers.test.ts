@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
+import { keptAnswerStats } from '../src/transport/http/responses';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client, SignedInTrader } from './helpers/client';
 import { closePosition, openPosition, push, tradingDesk } from './helpers/trading';
@@ -106,6 +107,40 @@ describe('kept answers change as soon as what they show changes', () => {
     assert.equal((await details()).profile.status, 'Online');
     t.clock.advance(11_000);
     assert.equal((await details()).profile.status, 'Offline');
+  });
+
+  test('getTraderDetails keeps an answer whose reads a tick overtook, at the prices it shows, and a later tick shows on the next read', async () => {
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    const ticket = await openPosition(trader.client, { side: 'buy', volume: 0.1 });
+    const before = await details();
+    await push(t, 'EURUSD', 1.101, 1.1012);
+    // The next answer's reads are overtaken by a tick on the trader's symbol: it arrives while the
+    // account row is read (as the feed's ticks do when requests queue on a busy server).
+    const engine = t.app.trading;
+    const account = engine.account.bind(engine);
+    engine.account = async (userId, trx) => {
+      engine.account = account;
+      await push(t, 'EURUSD', 1.103, 1.1032);
+      return account(userId, trx);
+    };
+    const overtaken = await details();
+    assert.equal(engine.account, account, 'the tick came during the read');
+    assert.deepEqual([before.openTrades[0]?.profit, overtaken.openTrades[0]?.profit], ['-2.00', '28.00'], 'the answer is at the tick that overtook its reads');
+    assert.equal(overtaken.account.profit, overtaken.openTrades.reduce((sum, p) => sum + Number(p.profit), 0).toFixed(2), 'the figures are those of the rows shown');
+    const hits = keptAnswerStats.hits;
+    assert.deepEqual(await details(), overtaken, 'given again while nothing moved');
+    assert.equal(keptAnswerStats.hits, hits + 1, 'kept, though the engine moved during its reads');
+    await push(t, 'EURUSD', 1.104, 1.1042);
+    const after = await details();
+    assert.deepEqual([after.openTrades[0]?.profit, after.account.profit], ['38.00', '38.00'], 'the next tick shows');
+    // What decides it: figures are current while no quote they were computed from has moved.
+    const state = await engine.account(trader.id);
+    assert.ok(engine.figuresCurrent(trader.id, state));
+    await push(t, 'GBPUSD', 1.27, 1.2702);
+    assert.ok(engine.figuresCurrent(trader.id, state), 'a tick on a symbol the account neither holds nor converts through');
+    await push(t, 'EURUSD', 1.1035, 1.1037);
+    assert.ok(!engine.figuresCurrent(trader.id, state), 'a tick on the position’s symbol');
+    await closePosition(trader.client, ticket);
   });
 
   test('getClosedTrades and getMoneyRequests: a new row shows on the next read of the same page', async () => {

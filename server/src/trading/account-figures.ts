@@ -226,6 +226,24 @@ export class AccountFigures {
   }
 
   /**
+   * Whether `state`, an answer of `account`, is what the account's positions, their swaps and price
+   * stamps give now: nothing the figures were computed from has moved since (the balance aside, which
+   * the caller knows from the database's version). False when unsure (the figures were computed
+   * again meanwhile, or with extra terms).
+   */
+  isCurrent(userId: number, state: AccountState): boolean {
+    const cached = this.lastFigures.get(userId);
+    if (cached === undefined || cached.figures !== state) return false;
+    const positions = this.state.positionsOf(userId);
+    if (cached.positions.length !== positions.length * 3) return false;
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i] as OpenPosition;
+      if (cached.positions[3 * i] !== p.id || cached.positions[3 * i + 1] !== p.swapCents || cached.positions[3 * i + 2] !== this.priceStamp(p)) return false;
+    }
+    return true;
+  }
+
+  /**
    * The figures in scaled integers, when every position was valued exactly and nothing overflows
    * (null otherwise: `computeFigures` then does it with decimal.js). Their decimal.js values are made
    * only when something reads them; the texts the API shows come from the integers (`figureTexts`).

@@ -212,6 +212,11 @@ export class TradingEngine {
     return this.parts.accounts.account(userId, trx);
   }
 
+  /** Whether figures `account` answered are still those of the account's positions at the prices now (see AccountFigures.isCurrent). */
+  figuresCurrent(userId: number, state: AccountState): boolean {
+    return this.parts.accounts.isCurrent(userId, state);
+  }
+
   pendingOf(userId: number): PendingOrder[] {
     return this.parts.orders.pendingOf(userId);
   }

@@ -425,14 +425,17 @@ export function tradingRoutes(app: FastifyInstance): void {
       return last.answer;
     }
     const { sources, orders, activity } = unwritten ? last : await readDetailRows(query.traderId);
-    const figures = await accountFigures(sources.user.id);
+    const state = await engine.account(sources.user.id);
     const positions = engine.positionsOf(sources.user.id);
     const engineAfter = enginePart(positions);
     const online = traderIsOnline(ctx, sources, ctx.now());
-    const answer = traderDetails(sources, online, positions, orders, activity, figures);
-    // Other requests ran during the awaits: a tick or a close may have come between the figures
-    // and the positions read here. Given again without reading only if the engine stood still.
-    if (database === undefined || !sameEngine(engineBefore, engineAfter)) keptAnswerStats.unkept += 1;
+    const answer = traderDetails(sources, online, positions, orders, activity, figureTexts(state));
+    // Other requests ran during the awaits: ticks moved the prices, or a close came. The answer is
+    // kept with the engine as it is now only if its figures are those of the positions and prices
+    // it shows (a write meanwhile changed the database's version, so the next request reads again).
+    // Requiring the engine to stand still through the reads instead kept nothing once requests took
+    // longer than the feed's ticks (a slow machine under load: 0% kept).
+    if (database === undefined || !engine.figuresCurrent(sources.user.id, state)) keptAnswerStats.unkept += 1;
     else {
       keptAnswerStats.misses += 1;
       if (lastDetails.size >= 10_000) lastDetails.clear();
