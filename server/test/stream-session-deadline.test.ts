@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { SESSION_LOOKUP_DEADLINE_MS } from '../src/plugins/sessions';
+import { resolveSession } from '../src/services/sessions';
+import { SESSION_COOKIE } from '../src/transport/http/session-cookie';
 import { startApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
 
@@ -60,6 +63,29 @@ describe('the stream’s periodic session check on a database that does not answ
     } finally {
       release();
       await holding;
+      await t.close();
+    }
+  });
+  test('asks the database itself: a session revoked by another process ends at the next check, however recently it was read', async (c) => {
+    const t = await startApp();
+    try {
+      // SQLite's kept reads see another connection's commit at once (pragma data_version); PostgreSQL's
+      // are kept up to 2 s, as only this process's writes are known (storage/postgres-kept.ts).
+      if (t.ctx.engine !== 'postgres') return c.skip('PostgreSQL: SQLite keeps no read across another connection’s commit');
+      const { client, id } = await signedInTrader(t);
+      const token = decodeURIComponent(new RegExp(`(?:^|; )${SESSION_COOKIE}=([^;]*)`).exec(client.cookieHeader)?.[1] ?? '');
+      assert.notEqual(await resolveSession(t.ctx, token, { fresh: true }), null);
+      assert.notEqual(await resolveSession(t.ctx, token, { fresh: true }), null, 'read again just now');
+      // Revoked by another process on the same database (`admin:reset-password` does so), or by hand: this one wrote nothing.
+      const other = new pg.Client({ connectionString: t.config.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('update sessions set revoked_at = $1 where user_id = $2', [Date.now(), id]);
+      } finally {
+        await other.end();
+      }
+      assert.equal(await resolveSession(t.ctx, token, { fresh: true }), null, 'the stream’s check sees the revocation at once');
+    } finally {
       await t.close();
     }
   });
