@@ -68,21 +68,27 @@ export async function newPage(h: Harness, viewport = DESKTOP): Promise<{ context
 // As text: the test's TypeScript compiler would wrap named functions in a helper the page lacks.
 const SETTLE = `(async () => {
   const deadline = performance.now() + 5000;
-  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
-  // Two frames: styles changed just before (a media emulation, a new size) start their transitions.
-  await frame();
-  await frame();
-  for (;;) {
+  // A frame, or 50 ms where the page draws none (throttled), so the wait stays within the deadline.
+  const frame = () => Promise.race([new Promise((done) => requestAnimationFrame(() => done())), new Promise((done) => setTimeout(done, 50))]);
+  // Done after three frames in a row with nothing finite running: styles changed just before (a
+  // media emulation, a new size) start their transitions at the next frame, and components that
+  // start theirs from script (Mantine's Transition) a frame or two after they mount.
+  let quiet = 0;
+  while (quiet < 3) {
+    await frame();
     const ending = document.getAnimations().filter((a) => {
-      if (a.playState !== 'running' && !a.pending) return false;
+      if (a.playState !== 'running') return false;
       const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
       return typeof end === 'number' && Number.isFinite(end);
     });
     const left = deadline - performance.now();
-    if (ending.length === 0 || left <= 0) return;
+    if (left <= 0) return;
+    if (ending.length === 0) {
+      quiet += 1;
+      continue;
+    }
+    quiet = 0;
     await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => undefined))), new Promise((done) => setTimeout(done, left))]);
-    // What ended may have started more (a transition on a class set at its end).
-    await frame();
   }
 })()`;
 
