@@ -209,14 +209,7 @@ export class AccountFigures {
     // a symbol the account neither holds nor converts through changes none of them.
     const positions = this.state.positionsOf(userId);
     const cached = this.lastFigures.get(userId);
-    if (cached && cached.balanceCents === balanceCents && cached.creditCents === creditCents && cached.leverage === leverage && cached.positions.length === positions.length * 3) {
-      let same = true;
-      for (let i = 0; i < positions.length && same; i++) {
-        const p = positions[i] as OpenPosition;
-        same = cached.positions[3 * i] === p.id && cached.positions[3 * i + 1] === p.swapCents && cached.positions[3 * i + 2] === this.priceStamp(p);
-      }
-      if (same) return cached.figures;
-    }
+    if (cached && cached.balanceCents === balanceCents && cached.creditCents === creditCents && cached.leverage === leverage && this.samePositions(cached.positions, positions)) return cached.figures;
     const inputs: number[] = [];
     for (const p of positions) inputs.push(p.id, p.swapCents, this.priceStamp(p));
     const figures = this.exactFigures(positions, balanceCents, creditCents, leverage) ?? this.computeFigures(userId, balanceCents, creditCents, leverage);
@@ -233,12 +226,15 @@ export class AccountFigures {
    */
   isCurrent(userId: number, state: AccountState): boolean {
     const cached = this.lastFigures.get(userId);
-    if (cached === undefined || cached.figures !== state) return false;
-    const positions = this.state.positionsOf(userId);
-    if (cached.positions.length !== positions.length * 3) return false;
+    return cached !== undefined && cached.figures === state && this.samePositions(cached.positions, this.state.positionsOf(userId));
+  }
+
+  /** Whether `inputs` (id, swap, price stamp of each position in turn) are those of `positions` now. */
+  private samePositions(inputs: readonly number[], positions: readonly OpenPosition[]): boolean {
+    if (inputs.length !== positions.length * 3) return false;
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i] as OpenPosition;
-      if (cached.positions[3 * i] !== p.id || cached.positions[3 * i + 1] !== p.swapCents || cached.positions[3 * i + 2] !== this.priceStamp(p)) return false;
+      if (inputs[3 * i] !== p.id || inputs[3 * i + 1] !== p.swapCents || inputs[3 * i + 2] !== this.priceStamp(p)) return false;
     }
     return true;
   }
