@@ -75,6 +75,8 @@ const envSchema = z.object({
   MAX_DEPOSIT_AMOUNT: decimalAmount('MAX_DEPOSIT_AMOUNT').default('1000000'),
   MAX_WITHDRAWAL_AMOUNT: decimalAmount('MAX_WITHDRAWAL_AMOUNT').default('1000000'),
   DEFAULT_LEVERAGE: int('DEFAULT_LEVERAGE', 1, 1000).default(100),
+  ORDER_RATE_LIMIT_PER_MINUTE: int('ORDER_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).default(600),
+  MAX_PENDING_ORDERS: int('MAX_PENDING_ORDERS', 1, 100_000).default(200),
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
   INSTANCE_NAME: z
@@ -163,6 +165,10 @@ export interface AppConfig {
   maxDepositCents: Cents;
   maxWithdrawalCents: Cents;
   defaultLeverage: number;
+  /** Order calls (market, pending, modify, cancel, close) one user may make per minute, all together. */
+  orderRateLimitPerMinute: number;
+  /** Pending orders one account may hold at once. */
+  maxPendingOrders: number;
   /** A user counts as Online when seen within this window. */
   onlineWindowMs: number;
   eventBus: 'memory' | 'redis';
@@ -291,6 +297,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxDepositCents: toCents(e.MAX_DEPOSIT_AMOUNT),
     maxWithdrawalCents: toCents(e.MAX_WITHDRAWAL_AMOUNT),
     defaultLeverage: e.DEFAULT_LEVERAGE,
+    orderRateLimitPerMinute: e.ORDER_RATE_LIMIT_PER_MINUTE,
+    maxPendingOrders: e.MAX_PENDING_ORDERS,
     onlineWindowMs: 5 * 60_000,
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,

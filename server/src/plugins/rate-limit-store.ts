@@ -75,15 +75,27 @@ export interface SharedCountsEvents {
   recovered(): void;
 }
 
+/** Counts requests in fixed windows, by key: wherever the counts live. */
+export interface WindowCounter {
+  /** Counts one request against `key` in a window of `windowMs`: how many so far, and the window's time left. */
+  incr(key: string, windowMs: number): Promise<Counted>;
+  read(key: string): Promise<Counted>;
+}
+
+/** Counts in this process only: one instance (EVENT_BUS=memory). */
+export function memoryCounter(memory = new MemoryCounts()): WindowCounter {
+  return { incr: async (key, windowMs) => memory.incr(key, windowMs), read: async (key) => memory.read(key) };
+}
+
 /**
- * A store for @fastify/rate-limit that keeps the per-address counts in Redis, so the limits hold
- * across every instance behind the load balancer: N instances let an address sign in as often as
- * one does. If Redis does not answer (down, unreachable, slower than the client's command timeout),
- * the request is counted in this instance's memory instead and goes on — sign-in, sign-up and
- * password reset never fail because Redis is away; each instance then limits on its own until Redis
- * answers again, when the shared counts take over. `events` hear about both transitions.
+ * Counts kept in Redis, so they hold across every instance behind the load balancer: N instances
+ * let an address sign in, or a trader send orders, as often as one does. If Redis does not answer
+ * (down, unreachable, slower than the client's command timeout), the request is counted in this
+ * instance's memory instead and goes on — nothing fails because Redis is away; each instance then
+ * limits on its own until Redis answers again, when the shared counts take over. `events` hear
+ * about both transitions.
  */
-export function sharedRateLimitStore(redis: Redis, keyPrefix: string, events: SharedCountsEvents, memory = new MemoryCounts()): FastifyRateLimitStoreCtor {
+export function sharedCounter(redis: Redis, events: SharedCountsEvents, memory = new MemoryCounts()): WindowCounter {
   const counting = redis as CountingRedis;
   if (typeof counting.tradeportRateLimit !== 'function') {
     redis.defineCommand('tradeportRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
@@ -98,8 +110,32 @@ export function sharedRateLimitStore(redis: Redis, keyPrefix: string, events: Sh
     if (fallenBack) events.recovered();
     fallenBack = false;
   };
+  return {
+    incr: (key, windowMs) =>
+      counting.tradeportRateLimit(key, windowMs).then(
+        ([current, ttl]) => {
+          answered();
+          return { current: Number(current), ttl: Number(ttl) };
+        },
+        (err: unknown) => {
+          failed(err);
+          return memory.incr(key, windowMs);
+        },
+      ),
+    read: (key) =>
+      counting.tradeportRateLimitRead(key).then(
+        ([current, ttl]) => ({ current: Number(current), ttl: Number(ttl) }),
+        (err: unknown) => {
+          failed(err);
+          return memory.read(key);
+        },
+      ),
+  };
+}
 
-  class SharedStore implements FastifyRateLimitStore {
+/** A store for @fastify/rate-limit over a `WindowCounter` (per-address limits of the routes that have one). */
+export function rateLimitStore(counter: WindowCounter, keyPrefix: string): FastifyRateLimitStoreCtor {
+  class CountedStore implements FastifyRateLimitStore {
     private readonly prefix: string;
 
     // @fastify/rate-limit makes the plugin's store with its options, and each route's with `child`.
@@ -108,28 +144,11 @@ export function sharedRateLimitStore(redis: Redis, keyPrefix: string, events: Sh
     }
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      const k = this.prefix + key;
-      counting.tradeportRateLimit(k, timeWindow).then(
-        ([current, ttl]) => {
-          answered();
-          callback(null, { current: Number(current), ttl: Number(ttl) });
-        },
-        (err: unknown) => {
-          failed(err);
-          callback(null, memory.incr(k, timeWindow));
-        },
-      );
+      counter.incr(this.prefix + key, timeWindow).then((counted) => callback(null, counted), (err: Error) => callback(err));
     }
 
     read(key: string, callback: Callback): void {
-      const k = this.prefix + key;
-      counting.tradeportRateLimitRead(k).then(
-        ([current, ttl]) => callback(null, { current: Number(current), ttl: Number(ttl) }),
-        (err: unknown) => {
-          failed(err);
-          callback(null, memory.read(k));
-        },
-      );
+      counter.read(this.prefix + key).then((counted) => callback(null, counted), (err: Error) => callback(err));
     }
 
     // At run time the plugin passes the route's merged limit settings, the route itself under `routeInfo` (its typings say otherwise).
@@ -137,8 +156,8 @@ export function sharedRateLimitStore(redis: Redis, keyPrefix: string, events: Sh
       const route = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
       const method = Array.isArray(route?.method) ? route.method.join(',') : (route?.method ?? '');
       // Each route counts apart, as with the plugin's own stores.
-      return new SharedStore({}, `${keyPrefix}${method}${route?.url ?? ''}:`);
+      return new CountedStore({}, `${keyPrefix}${method}${route?.url ?? ''}:`);
     }
   }
-  return SharedStore as unknown as FastifyRateLimitStoreCtor;
+  return CountedStore as unknown as FastifyRateLimitStoreCtor;
 }

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import { Redis } from 'ioredis';
 import { ENGINE_MOVING, FORWARDED_HEADER, sendRetryable } from '../cluster/forwarding';
 import type { AppConfig } from '../config';
-import { sharedRateLimitStore } from './rate-limit-store';
+import { memoryCounter, rateLimitStore, sharedCounter, type WindowCounter } from './rate-limit-store';
 import { SESSION_LOOKUP_TIMEOUT } from './sessions';
 import { messageForFrameworkError, sendFailure } from '../transport/http/responses';
 import { isSameSite } from '../transport/http/same-site';
@@ -27,7 +27,12 @@ declare module 'fastify' {
     /** The route accepts multipart/form-data bodies. */
     multipart?: boolean;
   }
+  interface FastifyInstance {
+    /** Fixed-window request counts: in Redis with several instances (shared by all), else in this process. */
+    windowCounts: WindowCounter;
+  }
 }
+
 
 /**
  * The web app's one inline script (web/index.html: it sets the colour scheme before the first
@@ -91,9 +96,11 @@ async function security(app: FastifyInstance, { config }: { config: AppConfig })
   // bytes lighter each (the terminal's script budget counts every byte on the wire).
   const assetHeaderNames = headerNames.filter((name) => ASSET_HEADERS.has(name));
 
+  const shared = config.eventBus === 'redis' && config.redisUrl ? sharedCounts(app, config.redisUrl) : null;
+  app.decorate('windowCounts', shared ?? memoryCounter());
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(config.eventBus === 'redis' && config.redisUrl ? { store: sharedCounts(app, config.redisUrl) } : {}),
+    ...(shared ? { store: rateLimitStore(shared, RATE_LIMIT_KEY_PREFIX) } : {}),
     keyGenerator: (request) => request.ip,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -189,12 +196,12 @@ export function databaseUnavailable(error: { code?: string; message?: string }):
 }
 
 /**
- * With several instances (EVENT_BUS=redis) the per-address counts of the rate limits are kept in
- * Redis, so they hold across the instances. If Redis does not answer, each instance counts on its
- * own meanwhile (rate-limit-store.ts): sign-in, sign-up and password reset go on, limited per
- * instance, and the log says so once per outage.
+ * With several instances (EVENT_BUS=redis) the counts of the rate limits (per address, and per user
+ * for the order calls) are kept in Redis, so they hold across the instances. If Redis does not
+ * answer, each instance counts on its own meanwhile (rate-limit-store.ts): sign-in, sign-up,
+ * password reset and orders go on, limited per instance, and the log says so once per outage.
  */
-function sharedCounts(app: FastifyInstance, redisUrl: string): FastifyRateLimitStoreCtor {
+function sharedCounts(app: FastifyInstance, redisUrl: string): WindowCounter {
   const redis = new Redis(redisUrl, {
     // A command never waits for a connection: without one it fails at once, and the count is made here.
     enableOfflineQueue: false,
@@ -206,8 +213,8 @@ function sharedCounts(app: FastifyInstance, redisUrl: string): FastifyRateLimitS
   // Connection errors show as the fallback's one warning (below) when a count needs Redis.
   redis.on('error', () => undefined);
   app.addHook('onClose', async () => void redis.disconnect());
-  return sharedRateLimitStore(redis, RATE_LIMIT_KEY_PREFIX, {
-    fellBack: (err) => app.log.warn({ err }, 'rate limits: Redis does not answer; this instance counts sign-in, sign-up and password-reset attempts on its own until it does'),
+  return sharedCounter(redis, {
+    fellBack: (err) => app.log.warn({ err }, 'rate limits: Redis does not answer; this instance counts sign-in, sign-up, password-reset and order attempts on its own until it does'),
     recovered: () => app.log.warn('rate limits: Redis answers again; attempts are counted across instances'),
   });
 }

@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { pruneIdempotencyKeys } from '../services/idempotency';
 import { prunePasswordResets } from '../services/password-reset';
 import { flushTouches, pruneSessions, TOUCH_FLUSH_MS, type SessionUser } from '../services/sessions';
 import { settledLookups } from '../transport/http/session-cookie';
@@ -51,7 +52,7 @@ function within(lookup: Promise<SessionUser | null>, ms: number): Promise<Sessio
  * Sessions around the routes: the cookie parser (routes resolve the `tp_session` cookie lazily,
  * see transport/http/session-cookie.ts), the instance's session cache kept in step with sessions
  * ended on other instances, sessions' last-seen times written every few seconds, hourly pruning of
- * dead sessions and reset tokens, and the one log line per request (which names the user when the
+ * dead sessions, reset tokens and idempotency keys past their day, and the one log line per request (which names the user when the
  * request had a session).
  */
 async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: number }): Promise<void> {
@@ -85,6 +86,7 @@ async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: numb
   const pruneTimer = setInterval(() => {
     void pruneSessions(services).catch((err: unknown) => app.log.warn({ err }, 'session pruning failed'));
     void prunePasswordResets(services).catch((err: unknown) => app.log.warn({ err }, 'password-reset pruning failed'));
+    void pruneIdempotencyKeys(services).catch((err: unknown) => app.log.warn({ err }, 'idempotency-key pruning failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   // Sessions in steady use have their last-seen times written together (services/sessions.ts).

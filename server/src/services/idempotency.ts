@@ -11,6 +11,19 @@ import { refuse } from './errors';
  * a refused request changed nothing and may simply be retried.
  */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
+/**
+ * How long a key is kept: a retry within a day gets the first answer. A client retries within
+ * seconds or minutes (a lost answer, a fail-over); a day covers a phone that was offline overnight,
+ * and bounds the table, which every order with a key adds a row to. Pruned hourly, so a key is
+ * gone between 24 and 25 hours after it was first used, and may then be used again.
+ */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
+
+/** Removes the keys older than `IDEMPOTENCY_KEY_TTL_MS` (run periodically); the number removed. */
+export async function pruneIdempotencyKeys(ctx: ServiceContext): Promise<number> {
+  const result = await ctx.db.deleteFrom('idempotency_keys').where('created_at', '<=', ctx.now() - IDEMPOTENCY_KEY_TTL_MS).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
 
 const hashRequest = (body: unknown): string => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
 

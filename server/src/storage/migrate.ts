@@ -10,6 +10,7 @@ import { terminalMigration } from './migrations/0007-terminal';
 import { chartLayoutsMigration } from './migrations/0008-chart-layouts';
 import { orderHistoryMigration } from './migrations/0009-order-history';
 import { engineEpochMigration } from './migrations/0010-engine-epoch';
+import { idempotencyPruningMigration } from './migrations/0011-idempotency-pruning';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -33,6 +34,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0008-chart-layouts': chartLayoutsMigration(handle.engine),
       '0009-order-history': orderHistoryMigration(),
       '0010-engine-epoch': engineEpochMigration(),
+      '0011-idempotency-pruning': idempotencyPruningMigration(),
     }),
   });
 }

@@ -31,6 +31,8 @@ function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number
 export class PendingOrders {
   private readonly orders = new Map<number, PendingOrder>();
   private readonly orderIndex = new OrderIndex();
+  /** How many pending orders each user holds (the cap is checked against it). */
+  private readonly heldBy = new Map<number, number>();
 
   constructor(
     private readonly state: EngineState,
@@ -46,11 +48,18 @@ export class PendingOrders {
   }
 
   private trackOrder(o: PendingOrder): void {
+    if (!this.orders.has(o.id)) this.heldBy.set(o.userId, (this.heldBy.get(o.userId) ?? 0) + 1);
     this.orders.set(o.id, o);
     this.orderIndex.set(o.id, o.symbol, pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
   }
 
   private untrackOrder(id: number): void {
+    const o = this.orders.get(id);
+    if (o) {
+      const held = (this.heldBy.get(o.userId) ?? 1) - 1;
+      if (held > 0) this.heldBy.set(o.userId, held);
+      else this.heldBy.delete(o.userId);
+    }
     this.orders.delete(id);
     this.orderIndex.remove(id);
   }
@@ -85,6 +94,9 @@ export class PendingOrders {
       let created: PendingOrder | null = null;
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx, emit) => {
         await this.state.fence(trx);
+        // Checked inside the user's turn (serialize), so orders sent at once cannot all pass it.
+        const cap = this.state.ctx.config.maxPendingOrders;
+        if ((this.heldBy.get(actor.userId) ?? 0) >= cap) throw refuse.conflict(`You already have ${cap} pending orders, the most an account may hold. Cancel one before placing another.`);
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx
@@ -147,8 +159,10 @@ export class PendingOrders {
   /** Expires pending orders whose time has come (every second, and callable with an injected clock). */
   async expireOrders(now: number): Promise<number> {
     let expired = 0;
-    for (const o of [...this.orders.values()]) {
-      if (o.expiresAt === null || o.expiresAt > now) continue;
+    // Only the orders that are due are copied (the sweep runs every second over every order).
+    const due: PendingOrder[] = [];
+    for (const o of this.orders.values()) if (o.expiresAt !== null && o.expiresAt <= now) due.push(o);
+    for (const o of due) {
       await this.state.serialize(o.userId, async () => {
         if (!this.orders.has(o.id)) return;
         await this.finishOrder(o, 'expired', 'Expired');

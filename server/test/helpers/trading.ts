@@ -10,8 +10,9 @@ import { Client, fund, paymentAccount, signedInAdmin, signedInTrader, type Signe
  * positions, history and margins, funded traders, and waiting for work the engine does in the background.
  */
 
-// Many sign-ups and sign-ins from one address within a minute; the limits are tested elsewhere.
-export const roomyLimits = { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000 };
+// Many sign-ups and sign-ins from one address, and many orders from one trader, within a minute;
+// the limits are tested elsewhere (order-limits.test.ts for the order limits).
+export const roomyLimits = { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000, orderRateLimitPerMinute: 1_000_000, maxPendingOrders: 100_000 };
 
 /** The EURUSD quote most scenarios start from: a Buy fills at (and Buy order types compare with) 1.10020, a Sell at 1.10000. */
 export const BID = 1.1;

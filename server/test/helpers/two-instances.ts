@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AppConfig } from '../../src/config';
 import { restartableDatabase, startApp, type TestApp } from './app';
 import { startOwnRedis } from './own-redis';
 import { roomyLimits } from './trading';
@@ -17,7 +18,7 @@ export interface LeaderAndFollower {
  * a Redis of the test's own, a real clock. The first to start is the engine leader, the second a
  * follower; both roles are checked before the test goes on.
  */
-export async function startLeaderAndFollower(): Promise<LeaderAndFollower> {
+export async function startLeaderAndFollower(extra: Partial<AppConfig> = {}): Promise<LeaderAndFollower> {
   const db = await restartableDatabase();
   const redis = await startOwnRedis();
   const apps: TestApp[] = [];
@@ -27,7 +28,7 @@ export async function startLeaderAndFollower(): Promise<LeaderAndFollower> {
     await db.drop();
   };
   try {
-    const config = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
+    const config = { ...roomyLimits, ...extra, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
     const leader = await startApp({ realClock: true, config });
     apps.push(leader);
     const follower = await startApp({ realClock: true, config });

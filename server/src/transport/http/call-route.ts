@@ -12,6 +12,26 @@ import { JsonText, sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
 export const MAX_FORM_BYTES = 64 * 1024;
+/** Where the per-user counts live in Redis (with EVENT_BUS=redis; beside the per-address ones). */
+export const USER_LIMIT_KEY_PREFIX = 'tradeport:user-limit:';
+
+/**
+ * How often one user may make the calls of a bucket: every route naming the same bucket draws on
+ * one count (the order calls share one, so a trader's market orders, closes and changes together
+ * stay under it).
+ */
+export interface UserRateLimit {
+  bucket: string;
+  max: number;
+  windowMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A limit per signed-in user (`registerCall`). */
+    userRateLimit?: UserRateLimit;
+  }
+}
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -40,6 +60,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   const needsEngine = ENGINE_CALLS.has(call);
   const { forwarder } = app.cluster;
   const queries = call.query ? new ParsedQueries(call.query) : undefined;
+  const userLimit = routeOptions.config?.userRateLimit;
   app.route({
     ...routeOptions,
     config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },
@@ -56,6 +77,10 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
           if (call.access === 'admin' && session.role !== 'admin') throw refuse.forbidden('This action needs an administrator account.');
           if (call.access === 'trader' && session.role !== 'trader') throw refuse.forbidden('This action is for trading accounts only.');
         }
+        // Counted here, after the forwarding above, so a call is counted once, by the instance that
+        // runs it; the counts are shared by every instance (Redis), so the lead moving does not
+        // reset them.
+        if (userLimit && session) await countUserCall(app, userLimit, session.userId, reply);
         // A form of any number of parts, each under the field limit, still may not add up past the
         // body limit (a chunked upload has no Content-Length to check up front).
         if (request.isMultipart() && JSON.stringify(request.body ?? {}).length > MAX_FORM_BYTES) throw refuse.tooLarge();
@@ -81,6 +106,16 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
       }
     },
   });
+}
+
+/** Counts one call against the user's limit; over it, a 429 that says when to try again (nothing was done). */
+async function countUserCall(app: FastifyInstance, limit: UserRateLimit, userId: number, reply: FastifyReply): Promise<void> {
+  const { current, ttl } = await app.windowCounts.incr(`${USER_LIMIT_KEY_PREFIX}${limit.bucket}:${userId}`, limit.windowMs);
+  if (current <= limit.max) return;
+  const seconds = Math.max(1, Math.ceil(ttl / 1000));
+  reply.header('retry-after', String(seconds));
+  const per = limit.windowMs === 60_000 ? 'a minute' : `in ${Math.round(limit.windowMs / 1000)} seconds`;
+  throw refuse.tooMany(`Too many requests: at most ${limit.max} ${per}. Nothing was done; please wait ${seconds} seconds and try again.`);
 }
 
 /** The price bridge authenticates with `Authorization: Bearer <FEED_TOKEN>`, compared in constant time. */

@@ -57,6 +57,9 @@ export function tradingRoutes(app: FastifyInstance): void {
       .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
       .where('p.status', '=', 'closed');
 
+  // Every call that sends an order or changes one draws on one count per trader.
+  const orderLimited = { config: { userRateLimit: { bucket: 'orders', max: ctx.config.orderRateLimitPerMinute, windowMs: 60_000 } } };
+
   // The engine keeps each position's profit until a quote it was computed from changes (AccountFigures).
   const profitOf = (p: OpenPosition) => engine.profitShown(p);
 
@@ -64,7 +67,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     const order = { symbol: body.fullSymbol, side: body.tradestypes, volume: body.volume, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment };
     const o = await engine.openMarket(actor, order, idempotencyKey);
     return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
-  });
+  }, orderLimited);
 
   // A getTrades row, in the order of its fields: ticket, symbol, fullSymbol, currencyType,
   // timeStamp, type, volume, orginalPrice (fixed while the position is open), stopLoss, takeProfit,
@@ -160,12 +163,12 @@ export function tradingRoutes(app: FastifyInstance): void {
   registerCall(app, calls.updateTrades, async ({ body, actor }) => {
     const { profitCents, price } = await engine.close(body.ticket, 'manual', { owner: actor.userId, by: actor.userId });
     return successMessage(`Ticket #${body.ticket} closed at ${price}; profit ${formatCents(profitCents)} USD.`);
-  });
+  }, orderLimited);
 
   registerCall(app, calls.modifyTrades, async ({ body, actor }) => {
     await engine.modify(actor, body.ticket, { stopLoss: body.stopLoss, takeProfit: body.takeProfit });
     return successMessage(`Ticket #${body.ticket}: stop loss ${body.stopLoss || 'none'}, take profit ${body.takeProfit || 'none'}.`);
-  });
+  }, orderLimited);
 
   registerCall(app, calls.addPendingOrder, async ({ body, actor, idempotencyKey }) => {
     const { orderId } = await engine.placeOrder(
@@ -174,7 +177,7 @@ export function tradingRoutes(app: FastifyInstance): void {
       idempotencyKey,
     );
     return { status: 'success' as const, message: `Order #${orderId} placed.`, orderId };
-  });
+  }, orderLimited);
 
   const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
   const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
@@ -202,12 +205,12 @@ export function tradingRoutes(app: FastifyInstance): void {
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
     await engine.modifyOrder(actor, body.orderId, { price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, expiresAt: body.expiration });
     return successMessage(`Order #${body.orderId} changed.`);
-  });
+  }, orderLimited);
 
   registerCall(app, calls.cancelPendingOrder, async ({ body, actor }) => {
     await engine.cancelOrder(actor, body.orderId);
     return successMessage(`Order #${body.orderId} cancelled.`);
-  });
+  }, orderLimited);
 
   // The owner's history shows no names: the positions table alone.
   const ownHistory = prepared((db, param: Param<{ userId: number }>) =>
