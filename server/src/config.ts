@@ -173,8 +173,13 @@ export interface AppConfig {
   onlineWindowMs: number;
   eventBus: 'memory' | 'redis';
   redisUrl: string | null;
-  /** This instance's name in logs and health (INSTANCE_NAME; host name and port by default). */
+  /**
+   * This instance's name in logs and health: INSTANCE_NAME, else a random name made at start
+   * (`tp-` and 8 hex digits), since the anonymous health check must not say which host it runs on.
+   */
   instanceName: string;
+  /** Where the instance runs (host name and port): in its start-up log and an administrator's health view. */
+  instanceHost: string;
   webDistDir: string | null;
   /** Reset requests and resets per IP per minute. */
   passwordResetRateLimitPerMinute: number;
@@ -302,7 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     onlineWindowMs: 5 * 60_000,
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,
-    instanceName: e.INSTANCE_NAME ?? `${hostname()}:${e.PORT}`,
+    instanceName: e.INSTANCE_NAME ?? `tp-${randomBytes(4).toString('hex')}`,
+    instanceHost: `${hostname()}:${e.PORT}`,
     webDistDir: e.WEB_DIST_DIR ?? null,
     legalDir: e.LEGAL_DIR ?? null,
     supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,

@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // The one place the instance's name is tied to its host, for the operator reading the log.
+  app.log.info({ instance: config.instanceName, host: config.instanceHost }, 'instance started');
 }
 
 main().catch((err: unknown) => {

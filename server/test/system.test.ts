@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { startApp, type TestApp } from './helpers/app';
-import { Client } from './helpers/client';
+import { Client, signedInAdmin, signedInTrader } from './helpers/client';
 import { buildWebDist, type WebDist } from './helpers/web-dist';
 
 describe('system endpoints and headers', () => {
@@ -23,6 +24,19 @@ describe('system endpoints and headers', () => {
     assert.equal(r.status, 200);
     // The push feed starts no provider; one instance on its own is the engine leader.
     assert.deepEqual(r.body, { status: 'success', database: t.ctx.engine, feeds: [], role: 'leader', instance: t.config.instanceName, eventBus: 'memory' });
+  });
+
+  test("anyone's health check names the instance without its host (a random name unless INSTANCE_NAME is set); an administrator's adds where it runs", async () => {
+    const anonymous = await new Client(t).get('/health');
+    assert.match(anonymous.body.instance, /^tp-[0-9a-f]{8}$/);
+    assert.equal(anonymous.headers.get('cache-control'), 'no-store');
+    assert.ok(!JSON.stringify(anonymous.body).includes(hostname()), 'the host name is not in it');
+    assert.equal(anonymous.body.host, undefined);
+    const trader = await signedInTrader(t);
+    assert.deepEqual((await trader.client.get('/health')).body, anonymous.body, "a trader's is the same");
+    const admin = await signedInAdmin(t);
+    const detailed = await admin.get('/health');
+    assert.deepEqual(detailed.body, { ...anonymous.body, host: `${hostname()}:${t.config.port}`, pid: process.pid });
   });
 
   test('the OpenAPI document lists every call with its method and a request schema for each body', async () => {

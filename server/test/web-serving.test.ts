@@ -121,7 +121,8 @@ describe('serving the web app', () => {
       const r = await get('/dashboard/home', SIGNED_IN);
       assert.equal(r.status, 200);
       assert.equal(r.headers['content-encoding'], 'br');
-      assert.equal(r.headers['cache-control'], 'no-cache');
+      // Made for the request's session (its role's reads): never for a shared cache.
+      assert.equal(r.headers['cache-control'], 'private, no-cache');
       assert.match(String(r.headers['content-type']), /^text\/html/);
       const page = html(r);
       assert.deepEqual(preloaded(page), ['/assets/signed-in-1.js', '/assets/shell-2.js', '/assets/home-3.js']);
@@ -334,6 +335,15 @@ describe('serving the web app', () => {
     assert.equal(missing.status, 404);
     assert.doesNotMatch(String(missing.headers['content-type']), /html/);
     assert.notEqual(missing.headers['cache-control'], IMMUTABLE);
+  });
+
+  test("what the build made for the server is not served: the frames and preload manifests, compressed or not, and the frames module", async () => {
+    for (const path of ['/page-frames.json', '/route-preloads.json', '/route-preloads.json.br', '/route-preloads.json.gz', '/page-frames.json?x=1', '/ssr/page-frames.js', '/ssr']) {
+      const r = await get(path, BR_GZIP);
+      assert.equal(r.status, 404, path);
+      assert.doesNotMatch(String(r.headers['content-type']), /html|json/, `${path}: neither the page nor the file`);
+      assert.equal(r.body.toString(), 'Not found.', path);
+    }
   });
 
   test('/api paths never fall back to index.html', async () => {

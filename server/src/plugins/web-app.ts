@@ -25,6 +25,13 @@ export function webCacheControl(pathInDist: string): string {
   return path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
+/**
+ * Files of the web build that only the server reads: the frames module (`ssr/`) and the manifests
+ * of page frames and route preloads (with their compressed copies). A browser never asks for them,
+ * and they describe the app's inner workings, so they are answered 404 like any missing file.
+ */
+const SERVER_ONLY = /^\/(ssr(\/|$)|(page-frames|route-preloads)\.json(\.br|\.gz)?$)/;
+
 /** One set of files a page names for early download (web/build/route-preloads.ts writes them). */
 interface PreloadFiles {
   scripts: string[];
@@ -322,8 +329,9 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
 /** Sends a page variant like the static files are sent: compressed as accepted, revalidated on every load. */
 function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageVariant): FastifyReply {
   reply
-    // A page with the prices of its moment (no validator) is not for a shared cache to keep.
-    .header('cache-control', page.etag ? 'no-cache' : 'private, no-cache')
+    // Every such page is made for its request's session (its role's reads and frame, or the prices
+    // of its moment): never for a shared cache to keep and hand to someone else.
+    .header('cache-control', 'private, no-cache')
     .header('vary', 'Accept-Encoding, Cookie, Sec-CH-UA-Mobile, User-Agent')
     .type('text/html; charset=utf-8');
   if (page.etag) {
@@ -356,8 +364,8 @@ async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: strin
       // The build writes .br and .gz beside each file worth compressing; the client's
       // Accept-Encoding picks one (brotli first), and every answer says it varies on it.
       preCompressed: true,
-      // The frames module is the server's, not the browser's.
-      allowedPath: (pathName) => !pathName.startsWith('/ssr/'),
+      // What the build made for the server (the frames module, the frames and preload manifests) is not served.
+      allowedPath: (pathName) => !SERVER_ONLY.test(pathName),
       cacheControl: false,
       setHeaders: (reply, path) => void reply.header('cache-control', webCacheControl(relative(webDist, path))),
     });
@@ -367,7 +375,7 @@ async function webApp(app: FastifyInstance, { webDistDir }: { webDistDir?: strin
     if (request.url.startsWith('/api/') || request.url === '/api') return sendFailure(reply, 404, 'No such API call.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendFailure(reply, 404, 'Not found.');
     // A missing bundle file must not be answered with the page (a browser would run HTML as a script).
-    if (request.url.startsWith('/assets/') || request.url.startsWith('/ssr/')) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
+    if (request.url.startsWith('/assets/') || SERVER_ONLY.test(request.url.split('?')[0]!)) return reply.code(404).header('cache-control', 'no-cache').type('text/plain').send('Not found.');
     const page = await pageFor?.(request);
     if (page) return sendPage(request, reply, page);
     if (hasWeb) return reply.type('text/html').sendFile('index.html');

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { databaseAnswers } from '../../../services/health';
 import { sendFailure } from '../responses';
+import { currentSession, SESSION_COOKIE } from '../session-cookie';
 
 /** Health and the generated API document. */
 export function systemRoutes(app: FastifyInstance): void {
@@ -10,9 +11,17 @@ export function systemRoutes(app: FastifyInstance): void {
 
   // Not in the calls table: health and the document itself are for operators, not the web app.
   // Role-independent: a follower is as healthy as the leader (a balancer sends it traffic too).
-  app.get('/api/health', async (_request, reply) =>
-    (await databaseAnswers(ctx)) ? { status: 'success', database: ctx.engine, feeds: app.market.providerNames(), ...app.cluster.health() } : sendFailure(reply, 503, 'Database unavailable.'),
-  );
+  // Anyone may ask, so it names the instance only by its INSTANCE_NAME (by default a random name
+  // that says nothing of the host); where the instance runs (host name, port, process) is added
+  // for an administrator's session only. A balancer sends no cookie, so its checks read no session.
+  app.get('/api/health', async (request, reply) => {
+    if (!(await databaseAnswers(ctx))) return sendFailure(reply, 503, 'Database unavailable.');
+    reply.header('cache-control', 'no-store');
+    const health = { status: 'success', database: ctx.engine, feeds: app.market.providerNames(), ...app.cluster.health() };
+    if (!request.cookies?.[SESSION_COOKIE]) return health;
+    const session = await currentSession(request).catch(() => null);
+    return session?.role === 'admin' ? { ...health, host: ctx.config.instanceHost, pid: process.pid } : health;
+  });
 
   let document: object | null = null;
   app.get('/api/docs', async () => (document ??= openApiDocument(Object.values(calls))));
