@@ -321,6 +321,77 @@ describe('trade levels on the terminal chart', () => {
     await context.close();
   });
 
+  it("a pending order's line is named as people say it; a click or a tremor on a line sends nothing, one-click trading on or off; a drag asks first", async () => {
+    const trader = await createTrader(h);
+    const admin = await adminClient(h);
+    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
+    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    const placed = await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.2, price: 1.08, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 });
+    assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    const orderId = placed.body.orderId as number;
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.078, takeProfit: 0, comment: '' });
+    const ticket = opened.body.ticket as number;
+
+    const { context, page } = await newPage(h);
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (/modify(PendingOrder|Trades)\.php/.test(r.url())) sent.push(r.url());
+    });
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await page.getByTestId('price-row-EURUSD').click();
+    const chart = new ChartPanel(page);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    await page.waitForFunction((o) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`order-${o}@`), orderId);
+    await page.waitForTimeout(300);
+    // The line's label, as drawn: read back from the chart's own overlay.
+    const label = await page.evaluate(() => document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-level-labels') ?? '');
+    assert.ok(label.includes(`#${orderId} Buy Limit 0.20 at 1.08000`), label);
+    assert.doesNotMatch(label, /buy_limit/);
+
+    const dialog = page.getByRole('dialog', { name: 'Change the order?' });
+    const y = await levelY(chart, `order-${orderId}`);
+    const sl = await levelY(chart, `sl-${ticket}`);
+    // A plain click on the order's line and on the stop loss's, then a press that moves 2 px.
+    const box = (await chart.canvas().boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.5, box.y + y);
+    await page.mouse.click(box.x + box.width * 0.5, box.y + sl);
+    await drag(page, chart, y, y + 2);
+    await page.waitForTimeout(500);
+    assert.equal(await dialog.count(), 0, 'no confirmation for a click or a tremor');
+
+    // With one-click trading on, the same sends nothing either.
+    await postJson(trader.client, '/platform/editTerminalSettings.php', { oneClickTrading: true });
+    await page.reload();
+    await page.getByTestId('price-row-EURUSD').click();
+    await page.waitForFunction((o) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`order-${o}@`), orderId);
+    await page.waitForTimeout(300);
+    const y2 = await levelY(chart, `order-${orderId}`);
+    const box2 = (await chart.canvas().boundingBox())!;
+    await page.mouse.click(box2.x + box2.width * 0.5, box2.y + y2);
+    await drag(page, chart, y2, y2 - 2);
+    await page.waitForTimeout(800);
+    assert.deepEqual(sent, [], 'no change was sent');
+    await postJson(trader.client, '/platform/editTerminalSettings.php', { oneClickTrading: false });
+    await page.reload();
+    await page.getByTestId('price-row-EURUSD').click();
+    await page.waitForFunction((o) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`order-${o}@`), orderId);
+    await page.waitForTimeout(300);
+
+    // A real drag proposes the move, named as people say it.
+    const y3 = await levelY(chart, `order-${orderId}`);
+    await drag(page, chart, y3, y3 - 30);
+    await dialog.waitFor();
+    assert.match((await dialog.textContent()) ?? '', new RegExp(`Move Buy Limit #${orderId} to 1\\.08\\d{3}\\?`));
+    await screenshots(page, 'terminal-chart-order-move', { dark: false });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(sent, [], 'a cancelled move sends nothing');
+    await context.close();
+  });
+
   it('removes a stop loss from the × on its label and a take profit by keyboard, each after confirming', async () => {
     const trader = await createTrader(h);
     const admin = await adminClient(h);

@@ -8,7 +8,7 @@ const trade = (over: Partial<OpenTradeRow> = {}): OpenTradeRow => ({
   stopLoss: 1.08, takeProfit: 1.09, swap: '0.00', comment: '', profit: '0.00', bid: 1.085, ask: 1.0852, ...over,
 });
 const order = (over: Partial<PendingOrderRow> = {}): PendingOrderRow => ({
-  orderId: 3, symbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.5, price: 1.07, stopLimitPrice: 0, stopTriggered: false, stopLoss: 1.06, takeProfit: 0, comment: '',
+  orderId: 3, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.5, price: 1.07, stopLimitPrice: 0, stopTriggered: false, stopLoss: 1.06, takeProfit: 0, comment: '',
   expiration: null, status: 'pending', reason: '', ticket: null, timeStamp: '2026-01-05T10:00:00Z', updatedAt: '2026-01-05T10:00:00Z', ...over,
 } as PendingOrderRow);
 
@@ -30,9 +30,19 @@ describe('trade levels on the chart', () => {
   it('moving a pending order changes only its price; a position or order gone changes nothing', () => {
     const [level] = levelsOf([], [order()], 'EURUSD', 5);
     assert.deepEqual(changeFor(level!, 1.0712, [], [order()], 5)?.input, { orderId: 3, price: 1.0712, stopLimitPrice: 0, stopLoss: 1.06, takeProfit: 0, expiration: null });
+    assert.equal(changeFor(level!, 1.0712, [], [order({ orderType: 'sell_stop' })], 5)?.what, 'Move Sell Stop #3 to 1.07120?', 'people see the order type by its name, never the wire name');
     assert.equal(changeFor(level!, 1.0712, [], [], 5), null);
     const [entry] = levelsOf([trade()], [], 'EURUSD', 5);
     assert.equal(changeFor(entry!, 1.1, [trade()], [], 5), null);
+  });
+
+  it('a move to the price a level already has is no change: nothing is sent', () => {
+    const [, sl, tp] = levelsOf([trade()], [], 'EURUSD', 5);
+    assert.equal(changeFor(sl!, 1.08, [trade()], [], 5), null);
+    assert.equal(changeFor(tp!, 1.0900004, [trade()], [], 5), null, 'the same price once rounded to the instrument digits');
+    const [level] = levelsOf([], [order()], 'EURUSD', 5);
+    assert.equal(changeFor(level!, 1.07, [], [order()], 5), null);
+    assert.notEqual(changeFor(level!, 1.07001, [], [order()], 5), null);
   });
 
   it('offers removal from the label for an SL or TP only, named after the level and the ticket', () => {

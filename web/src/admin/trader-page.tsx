@@ -13,17 +13,10 @@ import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { ActivityRecords } from '../ui/activity-list';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
+import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
-const ORDER_TYPES: Record<TraderDetails['pendingOrders'][number]['orderType'], string> = {
-  buy_limit: 'Buy Limit',
-  sell_limit: 'Sell Limit',
-  buy_stop: 'Buy Stop',
-  sell_stop: 'Sell Stop',
-  buy_stop_limit: 'Buy Stop Limit',
-  sell_stop_limit: 'Sell Stop Limit',
-};
 const CLOSE_REASONS = { manual: 'Trader', admin: 'Admin', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
 
 /** A phone record's title: symbol, side and volume, and the ticket or order number. */
@@ -164,7 +157,7 @@ function PendingOrders({ details }: { details: TraderDetails }) {
                   symbol={o.symbol}
                   side={
                     <Text size="xs" fw={600} className={o.orderType.startsWith('buy') ? 'tp-buy' : 'tp-sell'}>
-                      {ORDER_TYPES[o.orderType]}
+                      {ORDER_TYPE_LABELS[o.orderType]}
                     </Text>
                   }
                   volume={o.volume}
@@ -213,7 +206,7 @@ function PendingOrders({ details }: { details: TraderDetails }) {
               #{o.orderId}
             </Table.Td>
             <Table.Td fw={600}>{o.symbol}</Table.Td>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>{ORDER_TYPES[o.orderType]}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{ORDER_TYPE_LABELS[o.orderType]}</Table.Td>
             <Table.Td className="tp-num">{formatVolume(o.volume)}</Table.Td>
             <Table.Td className="tp-num">
               {formatPrice(o.price, digits)}

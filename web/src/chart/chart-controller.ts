@@ -29,6 +29,8 @@ export interface ChartEvents {
   onLevel(level: TradeLevel, price: number): void;
 }
 
+/** How far, in pixels, a trade level must be dragged before the move is proposed (KLineChart moves it at any press). */
+const LEVEL_DRAG_MIN_PX = 4;
 const LEVEL_COLORS: Record<TradeLevel['kind'], string> = { entry: '#1c7ed6', sl: '#e03131', tp: '#2f9e44', order: '#e8590c' };
 
 /** Styles of the chart type over the theme's styles. */
@@ -316,7 +318,13 @@ export class ChartController {
         zLevel: 10,
         onPressedMoveEnd: ({ overlay }) => {
           const value = overlay.points[0]?.value;
-          if (value !== undefined && Number.isFinite(value)) this.events.onLevel(level, value);
+          if (value === undefined || !Number.isFinite(value)) return;
+          // A press that moved the line less than a real drag (a click, a hand's tremor, a click
+          // meant for a drawing beside it) proposes nothing: the line goes back where it was.
+          const from = this.yOfPrice(level.price);
+          const to = this.yOfPrice(value);
+          if (from !== null && to !== null && Math.abs(to - from) < LEVEL_DRAG_MIN_PX) return queueMicrotask(() => this.setLevels(this.levels));
+          this.events.onLevel(level, value);
         },
         onClick: ({ figure }) => {
           if (removable && figure?.key === LEVEL_REMOVE_KEY) this.events.onLevel(level, 0);
@@ -334,10 +342,11 @@ export class ChartController {
 
   private levels: TradeLevel[] = [];
 
-  /** Where each level is drawn (its key and pixel height) and where its × is, on data attributes for the browser tests. */
+  /** Where each level is drawn (its key and pixel height), its label and where its × is, on data attributes for the browser tests. */
   private markLevels = () => {
     const ys = this.levels.map((l) => ({ level: l, y: Math.round(this.yOfPrice(l.price) ?? -1) }));
     this.container.dataset.levels = ys.map(({ level, y }) => `${level.key}@${y}`).join(' ');
+    this.container.dataset.levelLabels = this.levels.map((l) => l.label).join(' | ');
     this.container.dataset.levelRemoves = ys
       .filter(({ level }) => isRemovable(level))
       .map(({ level, y }) => `${level.key}@${Math.round(levelLabelLayout({ textWidth: textWidth(level.label), y, removable: true, touch: !!this.options.touch }).remove!.x)},${y}`)

@@ -1,5 +1,6 @@
 import type { CallInput } from '../api/client';
 import type { OpenTradeRow, PendingOrderRow } from '../api/terminal-queries';
+import { ORDER_TYPE_LABELS } from '../format/order-types';
 
 export type LevelKind = 'entry' | 'sl' | 'tp' | 'order';
 
@@ -28,7 +29,7 @@ export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly Pendi
   }
   for (const o of orders) {
     if (o.symbol !== symbol || o.status !== 'pending') continue;
-    out.push({ key: `order-${o.orderId}`, kind: 'order', price: o.price, label: `#${o.orderId} ${o.orderType} ${volume(o.volume)} at ${o.price.toFixed(digits)}`, draggable: true, orderId: o.orderId });
+    out.push({ key: `order-${o.orderId}`, kind: 'order', price: o.price, label: `#${o.orderId} ${ORDER_TYPE_LABELS[o.orderType]} ${volume(o.volume)} at ${o.price.toFixed(digits)}`, draggable: true, orderId: o.orderId });
   }
   return out;
 }
@@ -47,13 +48,16 @@ export type LevelChange = { call: 'modifyTrades'; input: CallInput<'modifyTrades
 
 /**
  * The request that moves a level to a price (0 removes an SL or TP), keeping everything else of the
- * position or order as it is; null when the position or order is gone.
+ * position or order as it is; null when the position or order is gone, or when the price, in the
+ * instrument's digits, is the one it has already (a click on a line, or a drag back to where it
+ * started, changes nothing and sends nothing).
  */
 export function changeFor(level: TradeLevel, price: number, trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], digits: number): LevelChange | null {
   const p = Number(price.toFixed(digits));
   if (level.kind === 'sl' || level.kind === 'tp') {
     const t = trades.find((x) => x.ticket === level.ticket);
     if (!t) return null;
+    if (p === (level.kind === 'sl' ? t.stopLoss : t.takeProfit)) return null;
     const name = level.kind === 'sl' ? 'stop loss' : 'take profit';
     return {
       call: 'modifyTrades',
@@ -63,11 +67,11 @@ export function changeFor(level: TradeLevel, price: number, trades: readonly Ope
   }
   if (level.kind === 'order') {
     const o = orders.find((x) => x.orderId === level.orderId);
-    if (!o) return null;
+    if (!o || p === o.price) return null;
     return {
       call: 'modifyPendingOrder',
       input: { orderId: o.orderId, price: p, stopLimitPrice: o.stopLimitPrice, stopLoss: o.stopLoss, takeProfit: o.takeProfit, expiration: o.expiration },
-      what: `Move ${o.orderType} #${o.orderId} to ${p.toFixed(digits)}?`,
+      what: `Move ${ORDER_TYPE_LABELS[o.orderType]} #${o.orderId} to ${p.toFixed(digits)}?`,
     };
   }
   return null;

@@ -4,7 +4,7 @@ import { pendingSide } from '@tradeport/trading-math';
 import { useEffect, useState } from 'react';
 import { useModifyPendingOrder, type PendingOrderRow } from '../api/terminal-queries';
 import { ModifyFooter } from './modify-footer';
-import { ORDER_TYPE_LABELS } from './positions-live';
+import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { StopLevelInput } from './stop-level-input';
 
 /** An ISO time as the value of a UTC `datetime-local` field, and back. */

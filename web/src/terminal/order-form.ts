@@ -15,6 +15,7 @@ import {
   type Prices,
   type Side,
 } from '@tradeport/trading-math';
+import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { roundToDigits } from './stop-levels';
 
 /**
@@ -28,12 +29,7 @@ export type OrderType = 'instant' | PendingType;
 /** The spec's order type list, in its order. */
 export const ORDER_TYPES: readonly { value: OrderType; label: string }[] = [
   { value: 'instant', label: 'Instant Execution' },
-  { value: 'buy_limit', label: 'Buy Limit' },
-  { value: 'sell_limit', label: 'Sell Limit' },
-  { value: 'buy_stop', label: 'Buy Stop' },
-  { value: 'sell_stop', label: 'Sell Stop' },
-  { value: 'buy_stop_limit', label: 'Buy Stop Limit' },
-  { value: 'sell_stop_limit', label: 'Sell Stop Limit' },
+  ...(['buy_limit', 'sell_limit', 'buy_stop', 'sell_stop', 'buy_stop_limit', 'sell_stop_limit'] as const).map((value) => ({ value, label: ORDER_TYPE_LABELS[value] })),
 ];
 
 /** The spec's defaults after a successful order (section 4): volume 0.01, SL/TP 0, empty comment. */

@@ -8,7 +8,8 @@ import { formatDateTime, formatPrice, formatUsd, formatVolume } from '../format/
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 import { useSymbolMap } from './positions-hooks';
-import { CLOSE_REASON_LABELS, dateRangeMs, ORDER_TYPE_LABELS, toCsv } from './positions-live';
+import { CLOSE_REASON_LABELS, dateRangeMs, toCsv } from './positions-live';
+import { ORDER_TYPE_LABELS } from '../format/order-types';
 import classes from './positions-panel.module.css';
 import { SideText, SignedMoney } from './positions-table';
 

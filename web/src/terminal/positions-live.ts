@@ -116,15 +116,6 @@ export function closeGroup<T extends { ticket: number; swap: string }>(trades: r
   return { tickets, total: centsText(total) };
 }
 
-export const ORDER_TYPE_LABELS: Record<PendingType, string> = {
-  buy_limit: 'Buy Limit',
-  sell_limit: 'Sell Limit',
-  buy_stop: 'Buy Stop',
-  sell_stop: 'Sell Stop',
-  buy_stop_limit: 'Buy Stop Limit',
-  sell_stop_limit: 'Sell Stop Limit',
-};
-
 /**
  * A pending order's distance from the market in points: from the price its condition watches (the
  * ask for Buy orders, the bid for Sell) to the level that activates it next (a triggered stop-limit

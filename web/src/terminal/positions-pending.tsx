@@ -10,7 +10,8 @@ import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError } from '../ui/toast';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
-import { distancePoints, ORDER_TYPE_LABELS, priceLookup } from './positions-live';
+import { distancePoints, priceLookup } from './positions-live';
+import { ORDER_TYPE_LABELS } from '../format/order-types';
 import classes from './positions-panel.module.css';
 import { ModifyOrderModal } from './modify-order-modal';
 
