@@ -72,7 +72,7 @@ describe('the terminal price table under pushed ticks', () => {
     await context.close();
   });
 
-  it('searches by prefix back on page 1, switches type, pages, and says No data found.', async () => {
+  it('searches by prefix back on page 1 and in every group, switches type, pages, and says No data found.', async () => {
     const { context, page, terminal } = await openTerminal();
     await page.getByRole('button', { name: 'Page 2' }).click();
     const second = await terminal.symbols();
@@ -82,9 +82,15 @@ describe('the terminal price table under pushed ticks', () => {
     assert.ok(found.length > 0 && found.every((s) => s.startsWith('GBP') || s.length > 0));
     assert.ok(found.includes('GBPUSD'));
     assert.ok(!found.includes('EURUSD'), 'EURUSD does not start with GBP');
+    // A search looks in every group: Bitcoin is found with Forex chosen, and Forex comes back once the box is empty.
+    await terminal.search().fill('BTC');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-BTCUSD"]'));
+    assert.ok(!(await terminal.symbols()).includes('EURUSD'));
+    await screenshots(page, 'terminal-search-every-group');
     await terminal.search().fill('ZZZ');
     await page.getByText('No data found.').waitFor();
     await terminal.search().fill('');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-EURUSD"]'));
     await terminal.chooseType('Crypto');
     await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-BTCUSD"]'));
     assert.ok(!(await terminal.symbols()).includes('EURUSD'));

@@ -17,3 +17,18 @@ export function firstPageSymbols(records: readonly SymbolRecord[], group: string
     phone ? PAGE_SIZE_MOBILE : PAGE_SIZE,
   ).map((r) => r.Symbol);
 }
+
+/** Whether a symbol answers a search: its name, or a word of its description, starts with the keyword. */
+export function matchesKeyword(record: Pick<SymbolRecord, 'Symbol' | 'description'>, keyword: string): boolean {
+  const k = keyword.trim().toUpperCase();
+  if (!k) return true;
+  return record.Symbol.toUpperCase().startsWith(k) || record.description.toUpperCase().split(/\s+/).some((w) => w.startsWith(k));
+}
+
+/**
+ * The rows of the price table: with nothing typed, the chosen group's symbols; with a search, every
+ * group's that answer it (a trader typing "BTC" with Forex chosen means Bitcoin), in list order.
+ */
+export function listedSymbols(records: readonly SymbolRecord[], group: string, keyword: string): SymbolRecord[] {
+  return keyword.trim() ? records.filter((r) => matchesKeyword(r, keyword)) : records.filter((r) => r.CurrencyType === group);
+}

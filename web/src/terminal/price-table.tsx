@@ -5,7 +5,7 @@ import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSymbols } from '../api/queries';
 import { formatPrice } from '../format/format';
 import { useAppStore } from '../state/app-store';
-import { PAGE_SIZE, PAGE_SIZE_MOBILE, pageOf } from './price-pages';
+import { listedSymbols, PAGE_SIZE, PAGE_SIZE_MOBILE, pageOf } from './price-pages';
 import { useDelayed, useQuote } from '../stream/hooks';
 import { ErrorState } from '../ui/page';
 import classes from './price-table.module.css';
@@ -13,12 +13,6 @@ import classes from './price-table.module.css';
 export const SYMBOL_TYPES: InstrumentGroup[] = ['Forex', 'Crypto', 'Stocks', 'Metals'];
 
 /** Prefix match on the symbol or its description's words, case-insensitive. */
-export function matchesKeyword(record: Pick<SymbolRecord, 'Symbol' | 'description'>, keyword: string): boolean {
-  const k = keyword.trim().toUpperCase();
-  if (!k) return true;
-  return record.Symbol.toUpperCase().startsWith(k) || record.description.toUpperCase().split(/\s+/).some((w) => w.startsWith(k));
-}
-
 function Price({ value, digits, direction }: { value: number; digits: number; direction: 'up' | 'down' | 'none' }) {
   return <span className={direction === 'up' ? 'tp-up' : direction === 'down' ? 'tp-down' : undefined}>{formatPrice(value, digits)}</span>;
 }
@@ -114,7 +108,7 @@ export function PriceTable({ phone = false, onPick }: { phone?: boolean; onPick?
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
 
-  const filtered = useMemo(() => (symbols.data?.data ?? []).filter((r) => r.CurrencyType === symbolType && matchesKeyword(r, keyword)), [symbols.data, symbolType, keyword]);
+  const filtered = useMemo(() => listedSymbols(symbols.data?.data ?? [], symbolType, keyword), [symbols.data, symbolType, keyword]);
   const pages = Math.max(1, Math.ceil(filtered.length / pageSize));
   const current = Math.min(page, pages);
   const rows = pageOf(filtered, current, pageSize);
