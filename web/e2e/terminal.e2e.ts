@@ -86,6 +86,13 @@ describe('the terminal price table under pushed ticks', () => {
     await terminal.search().fill('BTC');
     await page.waitForFunction(() => !!document.querySelector('[data-testid="price-row-BTCUSD"]'));
     assert.ok(!(await terminal.symbols()).includes('EURUSD'));
+    // The sign-in toast is still up: it sits below the header, clear of every control there.
+    const toast = await page.locator('.mantine-Notification-root').first().boundingBox();
+    assert.ok(toast, 'the sign-in toast shows');
+    for (const control of await page.locator('header button, header [data-testid="connection-state"]').all()) {
+      const box = await control.boundingBox();
+      if (box) assert.ok(toast.y >= box.y + box.height || toast.x >= box.x + box.width || toast.x + toast.width <= box.x, `the toast leaves ${(await control.getAttribute('aria-label')) ?? 'a header control'} uncovered`);
+    }
     await screenshots(page, 'terminal-search-every-group');
     await terminal.search().fill('ZZZ');
     await page.getByText('No data found.').waitFor();
