@@ -56,9 +56,11 @@ async function run(instances: number, failover: boolean): Promise<{ ordersPerSec
   const ports = Array.from({ length: instances }, (_, i) => BALANCER + 1 + i);
   try {
     procs.push(launch('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']));
+    // What the instances share to trust each other: a fresh one each run.
+    const clusterSecret = randomBytes(32).toString('base64url');
     const apps = ports.map((port, i) =>
       launch(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: url.toString(), EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+        HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: url.toString(), EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, CLUSTER_SECRET: clusterSecret,
         INSTANCE_NAME: `app-${i + 1}`, MARKET_FEED: 'push', FEED_TOKEN: FEED, MARKET_SESSIONS: 'always', SIM_HISTORY: 'false',
         ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PUBLIC_ORIGIN: origin, SIGNUP_RATE_LIMIT_PER_MINUTE: '100000', SIGNIN_RATE_LIMIT_PER_MINUTE: '100000', ORDER_RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn',
       }),

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -416,7 +417,7 @@ try {
     let env: Record<string, string> = {};
     if (INSTANCES > 1) {
       redis = await startRedis(dir);
-      env = { EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` };
+      env = { EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, CLUSTER_SECRET: randomBytes(32).toString('base64url') };
     }
     // The first instance starts alone, so it is the engine's leader; the others follow it.
     for (let i = 0; i < INSTANCES; i++) {

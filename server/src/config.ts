@@ -79,6 +79,8 @@ const envSchema = z.object({
   MAX_PENDING_ORDERS: int('MAX_PENDING_ORDERS', 1, 100_000).default(200),
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
+  // Never logged, never echoed in a refusal (only its length is judged).
+  CLUSTER_SECRET: z.string().min(32, 'CLUSTER_SECRET must be at least 32 characters (e.g. the output of: openssl rand -base64 32)').optional(),
   INSTANCE_NAME: z
     .string()
     .trim()
@@ -173,6 +175,13 @@ export interface AppConfig {
   onlineWindowMs: number;
   eventBus: 'memory' | 'redis';
   redisUrl: string | null;
+  /**
+   * CLUSTER_SECRET: what the instances of one deployment share to trust each other — every
+   * message on the Redis bus, every request a follower forwards to the engine leader and every
+   * answer to one is signed with keys derived from it (cluster/cluster-keys.ts). Required with
+   * EVENT_BUS=redis; null for a single instance, which needs none. Never logged.
+   */
+  clusterSecret: string | null;
   /**
    * This instance's name in logs and health: INSTANCE_NAME, else a random name made at start
    * (`tp-` and 8 hex digits), since the anonymous health check must not say which host it runs on.
@@ -279,6 +288,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid configuration:\n  - EVENT_BUS=redis is for several instances, and several instances need PostgreSQL: an SQLite file belongs to one process. Set DATABASE_URL=postgres://… (the same for every instance), or leave EVENT_BUS unset to run one process on SQLite',
     );
   }
+  if (e.EVENT_BUS === 'redis' && !e.CLUSTER_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  - EVENT_BUS=redis needs CLUSTER_SECRET: the same random value of at least 32 characters on every instance (e.g. the output of: openssl rand -base64 32). ' +
+        'The instances sign what they send each other with it (docs/operations.md, "Several instances")',
+    );
+  }
   const publicUrl = e.PUBLIC_ORIGIN ? e.PUBLIC_ORIGIN.split(',')[0]!.trim() : `http://localhost:${e.PORT}`;
   const httpsOnly = publicUrl.startsWith('https://');
   if (e.HSTS_MAX_AGE_SECONDS !== undefined && e.HSTS_MAX_AGE_SECONDS > 0 && !httpsOnly) {
@@ -307,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     onlineWindowMs: 5 * 60_000,
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,
+    clusterSecret: e.CLUSTER_SECRET ?? null,
     instanceName: e.INSTANCE_NAME ?? `tp-${randomBytes(4).toString('hex')}`,
     instanceHost: `${hostname()}:${e.PORT}`,
     webDistDir: e.WEB_DIST_DIR ?? null,

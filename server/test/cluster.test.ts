@@ -32,6 +32,8 @@ const BALANCER = 47400;
 const PORTS = [47401, 47402, 47403];
 const REDIS_PORT = 47450;
 const FEED = 'cluster-test-feed-token-0123456789';
+/** What the three instances share to trust each other (and nothing else on Redis or the database). */
+const CLUSTER_SECRET = 'cluster-test-secret-shared-by-the-three-instances';
 const ADMIN = { email: 'admin@cluster.test', password: 'Cluster-Admin-Pass-42' };
 const origin = `http://127.0.0.1:${BALANCER}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,6 +91,7 @@ describe('three instances behind HAProxy: one engine leader, fail-over, Redis ou
       DATABASE_URL: db.url,
       EVENT_BUS: 'redis',
       REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+      CLUSTER_SECRET,
       INSTANCE_NAME: `app-${i + 1}`,
       MARKET_FEED: 'push',
       FEED_TOKEN: FEED,

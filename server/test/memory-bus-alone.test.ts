@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { ConfigError } from '../src/config';
-import { restartableDatabase, startApp, type TestApp } from './helpers/app';
+import { restartableDatabase, startApp, testClusterSecret, type TestApp } from './helpers/app';
 import { Client, signedInTrader } from './helpers/client';
 import { push, roomyLimits } from './helpers/trading';
 import { startOwnRedis } from './helpers/own-redis';
@@ -87,7 +87,7 @@ describe('EVENT_BUS=memory on PostgreSQL', { skip: PG.startsWith('postgres') ? f
       const onRedis = { ...roomyLimits, databaseUrl: db.url, eventBus: 'redis' as const, redisUrl: redis.url };
 
       await assert.rejects(startApp({ config: onRedis }), (err: Error) => err instanceof ConfigError && REDIS_REFUSAL.test(err.message));
-      const second = await startMain(db.url, { EVENT_BUS: 'redis', REDIS_URL: redis.url });
+      const second = await startMain(db.url, { EVENT_BUS: 'redis', REDIS_URL: redis.url, CLUSTER_SECRET: testClusterSecret(db.url) });
       assert.equal(second.code, 78, second.out);
       assert.match(second.out, REDIS_REFUSAL);
       assert.equal(first.app.cluster.role, 'leader');

@@ -145,9 +145,23 @@ describe('operator contract', () => {
 
   test('EVENT_BUS=redis on SQLite is refused: several instances need PostgreSQL', () => {
     assert.throws(() => loadConfig({ EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379' }), /several instances need PostgreSQL/);
-    assert.equal(loadConfig({ EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://db/tradeport' }).eventBus, 'redis');
+    const secret = 'a-cluster-secret-of-at-least-32-characters';
+    assert.equal(loadConfig({ EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://db/tradeport', CLUSTER_SECRET: secret }).eventBus, 'redis');
     assert.throws(() => loadConfig({ INSTANCE_NAME: 'two words' }), /INSTANCE_NAME must be/);
     assert.equal(loadConfig({ INSTANCE_NAME: 'app-2' }).instanceName, 'app-2');
+  });
+
+  test('EVENT_BUS=redis needs CLUSTER_SECRET, at least 32 characters, named in the refusal but never echoed; one instance needs none', () => {
+    const redis = { EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://db/tradeport' };
+    assert.throws(() => loadConfig(redis), /EVENT_BUS=redis needs CLUSTER_SECRET/);
+    assert.throws(
+      () => loadConfig({ ...redis, CLUSTER_SECRET: 'too-short-secret-1234' }),
+      (err: Error) => err instanceof ConfigError && /CLUSTER_SECRET must be at least 32 characters/.test(err.message) && !err.message.includes('too-short-secret-1234'),
+    );
+    const secret = 'x'.repeat(32);
+    assert.equal(loadConfig({ ...redis, CLUSTER_SECRET: secret }).clusterSecret, secret);
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/tradeport' }).clusterSecret, null);
+    assert.equal(loadConfig({}).clusterSecret, null);
   });
 
   test('settings Fastify or the database would choke on are refused by validation', () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,15 @@ async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Pr
 
 export const FEED_TOKEN = 'test-feed-token-0123456789';
 
+/**
+ * The CLUSTER_SECRET of the instances on one test database: the same for every instance a test
+ * starts on it, and another for every other database, so tests that share a Redis (each file runs
+ * in a process of its own, at the same time as others) never hear each other's bus.
+ */
+export function testClusterSecret(databaseUrl: string): string {
+  return createHash('sha256').update(`tradeport test cluster ${databaseUrl}`).digest('base64url');
+}
+
 export interface StartOptions {
   config?: Partial<AppConfig>;
   /** Market data settings; tests default to the push feed with every market open. */
@@ -88,6 +97,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     ...options.config,
     mail: { ...defaults.mail, ...options.config?.mail, outboxDir },
   };
+  if (options.config?.clusterSecret === undefined) config.clusterSecret = testClusterSecret(config.databaseUrl);
   const base = loadConfig({}).market;
   config.market = { ...base, feeds: ['push'], feedToken: FEED_TOKEN, sessions: 'always', simHistory: false, simSeed: 'test', ...options.market };
   const clock = testClock();
