@@ -6,9 +6,10 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { InProcessEventBus, type EventBus } from './bus/event-bus';
 import { RedisEventBus } from './bus/redis-event-bus';
 import { Cluster } from './cluster/cluster';
+import { clusterKeys } from './cluster/cluster-keys';
 import type { LeaseTiming } from './cluster/leader-lease';
 import { holdStartupLock } from './cluster/startup-lock';
-import type { AppConfig } from './config';
+import { ConfigError, type AppConfig } from './config';
 import { Mailer } from './mail/mailer';
 import { productionPasswordPolicy } from './services/password-strength';
 import { MarketData } from './market/market-data';
@@ -112,7 +113,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await migrateToLatest(handle);
     await syncCountries(handle.db);
     const onBusError = (err: unknown) => app.log.warn({ err }, 'event bus error');
-    bus = config.eventBus === 'redis' && config.redisUrl ? await RedisEventBus.connect(config.redisUrl, onBusError) : new InProcessEventBus();
+    if (config.eventBus === 'redis') {
+      // loadConfig refuses this too; a configuration built in code gets the same answer.
+      if (!config.redisUrl || !config.clusterSecret) throw new ConfigError('Invalid configuration:\n  - EVENT_BUS=redis needs REDIS_URL and CLUSTER_SECRET');
+      bus = await RedisEventBus.connect(config.redisUrl, clusterKeys(config.clusterSecret), onBusError);
+    } else bus = new InProcessEventBus();
   } catch (err) {
     await startupDone();
     await handle.close().catch(() => undefined);

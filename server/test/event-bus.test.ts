@@ -4,7 +4,8 @@ import type { AccountEvent, BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
 import { InProcessEventBus } from '../src/bus/event-bus';
 import { RedisEventBus } from '../src/bus/redis-event-bus';
-import { startApp, type TestApp } from './helpers/app';
+import { clusterKeys } from '../src/cluster/cluster-keys';
+import { startApp, testClusterSecret, type TestApp } from './helpers/app';
 import { paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -100,8 +101,9 @@ describe('Redis event bus', () => {
 
   test('an event published by one instance reaches subscribers on another', async (ctx) => {
     if (!available && !process.env.CI) return ctx.skip('no Redis at ' + REDIS_URL);
-    const a = await RedisEventBus.connect(REDIS_URL);
-    const b = await RedisEventBus.connect(REDIS_URL);
+    const keys = clusterKeys(testClusterSecret(`event-bus ${process.pid}`));
+    const a = await RedisEventBus.connect(REDIS_URL, keys);
+    const b = await RedisEventBus.connect(REDIS_URL, keys);
     try {
       const seen = collect(b);
       const event: AccountEvent = { type: 'balance.changed', userId: 7, balance: '10.00', credit: '0.00', reason: 'test' };
@@ -111,6 +113,34 @@ describe('Redis event bus', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  test('a deployment with another CLUSTER_SECRET on the same Redis hears nothing of this one (its own channels, and no signature it accepts)', async (ctx) => {
+    if (!available && !process.env.CI) return ctx.skip('no Redis at ' + REDIS_URL);
+    const ours = clusterKeys(testClusterSecret(`event-bus ours ${process.pid}`));
+    const theirs = clusterKeys(testClusterSecret(`event-bus theirs ${process.pid}`));
+    assert.notEqual(ours.channelPrefix, theirs.channelPrefix);
+    const a = await RedisEventBus.connect(REDIS_URL, ours);
+    const b = await RedisEventBus.connect(REDIS_URL, ours);
+    const other = await RedisEventBus.connect(REDIS_URL, theirs);
+    try {
+      const seenByOther = collect(other);
+      const seenByB = collect(b);
+      const event: AccountEvent = { type: 'balance.changed', userId: 8, balance: '20.00', credit: '0.00', reason: 'test' };
+      a.publish(event);
+      for (let i = 0; i < 50 && seenByB.length === 0; i++) await settle(20);
+      assert.deepEqual(seenByB, [event]);
+      // Even on its channel, a message signed with another deployment's key is dropped.
+      const probe = new Redis(REDIS_URL);
+      await probe.publish(`${theirs.channelPrefix}account-events`, `AAAA.${JSON.stringify({ s: 'x', q: 1, t: Date.now(), p: event })}`);
+      probe.disconnect();
+      await settle(200);
+      assert.deepEqual(seenByOther, []);
+    } finally {
+      await a.close();
+      await b.close();
+      await other.close();
     }
   });
 });

@@ -88,7 +88,7 @@ describe('the whole book after a gap', () => {
       assert.equal(follower.busUp(), false);
       assert.equal(followerBook.view('EURUSD').stale, true);
       // The next heartbeat is no whole book: still stale; the follower asks for it, and gets it.
-      f.bus.relayQuotes!({ from: 'someone', quotes: [] });
+      f.bus.relayQuotes!({ from: 'someone', epoch: 0, quotes: [] });
       assert.equal(follower.busUp(), false);
       assert.equal(f.asks(), 1);
       const asked = Date.now();
@@ -107,7 +107,7 @@ describe('the whole book after a gap', () => {
     const book = bookNow();
     const follower = new Cluster(parts(f.bus, book));
     try {
-      const old = (quotes: QuoteBatch['quotes'] = []) => f.bus.relayQuotes!({ from: 'old-leader', quotes });
+      const old = (quotes: QuoteBatch['quotes'] = []) => f.bus.relayQuotes!({ from: 'old-leader', epoch: 0, quotes });
       old();
       assert.equal(follower.busUp(), true);
       f.link('subscribe', 'down');
@@ -124,6 +124,32 @@ describe('the whole book after a gap', () => {
       assert.equal(follower.busUp(), true);
     } finally {
       await follower.close();
+    }
+  });
+});
+
+describe('which relayed quotes a follower takes', () => {
+  test("only the newest leader's (by its engine epoch), and none stamped more than a few seconds ahead of its clock", () => {
+    const f = fakeBus();
+    const book = bookNow();
+    const follower = new Cluster(parts(f.bus, book));
+    try {
+      const now = Date.now();
+      f.bus.relayQuotes!({ from: 'leader-5', epoch: 5, quotes: [['EURUSD', 1.1, 1.1002, now]], full: true });
+      assert.equal(book.get('EURUSD')?.bid, 1.1);
+      // A deposed leader (an older epoch) that has not noticed yet: its later prices are not taken.
+      f.bus.relayQuotes!({ from: 'leader-4', epoch: 4, quotes: [['EURUSD', 1.3, 1.3002, now + 10]] });
+      assert.equal(book.get('EURUSD')?.bid, 1.1);
+      // Stamped an hour ahead: it would hold the price until then.
+      f.bus.relayQuotes!({ from: 'leader-5', epoch: 5, quotes: [['EURUSD', 2.5, 2.5002, now + 3600_000]] });
+      assert.equal(book.get('EURUSD')?.bid, 1.1);
+      // A clock a second ahead is fine, and so is the next leader.
+      f.bus.relayQuotes!({ from: 'leader-5', epoch: 5, quotes: [['EURUSD', 1.11, 1.1102, now + 1_000]] });
+      assert.equal(book.get('EURUSD')?.bid, 1.11);
+      f.bus.relayQuotes!({ from: 'leader-6', epoch: 6, quotes: [['EURUSD', 1.12, 1.1202, now + 1_001]] });
+      assert.equal(book.get('EURUSD')?.bid, 1.12);
+    } finally {
+      void follower.close();
     }
   });
 });

@@ -32,6 +32,12 @@ export interface EventBus {
 /** One relayed batch: who sent it, and each symbol's latest quote as [symbol, bid, ask, time]. */
 export interface QuoteBatch {
   from: string;
+  /**
+   * The fencing epoch the sending leader's engine claimed (`engine_epoch`): a follower takes quotes
+   * only from the newest leader it has heard, so a deposed leader that has not noticed yet, still
+   * sending its last prices, is not believed once its successor has spoken.
+   */
+  epoch: number;
   quotes: [symbol: string, bid: number, ask: number, time: number][];
   /**
    * Set on a batch that carries the leader's whole book: after a gap (its bus reconnected) a

@@ -1,23 +1,43 @@
 import { randomBytes } from 'node:crypto';
 import { busEvent, type BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
+import { mac, macMatches, SequenceGuard, type ClusterKeys } from '../cluster/cluster-keys';
 import type { EventBus, QuoteBatch } from './event-bus';
 
-const CHANNEL = 'tradeport:account-events';
-const QUOTES = 'tradeport:quotes';
-/** A follower asks the leader for its whole book here (an instance that does not know it ignores it). */
-const WANTED = 'tradeport:quotes-wanted';
 /**
- * The publishing bus, added to each account event it sends over Redis so that it skips its own
- * when they come back (they were delivered here already). Instances that do not know the field
- * drop it when they parse the event.
+ * How far a bus message's time may be from this instance's clock: older ones are dropped (a
+ * capture sent again later, a backlog too old to matter), and so are ones stamped further ahead.
+ * Generous for clocks kept by NTP, short for a replay.
  */
-const FROM = '_from';
+export const BUS_WINDOW_MS = 10_000;
+/** How often, at most, dropped messages are reported. */
+const DROPPED_REPORT_MS = 60_000;
+
+/** The channels, each after the deployment's prefix (`ClusterKeys.channelPrefix`). */
+const EVENTS = 'account-events';
+const QUOTES = 'quotes';
+/** A follower asks the leader for its whole book here. */
+const WANTED = 'quotes-wanted';
+
+/**
+ * What travels on a channel: `<MAC>.<envelope JSON>`, the MAC (the bus key's HMAC-SHA256 over the
+ * channel's name and the envelope) first. The envelope names its sender (a random id per bus),
+ * numbers the sender's messages (`q`), stamps its time (`t`) and carries the payload (`p`): a
+ * message anyone could publish without the secret fails the MAC, one moved to another channel too,
+ * and one captured and published again is older than the window or numbered at or below what its
+ * sender last sent (`SequenceGuard`). Any such message is dropped before it is parsed further.
+ */
+interface Envelope {
+  s: string;
+  q: number;
+  t: number;
+  p: unknown;
+}
 
 function quoteBatch(value: unknown): QuoteBatch | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { from, quotes, full } = value as { from?: unknown; quotes?: unknown; full?: unknown };
-  if (typeof from !== 'string' || !Array.isArray(quotes) || (full !== undefined && full !== true)) return null;
+  const { from, quotes, full, epoch } = value as { from?: unknown; quotes?: unknown; full?: unknown; epoch?: unknown };
+  if (typeof from !== 'string' || !Array.isArray(quotes) || (full !== undefined && full !== true) || !Number.isSafeInteger(epoch)) return null;
   const ok = quotes.every((q) => Array.isArray(q) && q.length === 4 && typeof q[0] === 'string' && q.slice(1).every((n) => typeof n === 'number'));
   return ok ? (value as QuoteBatch) : null;
 }
@@ -29,12 +49,16 @@ function quoteBatch(value: unknown): QuoteBatch | null {
  * while Redis is away an event is not sent to them at all, rather than queued and sent late, and a
  * publish under way when the connection drops is not sent again (Redis may have delivered it).
  */
-/** The channels the subscriber listens on, at the first connect and after every reconnect. */
-const SUBSCRIBED = [CHANNEL, QUOTES, WANTED];
-
 export class RedisEventBus implements EventBus {
-  /** This bus, in the events it sends (see FROM). */
+  /** This bus, as the sender of what it publishes (it skips its own when they come back). */
   private readonly id = randomBytes(8).toString('hex');
+  /** The number of this bus's last message. */
+  private seq = 0;
+  private readonly guard = new SequenceGuard(BUS_WINDOW_MS);
+  /** The channels the subscriber listens on, at the first connect and after every reconnect. */
+  private readonly channels: { events: string; quotes: string; wanted: string };
+  private dropped = 0;
+  private droppedReportedAt = 0;
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Set<(event: BusEvent) => void>();
@@ -44,8 +68,11 @@ export class RedisEventBus implements EventBus {
 
   private constructor(
     url: string,
+    private readonly keys: ClusterKeys,
     private readonly onError: (err: unknown) => void,
   ) {
+    const prefix = keys.channelPrefix;
+    this.channels = { events: `${prefix}${EVENTS}`, quotes: `${prefix}${QUOTES}`, wanted: `${prefix}${WANTED}` };
     const options = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 };
     // Nothing is queued while the connection is down, nor sent again after it comes back: the
     // publisher checks that it is ready first, and a command lost with the connection fails.
@@ -64,7 +91,7 @@ export class RedisEventBus implements EventBus {
       let wasReady = false;
       conn.on('ready', () => {
         if (wasReady) {
-          if (conn === this.sub) this.sub.subscribe(...SUBSCRIBED).catch(onError);
+          if (conn === this.sub) this.sub.subscribe(...this.subscribed()).catch(onError);
           this.linkChanged(link, 'up');
         }
         wasReady = true;
@@ -74,19 +101,62 @@ export class RedisEventBus implements EventBus {
       });
     }
     this.sub.on('message', (channel: string, message: string) => {
-      if (channel === QUOTES) return this.deliverQuotes(message);
-      if (channel === WANTED) return this.deliverWanted();
-      let parsed: BusEvent;
-      try {
-        const raw: unknown = JSON.parse(message);
-        // Our own, delivered here when it was published.
-        if (typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)[FROM] === this.id) return;
-        parsed = busEvent.parse(raw);
-      } catch {
-        return; // Not ours or malformed: never let a bad message reach a subscriber.
-      }
-      this.deliver(parsed);
+      const payload = this.open(channel, message);
+      if (payload === undefined) return;
+      if (channel === this.channels.quotes) return this.deliverQuotes(payload);
+      if (channel === this.channels.wanted) return this.deliverWanted();
+      const parsed = busEvent.safeParse(payload);
+      // Signed but not an event this version knows: never let it reach a subscriber.
+      if (parsed.success) this.deliver(parsed.data);
     });
+  }
+
+  private subscribed(): string[] {
+    return [this.channels.events, this.channels.quotes, this.channels.wanted];
+  }
+
+  /** `payload` in this deployment's signed envelope, for `channel`. */
+  private seal(channel: string, payload: unknown): string {
+    const envelope: Envelope = { s: this.id, q: ++this.seq, t: Date.now(), p: payload };
+    const json = JSON.stringify(envelope);
+    return `${mac(this.keys.bus, `${channel}\n${json}`)}.${json}`;
+  }
+
+  /**
+   * The payload of a message that verifies — signed with this deployment's key for this channel,
+   * fresh, not sent by this bus itself — or undefined: a message that does not is dropped here,
+   * before anything reads it.
+   */
+  private open(channel: string, message: string): unknown {
+    const dot = message.indexOf('.');
+    const json = message.slice(dot + 1);
+    if (dot <= 0 || !macMatches(this.keys.bus, `${channel}\n${json}`, message.slice(0, dot))) return this.drop();
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(json) as Envelope;
+    } catch {
+      return this.drop();
+    }
+    if (typeof envelope !== 'object' || envelope === null || typeof envelope.s !== 'string') return this.drop();
+    // Its own, delivered here already when it was published.
+    if (envelope.s === this.id) return undefined;
+    if (!this.guard.accept(envelope.s, envelope.q, envelope.t)) return this.drop();
+    return envelope.p;
+  }
+
+  /**
+   * Counts a dropped message and says so now and then: many of them mean an instance with another
+   * CLUSTER_SECRET (it hears nothing either), or someone publishing on this deployment's channels.
+   */
+  private drop(): undefined {
+    this.dropped += 1;
+    const now = Date.now();
+    if (now - this.droppedReportedAt >= DROPPED_REPORT_MS) {
+      this.droppedReportedAt = now;
+      this.onError(new Error(`dropped ${this.dropped} bus message(s) that did not verify (not signed with this CLUSTER_SECRET, replayed, or too old)`));
+      this.dropped = 0;
+    }
+    return undefined;
   }
 
   private linkChanged(link: 'publish' | 'subscribe', state: 'up' | 'down'): void {
@@ -114,11 +184,11 @@ export class RedisEventBus implements EventBus {
     }
   }
 
-  static async connect(url: string, onError: (err: unknown) => void = () => undefined): Promise<RedisEventBus> {
-    const bus = new RedisEventBus(url, onError);
+  static async connect(url: string, keys: ClusterKeys, onError: (err: unknown) => void = () => undefined): Promise<RedisEventBus> {
+    const bus = new RedisEventBus(url, keys, onError);
     await bus.pub.connect();
     await bus.sub.connect();
-    await bus.sub.subscribe(...SUBSCRIBED);
+    await bus.sub.subscribe(...bus.subscribed());
     return bus;
   }
 
@@ -127,7 +197,7 @@ export class RedisEventBus implements EventBus {
     queueMicrotask(() => this.deliver(event));
     // Elsewhere only while Redis is reachable: an event the others miss is not replayed later.
     if (this.pub.status !== 'ready') return;
-    this.pub.publish(CHANNEL, JSON.stringify({ ...event, [FROM]: this.id })).catch(this.onError);
+    this.pub.publish(this.channels.events, this.seal(this.channels.events, event)).catch(this.onError);
   }
 
   subscribe(handler: (event: BusEvent) => void): () => void {
@@ -142,7 +212,7 @@ export class RedisEventBus implements EventBus {
   relayQuotes(batch: QuoteBatch): void {
     // Quotes are worth only their latest: none are queued while Redis is away.
     if (this.pub.status !== 'ready') return;
-    this.pub.publish(QUOTES, JSON.stringify(batch)).catch(this.onError);
+    this.pub.publish(this.channels.quotes, this.seal(this.channels.quotes, batch)).catch(this.onError);
   }
 
   onRelayedQuotes(handler: (batch: QuoteBatch) => void): () => void {
@@ -152,7 +222,7 @@ export class RedisEventBus implements EventBus {
 
   wantFullBook(): void {
     if (this.pub.status !== 'ready') return;
-    this.pub.publish(WANTED, '1').catch(this.onError);
+    this.pub.publish(this.channels.wanted, this.seal(this.channels.wanted, null)).catch(this.onError);
   }
 
   onFullBookWanted(handler: () => void): () => void {
@@ -170,13 +240,8 @@ export class RedisEventBus implements EventBus {
     }
   }
 
-  private deliverQuotes(message: string): void {
-    let batch: QuoteBatch | null;
-    try {
-      batch = quoteBatch(JSON.parse(message));
-    } catch {
-      return;
-    }
+  private deliverQuotes(payload: unknown): void {
+    const batch = quoteBatch(payload);
     if (!batch) return;
     for (const handler of this.quoteHandlers) {
       try {

@@ -30,6 +30,12 @@ export const RELAY_HEARTBEAT_MS = 1_000;
  * as live, the price from before the gap of every symbol that has not ticked since.
  */
 export const RELAY_SNAPSHOT_MS = 5_000;
+/**
+ * How far ahead of this instance's clock a relayed quote's time may be. The quote book keeps a
+ * symbol's latest quote and refuses older ones, so a single quote stamped far in the future would
+ * freeze that symbol at its price until that time; clocks kept by NTP differ by far less.
+ */
+export const RELAYED_QUOTE_AHEAD_MS = 5_000;
 
 export interface ClusterParts {
   config: AppConfig;
@@ -67,6 +73,11 @@ export class Cluster implements Leading {
   private askedAt = 0;
   /** When this follower, waiting for the whole book after a gap, first heard from the leader again. */
   private heardSinceGap: number | null = null;
+  /**
+   * The newest engine epoch this instance has heard a leader relay under (or claimed itself): quote
+   * batches under an older one come from a leader that has been replaced, and are dropped.
+   */
+  private leaderEpoch = 0;
   private readonly unsubscribe: (() => void)[] = [];
   readonly forwarder: Forwarder;
   readonly instance: string;
@@ -214,6 +225,8 @@ export class Cluster implements Leading {
     if (this.state === 'follower') return;
     this.state = 'follower';
     this.pending.clear();
+    // Its own batches are history now: only a newer leader's are taken.
+    this.leaderEpoch = Math.max(this.leaderEpoch, this.parts.trading.epoch ?? 0);
     const { bus, market } = this.parts;
     // Prices come from the next leader now: stale until its first batch.
     if (bus.relayQuotes && bus.onRelayedQuotes) market.book.followRelay(() => bus.connected());
@@ -245,7 +258,7 @@ export class Cluster implements Leading {
     const quotes = [...this.pending.values()];
     this.pending.clear();
     this.lastRelayAt = Date.now();
-    this.parts.bus.relayQuotes?.({ from: this.id, quotes });
+    this.parts.bus.relayQuotes?.({ from: this.id, epoch: this.epoch(), quotes });
   }
 
   /**
@@ -258,7 +271,7 @@ export class Cluster implements Leading {
     if (this.fullWanted || now - this.lastSnapshotAt >= RELAY_SNAPSHOT_MS) return this.sendFullBook();
     if (now - this.lastRelayAt < RELAY_HEARTBEAT_MS) return;
     this.lastRelayAt = now;
-    this.parts.bus.relayQuotes?.({ from: this.id, quotes: [] });
+    this.parts.bus.relayQuotes?.({ from: this.id, epoch: this.epoch(), quotes: [] });
   }
 
   /**
@@ -276,12 +289,21 @@ export class Cluster implements Leading {
     this.relayTimer = null;
     this.pending.clear();
     const quotes = this.parts.market.book.all().map((q): QuoteBatch['quotes'][number] => [q.symbol, q.bid, q.ask, q.time]);
-    this.parts.bus.relayQuotes({ from: this.id, quotes, full: true });
+    this.parts.bus.relayQuotes({ from: this.id, epoch: this.epoch(), quotes, full: true });
+  }
+
+  /** The fencing epoch this leader's engine claimed, named in its batches. */
+  private epoch(): number {
+    return this.parts.trading.epoch ?? 0;
   }
 
   private applyRelayed(batch: QuoteBatch): void {
     // The leader's own batches come back to it; and an instance taking over trusts only its feeds.
     if (batch.from === this.id || this.state !== 'follower') return;
+    // (Every batch here was signed by an instance of this deployment: redis-event-bus.ts.) One from
+    // a leader older than one already heard is a deposed leader's, which has not noticed yet.
+    if (batch.epoch < this.leaderEpoch) return;
+    this.leaderEpoch = batch.epoch;
     const { book } = this.parts.market;
     // Missed batches (its bus reconnected): prices stay stale until the whole book, which this
     // follower asks for rather than wait up to RELAY_SNAPSHOT_MS (a batch here shows that its
@@ -301,7 +323,10 @@ export class Cluster implements Leading {
         this.parts.bus.wantFullBook?.();
       }
     }
+    const latest = now + RELAYED_QUOTE_AHEAD_MS;
     for (const [symbol, bid, ask, time] of batch.quotes) {
+      // Stamped in the future: taking it would hold the symbol at this price until then (see above).
+      if (time > latest) continue;
       // A quote the book has already (a snapshot repeats them) is no new tick: candles and the
       // stream must not count it again.
       const current = book.get(symbol);

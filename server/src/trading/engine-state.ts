@@ -67,6 +67,11 @@ export class EngineState {
     readonly log: EngineLog,
   ) {}
 
+  /** The fencing token this engine claimed (null before it has): the leader names it in what it publishes. */
+  get claimedEpoch(): number | null {
+    return this.epoch;
+  }
+
   /**
    * Claims the engine lead in the database before anything is loaded: increments `engine_epoch`.
    * On PostgreSQL the update waits for every write transaction of a previous leader that already

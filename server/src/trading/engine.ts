@@ -77,6 +77,11 @@ export class TradingEngine {
     return { state, accounts, rollovers, closes, positions, orders, monitor };
   }
 
+  /** The fencing epoch this engine claimed when it last started (null before its first start). */
+  get epoch(): number | null {
+    return this.parts.state.claimedEpoch;
+  }
+
   /** Whether the engine runs here: loaded, following ticks, taking commands. */
   get isRunning(): boolean {
     return this.running;
