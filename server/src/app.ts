@@ -172,6 +172,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     app.decorate('trading', trading);
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);
+    // The answer to a call another instance forwarded here is signed, however it was answered
+    // (the call, a refusal, a shutdown's), so the follower can tell it from anyone else's.
+    const forwarder = cluster.forwarder;
+    app.addHook('onSend', (request, reply, payload, done) => {
+      forwarder.signAnswer(request, reply, payload);
+      done(null, payload);
+    });
     await cluster.start();
     const started = cluster;
     app.server.once('listening', () => void started.advertise(app.server.address()));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
-import { closeListeners, follower, listening } from './helpers/forwarding';
+import { answerSigned, closeListeners, follower, listening } from './helpers/forwarding';
 
 /**
  * A follower whose Redis is down has prices that stopped and would not hear of a fill or a close:
@@ -19,8 +19,7 @@ describe('a follower without its bus', () => {
     const leader = await listening(
       http.createServer((req, res) => {
         reached.push(`${req.method} ${req.url}`);
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ status: 'success', message: 'done by the leader' }));
+        answerSigned(req, res, 200, { 'content-type': 'application/json; charset=utf-8' }, JSON.stringify({ status: 'success', message: 'done by the leader' }));
       }),
     );
     let up = false;

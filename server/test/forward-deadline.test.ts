@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { ENGINE_MOVING, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
-import { closeListeners, follower as testFollower, listening, stopListening } from './helpers/forwarding';
+import { answerSigned, closeListeners, follower as testFollower, listening, stopListening } from './helpers/forwarding';
 
 /**
  * A call a follower forwards to the engine leader has a deadline for the whole exchange: a leader
@@ -20,7 +20,7 @@ function assertOutcomeUnknown(res: { statusCode: number; headers: Record<string,
   assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN });
 }
 
-/** A follower whose calls go to `leader`, found after `lookupMs` (the signing key's database is out of reach: forwarded unsigned). */
+/** A follower whose calls go to `leader`, found after `lookupMs`. */
 function follower(leader: string, lookupMs = 0) {
   const lookup = async () => {
     if (lookupMs > 0) await new Promise((r) => setTimeout(r, lookupMs));
@@ -81,9 +81,8 @@ describe('a call forwarded to the engine leader', () => {
   test("a leader that answers in time: its answer is the client's, and nothing follows it", async () => {
     const leader = await listening(
       http.createServer((req, res) => {
-        assert.equal(req.headers['x-tradeport-forwarded'], '1');
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ status: 'success', message: 'Order placed', ticket: 7 }));
+        assert.match(String(req.headers['x-tradeport-forwarded']), /^v1 \d+ \S+ \S+$/);
+        answerSigned(req, res, 200, { 'content-type': 'application/json; charset=utf-8' }, JSON.stringify({ status: 'success', message: 'Order placed', ticket: 7 }));
       }),
     );
     const f = follower(leader);
@@ -116,9 +115,8 @@ describe('a call forwarded to the engine leader', () => {
 describe('the connections a follower keeps to the leader', () => {
   test("are closed by the follower once idle, before the leader's own keep-alive timeout could close one under a call", async () => {
     const closedByClient: boolean[] = [];
-    const leader = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ status: 'success', message: 'Order placed' }));
+    const leader = http.createServer((req, res) => {
+      answerSigned(req, res, 200, { 'content-type': 'application/json; charset=utf-8' }, JSON.stringify({ status: 'success', message: 'Order placed' }));
     });
     leader.keepAliveTimeout = 60_000;
     leader.on('connection', (s: net.Socket) => s.on('end', () => closedByClient.push(true)));

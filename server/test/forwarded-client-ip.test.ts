@@ -1,56 +1,114 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { FastifyRequest } from 'fastify';
-import pg from 'pg';
-import { CLIENT_IP_HEADER, FORWARDED_HEADER, Forwarder, SIGNATURE_VALID_MS, sharedSecret, signAddress } from '../src/cluster/forwarding';
-import { restartableDatabase } from './helpers/app';
+import { after, before, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { clusterKeys } from '../src/cluster/cluster-keys';
+import { ANSWER_HEADER, answerSignature, bodyText, CLIENT_IP_HEADER, FORGED_CALL, FORWARDED_HEADER, forwardedHeader, Forwarder, SIGNATURE_VALID_MS } from '../src/cluster/forwarding';
+import { TEST_KEYS } from './helpers/forwarding';
 
-const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
+/**
+ * What a leader does with a call that says another instance forwarded it: it carries it out — and
+ * believes the client address in it — only when the call is signed with the cluster's key over
+ * what it asks (method, URL, body, session cookie, client address), recently, and for the first
+ * time. Anything else is refused before any of it runs. Its answers to such calls are signed.
+ */
+const ORDER = '/api/platform/addTrades.php';
 
-function forwarder(shared: boolean, url: string): Forwarder {
-  return new Forwarder({ role: 'leader', shared, leaderWithin: async () => true }, url, async () => null);
+/** A leader's side: the call's route (forwarding as call-route.ts does) and the answers' signing hook (app.ts). */
+async function leaderApp(shared: boolean): Promise<{ app: FastifyInstance; ran: string[] }> {
+  const forwarder = new Forwarder({ role: 'leader', shared, leaderWithin: async () => true }, shared ? TEST_KEYS : null, async () => null);
+  const ran: string[] = [];
+  const app = Fastify({ logger: false });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    forwarder.signAnswer(request, reply, payload);
+    done(null, payload);
+  });
+  app.post(ORDER, async (request, reply) => {
+    if (await forwarder.route(request, reply)) return reply;
+    const ip = forwarder.clientIp(request);
+    ran.push(ip);
+    return { status: 'success', message: 'carried out', ip };
+  });
+  app.addHook('onClose', async () => forwarder.close());
+  return { app, ran };
 }
 
-const request = (headers: Record<string, string>): FastifyRequest => ({ ip: '10.9.8.7', headers }) as unknown as FastifyRequest;
+const payload = { fullSymbol: 'EURUSD', volume: 1 };
+// Every header the signature covers is given (inject would add its own host and user-agent).
+const baseHeaders = { host: 'trade.example.com', 'user-agent': 'test', cookie: 'tp_session=abc', [CLIENT_IP_HEADER]: '203.0.113.5' };
 
-describe('the client address a forwarded call carries', () => {
-  it('is ignored on the single SQLite process: a client cannot choose the address recorded in its activity and sessions', async () => {
-    const f = forwarder(false, 'sqlite::memory:');
-    const key = Buffer.alloc(32, 1);
-    const headers = { [FORWARDED_HEADER]: '1', [CLIENT_IP_HEADER]: signAddress(key, '203.0.113.5', Date.now()) };
-    assert.equal(await f.clientIp(request(headers)), '10.9.8.7');
-    assert.equal(await f.clientIp(request({ [CLIENT_IP_HEADER]: '203.0.113.5 whatever' })), '10.9.8.7');
+/** A call to the leader as a follower sends it; `change` alters it after it was signed. */
+function signed(options: { keys?: typeof TEST_KEYS; at?: number; change?: (h: Record<string, string>, body: Record<string, unknown>) => void } = {}) {
+  const headers: Record<string, string> = { ...baseHeaders };
+  const body: Record<string, unknown> = { ...payload };
+  headers[FORWARDED_HEADER] = forwardedHeader(options.keys ?? TEST_KEYS, 'POST', ORDER, bodyText('POST', body), headers, options.at ?? Date.now());
+  options.change?.(headers, body);
+  return { method: 'POST' as const, url: ORDER, headers, payload: body, remoteAddress: '10.9.8.7' };
+}
+
+describe('a call forwarded to the leader', () => {
+  let leader: Awaited<ReturnType<typeof leaderApp>>;
+  before(async () => {
+    leader = await leaderApp(true);
+  });
+  after(() => leader.app.close());
+
+  it('is carried out when signed, with the client address the follower saw; the answer is signed for that call', async () => {
+    const call = signed();
+    const res = await leader.app.inject(call);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().ip, '203.0.113.5');
+    assert.equal(res.headers[ANSWER_HEADER], answerSignature(TEST_KEYS, 200, call.headers[FORWARDED_HEADER], res.body));
   });
 
-  it('is believed in a cluster only when signed with the shared key, recently, on a forwarded call', { skip: onPostgres ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)' }, async () => {
-    const db = await restartableDatabase();
+  it('is refused, and not carried out, when it only says it was forwarded (no signature), or is signed with another key', async () => {
+    const before = leader.ran.length;
+    for (const call of [
+      { method: 'POST' as const, url: ORDER, headers: { ...baseHeaders, [FORWARDED_HEADER]: '1' }, payload },
+      signed({ keys: clusterKeys('another deployment has another cluster secret') }),
+    ]) {
+      const res = await leader.app.inject(call);
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(res.json(), { status: 'Failure', message: FORGED_CALL });
+    }
+    assert.equal(leader.ran.length, before, 'nothing was carried out');
+  });
+
+  it('is refused when anything it asks was changed after it was signed: the body, the session cookie, the client address', async () => {
+    const before = leader.ran.length;
+    for (const change of [
+      (_h: Record<string, string>, b: Record<string, unknown>) => void (b.volume = 100),
+      (h: Record<string, string>) => void (h.cookie = 'tp_session=someone-else'),
+      (h: Record<string, string>) => void (h[CLIENT_IP_HEADER] = '198.51.100.1'),
+    ]) {
+      assert.equal((await leader.app.inject(signed({ change }))).statusCode, 403);
+    }
+    assert.equal(leader.ran.length, before);
+  });
+
+  it('is carried out once: the same signed call sent again is refused, and so is one signed too long ago', async () => {
+    const call = signed();
+    assert.equal((await leader.app.inject(call)).statusCode, 200);
+    const before = leader.ran.length;
+    const again = await leader.app.inject(call);
+    assert.equal(again.statusCode, 403);
+    assert.equal((await leader.app.inject(signed({ at: Date.now() - SIGNATURE_VALID_MS - 1_000 }))).statusCode, 403);
+    assert.equal(leader.ran.length, before);
+  });
+
+  it('a client address header on a call that is not forwarded is ignored', async () => {
+    const res = await leader.app.inject({ method: 'POST', url: ORDER, headers: baseHeaders, payload, remoteAddress: '10.9.8.7' });
+    assert.equal(res.json().ip, '10.9.8.7');
+  });
+
+  it('on the single SQLite process (no cluster, no key) a forwarded call is never taken: a client cannot choose the address recorded', async () => {
+    const single = await leaderApp(false);
     try {
-      const f = forwarder(true, db.url);
-      const key = await sharedSecret(db.url, 'forwarded-client-address');
-      assert.equal(key.length, 32, 'a random 32-byte key');
-      assert.deepEqual(await sharedSecret(db.url, 'forwarded-client-address'), key, 'every instance reads the same key');
-      const now = Date.now();
-      const good = signAddress(key, '203.0.113.5', now);
-      assert.equal(await f.clientIp(request({ [FORWARDED_HEADER]: '1', [CLIENT_IP_HEADER]: good })), '203.0.113.5');
-      // Not marked as forwarded: a client's own header, even a correctly signed copy.
-      assert.equal(await f.clientIp(request({ [CLIENT_IP_HEADER]: good })), '10.9.8.7');
-      // Signed with another key (say, one derived from the configuration).
-      assert.equal(await f.clientIp(request({ [FORWARDED_HEADER]: '1', [CLIENT_IP_HEADER]: signAddress(Buffer.alloc(32, 7), '203.0.113.5', now) })), '10.9.8.7');
-      // A signature replayed after its time.
-      const old = signAddress(key, '203.0.113.5', now - SIGNATURE_VALID_MS - 1_000);
-      assert.equal(await f.clientIp(request({ [FORWARDED_HEADER]: '1', [CLIENT_IP_HEADER]: old })), '10.9.8.7');
-      // Another address under a good signature.
-      const [, at, mac] = good.split(' ');
-      assert.equal(await f.clientIp(request({ [FORWARDED_HEADER]: '1', [CLIENT_IP_HEADER]: `198.51.100.1 ${at} ${mac}` })), '10.9.8.7');
-      f.close();
-      // The key lives in the database, not in the configuration.
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      const { rows } = await client.query<{ n: string }>('select count(*)::text as n from cluster_secrets');
-      await client.end();
-      assert.equal(rows[0]?.n, '1');
+      const res = await single.app.inject(signed());
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(single.ran, []);
+      assert.equal((await single.app.inject({ method: 'POST', url: ORDER, headers: baseHeaders, payload, remoteAddress: '10.9.8.7' })).json().ip, '10.9.8.7');
     } finally {
-      await db.drop();
+      await single.app.close();
     }
   });
 });

@@ -8,7 +8,9 @@ import type { MarketData } from '../market/market-data';
 import type { Db } from '../storage/db';
 import type { TradingEngine } from '../trading/engine';
 import { Forwarder, type Leading } from './forwarding';
-import { DEFAULT_LEASE_TIMING, LeaderLease, leaderAddress, type LeaseLog, type LeaseTiming } from './leader-lease';
+import { clusterKeys } from './cluster-keys';
+import { leaderAddress, publishLeaderAddress } from './leader-address';
+import { DEFAULT_LEASE_TIMING, LeaderLease, type LeaseLog, type LeaseTiming } from './leader-lease';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,6 +81,10 @@ export class Cluster implements Leading {
    */
   private leaderEpoch = 0;
   private readonly unsubscribe: (() => void)[] = [];
+  /** The address the others forward to, once this instance listens. */
+  private address: string | null = null;
+  /** A retry of the address's publication (see `publishAddress`). */
+  private publishTimer: NodeJS.Timeout | null = null;
   readonly forwarder: Forwarder;
   readonly instance: string;
 
@@ -88,7 +94,7 @@ export class Cluster implements Leading {
     this.lease = config.databaseUrl.startsWith('sqlite:')
       ? null
       : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING, config.eventBus);
-    this.forwarder = new Forwarder(this, config.databaseUrl, () => leaderAddress(parts.db));
+    this.forwarder = new Forwarder(this, config.clusterSecret ? clusterKeys(config.clusterSecret) : null, () => leaderAddress(parts.db));
     if (bus.relayQuotes && bus.onRelayedQuotes) {
       this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
       this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));
@@ -208,6 +214,7 @@ export class Cluster implements Leading {
       }
       if (this.state === 'starting') {
         this.state = 'leader';
+        this.publishAddress();
         // The followers' prices came from another leader, or from none for a while: this one's
         // whole book at once (every time it takes the lead, not only the first).
         this.sendFullBook();
@@ -238,7 +245,34 @@ export class Cluster implements Leading {
   /** Tells the others where to forward to, once this instance listens. */
   async advertise(address: AddressInfo | string | null): Promise<void> {
     if (!this.lease || address === null || typeof address === 'string') return;
-    await this.lease.advertise(internalAddress(address));
+    this.address = internalAddress(address);
+    this.publishAddress();
+    await this.lease.advertise(this.address);
+  }
+
+  /**
+   * The leader's address goes into `engine_leader` under its engine's epoch (leader-address.ts)
+   * once it both leads and listens, whichever comes last. A write that fails (the database
+   * away for a moment) is tried again every second while this engine leads under that epoch:
+   * until it succeeds the others find no leader and refuse calls as retryable.
+   */
+  private publishAddress(): void {
+    const epoch = this.parts.trading.epoch;
+    if (!this.lease || this.state !== 'leader' || this.address === null || epoch === null) return;
+    const address = this.address;
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = null;
+    void publishLeaderAddress(this.parts.db, epoch, address).then(
+      (done) => {
+        if (!done) this.parts.log.warn({ epoch }, 'the engine lead moved before this instance could publish its address');
+      },
+      (err: unknown) => {
+        this.parts.log.warn({ err }, 'the leader address could not be published; trying again');
+        if (this.state !== 'leader' || this.parts.trading.epoch !== epoch) return;
+        this.publishTimer = setTimeout(() => this.publishAddress(), 1000);
+        this.publishTimer.unref();
+      },
+    );
   }
 
   // ------------------------------------------------------------------ quotes to the other instances
@@ -361,6 +395,7 @@ export class Cluster implements Leading {
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.relayTimer) clearTimeout(this.relayTimer);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.publishTimer) clearTimeout(this.publishTimer);
     this.state = 'follower';
     this.forwarder.close();
     await this.lease?.close();

@@ -1,9 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { isIP } from 'node:net';
 import { calls, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import pg from 'pg';
 import type { Role } from './cluster';
+import { mac, macMatches, ReplayGuard, sha256, type ClusterKeys } from './cluster-keys';
 
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
@@ -30,17 +31,32 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.getTraderDetails,
 ]);
 
-/** Marks a call one instance forwarded to another: it is never forwarded again. */
+/**
+ * Marks a call one instance forwarded to another (it is never forwarded again), and signs it:
+ * `v1 <epoch ms> <nonce> <MAC>`, the MAC over the method, the URL, the time, the nonce, the body's
+ * hash and the headers passed on (`requestText`). The leader carries out nothing that arrives with
+ * this header unless the signature verifies, is recent and has not been seen before.
+ */
 export const FORWARDED_HEADER = 'x-tradeport-forwarded';
-/** The client's address as the forwarding instance saw it, signed (see `Forwarder.clientIp`). */
+/** The client's address as the forwarding instance saw it (covered by the request's signature; see `Forwarder.clientIp`). */
 export const CLIENT_IP_HEADER = 'x-tradeport-client-ip';
-/** How long a signed client address is believed: a forwarded call is sent as soon as it is signed. */
-export const SIGNATURE_VALID_MS = 30_000;
+/**
+ * The leader's signature on its answer to a forwarded call: the MAC over the status, the call's
+ * nonce and the body's hash. A follower passes on no answer without it — whoever took the call
+ * in the leader's stead cannot make one.
+ */
+export const ANSWER_HEADER = 'x-tradeport-answer';
+/**
+ * How far a forwarded call's time may be from the leader's clock: it is sent as soon as it is
+ * signed, so this is the clocks' difference and the network's delay, with room to spare.
+ */
+export const SIGNATURE_VALID_MS = 15_000;
+/** At most this many forwarded calls' nonces are remembered (a window's worth, at 6,000 calls a second). */
+const REMEMBERED_NONCES = 200_000;
 /** How long a forwarded call may take before the client is told it may or may not have happened. */
 export const FORWARD_DEADLINE_MS = 10_000;
 /**
- * How long a call waits for PostgreSQL to say who leads, or for the key that signs client
- * addresses: far shorter than the pool's 10 s wait for a connection, so a database that is slow or
+ * How long a call waits for PostgreSQL to say who leads: far shorter than the pool's 10 s wait for a connection, so a database that is slow or
  * out of reach costs a client a quick retryable refusal instead of a hanging call.
  */
 export const LOOKUP_DEADLINE_MS = 2_000;
@@ -63,6 +79,54 @@ export const OUTCOME_UNKNOWN =
 
 /** The headers a forwarded call carries: who is calling, from where, and the call's own. */
 const PASSED_ON = ['host', 'cookie', 'origin', 'referer', 'user-agent', 'accept', 'accept-language', 'authorization', 'idempotency-key', 'x-forwarded-proto'];
+/** The headers a forwarded call's signature covers: every one passed on, and the client's address. */
+const SIGNED = [...PASSED_ON, CLIENT_IP_HEADER];
+export const FORGED_CALL = 'This call claims to come from another Tradeport server but is not signed by one; nothing was done.';
+
+/**
+ * What a forwarded call's MAC covers: everything the leader acts on — method, URL, body, the
+ * headers passed on (the session cookie, the Idempotency-Key, the client's address) — with the
+ * time and nonce that make it usable once. The body is its JSON text as the follower sends it;
+ * the leader, which has parsed it, writes it again (JSON text written by JSON.stringify reads and
+ * writes back to the same text).
+ */
+function requestText(method: string, url: string, at: number, nonce: string, body: string, headers: Record<string, string | string[] | undefined>): string {
+  const named = SIGNED.map((name) => {
+    const value = headers[name];
+    return `${name}:${Array.isArray(value) ? value.join(', ') : (value ?? '')}`;
+  });
+  return [method, url, String(at), nonce, sha256(body), ...named].join('\n');
+}
+
+/**
+ * FORWARDED_HEADER for a call (`headers`: those passed on, with CLIENT_IP_HEADER), signed with the
+ * cluster's request key; `body` as `bodyText` gives it.
+ */
+export function forwardedHeader(keys: ClusterKeys, method: string, url: string, body: string, headers: Record<string, string | string[] | undefined>, at = Date.now(), nonce = randomBytes(16).toString('base64url')): string {
+  return `v1 ${at} ${nonce} ${mac(keys.request, requestText(method, url, at, nonce, body, headers))}`;
+}
+
+/** The body text a forwarded call is signed over (nothing for a read). */
+export function bodyText(method: string, body: unknown): string {
+  return method === 'GET' || method === 'HEAD' ? '' : JSON.stringify(body ?? {});
+}
+
+function answerText(status: number, nonce: string, body: string | Buffer): string {
+  return `${status}\n${nonce}\n${sha256(body)}`;
+}
+
+/** The ANSWER_HEADER of an answer with `status` and `body` to a call whose FORWARDED_HEADER is `forwarded` (null: that is no forwarded call's). */
+export function answerSignature(keys: ClusterKeys, status: number, forwarded: unknown, body: string | Buffer): string | null {
+  const nonce = forwardedNonce(forwarded);
+  return nonce === null ? null : mac(keys.answer, answerText(status, nonce, body));
+}
+
+/** The nonce of a forwarded call's header, if it has the header's shape (signed or not). */
+function forwardedNonce(header: unknown): string | null {
+  if (typeof header !== 'string') return null;
+  const parts = header.split(' ');
+  return parts.length === 4 && parts[0] === 'v1' && /^[A-Za-z0-9_-]{16,64}$/.test(parts[2]!) ? parts[2]! : null;
+}
 /** The headers of the leader's answer the client gets. */
 const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control'];
 
@@ -83,8 +147,9 @@ export interface Leading {
 }
 
 /**
- * Sends a call that needs the engine to the instance that runs it, over HTTP to the address its
- * lock session advertises, and relays the answer. The leader runs the whole call as if the client
+ * Sends a call that needs the engine to the instance that runs it, over HTTP to the address it
+ * published under its engine's epoch (leader-address.ts), signed with the cluster's key, and relays
+ * the answer once it has checked the leader's signature on it. The leader runs the whole call as if the client
  * had sent it there (session, access, the body's checks, the Idempotency-Key), so a call is
  * carried out once, by the only engine running, and a retry with the same key after a fail-over
  * returns the first answer from the database instead of acting again.
@@ -94,17 +159,18 @@ export class Forwarder {
   private known: { address: string | null; at: number } | null = null;
   /** The lookup of the leader's address under way, which every call that needs it meanwhile shares. */
   private looking: { address: Promise<string | null>; at: number } | null = null;
-  /** Signs forwarded client addresses (see `signingKey`). */
-  private key: Buffer | null = null;
-  private keyLoading: Promise<Buffer> | null = null;
+  /** The forwarded calls this instance has taken (verified), for `clientIp`. */
+  private readonly verified = new WeakSet<FastifyRequest>();
+  private readonly nonces = new ReplayGuard(SIGNATURE_VALID_MS, REMEMBERED_NONCES);
 
   constructor(
     private readonly cluster: Leading,
-    private readonly databaseUrl: string,
+    /** The cluster's keys (CLUSTER_SECRET); null for a single instance, which neither forwards nor takes forwarded calls. */
+    private readonly keys: ClusterKeys | null,
     private readonly lookup: () => Promise<string | null>,
     /** How long a forwarded call may take in all (tests shorten it). */
     private readonly deadlineMs = FORWARD_DEADLINE_MS,
-    /** How long a call waits for the leader's address or the signing key (tests shorten it). */
+    /** How long a call waits for the leader's address (tests shorten it). */
     private readonly lookupDeadlineMs = LOOKUP_DEADLINE_MS,
     /** How long a connection to the leader is kept while idle (tests shorten it). */
     idleMs = KEEP_IDLE_MS,
@@ -117,29 +183,25 @@ export class Forwarder {
   }
 
   /**
-   * The key that signs forwarded client addresses: 32 random bytes made by the first instance and
-   * kept in the shared PostgreSQL database, which every instance reads and no client does. Never
-   * derived from configuration, which may be guessable (an SQLite path, a password given apart).
-   */
-  private signingKey(): Promise<Buffer> {
-    if (this.key) return Promise.resolve(this.key);
-    // One load at a time, itself bounded (connection and every query), so it always settles; each
-    // caller waits for it at most `lookupDeadlineMs`.
-    this.keyLoading ??= sharedSecret(this.databaseUrl, 'forwarded-client-address', this.lookupDeadlineMs).then(
-      (key) => (this.key = key),
-      (err: unknown) => {
-        this.keyLoading = null;
-        throw err;
-      },
-    );
-    return within(this.keyLoading, this.lookupDeadlineMs, 'the signing key');
-  }
-
-  /**
    * Runs a call that needs the engine where it runs: false when that is here (the caller goes
    * on), true when it was answered already — forwarded to the leader, or refused as retryable.
    */
   async route(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    // A call that says another instance forwarded it is carried out (or refused as retryable
+    // below) only when it proves it: anyone who reaches this instance could send the header.
+    if (request.headers[FORWARDED_HEADER] !== undefined) {
+      const problem = this.verify(request);
+      if (problem === 'busy') {
+        // Genuine, but more forwarded calls in the window than are remembered: nothing was done.
+        sendRetryable(reply, ENGINE_MOVING);
+        return true;
+      }
+      if (problem !== null) {
+        request.log.warn({ problem }, 'a forwarded call that does not verify was refused (another CLUSTER_SECRET, a replay, or forged)');
+        reply.code(403).send({ status: 'Failure', message: FORGED_CALL });
+        return true;
+      }
+    }
     if (this.cluster.role === 'leader') return false;
     // Everything below shares one deadline from now, so a forwarded call is answered within
     // `deadlineMs` of its arrival however its time was spent (waiting for an engine loading here,
@@ -149,7 +211,7 @@ export class Forwarder {
     // Taking over right now: the engine is loading here, so the call waits for it.
     if (await this.cluster.leaderWithin(this.deadlineMs)) return false;
     // Sent here by another instance that took this one for the leader: it was, moments ago.
-    if (!this.cluster.shared || request.headers[FORWARDED_HEADER] !== undefined) {
+    if (!this.cluster.shared || !this.keys || request.headers[FORWARDED_HEADER] !== undefined) {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
     }
@@ -174,8 +236,44 @@ export class Forwarder {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
     }
-    await this.forward(address, request, reply, until);
+    await this.forward(address, this.keys, request, reply, until);
     return true;
+  }
+
+  /**
+   * Why a call carrying FORWARDED_HEADER cannot be taken as forwarded by an instance of this
+   * cluster, or null when it can: signed with this cluster's key over what it asks, within
+   * `SIGNATURE_VALID_MS` of this clock, its nonce never seen before ('busy': a good call, but the
+   * nonces remembered are at their limit).
+   */
+  private verify(request: FastifyRequest): string | null {
+    if (!this.keys) return 'this instance has no CLUSTER_SECRET';
+    const header = request.headers[FORWARDED_HEADER];
+    const nonce = forwardedNonce(header);
+    if (nonce === null) return 'no signature';
+    const [, at, , given] = (header as string).split(' ');
+    const signedAt = Number(at);
+    if (!Number.isSafeInteger(signedAt)) return 'no signature';
+    const text = requestText(request.method, request.url, signedAt, nonce, bodyText(request.method, request.body), request.headers);
+    if (!macMatches(this.keys.request, text, given!)) return 'a signature that does not match';
+    const fresh = this.nonces.accept(nonce, signedAt);
+    if (fresh === 'full') return 'busy';
+    if (fresh !== 'fresh') return fresh === 'stale' ? 'signed too long ago (or the clocks differ)' : 'a replay';
+    this.verified.add(request);
+    return null;
+  }
+
+  /**
+   * Signs the answer to a call that came with a forwarded call's header (an onSend hook, app.ts),
+   * whatever answered it — the call itself, a refusal, a shutdown's — so that the follower can
+   * tell this instance's answer from anyone else's. Streams are not signed (no engine call answers
+   * with one): the follower takes them for no answer.
+   */
+  signAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    if (!this.keys) return;
+    if (payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
+    const signature = answerSignature(this.keys, reply.statusCode, request.headers[FORWARDED_HEADER], (payload as string | Buffer | null) ?? '');
+    if (signature !== null) reply.header(ANSWER_HEADER, signature);
   }
 
   /**
@@ -211,17 +309,16 @@ export class Forwarder {
     return within(this.looking.address, this.lookupDeadlineMs, 'the leader lookup');
   }
 
-  private async forward(address: string, request: FastifyRequest, reply: FastifyReply, until: number): Promise<void> {
+  private async forward(address: string, keys: ClusterKeys, request: FastifyRequest, reply: FastifyReply, until: number): Promise<void> {
     const headers: Record<string, string | string[]> = {};
     for (const name of PASSED_ON) {
       const value = request.headers[name];
       if (value !== undefined) headers[name] = value;
     }
-    headers[FORWARDED_HEADER] = '1';
-    // Without the key (the database did not answer) the leader records this instance's address
-    // instead of the client's: the call itself still goes through.
-    const signed = await this.signingKey().then((key) => signAddress(key, request.ip, Date.now()), () => null);
-    if (signed) headers[CLIENT_IP_HEADER] = signed;
+    headers[CLIENT_IP_HEADER] = request.ip;
+    const text = bodyText(request.method, request.body);
+    const nonce = randomBytes(16).toString('base64url');
+    headers[FORWARDED_HEADER] = forwardedHeader(keys, request.method, request.url, text, headers, Date.now(), nonce);
     const budgetMs = until - Date.now();
     if (budgetMs <= 0) {
       // Its time went on waiting before anything was sent.
@@ -230,7 +327,7 @@ export class Forwarder {
     }
     let body: Buffer | null = null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      body = Buffer.from(JSON.stringify(request.body ?? {}));
+      body = Buffer.from(text);
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(body.length);
     }
@@ -249,6 +346,18 @@ export class Forwarder {
         answer.on('end', () => {
           clearTimeout(deadline);
           if (reply.sent) return resolve();
+          const status = answer.statusCode ?? 502;
+          const content = Buffer.concat(chunks);
+          const signature = answer.headers[ANSWER_HEADER];
+          if (typeof signature !== 'string' || !macMatches(keys.answer, answerText(status, nonce, content), signature)) {
+            // Not the leader's answer: whoever answered may not be an instance of this cluster, so
+            // nothing of it reaches the client, and the address is asked for again. Fastify's bare
+            // 503 (no Retry-After; see below) is refused before any handler ran: nothing was done.
+            // Anything else may have reached the leader first.
+            this.known = null;
+            sendRetryable(reply, status === 503 && answer.headers['retry-after'] === undefined ? ENGINE_MOVING : OUTCOME_UNKNOWN);
+            return resolve();
+          }
           if (answer.statusCode === 503) {
             // Not the leader any more, or on its way out: ask PostgreSQL again for the next call
             // rather than sending it here for the rest of the second.
@@ -266,7 +375,7 @@ export class Forwarder {
             const value = answer.headers[name];
             if (value !== undefined) reply.header(name, value);
           }
-          reply.send(Buffer.concat(chunks));
+          reply.send(content);
           resolve();
         });
       });
@@ -292,27 +401,14 @@ export class Forwarder {
 
   /**
    * The client's address: the request's own, or — only on a call another instance of this cluster
-   * forwarded — the one that instance vouches for, signed with the shared key in the last
-   * `SIGNATURE_VALID_MS`. Anything else in the header (a client's own, a stale or forged one, a
-   * single SQLite process) is ignored.
+   * forwarded, whose signature (covering this header) `route` verified — the one that instance
+   * saw. Anything else in the header (a client's own, a forged call's, a single SQLite process's)
+   * is ignored.
    */
-  async clientIp(request: FastifyRequest): Promise<string> {
-    // (The key is waited for at most `lookupDeadlineMs`: without it the call goes on, recorded
-    // with the forwarding instance's address.)
+  clientIp(request: FastifyRequest): string {
     const header = request.headers[CLIENT_IP_HEADER];
-    if (!this.cluster.shared || request.headers[FORWARDED_HEADER] === undefined || typeof header !== 'string') return request.ip;
-    const [ip, at, mac] = header.split(' ');
-    const signedAt = Number(at);
-    if (!ip || !mac || !Number.isSafeInteger(signedAt) || Math.abs(Date.now() - signedAt) > SIGNATURE_VALID_MS) return request.ip;
-    let key: Buffer;
-    try {
-      key = await this.signingKey();
-    } catch {
-      return request.ip;
-    }
-    const expected = Buffer.from(signAddress(key, ip, signedAt));
-    const given = Buffer.from(header);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? ip : request.ip;
+    if (!this.cluster.shared || !this.verified.has(request) || typeof header !== 'string' || isIP(header) === 0) return request.ip;
+    return header;
   }
 
   close(): void {
@@ -328,38 +424,4 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   });
   promise.catch(() => undefined);
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-/** `<address> <epoch ms> <HMAC of both>`: what a forwarding instance puts in CLIENT_IP_HEADER. */
-export function signAddress(key: Buffer, ip: string, at: number): string {
-  return `${ip} ${at} ${createHmac('sha256', key).update(`${ip} ${at}`).digest('base64url')}`;
-}
-
-/**
- * A secret every instance of a PostgreSQL cluster shares: made at random by the first one that
- * asks and kept in `cluster_secrets` (created here, as only clusters need it; instances that race
- * to create it retry), read by the others.
- */
-export async function sharedSecret(url: string, name: string, timeoutMs = 5_000): Promise<Buffer> {
-  // Bounded everywhere (connecting and each query), so a load that every caller shares always ends.
-  const client = new pg.Client({ connectionString: url, application_name: 'tradeport secrets', connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await client.query('create table if not exists cluster_secrets (name text primary key, value text not null)');
-        break;
-      } catch (err) {
-        if (attempt >= 3) throw err;
-      }
-    }
-    await client.query('insert into cluster_secrets (name, value) values ($1, $2) on conflict (name) do nothing', [name, randomBytes(32).toString('base64url')]);
-    const { rows } = await client.query<{ value: string }>('select value from cluster_secrets where name = $1', [name]);
-    const value = rows[0]?.value;
-    if (!value) throw new Error(`the shared secret ${name} could not be read`);
-    return Buffer.from(value, 'base64url');
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }

@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import pg from 'pg';
-import type { Db } from '../storage/db';
 
 /**
  * The engine lead, held as a PostgreSQL session advisory lock on a connection of its own (never
@@ -19,8 +17,10 @@ import type { Db } from '../storage/db';
  * - Stand-down: the leader's own check must answer within `checkTimeoutMs` (3 s); a connection error,
  *   its end, or a check that fails or is late, and the leader stands down at once — before the
  *   6 s after which PostgreSQL may hand the lock to someone else.
- * - The connection's `application_name` names the instance's internal address, so the others
- *   find where to send order-changing calls by asking who holds the lock (`leaderAddress`).
+ * - The connection's `application_name` names the instance (`applicationName`), so an instance
+ *   started with EVENT_BUS=memory can count the others (`otherInstances`). It is never used to find
+ *   the leader: any login can take an advisory lock and name its session as it likes. The leader's
+ *   address is a row its engine writes under the fencing epoch (leader-address.ts).
  */
 export const LEADER_LOCK: readonly [number, number] = [0x7470, 1]; // 'tp', the engine lead
 /**
@@ -122,7 +122,7 @@ export class LeaderLease {
     this.running = true;
   }
 
-  /** The address other instances forward to, once this instance listens. */
+  /** Names the lock session after this instance's address, once it listens (for people reading `pg_stat_activity`). */
   async advertise(address: string): Promise<void> {
     this.address = address;
     const c = this.client;
@@ -307,17 +307,4 @@ export class LeaderLease {
     await client.query('select pg_advisory_unlock_all()').catch(() => undefined);
     await client.end().catch(() => undefined);
   }
-}
-
-/**
- * The internal address of the instance holding the engine lead, from its lock session's
- * `application_name`; null when nobody holds it (a fail-over under way) or it has not said yet.
- */
-export async function leaderAddress(db: Db): Promise<string | null> {
-  const { rows } = await sql<{ name: string }>`
-    select a.application_name as name from pg_locks l join pg_stat_activity a on a.pid = l.pid
-     where l.locktype = 'advisory' and l.granted and l.classid = ${LEADER_LOCK[0]} and l.objid = ${LEADER_LOCK[1]} and l.objsubid = 2
-       and l.database = (select oid from pg_database where datname = current_database())`.execute(db);
-  const name = rows[0]?.name ?? '';
-  return name.startsWith('tradeport ') ? name.slice('tradeport '.length) : null;
 }

@@ -11,6 +11,7 @@ import { chartLayoutsMigration } from './migrations/0008-chart-layouts';
 import { orderHistoryMigration } from './migrations/0009-order-history';
 import { engineEpochMigration } from './migrations/0010-engine-epoch';
 import { idempotencyPruningMigration } from './migrations/0011-idempotency-pruning';
+import { engineLeaderMigration } from './migrations/0012-engine-leader';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -35,6 +36,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0009-order-history': orderHistoryMigration(),
       '0010-engine-epoch': engineEpochMigration(),
       '0011-idempotency-pruning': idempotencyPruningMigration(),
+      '0012-engine-leader': engineLeaderMigration(),
     }),
   });
 }

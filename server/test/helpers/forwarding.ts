@@ -1,6 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import Fastify from 'fastify';
-import { Forwarder, type Leading } from '../../src/cluster/forwarding';
+import { clusterKeys, type ClusterKeys } from '../../src/cluster/cluster-keys';
+import { ANSWER_HEADER, answerSignature, FORWARDED_HEADER, Forwarder, type Leading } from '../../src/cluster/forwarding';
 
 /**
  * A follower's forwarding without a whole instance: a `Forwarder` behind a Fastify app with the
@@ -12,8 +14,18 @@ const servers: Server[] = [];
 
 export const ORDER_URL = '/api/platform/addTrades.php';
 export const READ_URL = '/api/platform/getTrades.php';
-/** Where no database answers: the signing key cannot load, so calls are forwarded unsigned. */
-export const NO_DATABASE = 'postgres://127.0.0.1:1/nowhere';
+/** The cluster's keys in these tests (CLUSTER_SECRET). */
+export const TEST_KEYS: ClusterKeys = clusterKeys('the forwarding tests share this cluster secret');
+
+/**
+ * A stand-in leader's answer, signed with `TEST_KEYS` as a leader signs its answers to forwarded
+ * calls (the follower passes on nothing unsigned).
+ */
+export function answerSigned(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  const signature = answerSignature(TEST_KEYS, status, req.headers[FORWARDED_HEADER], body);
+  res.writeHead(status, { ...headers, ...(signature ? { [ANSWER_HEADER]: signature } : {}) });
+  res.end(body);
+}
 
 /** Listens on a free loopback port; the server's address (`http://127.0.0.1:<port>`). */
 export async function listening(server: Server): Promise<string> {
@@ -44,7 +56,8 @@ export function closeListeners(): void {
 export interface FollowerOptions {
   /** Who leads and how: a follower of a shared cluster, with no engine loading, unless given. */
   leading?: Partial<Leading>;
-  databaseUrl?: string;
+  /** The cluster's keys: `TEST_KEYS` unless given. */
+  keys?: ClusterKeys | null;
   /** The leader's address, as PostgreSQL would say it. */
   lookup: () => Promise<string | null>;
   deadlineMs?: number;
@@ -61,7 +74,7 @@ export interface TestFollower {
 
 export function follower(options: FollowerOptions): TestFollower {
   const leading: Leading = { role: 'follower', shared: true, leaderWithin: async () => false, ...options.leading };
-  const forwarder = new Forwarder(leading, options.databaseUrl ?? NO_DATABASE, options.lookup, options.deadlineMs, options.lookupDeadlineMs, options.idleMs);
+  const forwarder = new Forwarder(leading, options.keys === undefined ? TEST_KEYS : options.keys, options.lookup, options.deadlineMs, options.lookupDeadlineMs, options.idleMs);
   const app = Fastify({ logger: false });
   for (const [method, url] of [['POST', ORDER_URL], ['GET', READ_URL]] as const) {
     app.route({

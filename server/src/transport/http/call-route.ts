@@ -92,7 +92,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
           if (typeof rawKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(rawKey)) throw refuse.invalid('The Idempotency-Key header must be 1 to 128 visible ASCII characters.');
           idempotencyKey = rawKey;
         }
-        const client = { ip: await forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
+        const client = { ip: forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
         const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
         const result = await handler({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
