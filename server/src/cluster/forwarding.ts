@@ -355,7 +355,9 @@ export class Forwarder {
             // 503 (no Retry-After; see below) is refused before any handler ran: nothing was done.
             // Anything else may have reached the leader first.
             this.known = null;
-            sendRetryable(reply, status === 503 && answer.headers['retry-after'] === undefined ? ENGINE_MOVING : OUTCOME_UNKNOWN);
+            const bare503 = status === 503 && answer.headers['retry-after'] === undefined;
+            if (!bare503) request.log.warn({ status }, "the leader's answer to a forwarded call is not signed with this CLUSTER_SECRET; it was not passed on");
+            sendRetryable(reply, bare503 ? ENGINE_MOVING : OUTCOME_UNKNOWN);
             return resolve();
           }
           if (answer.statusCode === 503) {
