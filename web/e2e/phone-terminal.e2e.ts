@@ -204,6 +204,8 @@ describe('the phone terminal', () => {
     await terminal.sheetButton('position', 'Close Position').tap();
     await terminal.positionSheet().waitFor({ state: 'detached' });
     await eventually('the position closed', async () => (await openTrades(trader.client)).length === 0);
+    // The toast says what the server did: the close price and the profit booked.
+    await page.getByText(new RegExp(`^Ticket #${position.ticket} closed at [0-9.]+; profit -?[0-9.]+ USD\\.$`)).waitFor();
     await page.getByText("You don't have any positions").waitFor();
     await page.getByTestId('phone-trading').locator('label', { hasText: 'History' }).tap();
     await page.getByTestId(`phone-history-${position.ticket}`).waitFor();

@@ -389,6 +389,10 @@ describe('the terminal order entry', () => {
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
     await panel.position(opened.body.ticket as number).click();
     await page.keyboard.press('Shift+C');
+    // One-click trading is off: Shift+C asks first, as the row's button does.
+    await page.waitForTimeout(300);
+    assert.equal((await openTrades(trader.client)).length, 1, 'nothing is closed before the confirmation');
+    await panel.confirmClose(opened.body.ticket as number);
     await eventually('the selected position closed', async () => (await openTrades(trader.client)).length === 0);
     await panel.position(opened.body.ticket as number).waitFor({ state: 'detached' });
 

@@ -168,8 +168,23 @@ describe('the terminal positions panel', () => {
     await panel.waitForCell(ticket, 'profit', '+300.00');
     await panel.position(ticket).click();
     assert.equal(await panel.position(ticket).getAttribute('aria-selected'), 'true', 'a click selects the row');
+    // One-click trading is off: the close asks first, with the position and its profit now; Cancel keeps it.
+    await panel.closePosition(ticket, { confirm: false });
+    const confirmation = panel.closeConfirmation(ticket);
+    await confirmation.waitFor();
+    assert.match((await confirmation.textContent()) ?? '', /EURUSD Buy 1\.00 at the market price\. Profit now \+300\.00 USD/);
+    // The dialog itself (the panel behind is dimmed by the overlay, its selected row included).
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), [], 'the confirmation: no serious or critical axe violation');
+    await screenshots(page, 'terminal-positions-close-confirm', { dark: true });
+    await confirmation.getByRole('button', { name: 'Cancel' }).click();
+    await confirmation.waitFor({ state: 'hidden' });
+    assert.deepEqual(await panel.tickets(), [ticket], 'a cancelled close leaves the position open');
     await panel.closePosition(ticket);
     await panel.position(ticket).waitFor({ state: 'detached', timeout: 2000 });
+    // The toast says what the server did: the price it closed at and the profit booked.
+    await page.getByText(`Ticket #${ticket} closed at 1.1032; profit 300.00 USD.`).waitFor();
     await page.getByText("You don't have any positions").waitFor();
     await page.getByRole('button', { name: 'Create New Order' }).click();
     await page.getByRole('dialog').waitFor();
@@ -184,6 +199,18 @@ describe('the terminal positions panel', () => {
     assert.ok(cells.includes('1.10020') && cells.includes('1.10320'), `open and close price: ${cells.join(' | ')}`);
     assert.ok(cells.includes('+300.00'), 'the profit');
     assert.equal(((await panel.historyRow(ticket).getByTestId('reason').textContent()) ?? '').trim(), 'Manual');
+
+    // With one-click trading on, the row's close closes at once, without asking.
+    assert.equal((await postJson(trader.client, '/platform/editTerminalSettings.php', { oneClickTrading: true })).status, 200);
+    await page.reload();
+    await panel.root().waitFor();
+    const second = await open(trader.client, { side: 'sell', volume: 0.1 });
+    await panel.openTab('Positions');
+    await panel.position(second).waitFor();
+    await panel.closePosition(second, { confirm: false });
+    await panel.position(second).waitFor({ state: 'detached', timeout: 2000 });
+    assert.equal(await panel.closeConfirmation(second).count(), 0, 'no confirmation with one-click trading on');
+    await page.getByText(new RegExp(`^Ticket #${second} closed at [0-9.]+; profit -?[0-9.]+ USD\\.$`)).waitFor();
     await context.close();
   });
 

@@ -58,8 +58,22 @@ export class PositionsPanel {
     await this.page.waitForFunction(([name, want]) => document.querySelector(`[data-testid="footer-${name}"]`)?.textContent?.trim() === want, [figure, text] as const, { timeout });
   }
 
-  async closePosition(ticket: number): Promise<void> {
+  /** The row's close button; with one-click trading off (the default) the close is then confirmed. */
+  async closePosition(ticket: number, { confirm = true }: { confirm?: boolean } = {}): Promise<void> {
     await this.page.getByRole('button', { name: `Close position ${ticket}` }).click();
+    if (confirm) await this.confirmClose(ticket);
+  }
+
+  /** The confirmation a close asks for with one-click trading off. */
+  closeConfirmation(ticket: number) {
+    return this.page.getByRole('dialog', { name: `Close position #${ticket}?` });
+  }
+
+  async confirmClose(ticket: number): Promise<void> {
+    const dialog = this.closeConfirmation(ticket);
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Close position' }).click();
+    await dialog.waitFor({ state: 'hidden' });
   }
 
   async modifyPosition(ticket: number): Promise<void> {

@@ -9,12 +9,13 @@ import { useAppStore } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
-import { toastError } from '../ui/toast';
+import { toastError, toastSuccess } from '../ui/toast';
 import { usePositionSelection, useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { priceLookup, profitText, symbolsNeeded } from './positions-live';
 import { ModifyFooter } from './modify-footer';
 import classes from './positions-panel.module.css';
 import { StopLevelInput } from './stop-level-input';
+import { useTerminalSettings } from './terminal-settings';
 
 /** A profit with its sign and colour; blank when it is not a number (spec). */
 export function SignedMoney({ value, delayed = false, testId }: { value: string | null; delayed?: boolean; testId?: string }) {
@@ -244,10 +245,12 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
   const selectedSymbol = useAppStore((s) => s.selectedSymbol);
   const [modifying, setModifying] = useState<OpenTradeRow | null>(null);
   const [refusals, setRefusals] = useState<ReadonlyMap<number, string>>(new Map());
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const { oneClickTrading } = useTerminalSettings();
   const { mutate } = close;
 
-  const closeTicket = useMemo(
-    () => (ticket: number) => {
+  const closeNow = useCallback(
+    (ticket: number) => {
       setRefusals((m) => {
         if (!m.has(ticket)) return m;
         const next = new Map(m);
@@ -255,6 +258,8 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
         return next;
       });
       mutate(ticket, {
+        // The server's own words: the price it closed at and the profit booked.
+        onSuccess: (answer) => toastSuccess(answer.message, 'Position closed'),
         onError: (err) => {
           const message = errorMessage(err);
           setRefusals((m) => new Map(m).set(ticket, message));
@@ -264,6 +269,8 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
     },
     [mutate],
   );
+  // The row's × and Shift+C: at once with one-click trading on, else after a confirmation.
+  const closeTicket = useMemo(() => (ticket: number) => (oneClickTrading ? closeNow(ticket) : setConfirming(ticket)), [oneClickTrading, closeNow]);
   useEffect(() => {
     setCloser(closeTicket);
     return () => setCloser(null);
@@ -302,7 +309,53 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
         </Table.Tbody>
       </Table>
       <ModifyPositionModal trade={modifying} record={modifying ? known.get(modifying.symbol) : undefined} onClose={() => setModifying(null)} />
+      <ConfirmClose
+        trade={rows.find((t) => t.ticket === confirming) ?? null}
+        known={known}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(ticket) => {
+          setConfirming(null);
+          closeNow(ticket);
+        }}
+      />
     </>
+  );
+}
+
+/**
+ * Asks before a close (one-click trading off): the position, and its profit at the prices on
+ * screen, which the server's close price may differ from by the time it arrives.
+ */
+function ConfirmClose({ trade, known, onCancel, onConfirm }: { trade: OpenTradeRow | null; known: ReadonlyMap<string, SymbolRecord>; onCancel(): void; onConfirm(ticket: number): void }) {
+  useQuotesFrame(trade ? [trade.symbol] : []);
+  const record = trade ? known.get(trade.symbol) : undefined;
+  const profit = trade ? profitText(trade, record, priceLookup((s) => stream.getQuote(s)?.quote)) : null;
+  return (
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={trade !== null} onClose={onCancel} title={trade ? `Close position #${trade.ticket}?` : ''} size="sm" centered>
+      {trade && (
+        <Stack gap="md">
+          <div>
+            <Text size="sm">
+              {trade.fullSymbol || trade.symbol} <SideText side={trade.type} /> {formatVolume(trade.volume)} at the market price. Profit now{' '}
+              <Text span fw={700} className="tp-figure">
+                <SignedMoney value={profit} /> USD
+              </Text>
+            </Text>
+            <Text size="xs" c="dimmed" mt={4}>
+              At the prices shown now; it closes at the server&apos;s price when the request arrives.
+            </Text>
+          </div>
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" size="xs" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button size="xs" color="red.9" onClick={() => onConfirm(trade.ticket)} data-autofocus>
+              Close position
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
   );
 }
 

@@ -77,8 +77,9 @@ function PositionDetails({
       return;
     }
     close.mutate(trade.ticket, {
-      onSuccess: () => {
-        toastSuccess(`Position #${trade.ticket} closed.`, 'Position closed');
+      // The server's own words: the price it closed at and the profit booked.
+      onSuccess: (answer) => {
+        toastSuccess(answer.message, 'Position closed');
         onDone();
       },
       onError: (err) => {
