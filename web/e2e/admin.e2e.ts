@@ -97,10 +97,10 @@ describe('the back office', () => {
     await users.goto();
     await users.find(trader.email);
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Users"] tbody tr').length === 1);
-    assert.equal(await users.balance(trader.email), '2,500.75');
+    assert.equal(await users.balance(trader.email), '2,500.7500');
     await users.openTrader('Amelia Hartmann-Oyelaran');
     const detail = new AdminTraderPage(page);
-    assert.equal(await detail.balance(), '2,500.75');
+    assert.equal(await detail.balance(), '2,500.7500');
     await detail.tab('Money requests');
     await page.getByRole('table', { name: 'Money requests' }).getByText('Approved').waitFor();
   });

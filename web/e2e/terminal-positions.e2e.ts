@@ -97,6 +97,12 @@ describe('the terminal positions panel', () => {
     await panel.waitForFooter('margin', '1,101.2000');
     await panel.waitForFooter('free-margin', '8,998.8000');
     await panel.waitForFooter('level', '917.18%');
+    // One figure, one format: the top bar shows the footer's figures the same way.
+    for (const [brief, footer] of [['balance', 'balance'], ['equity', 'equity'], ['free-margin', 'free-margin'], ['level', 'level']] as const) {
+      const top = ((await page.getByTestId(`brief-${brief}`).textContent()) ?? '').trim();
+      const bottom = ((await page.getByTestId(`footer-${footer}`).textContent()) ?? '').trim().replace(/ USD$/, '');
+      assert.equal(top, bottom, `${brief}: the top bar and the footer agree`);
+    }
     const box = await panel.position(ticket).boundingBox();
     await eurusd(1.0995);
     await panel.waitForCell(ticket, 'profit', '-70.00');

@@ -29,8 +29,9 @@ export class AdminUsersPage extends AdminScreen {
   }
 
   /** The balance cell (fourth column) of a user's row. */
+  /** The Balance column (the third: name and email, country and phone, balance). */
   async balance(email: string): Promise<string> {
-    return ((await this.row(email).getByRole('cell').nth(3).textContent()) ?? '').trim();
+    return ((await this.row(email).getByRole('cell').nth(2).textContent()) ?? '').trim();
   }
 
   activeSwitch(name: string): Locator {

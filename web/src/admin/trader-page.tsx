@@ -8,7 +8,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useClosedTrades, useMoneyRequests, useTraderDetails, type TraderDetails } from '../api/admin-queries';
 import { ApiError } from '../api/client';
 import { useSession } from '../api/queries';
-import { formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
+import { formatBalance, formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { ActivityRecords } from '../ui/activity-list';
 import { RequestStatusBadge } from '../ui/status-badge';
@@ -508,14 +508,14 @@ function TraderView({ details }: { details: TraderDetails }) {
       <Paper p="lg">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="lg" verticalSpacing="md">
           <Figure label="Balance" testId="trader-balance">
-            {formatUsd(a.balance)}
+            {formatBalance(a.balance)}
           </Figure>
-          <Figure label="Equity">{formatUsd(a.equity)}</Figure>
+          <Figure label="Equity">{formatBalance(a.equity)}</Figure>
           <Figure label="Floating profit">
             <SignedUsd value={a.profit} size="lg" fw={700} />
           </Figure>
-          <Figure label="Margin">{formatUsd(a.totalMargin)}</Figure>
-          <Figure label="Free margin">{formatUsd(a.freeMargin)}</Figure>
+          <Figure label="Margin">{formatBalance(a.totalMargin)}</Figure>
+          <Figure label="Free margin">{formatBalance(a.freeMargin)}</Figure>
           <Figure label="Margin level">{hasMargin ? formatPercent(a.marginLevel) : '—'}</Figure>
           <Figure label="Deposits">{formatUsd(a.totalDeposite)}</Figure>
           <Figure label="Withdrawals">{formatUsd(a.totalWithdrawals)}</Figure>

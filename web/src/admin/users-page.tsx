@@ -9,7 +9,7 @@ import type { TraderSortKey } from '@tradeport/contracts';
 import { useEditTraderPassword, useEditTraderStatus, useTraders, type TraderRow } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
 import { useSession } from '../api/queries';
-import { formatDateTime, formatUsd } from '../format/format';
+import { formatBalance, formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 
@@ -335,7 +335,7 @@ export function UsersPage() {
                 aside={
                   <Stack gap={2} align="flex-end">
                     <Text size="sm" fw={700} className="tp-figure">
-                      {formatUsd(t.balance)} USD
+                      {formatBalance(t.balance)} USD
                     </Text>
                     <Text size="xs" component="div">
                       <Dot on={t.status === 'Online'} label={t.status} />
@@ -426,7 +426,7 @@ export function UsersPage() {
                   )}
                 </Table.Td>
                 <Table.Td className="tp-num" fw={600}>
-                  {formatUsd(t.balance)}
+                  {formatBalance(t.balance)}
                 </Table.Td>
                 <Figure value={t.totalDeposite} />
                 <Figure value={t.totalCredit} />

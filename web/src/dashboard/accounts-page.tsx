@@ -3,7 +3,7 @@ import { IconDotsVertical, IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMargins, useProfile } from '../api/queries';
-import { formatBalance, formatUsd } from '../format/format';
+import { formatBalance } from '../format/format';
 import { EmptyState, ErrorState, PageHeader } from '../ui/page';
 
 const FILTERS = ['All', 'Active', 'Rejected', 'Processing', 'Pending', 'Inactive'] as const;
@@ -69,7 +69,7 @@ export function AccountsPage() {
               <Text size="xs" c="dimmed">
                 Equity
               </Text>
-              {m ? <Text fw={600} className="tp-figure">{formatUsd(m.equity)}</Text> : <Skeleton h={20} w={90} />}
+              {m ? <Text fw={600} className="tp-figure">{formatBalance(m.equity)}</Text> : <Skeleton h={20} w={90} />}
             </div>
             <div>
               <Text size="xs" c="dimmed">

@@ -2,7 +2,7 @@ import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack, Text, TextInput } 
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useAddWithdrawal, useMargins } from '../api/queries';
-import { formatUsd } from '../format/format';
+import { formatBalance } from '../format/format';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
 import { AmountInput, amountError, useRequestForm } from './money-form';
@@ -17,13 +17,13 @@ export function AvailableFunds() {
         <Text size="xs" c="dimmed" fw={600} tt="uppercase">
           Balance
         </Text>
-        {m ? <Text fw={700} className="tp-figure">{formatUsd(m.balance)} USD</Text> : <Skeleton h={22} w={120} mt={2} />}
+        {m ? <Text fw={700} className="tp-figure">{formatBalance(m.balance)} USD</Text> : <Skeleton h={22} w={120} mt={2} />}
       </div>
       <div>
         <Text size="xs" c="dimmed" fw={600} tt="uppercase">
           Free margin (withdrawable)
         </Text>
-        {m ? <Text fw={700} className="tp-figure" data-testid="free-margin">{formatUsd(m.freeMargin)} USD</Text> : <Skeleton h={22} w={120} mt={2} />}
+        {m ? <Text fw={700} className="tp-figure" data-testid="free-margin">{formatBalance(m.freeMargin)} USD</Text> : <Skeleton h={22} w={120} mt={2} />}
       </div>
     </Group>
   );

@@ -6,7 +6,7 @@ import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useSession, useSymbols } from '../api/queries';
-import { formatDecimal, formatPercent } from '../format/format';
+import { formatBalance, formatPercent } from '../format/format';
 import { TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
 import { useDelayed, useQuoteValue } from '../stream/hooks';
@@ -33,14 +33,14 @@ function useSelectedRecord(): SymbolRecord | undefined {
   return useSymbols().data?.data.find((s) => s.Symbol === symbol);
 }
 
-/** Balance, equity, free margin and level in brief, live (the positions panel's own figures). */
+/** Balance, equity, free margin and level in brief, live: the positions panel's own figures, in the same decimals as its footer (4, and 2 for the level). */
 function AccountBrief() {
   const f = useLiveAccount();
   const delayed = useDelayed();
   const items = [
-    { label: 'Balance', value: f ? formatDecimal(f.balance, 2) : '—', id: 'balance' },
-    { label: 'Equity', value: f ? formatDecimal(f.equity, 2) : '—', id: 'equity' },
-    { label: 'Free margin', value: f ? formatDecimal(f.freeMargin, 2) : '—', id: 'free-margin' },
+    { label: 'Balance', value: f ? formatBalance(f.balance) : '—', id: 'balance' },
+    { label: 'Equity', value: f ? formatBalance(f.equity) : '—', id: 'equity' },
+    { label: 'Free margin', value: f ? formatBalance(f.freeMargin) : '—', id: 'free-margin' },
     { label: 'Level', value: f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—', id: 'level' },
   ];
   return (
