@@ -81,6 +81,34 @@ describe('margin sweep screening', () => {
       }
     }));
 
+  test('a margin call ends only clearly above the line: a level wavering around it is one margin call, not one per crossing', () =>
+    withDesk(async (t, { fundedTrader }) => {
+      await push(t, 'EURUSD', 1.1, 1.1002);
+      const trader = await fundedTrader('1700.00');
+      const rec = recordEvents(t, trader.id);
+      const calls = () => rec.events.filter((e) => e.type === 'account.marginCall').length;
+      const at = async (bid: number) => {
+        await push(t, 'EURUSD', bid, Math.round((bid + 0.0002) * 1e5) / 1e5);
+        await sweep(t);
+        return Number((await margins(trader.client)).marginLevel);
+      };
+      try {
+        // Buy 1 lot at 1.10020 with 1,700 USD: the margin call is at 150%, its release above 165%.
+        await openPosition(trader.client, { side: 'buy', volume: 1 });
+        assert.ok((await at(1.0992)) <= 150);
+        assert.equal(calls(), 1, 'under the line: a margin call');
+        const back = await at(1.1005);
+        assert.ok(back > 150 && back < 165, `back above the line (${back}%) but not clearly`);
+        assert.ok((await at(1.0992)) <= 150);
+        assert.equal(calls(), 1, 'under the line again: the same margin call, no second event');
+        assert.ok((await at(1.103)) > 165 * 1.02, 'clearly above the release level');
+        assert.ok((await at(1.0992)) <= 150);
+        assert.equal(calls(), 2, 'a new margin call once the last one had ended');
+      } finally {
+        rec.stop();
+      }
+    }));
+
   test('a balance changed behind the engine’s back (no event) is re-read within 5 s, and the stop-out it calls for happens', () =>
     withDesk(async (t, { fundedTrader }) => {
       await push(t, 'EURUSD', 1.1, 1.1002);

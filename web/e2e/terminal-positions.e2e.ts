@@ -353,18 +353,50 @@ describe('the terminal positions panel', () => {
     await context.close();
   });
 
-  it('shows the margin-call banner while the level is under the margin-call level', async () => {
+  it('shows one margin call while the level wavers around the line: the banner holds its place, the level and free margin turn red, one toast', async () => {
     const { trader, context, page, panel } = await fundedTerminal('200.00');
+    // Count every "Margin call" toast that appears, however short-lived.
+    await page.evaluate(() => {
+      const w = window as unknown as { marginCallToasts: number };
+      w.marginCallToasts = 0;
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) {
+            if (!(n instanceof HTMLElement)) continue;
+            for (const toast of [n, ...n.querySelectorAll('.mantine-Notification-root')]) if (toast.matches('.mantine-Notification-root') && toast.querySelector('.mantine-Notification-title')?.textContent === 'Margin call') w.marginCallToasts += 1;
+          }
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const toasts = () => page.evaluate(() => (window as unknown as { marginCallToasts: number }).marginCallToasts);
     await open(trader.client, { side: 'buy', volume: 0.1 });
     await panel.waitForFooter('margin', '110.0000');
     assert.equal(await panel.marginCallBanner().count(), 0, 'no banner at a healthy level');
+    assert.equal(await page.getByTestId('footer-level').getAttribute('data-warning'), null);
     // Equity 200 − 102 = 98 on a margin of 109.00: about 89.9 %, under 100 % but above the 50 % stop-out.
     await eurusd(1.09);
     await panel.marginCallBanner().waitFor();
     assert.match((await panel.marginCallBanner().textContent()) ?? '', /margin level is 89\.91%/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="footer-level"]')?.getAttribute('data-warning') === 'true');
+    assert.equal(await page.getByTestId('brief-level').getAttribute('data-warning'), 'true', 'the top bar colours the level too');
+    await page.getByText('Margin call', { exact: true }).first().waitFor();
     await look(page, 'terminal-positions-margin-call');
+    const table = await panel.root().getByRole('table', { name: 'Open positions' }).boundingBox();
+
+    // Back over the line but not clearly (about 105 %): still the margin call, in the same place.
+    await eurusd(1.0917);
+    await page.waitForFunction(() => /margin level is 105\./.test(document.querySelector('[data-testid="margin-call-banner"]')?.textContent ?? ''));
+    assert.equal(await page.getByTestId('footer-level').getAttribute('data-warning'), null, 'above the line: no longer red');
+    // Under again: the same margin call, no second toast.
+    await eurusd(1.09);
+    await page.waitForFunction(() => /margin level is 89\./.test(document.querySelector('[data-testid="margin-call-banner"]')?.textContent ?? ''));
+    // Clearly above: the call is over; the slot says so in the same room until no margin is held.
     await eurusd(1.1);
-    await panel.marginCallBanner().waitFor({ state: 'detached' });
+    await page.getByTestId('margin-call-over').waitFor();
+    assert.deepEqual(await panel.root().getByRole('table', { name: 'Open positions' }).boundingBox(), table, 'the table never moved');
+    await page.waitForTimeout(1500);
+    assert.equal(await toasts(), 1, 'one toast for one margin call');
+    await look(page, 'terminal-positions-margin-call-over');
     await context.close();
   });
 });

@@ -100,6 +100,16 @@ export function accountFigures(balance: Decimal.Value, credit: Decimal.Value, fl
   return { equity, freeMargin: equity.minus(m), marginLevel: m.isZero() ? new D(0) : equity.times(100).div(m) };
 }
 
+/**
+ * A margin call starts when the level is at or below the margin-call level, and ends only once it
+ * is clearly back above it: above the level times this factor (100% → above 110%). A level that
+ * wavers around the line is one margin call, not one each time it crosses.
+ */
+export const MARGIN_CALL_RELEASE_FACTOR = 1.1;
+
+/** The level above which a margin call ends (see MARGIN_CALL_RELEASE_FACTOR). */
+export const marginCallReleaseLevel = (marginCallLevel: number): number => marginCallLevel * MARGIN_CALL_RELEASE_FACTOR;
+
 /** Whether a volume is within the instrument's limits and on its step. */
 export function volumeProblem(volume: number, instrument: Pick<InstrumentSpec, 'volumeMin' | 'volumeStep' | 'volumeMax'>): string | null {
   if (!Number.isFinite(volume) || volume <= 0) return 'Volume must be a positive number.';

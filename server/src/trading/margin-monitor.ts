@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Decimal from 'decimal.js';
+import { marginCallReleaseLevel } from '@tradeport/trading-math';
 import { formatCents, roundToCents } from '../domain/money';
 import type { AccountFigures } from './account-figures';
 import type { Closes } from './closes';
@@ -116,8 +117,11 @@ export class MarginMonitor {
       let screened = 0;
       for (const h of due) {
         if (h.positions.size === 0) continue;
-        if (h.account && clearlyAbove(screenAccount(h.account, h.positions.values(), prices), marginCallLevel)) state.marginCalled.delete(h.userId);
-        else near.push(h.userId);
+        const screen = h.account ? screenAccount(h.account, h.positions.values(), prices) : null;
+        if (screen && clearlyAbove(screen, marginCallLevel)) {
+          // Not near the line; a margin call under way ends only once clearly above its release level.
+          if (clearlyAbove(screen, marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(h.userId);
+        } else near.push(h.userId);
         // Keep each stretch of the event loop short on a very large book.
         if (++screened % 500 === 0) await nextTurn();
       }
@@ -146,7 +150,8 @@ export class MarginMonitor {
           return;
         }
         if (a.marginLevel.gt(marginCallLevel)) {
-          state.marginCalled.delete(userId);
+          // Hysteresis: back above the line is not the end of a margin call until clearly above it.
+          if (a.marginLevel.gt(marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(userId);
           this.stopOutBlocked.delete(userId);
           return;
         }

@@ -1,13 +1,13 @@
 import { Alert, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import { useMemo, useRef } from 'react';
 import { useAppConfig, useProfile } from '../api/queries';
 import { useTerminalMargins, useTrades } from '../api/terminal-queries';
 import { formatDecimal, formatPercent } from '../format/format';
 import { useConnectionState, useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
-import { liveAccount, priceLookup, symbolsNeeded, underMarginCall, type AccountTexts } from './positions-live';
+import { liveAccount, marginCallOn, priceLookup, symbolsNeeded, underMarginCall, type AccountTexts } from './positions-live';
 import classes from './positions-panel.module.css';
 
 export interface LiveAccountFigures extends AccountTexts {
@@ -38,11 +38,19 @@ export function useLiveAccount(): LiveAccountFigures | null {
   }, [frame, margins, trades, leverage, known, connected]);
 }
 
-function Figure({ label, value, testId, delayed, narrow = false }: { label: string; value: string; testId: string; delayed: boolean; narrow?: boolean }) {
+/**
+ * Which of the account's figures are in danger, for colouring them wherever they are shown: free
+ * margin below zero, and the level at or under the margin-call line.
+ */
+export function figureWarnings(f: Pick<LiveAccountFigures, 'freeMargin' | 'margin' | 'marginLevel'> | null, marginCallLevel: number | undefined): { freeMargin: boolean; level: boolean } {
+  return { freeMargin: f !== null && Number(f.freeMargin) < 0, level: f !== null && underMarginCall(f.marginLevel, f.margin, marginCallLevel) };
+}
+
+function Figure({ label, value, testId, delayed, narrow = false, warning = false }: { label: string; value: string; testId: string; delayed: boolean; narrow?: boolean; warning?: boolean }) {
   return (
     <span className={classes.figure}>
       <span className={classes.figureLabel}>{label}:</span>
-      <span className={`${classes.figureValue} ${narrow ? classes.levelValue : ''} ${delayed ? classes.delayed : ''}`} data-testid={testId}>
+      <span className={`${classes.figureValue} ${narrow ? classes.levelValue : ''} ${delayed ? classes.delayed : ''} ${warning ? 'tp-negative' : ''}`} data-testid={testId} data-warning={warning || undefined}>
         {value}
       </span>
     </span>
@@ -53,13 +61,14 @@ function Figure({ label, value, testId, delayed, narrow = false }: { label: stri
 export function AccountFooter() {
   const delayed = useDelayed();
   const f = useLiveAccount();
+  const warn = figureWarnings(f, useAppConfig().data?.marginCallLevel);
   return (
     <div className={classes.footer} role="group" aria-label="Account figures" data-testid="account-footer" data-live={f?.live || undefined}>
       <Figure label="Balance" value={f ? `${formatDecimal(f.balance, 4)} USD` : '—'} testId="footer-balance" delayed={false} />
       <Figure label="Equity" value={f ? formatDecimal(f.equity, 4) : '—'} testId="footer-equity" delayed={delayed} />
       <Figure label="Margin" value={f ? formatDecimal(f.margin, 4) : '—'} testId="footer-margin" delayed={delayed} />
-      <Figure label="Free margin" value={f ? formatDecimal(f.freeMargin, 4) : '—'} testId="footer-free-margin" delayed={delayed} />
-      <Figure label="Level" value={f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—'} testId="footer-level" delayed={delayed} narrow />
+      <Figure label="Free margin" value={f ? formatDecimal(f.freeMargin, 4) : '—'} testId="footer-free-margin" delayed={delayed} warning={warn.freeMargin} />
+      <Figure label="Level" value={f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—'} testId="footer-level" delayed={delayed} narrow warning={warn.level} />
       {delayed && (
         <Tooltip label="The live connection is down: figures refresh every 1.5 seconds until it is back.">
           <Text size="xs" c="dimmed" fs="italic" tabIndex={0}>
@@ -71,15 +80,34 @@ export function AccountFooter() {
   );
 }
 
-/** Shown while the account's margin level is at or below the broker's margin-call level. */
+/**
+ * The margin call, in a slot that keeps its place: it appears when the level reaches the
+ * margin-call line and stays until the level is clearly back above it (the server's rule); after
+ * it, the slot says the call is over until no margin is held, so the table below does not move
+ * back and forth under the trader's mouse as the level wavers.
+ */
 export function MarginCallBanner() {
   const figures = useLiveAccount();
-  const level = useAppConfig().data;
-  if (!underMarginCall(figures?.marginLevel, figures?.margin, level?.marginCallLevel)) return null;
+  const config = useAppConfig().data;
+  const on = useRef(false);
+  const shown = useRef(false);
+  on.current = marginCallOn(on.current, figures?.marginLevel, figures?.margin, config?.marginCallLevel);
+  const holding = figures !== null && Number(figures.margin) > 0;
+  shown.current = holding && (on.current || shown.current);
+  if (!shown.current) return null;
+  if (!on.current) {
+    return (
+      <Alert color="gray" variant="light" radius={0} py={6} icon={<IconCircleCheck size={16} />} data-testid="margin-call-over" className={classes.marginCallSlot}>
+        <Text size="sm" span>
+          Margin call over: your margin level is {formatPercent(figures?.marginLevel)}, back above {config?.marginCallLevel}%.
+        </Text>
+      </Alert>
+    );
+  }
   return (
-    <Alert color="red.9" variant="filled" radius={0} py={6} icon={<IconAlertTriangle size={16} />} role="alert" data-testid="margin-call-banner">
+    <Alert color="red.9" variant="filled" radius={0} py={6} icon={<IconAlertTriangle size={16} />} role="alert" data-testid="margin-call-banner" className={classes.marginCallSlot}>
       <Text size="sm" fw={600} span>
-        Margin call: your margin level is {formatPercent(figures?.marginLevel)} (margin call at {level?.marginCallLevel}%, stop-out at {level?.stopOutLevel}%).
+        Margin call: your margin level is {formatPercent(figures?.marginLevel)} (margin call at {config?.marginCallLevel}%, stop-out at {config?.stopOutLevel}%).
       </Text>{' '}
       <Text size="sm" span>
         Add funds or close positions to avoid a stop-out.

@@ -1,5 +1,5 @@
 import type { OpenTrade, SymbolRecord } from '@tradeport/contracts';
-import { accountFigures, Dec, marginUsd, pendingCondition, profitUsd, type PendingType, type PriceLookup, type Prices } from '@tradeport/trading-math';
+import { accountFigures, Dec, marginCallReleaseLevel, marginUsd, pendingCondition, profitUsd, type PendingType, type PriceLookup, type Prices } from '@tradeport/trading-math';
 
 /**
  * The positions panel's figures at streamed prices, pure: each position's floating profit and the
@@ -90,10 +90,21 @@ export function liveAccount(account: { balance: string; credit: string }, trades
   return { balance: account.balance, equity: centsText(f.equity), margin: centsText(margin), freeMargin: centsText(f.freeMargin), marginLevel: f.marginLevel.toFixed(2) };
 }
 
-/** Whether the margin-call banner shows: margin is held and the level is at or below the broker's margin-call level. */
+/** Whether the level is at or below the broker's margin-call level while margin is held (the figure is then shown in red). */
 export function underMarginCall(marginLevel: string | null | undefined, margin: string | null | undefined, marginCallLevel: number | undefined): boolean {
   if (marginLevel == null || margin == null || marginCallLevel === undefined) return false;
   return Number(margin) > 0 && Number(marginLevel) <= marginCallLevel;
+}
+
+/**
+ * Whether a margin call is on, given whether it was: it starts at or below the margin-call level
+ * and ends only above the release level (the server's rule, MARGIN_CALL_RELEASE_FACTOR), or when no
+ * margin is held. A level wavering around the line keeps it on instead of flashing the banner.
+ */
+export function marginCallOn(wasOn: boolean, marginLevel: string | null | undefined, margin: string | null | undefined, marginCallLevel: number | undefined): boolean {
+  if (marginLevel == null || margin == null || marginCallLevel === undefined || !(Number(margin) > 0)) return false;
+  const level = Number(marginLevel);
+  return wasOn ? level <= marginCallReleaseLevel(marginCallLevel) : level <= marginCallLevel;
 }
 
 export type CloseGroup = 'all' | 'profitable' | 'losing';

@@ -5,7 +5,7 @@ import type { SymbolRecord } from '@tradeport/contracts';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useSession, useSymbols } from '../api/queries';
+import { useAppConfig, useSession, useSymbols } from '../api/queries';
 import { formatBalance, formatPercent } from '../format/format';
 import { TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
@@ -16,7 +16,7 @@ import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
 import { hotkeyAction, keyPressOf } from './hotkeys';
 import { OrderDialog } from './order-dialog';
-import { useLiveAccount } from './positions-account';
+import { figureWarnings, useLiveAccount } from './positions-account';
 import { closeSelectedPosition } from './positions-hooks';
 import { PositionsPanel } from './positions-panel';
 import { PriceTable } from './price-table';
@@ -37,18 +37,19 @@ function useSelectedRecord(): SymbolRecord | undefined {
 function AccountBrief() {
   const f = useLiveAccount();
   const delayed = useDelayed();
+  const warn = figureWarnings(f, useAppConfig().data?.marginCallLevel);
   const items = [
-    { label: 'Balance', value: f ? formatBalance(f.balance) : '—', id: 'balance' },
-    { label: 'Equity', value: f ? formatBalance(f.equity) : '—', id: 'equity' },
-    { label: 'Free margin', value: f ? formatBalance(f.freeMargin) : '—', id: 'free-margin' },
-    { label: 'Level', value: f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—', id: 'level' },
+    { label: 'Balance', value: f ? formatBalance(f.balance) : '—', id: 'balance', warning: false },
+    { label: 'Equity', value: f ? formatBalance(f.equity) : '—', id: 'equity', warning: false },
+    { label: 'Free margin', value: f ? formatBalance(f.freeMargin) : '—', id: 'free-margin', warning: warn.freeMargin },
+    { label: 'Level', value: f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—', id: 'level', warning: warn.level },
   ];
   return (
     <dl className={classes.brief} aria-label="Account in brief" data-testid="account-brief" data-delayed={delayed || undefined}>
       {items.map((i) => (
         <div key={i.id} className={classes.briefItem}>
           <dt>{i.label}</dt>
-          <dd className="tp-figure" data-testid={`brief-${i.id}`}>
+          <dd className={`tp-figure ${i.warning ? 'tp-negative' : ''}`} data-testid={`brief-${i.id}`} data-warning={i.warning || undefined}>
             {i.value}
           </dd>
         </div>
