@@ -9,6 +9,18 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@tradeport/contracts';
  */
 export const MIN_SCORE = 3;
 
+/**
+ * How many characters of a password the scorer is given. zxcvbn-ts's time grows with the length
+ * (on a busy two-core machine a 32-character password of mixed letters and digits took up to
+ * 0.5 s, 128 characters up to 2.5 s), so only this prefix is scored; the length rules and the
+ * checks that need no score still apply to the whole password. A longer password scores as its
+ * first 32 characters do, so its extra length costs no extra work; 32 characters is room enough to
+ * reach the top score (a password manager's random 20 characters, or four or five uncommon words,
+ * fit in it), so a strong long password is not refused for being cut. Passwords of up to 32
+ * characters score exactly as they did when the whole password was scored.
+ */
+export const SCORED_PREFIX_LENGTH = 32;
+
 /** What the scorer knows about the person, so their own name, email or the site's name score as guessable. */
 export interface PasswordContext {
   email?: string;
@@ -23,8 +35,12 @@ export interface PasswordScore {
   suggestions: string[];
 }
 
-/** Scores a password given words that are known to relate to the person and the site. */
-export type PasswordScorer = (password: string, userInputs: string[]) => PasswordScore;
+/**
+ * Scores a password given words that are known to relate to the person and the site. Asynchronous:
+ * the production scorer runs in a worker thread (services/password-scoring.ts), and may refuse to
+ * score (busy, too slow) by rejecting.
+ */
+export type PasswordScorer = (password: string, userInputs: string[]) => Promise<PasswordScore>;
 
 export interface PasswordAssessment extends PasswordScore {
   /** The refusal the server gives for this password, or null when it is accepted. */
@@ -32,9 +48,9 @@ export interface PasswordAssessment extends PasswordScore {
 }
 
 export interface PasswordPolicy {
-  check(password: string, context?: PasswordContext): string | null;
+  check(password: string, context?: PasswordContext): Promise<string | null>;
   /** The refusal (if any) and the score with its feedback, for showing under the field while typing. */
-  assess(password: string, context?: PasswordContext): PasswordAssessment;
+  assess(password: string, context?: PasswordContext): Promise<PasswordAssessment>;
 }
 
 /** The product's own words count as guessable in every password. */
@@ -76,15 +92,20 @@ export function createPasswordPolicy(commonPasswords: Iterable<string>, scorer: 
     return null;
   }
 
-  function assess(password: string, context: PasswordContext = {}): PasswordAssessment {
+  async function assess(password: string, context: PasswordContext = {}): Promise<PasswordAssessment> {
     const basic = basicProblem(password, context);
-    // Beyond the maximum length the scorer is not asked (its cost grows with the length).
-    const scored: PasswordScore = password.length > PASSWORD_MAX_LENGTH ? { score: 0, warning: null, suggestions: [] } : scorer(password, userInputsOf(context));
+    // Beyond the maximum length the scorer is not asked at all; within it, only the prefix is scored.
+    const scored: PasswordScore = password.length > PASSWORD_MAX_LENGTH ? { score: 0, warning: null, suggestions: [] } : await scorer(password.slice(0, SCORED_PREFIX_LENGTH), userInputsOf(context));
     if (basic) return { ...scored, problem: basic };
     if (scored.score >= MIN_SCORE) return { ...scored, problem: null };
     const advice = [scored.warning, scored.suggestions[0] ?? 'Add another word or two; uncommon words are better.'].filter(Boolean).join(' ');
     return { ...scored, problem: `${TOO_EASY} ${advice}` };
   }
 
-  return { assess, check: (password, context = {}) => assess(password, context).problem };
+  return {
+    assess,
+    // A refusal that needs no score is given without scoring: the score is the costly part, and
+    // only the meter shows it.
+    check: async (password, context = {}) => basicProblem(password, context) ?? (await assess(password, context)).problem,
+  };
 }

@@ -250,7 +250,7 @@ export async function setUserActive(ctx: ServiceContext, actor: Actor, id: numbe
 
 export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: number, newPassword: string): Promise<string> {
   const user = await editableUser(ctx, id);
-  const problem = ctx.passwordPolicy.check(newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
+  const problem = await ctx.passwordPolicy.check(newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
   if (problem) throw refuse.invalid(problem);
   const hash = await hashPassword(newPassword, ctx.config.scryptCost);
   return inTransaction(ctx, async (trx, emit) => {

@@ -34,7 +34,7 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
   const phone = normalizePhone(input.phoneNo);
   if (!isValidPhone(phone)) throw refuse.invalid(INVALID_PHONE_MESSAGE);
   if (!isValidEmail(email)) throw refuse.invalid('Please enter a valid email address.');
-  const policyProblem = ctx.passwordPolicy.check(input.password, { email, firstName: input.firstName, lastName: input.lastName });
+  const policyProblem = await ctx.passwordPolicy.check(input.password, { email, firstName: input.firstName, lastName: input.lastName });
   if (policyProblem) throw refuse.invalid(policyProblem);
   const countryId = await existingCountryId(ctx.db, input.country_id);
   if (countryId === null) throw refuse.invalid(INVALID_COUNTRY_MESSAGE);
@@ -154,7 +154,7 @@ export async function changeOwnPassword(
 ): Promise<IssuedSession> {
   const user = await ctx.db.selectFrom('users').select(['password_hash', 'email', 'first_name', 'last_name']).where('id', '=', session.userId).executeTakeFirstOrThrow();
   if (input.newPassword === input.currentPassword) throw refuse.invalid('The new password must be different from the current one.');
-  const problem = ctx.passwordPolicy.check(input.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
+  const problem = await ctx.passwordPolicy.check(input.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
   if (problem) throw refuse.invalid(problem);
   // Guessing the current password through a borrowed session counts against the same limit as
   // guessing it at sign-in.

@@ -16,7 +16,7 @@ export async function ensureBootstrapAdmin(ctx: ServiceContext): Promise<{ creat
   const email = normalizeEmail(ctx.config.admin?.email ?? 'admin@tradeport.local');
   if (ctx.config.admin) {
     // The most privileged account gets the same password rules as everyone else.
-    const problem = ctx.passwordPolicy.check(ctx.config.admin.password, { email });
+    const problem = await ctx.passwordPolicy.check(ctx.config.admin.password, { email });
     if (problem) throw new ConfigError(`Invalid configuration:\n  - ADMIN_PASSWORD: ${problem}`);
   }
   const generatedPassword = ctx.config.admin ? null : randomBytes(12).toString('base64url');

@@ -2,7 +2,8 @@
  * What a service says when it refuses. Services do not know HTTP; the transport maps each kind
  * to a status code and the spec's `{status: 'Failure', message}` body.
  */
-export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many' | 'unknown-account';
+/** 'unavailable' is a refusal to do the work right now (a bounded resource is full): retryable, 503. */
+export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many' | 'unknown-account' | 'unavailable';
 
 export class Refusal extends Error {
   constructor(

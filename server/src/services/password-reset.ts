@@ -70,7 +70,7 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     .executeTakeFirst();
   if (!found || found.used_at !== null || found.revoked_at !== null || found.expires_at <= now || found.is_active !== 1) throw refuse.invalid(PASSWORD_RESET_INVALID_LINK_MESSAGE);
   // The link stays usable when the new password is refused, so the person can try another.
-  const problem = ctx.passwordPolicy.check(input.newPassword, { email: found.email, firstName: found.first_name, lastName: found.last_name });
+  const problem = await ctx.passwordPolicy.check(input.newPassword, { email: found.email, firstName: found.first_name, lastName: found.last_name });
   if (problem) throw refuse.invalid(problem);
   const hash = await hashPassword(input.newPassword, ctx.config.scryptCost);
 

@@ -1,35 +1,35 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
-import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
+import { dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
 import type { PasswordStrengthRequest } from '@tradeport/contracts';
-import { createPasswordPolicy, type PasswordAssessment, type PasswordContext, type PasswordPolicy, type PasswordScorer } from '../domain/password-policy';
+import { createPasswordPolicy, SCORED_PREFIX_LENGTH, type PasswordAssessment, type PasswordContext, type PasswordPolicy } from '../domain/password-policy';
 import type { ServiceContext } from './context';
 import { RESET_TOKEN_PATTERN } from './password-reset';
+import { SCORING_THREADS, ScoringPool } from './password-scoring';
 import { hashToken, type SessionUser } from './sessions';
+
+/**
+ * How many scorings may wait for a scoring thread, and how long one may run. A 32-character
+ * password takes up to about half a second on a busy two-core machine, so 16 waiting is a few
+ * seconds' work at most; a scoring still running after 5 s is stuck, not slow.
+ */
+export const SCORING_QUEUE_LIMIT = 16;
+export const SCORING_TIMEOUT_MS = 5_000;
+/** Loading the dictionaries takes about a second on a busy machine; a thread not ready in 30 s has failed. */
+const SCORING_START_TIMEOUT_MS = 30_000;
+
+let shared: PasswordPolicy | null = null;
 
 /**
  * The password policy with zxcvbn-ts's scorer: keyboard patterns, the ~49,000 common passwords,
  * English words, first and last names and Wikipedia terms, plus the person's own words (their
- * email, their name) and the site's name, with its English feedback. Building the scorer ranks
- * the dictionaries once (about 0.1 s), so it is built once per process.
+ * email, their name) and the site's name, with its English feedback. Scoring runs in worker
+ * threads (password-scoring.ts), never on the main thread. One policy and one pool per process:
+ * the policy is pure, and every server built in the process (tests build many) shares them.
  */
-export function zxcvbnScorer(): PasswordScorer {
-  const zxcvbn = new ZxcvbnFactory({
-    translations,
-    graphs: adjacencyGraphs,
-    dictionary: { ...commonDictionary, ...englishDictionary },
-  });
-  return (password, userInputs) => {
-    const result = zxcvbn.check(password, userInputs);
-    return { score: result.score, warning: result.feedback.warning, suggestions: result.feedback.suggestions };
-  };
-}
-
-let shared: PasswordPolicy | null = null;
-
-/** One policy per process: it is pure, and every server built in the process (tests build many) shares it. */
 export function productionPasswordPolicy(): PasswordPolicy {
-  shared ??= createPasswordPolicy(commonDictionary['passwords-common'] as string[], zxcvbnScorer());
+  shared ??= createPasswordPolicy(
+    commonDictionary['passwords-common'] as string[],
+    new ScoringPool({ workers: SCORING_THREADS, queueLimit: SCORING_QUEUE_LIMIT, timeoutMs: SCORING_TIMEOUT_MS, startTimeoutMs: SCORING_START_TIMEOUT_MS, maxLength: SCORED_PREFIX_LENGTH }).scorer(),
+  );
   return shared;
 }
 

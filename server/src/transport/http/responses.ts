@@ -11,9 +11,14 @@ const statusCodes: Record<RefusalKind, number> = {
   conflict: 409,
   'too-large': 413,
   'too-many': 429,
+  unavailable: 503,
 };
 
+/** How long a client is told to wait before retrying work refused as 'unavailable'. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
 export function sendRefusal(reply: FastifyReply, refusal: Refusal): FastifyReply {
+  if (refusal.kind === 'unavailable') reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   return reply.code(statusCodes[refusal.kind]).send({ status: refusal.status, message: refusal.message });
 }
 

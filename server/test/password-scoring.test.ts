@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createPasswordPolicy } from '../src/domain/password-policy';
+import { Refusal } from '../src/services/errors';
+import { SCORING_BUSY_MESSAGE, SCORING_TIMEOUT_MESSAGE, ScoringPool } from '../src/services/password-scoring';
+
+/**
+ * Security review finding 1: password scoring runs in a bounded pool of worker threads — a bound
+ * on scorings at once and waiting, a time limit on each — and the calls that score are limited
+ * (the meter per address, password changes per user), so no request can hold the event loop and
+ * none can make the server queue scorings without end.
+ */
+
+const HANGING_WORKER = new URL('./fixtures/scoring-worker-that-hangs.mjs', import.meta.url);
+const refusedWith = (message: string) => (err: unknown) => err instanceof Refusal && err.kind === 'unavailable' && err.message === message;
+
+describe('the scoring pool', () => {
+  test('scorings beyond the waiting room are refused at once; a stuck scoring is refused after the time limit, its thread replaced, and the waiting ones answered', async () => {
+    const pool = new ScoringPool({ workers: 1, queueLimit: 2, timeoutMs: 500, startTimeoutMs: 30_000, maxLength: 32, workerUrl: HANGING_WORKER });
+    try {
+      const stuck = pool.score('hang-on-this-one', []);
+      const waiting = [pool.score('first-waiting', []), pool.score('second-waiting', [])];
+      const started = Date.now();
+      await assert.rejects(pool.score('one-too-many', []), refusedWith(SCORING_BUSY_MESSAGE));
+      assert.ok(Date.now() - started < 100, 'the refusal does not wait for a thread');
+
+      await assert.rejects(stuck, refusedWith(SCORING_TIMEOUT_MESSAGE));
+      assert.ok(Date.now() - started >= 400, 'the stuck scoring ran until its time limit');
+      for (const answer of await Promise.all(waiting)) assert.equal(answer.score, 4);
+      assert.deepEqual(pool.load, { running: 0, waiting: 0, threads: 1 }, 'the stuck thread was replaced by one new thread');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('the real scorer gives the same answers from its thread as zxcvbn-ts scores them, and never sees more than the prefix', async () => {
+    const pool = new ScoringPool({ workers: 1, queueLimit: 4, timeoutMs: 30_000, startTimeoutMs: 30_000, maxLength: 32 });
+    try {
+      const weak = await pool.score('Summer2024', []);
+      assert.ok(weak.score < 3);
+      assert.ok(weak.suggestions.length > 0);
+      assert.equal((await pool.score('copper-kettle-harbour-58', [])).score, 4);
+      // The pool cuts what it sends to the thread: a strong 32 characters followed by one character
+      // repeated score as the 32 characters alone do.
+      const prefix = 'copper-kettle-harbour-58-violet!';
+      assert.equal(prefix.length, 32);
+      assert.deepEqual(await pool.score(prefix + 'a'.repeat(96), []), await pool.score(prefix, []));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('the policy scores the first 32 characters; the length rules still see the whole password', async () => {
+    const seen: string[] = [];
+    const policy = createPasswordPolicy([], async (password) => {
+      seen.push(password);
+      return { score: 4, warning: null, suggestions: [] };
+    });
+    const long = `${'x1y2z3'.repeat(10)}-end`;
+    assert.equal(await policy.check(long), null);
+    assert.deepEqual(seen, [long.slice(0, 32)]);
+    assert.equal(await policy.check('k'.repeat(129)), 'Password must be at most 128 characters.');
+    assert.equal(seen.length, 1, 'a password over the maximum length is not scored at all');
+  });
+});
