@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { createPasswordPolicy } from '../src/domain/password-policy';
 import { Refusal } from '../src/services/errors';
 import { SCORING_BUSY_MESSAGE, SCORING_TIMEOUT_MESSAGE, ScoringPool } from '../src/services/password-scoring';
+import { startApp, type TestApp } from './helpers/app';
+import { signedInTrader } from './helpers/client';
 
 /**
  * Security review finding 1: password scoring runs in a bounded pool of worker threads — a bound
@@ -61,5 +63,40 @@ describe('the scoring pool', () => {
     assert.deepEqual(seen, [long.slice(0, 32)]);
     assert.equal(await policy.check('k'.repeat(129)), 'Password must be at most 128 characters.');
     assert.equal(seen.length, 1, 'a password over the maximum length is not scored at all');
+  });
+});
+
+describe('change password checks the current password before scoring the new one', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ config: { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000 } });
+  });
+  after(() => t.close());
+
+  test('a wrong current password is refused without scoring; a right one with a weak new password is refused by the policy and counts as no wrong guess', async () => {
+    const trader = await signedInTrader(t);
+    const scored: string[] = [];
+    const production = t.ctx.passwordPolicy;
+    t.ctx.passwordPolicy = createPasswordPolicy([], async (password) => {
+      scored.push(password);
+      return password.startsWith('weak') ? { score: 1, warning: null, suggestions: [] } : { score: 4, warning: null, suggestions: [] };
+    });
+    try {
+      const change = (currentPassword: string, newPassword: string) => trader.client.post('/dashboard/customer/changePassword.php', { currentPassword, newPassword });
+      const wrong = await change('not-the-password', 'granite-lantern-orchard-71');
+      assert.equal(wrong.body.message, 'Your current password is incorrect.');
+      assert.deepEqual(scored, [], 'nothing was scored for a wrong current password');
+
+      const weak = await change(trader.password, 'weak-but-long-enough');
+      assert.equal(weak.status, 400);
+      assert.match(weak.body.message, /^This password is too easy to guess\./);
+      assert.deepEqual(scored, ['weak-but-long-enough']);
+      const throttle = await t.ctx.db.selectFrom('login_throttle').select('failures').where('email', '=', trader.email).executeTakeFirst();
+      assert.equal(throttle?.failures, 1, 'only the wrong guess counts towards the lockout');
+
+      assert.equal((await change(trader.password, 'granite-lantern-orchard-71')).body.status, 'success');
+    } finally {
+      t.ctx.passwordPolicy = production;
+    }
   });
 });

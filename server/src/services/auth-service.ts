@@ -154,14 +154,27 @@ export async function changeOwnPassword(
 ): Promise<IssuedSession> {
   const user = await ctx.db.selectFrom('users').select(['password_hash', 'email', 'first_name', 'last_name']).where('id', '=', session.userId).executeTakeFirstOrThrow();
   if (input.newPassword === input.currentPassword) throw refuse.invalid('The new password must be different from the current one.');
-  const problem = await ctx.passwordPolicy.check(input.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
-  if (problem) throw refuse.invalid(problem);
-  // Guessing the current password through a borrowed session counts against the same limit as
-  // guessing it at sign-in.
+  // The current password is checked before the new one is scored: scoring is the costly part, and
+  // someone who does not know the current password gets no scoring done for them. Guessing the
+  // current password through a borrowed session counts against the same limit as guessing it at
+  // sign-in.
   const attempt = await reserveAttempt(ctx, user.email);
   if (!(await verifyPassword(input.currentPassword, user.password_hash))) {
     await recordActivity(ctx.db, { userId: session.userId, kind: 'signin-failed', details: 'Wrong current password when changing the password', status: 'Failed', ip: client.ip, at: ctx.now() });
     throw (await attemptFailed(ctx, attempt)) ?? refuse.invalid('Your current password is incorrect.');
+  }
+  let problem: string | null;
+  try {
+    problem = await ctx.passwordPolicy.check(input.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
+  } catch (err) {
+    await releaseAttempt(ctx, attempt).catch(() => undefined);
+    throw err;
+  }
+  if (problem) {
+    // A right current password with a refused new one is no wrong guess: its place in the failure
+    // count is given back (as with a scoring refused as busy, above).
+    await releaseAttempt(ctx, attempt);
+    throw refuse.invalid(problem);
   }
   const hash = await hashPassword(input.newPassword, ctx.config.scryptCost);
   const now = ctx.now();
