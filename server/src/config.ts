@@ -92,6 +92,8 @@ const envSchema = z.object({
     .optional()
     .refine((v) => v === undefined || isDirectory(v), 'LEGAL_DIR must be an existing directory holding the legal documents (*.md)'),
   PASSWORD_RESET_RATE_LIMIT_PER_MINUTE: int('PASSWORD_RESET_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(10),
+  PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE: int('PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(30),
+  PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR: int('PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR', 1, 100_000).default(20),
   // Credentials may sit in the URL (smtps://user:pass@host:465); it is never logged.
   SMTP_URL: z
     .string()
@@ -192,6 +194,10 @@ export interface AppConfig {
   webDistDir: string | null;
   /** Reset requests and resets per IP per minute. */
   passwordResetRateLimitPerMinute: number;
+  /** Calls to the password-strength meter per IP per minute (each one scores a password). */
+  passwordStrengthRateLimitPerMinute: number;
+  /** Password changes per signed-in user per hour (each one with the right current password scores and hashes one). */
+  passwordChangeRateLimitPerHour: number;
   /** Reset mails one account can be sent per hour; further requests get the same answer and no mail. */
   passwordResetsPerAccountPerHour: number;
   mail: MailConfig;
@@ -329,6 +335,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     legalDir: e.LEGAL_DIR ?? null,
     supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,
     passwordResetRateLimitPerMinute: e.PASSWORD_RESET_RATE_LIMIT_PER_MINUTE,
+    passwordStrengthRateLimitPerMinute: e.PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE,
+    passwordChangeRateLimitPerHour: e.PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR,
     passwordResetsPerAccountPerHour: 3,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, outboxDir: e.MAIL_OUTBOX_DIR },
     publicUrl,

@@ -77,7 +77,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   let validBodies: Record<string, () => Record<string, unknown>>;
 
   before(async () => {
-    t = await startApp({ config: { signinRateLimitPerMinute: 100_000, signupRateLimitPerMinute: 100_000, passwordResetRateLimitPerMinute: 100_000 } });
+    t = await startApp({ config: { signinRateLimitPerMinute: 100_000, signupRateLimitPerMinute: 100_000, passwordResetRateLimitPerMinute: 100_000, passwordStrengthRateLimitPerMinute: 100_000, passwordChangeRateLimitPerHour: 100_000 } });
     admin = await signedInAdmin(t);
     gateway = await paymentAccount(admin, 'Bad input bank');
     trader = await signedInTrader(t);

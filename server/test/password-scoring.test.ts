@@ -4,7 +4,7 @@ import { createPasswordPolicy } from '../src/domain/password-policy';
 import { Refusal } from '../src/services/errors';
 import { SCORING_BUSY_MESSAGE, SCORING_TIMEOUT_MESSAGE, ScoringPool } from '../src/services/password-scoring';
 import { startApp, type TestApp } from './helpers/app';
-import { signedInTrader } from './helpers/client';
+import { Client, registrationBody, signedInTrader } from './helpers/client';
 
 /**
  * Security review finding 1: password scoring runs in a bounded pool of worker threads — a bound
@@ -63,6 +63,62 @@ describe('the scoring pool', () => {
     assert.deepEqual(seen, [long.slice(0, 32)]);
     assert.equal(await policy.check('k'.repeat(129)), 'Password must be at most 128 characters.');
     assert.equal(seen.length, 1, 'a password over the maximum length is not scored at all');
+  });
+});
+
+describe('limits on the calls that score', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ config: { signupRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000, passwordChangeRateLimitPerHour: 3 } });
+  });
+  after(() => t.close());
+
+  test('the meter answers 30 calls a minute from one address, then refuses with 429 in the spec shape', async () => {
+    assert.equal(t.config.passwordStrengthRateLimitPerMinute, 30);
+    const client = new Client(t);
+    for (let i = 0; i < 30; i++) assert.equal((await client.post('/passwordStrength.php', { password: `meter-${i}` })).status, 200, `call ${i + 1}`);
+    const refused = await client.post('/passwordStrength.php', { password: 'one-more' });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.status, 'Failure');
+    assert.match(refused.body.message, /^Too many attempts from your network\./);
+  });
+
+  test('password changes are counted per user: past the limit one user is refused, another from the same address is not', async () => {
+    const a = await signedInTrader(t);
+    const b = await signedInTrader(t);
+    const change = (who: typeof a) => who.client.post('/dashboard/customer/changePassword.php', { currentPassword: 'not-the-password', newPassword: 'granite-lantern-orchard-71' });
+    for (let i = 0; i < 3; i++) assert.equal((await change(a)).body.message, 'Your current password is incorrect.');
+    const refused = await change(a);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.status, 'Failure');
+    assert.match(refused.body.message, /^Too many password changes\. Please wait \d+ minutes? and try again\.$/);
+    assert.equal((await change(b)).body.message, 'Your current password is incorrect.', 'another user behind the same address is not limited');
+    // Signed out, the call is still refused as signed out (counted by address, not by a user).
+    assert.equal((await new Client(t).post('/dashboard/customer/changePassword.php', { currentPassword: 'x', newPassword: 'y' })).status, 401);
+  });
+
+  test('a scoring refused by the pool (busy, or stuck past its time limit) is a retryable 503 in the spec shape, never a 500', async () => {
+    const trader = await signedInTrader(t);
+    const pool = new ScoringPool({ workers: 1, queueLimit: 0, timeoutMs: 500, startTimeoutMs: 30_000, maxLength: 32, workerUrl: HANGING_WORKER });
+    const production = t.ctx.passwordPolicy;
+    t.ctx.passwordPolicy = createPasswordPolicy([], pool.scorer());
+    try {
+      const stuck = new Client(t).post('/registration.php', registrationBody({ password: 'hang-on-this-one' }));
+      // The thread is stuck once it has started; until then the sign-up waits for it.
+      while (pool.load.running === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const busy = await trader.client.post('/dashboard/customer/changePassword.php', { currentPassword: trader.password, newPassword: 'granite-lantern-orchard-71' });
+      assert.equal(busy.status, 503);
+      assert.deepEqual(busy.body, { status: 'Failure', message: SCORING_BUSY_MESSAGE });
+      assert.ok(Number(busy.headers.get('retry-after')) > 0);
+      const timedOut = await stuck;
+      assert.equal(timedOut.status, 503);
+      assert.deepEqual(timedOut.body, { status: 'Failure', message: SCORING_TIMEOUT_MESSAGE });
+      // The refused change changed nothing: the old password still signs in.
+      assert.equal((await new Client(t).post('/login.php', { email: trader.email, password: trader.password })).body.status, 'Success');
+    } finally {
+      t.ctx.passwordPolicy = production;
+      await pool.close();
+    }
   });
 });
 

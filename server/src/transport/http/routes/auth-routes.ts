@@ -1,17 +1,37 @@
 import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE } from '@tradeport/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changeOwnPassword, login, logout, register, sessionUserDetails } from '../../../services/auth-service';
 import { requestPasswordReset, resetPassword } from '../../../services/password-reset';
 import { listCountries } from '../../../services/countries';
 import { assessPassword } from '../../../services/password-strength';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
-import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
-
-const PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE = 120;
+import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const rateLimited = (max: number) => ({
   config: { rateLimit: { max, timeWindow: '1 minute' } },
+});
+
+/**
+ * A limit counted per signed-in user rather than per address: a password change needs a session,
+ * and one account should not be able to score and hash passwords without end from many addresses.
+ * A request without a session is counted by its address (it is refused as signed out anyway).
+ */
+const perUser = (max: number, timeWindow: string, what: string) => ({
+  config: {
+    rateLimit: {
+      max,
+      timeWindow,
+      keyGenerator: async (request: FastifyRequest) => {
+        const session = await currentSession(request);
+        return session ? `user:${session.userId}` : `ip:${request.ip}`;
+      },
+      errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => {
+        const minutes = Math.max(1, Math.ceil(context.ttl / 60_000));
+        return { statusCode: 429, code: 'RATE_LIMITED', message: `Too many ${what}. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };
+      },
+    },
+  },
 });
 
 export function authRoutes(app: FastifyInstance): void {
@@ -48,9 +68,11 @@ export function authRoutes(app: FastifyInstance): void {
       const { score, problem, warning, suggestions } = await assessPassword(ctx, body, session);
       return { status: 'success' as const, score, acceptable: problem === null, message: problem, warning, suggestions };
     },
-    // A meter asks as the person types (debounced): a generous limit that still stops a script
-    // from using the server as a free password-scoring service.
-    rateLimited(PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE),
+    // The web app's meter asks 300 ms after typing pauses, and never twice for the same text, so a
+    // person typing a password asks a few times a minute; the limit leaves room for that (and a
+    // few people behind one address) while stopping a script from using the server as a free
+    // password-scoring service. Scoring itself runs off the main thread (services/password-scoring.ts).
+    rateLimited(ctx.config.passwordStrengthRateLimitPerMinute),
   );
 
   registerCall(
@@ -83,9 +105,16 @@ export function authRoutes(app: FastifyInstance): void {
     rateLimited(ctx.config.passwordResetRateLimitPerMinute),
   );
 
-  registerCall(app, calls.changePassword, async ({ body, session, client, request, reply }) => {
-    const issued = await changeOwnPassword(ctx, session, body, client);
-    setSessionCookie(request, reply, issued);
-    return successMessage('Your password has been changed. Other devices have been signed out.');
-  });
+  registerCall(
+    app,
+    calls.changePassword,
+    async ({ body, session, client, request, reply }) => {
+      const issued = await changeOwnPassword(ctx, session, body, client);
+      setSessionCookie(request, reply, issued);
+      return successMessage('Your password has been changed. Other devices have been signed out.');
+    },
+    // Each change with the right current password scores and hashes the new one; a person needs
+    // a few tries at most (the meter shows the verdict before they submit).
+    perUser(ctx.config.passwordChangeRateLimitPerHour, '1 hour', 'password changes'),
+  );
 }
