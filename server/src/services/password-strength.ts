@@ -7,9 +7,10 @@ import { SCORING_THREADS, ScoringPool } from './password-scoring';
 import { hashToken, type SessionUser } from './sessions';
 
 /**
- * How many scorings may wait for a scoring thread, and how long one may run. A 32-character
- * password takes up to about half a second on a busy two-core machine, so 16 waiting is a few
- * seconds' work at most; a scoring still running after 5 s is stuck, not slow.
+ * How many scorings may wait behind busy scoring threads, and how long one may run. A
+ * 32-character password takes up to about half a second on a busy two-core machine, so 16 waiting
+ * is at most about 8 s of work for one thread (the last person in line waits that long rather than
+ * being refused); a scoring still running after 5 s is stuck, not slow.
  */
 export const SCORING_QUEUE_LIMIT = 16;
 export const SCORING_TIMEOUT_MS = 5_000;
