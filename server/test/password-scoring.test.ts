@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createPasswordPolicy } from '../src/domain/password-policy';
+import { createPasswordPolicy, repeatsShorter } from '../src/domain/password-policy';
 import { Refusal } from '../src/services/errors';
 import { SCORING_BUSY_MESSAGE, SCORING_TIMEOUT_MESSAGE, ScoringPool } from '../src/services/password-scoring';
 import { startApp, type TestApp } from './helpers/app';
@@ -63,6 +63,18 @@ describe('the scoring pool', () => {
     assert.deepEqual(seen, [long.slice(0, 32)]);
     assert.equal(await policy.check('k'.repeat(129)), 'Password must be at most 128 characters.');
     assert.equal(seen.length, 1, 'a password over the maximum length is not scored at all');
+  });
+
+  test('a password longer than the scored part that only repeats a shorter one is refused, however the part scores', async () => {
+    const policy = createPasswordPolicy([], async () => ({ score: 4, warning: null, suggestions: [] }));
+    const refusal = 'This password is too easy to guess. It repeats the same few characters; please choose a less predictable one.';
+    assert.equal(await policy.check('Password1'.repeat(15).slice(0, 128)), refusal, 'cut short at the end too');
+    assert.equal(await policy.check('correct-horse-battery-staple!'.repeat(2)), refusal);
+    assert.equal(await policy.check(`${'x1y2z3'.repeat(10)}-end`), null, 'a repetition with something else in it is scored');
+    assert.equal(await policy.check('Password1'.repeat(3)), null, 'within the scored part the scorer judges repetitions itself');
+    assert.equal(repeatsShorter('abcabcab'), true);
+    assert.equal(repeatsShorter('abcabcaX'), false);
+    assert.equal(repeatsShorter('a'), false);
   });
 });
 

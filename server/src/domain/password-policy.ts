@@ -74,6 +74,19 @@ export function userInputsOf(context: PasswordContext): string[] {
 
 const TOO_EASY = 'This password is too easy to guess.';
 
+/**
+ * Whether the text is a shorter piece said again and again (the last time perhaps cut short):
+ * "abcabcab". At most PASSWORD_MAX_LENGTH characters, so at most a few thousand comparisons.
+ */
+export function repeatsShorter(text: string): boolean {
+  for (let unit = 1; unit <= text.length / 2; unit++) {
+    let repeats = true;
+    for (let i = unit; i < text.length && repeats; i++) if (text[i] !== text[i - unit]) repeats = false;
+    if (repeats) return true;
+  }
+  return false;
+}
+
 export function createPasswordPolicy(commonPasswords: Iterable<string>, scorer: PasswordScorer): PasswordPolicy {
   const common = new Set<string>();
   for (const p of commonPasswords) if (p.length >= PASSWORD_MIN_LENGTH) common.add(p.toLowerCase());
@@ -86,6 +99,10 @@ export function createPasswordPolicy(commonPasswords: Iterable<string>, scorer: 
     const lower = password.toLowerCase();
     if (common.has(lower)) return 'This password is too common. Please choose a less predictable one.';
     if (/^(.)\1+$/.test(password)) return `${TOO_EASY} Please choose a less predictable one.`;
+    // Only the first SCORED_PREFIX_LENGTH characters are scored, and the scorer sees no repetition
+    // in a prefix that holds a phrase a few times ("Password1" repeated to 128 scores 3 on its first
+    // 32, 2 whole): a longer password that only repeats a shorter one is refused here instead.
+    if (password.length > SCORED_PREFIX_LENGTH && repeatsShorter(password)) return `${TOO_EASY} It repeats the same few characters; please choose a less predictable one.`;
     const localPart = context.email?.split('@')[0]?.toLowerCase();
     if (localPart && localPart.length >= 4 && lower === localPart) return 'Your password must not be the same as your email address.';
     if (context.email && lower === context.email.toLowerCase()) return 'Your password must not be the same as your email address.';
