@@ -108,6 +108,34 @@ describe('the terminal price table under pushed ticks', () => {
     await context.close();
   });
 
+  it('says within seconds that a silent connection (a paused server) is no longer live, and is live again once it answers', async () => {
+    const { context, page } = await openTerminal();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
+    // The stream passes through the test, which can hold every message both ways, as a paused server would.
+    let paused = false;
+    await page.routeWebSocket(/\/api\/stream$/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => {
+        if (!paused) ws.send(m);
+      });
+      ws.onMessage((m) => {
+        if (!paused) server.send(m);
+      });
+    });
+    for (const client of h.app.app.websocketServer.clients) client.terminate();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open', undefined, { timeout: 20_000 });
+    paused = true;
+    const pausedAt = Date.now();
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') !== 'open', undefined, { timeout: 15_000 });
+    const noticedMs = Date.now() - pausedAt;
+    assert.ok(noticedMs < 7_000, `a silent connection was noticed after ${noticedMs} ms (it used to take ~31 s)`);
+    await page.getByTestId('prices-delayed').waitFor();
+    await screenshots(page, 'terminal-silent-connection');
+    paused = false;
+    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open', undefined, { timeout: 20_000 });
+    await context.close();
+  });
+
   it('shows the connection dropping and coming back, and catches up on prices missed meanwhile', async () => {
     const { context, page, terminal } = await openTerminal();
     await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');

@@ -11,6 +11,8 @@ class FakeStream {
   readonly sockets: ServerSocket[] = [];
   readonly received: unknown[][] = [];
   connections = 0;
+  /** A paused server: nothing more is sent, pings go unanswered. */
+  silent = false;
   constructor() {
     this.server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     this.server.on('connection', (socket) => {
@@ -20,7 +22,12 @@ class FakeStream {
       this.sockets.push(socket);
       let seq = 0;
       (socket as ServerSocket & { seq: () => number }).seq = () => ++seq;
-      socket.on('message', (data) => log.push(JSON.parse(String(data))));
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { type?: string };
+        log.push(message);
+        // As the real server does: a ping is answered at once (unless the test has made it go silent).
+        if (message.type === 'ping' && !this.silent) socket.send(JSON.stringify({ type: 'pong', seq: ++seq, time: Date.now() }));
+      });
       socket.send(JSON.stringify({ type: 'hello', seq: ++seq, userId: 1, serverTime: Date.now(), heartbeatMs: 60_000 }));
       (socket as ServerSocket & { setSeq: (n: number) => void }).setSeq = (n) => void (seq = n);
     });
@@ -91,6 +98,31 @@ describe('the stream client', () => {
     fake.send({ type: 'quotes', quotes: [quote('GBPUSD', 1.27, 1.2702)] });
     await eventually(() => counts.GBPUSD === 1);
     assert.equal(counts.EURUSD, 0);
+    c.stop();
+  });
+
+  it('pings a quiet stream and stays open while the server answers; a silent one is given up within the limit and replaced', async () => {
+    const c = client(fake, { pingAfterMs: 100, silenceLimitMs: 400 });
+    const states: string[] = [];
+    c.onState(() => states.push(c.getState()));
+    c.start();
+    await eventually(() => c.getState() === 'open');
+    const log = fake.received[fake.received.length - 1]!;
+    const connections = fake.connections;
+    // Quiet, but answering: pings go out, the connection stays.
+    await new Promise((r) => setTimeout(r, 900));
+    assert.ok(log.filter((m) => (m as { type?: string }).type === 'ping').length >= 2, JSON.stringify(log));
+    assert.equal(c.getState(), 'open');
+    assert.equal(fake.connections, connections);
+    // The server pauses: no answer to anything. Within the limit (and a poll's slack) it is given up.
+    fake.silent = true;
+    const pausedAt = Date.now();
+    await eventually(() => c.getState() === 'reconnecting', 2000);
+    const noticedMs = Date.now() - pausedAt;
+    assert.ok(noticedMs <= 400 + 200, `noticed after ${noticedMs} ms`);
+    fake.silent = false;
+    await eventually(() => fake.connections === connections + 1 && c.getState() === 'open');
+    assert.deepEqual(states.slice(-2), ['reconnecting', 'open']);
     c.stop();
   });
 

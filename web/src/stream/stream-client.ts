@@ -9,7 +9,10 @@ import type { AccountEvent, AdminEvent, CandleRecord, PeriodName, Quote, ServerM
  * - Every server message carries `seq`; a gap (or a new connection) resynchronises: the symbols are
  *   subscribed again, the server answers with a snapshot of each, and listeners of `resync` refetch
  *   what events may have been missed.
- * - A connection that stays silent past two heartbeats is treated as dead and replaced.
+ * - A connection that stays silent is found out within seconds, not at TCP's pace: after
+ *   PING_AFTER_MS without a message the client pings (the server answers at once), and a
+ *   connection that has said nothing for SILENCE_LIMIT_MS (a paused server, a cut network) is
+ *   treated as dead and replaced: the app says so and polls meanwhile.
  * - While the socket is down, quotes are polled through `pollQuotes` (the spec's 1 s refresh)
  *   so prices keep moving and their staleness stays visible.
  */
@@ -51,11 +54,21 @@ export interface StreamClientOptions {
   random?: () => number;
   /** A handshake that has not said hello by then is abandoned and retried. */
   connectTimeoutMs?: number;
+  /** After this long without a message the client pings the server (default PING_AFTER_MS). */
+  pingAfterMs?: number;
+  /** A connection silent for this long is dead (default SILENCE_LIMIT_MS). */
+  silenceLimitMs?: number;
 }
 
 const OPEN = 1;
 const SESSION_ENDED_CODE = 4001;
-const DEFAULT_HEARTBEAT_MS = 15_000;
+/**
+ * With prices moving the stream is never quiet for long; on a quiet market the client asks. Two
+ * seconds of quiet brings a ping, and five seconds without any answer (a ping is answered at once)
+ * mean the server or the network is gone: prices shown as live would be frozen.
+ */
+export const PING_AFTER_MS = 2_000;
+export const SILENCE_LIMIT_MS = 5_000;
 
 type CandleListener = (candle: CandleRecord) => void;
 type Listener = () => void;
@@ -75,7 +88,9 @@ export class StreamClient {
   private started = false;
   private attempt = 0;
   private lastSeq = 0;
-  private heartbeatMs = DEFAULT_HEARTBEAT_MS;
+  /** When the open connection last said anything (Date.now()). */
+  private lastHeard = 0;
+  private livenessTimer: ReturnType<typeof setInterval> | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private watchdogTimer: ReturnType<typeof setTimeout> | null = null;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
@@ -282,7 +297,7 @@ export class StreamClient {
     this.socket = socket;
     socket.onmessage = (ev) => {
       if (this.socket !== socket) return;
-      this.armWatchdog();
+      this.lastHeard = Date.now();
       this.receive(ev.data);
     };
     socket.onclose = (ev) => {
@@ -301,6 +316,7 @@ export class StreamClient {
   private scheduleReconnect(): void {
     if (!this.started) return;
     this.clearWatchdog();
+    this.stopLiveness();
     this.setState('reconnecting');
     this.startPolling();
     const initial = this.options.initialBackoffMs ?? 500;
@@ -315,13 +331,38 @@ export class StreamClient {
     }, delay);
   }
 
-  /** Silent for two heartbeats (or a handshake past its time): the connection is dead even if TCP has not noticed. */
-  private armWatchdog(timeoutMs = this.heartbeatMs * 2 + 1000): void {
+  /** A handshake past its time: given up and tried again. */
+  private armWatchdog(timeoutMs: number): void {
     this.clearWatchdog();
     this.watchdogTimer = setTimeout(() => {
-      this.dropSocket(4000, 'No heartbeat');
+      this.dropSocket(4000, 'No hello');
       this.scheduleReconnect();
     }, timeoutMs);
+  }
+
+  /** Once open: pings when the stream goes quiet, and gives up on a connection silent too long. */
+  private startLiveness(): void {
+    this.stopLiveness();
+    const pingAfter = this.options.pingAfterMs ?? PING_AFTER_MS;
+    const limit = this.options.silenceLimitMs ?? SILENCE_LIMIT_MS;
+    let pingedAt = 0;
+    this.lastHeard = Date.now();
+    this.livenessTimer = setInterval(() => {
+      const now = Date.now();
+      const quiet = now - this.lastHeard;
+      if (quiet >= limit) {
+        this.dropSocket(4000, 'Silent');
+        this.scheduleReconnect();
+      } else if (quiet >= pingAfter && now - pingedAt >= pingAfter) {
+        pingedAt = now;
+        this.send({ type: 'ping' });
+      }
+    }, Math.max(50, Math.round(Math.min(pingAfter, limit) / 4)));
+  }
+
+  private stopLiveness(): void {
+    if (this.livenessTimer) clearInterval(this.livenessTimer);
+    this.livenessTimer = null;
   }
 
   private clearWatchdog(): void {
@@ -331,6 +372,7 @@ export class StreamClient {
 
   private clearTimers(): void {
     this.clearWatchdog();
+    this.stopLiveness();
     this.stopPolling();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
@@ -402,11 +444,11 @@ export class StreamClient {
     if (message.type === 'hello') {
       const reconnected = this.lastSeq !== 0 || this.attempt > 0;
       this.lastSeq = message.seq;
-      this.heartbeatMs = message.heartbeatMs;
       this.attempt = 0;
       this.stopPolling();
       this.setState('open');
-      this.armWatchdog();
+      this.clearWatchdog();
+      this.startLiveness();
       this.resubscribe();
       if (reconnected) this.resyncListeners.forEach((l) => l());
       return;

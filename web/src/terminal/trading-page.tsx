@@ -153,9 +153,13 @@ function TopBar({ onShowHotkeys }: { onShowHotkeys(): void }) {
     <header className={classes.topbar}>
       <Group gap="sm" wrap="nowrap">
         <Logo size="sm" nameFrom="xs" />
-        <Button component={Link} to="/dashboard/home" size="xs" variant="default" leftSection={<IconLayoutDashboard size={16} />}>
+        <Button component={Link} to="/dashboard/home" size="xs" variant="default" leftSection={<IconLayoutDashboard size={16} />} visibleFrom="xs">
           Dashboard
         </Button>
+        {/* On a phone, an icon: the connection state beside it keeps its whole word. */}
+        <ActionIcon component={Link} to="/dashboard/home" variant="default" size="lg" aria-label="Dashboard" hiddenFrom="xs">
+          <IconLayoutDashboard size={18} />
+        </ActionIcon>
       </Group>
       <AccountBrief />
       <Group gap="xs" wrap="nowrap">

@@ -14,7 +14,7 @@ export function ConnectionBadge() {
   const label = LABELS[state];
   return (
     <Tooltip label={label.tip}>
-      <Badge variant="dot" color={label.color} size="lg" data-testid="connection-state" data-state={state} role="status" aria-label={`Connection: ${label.text}`} styles={{ root: { textTransform: 'none', fontWeight: 600 } }}>
+      <Badge variant="dot" color={label.color} size="lg" data-testid="connection-state" data-state={state} role="status" aria-label={`Connection: ${label.text}`} styles={{ root: { textTransform: 'none', fontWeight: 600, flex: 'none' } }}>
         {label.text}
       </Badge>
     </Tooltip>
