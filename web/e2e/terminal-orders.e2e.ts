@@ -22,11 +22,11 @@ function orderFixture(options: { market?: NonNullable<Parameters<typeof startHar
   after(async () => h?.close());
 
   /** A trader with `amount` USD approved, signed in on /trading with a live stream and EURUSD at 1.10000 / 1.10020. */
-  async function fundedTerminal(amount = '10000.00') {
+  async function fundedTerminal(amount = '10000.00', timezoneId = 'UTC') {
     const trader = await createTrader(h, { firstName: 'Ines', lastName: 'Okafor' });
     await approvedDeposit(trader.client, admin, gateway, amount);
     await eurusd(1.1);
-    const { context, page } = await newPage(h);
+    const { context, page } = await newPage(h, undefined, { timezoneId });
     const signIn = new SignInPage(page);
     await signIn.goto();
     await signIn.signIn(trader.email, trader.password);
@@ -270,6 +270,36 @@ describe('the terminal order entry', () => {
     assert.deepEqual([orders[0]?.orderType, orders[0]?.price], ['sell_stop', 1.0999]);
     // The browser runs in UTC here, so the local time typed is this instant.
     assert.equal(Date.parse(String(orders[0]?.expiration)), Date.UTC(2030, 0, 2, 10, 30));
+    await context.close();
+  });
+
+  it("in another time zone (Tokyo) an expiry is entered, listed and modified in the trader's local time, labelled with the zone", async () => {
+    const { trader, context, page, entry, panel } = await fundedTerminal('10000.00', 'Asia/Tokyo');
+    await entry.openFromRow('EURUSD');
+    await entry.chooseType('Buy Limit');
+    const expiry = entry.dialog().getByLabel('Expiry (GMT+9)');
+    await expiry.fill('2030-11-30T12:00');
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const [order] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderId: number; expiration: string | null }[];
+    // 12:00 in Tokyo is 03:00 UTC.
+    assert.equal(Date.parse(String(order?.expiration)), Date.UTC(2030, 10, 30, 3, 0));
+    await panel.openTab('Pending Orders');
+    const table = page.getByRole('table', { name: 'Pending orders' });
+    await table.getByRole('columnheader', { name: 'Expiry (GMT+9)' }).waitFor();
+    const row = page.getByTestId(`order-${order!.orderId}`);
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /30 Nov 2030, 12:00:00/, 'listed at the time entered');
+    await row.getByRole('button', { name: `Modify order ${order!.orderId}` }).click();
+    const modify = page.getByRole('dialog');
+    assert.equal(await modify.getByLabel('Expiry (GMT+9)').inputValue(), '2030-11-30T12:00', 'the modify dialog shows it the same way');
+    await screenshots(page, 'terminal-expiry-tokyo');
+    await modify.getByLabel('Expiry (GMT+9)').fill('2030-11-30T13:30');
+    await modify.getByRole('button', { name: 'Save' }).click();
+    await eventually('the new expiry on the server', async () => {
+      const [o] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { expiration: string | null }[];
+      return Date.parse(String(o?.expiration)) === Date.UTC(2030, 10, 30, 4, 30);
+    });
     await context.close();
   });
 

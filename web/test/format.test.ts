@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { formatBalance, formatDateTime, formatDecimal, formatPercent, formatPrice, formatUsd, formatVolume, signOf } from '../src/format/format';
+import { formatBalance, formatDateTime, formatDecimal, formatLocalTime, formatPercent, formatPrice, formatUsd, formatVolume, fromLocalInput, signOf, timeZoneLabel, toLocalInput } from '../src/format/format';
 
 describe('formatting figures', () => {
   it('shows USD amounts with 2 decimals and thousands separators', () => {
@@ -59,9 +59,15 @@ describe('formatting figures', () => {
     assert.equal(signOf(null), 0);
   });
 
-  it('shows times in UTC', () => {
-    assert.equal(formatDateTime('2026-11-24T09:15:02Z'), '24 Nov 2026, 09:15:02 UTC');
+  it("shows times in the trader's time zone, named; a field's local value goes back to the same instant", () => {
+    const zone = timeZoneLabel(Date.parse('2026-11-24T09:15:02Z'));
+    assert.equal(formatDateTime('2026-11-24T09:15:02Z'), `${formatLocalTime('2026-11-24T09:15:02Z')} ${zone}`);
+    if (new Date('2026-11-24T09:15:02Z').getTimezoneOffset() === 0) assert.equal(formatDateTime('2026-11-24T09:15:02Z'), '24 Nov 2026, 09:15:02 UTC');
     assert.equal(formatDateTime('not a date'), '—');
+    const local = toLocalInput('2030-11-30T03:00:00Z');
+    assert.match(local, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    assert.equal(fromLocalInput(local), Date.parse('2030-11-30T03:00:00Z'));
+    assert.equal(fromLocalInput('30/11/2030 12:00'), null);
   });
 
   it('agrees with exact cents for any amount in cents (property)', () => {

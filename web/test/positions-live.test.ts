@@ -135,10 +135,10 @@ describe("a pending order's distance from the market", () => {
 });
 
 describe('History date range and CSV', () => {
-  it('turns the date fields into from (inclusive) and to (the next midnight, exclusive), UTC', () => {
+  it("turns the date fields into from (inclusive) and to (the next midnight, exclusive), in the trader's time zone", () => {
     assert.deepEqual(dateRangeMs('', ''), { ok: true, from: undefined, to: undefined });
-    assert.deepEqual(dateRangeMs('2026-11-25', '2026-11-25'), { ok: true, from: Date.UTC(2026, 10, 25), to: Date.UTC(2026, 10, 26) });
-    assert.deepEqual(dateRangeMs('', '2026-01-31'), { ok: true, from: undefined, to: Date.UTC(2026, 1, 1) });
+    assert.deepEqual(dateRangeMs('2026-11-25', '2026-11-25'), { ok: true, from: new Date(2026, 10, 25).getTime(), to: new Date(2026, 10, 26).getTime() });
+    assert.deepEqual(dateRangeMs('', '2026-01-31'), { ok: true, from: undefined, to: new Date(2026, 1, 1).getTime() });
     assert.equal(dateRangeMs('2026-11-26', '2026-11-25').ok, false);
     assert.equal(dateRangeMs('25/11/2026', '').ok, false);
   });

@@ -57,8 +57,8 @@ export async function startHarness(options: { supportChatPhone?: string; market?
   };
 }
 
-export async function newPage(h: Harness, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await h.browser.newContext({ viewport, baseURL: h.origin, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
+export async function newPage(h: Harness, viewport = DESKTOP, { timezoneId = 'UTC' }: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await h.browser.newContext({ viewport, baseURL: h.origin, colorScheme: 'light', timezoneId, locale: 'en-US' });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));

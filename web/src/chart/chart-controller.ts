@@ -81,7 +81,8 @@ export class ChartController {
   ) {
     registerToolOverlays();
     registerLevelOverlay();
-    const chart = init(container, { timezone: 'UTC', locale: 'en-US' });
+    // The trader's own time zone, as every time in the app is shown.
+    const chart = init(container, { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: 'en-US' });
     if (!chart) throw new Error('The chart could not start.');
     this.chart = chart;
     // A phone shows more candles than KLineChart's default spacing would (about twenty across).

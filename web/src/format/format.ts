@@ -88,23 +88,54 @@ export function signOf(value: string | number | null | undefined): -1 | 0 | 1 {
 }
 
 // Made on first use: building a formatter loads locale data, a cost a page that shows no date
-// should not pay while it starts.
+// should not pay while it starts. Times are the trader's own: the browser's time zone, named.
 let dateTimeFormat: Intl.DateTimeFormat | null = null;
+let timeFormat: Intl.DateTimeFormat | null = null;
 let dateOnlyFormat: Intl.DateTimeFormat | null = null;
-const dateTime = () => (dateTimeFormat ??= new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' }));
-const dateOnly = () => (dateOnlyFormat ??= new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' }));
+const FIELDS = { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false } as const;
+const dateTime = () => (dateTimeFormat ??= new Intl.DateTimeFormat('en-GB', { ...FIELDS, timeZoneName: 'short' }));
+const timeOnly = () => (timeFormat ??= new Intl.DateTimeFormat('en-GB', FIELDS));
+const dateOnly = () => (dateOnlyFormat ??= new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit' }));
 
-/** A time (ISO string or epoch ms) as '24 Nov 2026, 09:15:02 UTC'. */
-export function formatDateTime(value: string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '—';
+const asDate = (value: string | number | null | undefined): Date | null => {
+  if (value === null || value === undefined || value === '') return null;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
-  return `${dateTime().format(date)} UTC`;
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/** A time (ISO string or epoch ms) in the trader's time zone, named: '24 Nov 2026, 18:15:02 GMT+9'. */
+export function formatDateTime(value: string | number | null | undefined): string {
+  const date = asDate(value);
+  return date ? dateTime().format(date) : '—';
+}
+
+/** The same without the zone's name, for a table whose column header names it (`timeZoneLabel`). */
+export function formatLocalTime(value: string | number | null | undefined): string {
+  const date = asDate(value);
+  return date ? timeOnly().format(date) : '—';
+}
+
+/** The trader's time zone as times are labelled with it: 'UTC', 'GMT+9', 'GMT-5'. */
+export function timeZoneLabel(at: number = Date.now()): string {
+  return dateTime().formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'local time';
+}
+
+/** A 'YYYY-MM-DDTHH:mm' value for a datetime-local field: the time in the trader's zone. */
+export function toLocalInput(value: string | number | null | undefined): string {
+  const date = asDate(value);
+  if (!date) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A datetime-local field's value, read in the trader's zone, as epoch ms; null when empty or malformed. */
+export function fromLocalInput(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const t = new Date(value).getTime();
+  return Number.isFinite(t) ? t : null;
 }
 
 export function formatDate(value: string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
-  return dateOnly().format(date);
+  const date = asDate(value);
+  return date ? dateOnly().format(date) : '—';
 }

@@ -34,7 +34,7 @@ export function CandleChart({ symbol, period, digits, height = 360, label }: { s
     let resize: ResizeObserver | null = null;
     let timer = 0;
     const start = () => {
-      started = init(el, { timezone: 'UTC', locale: 'en-US' });
+      started = init(el, { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: 'en-US' });
       if (!started) return;
       // KLineChart makes its canvas focusable with tabindex=1, which jumps the page's tab order; keep it in order.
       el.querySelectorAll('[tabindex="1"]').forEach((node) => node.setAttribute('tabindex', '0'));

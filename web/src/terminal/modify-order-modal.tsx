@@ -4,12 +4,11 @@ import { pendingSide } from '@tradeport/trading-math';
 import { useEffect, useState } from 'react';
 import { useModifyPendingOrder, type PendingOrderRow } from '../api/terminal-queries';
 import { ModifyFooter } from './modify-footer';
+import { fromLocalInput, timeZoneLabel, toLocalInput } from '../format/format';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { StopLevelInput } from './stop-level-input';
 
 /** An ISO time as the value of a UTC `datetime-local` field, and back. */
-const toLocalField = (iso: string | null) => (iso ? iso.slice(0, 16) : '');
-const fromLocalField = (v: string) => (v ? Date.parse(`${v}:00Z`) : null);
 
 /**
  * Modify a pending order: its price (and limit price for a stop-limit), SL, TP and expiry. The
@@ -29,7 +28,7 @@ export function ModifyOrderModal({ order, record, onClose, fullScreen = false }:
     setLimit(order && order.stopLimitPrice > 0 ? order.stopLimitPrice : '');
     setStopLoss(order?.stopLoss ?? 0);
     setTakeProfit(order?.takeProfit ?? 0);
-    setExpiry(toLocalField(order?.expiration ?? null));
+    setExpiry(toLocalInput(order?.expiration ?? null));
     reset();
   }, [order, reset]);
   const digits = record?.digits ?? 5;
@@ -42,7 +41,7 @@ export function ModifyOrderModal({ order, record, onClose, fullScreen = false }:
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            modify.mutate({ orderId: order.orderId, price: Number(price), stopLimitPrice: stopLimit ? Number(limit) : 0, stopLoss, takeProfit, expiration: fromLocalField(expiry) }, { onSuccess: onClose });
+            modify.mutate({ orderId: order.orderId, price: Number(price), stopLimitPrice: stopLimit ? Number(limit) : 0, stopLoss, takeProfit, expiration: fromLocalInput(expiry) }, { onSuccess: onClose });
           }}
         >
           <Stack gap="sm">
@@ -50,7 +49,7 @@ export function ModifyOrderModal({ order, record, onClose, fullScreen = false }:
             {stopLimit && <NumberInput label="Limit price" size={fieldSize} value={limit} onChange={setLimit} decimalScale={digits} fixedDecimalScale allowNegative={false} hideControls classNames={{ input: 'tp-figure' }} />}
             <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={order.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} touch={fullScreen} />
             <StopLevelInput label="Take profit" kind="tp" side={side} symbol={order.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} touch={fullScreen} />
-            <TextInput label="Expiry (UTC)" description="Empty: good till cancelled" size={fieldSize} type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)} />
+            <TextInput label={`Expiry (${timeZoneLabel()})`} description="Empty: good till cancelled" size={fieldSize} type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)} />
             <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-order-error" touch={fullScreen} />
           </Stack>
         </form>

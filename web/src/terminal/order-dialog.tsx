@@ -5,7 +5,7 @@ import type { Side } from '@tradeport/trading-math';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
-import { formatPrice, formatUsd } from '../format/format';
+import { formatPrice, formatUsd, timeZoneLabel } from '../format/format';
 import { useAppStore, type OrderTicketRequest } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -204,7 +204,7 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
           <PriceInput label="Limit price" description="Fills at this price or better" value={form.stopLimitPrice} digits={digits} onChange={(value) => dispatch({ type: 'setStopLimitPrice', value })} error={problems.stopLimitPrice} size={size} />
         )}
         {pending && (
-          <TextInput label="Expiry" description="Empty: good till cancelled" type="datetime-local" size={size} value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
+          <TextInput label={`Expiry (${timeZoneLabel()})`} description="Empty: good till cancelled" type="datetime-local" size={size} value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
         )}
         {/* A stop limit has three fields above: this keeps Stop loss and Take profit side by side. */}
         {stopLimit && !touch && <div aria-hidden />}

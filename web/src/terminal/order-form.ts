@@ -15,6 +15,7 @@ import {
   type Prices,
   type Side,
 } from '@tradeport/trading-math';
+import { fromLocalInput } from '../format/format';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { roundToDigits } from './stop-levels';
 
@@ -273,7 +274,7 @@ export function orderProblems(form: OrderForm, side: Side, ctx: OrderContext): O
       if (tp) out.takeProfit = tp;
     }
     if (form.expiry) {
-      const at = expiryTime(form.expiry);
+      const at = fromLocalInput(form.expiry);
       if (at === null) out.expiry = 'Enter a date and time, or leave it empty for good till cancelled.';
       else if (at <= ctx.now) out.expiry = 'The expiry must be in the future.';
     }
@@ -288,13 +289,6 @@ export function orderProblems(form: OrderForm, side: Side, ctx: OrderContext): O
 
 export const hasProblems = (problems: OrderProblems): boolean => Object.values(problems).some(Boolean);
 
-/** A local 'YYYY-MM-DDTHH:mm' as epoch ms, or null when it is not one. */
-export function expiryTime(value: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const t = new Date(value).getTime();
-  return Number.isFinite(t) ? t : null;
-}
-
 export type OrderRequest =
   | { call: 'addTrades'; body: { fullSymbol: string; tradestypes: Side; volume: number; stopLoss: number; takeProfit: number; comment: string } }
   | {
@@ -308,7 +302,7 @@ export function orderRequest(form: OrderForm, side: Side): OrderRequest {
   if (!isPending(form.type)) return { call: 'addTrades', body: { ...common, tradestypes: side } };
   return {
     call: 'addPendingOrder',
-    body: { ...common, orderType: form.type, price: form.price, stopLimitPrice: form.type.endsWith('stop_limit') ? form.stopLimitPrice : 0, expiration: form.expiry ? expiryTime(form.expiry) : null },
+    body: { ...common, orderType: form.type, price: form.price, stopLimitPrice: form.type.endsWith('stop_limit') ? form.stopLimitPrice : 0, expiration: form.expiry ? fromLocalInput(form.expiry) : null },
   };
 }
 

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { callApi, errorMessage, type CallOutput } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import { formatDateTime, formatPrice, formatUsd, formatVolume } from '../format/format';
+import { formatLocalTime, formatPrice, formatUsd, formatVolume, timeZoneLabel } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 import { useSymbolMap } from './positions-hooks';
@@ -38,7 +38,7 @@ function useHistoryPages(kind: HistoryKind, range: Range) {
   });
 }
 
-const time = (v: string | null) => (v ? formatDateTime(v).replace(' UTC', '') : '—');
+const time = (v: string | null) => (v ? formatLocalTime(v) : '—');
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
 
 /** Reads every row of the range, page by page, up to EXPORT_MAX_ROWS. */
@@ -152,11 +152,11 @@ export function HistoryTable() {
                 <Table.Th>Ticket</Table.Th>
                 <Table.Th>Type</Table.Th>
                 <Table.Th className="tp-num">Volume</Table.Th>
-                <Table.Th>Open time</Table.Th>
+                <Table.Th>Open time ({timeZoneLabel()})</Table.Th>
                 <Table.Th className="tp-num">Open price</Table.Th>
                 <Table.Th className="tp-num">S / L</Table.Th>
                 <Table.Th className="tp-num">T / P</Table.Th>
-                <Table.Th>Close time</Table.Th>
+                <Table.Th>Close time ({timeZoneLabel()})</Table.Th>
                 <Table.Th className="tp-num">Close price</Table.Th>
                 <Table.Th className="tp-num">Swap</Table.Th>
                 <Table.Th className="tp-num">Profit</Table.Th>

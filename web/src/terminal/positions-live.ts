@@ -156,22 +156,22 @@ export function toCsv(header: readonly string[], rows: readonly (readonly (strin
   return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-const DAY_MS = 86_400_000;
 const DATE_FIELD = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * A History date range (the date fields' YYYY-MM-DD, UTC, either may be empty) as the server's
- * epoch-ms `from` (inclusive) and `to` (exclusive: the day after the last day chosen).
+ * A History date range (the date fields' YYYY-MM-DD, days of the trader's time zone as every time
+ * is shown, either may be empty) as the server's epoch-ms `from` (inclusive, the first day's local
+ * midnight) and `to` (exclusive: the local midnight that ends the last day chosen).
  */
 export function dateRangeMs(fromDate: string, toDate: string): { ok: true; from?: number; to?: number } | { ok: false; message: string } {
-  const day = (v: string) => {
+  const day = (v: string, after = 0) => {
     const m = DATE_FIELD.exec(v);
-    return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : undefined;
+    return m ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + after).getTime() : undefined;
   };
   const from = fromDate ? day(fromDate) : undefined;
-  const last = toDate ? day(toDate) : undefined;
-  if ((fromDate && from === undefined) || (toDate && last === undefined)) return { ok: false, message: 'Enter dates as YYYY-MM-DD.' };
-  const to = last === undefined ? undefined : last + DAY_MS;
+  // The day after, by the calendar: a day of a daylight-saving change is not 24 hours long.
+  const to = toDate ? day(toDate, 1) : undefined;
+  if ((fromDate && from === undefined) || (toDate && to === undefined)) return { ok: false, message: 'Enter dates as YYYY-MM-DD.' };
   if (from !== undefined && to !== undefined && from >= to) return { ok: false, message: 'The range must end on or after its first day.' };
   return { ok: true, from, to };
 }

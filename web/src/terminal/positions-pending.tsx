@@ -5,7 +5,7 @@ import { pendingSide } from '@tradeport/trading-math';
 import { memo, useMemo, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useCancelPendingOrder, usePendingOrders, type PendingOrderRow } from '../api/terminal-queries';
-import { formatDateTime, formatPrice, formatVolume } from '../format/format';
+import { formatLocalTime, formatPrice, formatVolume, timeZoneLabel } from '../format/format';
 import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError } from '../ui/toast';
@@ -16,7 +16,7 @@ import classes from './positions-panel.module.css';
 import { ModifyOrderModal } from './modify-order-modal';
 
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
-const shortTime = (v: string | null) => (v ? formatDateTime(v).replace(' UTC', '') : 'GTC');
+const shortTime = (v: string | null) => (v ? formatLocalTime(v) : 'GTC');
 
 /** One pending order with the market's price and its distance in points, following its own symbol only. */
 const PendingRow = memo(function PendingRow({ order, record, delayed, onModify, onCancel, cancelling }: { order: PendingOrderRow; record: SymbolRecord | undefined; delayed: boolean; onModify(o: PendingOrderRow): void; onCancel(id: number): void; cancelling: boolean }) {
@@ -92,14 +92,14 @@ export function PendingOrdersTable({ delayed }: { delayed: boolean }) {
           <Table.Tr>
             <Table.Th>Symbol</Table.Th>
             <Table.Th>Order</Table.Th>
-            <Table.Th>Time</Table.Th>
+            <Table.Th>Time ({timeZoneLabel()})</Table.Th>
             <Table.Th>Type</Table.Th>
             <Table.Th className="tp-num">Volume</Table.Th>
             <Table.Th className="tp-num">Price</Table.Th>
             <Table.Th className="tp-num">Limit price</Table.Th>
             <Table.Th className="tp-num">S / L</Table.Th>
             <Table.Th className="tp-num">T / P</Table.Th>
-            <Table.Th>Expiry</Table.Th>
+            <Table.Th>Expiry ({timeZoneLabel()})</Table.Th>
             <Table.Th className={`tp-num ${classes.liveCol}`}>Market</Table.Th>
             <Table.Th className={`tp-num ${classes.liveCol}`}>Distance (pts)</Table.Th>
             <Table.Th>Comment</Table.Th>

@@ -4,7 +4,7 @@ import type { SymbolRecord } from '@tradeport/contracts';
 import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { useCloseTrade, useModifyTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
-import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
+import { formatLocalTime, formatPrice, formatUsd, formatVolume, signOf, timeZoneLabel } from '../format/format';
 import { useAppStore } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -105,7 +105,7 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
       <Table.Td className="tp-figure" c="dimmed">
         {trade.ticket}
       </Table.Td>
-      <Table.Td className="tp-figure">{formatDateTime(trade.timeStamp).replace(' UTC', '')}</Table.Td>
+      <Table.Td className="tp-figure">{formatLocalTime(trade.timeStamp)}</Table.Td>
       <Table.Td>
         <SideText side={trade.type} />
       </Table.Td>
@@ -210,7 +210,7 @@ export function PositionsHead() {
       <Table.Tr>
         <Table.Th>Symbol</Table.Th>
         <Table.Th>Ticket</Table.Th>
-        <Table.Th>Time</Table.Th>
+        <Table.Th>Time ({timeZoneLabel()})</Table.Th>
         <Table.Th>Type</Table.Th>
         <Table.Th className="tp-num">Volume</Table.Th>
         <Table.Th className="tp-num">Price</Table.Th>

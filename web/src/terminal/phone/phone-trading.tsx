@@ -22,7 +22,7 @@ import { useLivePosition } from './position-live';
 
 type Part = 'positions' | 'orders' | 'history';
 const HISTORY_PAGE_ROWS = 50;
-const shortTime = (v: string | null) => (v ? formatDateTime(v).replace(' UTC', '') : 'GTC');
+const shortTime = (v: string | null) => (v ? formatDateTime(v) : 'GTC');
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
 
 /** Balance, Equity, Margin, Free margin and Level in the spec's decimals, live (the desktop footer's figures). */
