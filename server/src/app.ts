@@ -172,12 +172,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     app.decorate('trading', trading);
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);
-    // The answer to a call another instance forwarded here is signed, however it was answered
-    // (the call, a refusal, a shutdown's), so the follower can tell it from anyone else's.
+    // A call that says another instance forwarded it goes no further unless it verifies (whatever
+    // its route), after its body was parsed: the signature covers the body.
     const forwarder = cluster.forwarder;
-    app.addHook('onSend', (request, reply, payload, done) => {
-      forwarder.signAnswer(request, reply, payload);
-      done(null, payload);
+    app.addHook('preHandler', (request, reply, done) => {
+      if (forwarder.admit(request, reply)) done();
     });
     await cluster.start();
     const started = cluster;
@@ -192,5 +191,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(sessionsPlugin);
   await app.register(routesPlugin);
   await app.register(webAppPlugin, { webDistDir: config.webDistDir ?? undefined });
+  // The answer to a forwarded call that verified is signed, however it was answered (the call, a
+  // refusal, a shutdown's), so the follower can tell it from anyone else's. Added last, so that it
+  // runs after every other onSend hook (the session cookie's is one): it signs the headers they set.
+  const signing = app.cluster.forwarder;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    signing.signAnswer(request, reply, payload);
+    done(null, payload);
+  });
   return app;
 }

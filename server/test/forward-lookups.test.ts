@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { ANSWER_HEADER, answerSignature, ENGINE_MOVING, FORWARDED_HEADER, LEADER_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
-import { answerSigned, closeListeners, follower as testFollower, listening, TEST_KEYS } from './helpers/forwarding';
+import { ANSWER_HEADER, ENGINE_MOVING, FORWARDED_HEADER, LEADER_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { answerSigned, closeListeners, signedAnswer, follower as testFollower, listening, TEST_KEYS } from './helpers/forwarding';
 
 /**
  * What a follower asks PostgreSQL before it forwards a call — who leads — is waited for a short,
@@ -86,7 +86,7 @@ describe('a leader that answers 503', () => {
     const leader = Fastify({ logger: false, return503OnClosing: true });
     // Signs its answers as a leader does (app.ts); Fastify's own 503 while closing runs no hook.
     leader.addHook('onSend', async (request, reply, payload) => {
-      const signature = answerSignature(TEST_KEYS, reply.statusCode, request.headers[FORWARDED_HEADER], payload as string);
+      const signature = signedAnswer(TEST_KEYS, reply.statusCode, request.headers[FORWARDED_HEADER], payload as string, reply.getHeaders());
       if (signature) reply.header(ANSWER_HEADER, signature);
       return payload;
     });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { clusterKeys } from '../src/cluster/cluster-keys';
-import { ANSWER_HEADER, answerSignature, bodyText, CLIENT_IP_HEADER, FORGED_CALL, FORWARDED_HEADER, forwardedHeader, Forwarder, SIGNATURE_VALID_MS } from '../src/cluster/forwarding';
-import { TEST_KEYS } from './helpers/forwarding';
+import { ANSWER_HEADER, bodyText, CLIENT_IP_HEADER, FORGED_CALL, FORWARDED_HEADER, forwardedHeader, Forwarder, SIGNATURE_VALID_MS } from '../src/cluster/forwarding';
+import { signedAnswer, TEST_KEYS } from './helpers/forwarding';
 
 /**
  * What a leader does with a call that says another instance forwarded it: it carries it out — and
@@ -18,10 +18,14 @@ async function leaderApp(shared: boolean): Promise<{ app: FastifyInstance; ran: 
   const forwarder = new Forwarder({ role: 'leader', shared, leaderWithin: async () => true }, shared ? TEST_KEYS : null, async () => null);
   const ran: string[] = [];
   const app = Fastify({ logger: false });
+  app.addHook('preHandler', (request, reply, done) => {
+    if (forwarder.admit(request, reply)) done();
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     forwarder.signAnswer(request, reply, payload);
     done(null, payload);
   });
+  app.get('/api/health', async () => ({ status: 'ok' }));
   app.post(ORDER, async (request, reply) => {
     if (await forwarder.route(request, reply)) return reply;
     const ip = forwarder.clientIp(request);
@@ -57,7 +61,7 @@ describe('a call forwarded to the leader', () => {
     const res = await leader.app.inject(call);
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().ip, '203.0.113.5');
-    assert.equal(res.headers[ANSWER_HEADER], answerSignature(TEST_KEYS, 200, call.headers[FORWARDED_HEADER], res.body));
+    assert.equal(res.headers[ANSWER_HEADER], signedAnswer(TEST_KEYS, 200, call.headers[FORWARDED_HEADER], res.body, res.headers as Record<string, string>));
   });
 
   it('is refused, and not carried out, when it only says it was forwarded (no signature), or is signed with another key', async () => {
@@ -93,6 +97,36 @@ describe('a call forwarded to the leader', () => {
     assert.equal(again.statusCode, 403);
     assert.equal((await leader.app.inject(signed({ at: Date.now() - SIGNATURE_VALID_MS - 1_000 }))).statusCode, 403);
     assert.equal(leader.ran.length, before);
+  });
+
+  it('gets no answer signature unless it verified: a made-up header on any route, a 404, a forged call\'s refusal (security review 2, finding 1)', async () => {
+    // Before, every answer to a request whose header merely had the right shape was signed: a fake
+    // leader could have a follower's nonce signed by the real one on any route.
+    const made = { [FORWARDED_HEADER]: forwardedHeader(clusterKeys('not this cluster\'s secret'), 'GET', '/x', '', {}) };
+    const shaped = `v1 ${Date.now()} ${'A'.repeat(22)} ${'B'.repeat(43)}`;
+    for (const header of [made[FORWARDED_HEADER], shaped]) {
+      for (const call of [
+        { method: 'GET' as const, url: '/api/health', headers: { ...baseHeaders, [FORWARDED_HEADER]: header } },
+        { method: 'GET' as const, url: '/no/such/route', headers: { ...baseHeaders, [FORWARDED_HEADER]: header } },
+        { method: 'POST' as const, url: ORDER, headers: { ...baseHeaders, [FORWARDED_HEADER]: header }, payload },
+      ]) {
+        const res = await leader.app.inject(call);
+        assert.notEqual(res.statusCode, 200, `${call.method} ${call.url}`);
+        assert.equal(res.headers[ANSWER_HEADER], undefined, `${call.method} ${call.url} got a signed answer`);
+      }
+    }
+  });
+
+  it('signs every header it passes back with the answer, for the call it answers only', async () => {
+    const call = signed();
+    const res = await leader.app.inject(call);
+    const headers = res.headers as Record<string, string>;
+    const body = res.body;
+    const good = signedAnswer(TEST_KEYS, 200, call.headers[FORWARDED_HEADER], body, headers);
+    assert.equal(res.headers[ANSWER_HEADER], good);
+    assert.notEqual(signedAnswer(TEST_KEYS, 200, call.headers[FORWARDED_HEADER], body, { ...headers, 'cache-control': 'public, max-age=3600' }), good);
+    assert.notEqual(signedAnswer(TEST_KEYS, 200, call.headers[FORWARDED_HEADER], body, { ...headers, 'set-cookie': 'tp_session=x' }), good);
+    assert.notEqual(signedAnswer(TEST_KEYS, 200, signed().headers[FORWARDED_HEADER], body, headers), good, 'another call');
   });
 
   it('a client address header on a call that is not forwarded is ignored', async () => {

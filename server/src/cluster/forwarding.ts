@@ -111,24 +111,34 @@ export function bodyText(method: string, body: unknown): string {
   return method === 'GET' || method === 'HEAD' ? '' : JSON.stringify(body ?? {});
 }
 
-function answerText(status: number, nonce: string, body: string | Buffer): string {
-  return `${status}\n${nonce}\n${sha256(body)}`;
+/** The headers of the leader's answer the client gets (each covered by the answer's signature). */
+const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control'];
+
+/**
+ * What the leader's answer MAC covers: the status, the MAC of the call it answers (so it answers
+ * that call and no other: another nonce, another URL, another body), the body's hash and every
+ * header the follower passes back to the client.
+ */
+function answerText(status: number, requestMac: string, body: string | Buffer, headers: (name: string) => unknown): string {
+  const named = PASSED_BACK.map((name) => {
+    const value = headers(name);
+    return `${name}:${value === undefined ? '' : JSON.stringify(Array.isArray(value) ? value.map(String) : String(value))}`;
+  });
+  return [String(status), requestMac, sha256(body), ...named].join('\n');
 }
 
-/** The ANSWER_HEADER of an answer with `status` and `body` to a call whose FORWARDED_HEADER is `forwarded` (null: that is no forwarded call's). */
-export function answerSignature(keys: ClusterKeys, status: number, forwarded: unknown, body: string | Buffer): string | null {
-  const nonce = forwardedNonce(forwarded);
-  return nonce === null ? null : mac(keys.answer, answerText(status, nonce, body));
+/** The ANSWER_HEADER of an answer with `status`, `body` and `headers` to the forwarded call whose MAC is `requestMac`. */
+export function answerSignature(keys: ClusterKeys, status: number, requestMac: string, body: string | Buffer, headers: (name: string) => unknown): string {
+  return mac(keys.answer, answerText(status, requestMac, body, headers));
 }
 
 /** The nonce of a forwarded call's header, if it has the header's shape (signed or not). */
 function forwardedNonce(header: unknown): string | null {
   if (typeof header !== 'string') return null;
   const parts = header.split(' ');
-  return parts.length === 4 && parts[0] === 'v1' && /^[A-Za-z0-9_-]{16,64}$/.test(parts[2]!) ? parts[2]! : null;
+  return parts.length === 4 && parts[0] === 'v1' && /^\d{1,15}$/.test(parts[1]!) && /^[A-Za-z0-9_-]{16,64}$/.test(parts[2]!) ? parts[2]! : null;
 }
-/** The headers of the leader's answer the client gets. */
-const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control'];
+
 
 /** Answers 503 with Retry-After in the spec's shape: the client may try again, nothing is lost. */
 export function sendRetryable(reply: FastifyReply, message: string): FastifyReply {
@@ -159,8 +169,8 @@ export class Forwarder {
   private known: { address: string | null; at: number } | null = null;
   /** The lookup of the leader's address under way, which every call that needs it meanwhile shares. */
   private looking: { address: Promise<string | null>; at: number } | null = null;
-  /** The forwarded calls this instance has taken (verified), for `clientIp`. */
-  private readonly verified = new WeakSet<FastifyRequest>();
+  /** The forwarded calls this instance has taken (verified), with their MACs: for `clientIp` and `signAnswer`. */
+  private readonly verified = new WeakMap<FastifyRequest, string>();
   private readonly nonces = new ReplayGuard(SIGNATURE_VALID_MS, REMEMBERED_NONCES);
 
   constructor(
@@ -187,20 +197,11 @@ export class Forwarder {
    * on), true when it was answered already — forwarded to the leader, or refused as retryable.
    */
   async route(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    // A call that says another instance forwarded it is carried out (or refused as retryable
-    // below) only when it proves it: anyone who reaches this instance could send the header.
-    if (request.headers[FORWARDED_HEADER] !== undefined) {
-      const problem = this.verify(request);
-      if (problem === 'busy') {
-        // Genuine, but more forwarded calls in the window than are remembered: nothing was done.
-        sendRetryable(reply, ENGINE_MOVING);
-        return true;
-      }
-      if (problem !== null) {
-        request.log.warn({ problem }, 'a forwarded call that does not verify was refused (another CLUSTER_SECRET, a replay, or forged)');
-        reply.code(403).send({ status: 'Failure', message: FORGED_CALL });
-        return true;
-      }
+    // A call that says another instance forwarded it was checked by `admit` before any handler
+    // ran; one that did not verify never gets here, unless `admit` was not hooked in.
+    if (request.headers[FORWARDED_HEADER] !== undefined && !this.verified.has(request)) {
+      reply.code(403).send({ status: 'Failure', message: FORGED_CALL });
+      return true;
     }
     if (this.cluster.role === 'leader') return false;
     // Everything below shares one deadline from now, so a forwarded call is answered within
@@ -241,6 +242,26 @@ export class Forwarder {
   }
 
   /**
+   * Checks a call that says another instance forwarded it (a preHandler hook for every route,
+   * app.ts, so after its body was parsed): it goes on only when it verifies, and is refused here
+   * otherwise — whichever route it asked for. Only a call that verified gets a signed answer
+   * (`signAnswer`): a made-up header on any route, a health check or a 404, gets none.
+   */
+  admit(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (request.headers[FORWARDED_HEADER] === undefined) return true;
+    const problem = this.verify(request);
+    if (problem === null) return true;
+    if (problem === 'busy') {
+      // Genuine, but more forwarded calls in the window than are remembered: nothing was done.
+      sendRetryable(reply, ENGINE_MOVING);
+      return false;
+    }
+    request.log.warn({ problem }, 'a forwarded call that does not verify was refused (another CLUSTER_SECRET, a replay, or forged)');
+    reply.code(403).send({ status: 'Failure', message: FORGED_CALL });
+    return false;
+  }
+
+  /**
    * Why a call carrying FORWARDED_HEADER cannot be taken as forwarded by an instance of this
    * cluster, or null when it can: signed with this cluster's key over what it asks, within
    * `SIGNATURE_VALID_MS` of this clock, its nonce never seen before ('busy': a good call, but the
@@ -253,27 +274,33 @@ export class Forwarder {
     if (nonce === null) return 'no signature';
     const [, at, , given] = (header as string).split(' ');
     const signedAt = Number(at);
-    if (!Number.isSafeInteger(signedAt)) return 'no signature';
     const text = requestText(request.method, request.url, signedAt, nonce, bodyText(request.method, request.body), request.headers);
     if (!macMatches(this.keys.request, text, given!)) return 'a signature that does not match';
     const fresh = this.nonces.accept(nonce, signedAt);
     if (fresh === 'full') return 'busy';
     if (fresh !== 'fresh') return fresh === 'stale' ? 'signed too long ago (or the clocks differ)' : 'a replay';
-    this.verified.add(request);
+    this.verified.set(request, given!);
     return null;
   }
 
   /**
-   * Signs the answer to a call that came with a forwarded call's header (an onSend hook, app.ts),
-   * whatever answered it — the call itself, a refusal, a shutdown's — so that the follower can
-   * tell this instance's answer from anyone else's. Streams are not signed (no engine call answers
-   * with one): the follower takes them for no answer.
+   * Signs the answer to a forwarded call that verified (an onSend hook, app.ts), whatever answered
+   * it — the call itself, a refusal, a shutdown's — so that the follower can tell this instance's
+   * answer to its call from anyone else's. Nothing else is signed: a call that only has the
+   * header's shape gets no signature to take elsewhere. Streams are not signed (no engine call
+   * answers with one): the follower takes them for no answer.
    */
   signAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
-    if (!this.keys) return;
+    const requestMac = this.verified.get(request);
+    if (!this.keys || requestMac === undefined) return;
     if (payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
-    const signature = answerSignature(this.keys, reply.statusCode, request.headers[FORWARDED_HEADER], (payload as string | Buffer | null) ?? '');
-    if (signature !== null) reply.header(ANSWER_HEADER, signature);
+    // The content type Fastify would set after the onSend hooks, set now so that it is signed.
+    if (payload !== null && payload !== undefined && reply.getHeader('content-type') === undefined) {
+      reply.header('content-type', typeof payload === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+    }
+    // Fastify sends no body to a HEAD request: the follower receives none.
+    const body = request.method === 'HEAD' ? '' : ((payload as string | Buffer | null) ?? '');
+    reply.header(ANSWER_HEADER, answerSignature(this.keys, reply.statusCode, requestMac, body, (name) => reply.getHeader(name)));
   }
 
   /**
@@ -318,7 +345,9 @@ export class Forwarder {
     headers[CLIENT_IP_HEADER] = request.ip;
     const text = bodyText(request.method, request.body);
     const nonce = randomBytes(16).toString('base64url');
-    headers[FORWARDED_HEADER] = forwardedHeader(keys, request.method, request.url, text, headers, Date.now(), nonce);
+    const forwarded = forwardedHeader(keys, request.method, request.url, text, headers, Date.now(), nonce);
+    headers[FORWARDED_HEADER] = forwarded;
+    const requestMac = forwarded.split(' ').at(-1)!;
     const budgetMs = until - Date.now();
     if (budgetMs <= 0) {
       // Its time went on waiting before anything was sent.
@@ -349,7 +378,8 @@ export class Forwarder {
           const status = answer.statusCode ?? 502;
           const content = Buffer.concat(chunks);
           const signature = answer.headers[ANSWER_HEADER];
-          if (typeof signature !== 'string' || !macMatches(keys.answer, answerText(status, nonce, content), signature)) {
+          const signed = answerText(status, requestMac, content, (name) => answer.headers[name]);
+          if (typeof signature !== 'string' || !macMatches(keys.answer, signed, signature)) {
             // Not the leader's answer: whoever answered may not be an instance of this cluster, so
             // nothing of it reaches the client, and the address is asked for again. Fastify's bare
             // 503 (no Retry-After; see below) is refused before any handler ran: nothing was done.

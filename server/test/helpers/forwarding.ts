@@ -22,9 +22,19 @@ export const TEST_KEYS: ClusterKeys = clusterKeys('the forwarding tests share th
  * calls (the follower passes on nothing unsigned).
  */
 export function answerSigned(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  const signature = answerSignature(TEST_KEYS, status, req.headers[FORWARDED_HEADER], body);
+  const signature = signedAnswer(TEST_KEYS, status, req.headers[FORWARDED_HEADER], body, headers);
   res.writeHead(status, { ...headers, ...(signature ? { [ANSWER_HEADER]: signature } : {}) });
   res.end(body);
+}
+
+/**
+ * A leader's signature (`keys`) on an answer with `status`, `body` and `headers` to the call whose
+ * FORWARDED_HEADER is `forwarded` (its MAC is the header's last part); null without one.
+ */
+export function signedAnswer(keys: ClusterKeys, status: number, forwarded: unknown, body: string | Buffer, headers: Record<string, string | string[] | number | undefined>): string | null {
+  if (typeof forwarded !== 'string') return null;
+  const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return answerSignature(keys, status, forwarded.split(' ').at(-1)!, body, (name) => lower.get(name));
 }
 
 /** Listens on a free loopback port; the server's address (`http://127.0.0.1:<port>`). */

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, describe, test } from 'node:test';
+import { clusterKeys } from '../src/cluster/cluster-keys';
+import { ANSWER_HEADER, FORWARDED_HEADER, OUTCOME_UNKNOWN } from '../src/cluster/forwarding';
+import { closeListeners, follower, listening, signedAnswer, TEST_KEYS } from './helpers/forwarding';
+
+/**
+ * What a follower passes back from whoever answered a forwarded call (security review 2, findings 1
+ * and 2): only the leader's answer to that very call — signed with the cluster's key over the
+ * status, the call's MAC, the body and every header passed back — and the call reaches the leader
+ * exactly as it was signed, whatever its URL holds.
+ */
+type Mode = 'good' | 'unsigned' | 'other key' | 'replayed' | 'header altered' | 'cookie added';
+
+async function standIn(mode: () => Mode): Promise<{ address: string; urls: string[] }> {
+  const urls: string[] = [];
+  let first: { headers: Record<string, string>; body: string } | null = null;
+  const server = http.createServer((req, res) => {
+    urls.push(req.url ?? '');
+    const body = JSON.stringify({ status: 'success', message: 'from the stand-in' });
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+    const m = mode();
+    const keys = m === 'other key' ? clusterKeys('another deployment, another secret') : TEST_KEYS;
+    const signature = signedAnswer(keys, 200, req.headers[FORWARDED_HEADER], body, headers)!;
+    const signedHeaders = { ...headers, [ANSWER_HEADER]: signature };
+    if (m === 'good') first = { headers: signedHeaders, body };
+    if (m === 'replayed') {
+      // The first call's genuine signed answer, given to another call.
+      res.writeHead(200, first!.headers);
+      return res.end(first!.body);
+    }
+    if (m === 'unsigned') res.writeHead(200, headers);
+    else if (m === 'header altered') res.writeHead(200, { ...signedHeaders, 'cache-control': 'public, max-age=31536000' });
+    else if (m === 'cookie added') res.writeHead(200, { ...signedHeaders, 'set-cookie': 'tp_session=the-attackers; Path=/' });
+    else res.writeHead(200, signedHeaders);
+    res.end(body);
+  });
+  return { address: await listening(server), urls };
+}
+
+describe("a follower and the leader's answers", () => {
+  after(closeListeners);
+
+  test('passes back a signed answer to its call, and nothing unsigned, signed with another key, given to another call, or with a header changed', async () => {
+    let mode: Mode = 'good';
+    const leader = await standIn(() => mode);
+    const f = follower({ lookup: async () => leader.address });
+    try {
+      const good = await f.call({ method: 'GET' });
+      assert.equal(good.res.statusCode, 200, good.res.body);
+      assert.equal(good.res.json().message, 'from the stand-in');
+      for (const m of ['unsigned', 'other key', 'replayed', 'header altered', 'cookie added'] as const) {
+        mode = m;
+        const { res } = await f.call({ method: 'GET' });
+        assert.equal(res.statusCode, 503, `${m}: ${res.body}`);
+        assert.deepEqual(res.json(), { status: 'Failure', message: OUTCOME_UNKNOWN }, m);
+        assert.equal(res.headers['set-cookie'], undefined, m);
+        assert.equal(res.headers['cache-control'], undefined, m);
+      }
+    } finally {
+      await f.close();
+    }
+  });
+});
