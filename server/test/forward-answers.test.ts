@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { clusterKeys } from '../src/cluster/cluster-keys';
-import { ANSWER_HEADER, FORWARDED_HEADER, OUTCOME_UNKNOWN } from '../src/cluster/forwarding';
+import Fastify from 'fastify';
+import { ANSWER_HEADER, FORWARDED_HEADER, Forwarder, OUTCOME_UNKNOWN } from '../src/cluster/forwarding';
 import { closeListeners, follower, listening, signedAnswer, TEST_KEYS } from './helpers/forwarding';
 
 /**
@@ -60,6 +61,50 @@ describe("a follower and the leader's answers", () => {
       }
     } finally {
       await f.close();
+    }
+  });
+});
+
+describe('a URL that a URL parser would write differently', () => {
+  after(closeListeners);
+
+  test("reaches the leader as the client sent it, and verifies: quotes, spaces written %20, '..'", async () => {
+    // The leader's side: the signature check (app.ts's hooks) and a read that echoes its URL.
+    const leaderForwarder = new Forwarder({ role: 'leader', shared: true, leaderWithin: async () => true }, TEST_KEYS, async () => null);
+    const leader = Fastify({ logger: false });
+    leader.addHook('preHandler', (request, reply, done) => {
+      if (leaderForwarder.admit(request, reply)) done();
+    });
+    leader.addHook('onSend', (request, reply, payload, done) => {
+      leaderForwarder.signAnswer(request, reply, payload);
+      done(null, payload);
+    });
+    leader.get('/api/platform/*', async (request) => ({ status: 'success', url: request.url }));
+    const leaderAddress = await leader.listen({ port: 0, host: '127.0.0.1' });
+    // The follower's side, listening, so that the URL reaches it untouched (no inject).
+    const followerForwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, TEST_KEYS, async () => leaderAddress);
+    const followerApp = Fastify({ logger: false });
+    followerApp.get('/api/platform/*', async (request, reply) => ((await followerForwarder.route(request, reply)) ? reply : { status: 'here' }));
+    const followerAddress = new URL(await followerApp.listen({ port: 0, host: '127.0.0.1' }));
+    try {
+      for (const path of ["/api/platform/getTrades.php?x=it's", '/api/platform/getTrades.php?q="a"%20b', '/api/platform/x/../getTrades.php?a=1', '/api/platform/getTrades.php?a=<b>|{c}^`d`']) {
+        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = http.request({ hostname: '127.0.0.1', port: followerAddress.port, path }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        assert.equal(answer.status, 200, `${path}: ${answer.body}`);
+        assert.equal(JSON.parse(answer.body).url, path);
+      }
+    } finally {
+      followerForwarder.close();
+      leaderForwarder.close();
+      await followerApp.close();
+      await leader.close();
     }
   });
 });

@@ -368,7 +368,12 @@ export class Forwarder {
         if (!reply.sent) sendRetryable(reply, message);
         resolve();
       };
-      const outgoing = http.request(`${address}${request.url}`, { method: request.method, headers, agent: this.agent, timeout: budgetMs }, (answer) => {
+      // The URL goes as it was received and signed: given as one string, Node's URL parser would
+      // encode it again (quotes, spaces) and resolve any `..`, and the leader would find the
+      // signature wrong.
+      const target = new URL(address);
+      const options = { hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, path: request.url, method: request.method, headers, agent: this.agent, timeout: budgetMs };
+      const outgoing = http.request(options, (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (c: Buffer) => chunks.push(c));
         answer.on('error', () => fail(OUTCOME_UNKNOWN));
