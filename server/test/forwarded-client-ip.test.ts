@@ -103,7 +103,7 @@ describe('a call forwarded to the leader', () => {
     // Before, every answer to a request whose header merely had the right shape was signed: a fake
     // leader could have a follower's nonce signed by the real one on any route.
     const made = { [FORWARDED_HEADER]: forwardedHeader(clusterKeys('not this cluster\'s secret'), 'GET', '/x', '', {}) };
-    const shaped = `v1 ${Date.now()} ${'A'.repeat(22)} ${'B'.repeat(43)}`;
+    const shaped = `v2 ${'A'.repeat(12)} 1 ${Date.now()} ${'B'.repeat(43)}`;
     for (const header of [made[FORWARDED_HEADER], shaped]) {
       for (const call of [
         { method: 'GET' as const, url: '/api/health', headers: { ...baseHeaders, [FORWARDED_HEADER]: header } },

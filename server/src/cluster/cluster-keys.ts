@@ -50,38 +50,70 @@ export function sha256(data: string | Buffer): string {
 }
 
 /**
- * Remembers the nonces of signed messages accepted in the last `windowMs`, so a message captured
- * and sent again is refused: a message older than the window is refused by its time, and one
- * within it by its nonce. Each nonce is kept for twice the window after it arrived (a message
- * stamped up to `windowMs` ahead of this clock stays acceptable by its time that long), in
- * arrival order, so forgetting is taking from the front. At most `capacity` are kept: past that a
- * message is refused rather than an unexpired nonce forgotten (only holders of the secret can make
- * nonces, so only a flood of genuine traffic gets there, and it is told to try again).
+ * Keeps a forwarded call usable once: each follower (a sender, one per process) numbers the calls it
+ * signs, and a call is fresh when its time is within `windowMs` of this clock and its number was
+ * not taken before from that sender. Calls travel over many connections at once, so they may
+ * arrive out of order: the numbers taken are remembered as a bitmap of the last `span` below the
+ * sender's highest, and one further below than that is refused (it cannot be told from a replay;
+ * it would have been overtaken by `span` calls of its own sender). Only the senders heard from in
+ * the last two windows are kept (an older sender's calls are outside the window by their time), at
+ * most `maxSenders` of them: memory grows with the followers, never with the traffic.
  */
-export class ReplayGuard {
-  private readonly seen = new Map<string, number>();
+export class ForwardedGuard {
+  private readonly senders = new Map<string, { top: number; taken: Uint8Array; heardAt: number }>();
+  private prunedAt = 0;
 
   constructor(
     readonly windowMs: number,
-    private readonly capacity: number,
+    private readonly span: number,
+    private readonly maxSenders: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    if (span % 8 !== 0 || span <= 0) throw new Error('span must be a positive multiple of 8');
+  }
+
+  /** The senders remembered (a test's view of the bound). */
+  get remembered(): number {
+    return this.senders.size;
+  }
 
   /**
-   * Whether a message stamped `at` with `nonce` is fresh — inside the window and never seen — and
-   * remembered now ('fresh'); or why not: 'stale', 'seen', or 'full' (too many remembered: try later).
+   * Whether call `seq` of `sender`, stamped `at`, is fresh ('fresh', and taken now), or why not:
+   * 'stale' (outside the time window), 'seen' (taken before, or too far below the sender's
+   * highest to tell), 'full' (`maxSenders` are remembered: try later).
    */
-  accept(nonce: string, at: number): 'fresh' | 'stale' | 'seen' | 'full' {
+  accept(sender: string, seq: number, at: number): 'fresh' | 'stale' | 'seen' | 'full' {
     const now = this.now();
-    if (!Number.isSafeInteger(at) || Math.abs(now - at) > this.windowMs) return 'stale';
-    for (const [n, until] of this.seen) {
-      if (until > now) break;
-      this.seen.delete(n);
+    if (!Number.isSafeInteger(at) || !Number.isSafeInteger(seq) || seq < 0 || Math.abs(now - at) > this.windowMs) return 'stale';
+    if (now - this.prunedAt > this.windowMs) {
+      this.prunedAt = now;
+      for (const [s, l] of this.senders) if (now - l.heardAt > 2 * this.windowMs) this.senders.delete(s);
     }
-    if (this.seen.has(nonce)) return 'seen';
-    if (this.seen.size >= this.capacity) return 'full';
-    this.seen.set(nonce, now + 2 * this.windowMs);
+    let known = this.senders.get(sender);
+    if (!known) {
+      if (this.senders.size >= this.maxSenders) return 'full';
+      known = { top: seq, taken: new Uint8Array(this.span / 8), heardAt: now };
+      this.senders.set(sender, known);
+    } else if (seq > known.top) {
+      // Numbers between the old highest and this one are not taken yet.
+      if (seq - known.top >= this.span) known.taken.fill(0);
+      else for (let n = known.top + 1; n < seq; n++) this.mark(known.taken, n, false);
+      known.top = seq;
+    } else if (seq <= known.top - this.span || this.isMarked(known.taken, seq)) return 'seen';
+    this.mark(known.taken, seq, true);
+    known.heardAt = now;
     return 'fresh';
+  }
+
+  private isMarked(taken: Uint8Array, seq: number): boolean {
+    const bit = seq % this.span;
+    return (taken[bit >> 3]! & (1 << (bit & 7))) !== 0;
+  }
+
+  private mark(taken: Uint8Array, seq: number, on: boolean): void {
+    const bit = seq % this.span;
+    if (on) taken[bit >> 3]! |= 1 << (bit & 7);
+    else taken[bit >> 3]! &= ~(1 << (bit & 7));
   }
 }
 
@@ -100,6 +132,11 @@ export class SequenceGuard {
     readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The senders remembered (a test's view of the bound). */
+  get remembered(): number {
+    return this.last.size;
+  }
 
   accept(sender: string, seq: number, at: number): boolean {
     const now = this.now();

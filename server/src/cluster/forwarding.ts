@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { calls, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from './cluster';
-import { mac, macMatches, ReplayGuard, sha256, type ClusterKeys } from './cluster-keys';
+import { ForwardedGuard, mac, macMatches, sha256, type ClusterKeys } from './cluster-keys';
 
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
@@ -33,16 +33,17 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
 
 /**
  * Marks a call one instance forwarded to another (it is never forwarded again), and signs it:
- * `v1 <epoch ms> <nonce> <MAC>`, the MAC over the method, the URL, the time, the nonce, the body's
- * hash and the headers passed on (`requestText`). The leader carries out nothing that arrives with
- * this header unless the signature verifies, is recent and has not been seen before.
+ * `v2 <sender> <number> <epoch ms> <MAC>`, the MAC over the method, the URL, the sending
+ * follower's id, the call's number from it, the time, the body's hash and the headers passed on
+ * (`requestText`). The leader carries out nothing that arrives with this header unless the
+ * signature verifies, is recent and its number has not been taken from that sender before.
  */
 export const FORWARDED_HEADER = 'x-tradeport-forwarded';
 /** The client's address as the forwarding instance saw it (covered by the request's signature; see `Forwarder.clientIp`). */
 export const CLIENT_IP_HEADER = 'x-tradeport-client-ip';
 /**
  * The leader's signature on its answer to a forwarded call: the MAC over the status, the call's
- * nonce and the body's hash. A follower passes on no answer without it — whoever took the call
+ * MAC and the body's hash. A follower passes on no answer without it — whoever took the call
  * in the leader's stead cannot make one.
  */
 export const ANSWER_HEADER = 'x-tradeport-answer';
@@ -51,8 +52,13 @@ export const ANSWER_HEADER = 'x-tradeport-answer';
  * signed, so this is the clocks' difference and the network's delay, with room to spare.
  */
 export const SIGNATURE_VALID_MS = 15_000;
-/** At most this many forwarded calls' nonces are remembered (a window's worth, at 6,000 calls a second). */
-const REMEMBERED_NONCES = 200_000;
+/**
+ * How far out of order a follower's calls may arrive (calls overtaken by this many later ones of
+ * the same follower are refused as possible replays): 8 KiB per follower remembered.
+ */
+const OUT_OF_ORDER_SPAN = 65_536;
+/** At most this many followers' numbering is remembered (each a process heard within two windows). */
+const REMEMBERED_SENDERS = 1_000;
 /** How long a forwarded call may take before the client is told it may or may not have happened. */
 export const FORWARD_DEADLINE_MS = 10_000;
 /**
@@ -86,24 +92,33 @@ export const FORGED_CALL = 'This call claims to come from another Tradeport serv
 /**
  * What a forwarded call's MAC covers: everything the leader acts on — method, URL, body, the
  * headers passed on (the session cookie, the Idempotency-Key, the client's address) — with the
- * time and nonce that make it usable once. The body is its JSON text as the follower sends it;
+ * time, sender and number that make it usable once. The body is its JSON text as the follower sends it;
  * the leader, which has parsed it, writes it again (JSON text written by JSON.stringify reads and
  * writes back to the same text).
  */
-function requestText(method: string, url: string, at: number, nonce: string, body: string, headers: Record<string, string | string[] | undefined>): string {
+function requestText(method: string, url: string, at: number, sender: string, seq: number, body: string, headers: Record<string, string | string[] | undefined>): string {
   const named = SIGNED.map((name) => {
     const value = headers[name];
     return `${name}:${Array.isArray(value) ? value.join(', ') : (value ?? '')}`;
   });
-  return [method, url, String(at), nonce, sha256(body), ...named].join('\n');
+  return [method, url, String(at), sender, String(seq), sha256(body), ...named].join('\n');
 }
 
 /**
- * FORWARDED_HEADER for a call (`headers`: those passed on, with CLIENT_IP_HEADER), signed with the
- * cluster's request key; `body` as `bodyText` gives it.
+ * FORWARDED_HEADER for call number `seq` of follower `sender` (`headers`: those passed on, with
+ * CLIENT_IP_HEADER), signed with the cluster's request key; `body` as `bodyText` gives it.
  */
-export function forwardedHeader(keys: ClusterKeys, method: string, url: string, body: string, headers: Record<string, string | string[] | undefined>, at = Date.now(), nonce = randomBytes(16).toString('base64url')): string {
-  return `v1 ${at} ${nonce} ${mac(keys.request, requestText(method, url, at, nonce, body, headers))}`;
+export function forwardedHeader(
+  keys: ClusterKeys,
+  method: string,
+  url: string,
+  body: string,
+  headers: Record<string, string | string[] | undefined>,
+  at = Date.now(),
+  sender = randomBytes(9).toString('base64url'),
+  seq = 1,
+): string {
+  return `v2 ${sender} ${seq} ${at} ${mac(keys.request, requestText(method, url, at, sender, seq, body, headers))}`;
 }
 
 /** The body text a forwarded call is signed over (nothing for a read). */
@@ -116,7 +131,7 @@ const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control
 
 /**
  * What the leader's answer MAC covers: the status, the MAC of the call it answers (so it answers
- * that call and no other: another nonce, another URL, another body), the body's hash and every
+ * that call and no other: another number, another URL, another body), the body's hash and every
  * header the follower passes back to the client.
  */
 function answerText(status: number, requestMac: string, body: string | Buffer, headers: (name: string) => unknown): string {
@@ -132,13 +147,15 @@ export function answerSignature(keys: ClusterKeys, status: number, requestMac: s
   return mac(keys.answer, answerText(status, requestMac, body, headers));
 }
 
-/** The nonce of a forwarded call's header, if it has the header's shape (signed or not). */
-function forwardedNonce(header: unknown): string | null {
+/** A forwarded call's header taken apart, if it has the header's shape (signed or not). */
+function parseForwarded(header: unknown): { sender: string; seq: number; at: number; given: string } | null {
   if (typeof header !== 'string') return null;
   const parts = header.split(' ');
-  return parts.length === 4 && parts[0] === 'v1' && /^\d{1,15}$/.test(parts[1]!) && /^[A-Za-z0-9_-]{16,64}$/.test(parts[2]!) ? parts[2]! : null;
+  if (parts.length !== 5 || parts[0] !== 'v2') return null;
+  const [, sender, seq, at, given] = parts as [string, string, string, string, string];
+  if (!/^[A-Za-z0-9_-]{8,32}$/.test(sender) || !/^\d{1,15}$/.test(seq) || !/^\d{1,15}$/.test(at) || !/^[A-Za-z0-9_-]{43}$/.test(given)) return null;
+  return { sender, seq: Number(seq), at: Number(at), given };
 }
-
 
 /** Answers 503 with Retry-After in the spec's shape: the client may try again, nothing is lost. */
 export function sendRetryable(reply: FastifyReply, message: string): FastifyReply {
@@ -171,7 +188,10 @@ export class Forwarder {
   private looking: { address: Promise<string | null>; at: number } | null = null;
   /** The forwarded calls this instance has taken (verified), with their MACs: for `clientIp` and `signAnswer`. */
   private readonly verified = new WeakMap<FastifyRequest, string>();
-  private readonly nonces = new ReplayGuard(SIGNATURE_VALID_MS, REMEMBERED_NONCES);
+  private readonly taken = new ForwardedGuard(SIGNATURE_VALID_MS, OUT_OF_ORDER_SPAN, REMEMBERED_SENDERS);
+  /** This process, as the sender of the calls it forwards, and the number of its last one. */
+  private readonly sender = randomBytes(9).toString('base64url');
+  private seq = 0;
 
   constructor(
     private readonly cluster: Leading,
@@ -264,22 +284,20 @@ export class Forwarder {
   /**
    * Why a call carrying FORWARDED_HEADER cannot be taken as forwarded by an instance of this
    * cluster, or null when it can: signed with this cluster's key over what it asks, within
-   * `SIGNATURE_VALID_MS` of this clock, its nonce never seen before ('busy': a good call, but the
-   * nonces remembered are at their limit).
+   * `SIGNATURE_VALID_MS` of this clock, its number never taken from its sender ('busy': a good call,
+   * but the senders remembered are at their limit).
    */
   private verify(request: FastifyRequest): string | null {
     if (!this.keys) return 'this instance has no CLUSTER_SECRET';
-    const header = request.headers[FORWARDED_HEADER];
-    const nonce = forwardedNonce(header);
-    if (nonce === null) return 'no signature';
-    const [, at, , given] = (header as string).split(' ');
-    const signedAt = Number(at);
-    const text = requestText(request.method, request.url, signedAt, nonce, bodyText(request.method, request.body), request.headers);
-    if (!macMatches(this.keys.request, text, given!)) return 'a signature that does not match';
-    const fresh = this.nonces.accept(nonce, signedAt);
+    const header = parseForwarded(request.headers[FORWARDED_HEADER]);
+    if (header === null) return 'no signature';
+    const { sender, seq, at, given } = header;
+    const text = requestText(request.method, request.url, at, sender, seq, bodyText(request.method, request.body), request.headers);
+    if (!macMatches(this.keys.request, text, given)) return 'a signature that does not match';
+    const fresh = this.taken.accept(sender, seq, at);
     if (fresh === 'full') return 'busy';
     if (fresh !== 'fresh') return fresh === 'stale' ? 'signed too long ago (or the clocks differ)' : 'a replay';
-    this.verified.set(request, given!);
+    this.verified.set(request, given);
     return null;
   }
 
@@ -344,8 +362,7 @@ export class Forwarder {
     }
     headers[CLIENT_IP_HEADER] = request.ip;
     const text = bodyText(request.method, request.body);
-    const nonce = randomBytes(16).toString('base64url');
-    const forwarded = forwardedHeader(keys, request.method, request.url, text, headers, Date.now(), nonce);
+    const forwarded = forwardedHeader(keys, request.method, request.url, text, headers, Date.now(), this.sender, ++this.seq);
     headers[FORWARDED_HEADER] = forwarded;
     const requestMac = forwarded.split(' ').at(-1)!;
     const budgetMs = until - Date.now();
