@@ -22,6 +22,11 @@ export interface ClusterKeys {
    * anyway — always agree on it. It reveals nothing of the secret (an HMAC output).
    */
   readonly channelPrefix: string;
+  /**
+   * Names the secret in the leader's address row (leader-address.ts), so that a follower with
+   * another one knows before it sends anything. An HMAC output: it reveals nothing of the secret.
+   */
+  readonly keyId: string;
 }
 
 export function clusterKeys(secret: string): ClusterKeys {
@@ -31,6 +36,7 @@ export function clusterKeys(secret: string): ClusterKeys {
     request: derive('forwarded request'),
     answer: derive('forwarded answer'),
     channelPrefix: `tradeport:${derive('channel prefix').subarray(0, 8).toString('hex')}:`,
+    keyId: derive('key id').subarray(0, 8).toString('hex'),
   };
 }
 

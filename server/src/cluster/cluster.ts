@@ -9,7 +9,7 @@ import type { Db } from '../storage/db';
 import type { TradingEngine } from '../trading/engine';
 import { Forwarder, type Leading } from './forwarding';
 import { clusterKeys } from './cluster-keys';
-import { leaderAddress, publishLeaderAddress } from './leader-address';
+import { clearLeaderAddress, LEADER_ADDRESS_REFRESH_MS, leaderAddress, publishLeaderAddress, refreshLeaderAddress } from './leader-address';
 import { DEFAULT_LEASE_TIMING, LeaderLease, type LeaseLog, type LeaseTiming } from './leader-lease';
 
 declare module 'fastify' {
@@ -85,8 +85,11 @@ export class Cluster implements Leading {
   private address: string | null = null;
   /** A retry of the address's publication (see `publishAddress`). */
   private publishTimer: NodeJS.Timeout | null = null;
+  /** The epoch this instance published its address under, while it leads, and the row's refreshing. */
+  private published: { epoch: number; timer: NodeJS.Timeout } | null = null;
   readonly forwarder: Forwarder;
   readonly instance: string;
+  private readonly keyId: string;
 
   constructor(private readonly parts: ClusterParts) {
     const { config, bus, market } = parts;
@@ -94,7 +97,8 @@ export class Cluster implements Leading {
     this.lease = config.databaseUrl.startsWith('sqlite:')
       ? null
       : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING, config.eventBus);
-    this.forwarder = new Forwarder(this, config.clusterSecret ? clusterKeys(config.clusterSecret) : null, () => leaderAddress(parts.db));
+    this.keyId = config.clusterSecret ? clusterKeys(config.clusterSecret).keyId : '';
+    this.forwarder = new Forwarder(this, config.clusterSecret ? clusterKeys(config.clusterSecret) : null, async () => (await leaderAddress(parts.db))?.address ?? null);
     if (bus.relayQuotes && bus.onRelayedQuotes) {
       this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
       this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));
@@ -232,6 +236,7 @@ export class Cluster implements Leading {
     if (this.state === 'follower') return;
     this.state = 'follower';
     this.pending.clear();
+    void this.withdrawAddress();
     // Its own batches are history now: only a newer leader's are taken.
     this.leaderEpoch = Math.max(this.leaderEpoch, this.parts.trading.epoch ?? 0);
     const { bus, market } = this.parts;
@@ -262,9 +267,17 @@ export class Cluster implements Leading {
     const address = this.address;
     if (this.publishTimer) clearTimeout(this.publishTimer);
     this.publishTimer = null;
-    void publishLeaderAddress(this.parts.db, epoch, address).then(
+    void publishLeaderAddress(this.parts.db, epoch, address, this.keyId).then(
       (done) => {
-        if (!done) this.parts.log.warn({ epoch }, 'the engine lead moved before this instance could publish its address');
+        if (!done) return this.parts.log.warn({ epoch }, 'the engine lead moved before this instance could publish its address');
+        if (this.state !== 'leader' || this.parts.trading.epoch !== epoch) return void clearLeaderAddress(this.parts.db, epoch).catch(() => undefined);
+        // Kept fresh while it leads: the others ignore a row not refreshed for LEADER_ADDRESS_FRESH_MS.
+        if (this.published) clearInterval(this.published.timer);
+        const timer = setInterval(() => {
+          refreshLeaderAddress(this.parts.db, epoch).catch((err: unknown) => this.parts.log.warn({ err }, 'the leader address could not be refreshed'));
+        }, LEADER_ADDRESS_REFRESH_MS);
+        timer.unref();
+        this.published = { epoch, timer };
       },
       (err: unknown) => {
         this.parts.log.warn({ err }, 'the leader address could not be published; trying again');
@@ -273,6 +286,26 @@ export class Cluster implements Leading {
         this.publishTimer.unref();
       },
     );
+  }
+
+  /**
+   * The leader stops (stands down, or shuts down): its address row is emptied at once, so the others
+   * refuse calls as retryable straight away instead of sending them to an engine that stopped. At
+   * most 2 s: a database out of reach must not hold up a stand-down or shutdown (the row is then
+   * ignored anyway once it is not refreshed).
+   */
+  private async withdrawAddress(): Promise<void> {
+    const published = this.published;
+    this.published = null;
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = null;
+    if (!published) return;
+    clearInterval(published.timer);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
+    const clearing = clearLeaderAddress(this.parts.db, published.epoch).catch((err: unknown) => this.parts.log.warn({ err }, 'the leader address could not be withdrawn'));
+    await Promise.race([clearing, late]);
+    clearTimeout(timer);
   }
 
   // ------------------------------------------------------------------ quotes to the other instances
@@ -388,6 +421,7 @@ export class Cluster implements Leading {
   async stopLeading(): Promise<void> {
     await this.lease?.stopTrying();
     await this.ready?.catch(() => undefined);
+    await this.withdrawAddress();
   }
 
   /** Gives the lock back, once the caller's close hook has stopped the engine (after `stopLeading`). */
@@ -396,6 +430,7 @@ export class Cluster implements Leading {
     if (this.relayTimer) clearTimeout(this.relayTimer);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     if (this.publishTimer) clearTimeout(this.publishTimer);
+    await this.withdrawAddress();
     this.state = 'follower';
     this.forwarder.close();
     await this.lease?.close();

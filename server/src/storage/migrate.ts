@@ -12,6 +12,7 @@ import { orderHistoryMigration } from './migrations/0009-order-history';
 import { engineEpochMigration } from './migrations/0010-engine-epoch';
 import { idempotencyPruningMigration } from './migrations/0011-idempotency-pruning';
 import { engineLeaderMigration } from './migrations/0012-engine-leader';
+import { engineLeaderLivenessMigration } from './migrations/0013-engine-leader-liveness';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -37,6 +38,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0010-engine-epoch': engineEpochMigration(),
       '0011-idempotency-pruning': idempotencyPruningMigration(),
       '0012-engine-leader': engineLeaderMigration(),
+      '0013-engine-leader-liveness': engineLeaderLivenessMigration(),
     }),
   });
 }
