@@ -3,7 +3,7 @@ import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { clusterKeys } from '../src/cluster/cluster-keys';
 import Fastify from 'fastify';
-import { ANSWER_HEADER, FORWARDED_HEADER, Forwarder, OUTCOME_UNKNOWN } from '../src/cluster/forwarding';
+import { ANSWER_HEADER, FORWARDED_HEADER, Forwarder, OTHER_SECRET, OUTCOME_UNKNOWN } from '../src/cluster/forwarding';
 import { closeListeners, follower, listening, signedAnswer, TEST_KEYS } from './helpers/forwarding';
 
 /**
@@ -68,7 +68,7 @@ describe("a follower and the leader's answers", () => {
 describe('a URL that a URL parser would write differently', () => {
   after(closeListeners);
 
-  test("reaches the leader as the client sent it, and verifies: quotes, spaces written %20, '..'", async () => {
+  test("reaches the leader as the client sent it, and verifies: quotes, spaces written %20, '..'; so does a HEAD", async () => {
     // The leader's side: the signature check (app.ts's hooks) and a read that echoes its URL.
     const leaderForwarder = new Forwarder({ role: 'leader', shared: true, leaderWithin: async () => true }, TEST_KEYS, async () => null);
     const leader = Fastify({ logger: false });
@@ -87,6 +87,16 @@ describe('a URL that a URL parser would write differently', () => {
     followerApp.get('/api/platform/*', async (request, reply) => ((await followerForwarder.route(request, reply)) ? reply : { status: 'here' }));
     const followerAddress = new URL(await followerApp.listen({ port: 0, host: '127.0.0.1' }));
     try {
+      // HEAD on a forwarded GET route: Fastify sends no body, and the leader signs none.
+      const head = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ hostname: '127.0.0.1', port: followerAddress.port, path: '/api/platform/getTrades.php', method: 'HEAD' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: '' }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(head.status, 200, 'HEAD through a follower');
       for (const path of ["/api/platform/getTrades.php?x=it's", '/api/platform/getTrades.php?q="a"%20b', '/api/platform/x/../getTrades.php?a=1', '/api/platform/getTrades.php?a=<b>|{c}^`d`']) {
         const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
           const req = http.request({ hostname: '127.0.0.1', port: followerAddress.port, path }, (res) => {
@@ -105,6 +115,31 @@ describe('a URL that a URL parser would write differently', () => {
       leaderForwarder.close();
       await followerApp.close();
       await leader.close();
+    }
+  });
+});
+
+describe('a leader with another cluster secret', () => {
+  after(closeListeners);
+
+  test('is sent nothing: the client is told nothing was done, as retryable (security review 2, finding 6)', async () => {
+    const leader = await standIn(() => 'good');
+    const f = follower({ lookup: async () => ({ address: leader.address, keyId: clusterKeys('another secret').keyId }) });
+    try {
+      const { res } = await f.call();
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], '2');
+      assert.deepEqual(res.json(), { status: 'Failure', message: OTHER_SECRET });
+      assert.deepEqual(leader.urls, [], 'nothing was sent');
+    } finally {
+      await f.close();
+    }
+    // The same secret's key id: forwarded as ever.
+    const g = follower({ lookup: async () => ({ address: leader.address, keyId: TEST_KEYS.keyId }) });
+    try {
+      assert.equal((await g.call()).res.statusCode, 200);
+    } finally {
+      await g.close();
     }
   });
 });

@@ -81,7 +81,7 @@ describe('a call forwarded to the engine leader', () => {
   test("a leader that answers in time: its answer is the client's, and nothing follows it", async () => {
     const leader = await listening(
       http.createServer((req, res) => {
-        assert.match(String(req.headers['x-tradeport-forwarded']), /^v1 \d+ \S+ \S+$/);
+        assert.match(String(req.headers['x-tradeport-forwarded']), /^v2 [A-Za-z0-9_-]+ \d+ \d+ \S+$/);
         answerSigned(req, res, 200, { 'content-type': 'application/json; charset=utf-8' }, JSON.stringify({ status: 'success', message: 'Order placed', ticket: 7 }));
       }),
     );

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { clusterKeys } from '../src/cluster/cluster-keys';
-import { ANSWER_HEADER, bodyText, CLIENT_IP_HEADER, FORGED_CALL, FORWARDED_HEADER, forwardedHeader, Forwarder, SIGNATURE_VALID_MS } from '../src/cluster/forwarding';
+import { ANSWER_HEADER, bodyText, CLIENT_IP_HEADER, CLOCKS_DIFFER, FORGED_CALL, FORWARDED_HEADER, forwardedHeader, Forwarder, SIGNATURE_VALID_MS } from '../src/cluster/forwarding';
 import { signedAnswer, TEST_KEYS } from './helpers/forwarding';
 
 /**
@@ -89,13 +89,23 @@ describe('a call forwarded to the leader', () => {
     assert.equal(leader.ran.length, before);
   });
 
-  it('is carried out once: the same signed call sent again is refused, and so is one signed too long ago', async () => {
+  it('is carried out once: the same signed call sent again, or one signed too long ago, is refused as retryable (security review 2, finding 6)', async () => {
     const call = signed();
     assert.equal((await leader.app.inject(call)).statusCode, 200);
     const before = leader.ran.length;
+    // A replay: retryable, and unsigned (the first may have been carried out: the follower says
+    // the outcome is unknown). Before, a non-retryable 403 "not signed", signed and passed on.
     const again = await leader.app.inject(call);
-    assert.equal(again.statusCode, 403);
-    assert.equal((await leader.app.inject(signed({ at: Date.now() - SIGNATURE_VALID_MS - 1_000 }))).statusCode, 403);
+    assert.equal(again.statusCode, 503);
+    assert.equal(again.headers['retry-after'], '2');
+    assert.equal(again.headers[ANSWER_HEADER], undefined);
+    // Signed by a follower whose clock is behind: nothing was done, and the leader says so, signed.
+    const late = signed({ at: Date.now() - SIGNATURE_VALID_MS - 1_000 });
+    const stale = await leader.app.inject(late);
+    assert.equal(stale.statusCode, 503);
+    assert.equal(stale.headers['retry-after'], '2');
+    assert.deepEqual(stale.json(), { status: 'Failure', message: CLOCKS_DIFFER });
+    assert.equal(stale.headers[ANSWER_HEADER], signedAnswer(TEST_KEYS, 503, late.headers[FORWARDED_HEADER], stale.body, stale.headers as Record<string, string>));
     assert.equal(leader.ran.length, before);
   });
 

@@ -98,7 +98,7 @@ export class Cluster implements Leading {
       ? null
       : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING, config.eventBus);
     this.keyId = config.clusterSecret ? clusterKeys(config.clusterSecret).keyId : '';
-    this.forwarder = new Forwarder(this, config.clusterSecret ? clusterKeys(config.clusterSecret) : null, async () => (await leaderAddress(parts.db))?.address ?? null);
+    this.forwarder = new Forwarder(this, config.clusterSecret ? clusterKeys(config.clusterSecret) : null, () => leaderAddress(parts.db));
     if (bus.relayQuotes && bus.onRelayedQuotes) {
       this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
       this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));

@@ -87,6 +87,18 @@ export const OUTCOME_UNKNOWN =
 const PASSED_ON = ['host', 'cookie', 'origin', 'referer', 'user-agent', 'accept', 'accept-language', 'authorization', 'idempotency-key', 'x-forwarded-proto'];
 /** The headers a forwarded call's signature covers: every one passed on, and the client's address. */
 const SIGNED = [...PASSED_ON, CLIENT_IP_HEADER];
+/**
+ * A genuine forwarded call the leader did not take because its time is too far from the leader's
+ * clock (the instances' clocks differ): signed by the leader, passed on by the follower.
+ */
+export const CLOCKS_DIFFER =
+  'The trading engine could not take this call from this server just now (their clocks differ); nothing was done. Please try again in a moment.';
+/**
+ * The leader publishes which cluster secret it signs with (leader-address.ts): a follower with
+ * another one sends it nothing, since the leader would refuse everything it sent.
+ */
+export const OTHER_SECRET =
+  'The trading engine runs on a server set up with another cluster secret, so this server cannot pass calls to it; nothing was done. Please try again in a moment.';
 export const FORGED_CALL = 'This call claims to come from another Tradeport server but is not signed by one; nothing was done.';
 
 /**
@@ -162,6 +174,12 @@ export function sendRetryable(reply: FastifyReply, message: string): FastifyRepl
   return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'Failure', message });
 }
 
+/** Where the leader takes forwarded calls, and which secret it signs with (absent: not said). */
+interface LeaderAt {
+  address: string;
+  keyId?: string;
+}
+
 export interface Leading {
   readonly role: Role;
   readonly shared: boolean;
@@ -183,11 +201,13 @@ export interface Leading {
  */
 export class Forwarder {
   private readonly agent: http.Agent;
-  private known: { address: string | null; at: number } | null = null;
+  private known: { address: LeaderAt | null; at: number } | null = null;
   /** The lookup of the leader's address under way, which every call that needs it meanwhile shares. */
-  private looking: { address: Promise<string | null>; at: number } | null = null;
+  private looking: { address: Promise<LeaderAt | null>; at: number } | null = null;
   /** The forwarded calls this instance has taken (verified), with their MACs: for `clientIp` and `signAnswer`. */
   private readonly verified = new WeakMap<FastifyRequest, string>();
+  /** The forwarded calls whose answers are signed: those that verified, and those refused only by their time. */
+  private readonly answerable = new WeakMap<FastifyRequest, string>();
   private readonly taken = new ForwardedGuard(SIGNATURE_VALID_MS, OUT_OF_ORDER_SPAN, REMEMBERED_SENDERS);
   /** This process, as the sender of the calls it forwards, and the number of its last one. */
   private readonly sender = randomBytes(9).toString('base64url');
@@ -197,7 +217,8 @@ export class Forwarder {
     private readonly cluster: Leading,
     /** The cluster's keys (CLUSTER_SECRET); null for a single instance, which neither forwards nor takes forwarded calls. */
     private readonly keys: ClusterKeys | null,
-    private readonly lookup: () => Promise<string | null>,
+    /** The leader's address, with which secret it signs (absent: not said) — null while nobody leads. */
+    private readonly lookup: () => Promise<string | { address: string; keyId?: string } | null>,
     /** How long a forwarded call may take in all (tests shorten it). */
     private readonly deadlineMs = FORWARD_DEADLINE_MS,
     /** How long a call waits for the leader's address (tests shorten it). */
@@ -245,19 +266,25 @@ export class Forwarder {
       sendRetryable(reply, BUS_DOWN);
       return true;
     }
-    let address: string | null;
+    let leader: LeaderAt | null;
     try {
-      address = await this.leader();
+      leader = await this.leader();
     } catch {
       // PostgreSQL did not say in time: nothing was sent anywhere.
       sendRetryable(reply, LEADER_UNKNOWN);
       return true;
     }
-    if (!address) {
+    if (!leader?.address) {
       sendRetryable(reply, ENGINE_MOVING);
       return true;
     }
-    await this.forward(address, this.keys, request, reply, until);
+    if (leader.keyId && leader.keyId !== this.keys.keyId) {
+      // Sent, it would be refused as forged; not sent, nothing was done, which the client can be told.
+      request.log.error({ leaderKeyId: leader.keyId, ownKeyId: this.keys.keyId }, 'the engine leader runs with another CLUSTER_SECRET; nothing is forwarded to it (give every instance the same one)');
+      sendRetryable(reply, OTHER_SECRET);
+      return true;
+    }
+    await this.forward(leader.address, this.keys, request, reply, until);
     return true;
   }
 
@@ -272,11 +299,26 @@ export class Forwarder {
     const problem = this.verify(request);
     if (problem === null) return true;
     if (problem === 'busy') {
-      // Genuine, but more forwarded calls in the window than are remembered: nothing was done.
+      // Genuine, but more followers in the window than are remembered: nothing was done.
       sendRetryable(reply, ENGINE_MOVING);
       return false;
     }
-    request.log.warn({ problem }, 'a forwarded call that does not verify was refused (another CLUSTER_SECRET, a replay, or forged)');
+    if (problem === 'stale') {
+      // Signed by a follower of this cluster, but too long ago by this clock: nothing was done, and
+      // the answer is signed (for this call only, which is past its window: it cannot be used to
+      // answer another), so the follower passes the retryable refusal on.
+      request.log.warn("a forwarded call was refused: signed too long ago by this instance's clock (the instances' clocks differ?)");
+      sendRetryable(reply, CLOCKS_DIFFER);
+      return false;
+    }
+    if (problem === 'replay') {
+      // The same call again: the first may have been carried out. Not signed: the follower tells
+      // its client the outcome is unknown, which is the truth.
+      request.log.warn('a forwarded call that was already taken came again: refused (a replay?)');
+      sendRetryable(reply, ENGINE_MOVING);
+      return false;
+    }
+    request.log.warn({ problem }, 'a forwarded call that does not verify was refused (another CLUSTER_SECRET, or forged)');
     reply.code(403).send({ status: 'Failure', message: FORGED_CALL });
     return false;
   }
@@ -296,8 +338,13 @@ export class Forwarder {
     if (!macMatches(this.keys.request, text, given)) return 'a signature that does not match';
     const fresh = this.taken.accept(sender, seq, at);
     if (fresh === 'full') return 'busy';
-    if (fresh !== 'fresh') return fresh === 'stale' ? 'signed too long ago (or the clocks differ)' : 'a replay';
+    if (fresh === 'stale') {
+      this.answerable.set(request, given);
+      return 'stale';
+    }
+    if (fresh === 'seen') return 'replay';
     this.verified.set(request, given);
+    this.answerable.set(request, given);
     return null;
   }
 
@@ -309,7 +356,7 @@ export class Forwarder {
    * answers with one): the follower takes them for no answer.
    */
   signAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
-    const requestMac = this.verified.get(request);
+    const requestMac = this.answerable.get(request);
     if (!this.keys || requestMac === undefined) return;
     if (payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
     // The content type Fastify would set after the onSend hooks, set now so that it is signed.
@@ -328,14 +375,15 @@ export class Forwarder {
    * for it at most `lookupDeadlineMs` (rejects then). A lookup older than the forward deadline is
    * not shared any more: one that hangs cannot hold every later call.
    */
-  private leader(): Promise<string | null> {
+  private leader(): Promise<LeaderAt | null> {
     const now = Date.now();
     if (this.known && now - this.known.at < 1000 && this.known.address) return Promise.resolve(this.known.address);
     if (!this.looking || now - this.looking.at > this.deadlineMs) {
       const looking = {
         at: now,
         address: this.lookup().then(
-          (address) => {
+          (found) => {
+            const address = found === null ? null : typeof found === 'string' ? { address: found } : found;
             this.known = { address, at: Date.now() };
             return address;
           },

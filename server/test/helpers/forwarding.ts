@@ -69,7 +69,7 @@ export interface FollowerOptions {
   /** The cluster's keys: `TEST_KEYS` unless given. */
   keys?: ClusterKeys | null;
   /** The leader's address, as PostgreSQL would say it. */
-  lookup: () => Promise<string | null>;
+  lookup: () => Promise<string | { address: string; keyId?: string } | null>;
   deadlineMs?: number;
   lookupDeadlineMs?: number;
   idleMs?: number;
