@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { networkInterfaces } from 'node:os';
 import type { EventBus, QuoteBatch } from '../bus/event-bus';
+import { BUS_WINDOW_MS } from '../bus/redis-event-bus';
 import { ConfigError, type AppConfig } from '../config';
 import type { MarketData } from '../market/market-data';
 import type { Db } from '../storage/db';
@@ -33,11 +34,16 @@ export const RELAY_HEARTBEAT_MS = 1_000;
  */
 export const RELAY_SNAPSHOT_MS = 5_000;
 /**
- * How far ahead of this instance's clock a relayed quote's time may be. The quote book keeps a
- * symbol's latest quote and refuses older ones, so a single quote stamped far in the future would
- * freeze that symbol at its price until that time; clocks kept by NTP differ by far less.
+ * How far ahead of this instance's clock a relayed quote's time may be: the bus's own window
+ * (BUS_WINDOW_MS), within which a leader's clock may be ahead of this one's and its messages still
+ * be taken. Such a quote is taken at this instance's time (as the quote book takes a feed's tick
+ * stamped ahead): the book keeps a symbol's latest quote and refuses older ones, so a quote
+ * stamped in the future would freeze that symbol at its price until then. One further ahead is
+ * dropped, and counted in the log.
  */
-export const RELAYED_QUOTE_AHEAD_MS = 5_000;
+export const RELAYED_QUOTE_AHEAD_MS = BUS_WINDOW_MS;
+/** How often the count of relayed quotes dropped for their time is logged, at most. */
+const DROPPED_QUOTES_REPORT_MS = 60_000;
 
 export interface ClusterParts {
   config: AppConfig;
@@ -73,14 +79,17 @@ export class Cluster implements Leading {
   private fullWanted = false;
   /** When this follower last asked the leader for its whole book. */
   private askedAt = 0;
-  /** When this follower, waiting for the whole book after a gap, first heard from the leader again. */
-  private heardSinceGap: number | null = null;
   /**
    * The newest engine epoch this instance has heard a leader relay under (or claimed itself): quote
    * batches under an older one come from a leader that has been replaced, and are dropped.
    */
   private leaderEpoch = 0;
   private readonly unsubscribe: (() => void)[] = [];
+  /** Each symbol's last relayed quote time, as the leader stamped it (a snapshot repeats quotes). */
+  private readonly relayedTimes = new Map<string, number>();
+  /** Relayed quotes dropped for being stamped too far ahead, since they were last logged. */
+  private droppedAhead = 0;
+  private droppedReportedAt = 0;
   /** The address the others forward to, once this instance listens. */
   private address: string | null = null;
   /** A retry of the address's publication (see `publishAddress`). */
@@ -109,10 +118,7 @@ export class Cluster implements Leading {
         this.unsubscribe.push(
           bus.onLink((link, state) => {
             // Batches were missed: a follower's prices are stale until the leader's whole book.
-            if (link === 'subscribe') {
-              market.book.relayGap();
-              this.heardSinceGap = null;
-            }
+            if (link === 'subscribe') market.book.relayGap();
             // Nothing was sent while the leader's connection was down: its whole book at once,
             // rather than at the next `RELAY_SNAPSHOT_MS`.
             else if (state === 'up') this.sendFullBook();
@@ -375,30 +381,31 @@ export class Cluster implements Leading {
     // Missed batches (its bus reconnected): prices stay stale until the whole book, which this
     // follower asks for rather than wait up to RELAY_SNAPSHOT_MS (a batch here shows that its
     // subscription is active again, so the answer will reach it).
+    // (Every leader of this version marks its whole book and answers the ask; an earlier one,
+    // which did neither, signs nothing and is never heard: bus messages are signed.)
     const now = Date.now();
-    if (book.relayArrived(batch.full === true)) this.heardSinceGap = null;
-    else {
-      this.heardSinceGap ??= now;
-      // A leader of an earlier version (a rolling upgrade) neither marks its whole book nor
-      // answers the ask, but sends it every RELAY_SNAPSHOT_MS: hearing from it for longer than
-      // that means the book has come.
-      if (now - this.heardSinceGap >= RELAY_SNAPSHOT_MS + RELAY_HEARTBEAT_MS) {
-        book.relayArrived(true);
-        this.heardSinceGap = null;
-      } else if (now - this.askedAt >= RELAY_HEARTBEAT_MS / 2) {
-        this.askedAt = now;
-        this.parts.bus.wantFullBook?.();
-      }
+    if (!book.relayArrived(batch.full === true) && now - this.askedAt >= RELAY_HEARTBEAT_MS / 2) {
+      this.askedAt = now;
+      this.parts.bus.wantFullBook?.();
     }
     const latest = now + RELAYED_QUOTE_AHEAD_MS;
     for (const [symbol, bid, ask, time] of batch.quotes) {
-      // Stamped in the future: taking it would hold the symbol at this price until then (see above).
-      if (time > latest) continue;
+      // Stamped further ahead than the bus takes a message: not the clocks' difference.
+      if (time > latest) {
+        this.droppedAhead += 1;
+        continue;
+      }
       // A quote the book has already (a snapshot repeats them) is no new tick: candles and the
       // stream must not count it again.
       const current = book.get(symbol);
-      if (current && current.time === time && current.bid === bid && current.ask === ask) continue;
-      book.applyRelayed({ symbol, bid, ask, time });
+      if (current && this.relayedTimes.get(symbol) === time && current.bid === bid && current.ask === ask) continue;
+      // Ahead of this clock (the leader's is ahead): taken now, so the next one is not refused as older.
+      if (book.applyRelayed({ symbol, bid, ask, time: Math.min(time, now) })) this.relayedTimes.set(symbol, time);
+    }
+    if (this.droppedAhead > 0 && now - this.droppedReportedAt >= DROPPED_QUOTES_REPORT_MS) {
+      this.parts.log.warn({ dropped: this.droppedAhead, aheadMs: RELAYED_QUOTE_AHEAD_MS }, "relayed quotes stamped too far ahead of this instance's clock were dropped (are the clocks synchronized?)");
+      this.droppedAhead = 0;
+      this.droppedReportedAt = now;
     }
   }
 
