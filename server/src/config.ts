@@ -80,7 +80,12 @@ const envSchema = z.object({
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
   // Never logged, never echoed in a refusal (only its length is judged).
-  CLUSTER_SECRET: z.string().min(32, 'CLUSTER_SECRET must be at least 32 characters (e.g. the output of: openssl rand -base64 32)').optional(),
+  CLUSTER_SECRET: z
+    .string()
+    .min(32, 'CLUSTER_SECRET must be at least 32 characters (e.g. the output of: openssl rand -base64 32)')
+    // A newline read from a file on one instance and not another would make two secrets that look alike.
+    .refine((v) => v === v.trim(), 'CLUSTER_SECRET must not begin or end with spaces or a newline')
+    .optional(),
   INSTANCE_NAME: z
     .string()
     .trim()

@@ -160,6 +160,13 @@ describe('operator contract', () => {
     );
     const secret = 'x'.repeat(32);
     assert.equal(loadConfig({ ...redis, CLUSTER_SECRET: secret }).clusterSecret, secret);
+    // Surrounding whitespace (a newline from a file) is refused, not kept or trimmed silently.
+    for (const padded of [`${secret}\n`, ` ${secret}`]) {
+      assert.throws(
+        () => loadConfig({ ...redis, CLUSTER_SECRET: padded }),
+        (err: Error) => err instanceof ConfigError && /CLUSTER_SECRET must not begin or end with spaces or a newline/.test(err.message) && !err.message.includes(secret),
+      );
+    }
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/tradeport' }).clusterSecret, null);
     assert.equal(loadConfig({}).clusterSecret, null);
   });
