@@ -79,7 +79,11 @@ describe('a URL that a URL parser would write differently', () => {
       leaderForwarder.signAnswer(request, reply, payload);
       done(null, payload);
     });
-    leader.get('/api/platform/*', async (request) => ({ status: 'success', url: request.url }));
+    leader.get('/api/platform/*', async (request, reply) => {
+      // One cookie, set as a string: the follower's Node reads it as a list; the signature holds.
+      if (request.url.includes('cookie')) reply.header('set-cookie', 'tp_session=renewed; Path=/; HttpOnly');
+      return { status: 'success', url: request.url };
+    });
     const leaderAddress = await leader.listen({ port: 0, host: '127.0.0.1' });
     // The follower's side, listening, so that the URL reaches it untouched (no inject).
     const followerForwarder = new Forwarder({ role: 'follower', shared: true, leaderWithin: async () => false }, TEST_KEYS, async () => leaderAddress);
@@ -97,6 +101,9 @@ describe('a URL that a URL parser would write differently', () => {
         req.end();
       });
       assert.equal(head.status, 200, 'HEAD through a follower');
+      const withCookie = await fetch(`${followerAddress.origin}/api/platform/cookie.php`);
+      assert.equal(withCookie.status, 200, await withCookie.text());
+      assert.equal(withCookie.headers.get('set-cookie'), 'tp_session=renewed; Path=/; HttpOnly', 'a cookie set by the leader is passed back');
       for (const path of ["/api/platform/getTrades.php?x=it's", '/api/platform/getTrades.php?q="a"%20b', '/api/platform/x/../getTrades.php?a=1', '/api/platform/getTrades.php?a=<b>|{c}^`d`']) {
         const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
           const req = http.request({ hostname: '127.0.0.1', port: followerAddress.port, path }, (res) => {

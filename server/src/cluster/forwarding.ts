@@ -149,7 +149,9 @@ const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control
 function answerText(status: number, requestMac: string, body: string | Buffer, headers: (name: string) => unknown): string {
   const named = PASSED_BACK.map((name) => {
     const value = headers(name);
-    return `${name}:${value === undefined ? '' : JSON.stringify(Array.isArray(value) ? value.map(String) : String(value))}`;
+    // Always as a list: Node hands the follower every set-cookie as one, whether the leader set one
+    // cookie (a string) or several.
+    return `${name}:${value === undefined ? '' : JSON.stringify([value].flat().map(String))}`;
   });
   return [String(status), requestMac, sha256(body), ...named].join('\n');
 }
