@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
+import { LEADER_LOCK } from '../src/cluster/leader-lease';
 import { clusterKeys } from '../src/cluster/cluster-keys';
 import { ENGINE_MOVING } from '../src/cluster/forwarding';
 import { clearLeaderAddress, leaderAddress, publishLeaderAddress, refreshLeaderAddress } from '../src/cluster/leader-address';
@@ -84,6 +86,37 @@ describe('a leader that stops', { skip: onPostgres, timeout: 60_000 }, () => {
       assert.deepEqual(res.json(), { status: 'Failure', message: ENGINE_MOVING });
       assert.ok(ms < 1_000, `refused at once (${ms} ms)`);
     } finally {
+      await f.close();
+      await leader.close().catch(() => undefined);
+      await handle.close();
+      await database.drop();
+    }
+  });
+
+  test('empties its row when it stands down (its lock session ended): a follower refuses at once, as retryable', async () => {
+    const database = await restartableDatabase();
+    const handle = openDatabase(database.url);
+    const leader = await startApp({ realClock: true, config: { databaseUrl: database.url } });
+    const f = follower({ keys: clusterKeys(leader.config.clusterSecret!), lookup: async () => (await leaderAddress(handle.db))?.address ?? null });
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await eventually('the leader published its address', async () => (await leaderAddress(handle.db)) !== null, 15_000);
+      // As a network cut or an administrator would: the lock's session ends, the leader stands down.
+      await admin.query(
+        `select pg_terminate_backend(l.pid) from pg_locks l where l.locktype = 'advisory' and l.granted and l.classid = $1 and l.objid = $2
+           and l.database = (select oid from pg_database where datname = current_database())`,
+        [...LEADER_LOCK],
+      );
+      await eventually('the leader stood down', async () => leader.app.cluster.role === 'follower', 5_000);
+      // It waits two polls before it tries for the lock again: meanwhile nobody leads.
+      await eventually('emptied on stand-down', async () => (await leaderAddress(handle.db)) === null, 1_500);
+      const { res, ms } = await f.call({ method: 'GET' });
+      assert.equal(res.statusCode, 503);
+      assert.deepEqual(res.json(), { status: 'Failure', message: ENGINE_MOVING });
+      assert.ok(ms < 1_000, `refused at once (${ms} ms)`);
+    } finally {
+      await admin.end();
       await f.close();
       await leader.close().catch(() => undefined);
       await handle.close();
