@@ -139,6 +139,22 @@ describe('a call forwarded to the leader', () => {
     assert.notEqual(signedAnswer(TEST_KEYS, 200, signed().headers[FORWARDED_HEADER], body, headers), good, 'another call');
   });
 
+  it('with more followers in the window than are remembered, a genuine call is refused as retryable, signed: nothing was done', async () => {
+    const busy = await leaderApp(true);
+    try {
+      for (let i = 0; i < 1_000; i++) assert.equal((await busy.app.inject(signed())).statusCode, 200);
+      const ran = busy.ran.length;
+      const call = signed();
+      const res = await busy.app.inject(call);
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], '2');
+      assert.equal(res.headers[ANSWER_HEADER], signedAnswer(TEST_KEYS, 503, call.headers[FORWARDED_HEADER], res.body, res.headers as Record<string, string>));
+      assert.equal(busy.ran.length, ran);
+    } finally {
+      await busy.app.close();
+    }
+  });
+
   it('a client address header on a call that is not forwarded is ignored', async () => {
     const res = await leader.app.inject({ method: 'POST', url: ORDER, headers: baseHeaders, payload, remoteAddress: '10.9.8.7' });
     assert.equal(res.json().ip, '10.9.8.7');

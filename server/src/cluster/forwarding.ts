@@ -208,7 +208,7 @@ export class Forwarder {
   private looking: { address: Promise<LeaderAt | null>; at: number } | null = null;
   /** The forwarded calls this instance has taken (verified), with their MACs: for `clientIp` and `signAnswer`. */
   private readonly verified = new WeakMap<FastifyRequest, string>();
-  /** The forwarded calls whose answers are signed: those that verified, and those refused only by their time. */
+  /** The forwarded calls whose answers are signed: those that verified, and genuine ones refused for their time or for room (nothing done). */
   private readonly answerable = new WeakMap<FastifyRequest, string>();
   private readonly taken = new ForwardedGuard(SIGNATURE_VALID_MS, OUT_OF_ORDER_SPAN, REMEMBERED_SENDERS);
   /** This process, as the sender of the calls it forwards, and the number of its last one. */
@@ -301,7 +301,7 @@ export class Forwarder {
     const problem = this.verify(request);
     if (problem === null) return true;
     if (problem === 'busy') {
-      // Genuine, but more followers in the window than are remembered: nothing was done.
+      // Genuine, but more followers in the window than are remembered: nothing was done (signed).
       sendRetryable(reply, ENGINE_MOVING);
       return false;
     }
@@ -339,10 +339,11 @@ export class Forwarder {
     const text = requestText(request.method, request.url, at, sender, seq, bodyText(request.method, request.body), request.headers);
     if (!macMatches(this.keys.request, text, given)) return 'a signature that does not match';
     const fresh = this.taken.accept(sender, seq, at);
-    if (fresh === 'full') return 'busy';
-    if (fresh === 'stale') {
+    if (fresh === 'full' || fresh === 'stale') {
+      // Genuine and not taken, for a reason that is not a replay's: the refusal is signed (for this
+      // call only), so the follower passes on that nothing was done.
       this.answerable.set(request, given);
-      return 'stale';
+      return fresh === 'full' ? 'busy' : 'stale';
     }
     if (fresh === 'seen') return 'replay';
     this.verified.set(request, given);
