@@ -255,6 +255,32 @@ describe('trade levels on the terminal chart', () => {
   });
   after(async () => h?.close());
 
+  /** A trader with 10,000 USD, and EURUSD at 1.08500 / 1.08520. */
+  async function fundedTrader() {
+    const trader = await createTrader(h);
+    const admin = await adminClient(h);
+    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
+    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    return trader;
+  }
+
+  /** The trader's terminal with the EURUSD chart, once the level `key` is drawn (and, for 'removes', its ×). */
+  async function chartWithLevel(trader: { email: string; password: string }, key: string, mark: 'levels' | 'removes' = 'levels') {
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await page.waitForURL((u) => u.pathname === '/trading');
+    await page.getByTestId('price-row-EURUSD').click();
+    const chart = new ChartPanel(page);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    const attribute = mark === 'levels' ? 'data-levels' : 'data-level-removes';
+    await page.waitForFunction(([a, k]) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute(a) ?? '').includes(`${k}@`), [attribute, key] as const);
+    await page.waitForTimeout(300);
+    return { context, page, chart };
+  }
+
   /** Where a level is drawn on the canvas: its key's pixel height, as the chart marks it. */
   async function levelY(chart: ChartPanel, key: string): Promise<number> {
     const marks = (await chart.canvas().getAttribute('data-levels')) ?? '';
@@ -274,25 +300,12 @@ describe('trade levels on the terminal chart', () => {
   }
 
   it('shows a position’s entry, SL and TP; dragging the SL changes it on the server after confirming, and a refused drag snaps back with the message', async () => {
-    const trader = await createTrader(h);
-    const admin = await adminClient(h);
-    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
-    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
-    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    const trader = await fundedTrader();
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09, comment: '' });
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
     const ticket = opened.body.ticket as number;
 
-    const { context, page } = await newPage(h);
-    const signIn = new SignInPage(page);
-    await signIn.goto();
-    await signIn.signIn(trader.email, trader.password);
-    await page.waitForURL((u) => u.pathname === '/trading');
-    await page.getByTestId('price-row-EURUSD').click();
-    const chart = new ChartPanel(page);
-    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
-    await page.waitForFunction((t) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`sl-${t}@`), ticket);
-    await page.waitForTimeout(300);
+    const { context, page, chart } = await chartWithLevel(trader, `sl-${ticket}`);
     const sl = await levelY(chart, `sl-${ticket}`);
     const entry = await levelY(chart, `entry-${ticket}`);
     assert.ok(sl > entry && entry > (await levelY(chart, `tp-${ticket}`)), 'TP above the entry above the SL for a Buy');
@@ -322,31 +335,18 @@ describe('trade levels on the terminal chart', () => {
   });
 
   it("a pending order's line is named as people say it; a click or a tremor on a line sends nothing, one-click trading on or off; a drag asks first", async () => {
-    const trader = await createTrader(h);
-    const admin = await adminClient(h);
-    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
-    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
-    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    const trader = await fundedTrader();
     const placed = await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.2, price: 1.08, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 });
     assert.equal(placed.status, 200, JSON.stringify(placed.body));
     const orderId = placed.body.orderId as number;
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.078, takeProfit: 0, comment: '' });
     const ticket = opened.body.ticket as number;
 
-    const { context, page } = await newPage(h);
+    const { context, page, chart } = await chartWithLevel(trader, `order-${orderId}`);
     const sent: string[] = [];
     page.on('request', (r) => {
       if (/modify(PendingOrder|Trades)\.php/.test(r.url())) sent.push(r.url());
     });
-    const signIn = new SignInPage(page);
-    await signIn.goto();
-    await signIn.signIn(trader.email, trader.password);
-    await page.waitForURL((u) => u.pathname === '/trading');
-    await page.getByTestId('price-row-EURUSD').click();
-    const chart = new ChartPanel(page);
-    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
-    await page.waitForFunction((o) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`order-${o}@`), orderId);
-    await page.waitForTimeout(300);
     // The line's label, as drawn: read back from the chart's own overlay.
     const label = await page.evaluate(() => document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-level-labels') ?? '');
     assert.ok(label.includes(`#${orderId} Buy Limit 0.20 at 1.08000`), label);
@@ -393,25 +393,12 @@ describe('trade levels on the terminal chart', () => {
   });
 
   it('removes a stop loss from the × on its label and a take profit by keyboard, each after confirming', async () => {
-    const trader = await createTrader(h);
-    const admin = await adminClient(h);
-    const d = await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '10000.00', paymentAccount: '1234', payment_getways_id: gateway });
-    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: d.body.id, status: 1 });
-    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.085, ask: 1.0852 }]);
+    const trader = await fundedTrader();
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09, comment: '' });
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
     const ticket = opened.body.ticket as number;
 
-    const { context, page } = await newPage(h);
-    const signIn = new SignInPage(page);
-    await signIn.goto();
-    await signIn.signIn(trader.email, trader.password);
-    await page.waitForURL((u) => u.pathname === '/trading');
-    await page.getByTestId('price-row-EURUSD').click();
-    const chart = new ChartPanel(page);
-    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
-    await page.waitForFunction((t) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-level-removes') ?? '').includes(`tp-${t}@`), ticket);
-    await page.waitForTimeout(300);
+    const { context, page, chart } = await chartWithLevel(trader, `tp-${ticket}`, 'removes');
     const removes = ((await chart.canvas().getAttribute('data-level-removes')) ?? '').split(' ');
     assert.deepEqual(removes.map((r) => r.split('@')[0]), [`sl-${ticket}`, `tp-${ticket}`], 'an × on the SL and the TP, none on the entry');
     const [x, y] = removes[0]!.split('@')[1]!.split(',').map(Number) as [number, number];
