@@ -426,7 +426,7 @@ describe('the back office', () => {
       await sorted;
       // The page before stays (dimmed) until the server's ordered page replaces it.
       await page.waitForFunction(() => getComputedStyle(document.querySelector('[role="list"][aria-label="Users"]') as Element).opacity === '1');
-      const balances = await users.getByRole('listitem').evaluateAll((items) => items.map((item) => Number((item.textContent ?? '').match(/([\d,]+\.\d\d) USD/)?.[1]?.replace(/,/g, '') ?? 'NaN')));
+      const balances = await users.getByRole('listitem').evaluateAll((items) => items.map((item) => Number((item.textContent ?? '').match(/([\d,]+\.\d{4}) USD/)?.[1]?.replace(/,/g, '') ?? 'NaN')));
       assert.ok(balances.length > 1 && balances.every((b, i) => !Number.isNaN(b) && (i === 0 || balances[i - 1]! >= b)), `balances highest first: ${balances.join(', ')}`);
       await users.getByRole('button', { name: /^Change password of / }).first().click();
       await page.getByRole('dialog').waitFor();
