@@ -729,6 +729,8 @@ describe('money requests', () => {
       calls.addWithdrawal,
       calls.getTraderDeposites,
       calls.getTraderWithdrawals,
+      calls.getWithdrawable,
+      calls.cancelMoneyRequest,
       calls.getPendingDeposite,
       calls.editStatusDeposite,
       calls.getPendingWithdrawal,

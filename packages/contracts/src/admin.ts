@@ -75,7 +75,7 @@ export const editWithdrawalStatusRequest = z.object({
 
 export const moneyRequestsQuery = z.object({
   type: z.enum(['deposit', 'withdrawal'], { error: "type must be 'deposit' or 'withdrawal'." }).optional(),
-  status: z.enum(['0', '1', '2'], { error: "status must be '0' (pending), '1' (approved) or '2' (rejected)." }).optional(),
+  status: z.enum(['0', '1', '2', '3'], { error: "status must be '0' (pending), '1' (approved), '2' (rejected) or '3' (cancelled)." }).optional(),
   traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.').optional(),
   search: oneLine(z.string().trim().max(100, 'search must be at most 100 characters.'), 'search').optional(),
   from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),

@@ -50,6 +50,8 @@ export const calls = {
   getPaymentGetwaysActive: define({ method: 'GET', path: '/platform/getPaymentGetwaysActive.php', access: 'signed-in', summary: "The broker's active payment accounts.", query: emptyQuery, response: money.activePaymentGatewaysResponse }),
   addDeposite: define({ method: 'POST', path: '/platform/addDeposite.php', access: 'trader', summary: 'Request a deposit (Pending until an admin decides).', body: money.addDepositRequest, response: money.createdRequestResponse, idempotent: true }),
   addWithdrawal: define({ method: 'POST', path: '/platform/addWithdrawal.php', access: 'trader', summary: 'Request a withdrawal (Pending until an admin decides).', body: money.addWithdrawalRequest, response: money.createdRequestResponse, idempotent: true }),
+  getWithdrawable: define({ method: 'GET', path: '/platform/getWithdrawable.php', access: 'trader', summary: 'What a withdrawal may take now: balance less margin held and pending withdrawals.', query: emptyQuery, response: money.withdrawableResponse }),
+  cancelMoneyRequest: define({ method: 'POST', path: '/platform/cancelMoneyRequest.php', access: 'trader', summary: 'Cancel an own pending deposit or withdrawal request (status 3), exactly once.', body: money.cancelMoneyRequestRequest, response: successMessageResponse }),
   getTraderDeposites: define({ method: 'GET', path: '/platform/getTraderDeposites.php', access: 'trader', summary: 'Own deposit requests, newest first.', query: emptyQuery, response: money.depositsResponse }),
   getTraderWithdrawals: define({ method: 'GET', path: '/platform/getTraderWithdrawals.php', access: 'trader', summary: 'Own withdrawal requests, newest first.', query: emptyQuery, response: money.withdrawalsResponse }),
 

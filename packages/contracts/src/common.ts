@@ -74,7 +74,8 @@ export const money = z.string().regex(/^-?\d+\.\d{2}$/);
 /** Timestamps in responses: ISO 8601 in UTC. */
 export const timestamp = z.string();
 
-export const requestStatus = z.enum(['0', '1', '2']);
+/** Money request states: '0' Pending, '1' Approved, '2' Rejected (the spec's), '3' Cancelled by the trader (an addition). */
+export const requestStatus = z.enum(['0', '1', '2', '3']);
 export type RequestStatus = z.infer<typeof requestStatus>;
 
 export const accountType = z.enum(['0', '1']);

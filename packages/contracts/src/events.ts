@@ -116,10 +116,18 @@ export const moneyRequestDecidedEvent = z.object({
   decidedBy: z.number(),
 });
 
-export const adminEvent = z.discriminatedUnion('type', [moneyRequestCreatedEvent, moneyRequestDecidedEvent]);
+/** A pending request was cancelled ('3') by the trader who made it; it leaves the pending queue. */
+export const moneyRequestCancelledEvent = z.object({
+  type: z.literal('moneyRequest.cancelled'),
+  requestId: z.number(),
+  kind: z.enum(['deposit', 'withdrawal']),
+  traderId: z.number(),
+});
+
+export const adminEvent = z.discriminatedUnion('type', [moneyRequestCreatedEvent, moneyRequestDecidedEvent, moneyRequestCancelledEvent]);
 export type AdminEvent = z.infer<typeof adminEvent>;
 
 /** Everything the event bus carries: account events for one user, and back-office events. */
 export const busEvent = z.union([accountEvent, adminEvent]);
 export type BusEvent = z.infer<typeof busEvent>;
-export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided';
+export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided' || event.type === 'moneyRequest.cancelled';

@@ -26,6 +26,24 @@ export const createdRequestResponse = z.object({
   id: z.number(),
 });
 
+/**
+ * What a withdrawal may take now: the balance less the margin open positions hold and less the
+ * pending withdrawals, which are set aside (they stay in the balance until paid).
+ */
+export const withdrawableResponse = z.object({
+  status: z.literal('success'),
+  balance: money,
+  marginHeld: money,
+  pendingWithdrawals: money,
+  withdrawable: money,
+});
+export type WithdrawableResponse = z.infer<typeof withdrawableResponse>;
+
+export const cancelMoneyRequestRequest = z.object({
+  id: idField('Please choose a request to cancel.'),
+});
+export type CancelMoneyRequestRequest = z.infer<typeof cancelMoneyRequestRequest>;
+
 export const depositRecord = z.object({
   id: z.number(),
   traders_id: z.number(),

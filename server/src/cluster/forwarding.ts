@@ -10,8 +10,8 @@ import { ForwardedGuard, mac, macMatches, sha256, type ClusterKeys } from './clu
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
  * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
  * answered from the engine's memory (open positions, account figures), and the two calls that
- * value open positions to keep a withdrawal from taking what they need (a withdrawal request and
- * its approval): at the leader's prices, which a follower's relayed ones trail — by a relay's
+ * value open positions to keep a withdrawal from taking what they need (a withdrawal request, its
+ * approval, and the trader's read of what is withdrawable): at the leader's prices, which a follower's relayed ones trail — by a relay's
  * turn, or by as long as Redis is away. Anywhere but on the engine leader they are forwarded to it.
  */
 export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>([
@@ -24,6 +24,7 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.editStatusTrades,
   calls.feedTicks,
   calls.addWithdrawal,
+  calls.getWithdrawable,
   calls.editStatusWithdrawal,
   calls.getTrades,
   calls.getMargins,

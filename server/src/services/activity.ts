@@ -21,7 +21,9 @@ export type ActivityKind =
   | 'deposit-approved'
   | 'deposit-rejected'
   | 'withdrawal-approved'
-  | 'withdrawal-rejected';
+  | 'withdrawal-rejected'
+  | 'deposit-cancelled'
+  | 'withdrawal-cancelled';
 
 export const activityLabels: Record<ActivityKind, string> = {
   signin: 'Signed in',
@@ -41,6 +43,8 @@ export const activityLabels: Record<ActivityKind, string> = {
   'deposit-rejected': 'Deposit rejected',
   'withdrawal-approved': 'Withdrawal approved',
   'withdrawal-rejected': 'Withdrawal rejected',
+  'deposit-cancelled': 'Deposit cancelled',
+  'withdrawal-cancelled': 'Withdrawal cancelled',
 };
 
 export interface ActivityInput {

@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
-import type { MoneyRequestKind } from '../storage/schema';
+import type { MoneyRequestKind, MoneyRequestStatus } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
@@ -15,7 +15,8 @@ import { lockAccount, postToLedger } from './ledger';
  * Deposit and withdrawal requests. Both live in one table (`money_requests`, by kind) so the admin
  * can list and filter them together; on the wire they keep the spec's separate shapes and names.
  * A request is created Pending ('0') and decided once: Approved ('1') posts to the ledger in the
- * same transaction, Rejected ('2') moves no money.
+ * same transaction, Rejected ('2') moves no money. The trader may cancel a pending request
+ * ('3', also from '0' only); that moves no money either.
  */
 
 const usd = formatUsd;
@@ -29,6 +30,45 @@ function checkAmount(amount: string, maxCents: Cents, what: 'deposit' | 'withdra
 /** Funds a withdrawal may not touch: margin held by open positions (the trading engine adds it). */
 async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number): Promise<Cents> {
   return ctx.reservedMargin ? ctx.reservedMargin(trx, userId) : 0;
+}
+
+export interface WithdrawableFunds {
+  balanceCents: Cents;
+  marginHeldCents: Cents;
+  pendingCents: Cents;
+  withdrawableCents: Cents;
+}
+
+/**
+ * The one rule for what a new withdrawal may take: the balance, less the margin open positions
+ * hold, less the withdrawals still pending (they stay in the balance until an admin pays them, but
+ * are set aside so they cannot be requested twice). Trading is not held back by pending
+ * withdrawals; the approval re-checks the funds instead.
+ */
+export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, userId: number): Promise<WithdrawableFunds> {
+  const user = await trx.selectFrom('users').select(['balance_cents']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const pending = await trx
+    .selectFrom('money_requests')
+    .select(sql<number>`cast(coalesce(sum(amount_cents), 0) as bigint)`.as('total'))
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'withdrawal')
+    .where('status', '=', '0')
+    .executeTakeFirstOrThrow();
+  const marginHeldCents = await reservedCents(ctx, trx, userId);
+  const pendingCents = Number(pending.total);
+  return { balanceCents: user.balance_cents, marginHeldCents, pendingCents, withdrawableCents: user.balance_cents - marginHeldCents - pendingCents };
+}
+
+/** The trader's read of {@link withdrawableFunds}; never below zero (a loss can leave less than is pending). */
+export async function getWithdrawable(ctx: ServiceContext, userId: number) {
+  const funds = await inTransaction(ctx, (trx) => withdrawableFunds(ctx, trx, userId));
+  return {
+    status: 'success' as const,
+    balance: formatCents(funds.balanceCents),
+    marginHeld: formatCents(funds.marginHeldCents),
+    pendingWithdrawals: formatCents(funds.pendingCents),
+    withdrawable: formatCents(Math.max(0, funds.withdrawableCents)),
+  };
 }
 
 export async function createDeposit(ctx: ServiceContext, actor: Actor, input: AddDepositRequest, idempotencyKey: string | undefined) {
@@ -54,17 +94,9 @@ export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input:
     // Withdrawals of one trader are checked one at a time, so simultaneous requests cannot all
     // see the same "nothing pending yet".
     await lockAccount(ctx, trx, actor.userId);
-    const user = await trx.selectFrom('users').select(['balance_cents']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
-    const pending = await trx
-      .selectFrom('money_requests')
-      .select(sql<number>`cast(coalesce(sum(amount_cents), 0) as bigint)`.as('total'))
-      .where('user_id', '=', actor.userId)
-      .where('kind', '=', 'withdrawal')
-      .where('status', '=', '0')
-      .executeTakeFirstOrThrow();
-    const available = user.balance_cents - (await reservedCents(ctx, trx, actor.userId)) - Number(pending.total);
-    if (cents > available) {
-      throw refuse.invalid(`Insufficient available balance. You can withdraw at most ${usd(Math.max(0, available))}${Number(pending.total) > 0 ? ' (pending withdrawals are already set aside)' : ''}.`);
+    const funds = await withdrawableFunds(ctx, trx, actor.userId);
+    if (cents > funds.withdrawableCents) {
+      throw refuse.invalid(`Insufficient available balance. You can withdraw at most ${usd(Math.max(0, funds.withdrawableCents))}${funds.pendingCents > 0 ? ' (pending withdrawals are already set aside)' : ''}.`);
     }
     const now = ctx.now();
     const row = await trx
@@ -173,7 +205,7 @@ function filteredRequests(db: Db | Tx, param: Param<RequestFilters>, shape: stri
   let q = requestsQuery(db);
   const has = (f: string) => shape.includes(`${f};`);
   if (has('type')) q = q.where('r.kind', '=', param('type') as MoneyRequestKind);
-  if (has('status')) q = q.where('r.status', '=', param('status') as '0' | '1' | '2');
+  if (has('status')) q = q.where('r.status', '=', param('status') as MoneyRequestStatus);
   if (has('traderId')) q = q.where('r.user_id', '=', param('traderId'));
   if (has('from')) q = q.where('r.created_at', '>=', param('from'));
   if (has('to')) q = q.where('r.created_at', '<', param('to'));
@@ -206,6 +238,8 @@ export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery
   return { total: Number(count.n), data: mapRows(rows, moneyRequestRowOf) };
 }
 
+const STATUS_PAST: Record<MoneyRequestStatus, string> = { '0': 'left pending', '1': 'approved', '2': 'rejected', '3': 'cancelled' };
+
 const kindLabel: Record<MoneyRequestKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal' };
 
 /**
@@ -235,7 +269,7 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
     if (!updated) {
       const existing = await trx.selectFrom('money_requests').select(['status']).where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
       if (!existing) throw refuse.notFound(`${label} request #${id} was not found.`);
-      throw refuse.conflict(`${label} request #${id} has already been ${existing.status === '1' ? 'approved' : 'rejected'}.`);
+      throw refuse.conflict(`${label} request #${id} has already been ${STATUS_PAST[existing.status]}.`);
     }
     const { user_id: userId, amount_cents: cents } = updated;
     let balanceAfter: { balanceCents: Cents; creditCents: Cents } | null = null;
@@ -275,5 +309,48 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
     emit({ type: 'moneyRequest.decided', requestId: id, kind, traderId: userId, status: decision, decidedBy: actor.userId });
     if (balanceAfter) emit({ type: 'balance.changed', userId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
     return `${label} request #${id} ${verb} successfully`;
+  });
+}
+
+/**
+ * The trader takes back an own pending request ('0' → '3'), exactly once: the same guarded update
+ * as an admin decision, so a concurrent cancel or decision finds no pending row and is refused.
+ * Nothing is posted to the ledger; a withdrawal's set-aside amount is simply free again.
+ * Another trader's request answers "not found", as if it did not exist.
+ */
+export async function cancelRequest(ctx: ServiceContext, actor: Actor, id: number): Promise<string> {
+  return inTransaction(ctx, async (trx, emit) => {
+    const now = ctx.now();
+    // Taken like a new withdrawal and a decision, so the set-aside total changes one step at a time.
+    await lockAccount(ctx, trx, actor.userId);
+    const updated = await trx
+      .updateTable('money_requests')
+      .set({ status: '3', decided_at: now, decided_by: actor.userId })
+      .where('id', '=', id)
+      .where('user_id', '=', actor.userId)
+      .where('status', '=', '0')
+      .returning(['kind', 'amount_cents'])
+      .executeTakeFirst();
+    if (!updated) {
+      const existing = await trx.selectFrom('money_requests').select(['status', 'kind']).where('id', '=', id).where('user_id', '=', actor.userId).executeTakeFirst();
+      if (!existing) throw refuse.notFound(`Request #${id} was not found.`);
+      throw refuse.conflict(`${kindLabel[existing.kind]} request #${id} has already been ${STATUS_PAST[existing.status]}; only a pending request can be cancelled.`);
+    }
+    const { kind, amount_cents: cents } = updated;
+    const label = kindLabel[kind];
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: `${kind}.cancel`,
+      targetType: 'money_request',
+      targetId: id,
+      before: { status: '0' },
+      after: { status: '3' },
+      ip: actor.ip,
+      at: now,
+    });
+    await recordActivity(trx, { userId: actor.userId, kind: `${kind}-cancelled`, details: `${label} request #${id} of ${usd(cents)} cancelled`, status: 'Cancelled', ip: actor.ip, at: now });
+    emit({ type: 'moneyRequest.updated', userId: actor.userId, requestId: id, kind, status: '3', amount: formatCents(cents) });
+    emit({ type: 'moneyRequest.cancelled', requestId: id, kind, traderId: actor.userId });
+    return `${label} request #${id} cancelled.`;
   });
 }

@@ -13,6 +13,7 @@ import { engineEpochMigration } from './migrations/0010-engine-epoch';
 import { idempotencyPruningMigration } from './migrations/0011-idempotency-pruning';
 import { engineLeaderMigration } from './migrations/0012-engine-leader';
 import { engineLeaderLivenessMigration } from './migrations/0013-engine-leader-liveness';
+import { requestCancelMigration } from './migrations/0014-request-cancel';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -22,7 +23,8 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
-function migratorFor(handle: DatabaseHandle): Migrator {
+/** The migrator of this code's migrations (tests use it to stop at an earlier one). */
+export function migratorFor(handle: DatabaseHandle): Migrator {
   return new Migrator({
     db: handle.db,
     provider: new CodeMigrationProvider({
@@ -39,6 +41,7 @@ function migratorFor(handle: DatabaseHandle): Migrator {
       '0011-idempotency-pruning': idempotencyPruningMigration(),
       '0012-engine-leader': engineLeaderMigration(),
       '0013-engine-leader-liveness': engineLeaderLivenessMigration(),
+      '0014-request-cancel': requestCancelMigration(handle.engine),
     }),
   });
 }

@@ -60,7 +60,8 @@ export interface PaymentAccountsTable {
 }
 
 export type MoneyRequestKind = 'deposit' | 'withdrawal';
-export type MoneyRequestStatus = '0' | '1' | '2';
+/** '0' Pending, '1' Approved, '2' Rejected, '3' Cancelled by the trader. */
+export type MoneyRequestStatus = '0' | '1' | '2' | '3';
 
 export interface MoneyRequestsTable {
   id: Generated<number>;

@@ -17,6 +17,8 @@ const ACTIONS: Record<string, string> = {
   'deposit.reject': 'Rejected deposit',
   'withdrawal.approve': 'Approved withdrawal',
   'withdrawal.reject': 'Rejected withdrawal',
+  'deposit.cancel': 'Cancelled own deposit request',
+  'withdrawal.cancel': 'Cancelled own withdrawal request',
   'payment_account.add': 'Added payment account',
   'payment_account.status': 'Changed payment account status',
   'position.close': 'Closed position',
@@ -87,7 +89,7 @@ function Target({ entry }: { entry: AuditEntry }) {
 /** One field of a before/after state, in words: 'Active', 'Approved', 'Trader balance 75.25 USD'. */
 function describe(key: string, value: unknown, entry: AuditEntry): string {
   if (key === 'isActive') return value === '1' ? 'Active' : 'Inactive';
-  if (key === 'status' && entry.targetType === 'money_request' && (value === '0' || value === '1' || value === '2')) return REQUEST_STATUS_NAMES[value];
+  if (key === 'status' && entry.targetType === 'money_request' && (value === '0' || value === '1' || value === '2' || value === '3')) return REQUEST_STATUS_NAMES[value];
   if (key === 'status' && typeof value === 'string') return value[0]?.toUpperCase() + value.slice(1);
   if (key === 'passwordChanged') return value ? 'Password changed' : 'Password unchanged';
   if (key === 'sessionsEnded') return `${String(value)} ${value === 1 ? 'session' : 'sessions'} ended`;

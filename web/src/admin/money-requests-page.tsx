@@ -288,7 +288,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
             </SimpleGrid>
             {goneElsewhere && (
               <Alert color="yellow" variant="light" role="alert" title="No longer pending" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
-                Another administrator has just decided this request, so it has left the queue.
+                Another administrator has just decided this request, or the trader cancelled it, so it has left the queue.
               </Alert>
             )}
 {!goneElsewhere && (
@@ -314,6 +314,7 @@ const STATUS_OPTIONS = [
   { value: '0', label: 'Pending' },
   { value: '1', label: 'Approved' },
   { value: '2', label: 'Rejected' },
+  { value: '3', label: 'Cancelled' },
 ];
 
 function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
@@ -323,7 +324,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
   const pageSize = usePageSize();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [status, setStatus] = useState<'all' | '0' | '1' | '2'>('all');
+  const [status, setStatus] = useState<'all' | '0' | '1' | '2' | '3'>('all');
   const [traderId, setTraderId] = useState<string | null>(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');

@@ -148,7 +148,7 @@ function useLiveQueue(kind: MoneyRequestKind) {
         return;
       }
       if (event.kind !== kind) return;
-      if (event.type === 'moneyRequest.decided') {
+      if (event.type === 'moneyRequest.decided' || event.type === 'moneyRequest.cancelled') {
         updateList<{ id: number }>(client, key, (rows) => rows.filter((r) => r.id !== event.requestId));
         void invalidate(client, [key, adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.traderDetailsOf(event.traderId), adminQueryKeys.auditLog]);
       } else {

@@ -18,6 +18,8 @@ export const callRoutes = {
   getPaymentGetwaysActive: { method: 'GET', path: '/platform/getPaymentGetwaysActive.php', access: 'signed-in' },
   addDeposite: { method: 'POST', path: '/platform/addDeposite.php', access: 'trader' },
   addWithdrawal: { method: 'POST', path: '/platform/addWithdrawal.php', access: 'trader' },
+  getWithdrawable: { method: 'GET', path: '/platform/getWithdrawable.php', access: 'trader' },
+  cancelMoneyRequest: { method: 'POST', path: '/platform/cancelMoneyRequest.php', access: 'trader' },
   getTraderDeposites: { method: 'GET', path: '/platform/getTraderDeposites.php', access: 'trader' },
   getTraderWithdrawals: { method: 'GET', path: '/platform/getTraderWithdrawals.php', access: 'trader' },
   getTraders: { method: 'GET', path: '/dashboard/admin/getTraders.php', access: 'admin' },

@@ -17,6 +17,8 @@ export const queryKeys = {
   pendingOrders: ['pending-orders'] as const,
   terminalSettings: ['terminal-settings'] as const,
   margins: ['margins'] as const,
+  /** What a withdrawal may take now (balance less margin held and pending withdrawals). */
+  withdrawable: ['withdrawable'] as const,
   symbols: ['symbols'] as const,
   candles: (symbol: string, period: PeriodName) => ['candles', symbol, period] as const,
   marketSummary: ['market-summary'] as const,

@@ -3,19 +3,19 @@ import type { AccountEvent } from '@tradeport/contracts';
 import { queryKeys } from '../api/queries';
 import { formatUsd, formatVolume } from '../format/format';
 
-const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected' } as const;
+const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected', '3': 'cancelled' } as const;
 
 /** What each account event changes on the server, as query keys to refetch. */
 export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])[] {
   switch (event.type) {
     case 'moneyRequest.updated':
-      return [event.kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals, queryKeys.profile, queryKeys.margins];
+      return [event.kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
     case 'balance.changed':
-      return [queryKeys.profile, queryKeys.margins];
+      return [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
     case 'position.opened':
     case 'position.closed':
     case 'order.updated':
-      return [queryKeys.trades, queryKeys.pendingOrders, queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins];
+      return [queryKeys.trades, queryKeys.pendingOrders, queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
     case 'account.marginCall':
     case 'account.stopOut':
       return [queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory];
@@ -28,7 +28,8 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
 export function toastForEvent(event: AccountEvent): { title: string; message: string; color: 'green' | 'red' | 'yellow' | 'blue' } | null {
   switch (event.type) {
     case 'moneyRequest.updated': {
-      if (event.status === '0') return null;
+      // A new request and the trader's own cancel answer on the screen that made them.
+      if (event.status === '0' || event.status === '3') return null;
       const what = event.kind === 'deposit' ? 'Deposit' : 'Withdrawal';
       const approved = event.status === '1';
       return {
@@ -68,5 +69,5 @@ export function invalidateForEvent(client: QueryClient, event: AccountEvent): vo
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.withdrawable]) void client.invalidateQueries({ queryKey: key });
 }

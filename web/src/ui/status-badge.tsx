@@ -1,9 +1,9 @@
 import { Badge } from '@mantine/core';
 import type { RequestStatus } from '@tradeport/contracts';
 
-/** The spec's request states: '0' Pending, '1' Approved, '2' Rejected. */
-export const REQUEST_STATUS_NAMES: Record<RequestStatus, string> = { '0': 'Pending', '1': 'Approved', '2': 'Rejected' };
-const COLORS: Record<RequestStatus, string> = { '0': 'yellow', '1': 'teal', '2': 'red' };
+/** The spec's request states: '0' Pending, '1' Approved, '2' Rejected; and ours: '3' Cancelled by the trader. */
+export const REQUEST_STATUS_NAMES: Record<RequestStatus, string> = { '0': 'Pending', '1': 'Approved', '2': 'Rejected', '3': 'Cancelled' };
+const COLORS: Record<RequestStatus, string> = { '0': 'yellow', '1': 'teal', '2': 'red', '3': 'gray' };
 
 export function RequestStatusBadge({ status }: { status: RequestStatus }) {
   return (

@@ -1,6 +1,6 @@
 import { calls, type ProfileDetails } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { createDeposit, createWithdrawal, listOwnDeposits, listOwnWithdrawals } from '../../../services/money-requests';
+import { cancelRequest, createDeposit, createWithdrawal, getWithdrawable, listOwnDeposits, listOwnWithdrawals } from '../../../services/money-requests';
 import { listActivePaymentAccounts } from '../../../services/payment-accounts';
 import { editProfile, listActivity, profileOf, profileSources } from '../../../services/profile-service';
 import { registerCall } from '../call-route';
@@ -28,6 +28,10 @@ export function accountRoutes(app: FastifyInstance): void {
   registerCall(app, calls.addDeposite, async ({ body, actor, idempotencyKey }) => createDeposit(ctx, actor, body, idempotencyKey));
 
   registerCall(app, calls.addWithdrawal, async ({ body, actor, idempotencyKey }) => createWithdrawal(ctx, actor, body, idempotencyKey));
+
+  registerCall(app, calls.getWithdrawable, async ({ session }) => getWithdrawable(ctx, session.userId));
+
+  registerCall(app, calls.cancelMoneyRequest, async ({ body, actor }) => successMessage(await cancelRequest(ctx, actor, body.id)));
 
   registerCall(app, calls.getTraderDeposites, async ({ session }) => successList(await listOwnDeposits(ctx, session.userId)));
 
