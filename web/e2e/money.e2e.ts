@@ -62,7 +62,7 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     const decided = await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: id, status: 1 });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     await page.getByText('Deposit approved').first().waitFor();
-    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-deposit-${rid}"] td:last-child`)?.textContent?.trim() === 'Approved', id);
+    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-deposit-${rid}"] [data-testid="request-status"]`)?.textContent?.trim() === 'Approved', id);
     await screenshots(page, 'deposit-requests');
 
     await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
@@ -99,7 +99,7 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
 
     const withdraw = new WithdrawPage(page);
     await withdraw.goto();
-    await page.waitForFunction(() => document.querySelector('[data-testid="free-margin"]')?.textContent?.startsWith('500.00'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="funds-withdrawable"]')?.textContent?.startsWith('500.00'));
     const message = await withdraw.request('GB82 WEST 1234 5698 7654 32', '200');
     assert.match(message, /successfully/);
     await screenshots(page, 'withdraw-form');
@@ -113,13 +113,79 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     const rejected = await postJson(admin, '/dashboard/admin/editStatusWithdrawal.php', { withdrawals_id: id, status: 2 });
     assert.equal(rejected.status, 200);
     await page.getByText('Withdrawal rejected').first().waitFor();
-    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-withdrawal-${rid}"] td:last-child`)?.textContent?.trim() === 'Rejected', id);
+    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-withdrawal-${rid}"] [data-testid="request-status"]`)?.textContent?.trim() === 'Rejected', id);
     await screenshots(page, 'withdraw-requests');
 
     const dashboard = new DashboardPage(page);
     await dashboard.goto('home');
     assert.equal(await dashboard.card('Total Balance'), '500.00');
     assert.equal(await dashboard.card('Total Withdrawals'), '0.00');
+    await context.close();
+  });
+
+  it('sets a pending withdrawal aside at once; the trader cancels it from the list and the amount is free again', async () => {
+    const { trader, context, page } = await signedIn(h);
+    const admin = await adminClient(h);
+    const gateways = await admin.request('GET', '/dashboard/admin/getPaymentGetways.php');
+    await postJson(trader.client, '/platform/addDeposite.php', { depositAmount: '1000', paymentAccount: '2222', payment_getways_id: gateways.body.data[0].id });
+    const deposits = await trader.client.request('GET', '/platform/getTraderDeposites.php');
+    await postJson(admin, '/dashboard/admin/editStatusDeposite.php', { deposites_id: deposits.body.data[0].id, status: 1 });
+
+    const withdraw = new WithdrawPage(page);
+    await withdraw.goto();
+    const figure = (id: string) => page.getByTestId(id);
+    await page.waitForFunction(() => document.querySelector('[data-testid="funds-withdrawable"]')?.textContent === '1,000.0000 USD');
+    assert.equal(await figure('funds-pending').textContent(), '0.0000 USD');
+    const explanation = await figure('funds-explanation').textContent();
+    assert.match(explanation ?? '', /stay in your balance until they are paid/);
+    assert.match(explanation ?? '', /trading may still use them as margin/);
+    assert.match(explanation ?? '', /refused/);
+
+    const message = await withdraw.request('GB82 WEST 1234 5698 7654 32', '500');
+    assert.match(message, /successfully/);
+    // Set aside at once: the figures change with the answer, not after a reload.
+    await page.waitForFunction(() => document.querySelector('[data-testid="funds-withdrawable"]')?.textContent === '500.0000 USD');
+    assert.equal(await figure('funds-pending').textContent(), '− 500.0000 USD');
+    assert.equal(await figure('funds-balance').textContent(), '1,000.0000 USD');
+    const mine = await trader.client.request('GET', '/platform/getTraderWithdrawals.php');
+    const id = mine.body.data[0].id as number;
+    const row = page.getByTestId(`request-withdrawal-${id}`);
+    await row.getByRole('button', { name: `Cancel withdrawal request ${id}` }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'withdraw-hold', { dark: true });
+
+    await row.getByRole('button', { name: `Cancel withdrawal request ${id}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel withdrawal request #${id}?` });
+    await dialog.waitFor();
+    await dialog.getByText('500.00 USD').waitFor();
+    await dialog.getByText('the amount set aside for it is free to withdraw again').waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'withdraw-cancel-dialog');
+    await dialog.getByRole('button', { name: 'Cancel request' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(`Withdrawal request #${id} cancelled.`).first().waitFor();
+    await page.waitForFunction((rid) => document.querySelector(`[data-testid="request-withdrawal-${rid}"] [data-testid="request-status"]`)?.textContent?.trim() === 'Cancelled', id);
+    await page.waitForFunction(() => document.querySelector('[data-testid="funds-withdrawable"]')?.textContent === '1,000.0000 USD');
+    assert.equal(await figure('funds-pending').textContent(), '0.0000 USD');
+    assert.equal(await row.getByRole('button', { name: /^Cancel/ }).count(), 0, 'a cancelled request has no Cancel action');
+    await screenshots(page, 'withdraw-cancelled');
+
+    // The full list says Cancelled too, beside a newer pending request that can still be cancelled, and filters by status.
+    const second = await postJson(trader.client, '/platform/addWithdrawal.php', { withdrawalsAmount: '100', paymentAccount: 'GB82 WEST 1234 5698 7654 32' });
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    const list = new RequestListPage(page);
+    await list.goto('withdraw');
+    await list.status('withdrawal', id).getByText('Cancelled').waitFor();
+    await page.getByRole('button', { name: `Cancel withdrawal request ${second.body.id}` }).waitFor();
+    assert.equal(await page.getByRole('button', { name: `Cancel withdrawal request ${id}` }).count(), 0);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'withdraw-requests-cancelled', { dark: true });
+    await page.locator('.mantine-SegmentedControl-label', { hasText: /^Cancelled$/ }).click();
+    await list.status('withdrawal', id).getByText('Cancelled').waitFor();
+    await page.getByTestId(`request-withdrawal-${second.body.id}`).waitFor({ state: 'detached' });
+    // The server agrees: cancelled, nothing paid out; only the newer request is set aside.
+    const after = await trader.client.request('GET', '/platform/getWithdrawable.php');
+    assert.deepEqual(after.body, { status: 'success', balance: '1000.00', marginHeld: '0.00', pendingWithdrawals: '100.00', withdrawable: '900.00' });
     await context.close();
   });
 

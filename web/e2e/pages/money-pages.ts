@@ -41,6 +41,6 @@ export class RequestListPage {
   }
   /** The status shown for a request, e.g. 'Pending'. */
   status(kind: 'deposit' | 'withdrawal', id: number) {
-    return this.page.getByTestId(`request-${kind}-${id}`).locator('td').last();
+    return this.page.getByTestId(`request-${kind}-${id}`).locator('[data-testid="request-status"]');
   }
 }

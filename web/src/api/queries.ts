@@ -110,7 +110,22 @@ export function useAddWithdrawal() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: { input: CallInput<'addWithdrawal'>; idempotencyKey: string }) => callApi('addWithdrawal', input, { idempotencyKey }),
-    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.withdrawals }), client.invalidateQueries({ queryKey: queryKeys.margins })]),
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.withdrawals }), client.invalidateQueries({ queryKey: queryKeys.margins }), client.invalidateQueries({ queryKey: queryKeys.withdrawable })]),
+  });
+}
+
+/** What a withdrawal may take now; the pending withdrawals are set aside. */
+export function useWithdrawable() {
+  return useQuery({ queryKey: queryKeys.withdrawable, queryFn: ({ signal }) => callApi('getWithdrawable', undefined, { signal }) });
+}
+
+/** The trader takes back an own pending request; the lists and figures refetch whatever the answer. */
+export function useCancelMoneyRequest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id }: { id: number; kind: 'deposit' | 'withdrawal' }) => callApi('cancelMoneyRequest', { id }),
+    onSettled: (_data, _error, { kind }) =>
+      Promise.all([client.invalidateQueries({ queryKey: kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals }), client.invalidateQueries({ queryKey: queryKeys.withdrawable }), client.invalidateQueries({ queryKey: queryKeys.activity })]),
   });
 }
 

@@ -1,11 +1,13 @@
-import { Badge, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { RequestStatus } from '@tradeport/contracts';
-import { useState } from 'react';
-import { useDeposits, useWithdrawals } from '../api/queries';
+import { useState, type ReactNode } from 'react';
+import { errorMessage } from '../api/client';
+import { useCancelMoneyRequest, useDeposits, useWithdrawals } from '../api/queries';
 import { formatDate, formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { AmountAndStatus, RecordItem, RecordList, usePhone } from '../ui/records';
 import { RequestStatusBadge } from '../ui/status-badge';
+import { toastSuccess } from '../ui/toast';
 
 interface Row {
   kind: 'deposit' | 'withdrawal';
@@ -34,10 +36,96 @@ function useRequests(kinds: Row['kind'][]) {
   };
 }
 
+const KIND_NAMES = { deposit: 'deposit', withdrawal: 'withdrawal' } as const;
+
+/**
+ * Cancelling a pending request: a confirmation that names the request, then the server's guarded
+ * change from Pending to Cancelled (refused if the broker decided it meanwhile). Nothing is paid in
+ * or out; a withdrawal's set-aside amount is free again.
+ */
+function useCancelDialog(): { open: (row: Row) => void; dialog: ReactNode } {
+  const cancel = useCancelMoneyRequest();
+  const [row, setRow] = useState<Row | null>(null);
+  const [opened, setOpened] = useState(false);
+  const close = () => {
+    if (cancel.isPending) return;
+    setOpened(false);
+  };
+  const confirm = () => {
+    if (!row) return;
+    cancel.mutate(
+      { id: row.id, kind: row.kind },
+      {
+        onSuccess: (answer) => {
+          toastSuccess(answer.message);
+          setOpened(false);
+        },
+      },
+    );
+  };
+  const noun = row ? KIND_NAMES[row.kind] : '';
+  const dialog = (
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={close} title={row ? `Cancel ${noun} request #${row.id}?` : ''} size="sm" centered>
+      {row && (
+        <Stack gap="md">
+          <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
+            <Text size="sm" c="dimmed">
+              Amount
+            </Text>
+            <Text size="sm" fw={600} className="tp-figure">
+              {formatUsd(row.amount)} USD
+            </Text>
+            <Text size="sm" c="dimmed">
+              Account
+            </Text>
+            <Text size="sm" className="tp-figure" style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
+              {row.account}
+            </Text>
+          </SimpleGrid>
+          <Text size="sm">
+            {row.kind === 'withdrawal' ? 'The broker will not pay it, and the amount set aside for it is free to withdraw again.' : 'The broker will not credit it.'} A cancelled request cannot be reopened.
+          </Text>
+          {cancel.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {errorMessage(cancel.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close} disabled={cancel.isPending}>
+              Keep request
+            </Button>
+            <Button color="red.9" onClick={confirm} loading={cancel.isPending} data-autofocus>
+              Cancel request
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+  return {
+    open: (r) => {
+      cancel.reset();
+      setRow(r);
+      setOpened(true);
+    },
+    dialog,
+  };
+}
+
+/** The Cancel action of a pending row (others have none). */
+function CancelButton({ row, onCancel }: { row: Row; onCancel?: (row: Row) => void }) {
+  if (!onCancel || row.status !== '0') return null;
+  return (
+    <Button size="compact-sm" variant="subtle" color="red" onClick={() => onCancel(row)} aria-label={`Cancel ${KIND_NAMES[row.kind]} request ${row.id}`}>
+      Cancel
+    </Button>
+  );
+}
+
 /** The latest few, beside a form: what, when, how much, and where it stands. */
-function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
+function CompactRequestsTable({ rows, label, onCancel }: { rows: Row[]; label: string; onCancel?: (row: Row) => void }) {
   const phone = usePhone();
-  if (phone) return <RequestsTable rows={rows} showKind={false} label={label} />;
+  if (phone) return <RequestsTable rows={rows} showKind={false} label={label} onCancel={onCancel} />;
   return (
     <Table fz="sm" aria-label={label}>
       <Table.Thead>
@@ -46,6 +134,9 @@ function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
           <Table.Th>Date</Table.Th>
           <Table.Th className="tp-num">Amount (USD)</Table.Th>
           <Table.Th>Status</Table.Th>
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -56,8 +147,11 @@ function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
             <Table.Td className="tp-num" fw={600}>
               {formatUsd(r.amount)}
             </Table.Td>
-            <Table.Td>
+            <Table.Td data-testid="request-status">
               <RequestStatusBadge status={r.status} />
+            </Table.Td>
+            <Table.Td ta="right">
+              <CancelButton row={r} onCancel={onCancel} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -66,7 +160,7 @@ function CompactRequestsTable({ rows, label }: { rows: Row[]; label: string }) {
   );
 }
 
-function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boolean; label: string }) {
+function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showKind: boolean; label: string; onCancel?: (row: Row) => void }) {
   const phone = usePhone();
   if (phone) {
     // A phone lists the requests: what and where on the left, amount and status on the right.
@@ -87,9 +181,12 @@ function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boole
             subtitle={showKind ? `${r.method} · ${r.account}` : r.account}
             aside={<AmountAndStatus amount={r.amount} status={r.status} />}
           >
-            <Text size="xs" c="dimmed" className="tp-figure">
-              {formatDateTime(r.time)}
-            </Text>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text size="xs" c="dimmed" className="tp-figure">
+                {formatDateTime(r.time)}
+              </Text>
+              <CancelButton row={r} onCancel={onCancel} />
+            </Group>
           </RecordItem>
         ))}
       </RecordList>
@@ -107,6 +204,9 @@ function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boole
             <Table.Th>Account</Table.Th>
             <Table.Th className="tp-num">Amount (USD)</Table.Th>
             <Table.Th>Status</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -126,8 +226,11 @@ function RequestsTable({ rows, showKind, label }: { rows: Row[]; showKind: boole
               <Table.Td className="tp-num" fw={600}>
                 {formatUsd(r.amount)}
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-testid="request-status">
                 <RequestStatusBadge status={r.status} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <CancelButton row={r} onCancel={onCancel} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -142,10 +245,12 @@ const STATUS_FILTERS = [
   { value: '0', label: 'Pending' },
   { value: '1', label: 'Approved' },
   { value: '2', label: 'Rejected' },
+  { value: '3', label: 'Cancelled' },
 ];
 
 function RequestsPage({ kinds, title, description, empty, label }: { kinds: Row['kind'][]; title: string; description: string; empty: string; label: string }) {
   const { rows, isPending, error, refetch } = useRequests(kinds);
+  const cancel = useCancelDialog();
   const [status, setStatus] = useState('all');
   const shown = status === 'all' ? rows : rows.filter((r) => r.status === status);
   return (
@@ -158,18 +263,19 @@ function RequestsPage({ kinds, title, description, empty, label }: { kinds: Row[
             {shown.length} {shown.length === 1 ? 'request' : 'requests'}
           </Text>
         </Group>
-        {isPending ? <TableSkeleton rows={6} /> : error ? <ErrorState error={error} onRetry={refetch} /> : shown.length === 0 ? <EmptyState message={status === 'all' ? empty : 'No requests with this status.'} /> : <RequestsTable rows={shown} showKind={kinds.length > 1} label={label} />}
+        {isPending ? <TableSkeleton rows={6} /> : error ? <ErrorState error={error} onRetry={refetch} /> : shown.length === 0 ? <EmptyState message={status === 'all' ? empty : 'No requests with this status.'} /> : <RequestsTable rows={shown} showKind={kinds.length > 1} label={label} onCancel={cancel.open} />}
       </Paper>
+      {cancel.dialog}
     </Stack>
   );
 }
 
 export function DepositRequestsPage() {
-  return <RequestsPage kinds={['deposit']} title="Deposit Requests" description="Your deposit requests, newest first. The status changes here as soon as the broker decides." empty="You have not requested a deposit yet." label="Deposit requests" />;
+  return <RequestsPage kinds={['deposit']} title="Deposit Requests" description="Your deposit requests, newest first. The status changes here as soon as the broker decides; a pending one can still be cancelled." empty="You have not requested a deposit yet." label="Deposit requests" />;
 }
 
 export function WithdrawRequestsPage() {
-  return <RequestsPage kinds={['withdrawal']} title="Withdraw Requests" description="Your withdrawal requests, newest first. The status changes here as soon as the broker decides." empty="You have not requested a withdrawal yet." label="Withdrawal requests" />;
+  return <RequestsPage kinds={['withdrawal']} title="Withdraw Requests" description="Your withdrawal requests, newest first. The status changes here as soon as the broker decides; a pending one can still be cancelled." empty="You have not requested a withdrawal yet." label="Withdrawal requests" />;
 }
 
 export function AllRequestsPage() {
@@ -179,12 +285,14 @@ export function AllRequestsPage() {
 /** The latest few requests of one kind, beside its form. */
 export function RecentRequests({ kind }: { kind: Row['kind'] }) {
   const { rows, isPending, error, refetch } = useRequests([kind]);
+  const cancel = useCancelDialog();
   return (
     <Paper p="lg">
       <Title order={2} size="h5" mb="sm">
         Recent {kind} requests
       </Title>
-      {isPending ? <TableSkeleton rows={3} /> : error ? <ErrorState error={error} onRetry={refetch} /> : rows.length === 0 ? <EmptyState message={`No ${kind} requests yet.`} /> : <CompactRequestsTable rows={rows.slice(0, 5)} label={`Recent ${kind} requests`} />}
+      {isPending ? <TableSkeleton rows={3} /> : error ? <ErrorState error={error} onRetry={refetch} /> : rows.length === 0 ? <EmptyState message={`No ${kind} requests yet.`} /> : <CompactRequestsTable rows={rows.slice(0, 5)} label={`Recent ${kind} requests`} onCancel={cancel.open} />}
+      {cancel.dialog}
     </Paper>
   );
 }

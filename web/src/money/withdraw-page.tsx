@@ -1,31 +1,50 @@
 import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useAddWithdrawal, useMargins } from '../api/queries';
+import { useAddWithdrawal, useWithdrawable } from '../api/queries';
 import { formatBalance } from '../format/format';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
 import { AmountInput, amountError, useRequestForm } from './money-form';
 import { RecentRequests } from './request-lists';
 
-export function AvailableFunds() {
-  const margins = useMargins();
-  const m = margins.data;
+/** One line of the statement: what, and its amount in 4-decimal account figures. */
+function Line({ label, value, testId, sign = '', total = false }: { label: string; value: string | undefined; testId: string; sign?: '' | '−'; total?: boolean }) {
   return (
-    <Group gap="xl">
-      <div>
-        <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-          Balance
+    <Group justify="space-between" gap="md" wrap="nowrap" align="baseline" pt={total ? 6 : 0} style={total ? { borderTop: '1px solid var(--mantine-color-default-border)' } : undefined}>
+      <Text size="sm" c={total ? undefined : 'dimmed'} fw={total ? 700 : 400}>
+        {label}
+      </Text>
+      {value !== undefined ? (
+        <Text size="sm" fw={total ? 700 : 500} className="tp-figure" ta="right" style={{ whiteSpace: 'nowrap' }} data-testid={testId}>
+          {sign && Number(value) !== 0 ? `${sign} ` : ''}
+          {formatBalance(value)} USD
         </Text>
-        {m ? <Text fw={700} className="tp-figure">{formatBalance(m.balance)} USD</Text> : <Skeleton h={22} w={120} mt={2} />}
-      </div>
-      <div>
-        <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-          Free margin (withdrawable)
-        </Text>
-        {m ? <Text fw={700} className="tp-figure" data-testid="free-margin">{formatBalance(m.freeMargin)} USD</Text> : <Skeleton h={22} w={120} mt={2} />}
-      </div>
+      ) : (
+        <Skeleton h={18} w={120} />
+      )}
     </Group>
+  );
+}
+
+/**
+ * What a withdrawal may take, as a short statement: the balance, less the margin open positions
+ * hold and the withdrawals still pending (set aside at once), by the server's one rule
+ * (getWithdrawable).
+ */
+export function AvailableFunds() {
+  const funds = useWithdrawable();
+  const f = funds.data;
+  return (
+    <Stack gap={6} aria-label="Available funds" role="group">
+      <Line label="Balance" value={f?.balance} testId="funds-balance" />
+      {f && Number(f.marginHeld) !== 0 && <Line label="Margin held by open positions" value={f.marginHeld} testId="funds-margin-held" sign="−" />}
+      <Line label="Set aside for pending withdrawals" value={f?.pendingWithdrawals} testId="funds-pending" sign="−" />
+      <Line label="Withdrawable" value={f?.withdrawable} testId="funds-withdrawable" total />
+      <Text size="xs" c="dimmed" data-testid="funds-explanation">
+        Pending withdrawals stay in your balance until they are paid, and trading may still use them as margin; a request your balance no longer covers when it is reviewed is refused.
+      </Text>
+    </Stack>
   );
 }
 
