@@ -612,7 +612,7 @@ describe('admin back office', () => {
     test('invalid filters are refused with 400', async () => {
       const cases: [Record<string, string | number>, string | null][] = [
         [{ type: 'credit' }, "type must be 'deposit' or 'withdrawal'."],
-        [{ status: '3' }, null],
+        [{ status: '4' }, null],
         [{ traderId: 'abc' }, 'traderId must be an id.'],
         [{ from: '2026-13-01' }, 'from must be a date (YYYY-MM-DD).'],
         [{ to: 'yesterday' }, 'to must be a date (YYYY-MM-DD).'],

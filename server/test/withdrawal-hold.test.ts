@@ -162,6 +162,11 @@ describe('withdrawal hold and cancel', () => {
     assert.equal(balance, 50_000);
     assert.equal(await statusOf(wid), '3');
     assert.equal(await statusOf(dep.body.id), '3');
+    // The back office's history finds them under the new status, the trader as the one who decided.
+    const listed = await admin.get(`${calls.getMoneyRequests.path}?status=3&traderId=${userId}`);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    const rows = listed.body.data as { id: number; status: string; decidedBy: string }[];
+    assert.deepEqual(rows.map((r) => [r.id, r.status]).sort(), [[wid, '3'], [dep.body.id, '3']].sort());
   });
 
   test('the cancel is in the trader\'s activity log and in the audit log, the trader its actor', async () => {
