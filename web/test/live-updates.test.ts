@@ -28,4 +28,16 @@ describe('account events in the terminal', () => {
       assert.ok(keys.includes(queryKeys.trades) && keys.includes(queryKeys.pendingOrders) && keys.includes(queryKeys.margins), event.type);
     }
   });
+
+  it('refetches the withdrawable figures and the list on a money event; a cancel is quiet, a decision is toasted', () => {
+    const request = { type: 'moneyRequest.updated', userId: 7, requestId: 9, kind: 'withdrawal', amount: '500.00' } as const;
+    for (const status of ['0', '1', '2', '3'] as const) {
+      const keys = keysForEvent({ ...request, status });
+      assert.ok(keys.includes(queryKeys.withdrawals) && keys.includes(queryKeys.withdrawable), status);
+    }
+    assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, balance: '1.00', credit: '0.00', reason: 'deposit-approved' }).includes(queryKeys.withdrawable));
+    assert.equal(toastForEvent({ ...request, status: '3' }), null);
+    assert.equal(toastForEvent({ ...request, status: '0' }), null);
+    assert.equal(toastForEvent({ ...request, status: '2' })?.title, 'Withdrawal rejected');
+  });
 });

@@ -41,7 +41,7 @@ export function AvailableFunds() {
       {f && Number(f.marginHeld) !== 0 && <Line label="Margin held by open positions" value={f.marginHeld} testId="funds-margin-held" sign="−" />}
       <Line label="Set aside for pending withdrawals" value={f?.pendingWithdrawals} testId="funds-pending" sign="−" />
       <Line label="Withdrawable" value={f?.withdrawable} testId="funds-withdrawable" total />
-      <Text size="xs" c="dimmed" data-testid="funds-explanation">
+      <Text size="xs" c="dimmed" mt={2} data-testid="funds-explanation">
         Pending withdrawals stay in your balance until they are paid, and trading may still use them as margin; a request your balance no longer covers when it is reviewed is refused.
       </Text>
     </Stack>
