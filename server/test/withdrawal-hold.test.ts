@@ -127,6 +127,23 @@ describe('withdrawal hold and cancel', () => {
     assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);
   });
 
+  test('a deposit cancel racing its approval: one wins, never a deadlock or a 5xx', async () => {
+    const { client, id: userId } = await funded('100.00');
+    for (let round = 0; round < 6; round++) {
+      const dep = await client.post(ADD_DEPOSIT, { depositAmount: '10.00', paymentAccount: '1234', payment_getways_id: gateway });
+      const id = dep.body.id as number;
+      const [cancel, approve] = await Promise.all([client.post(CANCEL, { id }), admin.post(DECIDE_DEPOSIT, { deposites_id: id, status: 1 })]);
+      assert.deepEqual([cancel.status, approve.status].sort(), [200, 409], JSON.stringify([cancel.body, approve.body]));
+      // The loser was refused by the guarded update, not rolled back by a deadlock.
+      assert.match((cancel.status === 409 ? cancel : approve).body.message, /has already been (approved|cancelled)/);
+      assert.equal(await statusOf(id), cancel.status === 200 ? '3' : '1');
+    }
+    const balance = (await t.ctx.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents;
+    const approved = await t.ctx.db.selectFrom('money_requests').select('id').where('user_id', '=', userId).where('kind', '=', 'deposit').where('status', '=', '1').execute();
+    assert.equal(balance, 10_000 + (approved.length - 1) * 1_000, 'the funding deposit and each approved 10.00');
+    assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);
+  });
+
   test("another trader's request is not found; a decided one is refused; both change nothing", async () => {
     const owner = await funded('500.00');
     const other = await signedInTrader(t);

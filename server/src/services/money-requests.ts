@@ -321,8 +321,11 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
 export async function cancelRequest(ctx: ServiceContext, actor: Actor, id: number): Promise<string> {
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
-    // Taken like a new withdrawal and a decision, so the set-aside total changes one step at a time.
-    await lockAccount(ctx, trx, actor.userId);
+    // A withdrawal's cancel takes the account lock first, as a new withdrawal and its decision do,
+    // so the set-aside total changes one step at a time. A deposit's does not: its approval locks
+    // the request row before the account, and taking them the other way round could deadlock.
+    const target = await trx.selectFrom('money_requests').select('kind').where('id', '=', id).where('user_id', '=', actor.userId).executeTakeFirst();
+    if (target?.kind === 'withdrawal') await lockAccount(ctx, trx, actor.userId);
     const updated = await trx
       .updateTable('money_requests')
       .set({ status: '3', decided_at: now, decided_by: actor.userId })
