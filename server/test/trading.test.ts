@@ -281,7 +281,7 @@ describe('trading engine over HTTP', () => {
   test('a manual close posts the realized profit to the ledger, shows in the history, and a second close is refused with 409', async () => {
     const { client, id } = await fundedTrader('10000.00');
     await push(t, 'EURUSD', BID, ASK);
-    const ticket = await openPosition(client, { side: 'buy', volume: 1 });
+    const ticket = await openPosition(client, { side: 'buy', volume: 1, comment: 'breakout, "London"' });
     await push(t, 'EURUSD', 1.1015, 1.1017);
     // The client's lastPrice and profit are ignored.
     const r = await client.post(CLOSE, { ticket, lastPrice: 2, profit: 999999 });
@@ -293,8 +293,8 @@ describe('trading engine over HTTP', () => {
     assert.equal(rows.length, 1);
     const row = rows[0]!;
     assert.deepEqual(
-      { ID: row.ID, symbol: row.symbol, tradeType: row.tradeType, volume: row.volume, tradePrice: row.tradePrice, lastPrice: row.lastPrice, profit: row.profit, closeReason: row.closeReason },
-      { ID: ticket, symbol: 'EURUSD', tradeType: 'Buy', volume: 1, tradePrice: ASK, lastPrice: 1.1015, profit: '130.00', closeReason: 'manual' },
+      { ID: row.ID, symbol: row.symbol, tradeType: row.tradeType, volume: row.volume, tradePrice: row.tradePrice, lastPrice: row.lastPrice, profit: row.profit, closeReason: row.closeReason, comment: row.comment },
+      { ID: ticket, symbol: 'EURUSD', tradeType: 'Buy', volume: 1, tradePrice: ASK, lastPrice: 1.1015, profit: '130.00', closeReason: 'manual', comment: 'breakout, "London"' },
     );
     const entries = await tradeEntries(t, id);
     assert.equal(entries.length, 1);

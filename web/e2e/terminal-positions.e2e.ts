@@ -318,8 +318,12 @@ describe('the terminal positions panel', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.trimEnd().split('\r\n');
-    assert.equal(lines[0], 'Ticket,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap,Profit,Close reason');
+    assert.equal(lines[0], 'Ticket,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap,Profit,Close reason,Comment');
     assert.equal(lines.length, total + 1, 'every row of the range, across pages');
+    // Times a spreadsheet opens as dates, and the position's comment, quoted as CSV needs.
+    const first = lines.find((l) => l.endsWith(',"first, ""quoted"""'));
+    assert.ok(first, 'the first trade with its comment');
+    assert.match(first, /^\d+,EURUSD,Buy,0\.01,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/);
     assert.match(download.suggestedFilename(), new RegExp(`positions-${today}-to-${today}\\.csv$`));
     // A range without trades: nothing shown, and a CSV of the header only.
     await panel.historyRange('2020-01-01', '2020-01-31');

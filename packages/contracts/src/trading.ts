@@ -93,6 +93,8 @@ export const historyRow = z.object({
   swap: money,
   closeTime: timestamp,
   closeReason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
+  /** The position's comment, as given when it was opened. */
+  comment: z.string(),
 });
 export const historyResponse = z.object({
   status: z.literal('success'),

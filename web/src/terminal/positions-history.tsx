@@ -68,17 +68,27 @@ function download(name: string, text: string) {
 type TradeRow = TradesPage['data'][number];
 type OrderRow = OrdersPage['data'][number];
 
+/**
+ * A time as a spreadsheet reads it: '2026-11-29 01:12:11' (UTC, as the column header says). The
+ * wire's ISO form with its T, milliseconds and Z opens as text, not as a date.
+ */
+export function csvTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
 export function tradesCsv(rows: readonly TradeRow[]): string {
   return toCsv(
-    ['Ticket', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap', 'Profit', 'Close reason'],
-    rows.map((r) => [r.ID, r.symbol, r.tradeType, r.volume, r.timeStamp, r.tradePrice, r.stopLoss || '', r.takeProfit || '', r.closeTime, r.lastPrice, r.swap, r.profit, CLOSE_REASON_LABELS[r.closeReason]]),
+    ['Ticket', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap', 'Profit', 'Close reason', 'Comment'],
+    rows.map((r) => [r.ID, r.symbol, r.tradeType, r.volume, csvTime(r.timeStamp), r.tradePrice, r.stopLoss || '', r.takeProfit || '', csvTime(r.closeTime), r.lastPrice, r.swap, r.profit, CLOSE_REASON_LABELS[r.closeReason], r.comment]),
   );
 }
 
 export function ordersCsv(rows: readonly OrderRow[]): string {
   return toCsv(
     ['Order', 'Symbol', 'Type', 'Volume', 'Price', 'Limit price', 'S / L', 'T / P', 'Placed (UTC)', 'Finished (UTC)', 'Status', 'Reason', 'Position'],
-    rows.map((r) => [r.orderId, r.symbol, ORDER_TYPE_LABELS[r.orderType], r.volume, r.price, r.stopLimitPrice || '', r.stopLoss || '', r.takeProfit || '', r.timeStamp, r.updatedAt, r.status, r.reason, r.ticket ?? '']),
+    rows.map((r) => [r.orderId, r.symbol, ORDER_TYPE_LABELS[r.orderType], r.volume, r.price, r.stopLimitPrice || '', r.stopLoss || '', r.takeProfit || '', csvTime(r.timeStamp), csvTime(r.updatedAt), r.status, r.reason, r.ticket ?? '']),
   );
 }
 
@@ -161,6 +171,7 @@ export function HistoryTable() {
                 <Table.Th className="tp-num">Swap</Table.Th>
                 <Table.Th className="tp-num">Profit</Table.Th>
                 <Table.Th>Reason</Table.Th>
+                <Table.Th>Comment</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -187,6 +198,9 @@ export function HistoryTable() {
                       <SignedMoney value={r.profit} />
                     </Table.Td>
                     <Table.Td data-testid="reason">{CLOSE_REASON_LABELS[r.closeReason]}</Table.Td>
+                    <Table.Td data-testid="comment" c="dimmed" maw={220} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={r.comment || undefined}>
+                      {r.comment}
+                    </Table.Td>
                   </Table.Tr>
                 );
               })}

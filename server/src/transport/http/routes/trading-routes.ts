@@ -24,7 +24,7 @@ const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as 
 
 type ClosedRow = Pick<
   Selectable<PositionsTable>,
-  'id' | 'symbol' | 'side' | 'volume' | 'open_price' | 'stop_loss' | 'take_profit' | 'opened_at' | 'close_price' | 'closed_at' | 'close_reason' | 'profit_cents' | 'swap_cents'
+  'id' | 'symbol' | 'side' | 'volume' | 'open_price' | 'stop_loss' | 'take_profit' | 'opened_at' | 'close_price' | 'closed_at' | 'close_reason' | 'profit_cents' | 'swap_cents' | 'comment'
 >;
 
 const historyOf = (r: ClosedRow) => ({
@@ -41,6 +41,7 @@ const historyOf = (r: ClosedRow) => ({
   swap: formatCents(r.swap_cents),
   closeTime: isoTime(r.closed_at ?? r.opened_at),
   closeReason: r.close_reason ?? ('manual' as const),
+  comment: r.comment,
 });
 
 /** The spec's trading calls. Prices, profits and margins a client sends are ignored. */
@@ -54,7 +55,7 @@ export function tradingRoutes(app: FastifyInstance): void {
       .selectFrom('positions as p')
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .leftJoin('users as c', 'c.id', 'p.closed_by')
-      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
+      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
       .where('p.status', '=', 'closed');
 
   // Every call that sends an order or changes one draws on one count per trader.
@@ -216,7 +217,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   const ownHistory = prepared((db, param: Param<{ userId: number }>) =>
     db
       .selectFrom('positions as p')
-      .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents'])
+      .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment'])
       .where('p.status', '=', 'closed')
       .where('p.user_id', '=', param('userId'))
       .orderBy('p.closed_at', 'desc')
@@ -229,7 +230,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
     let q = ctx.db
       .selectFrom('positions as p')
-      .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents'])
+      .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment'])
       .where('p.user_id', '=', session.userId)
       .where('p.status', '=', 'closed');
     if (query.from !== undefined) q = q.where('p.closed_at', '>=', query.from);
