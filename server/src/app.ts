@@ -21,6 +21,7 @@ import { ensureBootstrapAdmin } from './services/bootstrap';
 import type { ServiceContext } from './services/context';
 import { syncCountries } from './services/countries';
 import { lazyChildLogger } from './request-logger';
+import { DEFAULT_LEGAL_DIR, LegalLibrary } from './services/legal-documents';
 import { SessionCache } from './services/session-cache';
 import { openDatabase, type DatabaseHandle } from './storage/db';
 import { migrateToLatest } from './storage/migrate';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     mailer,
     now,
     sessionCache: new SessionCache(),
+    legal: new LegalLibrary(config.legalDir ?? DEFAULT_LEGAL_DIR),
   };
   app.decorate('services', services);
 

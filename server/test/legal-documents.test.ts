@@ -12,6 +12,7 @@ import { Client } from './helpers/client';
  */
 
 const NO_SUCH_DOCUMENT = { status: 'Failure', message: 'No such document.' };
+const titles = (docs: { id: string; title: string }[]) => docs.map(({ id, title }) => ({ id, title }));
 
 describe('the shipped legal documents', () => {
   let t: TestApp;
@@ -23,15 +24,14 @@ describe('the shipped legal documents', () => {
   test('getLegalDocuments lists the four documents in the documented order, signed out', async () => {
     const r = await new Client(t).get('/getLegalDocuments.php');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, {
-      status: 'success',
-      data: [
-        { id: 'terms', title: 'Terms of Business' },
-        { id: 'privacy', title: 'Privacy Policy' },
-        { id: 'risk-disclosure', title: 'Risk Disclosure' },
-        { id: 'aml', title: 'Anti-Money-Laundering Policy' },
-      ],
-    });
+    assert.equal(r.body.status, 'success');
+    assert.deepEqual(titles(r.body.data), [
+      { id: 'terms', title: 'Terms of Business' },
+      { id: 'privacy', title: 'Privacy Policy' },
+      { id: 'risk-disclosure', title: 'Risk Disclosure' },
+      { id: 'aml', title: 'Anti-Money-Laundering Policy' },
+    ]);
+    for (const d of r.body.data) assert.match(d.version, /^[0-9a-f]{16}$/);
   });
 
   test('getLegalDocument answers the rendered body without its title heading, and when the file changed', async () => {
@@ -39,7 +39,7 @@ describe('the shipped legal documents', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'success');
     const doc = r.body.data;
-    assert.deepEqual(Object.keys(doc).sort(), ['html', 'id', 'title', 'updatedAt']);
+    assert.deepEqual(Object.keys(doc).sort(), ['html', 'id', 'title', 'updatedAt', 'version']);
     assert.equal(doc.id, 'risk-disclosure');
     assert.equal(doc.title, 'Risk Disclosure');
     assert.match(doc.html, /<h2>Leverage<\/h2>/);
@@ -101,7 +101,7 @@ describe('LEGAL_DIR: operator documents', () => {
 
   test('lists the usual documents first in their order, then others by id; title falls back to the id', async () => {
     const r = await new Client(t).get('/getLegalDocuments.php');
-    assert.deepEqual(r.body.data, [
+    assert.deepEqual(titles(r.body.data), [
       { id: 'terms', title: 'Our Terms' },
       { id: 'aml', title: 'AML' },
       { id: 'cookies', title: 'cookies' },
@@ -130,6 +130,7 @@ describe('LEGAL_DIR: operator documents', () => {
     assert.match(after.html, /Second version/);
     assert.equal(after.title, 'Our New Terms');
     assert.equal(after.updatedAt, later.toISOString());
+    assert.notEqual(after.version, before.version, 'an edit is a new version');
     assert.equal((await new Client(t).get('/getLegalDocuments.php')).body.data[0].title, 'Our New Terms');
   });
 

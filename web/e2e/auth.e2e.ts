@@ -35,9 +35,38 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     assert.match((await meter.textContent()) ?? '', /^Strong/);
     assert.deepEqual(await seriousA11yViolations(page), []);
     assert.equal(await page.locator('.fi.fi-gb').count() > 0, true, 'the chosen country shows its flag');
+    // Every field filled but the Terms not accepted: the form names what is missing and sends nothing.
+    let sent = 0;
+    page.on('request', (r) => void (r.url().includes('/registration.php') && sent++));
+    await signUp.submit().click();
+    await page.getByText('Please accept the Terms of Business and the Risk Disclosure to open an account.').waitFor();
+    assert.equal(sent, 0, 'nothing is sent without the acceptance');
+    assert.equal(await signUp.acceptTerms().getAttribute('aria-invalid'), 'true');
+    await screenshots(page, 'sign-up-terms-required');
+    // The documents open without signing in, in a new tab, so the form keeps what was typed.
+    const terms = page.getByRole('link', { name: 'Terms of Business' });
+    assert.equal(await terms.getAttribute('target'), '_blank');
+    const [legalTab] = await Promise.all([context.waitForEvent('page'), terms.click()]);
+    await legalTab.getByRole('heading', { name: 'Terms of Business', level: 1 }).waitFor();
+    assert.equal(new URL(legalTab.url()).pathname, '/legal/terms');
+    await legalTab.close();
+    await signUp.acceptTerms().check();
     const message = await signUp.messageAfterSubmit();
     assert.match(message, /success/i);
     await page.waitForURL((u) => u.pathname === '/', { timeout: 5000 });
+    const accepted = await h.app.ctx.db
+      .selectFrom('legal_acceptances')
+      .innerJoin('users', 'users.id', 'legal_acceptances.user_id')
+      .select(['document_id', 'version'])
+      .where('users.email', '=', email)
+      .orderBy('legal_acceptances.id')
+      .execute();
+    const published = (await (await fetch(`${h.origin}/api/getLegalDocuments.php`)).json()) as { data: { id: string; version: string }[] };
+    assert.deepEqual(
+      accepted.map((a) => [a.document_id, a.version]),
+      ['terms', 'risk-disclosure'].map((id) => [id, published.data.find((d) => d.id === id)!.version]),
+      'the acceptance is recorded with the versions shown',
+    );
 
     const signIn = new SignInPage(page);
     await signIn.goto();
@@ -126,6 +155,20 @@ describe('signing up, signing in and out, and password reset in the browser', ()
     await admin.page.goto('/signup');
     await admin.page.waitForURL((u) => u.pathname === '/dashboard/home');
     await admin.context.close();
+  });
+
+  it('opens the legal documents without signing in, at /legal, with a way to sign in or up', async () => {
+    const { context, page } = await newPage(h);
+    await page.goto('/legal');
+    await page.getByRole('heading', { name: 'Terms of Business', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Risk Disclosure' }).click();
+    await page.getByRole('heading', { name: 'Risk Disclosure', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/legal/risk-disclosure');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'legal-public', { dark: true });
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.waitForURL((u) => u.pathname === '/signup');
+    await context.close();
   });
 
   it('shows a 404 page with a way back for an unknown address', async () => {

@@ -73,6 +73,8 @@ const routes: RouteObject[] = [
       { path: 'signup', loader: signedOutOnly, ...page(async () => ({ Component: (await import('./auth/sign-up-page')).SignUpPage })) },
       { path: 'forgot-password', ...page(async () => ({ Component: (await import('./auth/forgot-password-page')).ForgotPasswordPage })) },
       { path: 'reset-password', ...page(async () => ({ Component: (await import('./auth/reset-password-page')).ResetPasswordPage })) },
+      { path: 'legal', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PublicPoliciesPage })) },
+      { path: 'legal/:documentId', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PublicPoliciesPage })) },
       {
         loader: requireSession,
         // The stream connects as soon as this module and the session are both in, not when the page renders.

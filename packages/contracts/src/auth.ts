@@ -46,6 +46,15 @@ export const registrationRequest = z.object({
   email: text(registrationMessages.email, 254, 'Email'),
   password: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: registrationMessages.password }).max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`)),
   country_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string({ error: registrationMessages.country_id }).trim().max(10)),
+  /**
+   * Not in the spec's payload: the legal documents the person accepted on the form, each with the
+   * `version` the list of documents gave. The web app always sends it; without it (the spec's
+   * payload) the account is created and no acceptance is recorded.
+   */
+  acceptedDocuments: z
+    .array(z.object({ id: z.string().max(64), version: z.string().max(64) }), { error: 'Accepted documents must be a list of {id, version}.' })
+    .max(10, 'Accepted documents must be a list of at most 10 documents.')
+    .optional(),
 });
 export type RegistrationRequest = z.infer<typeof registrationRequest>;
 

@@ -19,7 +19,11 @@ export type AppConfigResponse = z.infer<typeof appConfigResponse>;
 /** A legal document's id is its file name without `.md`: lowercase letters, digits and dashes. */
 export const LEGAL_DOCUMENT_ID_PATTERN = /^[a-z0-9-]{1,64}$/;
 
-export const legalDocumentSummary = z.object({ id: z.string(), title: z.string() });
+/**
+ * `version` names the document's current text (a digest of the file): sign-up records the versions
+ * the new trader accepted, and refuses an acceptance of a text that has since changed.
+ */
+export const legalDocumentSummary = z.object({ id: z.string(), title: z.string(), version: z.string() });
 export type LegalDocumentSummary = z.infer<typeof legalDocumentSummary>;
 export const legalDocumentsResponse = z.object({ status: z.literal('success'), data: z.array(legalDocumentSummary) });
 
@@ -31,8 +35,8 @@ export const legalDocumentQuery = z.object({
 /**
  * One document. `html` is the body rendered from the operator's markdown without its first
  * `# ` heading (that is `title`); raw HTML in the markdown arrives escaped, as text.
- * `updatedAt` is when the file last changed.
+ * `updatedAt` is when the file last changed; `version` as in the list.
  */
-export const legalDocument = z.object({ id: z.string(), title: z.string(), html: z.string(), updatedAt: timestamp });
+export const legalDocument = z.object({ id: z.string(), title: z.string(), version: z.string(), html: z.string(), updatedAt: timestamp });
 export type LegalDocument = z.infer<typeof legalDocument>;
 export const legalDocumentResponse = z.object({ status: z.literal('success'), data: legalDocument });

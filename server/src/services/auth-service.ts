@@ -7,6 +7,7 @@ import { newUserRow } from './new-user';
 import { inTransaction, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse, Refusal } from './errors';
+import { SIGN_UP_DOCUMENTS } from './legal-documents';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, issueSession, retireResetLinks, revokeSessionByHash, revokeUserSessions, type IssuedSession, type SessionUser } from './sessions';
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
@@ -39,6 +40,8 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
   const countryId = await existingCountryId(ctx.db, input.country_id);
   if (countryId === null) throw refuse.invalid(INVALID_COUNTRY_MESSAGE);
 
+  const accepted = input.acceptedDocuments === undefined ? null : await checkAcceptance(ctx, input.acceptedDocuments);
+
   const existing = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (existing) throw refuse.conflict('An account with this email already exists. Please sign in instead.');
 
@@ -52,6 +55,12 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
         .returning('id')
         .executeTakeFirstOrThrow();
       await recordActivity(trx, { userId: row.id, kind: 'signup', details: 'Account created', status: 'Success', ip: client.ip, at: now });
+      if (accepted && accepted.length > 0) {
+        await trx
+          .insertInto('legal_acceptances')
+          .values(accepted.map((d) => ({ user_id: row.id, document_id: d.id, version: d.version, accepted_at: now, ip: client.ip })))
+          .execute();
+      }
       return row.id;
     });
     return { message: 'Your account has been created successfully. You can sign in now.', userId };
@@ -60,6 +69,29 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
     if (isUniqueViolation(err)) throw refuse.conflict('An account with this email already exists. Please sign in instead.');
     throw err;
   }
+}
+
+/** "the Terms of Business and the Risk Disclosure" */
+const joinTitles = (titles: string[]): string => titles.map((t) => `the ${t}`).join(titles.length > 2 ? ', ' : ' and ').replace(/, (?=[^,]*$)/, ', and ');
+
+/**
+ * The sign-up form sends the legal documents the person ticked "I accept" for, each with the
+ * version it showed. Every document a new trader must accept (SIGN_UP_DOCUMENTS that the operator
+ * publishes) must be there, and every version must still be the current text: a document edited
+ * while the form was open is accepted again, never on the strength of an older text.
+ */
+async function checkAcceptance(ctx: ServiceContext, accepted: { id: string; version: string }[]): Promise<{ id: string; version: string }[]> {
+  const unique = new Map(accepted.map((d) => [d.id, d.version]));
+  const current = await ctx.legal.versions([...new Set([...SIGN_UP_DOCUMENTS, ...unique.keys()])]);
+  const required = SIGN_UP_DOCUMENTS.filter((id) => current.has(id));
+  const missing = required.filter((id) => !unique.has(id));
+  if (missing.length > 0) throw refuse.invalid(`Please accept ${joinTitles(missing.map((id) => current.get(id)!.title))} to open an account.`);
+  for (const [id, version] of unique) {
+    const doc = current.get(id);
+    if (!doc) throw refuse.invalid('One of the accepted documents is not published.');
+    if (doc.version !== version) throw refuse.invalid(`The ${doc.title} changed while you were signing up. Please read the new version and accept it again.`);
+  }
+  return [...unique].map(([id, version]) => ({ id, version }));
 }
 
 // ---------------------------------------------------------------- sign-in

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
 import type { Mailer } from '../mail/mailer';
 import type { Db, Engine, Tx } from '../storage/db';
+import type { LegalLibrary } from './legal-documents';
 import type { SessionCache } from './session-cache';
 
 /** Everything a service needs from outside, injected so tests can swap the clock. */
@@ -19,6 +20,8 @@ export interface ServiceContext {
   now: () => number;
   /** Sessions this instance looked up recently (services/session-cache.ts). */
   sessionCache: SessionCache;
+  /** The legal documents (services/legal-documents.ts): served to everyone, accepted at sign-up. */
+  legal: LegalLibrary;
   /**
    * Margin held by the user's open positions, in cents: funds a withdrawal may not take. Supplied
    * by the trading engine; without one nothing is held.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,17 @@ interface Parsed {
   size: number;
   title: string;
   html: string;
+  version: string;
 }
+
+/**
+ * A document's version: the first 16 hex digits of the SHA-256 of its file. Any edit gives a new
+ * version, and an unchanged text keeps its version across restarts and instances.
+ */
+export const documentVersion = (markdown: string): string => createHash('sha256').update(markdown).digest('hex').slice(0, 16);
+
+/** The documents a new trader accepts on the sign-up form, when the operator publishes them. */
+export const SIGN_UP_DOCUMENTS = ['terms', 'risk-disclosure'] as const;
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -80,7 +91,7 @@ export class LegalLibrary {
     const docs: LegalDocumentSummary[] = [];
     for (const id of ids) {
       const doc = await this.load(id);
-      if (doc) docs.push({ id, title: doc.title });
+      if (doc) docs.push({ id, title: doc.title, version: doc.version });
     }
     return docs;
   }
@@ -90,7 +101,18 @@ export class LegalLibrary {
     if (!LEGAL_DOCUMENT_ID_PATTERN.test(id)) throw refuse.notFound(NO_SUCH_DOCUMENT);
     const doc = await this.load(id);
     if (!doc) throw refuse.notFound(NO_SUCH_DOCUMENT);
-    return { id, title: doc.title, html: doc.html, updatedAt: new Date(doc.mtimeMs).toISOString() };
+    return { id, title: doc.title, version: doc.version, html: doc.html, updatedAt: new Date(doc.mtimeMs).toISOString() };
+  }
+
+  /** The current version of each of `ids` that is published (missing ones are left out). */
+  async versions(ids: readonly string[]): Promise<Map<string, { title: string; version: string }>> {
+    const found = new Map<string, { title: string; version: string }>();
+    for (const id of ids) {
+      if (!LEGAL_DOCUMENT_ID_PATTERN.test(id)) continue;
+      const doc = await this.load(id);
+      if (doc) found.set(id, { title: doc.title, version: doc.version });
+    }
+    return found;
   }
 
   private async ids(): Promise<string[]> {
@@ -125,7 +147,7 @@ export class LegalLibrary {
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached;
     const markdown = await readFile(file, 'utf8');
     const { title, body } = splitTitle(markdown, id);
-    const parsed: Parsed = { mtimeMs: info.mtimeMs, size: info.size, title, html: this.marked.parse(body, { async: false }) };
+    const parsed: Parsed = { mtimeMs: info.mtimeMs, size: info.size, title, html: this.marked.parse(body, { async: false }), version: documentVersion(markdown) };
     this.cache.set(id, parsed);
     return parsed;
   }

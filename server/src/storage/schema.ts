@@ -197,6 +197,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   terminal_settings: TerminalSettingsTable;
   chart_layouts: ChartLayoutsTable;
+  legal_acceptances: LegalAcceptancesTable;
 }
 
 /** One row per user and symbol whose terminal chart layout was saved; `layout` is the JSON of a ChartLayout. */
@@ -207,3 +208,13 @@ export interface ChartLayoutsTable {
   updated_at: number;
 }
 
+
+/** A legal document a trader accepted at sign-up, with the version (digest) of the text accepted. */
+export interface LegalAcceptancesTable {
+  id: Generated<number>;
+  user_id: number;
+  document_id: string;
+  version: string;
+  accepted_at: number;
+  ip: string;
+}

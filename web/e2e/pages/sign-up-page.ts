@@ -14,6 +14,8 @@ export class SignUpPage {
   readonly submit = () => this.page.getByRole('button', { name: 'Sign Up' });
   readonly message = () => this.page.getByTestId('form-message');
   readonly strengthMeter = () => this.page.getByTestId('password-strength');
+  /** "I have read and accept the Terms … and the Risk Disclosure." */
+  readonly acceptTerms = () => this.page.getByRole('checkbox', { name: /I have read and accept/ });
 
   async goto(): Promise<void> {
     await this.page.goto('/signup');

@@ -1,10 +1,10 @@
-import { Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { registrationMessages } from '@tradeport/contracts/messages';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../api/client';
 import { useRegistration } from '../api/auth-queries';
-import { useCountries } from '../api/queries';
+import { useCountries, useLegalDocuments } from '../api/queries';
 import { FormMessage } from '../ui/form-message';
 import { toastSuccess } from '../ui/toast';
 import { AuthLayout } from './auth-layout';
@@ -18,6 +18,9 @@ export const SIGN_UP_MESSAGES = {
   network: 'An error occurred. Please try again later.',
   unknownAccount: 'This account does not exist.',
 } as const;
+
+/** The documents a new trader accepts on the form, when the broker publishes them (the server's list). */
+export const SIGN_UP_DOCUMENTS = ['terms', 'risk-disclosure'] as const;
 
 type Field = keyof typeof registrationMessages;
 type Form = Record<Exclude<Field, 'country_id'>, string> & { country_id: string | null };
@@ -34,9 +37,56 @@ export function signUpFailure(error: unknown, form: Form): { message: string; fi
   return { message: error.message, field: null };
 }
 
+interface LegalDoc {
+  id: string;
+  title: string;
+  version: string;
+}
+
+/** "the Terms of Business and the Risk Disclosure", for the acceptance's message. */
+const titlesText = (docs: LegalDoc[]) => docs.map((d) => `the ${d.title}`).join(' and ');
+
+/**
+ * "I have read and accept the Terms … and the Risk Disclosure": each title links to the public page
+ * of the document (opens in a new tab, so the form keeps what was typed).
+ */
+function AcceptTerms({ docs, checked, onChange, error }: { docs: LegalDoc[]; checked: boolean; onChange: (checked: boolean) => void; error?: string }) {
+  return (
+    <Checkbox
+      checked={checked}
+      onChange={(e) => onChange(e.currentTarget.checked)}
+      error={error}
+      aria-invalid={error ? true : undefined}
+      data-testid="accept-terms"
+      label={
+        <>
+          I have read and accept{' '}
+          {docs.map((d, i) => (
+            <span key={d.id}>
+              {i > 0 && ' and '}
+              the{' '}
+              <Anchor href={`/legal/${d.id}`} target="_blank" rel="noopener" inherit fw={600}>
+                {d.title}
+              </Anchor>
+            </span>
+          ))}
+          .
+        </>
+      }
+    />
+  );
+}
+
 export function SignUpPage() {
   const navigate = useNavigate();
   const countries = useCountries();
+  const legal = useLegalDocuments();
+  const required = (legal.data?.data ?? []).filter((d) => (SIGN_UP_DOCUMENTS as readonly string[]).includes(d.id));
+  const requiredKey = required.map((d) => `${d.id}@${d.version}`).join(',');
+  const [accepted, setAccepted] = useState(false);
+  const [termsError, setTermsError] = useState<string | null>(null);
+  // A document edited while the form is open is accepted again: a new version clears the tick.
+  useEffect(() => setAccepted(false), [requiredKey]);
   const registration = useRegistration();
   const [form, setForm] = useState<Form>({ firstName: '', lastName: '', phoneNo: '', email: '', password: '', country_id: null });
   const [message, setMessage] = useState<string | null>(null);
@@ -54,11 +104,24 @@ export function SignUpPage() {
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (registration.isPending || registration.isSuccess) return;
+    if (registration.isPending || registration.isSuccess || legal.isPending) return;
     setMessage(null);
     setErrorField(null);
+    setTermsError(null);
+    // A missing field is the server's to name (spec section 2, in form order); with every field
+    // filled, an unticked acceptance is named here, before anything is sent.
+    const allFilled = FIELD_ORDER.every((f) => (form[f] ?? '').trim() !== '');
+    if (legal.isError && allFilled) {
+      setTermsError('The Terms could not be loaded. Check your connection and try again.');
+      void legal.refetch();
+      return;
+    }
+    if (!accepted && required.length > 0 && allFilled) {
+      setTermsError(`Please accept ${titlesText(required)} to open an account.`);
+      return;
+    }
     registration.mutate(
-      { ...form, email: form.email.trim(), country_id: form.country_id ?? '' },
+      { ...form, email: form.email.trim(), country_id: form.country_id ?? '', acceptedDocuments: accepted ? required.map(({ id, version }) => ({ id, version })) : [] },
       {
         onSuccess: (answer) => {
           setMessage(answer.message);
@@ -66,6 +129,8 @@ export function SignUpPage() {
           redirectTimer.current = setTimeout(() => void navigate('/', { replace: true }), SIGN_UP_REDIRECT_MS);
         },
         onError: (error) => {
+          // The answer may be that a document changed meanwhile: the fresh list asks for a new tick.
+          void legal.refetch();
           const failure = signUpFailure(error, form);
           setMessage(failure.message);
           setErrorField(failure.field);
@@ -115,8 +180,19 @@ export function SignUpPage() {
           >
             <CountrySelect countries={countries.data?.data ?? []} loading={countries.isPending} value={form.country_id} onChange={set('country_id')} error={fieldError('country_id')} />
           </div>
+          {(required.length > 0 || legal.isError) && (
+            <AcceptTerms
+              docs={required.length > 0 ? required : [{ id: 'terms', title: 'Terms of Business', version: '' }, { id: 'risk-disclosure', title: 'Risk Disclosure', version: '' }]}
+              checked={accepted}
+              onChange={(c) => {
+                setAccepted(c);
+                if (c) setTermsError(null);
+              }}
+              error={termsError ?? undefined}
+            />
+          )}
           <div>
-            <Button type="submit" fullWidth size="md" loading={registration.isPending} disabled={registration.isSuccess}>
+            <Button type="submit" fullWidth size="md" loading={registration.isPending || legal.isPending} disabled={registration.isSuccess}>
               Sign Up
             </Button>
             <FormMessage message={message} success={registration.isSuccess} />

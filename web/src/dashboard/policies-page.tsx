@@ -1,8 +1,9 @@
-import { Grid, NavLink, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Grid, Group, NavLink, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { useLegalDocument, useLegalDocuments } from '../api/queries';
 import { formatDate } from '../format/format';
+import { Logo } from '../ui/logo';
 import { EmptyState, ErrorState, PageHeader } from '../ui/page';
 
 function Document({ id }: { id: string }) {
@@ -24,6 +25,41 @@ function Document({ id }: { id: string }) {
 
 /** Legal Terms and Policies: the broker's documents (markdown files the operator edits), readable in the app. */
 export function PoliciesPage() {
+  return <Policies basePath="/dashboard/Policies" />;
+}
+
+/**
+ * The same documents for someone not signed in (`/legal/<id>`): the sign-up form links here, so a
+ * visitor reads what opening an account means before accepting it.
+ */
+export function PublicPoliciesPage() {
+  return (
+    <Box mih="100vh" bg="var(--mantine-color-body)">
+      <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Box maw={1120} mx="auto" px="md">
+          <Group justify="space-between">
+            <Anchor component={Link} to="/" underline="never" c="inherit" aria-label="Tradeport: sign in">
+              <Logo />
+            </Anchor>
+            <Group gap="md">
+              <Anchor component={Link} to="/" size="sm" fw={600}>
+                Sign in
+              </Anchor>
+              <Anchor component={Link} to="/signup" size="sm" fw={600}>
+                Sign up
+              </Anchor>
+            </Group>
+          </Group>
+        </Box>
+      </Box>
+      <Box maw={1120} mx="auto" px="md" py="xl" component="main">
+        <Policies basePath="/legal" />
+      </Box>
+    </Box>
+  );
+}
+
+function Policies({ basePath }: { basePath: string }) {
   const { documentId } = useParams();
   const docs = useLegalDocuments();
   const list = docs.data?.data ?? [];
@@ -39,7 +75,7 @@ export function PoliciesPage() {
             <Paper p={6}>
               {docs.isPending
                 ? [0, 1, 2, 3].map((i) => <Skeleton key={i} h={32} my={4} />)
-                : list.map((d) => <NavLink key={d.id} component={Link} to={`/dashboard/Policies/${d.id}`} label={d.title} active={d.id === current} leftSection={<IconFileText size={16} />} />)}
+                : list.map((d) => <NavLink key={d.id} component={Link} to={`${basePath}/${d.id}`} label={d.title} active={d.id === current} leftSection={<IconFileText size={16} />} />)}
             </Paper>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 9 }}>

@@ -1,12 +1,11 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_LEGAL_DIR, LegalLibrary } from '../../../services/legal-documents';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
 
 /** What every visitor may read: the installation's settings for the web app, and the legal documents. */
 export function siteRoutes(app: FastifyInstance): void {
-  const legal = new LegalLibrary(app.services.config.legalDir ?? DEFAULT_LEGAL_DIR);
+  const { legal } = app.services;
 
   const { supportChatPhone, trading } = app.services.config;
   registerCall(app, calls.getAppConfig, async () => ({ status: 'success' as const, supportChatPhone, marginCallLevel: trading.marginCallLevel, stopOutLevel: trading.stopOutLevel }));
