@@ -10,7 +10,7 @@ import { Client, fund, paymentAccount, registrationBody, signedInAdmin, signedIn
 type AnyReply = Awaited<ReturnType<Client['get']>>;
 
 /**
- * DESIGN.md 3.5: every input is validated; bad input gets a clear refusal (4xx with the spec's
+ * docs/design.md#server-side-enforcement: every input is validated; bad input gets a clear refusal (4xx with the spec's
  * `{status: 'Failure', message}`), never a 5xx, and changes nothing. Driven by the contracts table so
  * that a call added later is covered (or makes the coverage checks below fail).
  */

@@ -10,7 +10,7 @@ import { fund, paymentAccount, signedInAdmin, signedInTrader, type Client } from
 type AnyReply = Awaited<ReturnType<Client['get']>>;
 
 /**
- * DESIGN.md section 3 (money exact and ledgered, exactly once), checked as a property over the real
+ * docs/design.md#money-is-exact-and-ledgered and #exactly-once, checked as a property over the real
  * HTTP API: random sequences of deposit and withdrawal requests and of admin decisions (repeated and
  * fired concurrently) must leave every balance equal to the sum of its ledger entries and to
  * approved deposits minus approved withdrawals, with no refusal ever answered by a 5xx.

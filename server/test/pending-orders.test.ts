@@ -8,7 +8,7 @@ import type { Client } from './helpers/client';
 import { ASK, BID, assertFailure, eventually, openTrades, push, pushTicks, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
- * Pending orders over real HTTP (DESIGN.md section 4, docs/architecture.md "Pending orders"): MT5
+ * Pending orders over real HTTP (docs/design.md#pending-orders, docs/architecture.md#trading-engine): MT5
  * placement rules for the six types, SL/TP around the entry price, activation on the ask (Buy) or
  * the bid (Sell) at the tick's price, Stop Limit's two stages, the margin check at activation,
  * expiry, modify, cancel, ownership, idempotency, restart and exactly-once fills.

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from './helpers/app';
 import { ADMIN_EMAIL, Client, fund, paymentAccount, signedInAdmin, signedInTrader, US } from './helpers/client';
 
-/** Profile, password change and the activity log (DESIGN.md section 6: real data instead of samples). */
+/** Profile, password change and the activity log (docs/spec-differences.md: real data instead of samples). */
 
 /** What the test client answers (its body is loosely typed on purpose). */
 type AnyReply = Awaited<ReturnType<Client['get']>>;

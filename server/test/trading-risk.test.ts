@@ -6,7 +6,7 @@ import type { Client } from './helpers/client';
 import { closePosition, eventually, history, margins, openPosition, openTrades, push, recordEvents, roomyLimits, signIn, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
- * Risk control of the trading engine (DESIGN.md section 4): the margin call (once per fall to
+ * Risk control of the trading engine (docs/design.md#margin-call-and-stop-out, #swap): the margin call (once per fall to
  * ≤ 100%), the stop-out (≤ 50%: largest loss first, re-check, repeat), and the daily swap rollover
  * (configured here at 22:00 UTC, Monday to Friday, Wednesday triple, exactly once, posted to the ledger
  * on close; the default 17:00 New York across daylight-time changes is tested in exchange-sessions.test.ts).

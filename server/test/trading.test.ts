@@ -8,7 +8,7 @@ import { signedInTrader, type Client } from './helpers/client';
 import { ASK, BID, assertFailure, eventually, history, margins, openPosition, openTrades, push, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type Side, type TradingDesk } from './helpers/trading';
 
 /**
- * The trading engine over real HTTP (DESIGN.md section 4): fills at the server's quote, server-computed
+ * The trading engine over real HTTP (docs/design.md#trading-model): fills at the server's quote, server-computed
  * profit and margin, refusals, manual / SL / TP / admin closes posting once to the ledger, withdrawals
  * bounded by free margin, concurrency, restart, idempotency and account events.
  */

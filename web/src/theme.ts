@@ -1,7 +1,7 @@
 import { createTheme, type MantineColorsTuple } from '@mantine/core';
 
 /**
- * The one theme of the app. Colour meanings are fixed everywhere (UI.md): Buy is teal-green, Sell
+ * The one theme of the app. Colour meanings are fixed everywhere (docs/design.md#colours-and-figures): Buy is teal-green, Sell
  * red; in the price table a rise is blue and a fall red (the spec's rule). Figures use Inter's
  * tabular numerals so columns of prices line up and a tick never moves its neighbours.
  */

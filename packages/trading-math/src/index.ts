@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 
 /**
- * The trading math, MT5-compatible for hedging accounts (DESIGN.md section 4), shared by the server
+ * The trading math, MT5-compatible for hedging accounts (docs/design.md#trading-model), shared by the server
  * (which fills, values and closes with it) and the web app (which previews an order's margin with
  * the very same code). Pure and exact:
  * prices come in as numbers at the instrument's digits and are taken as the decimals they print as;

@@ -2,7 +2,7 @@ import type { InstrumentGroup } from '@tradeport/contracts';
 import type { Schedule } from './trading-sessions';
 
 /**
- * A tradable instrument, as the catalogue defines it (DESIGN.md section 4). Prices are kept at the
+ * A tradable instrument, as the catalogue defines it (docs/design.md#instruments). Prices are kept at the
  * instrument's digits; a point is 10^-digits.
  */
 export interface Instrument {

@@ -5,7 +5,7 @@ import { stream } from '../stream/stream';
 /**
  * Live floating profit for the back office's position tables. The server's figure (in the list it
  * answered) is the reference; between refetches, a row shows the profit at the streamed price with
- * the server's formula (DESIGN.md section 4): Buy (bid − open) × contract × volume, Sell (open − ask)
+ * the server's formula (docs/design.md#profit): Buy (bid − open) × contract × volume, Sell (open − ask)
  * × contract × volume, in the quote currency, then in USD at XXXUSD's bid or 1 / USDXXX's bid.
  * Display only, rounded to cents; closing always uses the server's own price.
  */

@@ -25,7 +25,7 @@ export class ApiError extends Error {
   }
 }
 
-/** No call may hang the UI (DESIGN.md): each is abandoned after this long. */
+/** No call may hang the UI (docs/design.md#timeouts-on-every-call): each is abandoned after this long. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 export const MESSAGES = {
   offline: 'Could not reach the server. Check your connection and try again.',

@@ -133,7 +133,7 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
       return;
     }
     if (block) return;
-    // The buttons stay usable (DESIGN section 6); stops set for the other direction are shown as wrong for this one.
+    // The buttons stay usable (docs/design.md#stop-loss-and-take-profit); stops set for the other direction are shown as wrong for this one.
     if (s !== side) dispatch({ type: 'setSide', side: s });
     if (hasProblems(orderProblems(form, s, ctx))) return;
     inFlight.current = true;

@@ -1,5 +1,5 @@
 /**
- * The stop-loss / take-profit steppers' arithmetic (DESIGN section 6): 0 means "not set"; the first
+ * The stop-loss / take-profit steppers' arithmetic (docs/design.md#stop-loss-and-take-profit): 0 means "not set"; the first
  * press starts a few points away from the price on the side where the level is valid for the
  * position's direction (Buy: SL below bid, TP above bid; Sell: SL above ask, TP below ask), later
  * presses move one point (10^-digits). Prices are counted in whole points so no float drift creeps in.
