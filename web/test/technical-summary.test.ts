@@ -3,32 +3,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { CandleRecord } from '@tradeport/contracts';
 import {
-  adx,
-  awesomeOscillator,
-  bullBearPower,
-  cci,
-  ema,
-  hullMa,
-  ichimokuBaseLine,
-  macd,
-  macdSignal,
-  minusDi,
-  momentum,
-  plusDi,
   RATINGS,
   ratingForScore,
-  rsi,
-  sma,
-  stochasticD,
-  stochasticK,
-  stochRsiD,
-  stochRsiK,
   summarizeVotes,
   technicalSummary,
-  ultimateOscillator,
-  vwma,
-  williamsR,
-  wma,
   type GroupSummary,
   type IndicatorVote,
   type TechnicalSummary,
@@ -57,12 +35,6 @@ function assertNear(actual: number | null, expected: number, tolerance = 1e-9): 
   assert.ok(actual !== null, `expected ${expected}, got null`);
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ${expected}, got ${actual}`);
 }
-
-/**
- * Five candles (high, low, close) small enough to compute every indicator by hand:
- *   #0 10 / 8 / 9   #1 12 / 9 / 11   #2 11 / 7 / 8   #3 13 / 10 / 12   #4 14 / 11 / 13
- */
-const FIVE = [candle(10, 8, 9), candle(12, 9, 11), candle(11, 7, 8), candle(13, 10, 12), candle(14, 11, 13)];
 
 /** StockCharts' RSI example closes (a common textbook series). */
 const TEXTBOOK_CLOSES = [
@@ -156,168 +128,98 @@ function checkGroup(group: GroupSummary, expectedCount: number): void {
   for (const v of group.indicators) if (v.value === null) assert.equal(v.action, 'Neutral', `${v.name} votes without a value`);
 }
 
-// ---------------------------------------------------------------- moving averages
+// ---------------------------------------------------------------- the library's indicators, read with our lengths
 
-describe('moving average helpers', () => {
-  it('SMA of 1..30 is the mean of the last n values and null when there are fewer than n', () => {
-    assert.equal(sma(oneTo(30), 10), 25.5); // (21 + … + 30) / 10
-    assert.equal(sma(oneTo(30), 20), 20.5);
-    assert.equal(sma(oneTo(30), 30), 15.5);
-    assert.equal(sma(oneTo(30), 31), null);
-    assert.equal(sma([], 10), null);
-  });
+/** The value shown for `name` in the summary of `candles`. */
+function valueOf(candles: readonly CandleRecord[], name: string): number | null {
+  const { summary } = technicalSummary(candles);
+  return voteOf(summary, name).value;
+}
 
-  it('EMA of 1..30 lags a straight line by (n − 1) / 2 because its SMA seed already sits at that lag', () => {
-    // Seed SMA(1..n) = (n + 1) / 2 = n − (n − 1)/2; each step e + 2/(n+1)·(t + 1 − e) keeps the lag.
-    assert.equal(ema(oneTo(30), 10), 25.5);
-    assert.equal(ema(oneTo(30), 20), 20.5);
-    assert.equal(ema(oneTo(30), 30), 15.5);
-    assert.equal(ema(oneTo(30), 31), null);
-  });
-
-  it('EMA smooths with alpha 2 / (n + 1) after an SMA seed', () => {
-    // n = 3, alpha = 0.5: seed (2 + 4 + 6) / 3 = 4, then 4 + 0.5·(8 − 4) = 6, then 6 + 0.5·(12 − 6) = 9.
-    assert.equal(ema([2, 4, 6, 8, 12], 3), 9);
-  });
-
-  it('WMA weighs the newest value most', () => {
-    assertNear(wma([1, 2, 3, 4, 10], 3), (1 * 3 + 2 * 4 + 3 * 10) / 6);
-  });
-
-  it('Hull MA has no lag on a straight line and reacts to a jump more than the WMA', () => {
-    assertNear(hullMa(oneTo(20), 9), 20);
-    // n = 4: half 2, root 2. At #4: 2·WMA2 − WMA4 = 2·1 − 1 = 1; at #5: 2·(1 + 2·7)/3 − (1 + 2 + 3 + 4·7)/10 = 10 − 3.4 = 6.6;
-    // WMA2 of (1, 6.6) = (1 + 2·6.6) / 3.
-    assertNear(hullMa([1, 1, 1, 1, 1, 7], 4), 14.2 / 3);
-    assert.equal(hullMa(oneTo(10), 9), null); // needs 9 + 3 − 1 = 11 values
-  });
-
-  it('VWMA weights closes by volume and is null when no volume traded', () => {
-    const bars = [candle(10, 10, 10, 1), candle(20, 20, 20, 1), candle(30, 30, 30, 2)];
-    assert.equal(vwma(bars, 3), (10 + 20 + 2 * 30) / 4);
-    assert.equal(vwma(bars.map((c) => ({ ...c, volume: 0 })), 3), null);
-  });
-
-  it('Ichimoku base line is the midpoint of the highest high and lowest low of the window', () => {
-    assert.equal(ichimokuBaseLine(FIVE, 3), (14 + 7) / 2);
-    assert.equal(ichimokuBaseLine(FIVE, 5), (14 + 7) / 2);
-    assert.equal(ichimokuBaseLine(FIVE), null); // default 26 bars
-  });
-
-  it('invalid lengths give null instead of throwing', () => {
-    for (const bars of [0, -3, 2.5, Number.NaN, Infinity]) {
-      assert.equal(sma(oneTo(30), bars), null);
-      assert.equal(ema(oneTo(30), bars), null);
-      assert.equal(wma(oneTo(30), bars), null);
-      assert.equal(hullMa(oneTo(30), bars), null);
-      assert.equal(rsi(oneTo(30), bars), null);
-      assert.equal(momentum(oneTo(30), bars), null);
-    }
-  });
-});
-
-// ---------------------------------------------------------------- oscillators
-
-describe('oscillator helpers', () => {
-  it("RSI follows Wilder's smoothing on the textbook series (to 2 decimals)", () => {
+describe('indicator values (the library, fed and read by us)', () => {
+  it("RSI (14) follows Wilder's smoothing on the textbook series (to 2 decimals)", () => {
+    const rsiOf = (closes: readonly number[]) => valueOf(candlesFromCloses(closes), 'Relative Strength Index (14)');
     // First 14 changes: gains 0.06 + 0.72 + 0.50 + 0.27 + 0.32 + 0.42 + 0.24 + 0.14 + 0.67 = 3.34, losses
     // 0.25 + 0.54 + 0.19 + 0.42 = 1.40, so RSI = 100 · 3.34 / 4.74 = 70.46.
-    assertNear(rsi(TEXTBOOK_CLOSES.slice(0, 15)), 70.46, 0.005);
+    assertNear(rsiOf(TEXTBOOK_CLOSES.slice(0, 15)), 70.46, 0.005);
     // Next change −0.28: gain (3.34/14 · 13 + 0) / 14 = 0.22153, loss (1.40/14 · 13 + 0.28) / 14 = 0.11286 → 66.25.
-    assertNear(rsi(TEXTBOOK_CLOSES.slice(0, 16)), 66.25, 0.005);
+    assertNear(rsiOf(TEXTBOOK_CLOSES.slice(0, 16)), 66.25, 0.005);
     // The end of the series, where the seed no longer matters, as published with the example: 33.09 then 37.79.
-    assertNear(rsi(TEXTBOOK_CLOSES.slice(0, -1)), 33.09, 0.005);
-    assertNear(rsi(TEXTBOOK_CLOSES), 37.79, 0.005);
-    assert.equal(rsi(TEXTBOOK_CLOSES.slice(0, 14)), null); // 14 closes give only 13 changes
+    assertNear(rsiOf(TEXTBOOK_CLOSES.slice(0, -1)), 33.09, 0.005);
+    assertNear(rsiOf(TEXTBOOK_CLOSES), 37.79, 0.005);
+    assert.equal(rsiOf(TEXTBOOK_CLOSES.slice(0, 14)), null); // 14 closes give only 13 changes
   });
 
-  it('RSI of a flat series is 50 (documented: no side dominates), 100 with only gains and 0 with only losses', () => {
-    assert.equal(rsi(Array<number>(30).fill(42)), 50);
-    assert.equal(rsi(oneTo(30)), 100);
-    assert.equal(rsi(oneTo(30).reverse()), 0);
+  it('simple averages are the mean of the last n closes, and absent with fewer than n', () => {
+    const line = candlesFromCloses(oneTo(30));
+    assert.equal(valueOf(line, 'Simple Moving Average (10)'), 25.5); // (21 + … + 30) / 10
+    assert.equal(valueOf(line, 'Simple Moving Average (20)'), 20.5);
+    assert.equal(valueOf(line, 'Simple Moving Average (30)'), 15.5);
+    assert.equal(valueOf(line, 'Simple Moving Average (50)'), null);
   });
 
-  it('Stochastic %K and %D place the close in the high-low range, then smooth by SMA', () => {
-    // Raw %K over 3 bars: #2 100·(8 − 7)/(12 − 7) = 20, #3 100·(12 − 7)/(13 − 7) = 83.33, #4 100·(13 − 7)/(14 − 7) = 85.71.
-    assertNear(stochasticK(FIVE, 3, 1), 600 / 7);
-    assertNear(stochasticK(FIVE, 3, 3), (20 + 500 / 6 + 600 / 7) / 3);
-    assertNear(stochasticD(FIVE, 3, 1, 2), (500 / 6 + 600 / 7) / 2);
-    assert.equal(stochasticK(FIVE), null);
+  it("exponential averages start from the first close (TradingView's from an SMA) and smooth by 2 / (n + 1)", () => {
+    // From e₁ = 1 on the line 1, 2, …, t the lag t − e obeys lagₜ = (1 − α)(1 + lagₜ₋₁): it grows from 0 towards
+    // (n − 1) / 2 as (n − 1)/2 · (1 − (1 − α)^(t − 1)). An SMA seed would start it at (n − 1) / 2 at once.
+    const line = candlesFromCloses(oneTo(30));
+    for (const n of [10, 20, 30]) {
+      const alpha = 2 / (n + 1);
+      assertNear(valueOf(line, `Exponential Moving Average (${n})`), 30 - ((n - 1) / 2) * (1 - (1 - alpha) ** 29));
+    }
+    assert.equal(valueOf(line, 'Exponential Moving Average (50)'), null);
   });
 
-  it('Stochastic is null over a window with no range (flat market)', () => {
-    assert.equal(stochasticK(Array.from({ length: 20 }, () => candle(5, 5, 5))), null);
+  it('on a steady rise every indicator reads its textbook value', () => {
+    // Close t, high t + 1, low t − 1 and volume t for t = 1 … 60; read at t = 60.
+    const line = oneTo(60).map((t) => candle(t + 1, t - 1, t, t));
+    const emaLag = (n: number) => ((n - 1) / 2) * (1 - (1 - 2 / (n + 1)) ** 59);
+    const recent = oneTo(60).slice(-20);
+    const expected: [string, number | null][] = [
+      ['Relative Strength Index (14)', 100], // gains only
+      ['Stochastic %K (14, 3, 3)', (100 * 14) / 15], // close 60 in the range 46 … 61
+      ['Commodity Channel Index (20)', 9.5 / (0.015 * 5)], // typical price 9.5 above its mean, mean deviation 5
+      ['Average Directional Index (14)', 100], // no downward movement at all
+      ['Awesome Oscillator', 14.5], // median price t: SMA5 = t − 2, SMA34 = t − 16.5
+      ['Momentum (10)', 10],
+      ['MACD Level (12, 26)', emaLag(26) - emaLag(12)],
+      ['Stochastic RSI Fast (3, 3, 14, 14)', null], // RSI stuck at 100 has no range to be placed in
+      ['Williams Percent Range (14)', -100 / 15],
+      ['Bull Bear Power', 2 * emaLag(13)], // high + low − 2·EMA(13) = 2t − 2·(t − lag)
+      ['Ultimate Oscillator (7, 14, 28)', 50], // buying pressure 1 of a true range 2 on every bar
+      ['Ichimoku Base Line (26)', (61 + 34) / 2],
+      ['Volume Weighted Moving Average (20)', recent.reduce((acc, t) => acc + t * t, 0) / recent.reduce((acc, t) => acc + t, 0)],
+      ['Hull Moving Average (9)', 60], // no lag on a straight line
+    ];
+    const { summary } = technicalSummary(line);
+    for (const [name, value] of expected) {
+      if (value === null) assert.equal(voteOf(summary, name).value, null, name);
+      else assertNear(voteOf(summary, name).value, value, 1e-9 * Math.max(1, Math.abs(value)));
+    }
   });
 
-  it('Williams %R is the distance of the close below the highest high, −100 to 0', () => {
-    assertNear(williamsR(FIVE, 3), (-100 * (14 - 13)) / (14 - 7));
-    assert.equal(williamsR(FIVE), null);
+  it('a candle with a non-finite price is a gap: the indicators start afresh after it', () => {
+    const closes = oneTo(40);
+    const candles = candlesFromCloses(closes).map((c, i) => (i === 24 ? { ...c, close: Number.NaN } : c));
+    const { summary } = technicalSummary(candles);
+    assert.equal(voteOf(summary, 'Simple Moving Average (10)').value, 35.5); // the 15 closes after the gap suffice
+    assert.equal(voteOf(summary, 'Simple Moving Average (20)').value, null); // they do not suffice here
+    assert.equal(technicalSummary(candles.slice(0, 30)).movingAverages.indicators.filter((v) => v.value !== null).length, 0);
   });
 
-  it('CCI uses the typical price and the mean deviation with the 0.015 constant', () => {
-    // Typical prices 26/3, 35/3, 38/3: mean 11, mean deviation (7/3 + 2/3 + 5/3) / 3 = 14/9,
-    // CCI = (38/3 − 11) / (0.015 · 14/9) = 500/7.
-    assertNear(cci(FIVE, 3), 500 / 7);
-    assert.equal(cci(Array.from({ length: 25 }, () => candle(5, 5, 5))), 0); // no deviation: at its average
-    assert.equal(cci(FIVE), null);
-  });
-
-  it("ADX, +DI and −DI follow Wilder's directional movement", () => {
-    // +DM 2, 0, 2, 1; −DM 0, 2, 0, 0; TR 3, 4, 5, 3. Wilder (n = 2) seeded with the first two:
-    // ATR 3.5 → 4.25 → 3.625, +DM 1 → 1.5 → 1.25, −DM 1 → 0.5 → 0.25.
-    assertNear(plusDi(FIVE, 2), (100 * 1.25) / 3.625);
-    assertNear(minusDi(FIVE, 2), (100 * 0.25) / 3.625);
-    // DX 0, 50, 66.67; ADX seeded with (0 + 50)/2 = 25, then 25 + (66.67 − 25)/2 = 45.83.
-    assertNear(adx(FIVE, 2), 275 / 6);
-    assert.equal(adx(FIVE), null);
-  });
-
-  it('Awesome Oscillator is SMA(5) − SMA(34) of the median price', () => {
-    // Median price t (t = 1..40): SMA5 = 40 − 2, SMA34 = 40 − 16.5.
-    const line = oneTo(40).map((t) => candle(t + 1, t - 1, t));
-    assertNear(awesomeOscillator(line), 14.5);
-    // Medians 9, 10.5, 9, 11.5, 12.5: SMA2 = 12, SMA3 = 11.
-    assertNear(awesomeOscillator(FIVE, 2, 3), 1);
-    assert.equal(awesomeOscillator(line.slice(0, 33)), null);
-  });
-
-  it('Momentum is the change over n bars', () => {
-    assert.equal(momentum(oneTo(30)), 10);
-    assert.equal(momentum([1, 4, 9, 16], 2), 12);
-    assert.equal(momentum(oneTo(10)), null);
-  });
-
-  it('MACD level and signal on a straight line are the constant gap between the EMAs', () => {
-    // EMA12 lags by 5.5, EMA26 by 12.5 (see the EMA test), so MACD = 7 and so is its signal.
-    assertNear(macd(oneTo(40)), 7);
-    assertNear(macdSignal(oneTo(40)), 7);
-    assert.equal(macdSignal(oneTo(33)), null); // needs 26 + 9 − 1 = 34 closes
-  });
-
-  it('MACD with short lengths matches a hand computation', () => {
-    // EMA2: 3, 5, 7, 31/3; EMA3: 4, 6, 9 → MACD 1, 1, 4/3; signal EMA2: seed 1, then 1 + 2/3·(4/3 − 1) = 11/9.
-    assertNear(macd([2, 4, 6, 8, 12], 2, 3), 4 / 3);
-    assertNear(macdSignal([2, 4, 6, 8, 12], 2, 3, 2), 11 / 9);
-  });
-
-  it('Stochastic RSI is the stochastic of the RSI values', () => {
-    // RSI(1) of 1, 2, 1, 1, 3 is 100 (up), 0 (down), 50 (flat), 100 (up); over 3 bars: #3 50, #4 100.
-    const closes = [1, 2, 1, 1, 3];
-    assertNear(stochRsiK(closes, 1, 1, 3), 100);
-    assertNear(stochRsiK(closes, 2, 1, 3), 75);
-    assertNear(stochRsiD(closes, 1, 2, 1, 3), 75);
-    assert.equal(stochRsiK(oneTo(40)), null); // RSI stuck at 100: no range to place it in
-  });
-
-  it('Bull Bear Power is high + low − 2·EMA(close)', () => {
-    // EMA3 of 9, 11, 8, 12, 13: 28/3, 32/3, 71/6 → 14 + 11 − 71/3.
-    assertNear(bullBearPower(FIVE, 3), 4 / 3);
-  });
-
-  it('Ultimate Oscillator averages buying pressure over true range at three lengths, weighted 4:2:1', () => {
-    // BP 2, 1, 4, 2 and TR 3, 4, 5, 3: averages 2/3, 6/8, 7/12 → 100 · (8/3 + 3/2 + 7/12) / 7.
-    assertNear(ultimateOscillator(FIVE, 1, 2, 3), (100 * 57) / 84);
-    assert.equal(ultimateOscillator(FIVE), null);
+  it('an outside bar whose up and down moves are equal counts for neither side of ADX, in any unit (as in TradingView)', () => {
+    // Rises (high and low up by 1) alternate with outside bars whose high rises and low falls by as much.
+    // The outside bars' moves tie, so there is no downward movement at all: −DI 0, DX and ADX 100. Counted
+    // for both sides (or for one once rounding told them apart, as the library's comparison does), they would
+    // give −DI a value and the same market another ADX in another unit.
+    const bars: CandleRecord[] = [candle(101, 99, 100)];
+    for (let i = 1; i < 60; i++) {
+      const { high, low } = bars[i - 1]!;
+      const move = i % 2 === 1 ? [1, 1] : [1 + (i % 5), -(1 + (i % 5))];
+      bars.push(candle(high + move[0]!, low + move[1]!, (high + low) / 2 + move[0]!));
+    }
+    for (const factor of [1, 0.1, 1 / 3, 7.3, Math.PI, 1234.5678]) {
+      assertNear(valueOf(scale(bars, factor), 'Average Directional Index (14)'), 100, 1e-7);
+    }
   });
 });
 
@@ -434,11 +336,19 @@ describe('technicalSummary', () => {
     assert.equal(voteOf(technicalSummary(line).movingAverages, 'Hull Moving Average (9)').action, 'Neutral');
   });
 
-  it('a flat market votes Neutral everywhere and reads RSI 50', () => {
+  it('a flat market votes Neutral everywhere, reads RSI 50 and CCI 0, and places no close in a range', () => {
     const flat = Array.from({ length: 250 }, (_, i) => ({ ...candle(100, 100, 100, 5), time: i }));
     const result = technicalSummary(flat);
     for (const v of result.summary.indicators) assert.equal(v.action, 'Neutral', v.name);
     assert.equal(voteOf(result.oscillators, 'Relative Strength Index (14)').value, 50);
+    // A window without range has no position in it (the library would read 0 and −100), and a price
+    // at its average has a CCI of 0 (the library divides by a zero deviation).
+    assert.equal(voteOf(result.oscillators, 'Stochastic %K (14, 3, 3)').value, null);
+    assert.equal(voteOf(result.oscillators, 'Williams Percent Range (14)').value, null);
+    assert.equal(voteOf(result.oscillators, 'Stochastic RSI Fast (3, 3, 14, 14)').value, null);
+    assert.equal(voteOf(result.oscillators, 'Commodity Channel Index (20)').value, 0);
+    assert.equal(voteOf(result.oscillators, 'Average Directional Index (14)').value, 0); // no range, no directional movement
+    assert.equal(voteOf(result.oscillators, 'Ultimate Oscillator (7, 14, 28)').value, 50); // the library's reading, neither side
     assert.equal(result.summary.rating, 'Neutral');
   });
 

@@ -2,26 +2,58 @@
  * Technical-analysis summary of a candle series, in the manner of the "Technical Analysis" gauges
  * traders know from TradingView: fifteen moving averages and eleven oscillators each vote Buy, Sell
  * or Neutral on the latest candle, and the votes are tallied into a rating from Strong Sell to Strong
- * Buy. Pure functions only (no React, DOM, I/O or dependencies), so the same figures can be shown on
- * any screen and checked in unit tests.
+ * Buy. Pure functions only (no React, DOM or I/O), so the same figures can be shown on any screen and
+ * checked in unit tests.
+ *
+ * The indicators themselves come from the `trading-signals` library; what is ours is how they are
+ * fed and read (below), the vote rules, the tolerance for ties and the rating thresholds.
  *
  * Conventions used throughout:
- * - Candles are oldest first. Every indicator is computed as a series aligned with the candles
- *   (`null` where it cannot be computed yet) because several vote rules look at the previous bar
- *   ("rising", "crosses over"); the exported helpers return only the latest value.
- * - Lengths are counted in bars (candles), hence the `…Bars` parameter names. Moving averages,
- *   Awesome Oscillator, Momentum, MACD and Bull Bear Power are in price units; RSI, Stochastic,
- *   Stochastic RSI, ADX/DI and the Ultimate Oscillator are on a 0–100 scale, Williams %R on −100–0,
- *   CCI is unbounded and dimensionless.
- * - Nothing here throws and nothing returns NaN or ±Infinity: too few candles, an invalid length or
- *   non-finite input give `null`, and a `null` indicator votes Neutral. Callers can render whatever
- *   comes back without guarding.
+ * - Candles are oldest first. Every indicator is run over all of them and read on every candle
+ *   (`null` where it has no value yet) because several vote rules look at the previous bar
+ *   ("rising", "crosses over").
+ * - Moving averages, Awesome Oscillator, Momentum, MACD and Bull Bear Power are in price units;
+ *   RSI, Stochastic, Stochastic RSI, ADX/DI and the Ultimate Oscillator are on a 0–100 scale,
+ *   Williams %R on −100–0, CCI is unbounded and dimensionless.
+ * - Nothing here throws and nothing returns NaN or ±Infinity: too few candles or non-finite input
+ *   give `null`, and a `null` indicator votes Neutral. Callers can render whatever comes back
+ *   without guarding.
  * - Comparisons behind votes treat differences within a relative tolerance as ties. Floating-point
  *   rounding otherwise turns a true tie (a flat market, a moving average equal to the close) into a
  *   random Buy or Sell, and the same market quoted in another unit (prices times a constant) could
  *   vote differently.
+ *
+ * Where the library's definitions differ from TradingView's (which a trader may compare against):
+ * - Its EMA starts from the first value, where TradingView starts from the SMA of the first n
+ *   values. The difference fades by (1 − 2/(n + 1)) a bar: over the 300 candles the pages pass it is
+ *   negligible for every average except the 200-bar EMA (about a third of the difference at its
+ *   200th candle is left at the 300th), so that one vote can differ from TradingView's when the close
+ *   is near the average. MACD's lines and Bull Bear Power use the same EMA.
+ * - Its ADX (which ours follows, see directional()) starts its averages with the first candle,
+ *   TradingView with the second candle's movement; after a few dozen candles the difference is gone.
+ * - Its Ultimate Oscillator reads 50 when the 7-bar window had no range at all.
+ * - Stochastic %K is read only once %D can be computed too (two candles later than %K alone).
  */
 import type { CandleRecord } from '@tradeport/contracts';
+import {
+  AO,
+  ATR,
+  CCI,
+  DonchianChannels,
+  ElderRay,
+  EMA,
+  HMA,
+  IchimokuCloud,
+  MACD,
+  MOM,
+  RSI,
+  SMA,
+  StochasticOscillator,
+  UltimateOscillator,
+  VWMA,
+  WilliamsR,
+  WSMA,
+} from 'trading-signals';
 
 // ---------------------------------------------------------------- public types
 
@@ -98,23 +130,12 @@ export function summarizeVotes(indicators: readonly IndicatorVote[]): GroupSumma
   return { buy, sell, neutral, rating: ratingForScore(score), score, indicators: [...indicators] };
 }
 
-// ---------------------------------------------------------------- series primitives
-
-/** An indicator aligned with the candles: one entry per candle, null where not computable. */
-type Series = (number | null)[];
+// ---------------------------------------------------------------- tolerance
 
 /** Relative tolerance under which two figures are treated as equal when voting (see file header). */
 const RELATIVE_TOLERANCE = 1e-9;
 /** Reference magnitude for tolerances on 0–100 oscillators (and on CCI, whose levels are ±100). */
 const OSCILLATOR_SCALE = 100;
-
-function finiteOrNull(x: number | null | undefined): number | null {
-  return typeof x === 'number' && Number.isFinite(x) ? x : null;
-}
-
-function isValidLength(bars: number): boolean {
-  return Number.isInteger(bars) && bars >= 1;
-}
 
 /** Sign of a − b, 0 when they differ by no more than the tolerance relative to `scale`. */
 function compare(a: number, b: number, scale: number): -1 | 0 | 1 {
@@ -125,448 +146,209 @@ function compare(a: number, b: number, scale: number): -1 | 0 | 1 {
   return 0;
 }
 
-function nullSeries(length: number): Series {
-  return new Array<number | null>(length).fill(null);
+/** Whether a window's highest and lowest differ by more than the tolerance (relative to `scale`, or to their own magnitude). */
+function hasRange(lowest: number, highest: number, scale = Math.max(Math.abs(lowest), Math.abs(highest))): boolean {
+  return compare(highest, lowest, scale) > 0;
 }
 
-function toSeries(values: readonly number[]): Series {
-  return values.map((v) => finiteOrNull(v));
+// ---------------------------------------------------------------- feeding the library
+
+/** An indicator's reading on one candle: one number, or several named ones. */
+type Reading = number | { readonly [name: string]: number };
+
+/** An indicator's readings, one per candle (null where it has none). */
+type Series<R extends Reading = number> = (R | null)[];
+
+/** A fresh indicator: fed one input a candle, oldest first, it returns its reading on that candle or null while it has too little history. */
+type Indicator<Input, R extends Reading> = (input: Input) => R | null;
+
+interface Bar {
+  high: number;
+  low: number;
+  close: number;
 }
 
-function last(series: Series): number | null {
-  return series.length === 0 ? null : (series[series.length - 1] ?? null);
-}
-
-function previous(series: Series): number | null {
-  return series.length < 2 ? null : (series[series.length - 2] ?? null);
-}
-
-/** The `bars` values ending at `end`, or null if any is missing (or the window starts before 0). */
-function window(series: Series, end: number, bars: number): number[] | null {
-  if (end - bars + 1 < 0) return null;
-  const values: number[] = [];
-  for (let i = end - bars + 1; i <= end; i++) {
-    const v = series[i];
-    if (v === null || v === undefined) return null;
-    values.push(v);
-  }
-  return values;
-}
-
-function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
+function isFiniteReading(reading: Reading): boolean {
+  return typeof reading === 'number' ? Number.isFinite(reading) : Object.values(reading).every((v) => Number.isFinite(v));
 }
 
 /**
- * Applies `f` to every full window. Each window is summed afresh rather than with a running sum:
- * a running sum accumulates rounding error over thousands of candles (and would let a tie read as
- * a vote), while the cost stays modest at chart sizes (see technicalSummary).
+ * Runs an indicator over one input per candle. The library expects clean input: it can answer NaN
+ * or ±Infinity (a division by zero, an overflow on absurd prices) and keep that in its averages for
+ * good. So a missing input (a candle with a non-finite field), a non-finite reading
+ * or a throw reads null and starts the indicator afresh on the next candle, as after a gap in the
+ * data: it has a value again once it has enough candles after that point.
  */
-function rolling(series: Series, bars: number, f: (values: number[]) => number | null): Series {
-  const out = nullSeries(series.length);
-  if (!isValidLength(bars)) return out;
-  for (let i = bars - 1; i < series.length; i++) {
-    const values = window(series, i, bars);
-    out[i] = values === null ? null : finiteOrNull(f(values));
-  }
-  return out;
-}
-
-function smaSeries(series: Series, bars: number): Series {
-  return rolling(series, bars, (values) => sum(values) / bars);
-}
-
-/** Linearly weighted MA: the newest value weighs `bars`, the oldest 1. */
-function wmaSeries(series: Series, bars: number): Series {
-  const totalWeight = (bars * (bars + 1)) / 2;
-  return rolling(series, bars, (values) => values.reduce((acc, v, i) => acc + v * (i + 1), 0) / totalWeight);
-}
-
-/**
- * Exponential smoothing with factor `alpha`, seeded with the SMA of the first `bars` values (Wilder's
- * seed and the most common one), so the first value is a real average rather than one price that
- * would dominate the next few dozen bars. A gap (null) restarts the seeding.
- */
-function smoothedSeries(series: Series, bars: number, alpha: number): Series {
-  const out = nullSeries(series.length);
-  if (!isValidLength(bars)) return out;
-  let prior: number | null = null;
-  let run = 0;
-  for (let i = 0; i < series.length; i++) {
-    const v = series[i];
-    if (v === null || v === undefined) {
-      prior = null;
-      run = 0;
-      continue;
+function run<Input, R extends Reading>(inputs: readonly (Input | null)[], create: () => Indicator<Input, R>): Series<R> {
+  const out: Series<R> = [];
+  let indicator = create();
+  for (const input of inputs) {
+    let reading: R | null = null;
+    let broken = input === null;
+    if (input !== null) {
+      try {
+        reading = indicator(input);
+        broken = reading !== null && !isFiniteReading(reading);
+      } catch {
+        broken = true;
+      }
     }
-    run++;
-    if (prior !== null) prior = finiteOrNull(prior + alpha * (v - prior));
-    else if (run >= bars) prior = finiteOrNull(sum(window(series, i, bars) ?? []) / bars);
-    if (prior === null && run >= bars) run = 0; // overflowed: start over rather than carry garbage
-    out[i] = prior;
-  }
-  return out;
-}
-
-function emaSeries(series: Series, bars: number): Series {
-  return smoothedSeries(series, bars, 2 / (bars + 1));
-}
-
-/** Wilder's smoothing (RMA), used by RSI and ADX: alpha = 1 / bars. */
-function wilderSeries(series: Series, bars: number): Series {
-  return smoothedSeries(series, bars, 1 / bars);
-}
-
-/** Element-wise combination, null where any input is null. */
-function combine(f: (...values: number[]) => number | null, ...inputs: Series[]): Series {
-  const length = inputs[0]?.length ?? 0;
-  const out = nullSeries(length);
-  for (let i = 0; i < length; i++) {
-    const values: number[] = [];
-    for (const input of inputs) {
-      const v = input[i];
-      if (v === null || v === undefined) break;
-      values.push(v);
+    if (broken) {
+      reading = null;
+      indicator = create();
     }
-    if (values.length === inputs.length) out[i] = finiteOrNull(f(...values));
+    out.push(reading);
   }
   return out;
 }
 
-/** Each value's change from the previous one (null for the first). */
-function changeSeries(series: Series, bars = 1): Series {
-  const out = nullSeries(series.length);
-  for (let i = bars; i < series.length; i++) {
-    const now = series[i];
-    const before = series[i - bars];
-    if (now !== null && now !== undefined && before !== null && before !== undefined) out[i] = finiteOrNull(now - before);
-  }
-  return out;
+function last<R extends Reading>(series: Series<R>, barsBack = 0): R | null {
+  return series[series.length - 1 - barsBack] ?? null;
+}
+
+// ---------------------------------------------------------------- indicators
+
+/** The indicator's answer to each input, which the library's indicators give as null until they have enough history. */
+function feed<Input, R extends Reading>(indicator: { add(input: Input): R | null }): Indicator<Input, R> {
+  return (input) => indicator.add(input);
+}
+
+/** EMA, alpha 2 / (n + 1), starting from the first value (see the file header). */
+function ema(bars: number): Indicator<number, number> {
+  const average = new EMA(bars);
+  let seen = 0;
+  // Its add() returns the running value from the first input on: read it once the EMA has had the
+  // inputs it requires (asking getResult() before then costs a thrown error each candle).
+  return (close) => {
+    const value = average.add(close);
+    return ++seen < average.getRequiredInputs() ? null : value;
+  };
 }
 
 /**
- * Where `value` sits in the [lowest, highest] range of its window, 0–100. Null when the range is
- * (within tolerance) zero: a flat window has no position, and dividing rounding noise by rounding
- * noise would yield an arbitrary reading.
+ * Wilder's RSI. The library reads 100 whenever the average loss is 0, also when prices did not
+ * move at all; that reads 50 here (no side dominates), as a flat market is not overbought.
  */
-function rangePosition(value: number, lowest: number, highest: number, scale: number): number | null {
-  const range = highest - lowest;
-  if (compare(range, 0, scale) <= 0) return null;
-  return (100 * (value - lowest)) / range;
+function rsi(bars: number): Indicator<number, number> {
+  const indicator = new RSI(bars);
+  let previous: number | undefined;
+  let rose = false;
+  return (close) => {
+    if (previous !== undefined && close > previous) rose = true;
+    previous = close;
+    const value = indicator.add(close);
+    return value === 100 && !rose ? 50 : value;
+  };
 }
 
-// ---------------------------------------------------------------- candle columns
+/**
+ * Stochastic %K (over `kBars`, smoothed by an SMA of `kSmoothingBars`) and %D (an SMA of
+ * `dSmoothingBars` of %K), 0–100. The library places a close in a window without range at 0; such
+ * a window has no position, so there is no reading while one of the windows averaged had no range.
+ * `scale` is the tolerance reference for a bounded input (RSI: 100); prices use their own magnitude.
+ */
+function stochastic(kBars: number, kSmoothingBars: number, dSmoothingBars: number, scale?: number): () => Indicator<Bar, { k: number; d: number }> {
+  return () => {
+    const oscillator = new StochasticOscillator({ kPeriod: kBars, kSlowingPeriod: kSmoothingBars, dPeriod: dSmoothingBars });
+    const window = new DonchianChannels(kBars);
+    let windowsWithRange = 0;
+    return (bar) => {
+      const result = oscillator.add(bar);
+      const channel = window.add(bar);
+      if (channel !== null) windowsWithRange = hasRange(channel.lower, channel.upper, scale) ? windowsWithRange + 1 : 0;
+      return result === null || windowsWithRange < kSmoothingBars + dSmoothingBars - 1 ? null : { k: result.stochK, d: result.stochD };
+    };
+  };
+}
 
+/** Williams %R, −100 (close at the lowest low) to 0; none over a window without range (the library reads −100 there). */
+function williamsR(bars: number): Indicator<Bar, number> {
+  const indicator = new WilliamsR(bars);
+  const window = new DonchianChannels(bars);
+  return (bar) => {
+    const value = indicator.add(bar);
+    const channel = window.add(bar);
+    return value === null || channel === null || !hasRange(channel.lower, channel.upper) ? null : value;
+  };
+}
+
+/**
+ * Commodity Channel Index of the typical price (H+L+C)/3 with Lambert's 0.015. Over a window whose
+ * typical prices are all equal it reads 0, the price being at its average (the library divides by
+ * a mean deviation of 0, or of rounding noise, there).
+ */
+function cci(bars: number): Indicator<Bar, number> {
+  const indicator = new CCI(bars);
+  const window = new DonchianChannels(bars);
+  return (bar) => {
+    const value = indicator.add(bar);
+    const typical = (bar.high + bar.low + bar.close) / 3;
+    const channel = window.add({ high: typical, low: typical });
+    if (value === null || channel === null) return null;
+    return hasRange(channel.lower, channel.upper) ? value : 0;
+  };
+}
+
+/**
+ * Wilder's directional movement system: ADX, +DI and −DI, all 0–100, arranged as the library's
+ * ADX (Wilder's smoothing of each side's movement over its average true range, then of DX) but
+ * with the up and down moves compared here. The library compares them exactly, so an outside bar
+ * whose moves are equal counts for both sides, or for one of them once rounding has told them apart
+ * (the same market quoted in another unit could then vote differently). Here they are compared with
+ * our tolerance, and equal moves count for neither side, as in TradingView's DMI. A market without
+ * any range has no directional movement: DI 0 (the library divides 0 by 0).
+ */
+function directional(bars: number): Indicator<Bar, { adx: number; plusDi: number; minusDi: number }> {
+  const trueRange = new ATR(bars);
+  const [upMoves, downMoves, dx] = [new WSMA(bars), new WSMA(bars), new WSMA(bars)];
+  let previous: Bar | undefined;
+  return (bar) => {
+    let [up, down] = [0, 0];
+    if (previous !== undefined) {
+      const [rise, fall] = [bar.high - previous.high, previous.low - bar.low];
+      const scale = Math.max(Math.abs(bar.high), Math.abs(previous.low));
+      if (compare(rise, fall, scale) > 0 && compare(rise, 0, scale) > 0) up = rise;
+      if (compare(fall, rise, scale) > 0 && compare(fall, 0, scale) > 0) down = fall;
+    }
+    previous = bar;
+    const [range, upAverage, downAverage] = [trueRange.add(bar), upMoves.add(up), downMoves.add(down)];
+    if (range === null || upAverage === null || downAverage === null) return null;
+    const di = (moves: number): number => (range > 0 ? (100 * moves) / range : 0);
+    const [plusDi, minusDi] = [di(upAverage), di(downAverage)];
+    const adx = dx.add(plusDi + minusDi > 0 ? (100 * Math.abs(plusDi - minusDi)) / (plusDi + minusDi) : 0);
+    return adx === null ? null : { adx, plusDi, minusDi };
+  };
+}
+
+/** MACD level and signal line, once the signal's own EMA has had `signalBars` levels (the library returns one from the first level). */
+function macd(fastBars: number, slowBars: number, signalBars: number): Indicator<number, { line: number; signal: number }> {
+  const indicator = new MACD(new EMA(fastBars), new EMA(slowBars), new EMA(signalBars));
+  let levels = 0;
+  return (close) => {
+    const result = indicator.add(close);
+    if (result === null) return null;
+    return ++levels < indicator.signal.getRequiredInputs() ? null : { line: result.macd, signal: result.signal };
+  };
+}
+
+/** The candles as the indicators take them, null where a field they need is not a finite number. */
 interface Columns {
-  open: Series;
-  high: Series;
-  low: Series;
-  close: Series;
-  volume: Series;
+  close: (number | null)[];
+  bars: (Bar | null)[];
+  barsWithVolume: ((Bar & { volume: number }) | null)[];
 }
 
 function columns(candles: readonly CandleRecord[]): Columns {
+  const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  const bars = candles.map((c) => (finite(c.high) && finite(c.low) && finite(c.close) ? { high: c.high, low: c.low, close: c.close } : null));
   return {
-    open: candles.map((c) => finiteOrNull(c.open)),
-    high: candles.map((c) => finiteOrNull(c.high)),
-    low: candles.map((c) => finiteOrNull(c.low)),
-    close: candles.map((c) => finiteOrNull(c.close)),
-    volume: candles.map((c) => finiteOrNull(c.volume)),
+    close: candles.map((c) => (finite(c.close) ? c.close : null)),
+    bars,
+    barsWithVolume: bars.map((bar, i) => {
+      const volume = candles[i]?.volume;
+      return bar !== null && finite(volume) ? { ...bar, volume } : null;
+    }),
   };
-}
-
-function highestSeries(series: Series, bars: number): Series {
-  return rolling(series, bars, (values) => Math.max(...values));
-}
-
-function lowestSeries(series: Series, bars: number): Series {
-  return rolling(series, bars, (values) => Math.min(...values));
-}
-
-// ---------------------------------------------------------------- indicator series
-
-function vwmaSeries(c: Columns, bars: number): Series {
-  const priceTimesVolume = combine((close, volume) => close * volume, c.close, c.volume);
-  const totalPv = rolling(priceTimesVolume, bars, sum);
-  const totalVolume = rolling(c.volume, bars, sum);
-  // No volume traded in the window: there is nothing to weight by, so not computable.
-  return combine((pv, v) => (v === 0 ? null : pv / v), totalPv, totalVolume);
-}
-
-/** Hull MA: WMA over √n bars of 2·WMA(n/2) − WMA(n); tracks a straight line with no lag at all. */
-function hullSeries(series: Series, bars: number): Series {
-  if (!isValidLength(bars)) return nullSeries(series.length);
-  const half = Math.max(1, Math.floor(bars / 2));
-  const root = Math.max(1, Math.floor(Math.sqrt(bars)));
-  const raw = combine((fast, slow) => 2 * fast - slow, wmaSeries(series, half), wmaSeries(series, bars));
-  return wmaSeries(raw, root);
-}
-
-/** Ichimoku base line (Kijun-sen): midpoint of the highest high and lowest low over `bars`. */
-function baseLineSeries(c: Columns, bars: number): Series {
-  return combine((high, low) => (high + low) / 2, highestSeries(c.high, bars), lowestSeries(c.low, bars));
-}
-
-/**
- * Wilder's RSI: 100 · average gain / (average gain + average loss), averages by Wilder's smoothing
- * (the same as 100 − 100 / (1 + RS) but defined when there are no losses). A series with neither
- * gains nor losses reads 50: no side dominates, whereas the 100 some platforms show would wrongly
- * flag a flat market as overbought.
- */
-function rsiSeries(series: Series, bars: number): Series {
-  const change = changeSeries(series);
-  const gain = change.map((d) => (d === null ? null : Math.max(d, 0)));
-  const loss = change.map((d) => (d === null ? null : Math.max(-d, 0)));
-  return combine(
-    (up, down) => (up + down === 0 ? 50 : (100 * up) / (up + down)),
-    wilderSeries(gain, bars),
-    wilderSeries(loss, bars),
-  );
-}
-
-/**
- * Raw stochastic (%K before smoothing): where `value` sits in the range of `high`/`low` over `bars`,
- * 0–100. `fixedScale` is the tolerance reference for a bounded input (RSI: 100); for prices the
- * window's own magnitude is used, so the tolerance follows the price level.
- */
-function rawStochasticSeries(value: Series, high: Series, low: Series, bars: number, fixedScale?: number): Series {
-  return combine(
-    (v, highest, lowest) => rangePosition(v, lowest, highest, fixedScale ?? Math.max(Math.abs(highest), Math.abs(lowest))),
-    value,
-    highestSeries(high, bars),
-    lowestSeries(low, bars),
-  );
-}
-
-function stochasticSeries(c: Columns, kBars: number, kSmoothingBars: number, dSmoothingBars: number): { k: Series; d: Series } {
-  const raw = rawStochasticSeries(c.close, c.high, c.low, kBars);
-  const k = smaSeries(raw, kSmoothingBars);
-  return { k, d: smaSeries(k, dSmoothingBars) };
-}
-
-/** Commodity Channel Index on the typical price (H+L+C)/3, Lambert's 0.015 constant. */
-function cciSeries(c: Columns, bars: number): Series {
-  const typical = combine((h, l, cl) => (h + l + cl) / 3, c.high, c.low, c.close);
-  const out = nullSeries(typical.length);
-  if (!isValidLength(bars)) return out;
-  for (let i = bars - 1; i < typical.length; i++) {
-    const values = window(typical, i, bars);
-    if (values === null) continue;
-    const mean = sum(values) / bars;
-    const meanDeviation = sum(values.map((v) => Math.abs(v - mean))) / bars;
-    const now = values[values.length - 1] ?? mean;
-    // A flat window has no deviation: the price is at its average, CCI 0 (not noise / noise).
-    out[i] = compare(meanDeviation, 0, mean) <= 0 ? 0 : finiteOrNull((now - mean) / (0.015 * meanDeviation));
-  }
-  return out;
-}
-
-/** Wilder's directional movement system: +DI, −DI and ADX, all 0–100. */
-function directionalSeries(c: Columns, bars: number): { plusDi: Series; minusDi: Series; adx: Series } {
-  const length = c.close.length;
-  const trueRange = nullSeries(length);
-  const plusDm = nullSeries(length);
-  const minusDm = nullSeries(length);
-  for (let i = 1; i < length; i++) {
-    const high = c.high[i];
-    const low = c.low[i];
-    const priorHigh = c.high[i - 1];
-    const priorLow = c.low[i - 1];
-    const priorClose = c.close[i - 1];
-    if (high == null || low == null || priorHigh == null || priorLow == null || priorClose == null) continue;
-    const up = high - priorHigh;
-    const down = priorLow - low;
-    const scale = Math.max(Math.abs(high), Math.abs(priorLow));
-    // Only the larger of the two moves counts, and only if it is a move at all (ties count for neither).
-    plusDm[i] = compare(up, down, scale) > 0 && compare(up, 0, scale) > 0 ? finiteOrNull(up) : 0;
-    minusDm[i] = compare(down, up, scale) > 0 && compare(down, 0, scale) > 0 ? finiteOrNull(down) : 0;
-    trueRange[i] = finiteOrNull(Math.max(high - low, Math.abs(high - priorClose), Math.abs(low - priorClose)));
-  }
-  const atr = wilderSeries(trueRange, bars);
-  // No range at all means no directional movement either: DI 0 rather than 0 / 0.
-  const di = (dm: number, range: number): number => (range > 0 ? (100 * dm) / range : 0);
-  const plusDi = combine(di, wilderSeries(plusDm, bars), atr);
-  const minusDi = combine(di, wilderSeries(minusDm, bars), atr);
-  const dx = combine((p, m) => (p + m > 0 ? (100 * Math.abs(p - m)) / (p + m) : 0), plusDi, minusDi);
-  return { plusDi, minusDi, adx: wilderSeries(dx, bars) };
-}
-
-/** Bill Williams' Awesome Oscillator: SMA(5) − SMA(34) of the median price (H+L)/2. */
-function awesomeSeries(c: Columns, fastBars = 5, slowBars = 34): Series {
-  const median = combine((h, l) => (h + l) / 2, c.high, c.low);
-  return combine((fast, slow) => fast - slow, smaSeries(median, fastBars), smaSeries(median, slowBars));
-}
-
-function macdSeries(series: Series, fastBars: number, slowBars: number, signalBars: number): { line: Series; signal: Series } {
-  const line = combine((fast, slow) => fast - slow, emaSeries(series, fastBars), emaSeries(series, slowBars));
-  return { line, signal: emaSeries(line, signalBars) };
-}
-
-function stochRsiSeries(series: Series, kSmoothingBars: number, dSmoothingBars: number, rsiBars: number, stochasticBars: number): { k: Series; d: Series } {
-  const rsiValues = rsiSeries(series, rsiBars);
-  const raw = rawStochasticSeries(rsiValues, rsiValues, rsiValues, stochasticBars, OSCILLATOR_SCALE);
-  const k = smaSeries(raw, kSmoothingBars);
-  return { k, d: smaSeries(k, dSmoothingBars) };
-}
-
-/** Williams %R: where the close sits below the highest high of the range, −100 (at the low) to 0. */
-function williamsRSeries(c: Columns, bars: number): Series {
-  const position = rawStochasticSeries(c.close, c.high, c.low, bars);
-  return position.map((p) => (p === null ? null : p - 100));
-}
-
-/** Elder-ray powers: bull = high − EMA, bear = low − EMA (price units). */
-function elderSeries(c: Columns, bars: number): { bull: Series; bear: Series } {
-  const average = emaSeries(c.close, bars);
-  return {
-    bull: combine((h, e) => h - e, c.high, average),
-    bear: combine((l, e) => l - e, c.low, average),
-  };
-}
-
-/**
- * Larry Williams' Ultimate Oscillator: buying pressure (close − true low) over true range, averaged
- * over three lengths weighted 4:2:1, on a 0–100 scale.
- */
-function ultimateSeries(c: Columns, fastBars: number, middleBars: number, slowBars: number): Series {
-  const length = c.close.length;
-  const pressure = nullSeries(length);
-  const range = nullSeries(length);
-  for (let i = 1; i < length; i++) {
-    const high = c.high[i];
-    const low = c.low[i];
-    const close = c.close[i];
-    const priorClose = c.close[i - 1];
-    if (high == null || low == null || close == null || priorClose == null) continue;
-    const trueLow = Math.min(low, priorClose);
-    pressure[i] = finiteOrNull(close - trueLow);
-    range[i] = finiteOrNull(Math.max(high, priorClose) - trueLow);
-  }
-  const average = (bars: number): Series =>
-    combine(
-      // No range over the whole window (a flat market): the ratio is undefined, not 0 / 0.
-      (p, r, close) => (compare(r, 0, close) <= 0 ? null : p / r),
-      rolling(pressure, bars, sum),
-      rolling(range, bars, sum),
-      c.close,
-    );
-  return combine((fast, middle, slow) => (100 * (4 * fast + 2 * middle + slow)) / 7, average(fastBars), average(middleBars), average(slowBars));
-}
-
-// ---------------------------------------------------------------- exported helpers (latest value)
-
-/** Simple moving average of the last `periodBars` values (same unit as the values). */
-export function sma(values: readonly number[], periodBars: number): number | null {
-  return last(smaSeries(toSeries(values), periodBars));
-}
-
-/** Exponential moving average (alpha 2 / (n + 1), seeded with the SMA of the first n values). */
-export function ema(values: readonly number[], periodBars: number): number | null {
-  return last(emaSeries(toSeries(values), periodBars));
-}
-
-/** Linearly weighted moving average (newest value weighs most). */
-export function wma(values: readonly number[], periodBars: number): number | null {
-  return last(wmaSeries(toSeries(values), periodBars));
-}
-
-/** Hull moving average: WMA(⌊√n⌋) of 2·WMA(⌊n/2⌋) − WMA(n). Needs n + ⌊√n⌋ − 1 values. */
-export function hullMa(values: readonly number[], periodBars = 9): number | null {
-  return last(hullSeries(toSeries(values), periodBars));
-}
-
-/** Volume-weighted moving average of closes: Σ close·volume / Σ volume; null if no volume traded. */
-export function vwma(candles: readonly CandleRecord[], periodBars = 20): number | null {
-  return last(vwmaSeries(columns(candles), periodBars));
-}
-
-/** Ichimoku base line (Kijun-sen): (highest high + lowest low) / 2 over `periodBars`. */
-export function ichimokuBaseLine(candles: readonly CandleRecord[], periodBars = 26): number | null {
-  return last(baseLineSeries(columns(candles), periodBars));
-}
-
-/** Wilder's RSI, 0–100 (50 when prices did not move at all). Needs periodBars + 1 values. */
-export function rsi(values: readonly number[], periodBars = 14): number | null {
-  return last(rsiSeries(toSeries(values), periodBars));
-}
-
-/** Stochastic %K, 0–100: raw %K over `kBars`, smoothed by an SMA of `kSmoothingBars`. */
-export function stochasticK(candles: readonly CandleRecord[], kBars = 14, kSmoothingBars = 3): number | null {
-  return last(stochasticSeries(columns(candles), kBars, kSmoothingBars, 1).k);
-}
-
-/** Stochastic %D, 0–100: SMA of `dSmoothingBars` of %K. */
-export function stochasticD(candles: readonly CandleRecord[], kBars = 14, kSmoothingBars = 3, dSmoothingBars = 3): number | null {
-  return last(stochasticSeries(columns(candles), kBars, kSmoothingBars, dSmoothingBars).d);
-}
-
-/** Commodity Channel Index of the typical price (dimensionless; ±100 are the usual levels). */
-export function cci(candles: readonly CandleRecord[], periodBars = 20): number | null {
-  return last(cciSeries(columns(candles), periodBars));
-}
-
-/** Average Directional Index, 0–100. Needs 2·periodBars candles. */
-export function adx(candles: readonly CandleRecord[], periodBars = 14): number | null {
-  return last(directionalSeries(columns(candles), periodBars).adx);
-}
-
-/** Positive directional indicator +DI, 0–100. */
-export function plusDi(candles: readonly CandleRecord[], periodBars = 14): number | null {
-  return last(directionalSeries(columns(candles), periodBars).plusDi);
-}
-
-/** Negative directional indicator −DI, 0–100. */
-export function minusDi(candles: readonly CandleRecord[], periodBars = 14): number | null {
-  return last(directionalSeries(columns(candles), periodBars).minusDi);
-}
-
-/** Awesome Oscillator: SMA(fast) − SMA(slow) of the median price (price units). */
-export function awesomeOscillator(candles: readonly CandleRecord[], fastBars = 5, slowBars = 34): number | null {
-  return last(awesomeSeries(columns(candles), fastBars, slowBars));
-}
-
-/** Momentum: the change over `periodBars` (value now − value periodBars ago). */
-export function momentum(values: readonly number[], periodBars = 10): number | null {
-  if (!isValidLength(periodBars)) return null;
-  return last(changeSeries(toSeries(values), periodBars));
-}
-
-/** MACD level: EMA(fast) − EMA(slow) (price units). */
-export function macd(values: readonly number[], fastBars = 12, slowBars = 26): number | null {
-  return last(macdSeries(toSeries(values), fastBars, slowBars, 1).line);
-}
-
-/** MACD signal line: EMA(signalBars) of the MACD level. */
-export function macdSignal(values: readonly number[], fastBars = 12, slowBars = 26, signalBars = 9): number | null {
-  return last(macdSeries(toSeries(values), fastBars, slowBars, signalBars).signal);
-}
-
-/** Stochastic RSI %K, 0–100: stochastic of RSI(rsiBars) over stochasticBars, SMA(kSmoothingBars). */
-export function stochRsiK(values: readonly number[], kSmoothingBars = 3, rsiBars = 14, stochasticBars = 14): number | null {
-  return last(stochRsiSeries(toSeries(values), kSmoothingBars, 1, rsiBars, stochasticBars).k);
-}
-
-/** Stochastic RSI %D, 0–100: SMA(dSmoothingBars) of Stochastic RSI %K. */
-export function stochRsiD(values: readonly number[], kSmoothingBars = 3, dSmoothingBars = 3, rsiBars = 14, stochasticBars = 14): number | null {
-  return last(stochRsiSeries(toSeries(values), kSmoothingBars, dSmoothingBars, rsiBars, stochasticBars).d);
-}
-
-/** Williams %R, −100 (close at the lowest low) to 0 (close at the highest high). */
-export function williamsR(candles: readonly CandleRecord[], periodBars = 14): number | null {
-  return last(williamsRSeries(columns(candles), periodBars));
-}
-
-/** Bull Bear Power: bull power + bear power = high + low − 2·EMA(close) (price units). */
-export function bullBearPower(candles: readonly CandleRecord[], periodBars = 13): number | null {
-  const { bull, bear } = elderSeries(columns(candles), periodBars);
-  return last(combine((b, s) => b + s, bull, bear));
-}
-
-/** Ultimate Oscillator, 0–100, over three lengths weighted 4:2:1. */
-export function ultimateOscillator(candles: readonly CandleRecord[], fastBars = 7, middleBars = 14, slowBars = 28): number | null {
-  return last(ultimateSeries(columns(candles), fastBars, middleBars, slowBars));
 }
 
 // ---------------------------------------------------------------- votes
@@ -603,23 +385,29 @@ function movingAverageVote(name: string, average: number | null, close: number |
   return entry(name, average, side > 0 ? 'Buy' : side < 0 ? 'Sell' : 'Neutral');
 }
 
-function movingAverageVotes(c: Columns): IndicatorVote[] {
+const AVERAGE_LENGTHS = [10, 20, 30, 50, 100, 200];
+
+function movingAverageVotes(c: Columns, simple: ReadonlyMap<number, Series>): IndicatorVote[] {
   const close = last(c.close);
   const votes: IndicatorVote[] = [];
-  for (const bars of [10, 20, 30, 50, 100, 200]) {
-    votes.push(movingAverageVote(`Exponential Moving Average (${bars})`, last(emaSeries(c.close, bars)), close));
-    votes.push(movingAverageVote(`Simple Moving Average (${bars})`, last(smaSeries(c.close, bars)), close));
+  for (const bars of AVERAGE_LENGTHS) {
+    votes.push(movingAverageVote(`Exponential Moving Average (${bars})`, last(run(c.close, () => ema(bars))), close));
+    votes.push(movingAverageVote(`Simple Moving Average (${bars})`, last(simple.get(bars) ?? []), close));
   }
-  votes.push(movingAverageVote('Ichimoku Base Line (26)', last(baseLineSeries(c, 26)), close));
-  votes.push(movingAverageVote('Volume Weighted Moving Average (20)', last(vwmaSeries(c, 20)), close));
-  votes.push(movingAverageVote('Hull Moving Average (9)', last(hullSeries(c.close, 9)), close));
+  // Only the cloud's base line is read; its span B is given the base line's length so that the cloud does not wait for 52 candles.
+  const cloud = run(c.bars, () => {
+    const indicator = new IchimokuCloud({ baseInterval: 26, conversionInterval: 9, spanBInterval: 26 });
+    return (bar: Bar) => indicator.add(bar)?.base ?? null;
+  });
+  votes.push(movingAverageVote('Ichimoku Base Line (26)', last(cloud), close));
+  // VWMA: Σ close·volume / Σ volume over 20 candles; the library has no value while no volume traded.
+  votes.push(movingAverageVote('Volume Weighted Moving Average (20)', last(run(c.barsWithVolume, () => feed(new VWMA(20)))), close));
+  votes.push(movingAverageVote('Hull Moving Average (9)', last(run(c.close, () => feed(new HMA(9)))), close));
   return votes;
 }
 
 /** +1 rising, −1 falling, 0 flat or unknown (no previous value). */
-function direction(series: Series, scale: number): -1 | 0 | 1 {
-  const now = last(series);
-  const before = previous(series);
+function direction(now: number | null, before: number | null, scale: number): -1 | 0 | 1 {
   return now === null || before === null ? 0 : compare(now, before, scale);
 }
 
@@ -628,44 +416,60 @@ function beyond(value: number, level: number, side: -1 | 1, scale: number): bool
   return compare(value, level, scale) === side;
 }
 
-function oscillatorVotes(c: Columns): IndicatorVote[] {
+/** Oversold and turning up → Buy; overbought and turning down → Sell (RSI, CCI, Williams %R). */
+function turningVote(series: Series, oversold: number, overbought: number): VoteAction {
+  const now = last(series);
+  if (now === null) return 'Neutral';
+  const turn = direction(now, last(series, 1), OSCILLATOR_SCALE);
+  return vote(beyond(now, oversold, -1, OSCILLATOR_SCALE) && turn > 0, beyond(now, overbought, 1, OSCILLATOR_SCALE) && turn < 0);
+}
+
+/** Stochastic-style vote: both lines oversold with %K above %D → Buy; both overbought with %K below %D → Sell. */
+function crossVote(lines: { k: number; d: number } | null, oversold: number, overbought: number): VoteAction {
+  if (lines === null) return 'Neutral';
+  const { k, d } = lines;
+  const side = compare(k, d, OSCILLATOR_SCALE);
+  const below = (v: number): boolean => beyond(v, oversold, -1, OSCILLATOR_SCALE);
+  const above = (v: number): boolean => beyond(v, overbought, 1, OSCILLATOR_SCALE);
+  return vote(below(k) && below(d) && side > 0, above(k) && above(d) && side < 0);
+}
+
+function oscillatorVotes(c: Columns, simple: ReadonlyMap<number, Series>): IndicatorVote[] {
   const close = last(c.close);
   // Tolerance reference for oscillators in price units (AO, Momentum, MACD, Bull Bear Power).
   const priceScale = close === null ? 0 : Math.abs(close);
   const votes: IndicatorVote[] = [];
 
   // Trend filter for Stochastic RSI and Bull Bear Power: close above / below its 50-bar SMA.
-  const trendAverage = last(smaSeries(c.close, TREND_SMA_BARS));
+  const trendAverage = last(simple.get(TREND_SMA_BARS) ?? []);
   const trend = close === null || trendAverage === null ? 0 : compare(close, trendAverage, Math.max(Math.abs(close), Math.abs(trendAverage)));
 
   // RSI(14): Buy when below 30 and rising, Sell when above 70 and falling.
-  const rsiValues = rsiSeries(c.close, 14);
+  const rsiValues = run(c.close, () => rsi(14));
   votes.push(entry('Relative Strength Index (14)', last(rsiValues), turningVote(rsiValues, OVERSOLD_RSI, OVERBOUGHT_RSI)));
 
   // Stochastic %K(14,3,3): Buy when %K and %D are both below 20 with %K above %D (main line over signal line), Sell when both above 80 with %K below %D.
-  const stochastic = stochasticSeries(c, 14, 3, 3);
-  votes.push(entry('Stochastic %K (14, 3, 3)', last(stochastic.k), crossVote(last(stochastic.k), last(stochastic.d), OVERSOLD_STOCHASTIC, OVERBOUGHT_STOCHASTIC)));
+  const stochasticNow = last(run(c.bars, stochastic(14, 3, 3)));
+  votes.push(entry('Stochastic %K (14, 3, 3)', stochasticNow?.k ?? null, crossVote(stochasticNow, OVERSOLD_STOCHASTIC, OVERBOUGHT_STOCHASTIC)));
 
   // CCI(20): Buy when below −100 and rising, Sell when above +100 and falling.
-  const cciValues = cciSeries(c, 20);
+  const cciValues = run(c.bars, () => cci(20));
   votes.push(entry('Commodity Channel Index (20)', last(cciValues), turningVote(cciValues, OVERSOLD_CCI, OVERBOUGHT_CCI)));
 
   // ADX(14): Buy when ADX is above 20 and +DI crossed above −DI on the last bar, Sell when above 20 and +DI crossed below −DI.
-  const directional = directionalSeries(c, 14);
-  const adxNow = last(directional.adx);
-  const [plusNow, minusNow, plusBefore, minusBefore] = [last(directional.plusDi), last(directional.minusDi), previous(directional.plusDi), previous(directional.minusDi)];
+  const directionalValues = run(c.bars, () => directional(14));
+  const [directionalNow, directionalBefore] = [last(directionalValues), last(directionalValues, 1)];
   let adxAction: VoteAction = 'Neutral';
-  if (adxNow !== null && plusNow !== null && minusNow !== null && plusBefore !== null && minusBefore !== null && beyond(adxNow, TRENDING_ADX, 1, OSCILLATOR_SCALE)) {
-    const sideNow = compare(plusNow, minusNow, OSCILLATOR_SCALE);
-    const sideBefore = compare(plusBefore, minusBefore, OSCILLATOR_SCALE);
+  if (directionalNow !== null && directionalBefore !== null && beyond(directionalNow.adx, TRENDING_ADX, 1, OSCILLATOR_SCALE)) {
+    const sideNow = compare(directionalNow.plusDi, directionalNow.minusDi, OSCILLATOR_SCALE);
+    const sideBefore = compare(directionalBefore.plusDi, directionalBefore.minusDi, OSCILLATOR_SCALE);
     adxAction = vote(sideNow > 0 && sideBefore <= 0, sideNow < 0 && sideBefore >= 0);
   }
-  votes.push(entry('Average Directional Index (14)', adxNow, adxAction));
+  votes.push(entry('Average Directional Index (14)', directionalNow?.adx ?? null, adxAction));
 
-  // Awesome Oscillator: Buy on a zero-line cross upwards or a bullish saucer above zero (dip then rise), Sell on the mirror image.
-  const ao = awesomeSeries(c);
-  const [aoNow, aoBefore] = [last(ao), previous(ao)];
-  const aoTwoBefore = ao.length < 3 ? null : (ao[ao.length - 3] ?? null);
+  // Awesome Oscillator (5, 34): Buy on a zero-line cross upwards or a bullish saucer above zero (dip then rise), Sell on the mirror image.
+  const ao = run(c.bars, () => feed(new AO(5, 34)));
+  const [aoNow, aoBefore, aoTwoBefore] = [last(ao), last(ao, 1), last(ao, 2)];
   let aoAction: VoteAction = 'Neutral';
   if (aoNow !== null && aoBefore !== null) {
     const [signNow, signBefore] = [compare(aoNow, 0, priceScale), compare(aoBefore, 0, priceScale)];
@@ -676,46 +480,53 @@ function oscillatorVotes(c: Columns): IndicatorVote[] {
   votes.push(entry('Awesome Oscillator', aoNow, aoAction));
 
   // Momentum(10): Buy when rising, Sell when falling.
-  const momentumValues = changeSeries(c.close, 10);
-  const momentumTurn = direction(momentumValues, priceScale);
+  const momentumValues = run(c.close, () => feed(new MOM(10)));
+  const momentumTurn = direction(last(momentumValues), last(momentumValues, 1), priceScale);
   votes.push(entry('Momentum (10)', last(momentumValues), vote(momentumTurn > 0, momentumTurn < 0)));
 
   // MACD(12,26,9): Buy when the MACD level is above its signal line, Sell when below.
-  const macdValues = macdSeries(c.close, 12, 26, 9);
-  const [macdNow, signalNow] = [last(macdValues.line), last(macdValues.signal)];
-  const macdSide = macdNow === null || signalNow === null ? 0 : compare(macdNow, signalNow, priceScale);
-  votes.push(entry('MACD Level (12, 26)', macdNow, vote(macdSide > 0, macdSide < 0)));
+  const macdNow = last(run(c.close, () => macd(12, 26, 9)));
+  const macdSide = macdNow === null ? 0 : compare(macdNow.line, macdNow.signal, priceScale);
+  votes.push(entry('MACD Level (12, 26)', macdNow?.line ?? null, vote(macdSide > 0, macdSide < 0)));
 
-  // Stochastic RSI(3,3,14,14): Buy in a downtrend when %K and %D are below 20 and %K is above %D, Sell in an uptrend when both above 80 and %K below %D.
-  const stochRsiValues = stochRsiSeries(c.close, 3, 3, 14, 14);
-  const stochRsiAction = crossVote(last(stochRsiValues.k), last(stochRsiValues.d), OVERSOLD_STOCHASTIC, OVERBOUGHT_STOCHASTIC);
+  // Stochastic RSI(3,3,14,14): the stochastic of RSI(14) over 14 bars, smoothed 3 and 3. Buy in a downtrend when %K and %D are below 20 and %K is above %D, Sell in an uptrend when both above 80 and %K below %D.
+  // Built from the library's RSI and Stochastic Oscillator: its own StochasticRSI skips readings of exactly 0 (a truthiness test) and reads a window without range as 100.
+  const stochRsiNow = last(run(rsiValues.map((r) => (r === null ? null : { high: r, low: r, close: r })), stochastic(14, 3, 3, OSCILLATOR_SCALE)));
+  const stochRsiAction = crossVote(stochRsiNow, OVERSOLD_STOCHASTIC, OVERBOUGHT_STOCHASTIC);
   votes.push(
-    entry('Stochastic RSI Fast (3, 3, 14, 14)', last(stochRsiValues.k), vote(stochRsiAction === 'Buy' && trend < 0, stochRsiAction === 'Sell' && trend > 0)),
+    entry('Stochastic RSI Fast (3, 3, 14, 14)', stochRsiNow?.k ?? null, vote(stochRsiAction === 'Buy' && trend < 0, stochRsiAction === 'Sell' && trend > 0)),
   );
 
   // Williams %R(14): Buy when below −80 and rising, Sell when above −20 and falling.
-  const williamsValues = williamsRSeries(c, 14);
+  const williamsValues = run(c.bars, () => williamsR(14));
   votes.push(entry('Williams Percent Range (14)', last(williamsValues), turningVote(williamsValues, OVERSOLD_WILLIAMS_R, OVERBOUGHT_WILLIAMS_R)));
 
-  // Bull Bear Power(13): Buy in an uptrend when bear power is negative and rising, Sell in a downtrend when bull power is positive and falling.
-  const elder = elderSeries(c, 13);
-  const [bullNow, bearNow] = [last(elder.bull), last(elder.bear)];
-  const bbpValue = bullNow === null || bearNow === null ? null : finiteOrNull(bullNow + bearNow);
+  // Bull Bear Power (Elder ray, 13): bull power = high − EMA, bear power = low − EMA; the value shown is their sum.
+  // Buy in an uptrend when bear power is negative and rising, Sell in a downtrend when bull power is positive and falling.
+  const elder = run(c.bars, () => {
+    const indicator = new ElderRay(13);
+    return (bar: Bar) => {
+      const result = indicator.add(bar);
+      return result === null ? null : { bull: result.bullPower, bear: result.bearPower };
+    };
+  });
+  const [elderNow, elderBefore] = [last(elder), last(elder, 1)];
+  const bbpValue = elderNow === null || !Number.isFinite(elderNow.bull + elderNow.bear) ? null : elderNow.bull + elderNow.bear;
   votes.push(
     entry(
       'Bull Bear Power',
       bbpValue,
-      bullNow === null || bearNow === null
+      elderNow === null
         ? 'Neutral'
         : vote(
-            trend > 0 && compare(bearNow, 0, priceScale) < 0 && direction(elder.bear, priceScale) > 0,
-            trend < 0 && compare(bullNow, 0, priceScale) > 0 && direction(elder.bull, priceScale) < 0,
+            trend > 0 && compare(elderNow.bear, 0, priceScale) < 0 && direction(elderNow.bear, elderBefore?.bear ?? null, priceScale) > 0,
+            trend < 0 && compare(elderNow.bull, 0, priceScale) > 0 && direction(elderNow.bull, elderBefore?.bull ?? null, priceScale) < 0,
           ),
     ),
   );
 
   // Ultimate Oscillator(7,14,28): Buy when above 70, Sell when below 30.
-  const uo = last(ultimateSeries(c, 7, 14, 28));
+  const uo = last(run(c.bars, () => feed(new UltimateOscillator({ shortPeriod: 7, mediumPeriod: 14, longPeriod: 28 }))));
   votes.push(
     entry('Ultimate Oscillator (7, 14, 28)', uo, uo === null ? 'Neutral' : vote(beyond(uo, BULLISH_ULTIMATE, 1, OSCILLATOR_SCALE), beyond(uo, BEARISH_ULTIMATE, -1, OSCILLATOR_SCALE))),
   );
@@ -723,24 +534,10 @@ function oscillatorVotes(c: Columns): IndicatorVote[] {
   return votes;
 }
 
-/** Oversold and turning up → Buy; overbought and turning down → Sell (RSI, CCI, Williams %R). */
-function turningVote(series: Series, oversold: number, overbought: number): VoteAction {
-  const now = last(series);
-  if (now === null) return 'Neutral';
-  const turn = direction(series, OSCILLATOR_SCALE);
-  return vote(beyond(now, oversold, -1, OSCILLATOR_SCALE) && turn > 0, beyond(now, overbought, 1, OSCILLATOR_SCALE) && turn < 0);
-}
-
-/** Stochastic-style vote: both lines oversold with %K above %D → Buy; both overbought with %K below %D → Sell. */
-function crossVote(k: number | null, d: number | null, oversold: number, overbought: number): VoteAction {
-  if (k === null || d === null) return 'Neutral';
-  const side = compare(k, d, OSCILLATOR_SCALE);
-  const below = (v: number): boolean => beyond(v, oversold, -1, OSCILLATOR_SCALE);
-  const above = (v: number): boolean => beyond(v, overbought, 1, OSCILLATOR_SCALE);
-  return vote(below(k) && below(d) && side > 0, above(k) && above(d) && side < 0);
-}
-
 // ---------------------------------------------------------------- summary
+
+/** How many of the latest candles the pages' summaries read: enough for the 200-bar EMA, cheap on a phone. */
+export const SUMMARY_CANDLES = 300;
 
 /**
  * The technical summary of `candles` (oldest first) as of the latest candle: the moving-average and
@@ -748,18 +545,17 @@ function crossVote(k: number | null, d: number | null, oversold: number, overbou
  * averages) that indicator is listed with a null value, votes Neutral and does not count towards the
  * score; with no candles every group is Neutral with score 0.
  *
- * Cost grows with candles × window length (about 100 ms for 5 000 candles, a few ms for 300), so
- * pass the recent history rather than everything loaded. The exponential averages (and RSI, ADX,
- * MACD) depend on where their history starts, so a short history can read slightly differently
- * from a chart that loaded more; 300+ candles keep the 200-bar EMA meaningful.
+ * Cost grows with the number of candles (about 10 ms for 300 on a desktop, several times that on a
+ * phone; technical-summary-off-thread.ts moves it off the main thread), so pass the recent history
+ * rather than everything loaded. The exponential averages (and RSI, ADX, MACD) depend on where their history
+ * starts, so a short history can read slightly differently from a chart that loaded more.
  */
-/** How many of the latest candles the pages' summaries read: enough for the 200-bar EMA, cheap on a phone. */
-export const SUMMARY_CANDLES = 300;
-
 export function technicalSummary(candles: readonly CandleRecord[]): TechnicalSummary {
   const c = columns(candles);
-  const movingAverages = movingAverageVotes(c);
-  const oscillators = oscillatorVotes(c);
+  // The simple averages both vote and, at 50 bars, tell the trend for two oscillators.
+  const simple = new Map(AVERAGE_LENGTHS.map((bars) => [bars, run(c.close, () => feed(new SMA(bars)))]));
+  const movingAverages = movingAverageVotes(c, simple);
+  const oscillators = oscillatorVotes(c, simple);
   return {
     oscillators: summarizeVotes(oscillators),
     movingAverages: summarizeVotes(movingAverages),
