@@ -8,7 +8,7 @@ import { formatBalance, formatDateTime, formatPrice, formatUsd, formatVolume, si
 import { DeferredCandleChart } from '../market/deferred-candle-chart';
 import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { TechnicalGauges } from '../market/technical-gauge';
-import { SUMMARY_CANDLES, type TechnicalSummary } from '../market/technical-summary';
+import { SUMMARY_CANDLES, type TechnicalSummary } from '../market/technical-summary-types';
 import { technicalSummaryOffThread } from '../market/technical-summary-off-thread';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { AdminOverview } from './admin-overview';

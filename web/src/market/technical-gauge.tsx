@@ -1,6 +1,6 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import type { GroupSummary, Rating, TechnicalSummary } from './technical-summary';
-import { RATINGS } from './technical-summary';
+import type { GroupSummary, Rating, TechnicalSummary } from './technical-summary-types';
+import { RATINGS } from './technical-summary-types';
 
 const RATING_COLORS: Record<Rating, string> = {
   'Strong Sell': 'var(--tp-sell)',

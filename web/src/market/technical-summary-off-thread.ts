@@ -1,5 +1,5 @@
 import type { CandleRecord } from '@tradeport/contracts';
-import { technicalSummary, type TechnicalSummary } from './technical-summary';
+import type { TechnicalSummary } from './technical-summary-types';
 
 /**
  * The technical summary, computed in a Web Worker: its twenty-six indicators over a few hundred
@@ -13,8 +13,9 @@ let worker: Worker | null | undefined;
 let nextId = 0;
 const pending = new Map<number, Pending>();
 
+// The indicators' code is loaded only when it must run here: otherwise it is the worker's alone.
 const onThread = (candles: readonly CandleRecord[]): Promise<TechnicalSummary> =>
-  new Promise((resolve) => setTimeout(() => resolve(technicalSummary(candles)), 0));
+  import('./technical-summary').then(({ technicalSummary }) => new Promise((resolve) => setTimeout(() => resolve(technicalSummary(candles)), 0)));
 
 function startWorker(): Worker | null {
   if (worker !== undefined) return worker;

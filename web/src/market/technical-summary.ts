@@ -57,41 +57,8 @@ import {
 
 // ---------------------------------------------------------------- public types
 
-/** One indicator's vote on the latest candle. */
-export type VoteAction = 'Buy' | 'Sell' | 'Neutral';
-
-/** The five ratings, from most bearish to most bullish (the order a gauge draws them in). */
-export const RATINGS = ['Strong Sell', 'Sell', 'Neutral', 'Buy', 'Strong Buy'] as const;
-export type Rating = (typeof RATINGS)[number];
-
-/** An indicator's latest value (null when not computable) and its vote. */
-export interface IndicatorVote {
-  name: string;
-  value: number | null;
-  action: VoteAction;
-}
-
-/**
- * Tally of a group of votes. `score` = (buy − sell) / counted votes, in [−1, 1], where an indicator
- * counts when it has a value (or, if built by hand, when it votes Buy or Sell): an indicator that
- * cannot be computed yet is listed as Neutral but does not dilute the score, as in TradingView's
- * ratings, which average only the indicators that have a value.
- */
-export interface GroupSummary {
-  buy: number;
-  sell: number;
-  neutral: number;
-  rating: Rating;
-  score: number;
-  indicators: IndicatorVote[];
-}
-
-export interface TechnicalSummary {
-  oscillators: GroupSummary;
-  movingAverages: GroupSummary;
-  /** Both groups' votes pooled (not the average of the two group scores). */
-  summary: GroupSummary;
-}
+export { RATINGS, SUMMARY_CANDLES, type GroupSummary, type IndicatorVote, type Rating, type TechnicalSummary, type VoteAction } from './technical-summary-types';
+import type { GroupSummary, IndicatorVote, Rating, TechnicalSummary, VoteAction } from './technical-summary-types';
 
 // ---------------------------------------------------------------- rating
 
@@ -536,8 +503,6 @@ function oscillatorVotes(c: Columns, simple: ReadonlyMap<number, Series>): Indic
 
 // ---------------------------------------------------------------- summary
 
-/** How many of the latest candles the pages' summaries read: enough for the 200-bar EMA, cheap on a phone. */
-export const SUMMARY_CANDLES = 300;
 
 /**
  * The technical summary of `candles` (oldest first) as of the latest candle: the moving-average and
