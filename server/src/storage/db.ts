@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect, type KyselyConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { KeptReadsPostgresDialect } from './postgres-kept';
 import { registerDirectReads } from './prepared';
 import { QueuedSqliteDialect } from './sqlite-driver';
+import { timedConnections, type DatabaseObserver } from './timed-connections';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -24,8 +25,17 @@ const PG_INT8_OID = 20;
  * Opens the database named by DATABASE_URL: `sqlite:/path.db`, `sqlite::memory:` or `postgres://…`.
  * `keepReads`: on PostgreSQL, keep prepared reads' results between requests
  * (storage/postgres-kept.ts) — only for a process that is its database's only writer.
+ * `observe`: told how long queries and waits for a connection take (the metrics).
  */
-export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined, options: { keepReads?: boolean } = {}): DatabaseHandle {
+export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined, options: { keepReads?: boolean; observe?: DatabaseObserver } = {}): DatabaseHandle {
+  const { observe } = options;
+  // Kysely times each statement only when it has a log to write it to.
+  const kysely = (dialect: Dialect): Kysely<Database> => {
+    const config: KyselyConfig = observe
+      ? { dialect: timedConnections(dialect, observe), log: (event) => observe.query(event.queryDurationMillis / 1000) }
+      : { dialect };
+    return new Kysely<Database>(config);
+  };
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -39,7 +49,7 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // find 'Özil' on both engines, so lower() gets JavaScript's Unicode case folding here.
     sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
     const dialect = new QueuedSqliteDialect(sqlite);
-    const db = new Kysely<Database>({ dialect });
+    const db = kysely(dialect);
     registerDirectReads(db, { readNow: (compiled) => dialect.readNow(compiled), version: (scope) => dialect.version(scope) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
@@ -64,11 +74,11 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     pool.on('error', onConnectionError);
     if (options.keepReads) {
       const dialect = new KeptReadsPostgresDialect({ pool });
-      const db = new Kysely<Database>({ dialect });
+      const db = kysely(dialect);
       registerDirectReads(db, dialect.reads);
       return { db, engine: 'postgres', close: () => db.destroy() };
     }
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = kysely(new PostgresDialect({ pool }));
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   throw new Error(`Unsupported DATABASE_URL: ${url.replace(/\/\/[^@]*@/, '//***@')}`);

@@ -26,8 +26,8 @@ import { REUSABLE_RESULT } from './prepared';
  *   accounts of every user. Begin, commit, savepoints and pragmas change no rows by themselves (the writes
  *   inside count as they run, so a transaction never reads its own changes from before them; a
  *   rollback counts as a change of everything). While the connection is free, such a read can also
- *   be answered at once (`readNow`), skipping Kysely's connection hand-over (and its query log and
- *   plugins, which this server does not use).
+ *   be answered at once (`readNow`), skipping Kysely's connection hand-over (and its query log,
+ *   which only the metrics read, and its plugins, which this server does not use).
  *
  * Everything else — the query compiler, adapter and introspector — is Kysely's SQLite dialect.
  */
