@@ -13,6 +13,8 @@ import { ConfigError, type AppConfig } from './config';
 import { Mailer } from './mail/mailer';
 import { productionPasswordPolicy } from './services/password-strength';
 import { MarketData } from './market/market-data';
+import { Metrics } from './metrics';
+import { metricsPlugin } from './plugins/metrics';
 import { routesPlugin } from './plugins/routes';
 import { BODY_LIMIT_BYTES, securityPlugin } from './plugins/security';
 import { sessionsPlugin } from './plugins/sessions';
@@ -72,9 +74,11 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 /**
  * Builds the whole server: database (migrated), bus, services, market data and trading engine,
  * then the HTTP side as plugins in order — security (headers, body limit, CSRF, rate limits,
- * errors), sessions (cookies, session cache, request log), routes (every API call and the stream)
- * and the web app (static files and the fallback). Nothing listens yet; the caller decides the
- * port. Closing the app stops the engine and market data and closes the bus and the database.
+ * errors), sessions (cookies, session cache, request log), metrics (`/metrics`, request counts),
+ * routes (every API call and the stream) and the web app (static files and the fallback). The
+ * metrics (metrics.ts) are made first, so the database and the engine report to them. Nothing
+ * listens yet; the caller decides the port. Closing the app stops the engine and market data and
+ * closes the bus and the database.
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -98,9 +102,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     clientErrorHandler: (err, socket) => answerClientError(err, socket, (e) => app.log.debug({ code: (e as NodeJS.ErrnoException).code }, 'malformed HTTP request refused')),
   });
 
+  const metrics = new Metrics(config.metricsToken, options.now ?? Date.now, app.log);
   // With EVENT_BUS=memory this instance is its database's only one (the cluster refuses to start
   // beside another), so on PostgreSQL it may keep what it read until it writes (storage/postgres-kept.ts).
-  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'), { keepReads: config.eventBus === 'memory' });
+  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'), { keepReads: config.eventBus === 'memory', observe: metrics.database });
   let bus: EventBus | null = null;
   // Instances started together on PostgreSQL migrate and seed one after another (cluster/startup-lock.ts).
   let startupLock: (() => Promise<void>) | null = null;
@@ -159,6 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     now,
     sessionCache: new SessionCache(),
     legal: new LegalLibrary(config.legalDir ?? DEFAULT_LEGAL_DIR),
+    metrics,
   };
   app.decorate('services', services);
 
@@ -174,6 +180,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     app.decorate('trading', trading);
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);
+    metrics.follow({ market, trading, cluster });
     // A call that says another instance forwarded it goes no further unless it verifies (whatever
     // its route), after its body was parsed: the signature covers the body.
     const forwarder = cluster.forwarder;
@@ -191,6 +198,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(securityPlugin, { config });
   await app.register(sessionsPlugin);
+  await app.register(metricsPlugin);
   await app.register(routesPlugin);
   await app.register(webAppPlugin, { webDistDir: config.webDistDir ?? undefined });
   // The answer to a forwarded call that verified is signed, however it was answered (the call, a

@@ -125,6 +125,14 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f.length > 0))
     .refine((list) => list.length > 0 && list.every((f) => FEEDS.includes(f as Feed)), `MARKET_FEED must be a comma-separated list of ${FEEDS.join(', ')}`),
   FEED_TOKEN: z.string().min(16, 'FEED_TOKEN must be at least 16 characters').optional(),
+  // Never logged, never echoed in a refusal.
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. the output of: openssl rand -hex 24)')
+    .max(512, 'METRICS_TOKEN must be at most 512 characters')
+    // Sent as `Authorization: Bearer <token>`: a header value cannot carry spaces or a newline read from a file.
+    .refine((v) => /^[\x21-\x7e]+$/.test(v), 'METRICS_TOKEN must be visible ASCII characters only, without spaces')
+    .optional(),
   SIM_SEED: z.string().max(100).optional(),
   SIM_HISTORY: z.enum(['true', 'false'], { error: 'SIM_HISTORY must be true or false' }).default('true'),
   MARKET_SESSIONS: z.enum(['real', 'always'], { error: 'MARKET_SESSIONS must be real or always' }).default('real'),
@@ -212,6 +220,11 @@ export interface AppConfig {
   supportChatPhone: string | null;
   /** Where the legal documents (markdown) are read from; null means `server/config/legal`. */
   legalDir: string | null;
+  /**
+   * The bearer token of `GET /metrics` (Prometheus). Null: the route is not served and nothing
+   * beyond a few counters is collected (metrics.ts). Never logged.
+   */
+  metricsToken: string | null;
   /** scrypt cost parameter N; tests lower it to keep thousands of hashes fast. */
   scryptCost: number;
   market: MarketConfig;
@@ -338,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     instanceHost: `${hostname()}:${e.PORT}`,
     webDistDir: e.WEB_DIST_DIR ?? null,
     legalDir: e.LEGAL_DIR ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
     supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,
     passwordResetRateLimitPerMinute: e.PASSWORD_RESET_RATE_LIMIT_PER_MINUTE,
     passwordStrengthRateLimitPerMinute: e.PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE,

@@ -3,6 +3,7 @@ import type { EventBus } from '../bus/event-bus';
 import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
 import type { Mailer } from '../mail/mailer';
+import type { Metrics } from '../metrics';
 import type { Db, Engine, Tx } from '../storage/db';
 import type { LegalLibrary } from './legal-documents';
 import type { SessionCache } from './session-cache';
@@ -22,6 +23,8 @@ export interface ServiceContext {
   sessionCache: SessionCache;
   /** The legal documents (services/legal-documents.ts): served to everyone, accepted at sign-up. */
   legal: LegalLibrary;
+  /** This app's Prometheus metrics (metrics.ts). */
+  metrics: Metrics;
   /**
    * Margin held by the user's open positions, in cents: funds a withdrawal may not take. Supplied
    * by the trading engine; without one nothing is held.

@@ -80,6 +80,7 @@ export class Closes {
       throw err;
     }
     this.state.untrack(p);
+    ctx.metrics.positionClosed(p, reason, opts.tick?.time ?? now);
     return { profitCents, price };
   }
 
@@ -183,6 +184,8 @@ export class Closes {
     const done = new Promise<void>((resolve) => (release = resolve));
     await Promise.all(owners.map((u) => new Promise<void>((turn) => void state.serialize(u, () => (turn(), done)))));
     const closed: OpenPosition[] = [];
+    /** The closes this batch wrote (the others were closed in the database already). */
+    const written: QueuedClose[] = [];
     const ready: { e: QueuedClose; price: number; profitCents: Cents }[] = [];
     let failed = false;
     try {
@@ -214,7 +217,7 @@ export class Closes {
           state.transaction(async (trx, emit) => {
             for (const { e, price, profitCents } of ready) {
               // Written now, or (false) not open in the database: closed already. Memory follows below either way.
-              await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null });
+              if (await this.writeClose(trx, emit, e.p, { reason: e.reason, price, tick: e.tick, profitCents, now, by: null })) written.push(e);
               closed.push(e.p);
             }
           }),
@@ -222,6 +225,7 @@ export class Closes {
       } catch (err) {
         failed = true;
         closed.length = 0;
+        written.length = 0;
         state.log.warn({ err, positions: ready.length }, 'a batch of triggered closes failed; closing them one by one');
       }
     } finally {
@@ -231,6 +235,7 @@ export class Closes {
       p.triggered = null;
       state.untrack(p);
     }
+    for (const e of written) state.ctx.metrics.positionClosed(e.p, e.reason, e.tick.time);
     if (!failed) return;
     for (const { e } of ready) if (e.p.triggered === e && state.open.has(e.p.id)) this.closeTriggeredInBackground(e.p);
   }

@@ -226,6 +226,10 @@ export class TradingEngine {
     return this.parts.orders.pendingOf(userId);
   }
 
+  pendingOrder(orderId: number): PendingOrder | undefined {
+    return this.parts.orders.get(orderId);
+  }
+
   // ------------------------------------------------------------------ commands
 
   /**

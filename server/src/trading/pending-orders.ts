@@ -64,6 +64,10 @@ export class PendingOrders {
     this.orderIndex.remove(id);
   }
 
+  get(orderId: number): PendingOrder | undefined {
+    return this.orders.get(orderId);
+  }
+
   pendingOf(userId: number): PendingOrder[] {
     return [...this.orders.values()].filter((o) => o.userId === userId).sort((a, b) => a.id - b.id);
   }
@@ -223,6 +227,7 @@ export class PendingOrders {
       }
       this.untrackOrder(o.id);
       if (position) this.positions.trackInserted(position);
+      if (position) state.ctx.metrics.pendingFilled(o, (position as Inserted).position.id, tick.time);
     });
     const settled = work
       .catch((err: unknown) => {

@@ -61,6 +61,8 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   const { forwarder } = app.cluster;
   const queries = call.query ? new ParsedQueries(call.query) : undefined;
   const userLimit = routeOptions.config?.userRateLimit;
+  // Order calls are counted, timed and logged (metrics.ts); any other handler is the same function.
+  const run = app.services.metrics.instrumentCall(call, handler);
   app.route({
     ...routeOptions,
     config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },
@@ -94,7 +96,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         }
         const client = { ip: forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
         const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
-        const result = await handler({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
+        const result = await run({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
         if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.bytes);
         return reply.send(result);

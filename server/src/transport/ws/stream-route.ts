@@ -29,6 +29,7 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
     sessionCheckDeadlineMs: SESSION_LOOKUP_DEADLINE_MS,
   });
   app.addHook('onClose', async () => hub.close());
+  ctx.metrics.followStream(() => hub.connectionCount);
 
   // An upgrade the socket library refuses (a bad Sec-WebSocket-Key or -Version, a bad Upgrade or
   // Sec-WebSocket-Protocol header) is answered in the spec's shape, not with its text/html page.
