@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import { PASSWORD_RESET_VALID_MINUTES } from '@tradeport/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -62,13 +62,28 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, log: (err
   socket.destroy();
 }
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/**
+ * The server's logger: pino's JSON lines on standard output, or into `stream` (main.ts gives the
+ * readable one of `readableLog` when standard output is a terminal).
+ */
+export function loggerOptions(level: string, stream?: Writable): FastifyServerOptions['logger'] {
   return {
     level,
     // Requests are logged once, by the sessions plugin's onResponse hook, with no headers;
     // redaction is a second guard.
     redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.token'], censor: '[redacted]' },
+    ...(stream ? { stream } : {}),
   };
+}
+
+/**
+ * Log lines for a person at a terminal (pino-pretty): time, level and message, then the line's
+ * fields on the same line, in colour on standard output. Written synchronously, so nothing is lost
+ * when the process exits. Loaded only when asked for: a server logging JSON never loads it.
+ */
+export async function readableLog(destination: number | Writable = 1): Promise<Writable> {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ destination, colorize: destination === 1, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { buildApp, loggerOptions, readableLog } from './app';
 import { DatabaseInUse, lockSqliteFile } from './cluster/sqlite-lock';
 import { ConfigError, loadConfig } from './config';
 
@@ -25,8 +25,12 @@ async function main(): Promise<void> {
       throw err;
     }
   }
+  // JSON lines wherever a program reads the log (a pipe, a file, the journal, a container's log
+  // collector); readable lines only for a person at a terminal.
+  const readable = process.stdout.isTTY ? await readableLog() : undefined;
   const app = await buildApp({
     config,
+    logger: loggerOptions(config.logLevel, readable),
     onGeneratedAdminPassword: (email, password) => {
       // Printed once, on the first start only; it is not stored anywhere in clear text.
       console.log(`\n  Created the administrator account.\n    email:    ${email}\n    password: ${password}\n  Sign in and keep this password safe; it will not be shown again.\n`);
