@@ -5,6 +5,8 @@ import { calls } from '@tradeport/contracts';
 import WebSocket from 'ws';
 import { ConfigError, loadConfig } from '../src/config';
 import { startApp, type TestApp } from './helpers/app';
+import { Client } from './helpers/client';
+import { startLeaderAndFollower } from './helpers/two-instances';
 import { ASK, BID, assertFailure, closePosition, eventually, openPosition, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
@@ -328,5 +330,39 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     assert.equal(valueOf(families, 'tradeport_quote_age_seconds', { group: 'Metals' }), 0);
     // Every market is open in the tests (MARKET_SESSIONS=always).
     assert.deepEqual(families.get('tradeport_market_open')?.samples.map((s) => [s.labels.group, s.value]), [['Forex', 1], ['Crypto', 1], ['Stocks', 1], ['Metals', 1]]);
+  });
+});
+
+describe('metrics of a leader and a follower', { skip: (process.env.DATABASE_URL ?? '').startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
+  test('each instance says whether it leads; an order sent to the follower is counted once, by the leader; the follower’s quote age follows the relayed quotes', async () => {
+    const two = await startLeaderAndFollower({ metricsToken: TOKEN });
+    try {
+      const scrapeOf = async (t: TestApp) => parseExposition(await (await fetch(`${t.origin}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text());
+      const addTrades = { method: 'POST', route: `/api${calls.addTrades.path}`, status_code: '200' };
+      await push(two.leader, 'EURUSD', BID, ASK);
+      await eventually('the follower has the relayed price', async () => two.follower.app.market.book.get('EURUSD')?.bid === BID, 15_000);
+      const desk = await tradingDesk(two.leader);
+      const trader = await desk.fundedTrader();
+      const [leaderBefore, followerBefore] = [await scrapeOf(two.leader), await scrapeOf(two.follower)];
+      assert.equal(valueOf(leaderBefore, 'tradeport_engine_leader'), 1);
+      assert.equal(valueOf(followerBefore, 'tradeport_engine_leader'), 0);
+      assert.ok((valueOf(followerBefore, 'tradeport_quote_age_seconds', { group: 'Forex' }) ?? Infinity) < 60, 'the follower’s Forex quote is the relayed one');
+
+      // The trader's session, on the follower.
+      const there = new Client(two.follower);
+      there.setCookie('tp_session', trader.client.cookieHeader.split('tp_session=')[1]!.split(';')[0]!);
+      const opened = await there.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0 });
+      assert.equal(opened.status, 200, JSON.stringify(opened.body));
+
+      const [leaderAfter, followerAfter] = [await scrapeOf(two.leader), await scrapeOf(two.follower)];
+      assert.equal(orders(leaderAfter, 'market', 'accepted'), orders(leaderBefore, 'market', 'accepted') + 1);
+      assert.equal(orderCount(leaderAfter, 'market'), orderCount(leaderBefore, 'market') + 1);
+      assert.equal(orders(followerAfter, 'market', 'accepted'), orders(followerBefore, 'market', 'accepted'), 'the follower only forwarded it');
+      // The request arrived at both: from the browser at the follower, forwarded to the leader.
+      assert.equal(valueOf(followerAfter, 'tradeport_http_requests_total', addTrades), (valueOf(followerBefore, 'tradeport_http_requests_total', addTrades) ?? 0) + 1);
+      assert.equal(valueOf(leaderAfter, 'tradeport_http_requests_total', addTrades), (valueOf(leaderBefore, 'tradeport_http_requests_total', addTrades) ?? 0) + 1);
+    } finally {
+      await two.close();
+    }
   });
 });
