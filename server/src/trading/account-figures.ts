@@ -260,12 +260,12 @@ export class AccountFigures {
   }
 
   /**
-   * The lowest balance a withdrawal may leave: enough that free margin stays ≥ 0 (never below 0).
-   * Read from the positions table inside the caller's transaction (which holds the account lock),
-   * not from memory, so an order committed a moment ago is always counted.
+   * The lowest balance a withdrawal may leave (see `withdrawalFloor`). Read from the positions table
+   * inside the caller's transaction (which holds the account lock), not from memory, so an order
+   * committed a moment ago is always counted.
    */
   async withdrawalFloorCents(trx: Tx, userId: number): Promise<Cents> {
-    const user = await trx.selectFrom('users').select(['credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const user = await trx.selectFrom('users').select(['leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
     const rows = await trx.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('user_id', '=', userId).where('status', '=', 'open').execute();
     let floating = new Decimal(0);
     let margin = new Decimal(0);
@@ -280,10 +280,19 @@ export class AccountFigures {
       if (m === null || profit === null) throw refuse.invalid(`Withdrawals are paused while a conversion rate for your ${r.symbol} position is missing; please try again shortly.`);
       margin = margin.plus(m);
     }
-    // equity − margin ≥ 0 with balance b: b ≥ margin − credit − floating.
-    const floor = margin.minus(new Decimal(user.credit_cents).div(100)).minus(floating).times(100).ceil();
-    return Math.max(0, floor.toNumber());
+    return withdrawalFloor(margin, floating);
   }
+}
+
+/**
+ * The lowest balance a withdrawal may leave, in cents: what open positions need (`margin`) beyond
+ * their floating profit and swaps (`floating`), never below 0. Credit is left out on purpose: the
+ * trader's own money, without the broker's credit, must still cover the margin after a
+ * withdrawal (balance − withdrawal + floating − margin ≥ 0), or credit granted as a bonus could
+ * be turned into cash by withdrawing the balance it stands in for.
+ */
+export function withdrawalFloor(margin: Decimal, floating: Decimal): Cents {
+  return Math.max(0, margin.minus(floating).times(100).ceil().toNumber());
 }
 
 // ------------------------------------------------------------------ exact figures in scaled integers
