@@ -521,11 +521,11 @@ describe('admin back office', () => {
       const [a3, a2, b1, a1] = r.body.data;
       assert.deepEqual(a1, {
         id: ids.a1, type: 'deposit', traders_id: a.id, firstName: 'Filter', lastName: `Alpha${tag}`, email: a.email, amount: '10.00', paymentAccount: 'ACC-A1',
-        paymentGatewayName: 'Admin test bank', number: 'GB29NWBK60161331926819', status: '1', timeStamp: '2026-03-11T09:30:00.000Z', decidedAt: '2026-03-12T09:30:00.000Z', decidedBy: ADMIN_EMAIL,
+        paymentGatewayName: 'Admin test bank', number: 'GB29NWBK60161331926819', status: '1', timeStamp: '2026-03-11T09:30:00.000Z', decidedAt: '2026-03-12T09:30:00.000Z', decidedBy: ADMIN_EMAIL, rejectReason: null, notes: 0,
       });
       assert.deepEqual(a2, {
         id: ids.a2, type: 'withdrawal', traders_id: a.id, firstName: 'Filter', lastName: `Alpha${tag}`, email: a.email, amount: '5.00', paymentAccount: 'ACC-A2',
-        paymentGatewayName: '', number: '', status: '0', timeStamp: '2026-03-12T09:30:00.000Z', decidedAt: null, decidedBy: '',
+        paymentGatewayName: '', number: '', status: '0', timeStamp: '2026-03-12T09:30:00.000Z', decidedAt: null, decidedBy: '', rejectReason: null, notes: 0,
       });
       assert.equal(b1.status, '2');
       assert.equal(b1.decidedBy, ADMIN_EMAIL);
@@ -637,6 +637,8 @@ describe('admin back office', () => {
 
     test('the admin calls are the ones the contract marks admin', () => {
       assert.deepEqual(adminCalls.map((c) => c.path).sort(), [
+        '/dashboard/admin/addBalanceOperation.php',
+        '/dashboard/admin/addMoneyRequestNote.php',
         '/dashboard/admin/addNewPayments.php',
         '/dashboard/admin/editStatusDeposite.php',
         '/dashboard/admin/editStatusPayments.php',
@@ -645,7 +647,9 @@ describe('admin back office', () => {
         '/dashboard/admin/editStatusWithdrawal.php',
         '/dashboard/admin/editTraderPassword.php',
         '/dashboard/admin/getAuditLog.php',
+        '/dashboard/admin/getBalanceOperations.php',
         '/dashboard/admin/getClosedTrades.php',
+        '/dashboard/admin/getMoneyRequestNotes.php',
         '/dashboard/admin/getMoneyRequests.php',
         '/dashboard/admin/getOpenTrades.php',
         '/dashboard/admin/getPaymentGetways.php',
@@ -653,6 +657,7 @@ describe('admin back office', () => {
         '/dashboard/admin/getPendingWithdrawal.php',
         '/dashboard/admin/getTraderDetails.php',
         '/dashboard/admin/getTraders.php',
+        '/dashboard/admin/getWithdrawalRisk.php',
       ]);
     });
 

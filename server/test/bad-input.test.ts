@@ -127,6 +127,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       modifyPendingOrder: () => ({ orderId, price: 1.06, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0, expiration: null }),
       cancelPendingOrder: () => ({ orderId }),
       editTerminalSettings: () => ({ oneClickTrading: false, hotkeys: false }),
+      addBalanceOperation: () => ({ traders_id: victim.id, type: 'adjustment', amount: '1.00', reason: 'Goodwill' }),
+      addMoneyRequestNote: () => ({ requestId: withdrawalId, note: 'Checked by phone.' }),
     };
   });
   after(() => t.close());
@@ -141,7 +143,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   /** Everything a refused call must leave alone. Sessions and last-seen times are left out on purpose. */
   async function snapshot() {
     const db = t.ctx.db;
-    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions' | 'orders') =>
+    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions' | 'orders' | 'balance_operations' | 'money_request_notes') =>
       Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     return {
       counts: {
@@ -155,6 +157,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
         login_throttle: await count('login_throttle'),
         positions: await count('positions'),
         orders: await count('orders'),
+        balance_operations: await count('balance_operations'),
+        money_request_notes: await count('money_request_notes'),
       },
       users: await db
         .selectFrom('users')
@@ -451,6 +455,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       sort: ['price', '', 'NAME', 'name&sort=email'],
       direction: ['up', '', 'ASC'],
       id: ['', '../terms', 'TERMS', 'terms.md', '%2e%2e%2fconfig', 'x'.repeat(65), 'terms&id=privacy'],
+      requestId: ['', 'abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
     };
     // A malformed legal document id is simply not a document: 404 'No such document.', like an unknown one.
     const expectedStatus = (name: string) => (name === 'getLegalDocument' ? 404 : 400);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountType, flagField, idField, money, multiline, oneLine, requestStatus, timestamp } from './common';
+import { rejectReasonField } from './back-office-money';
 import { depositRecord, withdrawalRecord } from './money-requests';
 
 export const traderRow = z.object({
@@ -54,9 +55,10 @@ export const editTraderPasswordRequest = z.object({
   newPassword: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').max(128, 'Password must be at most 128 characters.'),
 });
 
-const trader = { firstName: z.string(), lastName: z.string(), email: z.string() };
-export const pendingDepositRow = depositRecord.extend(trader);
-export const pendingWithdrawalRow = withdrawalRecord.extend(trader);
+/** The queues' rows name the trader and count the request's internal notes (never sent to traders). */
+const queued = { firstName: z.string(), lastName: z.string(), email: z.string(), notes: z.number() };
+export const pendingDepositRow = depositRecord.extend(queued);
+export const pendingWithdrawalRow = withdrawalRecord.extend(queued);
 export const pendingDepositsResponse = z.object({ status: z.literal('success'), data: z.array(pendingDepositRow) });
 export const pendingWithdrawalsResponse = z.object({ status: z.literal('success'), data: z.array(pendingWithdrawalRow) });
 
@@ -64,13 +66,16 @@ const decision = z
   .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], { error: 'status must be 1 (approve) or 2 (reject).' })
   .transform((v): '1' | '2' => (v === 1 || v === '1' ? '1' : '2'));
 
+/** `reason` (ours, optional): why a rejection was made, shown to the trader; only with status 2. */
 export const editDepositStatusRequest = z.object({
   deposites_id: idField('Deposit request not found.'),
   status: decision,
+  reason: rejectReasonField,
 });
 export const editWithdrawalStatusRequest = z.object({
   withdrawals_id: idField('Withdrawal request not found.'),
   status: decision,
+  reason: rejectReasonField,
 });
 
 export const moneyRequestsQuery = z.object({
@@ -100,6 +105,9 @@ export const moneyRequestRow = z.object({
   timeStamp: timestamp,
   decidedAt: timestamp.nullable(),
   decidedBy: z.string(),
+  rejectReason: z.string().nullable(),
+  /** How many internal notes the request has. */
+  notes: z.number(),
 });
 export type MoneyRequestRow = z.infer<typeof moneyRequestRow>;
 export const moneyRequestsResponse = z.object({

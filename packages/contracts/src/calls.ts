@@ -5,6 +5,7 @@ import * as auth from './auth';
 import * as profile from './profile';
 import * as money from './money-requests';
 import * as admin from './admin';
+import * as backOfficeMoney from './back-office-money';
 import * as market from './market';
 import * as trading from './trading';
 import * as site from './site';
@@ -96,6 +97,12 @@ export const calls = {
   getAppConfig: define({ method: 'GET', path: '/getAppConfig.php', access: 'public', summary: "Settings the web app needs before sign-in: the broker's chat number (`supportChatPhone`, digits, or null when there is no chat).", query: emptyQuery, response: site.appConfigResponse }),
   getLegalDocuments: define({ method: 'GET', path: '/getLegalDocuments.php', access: 'public', summary: 'The Legal Terms and Policies documents: id and title, in display order.', query: emptyQuery, response: site.legalDocumentsResponse }),
   getLegalDocument: define({ method: 'GET', path: '/getLegalDocument.php', access: 'public', summary: 'One legal document (`id=terms`) rendered to HTML (raw HTML in the source is escaped), with its title and when it last changed.', query: site.legalDocumentQuery, response: site.legalDocumentResponse }),
+
+  addBalanceOperation: define({ method: 'POST', path: '/dashboard/admin/addBalanceOperation.php', access: 'admin', summary: "Adjust a trader's balance or credit by a signed amount with a reason the trader sees: one ledger entry (kind `adjustment` or `credit`), audited; refused when it would take the balance or credit below zero.", body: backOfficeMoney.addBalanceOperationRequest, response: backOfficeMoney.addBalanceOperationResponse, idempotent: true }),
+  getBalanceOperations: define({ method: 'GET', path: '/dashboard/admin/getBalanceOperations.php', access: 'admin', summary: "A trader's balance adjustments and credit operations, newest first, with reason and administrator.", query: backOfficeMoney.balanceOperationsQuery, response: backOfficeMoney.balanceOperationsResponse }),
+  addMoneyRequestNote: define({ method: 'POST', path: '/dashboard/admin/addMoneyRequestNote.php', access: 'admin', summary: 'Add an internal note to a deposit or withdrawal request (never shown to the trader).', body: backOfficeMoney.addMoneyRequestNoteRequest, response: backOfficeMoney.addMoneyRequestNoteResponse }),
+  getMoneyRequestNotes: define({ method: 'GET', path: '/dashboard/admin/getMoneyRequestNotes.php', access: 'admin', summary: "A request's internal notes, oldest first, with author and time.", query: backOfficeMoney.moneyRequestNotesQuery, response: backOfficeMoney.moneyRequestNotesResponse }),
+  getWithdrawalRisk: define({ method: 'GET', path: '/dashboard/admin/getWithdrawalRisk.php', access: 'admin', summary: 'The live account figures and open exposure of every trader with a pending withdrawal, for the approver.', query: emptyQuery, response: backOfficeMoney.withdrawalRiskResponse }),
 
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;

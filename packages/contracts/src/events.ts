@@ -13,14 +13,23 @@ export const moneyRequestEvent = z.object({
   kind: z.enum(['deposit', 'withdrawal']),
   status: requestStatus,
   amount: money,
+  /** A rejection's reason, when the broker gave one. */
+  reason: z.string().nullable().optional(),
 });
 
+/**
+ * The balance or credit changed. `reason` names the cause (`deposit-approved`, `position-closed`,
+ * `adjustment`, `credit`…); a balance operation of the back office also says by how much
+ * (`amount`, signed) and why (`memo`, the administrator's reason, which the trader sees).
+ */
 export const balanceEvent = z.object({
   type: z.literal('balance.changed'),
   userId: z.number(),
   balance: money,
   credit: money,
   reason: z.string(),
+  amount: money.optional(),
+  memo: z.string().optional(),
 });
 
 export const accountStatusEvent = z.object({

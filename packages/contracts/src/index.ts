@@ -3,6 +3,7 @@ export * from './auth';
 export * from './profile';
 export * from './money-requests';
 export * from './admin';
+export * from './back-office-money';
 export * from './events';
 export * from './calls';
 export * from './market';

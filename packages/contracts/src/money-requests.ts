@@ -55,6 +55,8 @@ export const depositRecord = z.object({
   timeStamp: timestamp,
   status: requestStatus,
   decidedAt: timestamp.nullable(),
+  /** Why the broker rejected it, in the broker's words (null unless rejected with a reason). */
+  rejectReason: z.string().nullable(),
 });
 export type DepositRecord = z.infer<typeof depositRecord>;
 
@@ -66,6 +68,8 @@ export const withdrawalRecord = z.object({
   timeStamp: timestamp,
   status: requestStatus,
   decidedAt: timestamp.nullable(),
+  /** Why the broker rejected it, in the broker's words (null unless rejected with a reason). */
+  rejectReason: z.string().nullable(),
 });
 export type WithdrawalRecord = z.infer<typeof withdrawalRecord>;
 

@@ -1,11 +1,13 @@
 import { loadConfig } from '../config';
-import { findLedgerMismatches } from '../services/ledger';
+import { ledgerReport } from '../services/ledger';
 import { openDatabase } from '../storage/db';
 import { pendingMigrations } from '../storage/migrate';
 
 /**
- * `npm run ledger:check`: proves that every balance equals the sum of its ledger entries, on the
- * database DATABASE_URL names. Exits 1 and lists the accounts that disagree, if any.
+ * `npm run ledger:check`: proves, on the database DATABASE_URL names, that every balance equals the
+ * sum of its balance entries and every credit the sum of its credit entries, that no credit is
+ * below zero, and that every balance adjustment or credit operation of the back office was posted
+ * exactly once. Exits 1 and lists what disagrees, if anything.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,15 +16,22 @@ async function main(): Promise<void> {
     // A read-only check: it never changes the schema under a running server.
     const pending = await pendingMigrations(handle);
     if (pending.length > 0) throw new Error(`The database schema is not up to date (pending: ${pending.join(', ')}). Start the server once to migrate it.`);
-    const mismatches = await findLedgerMismatches(handle.db);
-    const users = await handle.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    if (mismatches.length === 0) {
-      console.log(`Ledger check passed: ${Number(users.n)} accounts, every balance equals the sum of its ledger entries.`);
-    } else {
-      console.error(`Ledger check FAILED for ${mismatches.length} account(s):`);
-      for (const m of mismatches) console.error(`  user ${m.userId}: balance ${m.balanceCents} vs ledger ${m.ledgerBalanceCents} cents; credit ${m.creditCents} vs ledger ${m.ledgerCreditCents} cents`);
-      process.exitCode = 1;
+    const report = await ledgerReport(handle.db);
+    const { mismatches, negativeCredit, unpostedOperations } = report;
+    if (mismatches.length === 0 && negativeCredit.length === 0 && unpostedOperations.length === 0) {
+      console.log(
+        `Ledger check passed: ${report.accounts} accounts; every balance equals the sum of its ${report.balanceEntries} balance entries, every credit the sum of its ${report.creditEntries} credit entries, no credit is below zero, and every balance operation is posted once.`,
+      );
+      return;
     }
+    console.error('Ledger check FAILED:');
+    for (const m of mismatches) {
+      if (m.balanceCents !== m.ledgerBalanceCents) console.error(`  user ${m.userId}: balance ${m.balanceCents} cents, but its balance entries sum to ${m.ledgerBalanceCents}`);
+      if (m.creditCents !== m.ledgerCreditCents) console.error(`  user ${m.userId}: credit ${m.creditCents} cents, but its credit entries sum to ${m.ledgerCreditCents}`);
+    }
+    for (const n of negativeCredit) console.error(`  user ${n.userId}: credit ${n.creditCents} cents is below zero`);
+    for (const o of unpostedOperations) console.error(`  user ${o.userId}: ${o.kind} operation #${o.operationId} has no ledger entry for its amount`);
+    process.exitCode = 1;
   } finally {
     await handle.close();
   }

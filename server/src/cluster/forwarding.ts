@@ -30,6 +30,7 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.getMargins,
   calls.getOpenTrades,
   calls.getTraderDetails,
+  calls.getWithdrawalRisk,
 ]);
 
 /**

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { accountRoutes } from '../transport/http/routes/account-routes';
 import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-routes';
 import { authRoutes } from '../transport/http/routes/auth-routes';
+import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
 import { siteRoutes } from '../transport/http/routes/site-routes';
@@ -69,6 +70,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     authRoutes(api);
     accountRoutes(api);
     adminRoutes(api);
+    backOfficeMoneyRoutes(api);
     siteRoutes(api);
   });
 }

@@ -23,7 +23,10 @@ export type ActivityKind =
   | 'withdrawal-approved'
   | 'withdrawal-rejected'
   | 'deposit-cancelled'
-  | 'withdrawal-cancelled';
+  | 'withdrawal-cancelled'
+  | 'balance-adjusted'
+  | 'credit-granted'
+  | 'credit-removed';
 
 export const activityLabels: Record<ActivityKind, string> = {
   signin: 'Signed in',
@@ -45,6 +48,9 @@ export const activityLabels: Record<ActivityKind, string> = {
   'withdrawal-rejected': 'Withdrawal rejected',
   'deposit-cancelled': 'Deposit cancelled',
   'withdrawal-cancelled': 'Withdrawal cancelled',
+  'balance-adjusted': 'Balance adjusted by the broker',
+  'credit-granted': 'Credit granted',
+  'credit-removed': 'Credit removed',
 };
 
 export interface ActivityInput {

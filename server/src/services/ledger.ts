@@ -151,3 +151,60 @@ export async function findLedgerMismatches(db: Db): Promise<LedgerMismatch[]> {
   }
   return mismatches;
 }
+
+export interface LedgerReport {
+  accounts: number;
+  /** Entries moving balances (every kind but credit) and entries moving credit. */
+  balanceEntries: number;
+  creditEntries: number;
+  /** Accounts whose balance or credit differs from the sum of its entries. */
+  mismatches: LedgerMismatch[];
+  /** Accounts holding less than no credit (credit is only ever removed down to zero). */
+  negativeCredit: { userId: number; creditCents: Cents }[];
+  /** Balance operations of the back office without exactly one ledger entry of their kind and amount. */
+  unpostedOperations: { operationId: number; userId: number; kind: string }[];
+}
+
+/**
+ * Everything `npm run ledger:check` proves, read in one snapshot: every balance is the sum of its
+ * balance entries and every credit the sum of its credit entries (`findLedgerMismatches`), no
+ * credit is below zero, and every balance adjustment or credit operation was posted once, for its
+ * amount, to the bucket of its kind.
+ */
+export async function ledgerReport(db: Db): Promise<LedgerReport> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const users = await trx.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).execute();
+      const totals = await ledgerTotals(trx);
+      const counts = await trx
+        .selectFrom('ledger_entries')
+        .select([sql<number>`sum(case when kind = 'credit' then 1 else 0 end)`.as('credit'), sql<number>`sum(case when kind = 'credit' then 0 else 1 end)`.as('balance')])
+        .executeTakeFirstOrThrow();
+      const unposted = await trx
+        .selectFrom('balance_operations as o')
+        .leftJoin('ledger_entries as l', (join) => join.onRef('l.kind', '=', 'o.kind').on('l.ref_type', '=', 'balance_operation').onRef('l.ref_id', '=', sql<string>`cast(o.id as varchar(64))`).onRef('l.amount_cents', '=', 'o.amount_cents').onRef('l.user_id', '=', 'o.user_id'))
+        .select(['o.id', 'o.user_id', 'o.kind'])
+        .where('l.id', 'is', null)
+        .orderBy('o.id')
+        .execute();
+      const mismatches: LedgerMismatch[] = [];
+      const negativeCredit: LedgerReport['negativeCredit'] = [];
+      for (const u of users) {
+        const t = totals.get(u.id) ?? emptyTotals();
+        if (t.balanceCents !== u.balance_cents || t.creditCents !== u.credit_cents) {
+          mismatches.push({ userId: u.id, balanceCents: u.balance_cents, ledgerBalanceCents: t.balanceCents, creditCents: u.credit_cents, ledgerCreditCents: t.creditCents });
+        }
+        if (u.credit_cents < 0) negativeCredit.push({ userId: u.id, creditCents: u.credit_cents });
+      }
+      return {
+        accounts: users.length,
+        balanceEntries: Number(counts.balance ?? 0),
+        creditEntries: Number(counts.credit ?? 0),
+        mismatches,
+        negativeCredit,
+        unpostedOperations: unposted.map((o) => ({ operationId: o.id, userId: o.user_id, kind: o.kind })),
+      };
+    });
+}

@@ -121,7 +121,10 @@ function requestsQuery(db: Db | Tx) {
       'u.first_name', 'u.last_name', 'u.email',
       'p.name as gateway_name', 'p.number as gateway_number',
       'd.email as decided_by_email',
-    ]);
+      'r.reject_reason',
+    ])
+    // Internal notes are counted for the back office only; the trader's own list never reads them.
+    .select((eb) => eb.selectFrom('money_request_notes as n').select(sql<number>`count(*)`.as('n')).whereRef('n.request_id', '=', 'r.id').as('note_count'));
 }
 /** A trader's own requests of one kind, newest first, and the admin queues of pending ones, oldest first: compiled once. */
 const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit' | 'withdrawal' }>) =>
@@ -129,7 +132,7 @@ const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit'
   db
     .selectFrom('money_requests as r')
     .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
-    .select(['r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at', 'p.name as gateway_name', 'p.number as gateway_number'])
+    .select(['r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at', 'r.reject_reason', 'p.name as gateway_name', 'p.number as gateway_number'])
     .where('r.user_id', '=', param('userId'))
     .where('r.kind', '=', param('kind'))
     .orderBy('r.id', 'desc')
@@ -138,7 +141,7 @@ const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit'
 const pendingRequests = prepared((db, param: Param<{ kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.kind', '=', param('kind')).where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000));
 type RequestJoinRow = Awaited<ReturnType<ReturnType<typeof requestsQuery>['execute']>>[number];
 
-const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'payment_account_id' | 'gateway_name' | 'gateway_number' | 'amount_cents' | 'created_at' | 'status' | 'decided_at'>): DepositRecord => ({
+const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'payment_account_id' | 'gateway_name' | 'gateway_number' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): DepositRecord => ({
   id: r.id,
   traders_id: r.user_id,
   paymentAccount: r.account_ref,
@@ -149,8 +152,9 @@ const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'p
   timeStamp: isoTime(r.created_at),
   status: r.status,
   decidedAt: isoTimeOrNull(r.decided_at),
+  rejectReason: r.reject_reason,
 });
-const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'amount_cents' | 'created_at' | 'status' | 'decided_at'>): WithdrawalRecord => ({
+const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): WithdrawalRecord => ({
   id: r.id,
   traders_id: r.user_id,
   paymentAccount: r.account_ref,
@@ -158,10 +162,12 @@ const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' |
   timeStamp: isoTime(r.created_at),
   status: r.status,
   decidedAt: isoTimeOrNull(r.decided_at),
+  rejectReason: r.reject_reason,
 });
 const withTrader = (r: RequestJoinRow) => ({ firstName: r.first_name, lastName: r.last_name, email: r.email });
-const pendingDepositOf = (r: RequestJoinRow) => ({ ...toDeposit(r), ...withTrader(r) });
-const pendingWithdrawalOf = (r: RequestJoinRow) => ({ ...toWithdrawal(r), ...withTrader(r) });
+const queuedOf = (r: RequestJoinRow) => ({ ...withTrader(r), notes: Number(r.note_count) });
+const pendingDepositOf = (r: RequestJoinRow) => ({ ...toDeposit(r), ...queuedOf(r) });
+const pendingWithdrawalOf = (r: RequestJoinRow) => ({ ...toWithdrawal(r), ...queuedOf(r) });
 
 /** The trader's own requests of one kind, newest first (bounded: the most recent 500). */
 export async function listOwnDeposits(ctx: ServiceContext, userId: number): Promise<DepositRecord[]> {
@@ -196,6 +202,8 @@ const moneyRequestRowOf = (r: RequestJoinRow): MoneyRequestRow => ({
   timeStamp: isoTime(r.created_at),
   decidedAt: isoTimeOrNull(r.decided_at),
   decidedBy: r.decided_by_email ?? '',
+  rejectReason: r.reject_reason,
+  notes: Number(r.note_count),
 });
 
 type RequestFilters = { type: string; status: string; traderId: number; from: number; to: number; like: string; limit: number; offset: number };
@@ -246,10 +254,13 @@ const kindLabel: Record<MoneyRequestKind, string> = { deposit: 'Deposit', withdr
  * Approve ('1') or reject ('2') a pending request, exactly once: the status moves only from '0'
  * in a guarded update, and the ledger posting happens in the same transaction. A concurrent second
  * decision finds no pending row and is refused; a withdrawal that is no longer covered by the
- * available balance is refused and stays pending.
+ * available balance is refused and stays pending. A rejection may carry a reason, which is stored
+ * with the request and shown to the trader (in their lists, activity and notice).
  */
-export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: MoneyRequestKind, id: number, decision: '1' | '2'): Promise<string> {
+export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: MoneyRequestKind, id: number, decision: '1' | '2', reason?: string): Promise<string> {
   const label = kindLabel[kind];
+  if (reason !== undefined && decision !== '2') throw refuse.invalid('A reason is given only with a rejection (status 2).');
+  const rejectReason = reason ?? null;
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
     if (kind === 'withdrawal') {
@@ -260,7 +271,7 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
     }
     const updated = await trx
       .updateTable('money_requests')
-      .set({ status: decision, decided_at: now, decided_by: actor.userId })
+      .set({ status: decision, decided_at: now, decided_by: actor.userId, reject_reason: rejectReason })
       .where('id', '=', id)
       .where('kind', '=', kind)
       .where('status', '=', '0')
@@ -293,19 +304,19 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
       targetType: 'money_request',
       targetId: id,
       before: { status: '0' },
-      after: { status: decision, ...(balanceAfter ? { traderBalance: formatCents(balanceAfter.balanceCents) } : {}) },
+      after: { status: decision, ...(balanceAfter ? { traderBalance: formatCents(balanceAfter.balanceCents) } : {}), ...(rejectReason !== null ? { reason: rejectReason } : {}) },
       ip: actor.ip,
       at: now,
     });
     await recordActivity(trx, {
       userId,
       kind: `${kind}-${verb}`,
-      details: `${label} request #${id} of ${usd(cents)} ${verb}`,
+      details: `${label} request #${id} of ${usd(cents)} ${verb}${rejectReason !== null ? `: ${rejectReason}` : ''}`,
       status: decision === '1' ? 'Approved' : 'Rejected',
       ip: actor.ip,
       at: now,
     });
-    emit({ type: 'moneyRequest.updated', userId, requestId: id, kind, status: decision, amount: formatCents(cents) });
+    emit({ type: 'moneyRequest.updated', userId, requestId: id, kind, status: decision, amount: formatCents(cents), ...(rejectReason !== null ? { reason: rejectReason } : {}) });
     emit({ type: 'moneyRequest.decided', requestId: id, kind, traderId: userId, status: decision, decidedBy: actor.userId });
     if (balanceAfter) emit({ type: 'balance.changed', userId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
     return `${label} request #${id} ${verb} successfully`;

@@ -14,6 +14,7 @@ import { idempotencyPruningMigration } from './migrations/0011-idempotency-pruni
 import { engineLeaderMigration } from './migrations/0012-engine-leader';
 import { engineLeaderLivenessMigration } from './migrations/0013-engine-leader-liveness';
 import { requestCancelMigration } from './migrations/0014-request-cancel';
+import { adjustmentsCreditNotesMigration } from './migrations/0015-adjustments-credit-notes';
 import { legalAcceptancesMigration } from './migrations/0016-legal-acceptances';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
@@ -43,6 +44,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0012-engine-leader': engineLeaderMigration(),
       '0013-engine-leader-liveness': engineLeaderLivenessMigration(),
       '0014-request-cancel': requestCancelMigration(handle.engine),
+      '0015-adjustments-credit-notes': adjustmentsCreditNotesMigration(handle.engine),
       '0016-legal-acceptances': legalAcceptancesMigration(handle.engine),
     }),
   });

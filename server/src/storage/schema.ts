@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { OrdersTable, PositionsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
 import type { TerminalSettingsTable } from './schema-terminal';
 
@@ -74,6 +74,29 @@ export interface MoneyRequestsTable {
   created_at: number;
   decided_at: number | null;
   decided_by: number | null;
+  /** Why it was rejected, shown to the trader (null: none given); optional on insert. */
+  reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An administrator's manual balance adjustment or credit operation; its ledger entry refers to it. */
+export interface BalanceOperationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'adjustment' | 'credit';
+  /** Signed: positive added, negative removed. */
+  amount_cents: number;
+  reason: string;
+  created_by: number;
+  created_at: number;
+}
+
+/** Administrators' internal notes on a money request; never shown to the trader. */
+export interface MoneyRequestNotesTable {
+  id: Generated<number>;
+  request_id: number;
+  author_id: number;
+  note: string;
+  created_at: number;
 }
 
 export type LedgerKind = 'deposit' | 'withdrawal' | 'credit' | 'trade' | 'swap' | 'adjustment';
@@ -183,6 +206,8 @@ export interface Database {
   countries: CountriesTable;
   payment_accounts: PaymentAccountsTable;
   money_requests: MoneyRequestsTable;
+  money_request_notes: MoneyRequestNotesTable;
+  balance_operations: BalanceOperationsTable;
   ledger_entries: LedgerEntriesTable;
   activity_log: ActivityLogTable;
   audit_log: AuditLogTable;

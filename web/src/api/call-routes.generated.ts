@@ -60,5 +60,10 @@ export const callRoutes = {
   getAppConfig: { method: 'GET', path: '/getAppConfig.php', access: 'public' },
   getLegalDocuments: { method: 'GET', path: '/getLegalDocuments.php', access: 'public' },
   getLegalDocument: { method: 'GET', path: '/getLegalDocument.php', access: 'public' },
+  addBalanceOperation: { method: 'POST', path: '/dashboard/admin/addBalanceOperation.php', access: 'admin' },
+  getBalanceOperations: { method: 'GET', path: '/dashboard/admin/getBalanceOperations.php', access: 'admin' },
+  addMoneyRequestNote: { method: 'POST', path: '/dashboard/admin/addMoneyRequestNote.php', access: 'admin' },
+  getMoneyRequestNotes: { method: 'GET', path: '/dashboard/admin/getMoneyRequestNotes.php', access: 'admin' },
+  getWithdrawalRisk: { method: 'GET', path: '/dashboard/admin/getWithdrawalRisk.php', access: 'admin' },
   getAuditLog: { method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin' },
 } as const satisfies Record<CallName, CallRoute>;

@@ -33,11 +33,11 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getPendingDeposite, async () => successList(await listPendingDeposits(ctx)));
 
-  registerCall(app, calls.editStatusDeposite, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'deposit', body.deposites_id, body.status)));
+  registerCall(app, calls.editStatusDeposite, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'deposit', body.deposites_id, body.status, body.reason)));
 
   registerCall(app, calls.getPendingWithdrawal, async () => successList(await listPendingWithdrawals(ctx)));
 
-  registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status)));
+  registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status, body.reason)));
 
   const requestsAnswer = answerCache<{ status: 'success'; total: number; data: MoneyRequestRow[] }>(1);
   registerCall(app, calls.getMoneyRequests, async ({ query }) => {

@@ -1,0 +1,65 @@
+import { calls, type WithdrawalRiskRow } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { formatCents } from '../../../domain/money';
+import { addBalanceOperation, listBalanceOperations } from '../../../services/balance-operations';
+import { addRequestNote, listRequestNotes } from '../../../services/money-request-notes';
+import { figureTexts, withdrawalFloor } from '../../../trading/account-figures';
+import { registerCall } from '../call-route';
+import { successData } from '../responses';
+
+/**
+ * The back office's money tools: balance adjustments and credit, internal notes on money requests,
+ * and the account figures beside the pending withdrawals. Admins only.
+ */
+export function backOfficeMoneyRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+  const engine = app.trading;
+
+  registerCall(app, calls.addBalanceOperation, async ({ body, actor, idempotencyKey }) => addBalanceOperation(ctx, actor, body, idempotencyKey));
+
+  registerCall(app, calls.getBalanceOperations, async ({ query }) => ({ status: 'success' as const, ...(await listBalanceOperations(ctx, query.traderId, query.limit, query.offset)) }));
+
+  registerCall(app, calls.addMoneyRequestNote, async ({ body, actor }) => ({ status: 'success' as const, message: 'Note added.', data: await addRequestNote(ctx, actor, body.requestId, body.note) }));
+
+  registerCall(app, calls.getMoneyRequestNotes, async ({ query }) => successData(await listRequestNotes(ctx, query.requestId)));
+
+  // Runs on the engine leader (an engine call): the figures are its, at its prices, as the
+  // approval that follows will see them.
+  registerCall(app, calls.getWithdrawalRisk, async () => {
+    // The traders of the pending queue (its first 1,000 requests, as the queue itself shows).
+    const queue = await ctx.db
+      .selectFrom('money_requests')
+      .select(['id', 'user_id', 'amount_cents'])
+      .where('kind', '=', 'withdrawal')
+      .where('status', '=', '0')
+      .orderBy('id', 'asc')
+      .limit(1000)
+      .execute();
+    const pending = new Map<number, number>();
+    for (const r of queue) pending.set(r.user_id, (pending.get(r.user_id) ?? 0) + Number(r.amount_cents));
+    const data: WithdrawalRiskRow[] = [];
+    for (const [traderId, pendingCents] of pending) {
+      const state = await engine.account(traderId);
+      const positions = engine.positionsOf(traderId);
+      const texts = figureTexts(state);
+      const floor = state.unvalued > 0 ? null : withdrawalFloor(state.margin, state.floating);
+      data.push({
+        traderId,
+        balance: texts.balance,
+        credit: texts.credit,
+        equity: texts.equity,
+        margin: texts.totalMargin,
+        freeMargin: texts.freeMargin,
+        marginLevel: texts.marginLevel,
+        floatingProfit: texts.profit,
+        openPositions: positions.length,
+        // Summed in hundredths of a lot (every volume step is), so 0.1 + 0.2 is 0.3.
+        openVolume: positions.reduce((sum, p) => sum + Math.round(p.volume * 100), 0) / 100,
+        pendingWithdrawals: formatCents(pendingCents),
+        approvable: floor === null ? null : formatCents(Math.max(0, state.balanceCents - floor)),
+        unvalued: state.unvalued,
+      });
+    }
+    return { status: 'success' as const, data };
+  });
+}
