@@ -129,8 +129,8 @@ describe('balance adjustments and credit', () => {
       assert.deepEqual(
         activity.filter((a) => a.activity === 'Balance adjusted by the broker').map((a) => [a.details, a.status]),
         [
-          ['-100.00 USD: Duplicate deposit #7 reversed', 'Completed'],
-          ['+25.50 USD: Refund of a wire fee', 'Completed'],
+          ['-100.00 USD: Duplicate deposit #7 reversed', 'Applied'],
+          ['+25.50 USD: Refund of a wire fee', 'Applied'],
         ],
       );
 

@@ -67,7 +67,7 @@ export async function addBalanceOperation(ctx: ServiceContext, actor: Actor, inp
       ip: actor.ip,
       at: now,
     });
-    await recordActivity(trx, { userId: trader.id, kind: label.activity(cents), details: `${signedUsd(cents)}: ${input.reason}`, status: 'Completed', ip: actor.ip, at: now });
+    await recordActivity(trx, { userId: trader.id, kind: label.activity(cents), details: `${signedUsd(cents)}: ${input.reason}`, status: 'Applied', ip: actor.ip, at: now });
     emit({ type: 'balance.changed', userId: trader.id, balance: after.balance, credit: after.credit, reason: type, amount: formatCents(cents), memo: input.reason });
     const name = `${trader.first_name} ${trader.last_name}`.trim();
     const message =
