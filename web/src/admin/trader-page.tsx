@@ -15,6 +15,7 @@ import { RequestStatusBadge } from '../ui/status-badge';
 import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
+import { BalanceOperationButton, BalanceOperations } from './balance-adjustment';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
 const CLOSE_REASONS = { manual: 'Trader', admin: 'Admin', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
@@ -436,8 +437,8 @@ function Activity({ details }: { details: TraderDetails }) {
   );
 }
 
-type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'activity';
-const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'activity'];
+type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'balance' | 'activity';
+const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'balance', 'activity'];
 
 function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
@@ -493,6 +494,7 @@ function TraderView({ details }: { details: TraderDetails }) {
           {!p.isReserved && (
             <Group gap="md">
               <ActiveCell trader={p} self={p.id === selfId} onDeactivate={deactivate.open} />
+              {p.accountType === '0' && <BalanceOperationButton account={{ id: p.id, name, balance: a.balance, credit: a.credit, freeMargin: a.freeMargin, holdsMargin: hasMargin }} />}
               <Button variant="default" size="xs" leftSection={<IconKey size={14} aria-hidden />} onClick={() => password.open(p)}>
                 Change password
               </Button>
@@ -562,6 +564,7 @@ function TraderView({ details }: { details: TraderDetails }) {
             <Tabs.Tab value="orders">Pending orders ({a.pendingOrders})</Tabs.Tab>
             <Tabs.Tab value="closed">Closed trades</Tabs.Tab>
             <Tabs.Tab value="requests">Money requests</Tabs.Tab>
+            {p.accountType === '0' && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}
             <Tabs.Tab value="activity">Activity</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="positions">
@@ -575,6 +578,9 @@ function TraderView({ details }: { details: TraderDetails }) {
           </Tabs.Panel>
           <Tabs.Panel value="requests">
             <MoneyRequests traderId={p.id} />
+          </Tabs.Panel>
+          <Tabs.Panel value="balance">
+            <BalanceOperations traderId={p.id} />
           </Tabs.Panel>
           <Tabs.Panel value="activity">
             <Activity details={details} />
