@@ -22,6 +22,10 @@ const ACTIONS: Record<string, string> = {
   'payment_account.add': 'Added payment account',
   'payment_account.status': 'Changed payment account status',
   'position.close': 'Closed position',
+  'balance.adjust': 'Adjusted balance',
+  'credit.adjust': 'Changed credit',
+  'deposit.note': 'Noted on deposit',
+  'withdrawal.note': 'Noted on withdrawal',
 };
 
 type Json = Record<string, unknown>;
@@ -99,6 +103,9 @@ function describe(key: string, value: unknown, entry: AuditEntry): string {
   if (key === 'userId') return '';
   if (key === 'name' || key === 'number' || key === 'moreInfo') return value ? `${key === 'moreInfo' ? 'Info' : key[0]?.toUpperCase() + key.slice(1)}: ${String(value)}` : '';
   if (key === 'by') return `by ${String(value)}`;
+  if ((key === 'balance' || key === 'credit' || key === 'amount') && typeof value === 'string') return `${key[0]?.toUpperCase()}${key.slice(1)} ${formatUsd(value)} USD`;
+  if (key === 'reason' || key === 'note') return `${key === 'reason' ? 'Reason' : 'Note'}: ${String(value)}`;
+  if (key === 'operation') return '';
   return `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
 }
 

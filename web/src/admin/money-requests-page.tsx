@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
   sumMoney,
@@ -21,7 +21,9 @@ import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
 import { AmountAndStatus, BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
+import { NotesButton, useNotesDialog, type NotesTarget } from './request-notes';
 import { TraderPicker } from './trader-picker';
+import { useRiskByTrader, WithdrawalRiskFacts, WithdrawalRiskLine, WithdrawalRiskSummary } from './withdrawal-risk';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
 
 /** A pending request as both queues show it. */
@@ -36,6 +38,8 @@ interface PendingRow {
   paidTo: { name: string; number: string } | null;
   amount: string;
   time: string;
+  /** How many internal notes it has. */
+  notes: number;
 }
 
 const TEXT = {
@@ -112,6 +116,7 @@ function useDepositQueue(): Queue {
         paidTo: { name: r.paymentGatewayName || '—', number: r.number },
         amount: r.depositAmount,
         time: r.timeStamp,
+        notes: r.notes,
       })),
     [query.data],
   );
@@ -122,7 +127,7 @@ function useWithdrawalQueue(): Queue {
   const query = usePendingWithdrawals();
   const decide = useDecideWithdrawal();
   const rows = useMemo(
-    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp })),
+    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp, notes: r.notes })),
     [query.data],
   );
   return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };
@@ -135,6 +140,21 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   const phone = usePhone();
   const [page, setPage] = useState(1);
   const confirm = useRowDialog<{ row: PendingRow; decision: Decision }>();
+  const notes = useNotesDialog();
+  // Beside each pending withdrawal: its trader's live figures, so the approver sees the risk.
+  const isWithdrawal = kind === 'withdrawal';
+  const risk = useRiskByTrader(
+    rows.map((r) => r.id),
+    isWithdrawal && rows.length > 0,
+  );
+  // A rejection says why; the trader reads it.
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const openDecision = (row: PendingRow, decision: Decision) => {
+    setReason('');
+    setReasonError(null);
+    confirm.open({ row, decision });
+  };
   const pages = Math.max(1, Math.ceil(rows.length / pageSize));
   // Decided rows leave the queue; when the last row of the last page goes, show the page before.
   useEffect(() => {
@@ -145,10 +165,15 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   const onConfirm = () => {
     const target = confirm.row;
     if (!target) return;
-    confirm.close();
     const { row, decision } = target;
+    const why = reason.trim();
+    if (decision === 'reject' && why === '') {
+      setReasonError('Please give the reason; the trader sees it.');
+      return;
+    }
+    confirm.close();
     // mutateAsync, not mutate's callbacks: with several decisions in flight, each gets its own answer.
-    query.decide({ id: row.id, decision }).then(
+    query.decide({ id: row.id, decision, ...(decision === 'reject' ? { reason: why } : {}) }).then(
       () => toastSuccess(decision === 'approve' ? text.approved(row.id) : text.rejected(row.id)),
       (err: unknown) => toastError(errorMessage(err)),
     );
@@ -161,10 +186,11 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
   else {
     const decisionButtons = (r: PendingRow) => (
       <Group gap={6} justify="flex-end" wrap="nowrap">
-        <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'approve' })} aria-label={`Approve ${text.noun} request ${r.id}`}>
+        <NotesButton target={notesTarget(kind, r)} count={r.notes} onOpen={notes.open} />
+        <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => openDecision(r, 'approve')} aria-label={`Approve ${text.noun} request ${r.id}`}>
           Approve
         </Button>
-        <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => confirm.open({ row: r, decision: 'reject' })} aria-label={`Reject ${text.noun} request ${r.id}`}>
+        <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => openDecision(r, 'reject')} aria-label={`Reject ${text.noun} request ${r.id}`}>
           Reject
         </Button>
       </Group>
@@ -193,6 +219,7 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
                   #{r.id} · {r.account}
                   {r.paidTo ? ` → ${r.paidTo.name}` : ''}
                 </Text>
+                {isWithdrawal && <WithdrawalRiskSummary risk={risk.byTrader.get(r.traderId)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />}
                 <Group justify="space-between" gap="xs" wrap="nowrap">
                   <div>
                     <DateTimeText value={r.time} />
@@ -220,21 +247,32 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
             }
           >
             {shown.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td className="tp-figure" c="dimmed">
-                  #{r.id}
-                </Table.Td>
-                <TraderCell name={r.traderName} email={r.traderEmail} id={r.traderId} />
-                {/* A deposit's account, and under it the broker's account it was paid to. */}
-                <StackedCell main={r.account} detail={r.paidTo ? `to ${r.paidTo.name} · ${r.paidTo.number}` : undefined} maw={300} />
-                <Table.Td className="tp-num" fw={650}>
-                  {formatUsd(r.amount)}
-                </Table.Td>
-                <Table.Td>
-                  <DateTimeText value={r.time} />
-                </Table.Td>
-                <Table.Td>{decisionButtons(r)}</Table.Td>
-              </Table.Tr>
+              <Fragment key={r.id}>
+                {/* A withdrawal's row goes on in a line of its own under it: its trader's account now. */}
+                <Table.Tr style={isWithdrawal ? { borderBottom: 0 } : undefined}>
+                  <Table.Td className="tp-figure" c="dimmed">
+                    #{r.id}
+                  </Table.Td>
+                  <TraderCell name={r.traderName} email={r.traderEmail} id={r.traderId} />
+                  {/* A deposit's account, and under it the broker's account it was paid to. */}
+                  <StackedCell main={r.account} detail={r.paidTo ? `to ${r.paidTo.name} · ${r.paidTo.number}` : undefined} maw={300} />
+                  <Table.Td className="tp-num" fw={650}>
+                    {formatUsd(r.amount)}
+                  </Table.Td>
+                  <Table.Td>
+                    <DateTimeText value={r.time} />
+                  </Table.Td>
+                  <Table.Td>{decisionButtons(r)}</Table.Td>
+                </Table.Tr>
+                {isWithdrawal && (
+                  <Table.Tr>
+                    <Table.Td pt={0} />
+                    <Table.Td colSpan={5} pt={0}>
+                      <WithdrawalRiskLine risk={risk.byTrader.get(r.traderId)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+              </Fragment>
             ))}
           </RecordTable>
         )}
@@ -291,23 +329,45 @@ function PendingTab({ kind, queue: query }: { kind: MoneyRequestKind; queue: Que
                 Another administrator has just decided this request, or the trader cancelled it, so it has left the queue.
               </Alert>
             )}
-{!goneElsewhere && (
-            <Text size="sm">{approving ? text.approveEffect(formatUsd(target.row.amount), target.row.traderName) : `The request is marked as rejected and ${target.row.traderName}'s balance is unchanged.`} The trader is notified, and the decision cannot be undone.</Text>
+            {!goneElsewhere && approving && isWithdrawal && <WithdrawalRiskFacts risk={risk.byTrader.get(target.row.traderId)} amount={target.row.amount} />}
+            {!goneElsewhere && !approving && (
+              <TextInput
+                label="Reason"
+                description="Shown to the trader with the rejection."
+                placeholder="e.g. The account name does not match yours."
+                value={reason}
+                onChange={(e) => {
+                  setReason(e.currentTarget.value);
+                  setReasonError(null);
+                }}
+                error={reasonError}
+                maxLength={200}
+                data-autofocus
+              />
+            )}
+            {!goneElsewhere && (
+              <Text size="sm">{approving ? text.approveEffect(formatUsd(target.row.amount), target.row.traderName) : `The request is marked as rejected and ${target.row.traderName}'s balance is unchanged.`} The trader is notified, and the decision cannot be undone.</Text>
             )}
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={confirm.close}>
                 Cancel
               </Button>
-              <Button color={approving ? 'teal.9' : 'red.9'} onClick={onConfirm} disabled={goneElsewhere} data-autofocus>
+              <Button color={approving ? 'teal.9' : 'red.9'} onClick={onConfirm} disabled={goneElsewhere} data-autofocus={approving || undefined}>
                 {approving ? 'Approve' : 'Reject'}
               </Button>
             </Group>
           </Stack>
         )}
       </Modal>
+      {notes.dialog}
     </>
   );
 }
+
+const notesTarget = (kind: MoneyRequestKind, r: { id: number; traderName: string }): NotesTarget => ({ id: r.id, kind, traderName: r.traderName });
+
+/** Who decided, or that the trader cancelled it themselves. */
+const decidedByText = (r: { status: string; decidedBy: string }) => (r.status === '3' ? 'Cancelled by the trader' : r.decidedBy ? `by ${r.decidedBy}` : '');
 
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All statuses' },
@@ -347,6 +407,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
     offset: (page - 1) * pageSize,
   };
   const requests = useMoneyRequests(filters, !datesWrong);
+  const notes = useNotesDialog();
   const filtered = status !== 'all' || traderId !== null || search !== '' || from !== '' || to !== '';
   const clear = () => {
     setSearch('');
@@ -389,17 +450,25 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
               subtitle={r.email}
               aside={<AmountAndStatus amount={r.amount} status={r.status} />}
             >
-              <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-                #{r.id} · {r.paymentAccount}
-                {isDeposit && r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}
-              </Text>
+              <Group gap={4} wrap="nowrap">
+                <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
+                  #{r.id} · {r.paymentAccount}
+                  {isDeposit && r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}
+                </Text>
+                <NotesButton target={{ id: r.id, kind, traderName: nameOf(r) }} count={r.notes} onOpen={notes.open} />
+              </Group>
               <Text size="xs" c="dimmed" className="tp-figure">
                 Requested {formatDateTime(r.timeStamp)}
               </Text>
               {r.decidedAt && (
                 <Text size="xs" c="dimmed" truncate="end">
-                  Decided <span className="tp-figure">{formatDateTime(r.decidedAt)}</span>
-                  {r.decidedBy ? ` by ${r.decidedBy}` : ''}
+                  {r.status === '3' ? 'Cancelled' : 'Decided'} <span className="tp-figure">{formatDateTime(r.decidedAt)}</span>
+                  {r.status === '3' ? ' by the trader' : r.decidedBy ? ` by ${r.decidedBy}` : ''}
+                </Text>
+              )}
+              {r.rejectReason && (
+                <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+                  Reason: {r.rejectReason}
                 </Text>
               )}
             </RecordItem>
@@ -413,7 +482,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
       <>
         <RecordTable
           label={`All ${text.noun} requests`}
-          minWidth={isDeposit ? 1060 : 900}
+          minWidth={isDeposit ? 1120 : 960}
           spacing={8}
           dimmed={requests.isPlaceholderData}
           scrollRegion
@@ -427,6 +496,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
               <Table.Th>Status</Table.Th>
               <Table.Th>Requested</Table.Th>
               <Table.Th>Decided</Table.Th>
+              <Table.Th>Notes</Table.Th>
             </>
           }
         >
@@ -441,8 +511,13 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
               <Table.Td className="tp-num" fw={650}>
                 {formatUsd(r.amount)}
               </Table.Td>
-              <Table.Td miw={120} style={{ whiteSpace: 'nowrap' }}>
+              <Table.Td miw={120} maw={240}>
                 <RequestStatusBadge status={r.status} />
+                {r.rejectReason && (
+                  <Text size="xs" c="dimmed" lineClamp={2} title={r.rejectReason} mt={2} style={{ overflowWrap: 'anywhere' }}>
+                    {r.rejectReason}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>
                 <DateTimeText value={r.timeStamp} />
@@ -451,9 +526,9 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
                 {r.decidedAt ? (
                   <>
                     <DateTimeText value={r.decidedAt} />
-                    {r.decidedBy && (
-                      <Text size="xs" c="dimmed" truncate="end" title={r.decidedBy}>
-                        by {r.decidedBy}
+                    {decidedByText(r) && (
+                      <Text size="xs" c="dimmed" truncate="end" title={decidedByText(r)}>
+                        {decidedByText(r)}
                       </Text>
                     )}
                   </>
@@ -462,6 +537,9 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
                     —
                   </Text>
                 )}
+              </Table.Td>
+              <Table.Td>
+                <NotesButton target={{ id: r.id, kind, traderName: nameOf(r) }} count={r.notes} onOpen={notes.open} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -491,6 +569,7 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? 'Must be on or after From' : undefined} />
       </SimpleGrid>
       {body}
+      {notes.dialog}
     </>
   );
 }

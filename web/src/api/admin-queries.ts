@@ -262,6 +262,8 @@ const pendingKey = (kind: MoneyRequestKind) => (kind === 'deposit' ? adminQueryK
 export interface DecisionInput {
   id: number;
   decision: Decision;
+  /** A rejection's reason, shown to the trader. */
+  reason?: string;
 }
 
 /** The ids of requests of one kind whose decision has been sent and not yet answered. */
@@ -281,9 +283,10 @@ function useDecide<Row extends { id: number }>(kind: MoneyRequestKind) {
   const key = pendingKey(kind);
   return useMutation({
     mutationKey: decideKey(kind),
-    mutationFn: ({ id, decision }: DecisionInput) => {
+    mutationFn: ({ id, decision, reason }: DecisionInput) => {
       const status = decision === 'approve' ? 1 : 2;
-      return kind === 'deposit' ? callApi('editStatusDeposite', { deposites_id: id, status }) : callApi('editStatusWithdrawal', { withdrawals_id: id, status });
+      const why = decision === 'reject' && reason ? { reason } : {};
+      return kind === 'deposit' ? callApi('editStatusDeposite', { deposites_id: id, status, ...why }) : callApi('editStatusWithdrawal', { withdrawals_id: id, status, ...why });
     },
     onMutate: async ({ id }) => {
       await client.cancelQueries({ queryKey: key });
