@@ -40,4 +40,26 @@ describe('account events in the terminal', () => {
     assert.equal(toastForEvent({ ...request, status: '0' }), null);
     assert.equal(toastForEvent({ ...request, status: '2' })?.title, 'Withdrawal rejected');
   });
+
+  it("names the broker's reason when it rejects a request", () => {
+    const request = { type: 'moneyRequest.updated', userId: 7, requestId: 9, kind: 'withdrawal', amount: '500.00', status: '2' } as const;
+    assert.deepEqual(toastForEvent({ ...request, reason: 'The account name does not match.' }), {
+      title: 'Withdrawal rejected',
+      message: 'Your withdrawal request #9 of 500.00 USD was rejected. Reason: The account name does not match.',
+      color: 'red',
+    });
+    assert.equal(toastForEvent({ ...request, reason: null })?.message, 'Your withdrawal request #9 of 500.00 USD was rejected.');
+  });
+
+  it("toasts the broker's balance adjustments and credit with amount and reason, and refetches the activity; other balance changes stay quiet", () => {
+    const base = { type: 'balance.changed', userId: 7, balance: '1025.50', credit: '0.00' } as const;
+    assert.deepEqual(toastForEvent({ ...base, reason: 'adjustment', amount: '25.50', memo: 'Refund of a wire fee' }), { title: 'Balance adjusted by the broker', message: '+25.50 USD: Refund of a wire fee', color: 'green' });
+    assert.deepEqual(toastForEvent({ ...base, reason: 'adjustment', amount: '-1250.00', memo: 'Chargeback' }), { title: 'Balance adjusted by the broker', message: '-1,250.00 USD: Chargeback', color: 'yellow' });
+    assert.deepEqual(toastForEvent({ ...base, reason: 'credit', amount: '1000.00', memo: 'Welcome bonus' }), { title: 'Credit granted', message: '+1,000.00 USD: Welcome bonus', color: 'green' });
+    assert.equal(toastForEvent({ ...base, reason: 'credit', amount: '-100.00', memo: 'Bonus withdrawn' })?.title, 'Credit removed');
+    assert.equal(toastForEvent({ ...base, reason: 'deposit-approved' }), null);
+    assert.equal(toastForEvent({ ...base, reason: 'position-closed' }), null);
+    assert.ok(keysForEvent({ ...base, reason: 'credit', amount: '5.00', memo: 'x' }).includes(queryKeys.activity));
+    assert.ok(!keysForEvent({ ...base, reason: 'position-closed' }).includes(queryKeys.activity));
+  });
 });

@@ -64,17 +64,17 @@ describe('live profit and account figures (the engine math at streamed prices)',
 
   it("gives the server's own getMargins figures (server/test/trading.test.ts) for a 1 lot EURUSD Buy", () => {
     const figures = liveAccount({ balance: '10000.00', credit: '0.00' }, [trade()], known, 100, lookup({ EURUSD: { bid: 1.1012, ask: 1.1014 } }));
-    assert.deepEqual(figures, { balance: '10000.00', equity: '10100.00', margin: '1101.20', freeMargin: '8998.80', marginLevel: '917.18' });
+    assert.deepEqual(figures, { balance: '10000.00', credit: '0.00', equity: '10100.00', margin: '1101.20', freeMargin: '8998.80', marginLevel: '917.18' });
     const atOpen = liveAccount({ balance: '10000.00', credit: '0.00' }, [trade()], known, 100, lookup({ EURUSD: { bid: 1.1, ask: 1.1002 } }));
-    assert.deepEqual(atOpen, { balance: '10000.00', equity: '9980.00', margin: '1100.00', freeMargin: '8880.00', marginLevel: '907.27' });
+    assert.deepEqual(atOpen, { balance: '10000.00', credit: '0.00', equity: '9980.00', margin: '1100.00', freeMargin: '8880.00', marginLevel: '907.27' });
   });
 
   it('adds swap and credit to equity, values a CFD margin at its open price, and says 0.00 without margin', () => {
     const prices = lookup({ XAUUSD: { bid: 2001, ask: 2001.5 } });
     // 1 lot gold opened at 2000.00: margin 1 × 100 × 2000 / 100 = 2000.00; profit (2001 − 2000) × 100 = 100.00; swap −7.20.
     const f = liveAccount({ balance: '5000.00', credit: '50.00' }, [trade({ symbol: 'XAUUSD', orginalPrice: 2000, swap: '-7.20' })], known, 100, prices);
-    assert.deepEqual(f, { balance: '5000.00', equity: '5142.80', margin: '2000.00', freeMargin: '3142.80', marginLevel: '257.14' });
-    assert.deepEqual(liveAccount({ balance: '10.00', credit: '0.00' }, [], known, 100, prices), { balance: '10.00', equity: '10.00', margin: '0.00', freeMargin: '10.00', marginLevel: '0.00' });
+    assert.deepEqual(f, { balance: '5000.00', credit: '50.00', equity: '5142.80', margin: '2000.00', freeMargin: '3142.80', marginLevel: '257.14' });
+    assert.deepEqual(liveAccount({ balance: '10.00', credit: '0.00' }, [], known, 100, prices), { balance: '10.00', credit: '0.00', equity: '10.00', margin: '0.00', freeMargin: '10.00', marginLevel: '0.00' });
   });
 
   it('gives up (null) when any position cannot be valued, so the server figures are shown instead', () => {

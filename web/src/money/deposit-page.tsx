@@ -3,7 +3,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client';
-import { useActivePaymentAccounts, useAddDeposit } from '../api/queries';
+import { useActivePaymentAccounts, useAddDeposit, useDeposits } from '../api/queries';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
 import { AmountInput, amountError, useRequestForm } from './money-form';
@@ -18,7 +18,7 @@ export function DepositPage() {
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
   const [errors, setErrors] = useState<{ gateway?: string; account?: string; amount?: string }>({});
-  const form = useRequestForm([gateway, account, amount]);
+  const form = useRequestForm([gateway, account, amount], useDeposits().data?.data);
   const list = accounts.data?.data ?? [];
   const selected = list.find((a) => String(a.id) === gateway);
 

@@ -42,22 +42,26 @@ export function newIdempotencyKey(): string {
  * What the deposit and withdrawal forms share: one idempotency key per filled-in form (a double
  * click or a retry after a time-out files one request; a changed form is a new request, since the
  * server refuses a reused key with another body), and the outcome as a message and a toast.
+ * `requests` are the trader's requests of the form's kind: a success message speaks of the
+ * request it filed ("please wait for approval"), so it goes once that request is no longer
+ * pending (cancelled from the list beside the form, or decided).
  */
-export function useRequestForm(formValues: readonly unknown[]) {
-  const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
+export function useRequestForm(formValues: readonly unknown[], requests?: readonly { id: number; status: string }[]) {
+  const [message, setMessage] = useState<{ text: string; ok: boolean; requestId?: number } | null>(null);
   const key = useRef(newIdempotencyKey());
   useEffect(() => {
     key.current = newIdempotencyKey();
     // The form's values are the dependencies: a new key whenever one of them changes.
   }, formValues);
+  const filed = message?.ok && message.requestId !== undefined ? requests?.find((r) => r.id === message.requestId) : undefined;
   return {
-    message,
+    message: filed && filed.status !== '0' ? null : message,
     clearMessage: () => setMessage(null),
     idempotencyKey: () => key.current,
     /** Callbacks for the mutation; `onFiled` clears the form. */
     outcome: (onFiled: () => void) => ({
-      onSuccess: (answer: { message: string }) => {
-        setMessage({ text: answer.message, ok: true });
+      onSuccess: (answer: { message: string; id: number }) => {
+        setMessage({ text: answer.message, ok: true, requestId: answer.id });
         toastSuccess(answer.message);
         onFiled();
         key.current = newIdempotencyKey();

@@ -18,6 +18,8 @@ interface Row {
   time: string;
   status: RequestStatus;
   decidedAt: string | null;
+  /** The broker's reason for a rejection, when it gave one. */
+  rejectReason: string | null;
 }
 
 function useRequests(kinds: Row['kind'][]) {
@@ -25,8 +27,8 @@ function useRequests(kinds: Row['kind'][]) {
   const withdrawals = useWithdrawals();
   const queries = [kinds.includes('deposit') ? deposits : null, kinds.includes('withdrawal') ? withdrawals : null].filter((q) => q !== null);
   const rows: Row[] = [
-    ...(kinds.includes('deposit') ? (deposits.data?.data ?? []).map((d): Row => ({ kind: 'deposit', id: d.id, method: d.paymentGatewayName, account: d.paymentAccount, amount: d.depositAmount, time: d.timeStamp, status: d.status, decidedAt: d.decidedAt })) : []),
-    ...(kinds.includes('withdrawal') ? (withdrawals.data?.data ?? []).map((w): Row => ({ kind: 'withdrawal', id: w.id, method: 'Bank transfer', account: w.paymentAccount, amount: w.withdrawalsAmount, time: w.timeStamp, status: w.status, decidedAt: w.decidedAt })) : []),
+    ...(kinds.includes('deposit') ? (deposits.data?.data ?? []).map((d): Row => ({ kind: 'deposit', id: d.id, method: d.paymentGatewayName, account: d.paymentAccount, amount: d.depositAmount, time: d.timeStamp, status: d.status, decidedAt: d.decidedAt, rejectReason: d.rejectReason })) : []),
+    ...(kinds.includes('withdrawal') ? (withdrawals.data?.data ?? []).map((w): Row => ({ kind: 'withdrawal', id: w.id, method: 'Bank transfer', account: w.paymentAccount, amount: w.withdrawalsAmount, time: w.timeStamp, status: w.status, decidedAt: w.decidedAt, rejectReason: w.rejectReason })) : []),
   ].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.id - a.id));
   return {
     rows,
@@ -112,6 +114,20 @@ function useCancelDialog(): { open: (row: Row) => void; dialog: ReactNode } {
   };
 }
 
+/** A request's status, and under it the broker's reason when it was rejected with one. */
+function StatusWithReason({ row }: { row: Row }) {
+  return (
+    <>
+      <RequestStatusBadge status={row.status} />
+      {row.rejectReason && (
+        <Text size="xs" c="dimmed" mt={2} lineClamp={3} title={row.rejectReason} style={{ overflowWrap: 'anywhere' }} data-testid="reject-reason">
+          {row.rejectReason}
+        </Text>
+      )}
+    </>
+  );
+}
+
 /** The Cancel action of a pending row (others have none). */
 function CancelButton({ row, onCancel }: { row: Row; onCancel?: (row: Row) => void }) {
   if (!onCancel || row.status !== '0') return null;
@@ -147,8 +163,8 @@ function CompactRequestsTable({ rows, label, onCancel }: { rows: Row[]; label: s
             <Table.Td className="tp-num" fw={600}>
               {formatUsd(r.amount)}
             </Table.Td>
-            <Table.Td data-testid="request-status">
-              <RequestStatusBadge status={r.status} />
+            <Table.Td data-testid="request-status" maw={220}>
+              <StatusWithReason row={r} />
             </Table.Td>
             <Table.Td ta="right">
               <CancelButton row={r} onCancel={onCancel} />
@@ -187,6 +203,11 @@ function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showK
               </Text>
               <CancelButton row={r} onCancel={onCancel} />
             </Group>
+            {r.rejectReason && (
+              <Text size="xs" style={{ overflowWrap: 'anywhere' }} data-testid="reject-reason">
+                Reason: {r.rejectReason}
+              </Text>
+            )}
           </RecordItem>
         ))}
       </RecordList>
@@ -226,8 +247,8 @@ function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showK
               <Table.Td className="tp-num" fw={600}>
                 {formatUsd(r.amount)}
               </Table.Td>
-              <Table.Td data-testid="request-status">
-                <RequestStatusBadge status={r.status} />
+              <Table.Td data-testid="request-status" maw={280}>
+                <StatusWithReason row={r} />
               </Table.Td>
               <Table.Td ta="right">
                 <CancelButton row={r} onCancel={onCancel} />

@@ -1,8 +1,8 @@
 import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useAddWithdrawal, useWithdrawable } from '../api/queries';
-import { formatBalance } from '../format/format';
+import { useAddWithdrawal, useProfile, useWithdrawable, useWithdrawals } from '../api/queries';
+import { formatBalance, formatUsd } from '../format/format';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
 import { AmountInput, amountError, useRequestForm } from './money-form';
@@ -35,6 +35,7 @@ function Line({ label, value, testId, sign = '', total = false }: { label: strin
 export function AvailableFunds() {
   const funds = useWithdrawable();
   const f = funds.data;
+  const credit = useProfile().data?.data[0]?.totalCredit;
   return (
     <Stack gap={6} aria-label="Available funds" role="group">
       <Line label="Balance" value={f?.balance} testId="funds-balance" />
@@ -44,6 +45,11 @@ export function AvailableFunds() {
       <Text size="xs" c="dimmed" mt={2} data-testid="funds-explanation">
         Pending withdrawals stay in your balance until they are paid, and trading may still use them as margin; a request your balance no longer covers when it is reviewed is refused.
       </Text>
+      {credit !== undefined && Number(credit) !== 0 && (
+        <Text size="xs" c="dimmed" data-testid="funds-credit">
+          Your credit of {formatUsd(credit)} USD counts toward your margin for trading but cannot be withdrawn; while positions are open, your own funds must still cover their margin.
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -54,7 +60,7 @@ export function WithdrawPage() {
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
   const [errors, setErrors] = useState<{ account?: string; amount?: string }>({});
-  const form = useRequestForm([account, amount]);
+  const form = useRequestForm([account, amount], useWithdrawals().data?.data);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

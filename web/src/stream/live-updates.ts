@@ -11,7 +11,8 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
     case 'moneyRequest.updated':
       return [event.kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
     case 'balance.changed':
-      return [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
+      // A balance operation of the broker is also a line of the trader's activity.
+      return event.amount !== undefined ? [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable, queryKeys.activity] : [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
     case 'position.opened':
     case 'position.closed':
     case 'order.updated':
@@ -34,9 +35,17 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
       const approved = event.status === '1';
       return {
         title: `${what} ${STATUS_NAMES[event.status]}`,
-        message: `Your ${event.kind} request #${event.requestId} of ${formatUsd(event.amount)} USD was ${STATUS_NAMES[event.status]}.`,
+        message: `Your ${event.kind} request #${event.requestId} of ${formatUsd(event.amount)} USD was ${STATUS_NAMES[event.status]}.${event.reason ? ` Reason: ${event.reason}` : ''}`,
         color: approved ? 'green' : 'red',
       };
+    }
+    case 'balance.changed': {
+      // Only the back office's balance operations: deposits, withdrawals and closes have their own notices.
+      if (event.amount === undefined || (event.reason !== 'adjustment' && event.reason !== 'credit')) return null;
+      const adds = !event.amount.startsWith('-');
+      const amount = `${adds ? '+' : '-'}${formatUsd(event.amount.replace(/^-/, ''))} USD`;
+      const title = event.reason === 'credit' ? (adds ? 'Credit granted' : 'Credit removed') : 'Balance adjusted by the broker';
+      return { title, message: `${amount}${event.memo ? `: ${event.memo}` : ''}`, color: adds ? 'green' : 'yellow' };
     }
     case 'position.closed': {
       const why = { manual: 'closed', admin: 'closed by the broker', sl: 'closed by stop loss', tp: 'closed by take profit', 'stop-out': 'closed by stop-out' }[event.reason];

@@ -31,12 +31,15 @@ export function useLiveAccount(): LiveAccountFigures | null {
   return useMemo(() => {
     void frame;
     if (!margins) return null;
-    const server = { balance: margins.balance, equity: margins.equity, margin: margins.totalMargin, freeMargin: margins.freeMargin, marginLevel: margins.marginLevel, live: false };
+    const server = { balance: margins.balance, credit: margins.credit, equity: margins.equity, margin: margins.totalMargin, freeMargin: margins.freeMargin, marginLevel: margins.marginLevel, live: false };
     if (!trades || leverage === undefined || !connected) return server;
     const figures = liveAccount(margins, trades, known, leverage, priceLookup((s) => stream.getQuote(s)?.quote));
     return figures ? { ...figures, live: true } : server;
   }, [frame, margins, trades, leverage, known, connected]);
 }
+
+/** Whether the account holds credit: the figures then show it (beside the balance), and not otherwise. */
+export const hasCredit = (f: Pick<AccountTexts, 'credit'>): boolean => Number(f.credit) !== 0;
 
 /**
  * Which of the account's figures are in danger, for colouring them wherever they are shown: free
@@ -57,7 +60,7 @@ function Figure({ label, value, testId, delayed, narrow = false, warning = false
   );
 }
 
-/** Balance, Equity, Margin, Free margin and Level in the spec's decimals (4, 4, 4, 4 and 2), live; it alone re-renders on ticks. */
+/** Balance (and Credit, when there is any), Equity, Margin, Free margin and Level in the spec's decimals (4, 4, 4, 4 and 2), live; it alone re-renders on ticks. */
 export function AccountFooter() {
   const delayed = useDelayed();
   const f = useLiveAccount();
@@ -65,6 +68,7 @@ export function AccountFooter() {
   return (
     <div className={classes.footer} role="group" aria-label="Account figures" data-testid="account-footer" data-live={f?.live || undefined}>
       <Figure label="Balance" value={f ? `${formatDecimal(f.balance, 4)} USD` : '—'} testId="footer-balance" delayed={false} />
+      {f && hasCredit(f) && <Figure label="Credit" value={formatDecimal(f.credit, 4)} testId="footer-credit" delayed={false} />}
       <Figure label="Equity" value={f ? formatDecimal(f.equity, 4) : '—'} testId="footer-equity" delayed={delayed} />
       <Figure label="Margin" value={f ? formatDecimal(f.margin, 4) : '—'} testId="footer-margin" delayed={delayed} />
       <Figure label="Free margin" value={f ? formatDecimal(f.freeMargin, 4) : '—'} testId="footer-free-margin" delayed={delayed} warning={warn.freeMargin} />

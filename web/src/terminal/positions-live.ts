@@ -63,6 +63,8 @@ export function profitText(t: PositionTerms & Pick<OpenTrade, 'profit'>, record:
 
 export interface AccountTexts {
   balance: string;
+  /** The broker's credit (a bonus): in equity and free margin, never withdrawable; shown when not zero. */
+  credit: string;
   equity: string;
   margin: string;
   freeMargin: string;
@@ -87,7 +89,7 @@ export function liveAccount(account: { balance: string; credit: string }, trades
     margin = margin.plus(held);
   }
   const f = accountFigures(account.balance, account.credit, floating, margin);
-  return { balance: account.balance, equity: centsText(f.equity), margin: centsText(margin), freeMargin: centsText(f.freeMargin), marginLevel: f.marginLevel.toFixed(2) };
+  return { balance: account.balance, credit: account.credit, equity: centsText(f.equity), margin: centsText(margin), freeMargin: centsText(f.freeMargin), marginLevel: f.marginLevel.toFixed(2) };
 }
 
 /** Whether the level is at or below the broker's margin-call level while margin is held (the figure is then shown in red). */

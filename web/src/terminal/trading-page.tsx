@@ -16,7 +16,7 @@ import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
 import { hotkeyAction, keyPressOf } from './hotkeys';
 import { OrderDialog } from './order-dialog';
-import { figureWarnings, useLiveAccount } from './positions-account';
+import { figureWarnings, hasCredit, useLiveAccount } from './positions-account';
 import { closeSelectedPosition } from './positions-hooks';
 import { PositionsPanel } from './positions-panel';
 import { PriceTable } from './price-table';
@@ -40,6 +40,7 @@ function AccountBrief() {
   const warn = figureWarnings(f, useAppConfig().data?.marginCallLevel);
   const items = [
     { label: 'Balance', value: f ? formatBalance(f.balance) : '—', id: 'balance', warning: false },
+    ...(f && hasCredit(f) ? [{ label: 'Credit', value: formatBalance(f.credit), id: 'credit', warning: false }] : []),
     { label: 'Equity', value: f ? formatBalance(f.equity) : '—', id: 'equity', warning: false },
     { label: 'Free margin', value: f ? formatBalance(f.freeMargin) : '—', id: 'free-margin', warning: warn.freeMargin },
     { label: 'Level', value: f && Number(f.margin) > 0 ? formatPercent(f.marginLevel) : '—', id: 'level', warning: warn.level },

@@ -12,7 +12,7 @@ import { useDelayed, useQuote } from '../../stream/hooks';
 import { EmptyState, ErrorState, TableSkeleton } from '../../ui/page';
 import { toastError } from '../../ui/toast';
 import { ModifyOrderModal } from '../modify-order-modal';
-import { MarginCallBanner, useLiveAccount } from '../positions-account';
+import { hasCredit, MarginCallBanner, useLiveAccount } from '../positions-account';
 import { useSymbolMap } from '../positions-hooks';
 import { CLOSE_REASON_LABELS } from '../positions-live';
 import { ORDER_TYPE_LABELS } from '../../format/order-types';
@@ -31,6 +31,7 @@ function AccountFigures() {
   const delayed = useDelayed();
   const items = [
     { label: 'Balance', value: f ? formatDecimal(f.balance, 4) : '—', id: 'balance', live: false },
+    ...(f && hasCredit(f) ? [{ label: 'Credit', value: formatDecimal(f.credit, 4), id: 'credit', live: false }] : []),
     { label: 'Equity', value: f ? formatDecimal(f.equity, 4) : '—', id: 'equity', live: true },
     { label: 'Margin', value: f ? formatDecimal(f.margin, 4) : '—', id: 'margin', live: true },
     { label: 'Free margin', value: f ? formatDecimal(f.freeMargin, 4) : '—', id: 'free-margin', live: true },
