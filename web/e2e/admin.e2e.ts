@@ -114,11 +114,12 @@ describe('the back office', () => {
     await queue.goto();
     await queue.row(id).waitFor();
     await check('admin-withdraw-requests');
-    await queue.decide(id, 'Reject');
+    await queue.decide(id, 'Reject', 'The IBAN belongs to another person.');
     await queue.toast(`Withdrawal ${id} request rejected successfully`);
     await queue.row(id).waitFor({ state: 'detached' });
     await queue.allRequests();
     await queue.allRow(id).getByText('Rejected').waitFor();
+    await queue.allRow(id).getByText('The IBAN belongs to another person.').waitFor();
     await check('admin-withdraw-requests-all');
     const profile = await trader.client.request('GET', '/dashboard/customer/getProfileDetails.php');
     assert.equal(profile.body.data[0].totalBalance, '800.00');

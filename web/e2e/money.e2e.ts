@@ -168,6 +168,8 @@ describe('deposits and withdrawals in the browser, decided live by the back offi
     await page.waitForFunction(() => document.querySelector('[data-testid="funds-withdrawable"]')?.textContent === '1,000.0000 USD');
     assert.equal(await figure('funds-pending').textContent(), '0.0000 USD');
     assert.equal(await row.getByRole('button', { name: /^Cancel/ }).count(), 0, 'a cancelled request has no Cancel action');
+    // The form's "sent successfully, please wait for approval" spoke of the request just cancelled: it is gone.
+    await page.waitForFunction(() => document.querySelector('[data-testid="form-message"]')?.textContent === '');
     await screenshots(page, 'withdraw-cancelled');
 
     // The full list says Cancelled too, beside a newer pending request that can still be cancelled, and filters by status.

@@ -91,9 +91,22 @@ export class AdminRequestsPage extends AdminScreen {
     await this.dialog().waitFor({ state: 'detached' });
   }
 
-  async decide(id: number, decision: 'Approve' | 'Reject'): Promise<void> {
+  /** A rejection asks for the reason the trader is shown. */
+  async decide(id: number, decision: 'Approve' | 'Reject', reason = 'The payment details could not be verified.'): Promise<void> {
     await this.openDecision(id, decision);
+    if (decision === 'Reject') await this.dialog().getByLabel('Reason').fill(reason);
     await this.confirm(decision);
+  }
+
+  /** Opens a request's internal notes (from the pending queue or the history). */
+  async openNotes(id: number): Promise<void> {
+    await this.page.getByRole('button', { name: new RegExp(`^Notes on ${this.kind} request ${id}:`) }).click();
+    await this.page.getByRole('dialog', { name: `Notes on ${this.kind} request #${id}` }).waitFor();
+  }
+
+  async addNote(text: string): Promise<void> {
+    await this.dialog().getByRole('textbox', { name: 'Add a note' }).fill(text);
+    await this.dialog().getByRole('button', { name: 'Add note' }).click();
   }
 
   async allRequests(): Promise<void> {
@@ -196,5 +209,21 @@ export class AdminTraderPage extends AdminScreen {
 
   async tab(name: RegExp | string): Promise<void> {
     await this.page.getByRole('tab', { name }).click();
+  }
+
+  /** Opens "Adjust balance" and fills it in: what, add or remove, how much and why (not yet sent). */
+  async fillBalanceOperation(what: 'Balance adjustment' | 'Credit (bonus)', direction: 'Add' | 'Remove', amount: string, reason: string): Promise<void> {
+    await this.page.getByRole('button', { name: 'Adjust balance' }).click();
+    const dialog = this.dialog();
+    await dialog.waitFor();
+    await dialog.locator('.mantine-SegmentedControl-label', { hasText: new RegExp(`^${what.replace(/[()]/g, '\\$&')}$`) }).click();
+    await dialog.locator('.mantine-SegmentedControl-label', { hasText: new RegExp(`^${direction}$`) }).click();
+    await dialog.getByLabel('Amount').fill(amount);
+    await dialog.getByLabel('Reason').fill(reason);
+  }
+
+  /** Sends the filled-in operation with its button ("Add 50.00 USD to balance"…). */
+  async sendBalanceOperation(): Promise<void> {
+    await this.dialog().getByRole('button', { name: /^(Add|Remove) .* USD (to|from) (balance|credit)$/ }).click();
   }
 }
