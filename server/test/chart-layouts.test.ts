@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { calls, MAX_CHART_DRAWINGS, type ChartLayout } from '@tradeport/contracts';
+import { calls, MAX_CHART_DRAWINGS, MAX_CHART_NOTES, MAX_NOTE_LENGTH, type ChartLayout } from '@tradeport/contracts';
 import { after, before, describe, test } from 'node:test';
 import { keptAnswerStats } from '../src/transport/http/responses';
 import { startApp, type TestApp } from './helpers/app';
@@ -95,6 +95,27 @@ describe('chart layouts', () => {
     assert.deepEqual((await a.client.get(`${GET}?symbol=USDJPY`)).body.data.layout, layout());
   });
 
+  test('Fibonacci drawings, text notes, line styles and locks are kept as saved; a note’s markup is kept as text', async () => {
+    const drawn: ChartLayout = {
+      drawings: [
+        { tool: 'fibRetracement', points: [{ timestamp: T0, value: 1.1 }, { timestamp: T0 + 3_600_000, value: 1.2 }], color: '#2f9e44', width: 1, lineStyle: 'dotted' },
+        { tool: 'fibExtension', points: [{ timestamp: T0, value: 1.1 }, { timestamp: T0 + 1, value: 1.2 }, { timestamp: T0 + 2, value: 1.15 }], color: '#7048e8', width: 2, locked: true },
+        { tool: 'textNote', points: [{ timestamp: T0, value: 1.12 }], color: '#e03131', width: 3, text: 'Support held twice\n<img src=x onerror=alert(1)> & “quotes”', locked: true },
+        { ...(trend() as ChartLayout['drawings'][number]), lineStyle: 'dashed' },
+      ],
+      indicators: [],
+    };
+    const saved = await a.client.post(SAVE, { symbol: 'XAUUSD', layout: drawn });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.deepEqual(saved.body.data.layout, drawn);
+    const read = await a.client.get(`${GET}?symbol=XAUUSD`);
+    assert.match(String(read.headers.get('content-type')), /^application\/json/);
+    assert.deepEqual(read.body.data.layout, drawn);
+    // A note's text is trimmed; a drawing saved before line styles and locks existed reads back as it was.
+    const spaced = { ...drawn.drawings[2]!, text: '  Breakout  ' };
+    assert.deepEqual((await a.client.post(SAVE, { symbol: 'XAUUSD', layout: { drawings: [spaced, trend()], indicators: [] } })).body.data.layout.drawings, [{ ...spaced, text: 'Breakout' }, trend()]);
+  });
+
   test('bad layouts are refused with a message and store nothing', async () => {
     await a.client.post(SAVE, { symbol: 'EURUSD', layout: layout() });
     // The message names the item at fault ("Drawing 1: …"); each ends with the rule broken.
@@ -110,6 +131,17 @@ describe('chart layouts', () => {
     await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), script: '<b>' }], indicators: [] } }, /Unrecognized key|script/);
     await bad({ symbol: 'EURUSD', layout: { drawings: Array(MAX_CHART_DRAWINGS + 1).fill(trend()), indicators: [] } }, `A chart keeps at most ${MAX_CHART_DRAWINGS} drawings per symbol.`);
     await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'ICHIMOKU', params: [9], source: 'close', colors: ['#000000'] }] } }, 'Unknown indicator: ICHIMOKU.');
+    const note = { tool: 'textNote', points: [{ timestamp: T0, value: 1.1 }], color: '#1c7ed6', width: 2, text: 'Note' };
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), lineStyle: 'wavy' }], indicators: [] } }, 'Drawing 1: A line style must be solid, dashed or dotted.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...trend(), locked: 'yes' }], indicators: [] } }, 'locked must be true or false.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [trend(), { ...trend(), text: 'hi' }], indicators: [] } }, 'Drawing 2: Only a text note has text.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: undefined }], indicators: [] } }, 'A text note needs its text.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: ' \n ' }], indicators: [] } }, 'A note needs some text.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: 'x'.repeat(MAX_NOTE_LENGTH + 1) }], indicators: [] } }, `A note has at most ${MAX_NOTE_LENGTH} characters.`);
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: '1\n2\n3\n4\n5\n6' }], indicators: [] } }, 'A note has at most 5 lines.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: 'escape\u001b[31m' }], indicators: [] } }, 'A note must not contain control characters.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: 42 }], indicators: [] } }, 'A note’s text must be a string.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: Array(MAX_CHART_NOTES + 1).fill(note), indicators: [] } }, `A chart keeps at most ${MAX_CHART_NOTES} text notes per symbol.`);
     await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'RSI', params: [0], source: 'close', colors: ['#000000'] }] } }, 'An indicator setting must be between 0.1 and 500.');
     await bad({ symbol: 'NOPE', layout: { drawings: [], indicators: [] } }, 'Unknown symbol: NOPE.');
     await bad({ symbol: 'EURUSD' }, 'layout must be an object with drawings and indicators.');
@@ -126,6 +158,18 @@ describe('chart layouts', () => {
     const r = await b.client.post(SAVE, { symbol: 'GBPUSD', layout: { drawings, indicators } });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
     assert.equal((await b.client.get(`${GET}?symbol=GBPUSD`)).body.data.layout.drawings.length, MAX_CHART_DRAWINGS);
+  });
+
+  test('the largest layout with notes (every note full of three-byte characters, every drawing styled and locked) fits the body limit', async () => {
+    const far = (i: number, k: number) => ({ timestamp: 8.64e15 - i * 10 - k, value: -999_999_999_999.123 + k });
+    const notes = Array.from({ length: MAX_CHART_NOTES }, (_, i) => ({ tool: 'textNote' as const, points: [far(i, 0)], color: '#123abc', width: 4, lineStyle: 'dashed' as const, locked: true, text: '価'.repeat(MAX_NOTE_LENGTH) }));
+    const others = Array.from({ length: MAX_CHART_DRAWINGS - MAX_CHART_NOTES }, (_, i) => ({ tool: 'fibRetracement' as const, points: [0, 1, 2].map((k) => far(i, k)), color: '#123abc', width: 4, lineStyle: 'dotted' as const, locked: true }));
+    const indicators = Array.from({ length: 10 }, () => ({ name: 'MACD' as const, params: [12.5, 26.5, 9.5], source: 'hlc3' as const, colors: ['#111111', '#222222', '#333333', '#444444'] }));
+    const body = { symbol: 'GBPUSD', layout: { drawings: [...notes, ...others], indicators } };
+    assert.ok(Buffer.byteLength(JSON.stringify(body)) > 36_000, `a layout near the limit: ${Buffer.byteLength(JSON.stringify(body))} bytes`);
+    const r = await b.client.post(SAVE, body);
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    assert.deepEqual((await b.client.get(`${GET}?symbol=GBPUSD`)).body.data.layout, body.layout);
   });
 
   test('only signed-in traders may read or save layouts', async () => {

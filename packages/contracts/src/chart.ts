@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CHART_INDICATORS, CHART_TOOLS, INDICATOR_SOURCES, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, MAX_DRAWING_POINTS } from './chart-names';
+import { multiline } from './common';
+import { CHART_INDICATORS, CHART_TOOLS, INDICATOR_SOURCES, LINE_STYLES, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, MAX_CHART_NOTES, MAX_DRAWING_POINTS, MAX_NOTE_LENGTH, MAX_NOTE_LINES, noteLines } from './chart-names';
 
 export * from './chart-names';
 
@@ -18,12 +19,34 @@ export const drawingPoint = z.strictObject({
 });
 export type DrawingPoint = z.infer<typeof drawingPoint>;
 
-export const chartDrawing = z.strictObject({
-  tool: z.enum(CHART_TOOLS, { error: (i) => `Unknown drawing tool: ${String(i.input).slice(0, 40)}.` }),
-  points: z.array(drawingPoint).min(1, 'A drawing needs at least one point.').max(MAX_DRAWING_POINTS, `A drawing has at most ${MAX_DRAWING_POINTS} points.`),
-  color,
-  width: z.number({ error: 'A line width must be 1 to 4.' }).int('A line width must be 1 to 4.').min(1, 'A line width must be 1 to 4.').max(4, 'A line width must be 1 to 4.'),
-});
+/**
+ * A text note's text: drawn on the canvas as plain text (never read as markup), so only its size
+ * and control characters are checked.
+ */
+const noteText = multiline(
+  z.string({ error: 'A note’s text must be a string.' }).trim().min(1, 'A note needs some text.').max(MAX_NOTE_LENGTH, `A note has at most ${MAX_NOTE_LENGTH} characters.`),
+  'A note',
+).refine((text) => noteLines(text).length <= MAX_NOTE_LINES, `A note has at most ${MAX_NOTE_LINES} lines.`);
+
+/**
+ * One drawing. `lineStyle` (solid when absent) and `locked` (false when absent) are left out at
+ * their defaults, so layouts saved before they existed read back the same; only a text note has,
+ * and needs, `text`.
+ */
+export const chartDrawing = z
+  .strictObject({
+    tool: z.enum(CHART_TOOLS, { error: (i) => `Unknown drawing tool: ${String(i.input).slice(0, 40)}.` }),
+    points: z.array(drawingPoint).min(1, 'A drawing needs at least one point.').max(MAX_DRAWING_POINTS, `A drawing has at most ${MAX_DRAWING_POINTS} points.`),
+    color,
+    width: z.number({ error: 'A line width must be 1 to 4.' }).int('A line width must be 1 to 4.').min(1, 'A line width must be 1 to 4.').max(4, 'A line width must be 1 to 4.'),
+    lineStyle: z.enum(LINE_STYLES, { error: 'A line style must be solid, dashed or dotted.' }).optional(),
+    locked: z.boolean({ error: 'locked must be true or false.' }).optional(),
+    text: noteText.optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.tool === 'textNote' && d.text === undefined) ctx.addIssue({ code: 'custom', path: ['text'], message: 'A text note needs its text.' });
+    if (d.tool !== 'textNote' && d.text !== undefined) ctx.addIssue({ code: 'custom', path: ['text'], message: 'Only a text note has text.' });
+  });
 export type ChartDrawing = z.infer<typeof chartDrawing>;
 
 export const chartIndicator = z.strictObject({
@@ -35,7 +58,10 @@ export const chartIndicator = z.strictObject({
 export type ChartIndicator = z.infer<typeof chartIndicator>;
 
 export const chartLayout = z.strictObject({
-  drawings: z.array(chartDrawing).max(MAX_CHART_DRAWINGS, `A chart keeps at most ${MAX_CHART_DRAWINGS} drawings per symbol.`),
+  drawings: z
+    .array(chartDrawing)
+    .max(MAX_CHART_DRAWINGS, `A chart keeps at most ${MAX_CHART_DRAWINGS} drawings per symbol.`)
+    .refine((drawings) => drawings.filter((d) => d.tool === 'textNote').length <= MAX_CHART_NOTES, `A chart keeps at most ${MAX_CHART_NOTES} text notes per symbol.`),
   indicators: z.array(chartIndicator).max(MAX_CHART_INDICATORS, `A chart has at most ${MAX_CHART_INDICATORS} indicators.`),
 }, { error: (i) => (i.code === 'invalid_type' ? 'layout must be an object with drawings and indicators.' : undefined) });
 export type ChartLayout = z.infer<typeof chartLayout>;
