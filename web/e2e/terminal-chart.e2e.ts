@@ -17,12 +17,14 @@ const TOOL_POINTS: Record<string, number> = {
   Trendline: 2, 'Horizontal line': 1, 'Horizontal ray': 1, 'Vertical line': 1, 'Info line': 2, 'Arrowed line': 2, Ray: 2, 'Extended line': 2, 'Cross line': 1, 'Trend by angle': 2, 'Disjoint channel': 3, 'Flat top/bottom': 3,
   'Regression channel': 2, 'Equidistant channel': 3, 'Standard deviation channel': 2, Pitchfork: 3,
   'Gann line': 2, 'Gann fan': 2, 'Gann grid': 2,
+  'Fib retracement': 2, 'Fib extension': 3,
   Rectangle: 2, Circle: 2, Triangle: 3, Ellipse: 2,
 };
 const MENUS = {
   Lines: ['Trendline', 'Horizontal line', 'Horizontal ray', 'Vertical line', 'Info line', 'Arrowed line', 'Ray', 'Extended line', 'Cross line', 'Trend by angle', 'Disjoint channel', 'Flat top/bottom'],
   Channels: ['Regression channel', 'Equidistant channel', 'Standard deviation channel', 'Pitchfork'],
   Gann: ['Gann line', 'Gann fan', 'Gann grid'],
+  Fib: ['Fib retracement', 'Fib extension'],
   Shapes: ['Rectangle', 'Circle', 'Triangle', 'Ellipse'],
 } as const;
 
@@ -51,7 +53,7 @@ describe('the terminal chart', () => {
     return { trader: who, context, page, chart };
   }
 
-  it('offers every tool of the four menus, and each can be drawn on the chart and is kept', async () => {
+  it('offers every tool of the four menus and the Fibonacci one, and each can be drawn on the chart and is kept', async () => {
     const { context, chart } = await openChart();
     for (const [menu, tools] of Object.entries(MENUS)) assert.deepEqual(await chart.toolsOf(menu as keyof typeof MENUS), [...tools], menu);
     let drawn = 0;
@@ -64,8 +66,8 @@ describe('the terminal chart', () => {
       }
     }
     await chart.waitForSaved();
-    assert.equal(await chart.drawingCount(), 23);
-    assert.equal(await chart.canvas().getAttribute('data-overlays'), '23');
+    assert.equal(await chart.drawingCount(), 25);
+    assert.equal(await chart.canvas().getAttribute('data-overlays'), '25');
     await context.close();
   });
 

@@ -44,7 +44,7 @@ describe('kept drawing figures', () => {
     assert.equal(built(), 1);
   });
 
-  it('builds them again when the anchors move, the pane is resized, the axis rescales, a candle opens or the style changes', () => {
+  it('builds them again when the anchors move, the pane is resized, the axis rescales, a candle opens or the style or line style changes', () => {
     const { figures, built } = counted('trendLine');
     const overlay = { points: [{ timestamp: T0, value: 1.1 }, { timestamp: T0 + 5 * HOUR, value: 1.12 }], extendData: { color: '#1c7ed6', width: 2 } };
     const data = candles([1.1, 1.11, 1.12, 1.13, 1.14, 1.15]);
@@ -58,6 +58,7 @@ describe('kept drawing figures', () => {
       ['axis rescaled', () => figures(frame(overlay, data, { width: 900, yOf: (p) => 500 - (p - 1) * 2000 }))],
       ['candle opened', () => figures(frame(overlay, candles([1.1, 1.11, 1.12, 1.13, 1.14, 1.15, 1.16]), { width: 900, yOf: (p) => 500 - (p - 1) * 2000 }))],
       ['restyled', () => figures(frame({ ...overlay, extendData: { color: '#e03131', width: 2 } }, candles([1.1, 1.11, 1.12, 1.13, 1.14, 1.15, 1.16]), { width: 900, yOf: (p) => 500 - (p - 1) * 2000 }))],
+      ['dashed', () => figures(frame({ ...overlay, extendData: { color: '#e03131', width: 2, lineStyle: 'dashed' } }, candles([1.1, 1.11, 1.12, 1.13, 1.14, 1.15, 1.16]), { width: 900, yOf: (p) => 500 - (p - 1) * 2000 }))],
     ];
     steps.forEach(([what, step], i) => {
       step();
@@ -65,7 +66,20 @@ describe('kept drawing figures', () => {
     });
     // Another drawing of the same tool keeps its own figures.
     figures(frame({ points: overlay.points.map((p) => ({ ...p })), extendData: overlay.extendData }, data));
-    assert.equal(built(), 7);
+    assert.equal(built(), 8);
+  });
+
+  it('builds a note again when its text is edited, and draws it with the text it has', () => {
+    const { figures, built } = counted('textNote');
+    const data = candles([1.1, 1.11, 1.12]);
+    const note = (text: string) => ({ points: [{ timestamp: T0, value: 1 }], extendData: { color: '#1c7ed6', width: 2, text } });
+    const overlay = note('First');
+    assert.deepEqual(figures(frame(overlay, data)), [{ kind: 'note', at: { x: 0, y: 400 }, lines: ['First'] }]);
+    figures(frame(overlay, data));
+    assert.equal(built(), 1);
+    overlay.extendData.text = 'Second';
+    assert.deepEqual(figures(frame(overlay, data)), [{ kind: 'note', at: { x: 0, y: 400 }, lines: ['Second'] }]);
+    assert.equal(built(), 2);
   });
 
   it('fits a channel again when the axis rescales around its anchors (same anchor pixels, other prices on screen)', () => {

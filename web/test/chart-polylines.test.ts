@@ -24,7 +24,7 @@ describe('a drawing’s lines as one figure', () => {
     assert.deepEqual(crisp([{ x: 0, y: 0 }, { x: 9, y: 9 }], 2), [{ x: 0, y: 0 }, { x: 9, y: 9 }]);
   });
 
-  it('strokes every line in one path, dashed when asked', () => {
+  it('strokes every line in one path, dashed or in a given pattern when asked', () => {
     const calls: string[] = [];
     const ctx = new Proxy({} as Record<string, unknown>, {
       get: (_t, name: string) => (...args: unknown[]) => calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(',')})`),
@@ -36,5 +36,8 @@ describe('a drawing’s lines as one figure', () => {
     assert.deepEqual(calls.filter((c) => c.startsWith('moveTo') || c.startsWith('lineTo')), ['moveTo(0,0)', 'lineTo(10,10)', 'moveTo(0,5)', 'lineTo(10,5)']);
     assert.ok(calls.includes('setLineDash([4,3])'));
     assert.ok(calls.includes('strokeStyle="#e03131"'));
+    calls.length = 0;
+    drawPolylines(ctx, { lines: [[{ x: 0, y: 0 }, { x: 10, y: 10 }]] }, { color: '#e03131', size: 2, dashed: false, dash: [2, 4] });
+    assert.ok(calls.includes('setLineDash([2,4])'), 'a drawing’s own pattern (dotted)');
   });
 });

@@ -55,4 +55,15 @@ describe('a drawing as one figure', () => {
     drawShapes(ctx, { areas: [{ kind: 'polygon', points: [{ x: 0, y: 0 }, { x: 6, y: 3 }, { x: 0, y: 6 }], fill: true, solid: true }, { kind: 'circle', center: { x: 0, y: 0 }, r: 1 }], solid: [], dashed: [], texts: [] }, { ...styles, size: 2 });
     assert.deepEqual(calls.filter((c) => /^(fill|stroke)\(/.test(c) || c.startsWith('fillStyle=')), ['fillStyle="#1c7ed6"', 'fill()', `fillStyle=${JSON.stringify(styles.shade)}`, 'fill()']);
   });
+
+  it('strokes the drawing’s own lines and outlines in its line style, its helper lines in the short dashes, and each note line in its font', () => {
+    const { ctx, calls } = recorder();
+    const note = { x: 10, y: 10, text: 'Note', width: 30, font: "500 20px 'Inter Variable'" };
+    drawShapes(ctx, { ...channel, texts: [...channel.texts, note] }, { ...styles, dash: [1, 3] });
+    const dashes = calls.filter((c) => c.startsWith('setLineDash('));
+    assert.deepEqual(dashes, ['setLineDash([1,3])', 'setLineDash([1,3])', 'setLineDash([4,3])'], 'outline, lines, then helper lines');
+    const fonts = calls.filter((c) => c.startsWith('font='));
+    assert.deepEqual(fonts, [`font=${JSON.stringify(styles.font)}`, `font=${JSON.stringify(note.font)}`]);
+    assert.ok(calls.indexOf(`font=${JSON.stringify(note.font)}`) < calls.indexOf('fillText("Note",10,10,30)'));
+  });
 });

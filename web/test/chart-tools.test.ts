@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { CHART_TOOLS, chartLayout } from '@tradeport/contracts';
+import { CHART_TOOLS, chartLayout, MAX_CHART_NOTES, MAX_NOTE_LENGTH } from '@tradeport/contracts';
 import { TOOL_BY_NAME, TOOLS, TOOL_MENUS, overlayName, toolOfOverlay } from '../src/chart/tools';
 import { arrowHead } from '../src/chart/tools/arrowed-line';
 import { ellipsePoints } from '../src/chart/tools/ellipse';
 import { GANN_RATIOS } from '../src/chart/tools/gann-fan';
 import { GANN_GRID_MAX_LINES as GRID_MAX } from '../src/chart/tools/gann-grid';
+import { EXTENSION_LEVELS, levelText, RETRACEMENT_LEVELS } from '../src/chart/tools/fibonacci';
 import { infoText } from '../src/chart/tools/info-line';
 import { extend, indexOfTime, linearRegression, residuals, span, type Pt, type Shape, type ToolInput } from '../src/chart/tools/shape';
 import { screenAngle } from '../src/chart/tools/trend-angle';
@@ -31,10 +32,10 @@ const B = { x: 300, y: 200 };
 const C = { x: 200, y: 350 };
 
 describe('drawing tools', () => {
-  it('offers exactly the tools of the spec’s four menus, each once, under its menu', () => {
+  it('offers exactly the tools of the spec’s four menus and ours (Fibonacci, text), each once, under its menu', () => {
     assert.deepEqual(TOOLS.map((t) => t.name), [...CHART_TOOLS]);
-    assert.deepEqual(TOOL_MENUS.map((m) => m.menu), ['lines', 'channels', 'gann', 'shapes']);
-    assert.deepEqual(TOOL_MENUS.map((m) => TOOLS.filter((t) => t.menu === m.menu).length), [12, 4, 3, 4]);
+    assert.deepEqual(TOOL_MENUS.map((m) => m.menu), ['lines', 'channels', 'gann', 'fibonacci', 'shapes', 'annotations']);
+    assert.deepEqual(TOOL_MENUS.map((m) => TOOLS.filter((t) => t.menu === m.menu).length), [12, 4, 3, 2, 4, 1]);
     assert.equal(new Set(TOOLS.map((t) => t.label)).size, TOOLS.length);
     for (const t of TOOLS) assert.equal(toolOfOverlay(overlayName(t.name)), t.name);
     assert.equal(toolOfOverlay('segment'), null);
@@ -44,7 +45,7 @@ describe('drawing tools', () => {
     for (const t of TOOLS) {
       assert.deepEqual(t.geometry(input([])), [], t.name);
       if (t.points > 1) assert.deepEqual(t.geometry(input([A])), [], t.name);
-      for (let n = 1; n <= 3; n++) assert.ok(Array.isArray(t.geometry(input([A, B, C].slice(0, n)))), t.name);
+      for (let n = 1; n <= 3; n++) assert.ok(Array.isArray(t.geometry(input([A, B, C].slice(0, n), { text: 'Note' }))), t.name);
     }
   });
 
@@ -54,8 +55,8 @@ describe('drawing tools', () => {
     fc.assert(
       fc.property(fc.array(pt, { minLength: 3, maxLength: 3 }), (pts) => {
         for (const t of TOOLS) {
-          for (const s of t.geometry(input(pts, { closes, yOf: (p) => 400 - p * 100 }))) {
-            const xs = s.kind === 'circle' ? [s.center.x, s.center.y, s.r] : s.kind === 'text' ? [s.at.x, s.at.y] : s.points.flatMap((p) => [p.x, p.y]);
+          for (const s of t.geometry(input(pts, { closes, yOf: (p) => 400 - p * 100, text: 'Note' }))) {
+            const xs = s.kind === 'circle' ? [s.center.x, s.center.y, s.r] : s.kind === 'text' || s.kind === 'note' ? [s.at.x, s.at.y] : s.points.flatMap((p) => [p.x, p.y]);
             assert.ok(xs.every(Number.isFinite), `${t.name} ${JSON.stringify(s)}`);
           }
         }
@@ -176,6 +177,46 @@ describe('drawing tools', () => {
     assert.ok(lines(draw('gannGrid', [{ x: 0, y: 0 }, { x: 5, y: 5 }])).length <= 2 * GRID_MAX);
   });
 
+  it('Fibonacci retracement: 0% at the end of the move, 100% back at its start, each level labelled with its price', () => {
+    // A move up from 1.10000 (A, lower on screen) to 1.20000 (B).
+    const anchors = [{ value: 1.1, timestamp: 0, dataIndex: 0 }, { value: 1.2, timestamp: 1, dataIndex: 1 }];
+    const shapes = draw('fibRetracement', [A, B], { anchors });
+    assert.deepEqual(lines(shapes)[0], [A, B], 'the move, dashed');
+    assert.equal((shapes[0] as { dashed?: boolean }).dashed, true);
+    const levels = lines(shapes).slice(1);
+    assert.equal(levels.length, RETRACEMENT_LEVELS.length);
+    RETRACEMENT_LEVELS.forEach((level, i) => {
+      near(levels[i]![0]!.y, B.y + (A.y - B.y) * level, `${level} height`);
+      assert.deepEqual([levels[i]![0]!.x, levels[i]![1]!.x], [100, 300], 'across the move');
+    });
+    assert.deepEqual(texts(shapes), ['0% (1.20000)', '23.6% (1.17640)', '38.2% (1.16180)', '50% (1.15000)', '61.8% (1.13820)', '78.6% (1.12140)', '100% (1.10000)']);
+    // Two points close in time still give levels long enough for their labels.
+    const narrow = lines(draw('fibRetracement', [{ x: 400, y: 100 }, { x: 404, y: 200 }], { anchors })).slice(1);
+    assert.ok(narrow.every(([a, b]) => b!.x - a!.x >= 80));
+  });
+
+  it('Fibonacci extension projects the first leg from the third point at 0, 38.2, 61.8, 100, 161.8, 261.8 and 423.6%', () => {
+    assert.deepEqual(EXTENSION_LEVELS, [0, 0.382, 0.618, 1, 1.618, 2.618, 4.236]);
+    const anchors = [{ value: 1.1, timestamp: 0, dataIndex: 0 }, { value: 1.2, timestamp: 1, dataIndex: 1 }, { value: 1.15, timestamp: 2, dataIndex: 2 }];
+    const a = { x: 100, y: 300 };
+    const b = { x: 200, y: 200 };
+    const c = { x: 260, y: 250 };
+    assert.deepEqual(lines(draw('fibExtension', [a, b], { anchors })), [[a, b]], 'the first leg until the third point');
+    const shapes = draw('fibExtension', [a, b, c], { anchors });
+    const levels = lines(shapes).slice(2);
+    EXTENSION_LEVELS.forEach((level, i) => near(levels[i]![0]!.y, c.y - 100 * level, `${level} height`));
+    assert.deepEqual([levels[0]![0]!.x, levels[0]![1]!.x], [200, 360], 'from the pull-back on, as far right of it as the first leg is long');
+    assert.deepEqual(texts(shapes).slice(0, 4), ['0% (1.15000)', '38.2% (1.18820)', '61.8% (1.21180)', '100% (1.25000)']);
+    assert.equal(texts(shapes)[4], '161.8% (1.31180)');
+    assert.equal(levelText(2.618, 1.41180, 5), '261.8% (1.41180)');
+  });
+
+  it('a text note is its text at its point, a line per line break; no text draws nothing', () => {
+    assert.deepEqual(draw('textNote', [A], { text: 'Support\nheld twice' }), [{ kind: 'note', at: A, lines: ['Support', 'held twice'] }]);
+    assert.deepEqual(draw('textNote', [A], { text: '<img src=x onerror=alert(1)>' }), [{ kind: 'note', at: A, lines: ['<img src=x onerror=alert(1)>'] }], 'markup is text like any other');
+    assert.deepEqual(draw('textNote', [A]), []);
+  });
+
   it('shapes: rectangle from two corners, circle from centre and edge, triangle through three points, ellipse inside its box', () => {
     assert.deepEqual(polygons(draw('rectangle', [A, B])), [[A, { x: 300, y: 300 }, B, { x: 100, y: 200 }]]);
     assert.deepEqual(draw('circle', [{ x: 0, y: 0 }, { x: 3, y: 4 }]), [{ kind: 'circle', center: { x: 0, y: 0 }, r: 5 }]);
@@ -189,7 +230,7 @@ describe('drawing tools', () => {
 describe('chart layout schema', () => {
   const drawing = { tool: 'trendLine', points: [{ timestamp: 1, value: 1.1 }, { timestamp: 2, value: 1.2 }], color: '#1c7ed6', width: 2 };
   it('accepts every tool and the indicators with their settings', () => {
-    for (const tool of CHART_TOOLS) assert.ok(chartLayout.safeParse({ drawings: [{ ...drawing, tool }], indicators: [] }).success, tool);
+    for (const tool of CHART_TOOLS) assert.ok(chartLayout.safeParse({ drawings: [{ ...drawing, tool, ...(tool === 'textNote' ? { text: 'A note' } : {}) }], indicators: [] }).success, tool);
     assert.ok(chartLayout.safeParse({ drawings: [], indicators: [{ name: 'BOLL', params: [20, 2], source: 'close', colors: ['#1c7ed6', '#e8590c', '#2f9e44'] }] }).success);
   });
   it('refuses unknown tools, non-finite or missing points, bad colours and widths, extra keys and too many drawings', () => {
@@ -203,5 +244,23 @@ describe('chart layout schema', () => {
     bad({ width: 0 });
     bad({ onclick: 'x' });
     assert.equal(chartLayout.safeParse({ drawings: Array(101).fill(drawing), indicators: [] }).success, false);
+  });
+  it('keeps a line style and a lock, and a note’s text within its limits; refuses text on other tools and notes without it', () => {
+    const ok = (d: object) => assert.equal(chartLayout.safeParse({ drawings: [{ ...drawing, ...d }], indicators: [] }).success, true, JSON.stringify(d));
+    const bad = (d: object) => assert.equal(chartLayout.safeParse({ drawings: [{ ...drawing, ...d }], indicators: [] }).success, false, JSON.stringify(d));
+    ok({ lineStyle: 'dotted', locked: true });
+    ok({ tool: 'textNote', points: [{ timestamp: 1, value: 1 }], text: 'x'.repeat(MAX_NOTE_LENGTH) });
+    ok({ tool: 'textNote', points: [{ timestamp: 1, value: 1 }], text: 'one\ntwo\nthree\nfour\nfive' });
+    bad({ lineStyle: 'wavy' });
+    bad({ locked: 'yes' });
+    bad({ text: 'not a note' });
+    bad({ tool: 'textNote' });
+    bad({ tool: 'textNote', text: '   ' });
+    bad({ tool: 'textNote', text: 'x'.repeat(MAX_NOTE_LENGTH + 1) });
+    bad({ tool: 'textNote', text: 'one\ntwo\nthree\nfour\nfive\nsix' });
+    bad({ tool: 'textNote', text: 'bell\u0007' });
+    const note = { ...drawing, tool: 'textNote', text: 'n' };
+    assert.equal(chartLayout.safeParse({ drawings: Array(MAX_CHART_NOTES).fill(note), indicators: [] }).success, true);
+    assert.equal(chartLayout.safeParse({ drawings: Array(MAX_CHART_NOTES + 1).fill(note), indicators: [] }).success, false);
   });
 });

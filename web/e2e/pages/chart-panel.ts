@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
-export type ToolMenuLabel = 'Lines' | 'Channels' | 'Gann' | 'Shapes';
+/** The drawing-tool menus ('Text' is a menu on the phone; the desktop toolbar has a Text note button instead). */
+export type ToolMenuLabel = 'Lines' | 'Channels' | 'Gann' | 'Fib' | 'Shapes' | 'Text';
 
 /** The terminal's chart: its toolbar, drawing menus, indicators, larger view and the canvas. */
 export class ChartPanel {
@@ -43,6 +44,11 @@ export class ChartPanel {
     await list.waitFor({ state: 'hidden' });
   }
 
+  /** The text note, a tool of its own in the toolbar (not a menu). */
+  async pickTextNote(): Promise<void> {
+    await this.toolbar().getByRole('button', { name: 'Text note' }).click();
+  }
+
   /** Clicks points on the canvas, each given as fractions of its width and height. */
   async clickAt(points: Array<[number, number]>): Promise<void> {
     const box = (await this.canvas().boundingBox())!;
@@ -53,6 +59,22 @@ export class ChartPanel {
       // KLineChart ignores a second click within 500 ms of the first unless it is a double click.
       await this.page.waitForTimeout(550);
     }
+  }
+
+  /** Presses at one point of the canvas and drags to another (fractions of its width and height). */
+  async drag(from: [number, number], to: [number, number]): Promise<void> {
+    const box = (await this.canvas().boundingBox())!;
+    await this.page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1], { steps: 4 });
+    await this.page.waitForTimeout(150);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + box.width * to[0], box.y + box.height * to[1], { steps: 12 });
+    await this.page.mouse.up();
+    await this.page.waitForTimeout(550);
+  }
+
+  /** The dialog asking for a text note's text ('New text note' or 'Edit text note'). */
+  noteDialog(name: 'New text note' | 'Edit text note') {
+    return this.page.getByRole('dialog', { name });
   }
 
   async drawingCount(): Promise<number> {

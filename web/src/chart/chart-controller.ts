@@ -6,7 +6,7 @@ import { drawIndicatorFast } from './indicator-draw';
 import { foldOf, resumable } from './indicator-folds';
 import { INDICATOR_BY_NAME } from './indicators';
 import { levelLabelLayout } from './level-figure';
-import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingStyle, type LevelLook } from './overlays';
+import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingData, type DrawingStyle, type LevelLook } from './overlays';
 import { isRemovable, type TradeLevel } from './trade-levels';
 import { overlayName, toolOfOverlay } from './tools';
 
@@ -25,6 +25,8 @@ export interface ChartEvents {
   onLoad(state: ChartLoadState | ((current: ChartLoadState) => ChartLoadState)): void;
   /** A drawing tool finished or was cancelled. */
   onToolDone(): void;
+  /** A text note wants its text: just placed (`placed`, drawn only once it has some), or double-clicked to edit. */
+  onNote(id: string, placed: boolean): void;
   /** A trade level was dragged to a price (or removed from its label's ×, or double-clicked: 0). */
   onLevel(level: TradeLevel, price: number): void;
 }
@@ -133,16 +135,26 @@ export class ChartController {
 
   // ---- drawings
 
-  private drawingOverlays(): Array<Overlay<DrawingStyle>> {
-    return (this.chart.getOverlays() as Array<Overlay<DrawingStyle>>).filter((o) => toolOfOverlay(o.name) !== null && o.currentStep === -1);
+  /** The finished drawings on the canvas (a note still waiting for its text is not one yet). */
+  private drawingOverlays(): Array<Overlay<DrawingData>> {
+    return (this.chart.getOverlays() as Array<Overlay<DrawingData>>).filter((o) => {
+      const tool = toolOfOverlay(o.name);
+      return tool !== null && o.currentStep === -1 && (tool !== 'textNote' || !!o.extendData?.text);
+    });
   }
 
-  /** The finished drawings as the layout keeps them, in the order drawn. */
+  /** The finished drawings as the layout keeps them, in the order drawn (a default line style and no lock left out). */
   drawings(): ChartDrawing[] {
     return this.drawingOverlays().flatMap((o) => {
       const points = o.points.filter((p) => Number.isFinite(p.timestamp) && Number.isFinite(p.value)).map((p) => ({ timestamp: Math.round(p.timestamp!), value: p.value! }));
       const tool = toolOfOverlay(o.name)!;
-      return points.length ? [{ tool, points, color: o.extendData?.color ?? '#1c7ed6', width: o.extendData?.width ?? 1 }] : [];
+      if (!points.length) return [];
+      const data = o.extendData;
+      const drawing: ChartDrawing = { tool, points, color: data?.color ?? '#1c7ed6', width: data?.width ?? 1 };
+      if (data?.lineStyle && data.lineStyle !== 'solid') drawing.lineStyle = data.lineStyle;
+      if (o.lock) drawing.locked = true;
+      if (tool === 'textNote') drawing.text = data?.text;
+      return [drawing];
     });
   }
 
@@ -163,11 +175,13 @@ export class ChartController {
 
   private overlayEvents() {
     return {
-      onDrawEnd: () => {
+      onDrawEnd: ({ overlay }: { overlay: Overlay }) => {
         this.drawing = null;
         this.events.onToolDone();
-        // Let KLineChart finish its own step first, so the new overlay counts as drawn.
-        queueMicrotask(this.changed);
+        // A note is kept once it has its text; the others as soon as KLineChart has finished its
+        // own step, so the new overlay counts as drawn.
+        if (toolOfOverlay(overlay.name) === 'textNote') queueMicrotask(() => this.events.onNote(overlay.id, true));
+        else queueMicrotask(this.changed);
       },
       onPressedMoveEnd: () => queueMicrotask(this.changed),
       onSelected: ({ overlay }: { overlay: Overlay }) => {
@@ -180,6 +194,21 @@ export class ChartController {
           this.events.onSelect(null);
         }
       },
+      onDoubleClick: ({ overlay }: { overlay: Overlay }) => {
+        if (toolOfOverlay(overlay.name) === 'textNote' && overlay.currentStep === -1) this.events.onNote(overlay.id, false);
+      },
+      // KLineChart removes a drawing on a right click: never a locked one, and the layout follows.
+      onRightClick: (event: { overlay: Overlay; preventDefault?: () => void }) => {
+        if (event.overlay.lock) return event.preventDefault?.();
+        const id = event.overlay.id;
+        queueMicrotask(() => {
+          if (this.selected === id) {
+            this.selected = null;
+            this.events.onSelect(null);
+          }
+          this.changed();
+        });
+      },
     };
   }
 
@@ -190,7 +219,8 @@ export class ChartController {
   /** Starts drawing with a tool: the next clicks on the chart place its points. */
   startTool(tool: ChartToolName, style: DrawingStyle): void {
     this.cancelTool();
-    const id = this.chart.createOverlay({ name: overlayName(tool), extendData: { ...style }, mode: this.mode(), ...this.overlayEvents() });
+    const data: DrawingData = { ...style };
+    const id = this.chart.createOverlay({ name: overlayName(tool), extendData: data, mode: this.mode(), ...this.overlayEvents() });
     this.drawing = typeof id === 'string' ? id : null;
   }
 
@@ -222,28 +252,79 @@ export class ChartController {
     }
     if (drawings.length) {
       this.chart.createOverlay(
-        drawings.map((d) => ({ name: overlayName(d.tool), points: d.points.map((p) => ({ timestamp: p.timestamp, value: p.value })), extendData: { color: d.color, width: d.width }, mode: this.mode(), ...this.overlayEvents() })),
+        drawings.map((d) => ({
+          name: overlayName(d.tool),
+          points: d.points.map((p) => ({ timestamp: p.timestamp, value: p.value })),
+          extendData: { color: d.color, width: d.width, lineStyle: d.lineStyle, text: d.text } satisfies DrawingData,
+          lock: d.locked ?? false,
+          mode: this.mode(),
+          ...this.overlayEvents(),
+        })),
       );
     }
     this.mark();
   }
 
+  private overlay(id: string): Overlay<DrawingData> | undefined {
+    return this.chart.getOverlays({ id })[0] as Overlay<DrawingData> | undefined;
+  }
+
   styleOf(id: string): DrawingStyle | null {
-    const o = this.chart.getOverlays({ id })[0] as Overlay<DrawingStyle> | undefined;
-    return o?.extendData ?? null;
+    const data = this.overlay(id)?.extendData;
+    return data ? { color: data.color, width: data.width, lineStyle: data.lineStyle ?? 'solid' } : null;
   }
 
   toolOf(id: string): ChartToolName | null {
-    const o = this.chart.getOverlays({ id })[0];
+    const o = this.overlay(id);
     return o ? toolOfOverlay(o.name) : null;
   }
 
+  /** A text note's text ('' for one still waiting for it). */
+  textOf(id: string): string {
+    return this.overlay(id)?.extendData?.text ?? '';
+  }
+
+  isLocked(id: string): boolean {
+    return this.overlay(id)?.lock ?? false;
+  }
+
   restyle(id: string, style: DrawingStyle): void {
-    this.chart.overrideOverlay({ id, extendData: { ...style } });
+    const o = this.overlay(id);
+    if (!o) return;
+    this.chart.overrideOverlay({ id, extendData: { ...o.extendData, ...style } });
     this.changed();
   }
 
+  /** Gives a text note its text (a note just placed is kept from now on). */
+  setNoteText(id: string, text: string): void {
+    const o = this.overlay(id);
+    if (!o || toolOfOverlay(o.name) !== 'textNote') return;
+    this.chart.overrideOverlay({ id, extendData: { ...o.extendData!, text } });
+    this.changed();
+  }
+
+  /** Drops a note placed but given no text; it never was in the layout. */
+  discardNote(id: string): void {
+    const o = this.overlay(id);
+    if (!o || o.extendData?.text) return;
+    this.chart.removeOverlay({ id });
+    if (this.selected === id) {
+      this.selected = null;
+      this.events.onSelect(null);
+    }
+    this.mark();
+  }
+
+  /** Locks a drawing (KLineChart then neither moves it nor its points; we never delete it) or unlocks it. */
+  setLocked(id: string, locked: boolean): void {
+    if (!this.overlay(id)) return;
+    this.chart.overrideOverlay({ id, lock: locked });
+    this.changed();
+  }
+
+  /** Removes a drawing, unless it is locked. */
   remove(id: string): void {
+    if (this.overlay(id)?.lock) return;
     this.chart.removeOverlay({ id });
     if (this.selected === id) {
       this.selected = null;
@@ -365,3 +446,4 @@ export class ChartController {
     this.setIndicators(layout.indicators);
   }
 }
+

@@ -1,22 +1,36 @@
-import { ActionIcon, Box, Button, Group, Menu, Modal, SegmentedControl, Text } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Menu, Modal, SegmentedControl, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
-import { IconChartPpf, IconGridDots, IconShape, IconTimeline, IconTrash } from '@tabler/icons-react';
-import { MAX_CHART_DRAWINGS, type ChartDrawing, type ChartLayout, type ChartToolName } from '@tradeport/contracts';
+import { IconBaselineDensityMedium, IconChartPpf, IconGridDots, IconLineDashed, IconLineDotted, IconLock, IconLockOpen, IconMinus, IconPencil, IconShape, IconTimeline, IconTrash, IconTypography } from '@tabler/icons-react';
+import { MAX_CHART_DRAWINGS, MAX_CHART_NOTES, type ChartDrawing, type ChartLayout, type ChartToolName, type LineStyle } from '@tradeport/contracts';
 import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ChartLoadOverlay, type ChartLoadState } from '../market/candle-chart';
 import { ChartController } from './chart-controller';
 import { ColorField } from './color-field';
 import type { ChartModel } from './chart-model';
 import classes from './chart.module.css';
+import { NoteDialog, type NoteDraft } from './note-dialog';
 import type { DrawingStyle } from './overlays';
-import { TOOL_BY_NAME } from './tools';
+import { TOOL_BY_NAME, TOOLS } from './tools';
 import { isRemovable, removeName } from './trade-levels';
 import type { ToolMenu } from './tools/shape';
 import type { SaveState } from './use-chart-layout';
 
 export const DRAWING_COLORS = ['#1c7ed6', '#e8590c', '#2f9e44', '#e03131', '#7048e8', '#f08c00', '#0c8599', '#868e96'];
-const DEFAULT_STYLE: DrawingStyle = { color: '#1c7ed6', width: 2 };
+const DEFAULT_STYLE: DrawingStyle = { color: '#1c7ed6', width: 2, lineStyle: 'solid' };
 const LINE_WIDTHS = ['1', '2', '3', '4'];
+/** A text note's width is its text size. */
+const NOTE_SIZES = [
+  { value: '1', label: 'S' },
+  { value: '2', label: 'M' },
+  { value: '3', label: 'L' },
+  { value: '4', label: 'XL' },
+];
+const LINE_STYLE_LABELS: Record<LineStyle, string> = { solid: 'Solid', dashed: 'Dashed', dotted: 'Dotted' };
+function lineStyleIcon(style: LineStyle, size: number): ReactNode {
+  if (style === 'dashed') return <IconLineDashed size={size} />;
+  if (style === 'dotted') return <IconLineDotted size={size} />;
+  return <IconMinus size={size} />;
+}
 
 /** Each drawing-tool menu's icon, at a size. */
 export function MENU_ICONS(size: number): Record<ToolMenu, ReactNode> {
@@ -24,7 +38,9 @@ export function MENU_ICONS(size: number): Record<ToolMenu, ReactNode> {
     lines: <IconTimeline size={size} />,
     channels: <IconChartPpf size={size} />,
     gann: <IconGridDots size={size} />,
+    fibonacci: <IconBaselineDensityMedium size={size} />,
     shapes: <IconShape size={size} />,
+    annotations: <IconTypography size={size} />,
   };
 }
 
@@ -50,13 +66,42 @@ export function SaveStatus({ save, onRetry }: { save: SaveState; onRetry(): void
   );
 }
 
-/** Asks before every drawing of the symbol goes (here and in the trader's other browsers). */
+/** A menu of one tool (the text note) in the desktop toolbar: a button that picks the tool. */
+export function OneToolButton({ menu, stage, disabled }: { menu: { menu: ToolMenu; label: string }; stage: ChartStageState; disabled: boolean }) {
+  const tool = TOOLS.find((t) => t.menu === menu.menu)!;
+  return (
+    <Button size="compact-xs" variant={stage.tool === tool.name ? 'light' : 'subtle'} color="gray" leftSection={MENU_ICONS(14)[menu.menu]} disabled={disabled} aria-label={tool.label} onClick={() => stage.pick(tool.name)} className={classes.toolButton}>
+      {menu.label}
+    </Button>
+  );
+}
+
+/** Whether 'Remove all drawings' has anything to remove: locked drawings stay. */
+export const removableDrawings = (layout: ChartLayout) => layout.drawings.filter((d) => !d.locked).length;
+
+/** Asks before every drawing of the symbol but the locked ones goes (here and in the trader's other browsers). */
 export function ConfirmRemoveAll({ opened, onClose, model }: { opened: boolean; onClose(): void; model: ChartModel }) {
   const { layout, symbol, onLayout } = model;
+  const count = removableDrawings(layout);
+  const locked = layout.drawings.length - count;
+  if (count === 0) {
+    // Only locked drawings left (the phone's button cannot tell): nothing to remove, and why.
+    return (
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title="Remove all drawings?" size="sm" centered>
+        <Text size="sm">Every drawing on {symbol} is locked. Unlock a drawing to remove it.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" size="sm" onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      </Modal>
+    );
+  }
   return (
-    <Modal opened={opened} onClose={onClose} title="Remove all drawings?" size="sm" centered>
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title="Remove all drawings?" size="sm" centered>
       <Text size="sm">
-        All {layout.drawings.length} drawings on {symbol} will be removed, here and in your other browsers. Indicators stay.
+        {count === 1 ? 'The drawing' : `All ${count} drawings`} on {symbol} will be removed, here and in your other browsers.{' '}
+        {locked > 0 ? `${locked === 1 ? 'The locked drawing stays' : `The ${locked} locked drawings stay`}, and so do the indicators.` : 'Indicators stay.'}
       </Text>
       <Group justify="flex-end" gap="xs" mt="md">
         <Button variant="default" size="sm" onClick={onClose}>
@@ -67,7 +112,7 @@ export function ConfirmRemoveAll({ opened, onClose, model }: { opened: boolean; 
           size="sm"
           onClick={() => {
             onClose();
-            onLayout({ ...layout, drawings: [] });
+            onLayout({ ...layout, drawings: layout.drawings.filter((d) => d.locked) });
           }}
         >
           Remove all
@@ -85,12 +130,21 @@ export interface ChartStageState {
   tool: ChartToolName | null;
   selected: string | null;
   selectedStyle: DrawingStyle;
+  selectedLocked: boolean;
   /** No more drawings fit the symbol's layout. */
   full: boolean;
+  /** Why the tool just picked could not start (no more notes fit), until another is picked. */
+  refusal: string | null;
+  /** The text note whose text is being asked for. */
+  note: NoteDraft | null;
   pick(tool: ChartToolName): void;
   cancelTool(): void;
   deleteSelected(): void;
   restyle(style: DrawingStyle): void;
+  setLocked(locked: boolean): void;
+  editNote(): void;
+  saveNote(text: string): void;
+  cancelNote(): void;
   saveImage(): void;
 }
 
@@ -107,7 +161,10 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
   const [tool, setTool] = useState<ChartToolName | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [selectedStyle, setSelectedStyle] = useState<DrawingStyle>(DEFAULT_STYLE);
+  const [selectedLocked, setSelectedLocked] = useState(false);
   const [style, setStyle] = useState<DrawingStyle>(DEFAULT_STYLE);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [note, setNote] = useState<NoteDraft | null>(null);
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
   const emitted = useRef<ChartLayout | null>(null);
@@ -129,10 +186,14 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
       onDrawings: (drawings: ChartDrawing[]) => emitRef.current({ ...layoutRef.current, drawings }),
       onSelect: (id) => {
         setSelected(id);
-        if (id) setSelectedStyle(c.styleOf(id) ?? DEFAULT_STYLE);
+        if (id) {
+          setSelectedStyle(c.styleOf(id) ?? DEFAULT_STYLE);
+          setSelectedLocked(c.isLocked(id));
+        }
       },
       onLoad: setLoad,
       onToolDone: () => setTool(null),
+      onNote: (id, placed) => setNote({ id, placed, text: c.textOf(id) }),
       onLevel: (level, price) => onLevelRef.current(level, price),
     }, { touch });
     controller.current = c;
@@ -154,6 +215,7 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
   }, [layout, loaded]);
 
   const full = layout.drawings.length >= MAX_CHART_DRAWINGS;
+  const notesFull = layout.drawings.filter((d) => d.tool === 'textNote').length >= MAX_CHART_NOTES;
   return {
     container,
     controller,
@@ -161,21 +223,47 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
     tool,
     selected,
     selectedStyle,
+    selectedLocked,
     full,
+    refusal,
+    note,
     pick: (name) => {
       if (full) return;
+      if (name === 'textNote' && notesFull) {
+        controller.current?.cancelTool();
+        setRefusal(`A chart keeps at most ${MAX_CHART_NOTES} text notes per symbol: remove one to add another.`);
+        return;
+      }
+      setRefusal(null);
       setTool(name);
-      controller.current?.startTool(name, style);
+      // Lines keep the last colour, width and style chosen; a note starts at the middle text size.
+      controller.current?.startTool(name, name === 'textNote' ? { color: style.color, width: 2 } : style);
       container.current?.querySelector<HTMLElement>('[tabindex]')?.focus();
     },
     cancelTool: () => controller.current?.cancelTool(),
     deleteSelected: () => {
-      if (selected) controller.current?.remove(selected);
+      if (selected && !selectedLocked) controller.current?.remove(selected);
     },
     restyle: (next) => {
       setSelectedStyle(next);
-      setStyle(next);
+      if (selected && controller.current?.toolOf(selected) !== 'textNote') setStyle(next);
       if (selected) controller.current?.restyle(selected, next);
+    },
+    setLocked: (locked) => {
+      if (!selected) return;
+      setSelectedLocked(locked);
+      controller.current?.setLocked(selected, locked);
+    },
+    editNote: () => {
+      if (selected && controller.current?.toolOf(selected) === 'textNote') setNote({ id: selected, placed: false, text: controller.current.textOf(selected) });
+    },
+    saveNote: (text) => {
+      if (note) controller.current?.setNoteText(note.id, text);
+      setNote(null);
+    },
+    cancelNote: () => {
+      if (note?.placed) controller.current?.discardNote(note.id);
+      setNote(null);
     },
     saveImage: () => {
       const url = controller.current?.picture();
@@ -191,13 +279,15 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
 }
 
 /**
- * The canvas with what floats over it: the drawing hint, the selected drawing's colour, width and
- * Delete, and the loading or error state. `touch` makes the controls finger-sized (the phone).
+ * The canvas with what floats over it: the drawing hint, the selected drawing's bar (colour, width
+ * or text size, line style, lock, a note's text, Delete), a note's text dialog, and the loading or
+ * error state. `touch` makes the controls finger-sized (the phone).
  */
 export function ChartStage({ stage, model, label, touch = false }: { stage: ChartStageState; model: ChartModel; label: string; touch?: boolean }) {
-  const { tool, selected, load } = stage;
+  const { tool, selected, load, refusal } = stage;
   const def = tool ? TOOL_BY_NAME.get(tool) : undefined;
   const how = def ? (def.points === 1 ? 'a point' : `${def.points} points`) : '';
+  const what = def?.name === 'textNote' ? ', then write the note' : '';
   return (
     <Box
       pos="relative"
@@ -218,6 +308,7 @@ export function ChartStage({ stage, model, label, touch = false }: { stage: Char
             <>
               <Text size="sm" fw={500} truncate>
                 {def.label}: tap {how}
+                {what}
               </Text>
               <Button size="sm" variant="default" className={classes.touchTarget} onClick={stage.cancelTool}>
                 Cancel
@@ -225,14 +316,22 @@ export function ChartStage({ stage, model, label, touch = false }: { stage: Char
             </>
           ) : (
             <>
-              {def.label}: click {how} on the chart · Esc cancels
+              {def.label}: click {how} on the chart{what} · Esc cancels
             </>
           )}
+        </div>
+      )}
+      {!def && refusal && (
+        <div className={touch ? classes.touchHint : classes.hint} role="status">
+          <Text size={touch ? 'sm' : 'xs'} c="var(--tp-negative)">
+            {refusal}
+          </Text>
         </div>
       )}
       {selected && !tool && <DrawingBar stage={stage} touch={touch} />}
       <LevelKeys model={model} />
       <ChartLoadOverlay state={load} symbol={model.symbol} />
+      <NoteDialog draft={stage.note} onSave={stage.saveNote} onCancel={stage.cancelNote} />
     </Box>
   );
 }
@@ -255,10 +354,28 @@ function LevelKeys({ model }: { model: ChartModel }) {
   );
 }
 
-/** The selected drawing: its tool, colour, line width and Delete. */
+/** An icon with its name for screen readers (a segmented control's option). */
+function IconOption({ icon, text }: { icon: ReactNode; text: string }) {
+  return (
+    <Tooltip label={text} withArrow openDelay={300}>
+      <span className={classes.iconLabel}>
+        {icon}
+        <VisuallyHidden>{text}</VisuallyHidden>
+      </span>
+    </Tooltip>
+  );
+}
+
+/**
+ * The selected drawing: its tool, colour, line width and style (a note: its text size and text),
+ * its lock, and Delete — which a locked drawing does not offer until it is unlocked.
+ */
 function DrawingBar({ stage, touch }: { stage: ChartStageState; touch: boolean }) {
-  const { selected, selectedStyle: style, restyle } = stage;
-  const name = TOOL_BY_NAME.get(stage.controller.current?.toolOf(selected ?? '') ?? 'trendLine')?.label;
+  const { selected, selectedStyle: style, selectedLocked: locked, restyle } = stage;
+  const tool = stage.controller.current?.toolOf(selected ?? '') ?? 'trendLine';
+  const name = TOOL_BY_NAME.get(tool)?.label;
+  const note = tool === 'textNote';
+  const lineStyle = style.lineStyle ?? 'solid';
   const colour = (
     <ColorField
       size={touch ? 'md' : 'xs'}
@@ -272,43 +389,105 @@ function DrawingBar({ stage, touch }: { stage: ChartStageState; touch: boolean }
       classNames={touch ? { input: classes.touchInput } : undefined}
     />
   );
+  const lockLabel = locked ? 'Unlock drawing' : 'Lock drawing';
+  const lockHint = locked ? 'Locked: it cannot be moved or deleted. Click to unlock.' : 'Lock: keep it from being moved or deleted';
+  const lock = (
+    <Tooltip label={lockHint} withArrow events={{ hover: true, focus: true, touch: false }}>
+      <ActionIcon size={touch ? 44 : 26} variant={locked ? 'filled' : 'subtle'} color={locked ? 'blue' : 'gray'} aria-label={lockLabel} aria-pressed={locked} onClick={() => stage.setLocked(!locked)}>
+        {locked ? <IconLock size={touch ? 20 : 15} /> : <IconLockOpen size={touch ? 20 : 15} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+  const edit = note && (
+    <Button size={touch ? 'sm' : 'compact-xs'} variant="default" className={touch ? classes.touchTarget : undefined} leftSection={<IconPencil size={touch ? 16 : 12} />} onClick={stage.editNote}>
+      Edit text
+    </Button>
+  );
   if (!touch) {
     return (
-      <div className={classes.drawingBar} role="group" aria-label="Selected drawing" data-testid="drawing-bar">
+      <div className={classes.drawingBar} role="group" aria-label="Selected drawing" data-testid="drawing-bar" data-locked={locked}>
         <Text size="xs" fw={600}>
           {name}
         </Text>
         {colour}
-        <SegmentedControl size="xs" aria-label="Line width" value={String(style.width)} onChange={(w) => restyle({ ...style, width: Number(w) })} data={LINE_WIDTHS} />
-        <Button size="compact-xs" color="red" variant="light" leftSection={<IconTrash size={12} />} onClick={stage.deleteSelected}>
-          Delete
-        </Button>
+        {note ? (
+          <SegmentedControl size="xs" aria-label="Text size" value={String(style.width)} onChange={(w) => restyle({ ...style, width: Number(w) })} data={NOTE_SIZES} />
+        ) : (
+          <>
+            <SegmentedControl size="xs" aria-label="Line width" value={String(style.width)} onChange={(w) => restyle({ ...style, width: Number(w) })} data={LINE_WIDTHS} />
+            <SegmentedControl
+              size="xs"
+              aria-label="Line style"
+              value={lineStyle}
+              onChange={(v) => restyle({ ...style, lineStyle: v as LineStyle })}
+              data={(['solid', 'dashed', 'dotted'] as const).map((v) => ({ value: v, label: <IconOption icon={lineStyleIcon(v, 16)} text={LINE_STYLE_LABELS[v]} /> }))}
+            />
+          </>
+        )}
+        {edit}
+        {lock}
+        <Tooltip label="Unlock the drawing to delete it" withArrow disabled={!locked}>
+          <span className={classes.barButton}>
+            <Button size="compact-xs" color="red" variant="light" leftSection={<IconTrash size={12} />} onClick={stage.deleteSelected} disabled={locked}>
+              Delete
+            </Button>
+          </span>
+        </Tooltip>
       </div>
     );
   }
   return (
-    <div className={classes.touchDrawingBar} role="group" aria-label="Selected drawing" data-testid="drawing-bar">
-      <Text size="sm" fw={600} truncate className={classes.touchDrawingName}>
-        {name}
-      </Text>
-      {colour}
-      <Menu position="top" withinPortal shadow="md">
-        <Menu.Target>
-          <Button variant="default" size="sm" className={classes.touchTarget} aria-label={`Line width ${style.width}`}>
-            {style.width} px
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown aria-label="Line width">
-          {LINE_WIDTHS.map((w) => (
-            <Menu.Item key={w} className={classes.touchMenuItem} onClick={() => restyle({ ...style, width: Number(w) })} aria-current={String(style.width) === w || undefined}>
-              {w} px
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
-      <ActionIcon size={44} color="red" variant="light" aria-label="Delete" onClick={stage.deleteSelected}>
-        <IconTrash size={20} />
-      </ActionIcon>
+    <div className={classes.touchDrawingBar} role="group" aria-label="Selected drawing" data-testid="drawing-bar" data-locked={locked}>
+      <div className={classes.touchBarRow}>
+        <Text size="sm" fw={600} truncate className={classes.touchDrawingName}>
+          {name}
+          {locked && (
+            <Text span size="xs" c="dimmed" fw={400}>
+              {' '}
+              · locked
+            </Text>
+          )}
+        </Text>
+        {lock}
+        <ActionIcon size={44} color="red" variant="light" aria-label={locked ? 'Delete (unlock the drawing first)' : 'Delete'} disabled={locked} onClick={stage.deleteSelected}>
+          <IconTrash size={20} />
+        </ActionIcon>
+      </div>
+      <div className={classes.touchBarRow}>
+        {colour}
+        <Menu position="top" withinPortal shadow="md">
+          <Menu.Target>
+            <Button variant="default" size="sm" className={classes.touchTarget} px={10} aria-label={note ? `Text size ${NOTE_SIZES[style.width - 1]?.label}` : `Line ${style.width} px, ${LINE_STYLE_LABELS[lineStyle].toLowerCase()}`} leftSection={note ? undefined : lineStyleIcon(lineStyle, 18)}>
+              {note ? NOTE_SIZES[style.width - 1]?.label : `${style.width} px`}
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown aria-label={note ? 'Text size' : 'Line width and style'}>
+            {note ? (
+              NOTE_SIZES.map((o) => (
+                <Menu.Item key={o.value} className={classes.touchMenuItem} onClick={() => restyle({ ...style, width: Number(o.value) })} aria-current={String(style.width) === o.value || undefined}>
+                  {o.label}
+                </Menu.Item>
+              ))
+            ) : (
+              <>
+                <Menu.Label>Width</Menu.Label>
+                {LINE_WIDTHS.map((w) => (
+                  <Menu.Item key={w} className={classes.touchMenuItem} onClick={() => restyle({ ...style, width: Number(w) })} aria-current={String(style.width) === w || undefined}>
+                    {w} px
+                  </Menu.Item>
+                ))}
+                <Menu.Label>Style</Menu.Label>
+                {(['solid', 'dashed', 'dotted'] as const).map((v) => (
+                  <Menu.Item key={v} className={classes.touchMenuItem} leftSection={lineStyleIcon(v, 18)} onClick={() => restyle({ ...style, lineStyle: v })} aria-current={lineStyle === v || undefined}>
+                    {LINE_STYLE_LABELS[v]}
+                  </Menu.Item>
+                ))}
+              </>
+            )}
+          </Menu.Dropdown>
+        </Menu>
+        {edit}
+      </div>
     </div>
   );
 }

@@ -1,9 +1,9 @@
-import type { DrawingStyle } from './overlays';
+import type { DrawingData } from './overlays';
 import { indexOfTime, type Shape, type ToolDefinition } from './tools/shape';
 
 /** What a drawing is drawn from on one frame: its overlay (points and style) and the pane it is on. */
 export interface FigureFrame {
-  overlay: { points: ReadonlyArray<{ timestamp?: number; value?: number }>; extendData?: DrawingStyle };
+  overlay: { points: ReadonlyArray<{ timestamp?: number; value?: number }>; extendData?: DrawingData };
   /** The anchors in pixels. */
   coords: ReadonlyArray<{ x: number; y: number }>;
   width: number;
@@ -14,7 +14,7 @@ export interface FigureFrame {
   yOf?: (price: number) => number;
 }
 
-const DEFAULT_STYLE: DrawingStyle = { color: '#1c7ed6', width: 1 };
+const DEFAULT_STYLE: DrawingData = { color: '#1c7ed6', width: 1 };
 
 /**
  * Set on a drawing's overlay while its figures read the forming candle's close: the build step over
@@ -38,23 +38,27 @@ interface Kept<T> {
 /**
  * Everything a tool's geometry reads but the closes and the price-to-pixel mapping, in order: the
  * pane's size, the candles' extent (a candle index moves when older candles load or a new one
- * opens), the digits, the style, and its anchors in pixels and in data. Compared value by value
- * with what the kept figures were built from (`sameInputs`), without building anything on a hit.
+ * opens), the digits, the style and a note's text, and its anchors in pixels and in data. Compared
+ * value by value with what the kept figures were built from (`sameInputs`), without building
+ * anything on a hit.
  */
-function inputsOf(frame: FigureFrame, style: DrawingStyle): Array<number | string | undefined> {
+function inputsOf(frame: FigureFrame, style: DrawingData): Array<number | string | undefined> {
   const { candles } = frame;
-  const inputs: Array<number | string | undefined> = [frame.width, frame.height, candles.length, candles[0]?.timestamp, candles[candles.length - 1]?.timestamp, frame.digits, style.color, style.width];
+  const inputs: Array<number | string | undefined> = [frame.width, frame.height, candles.length, candles[0]?.timestamp, candles[candles.length - 1]?.timestamp, frame.digits, style.color, style.width, style.lineStyle, style.text];
   for (const c of frame.coords) inputs.push(c.x, c.y);
   for (const p of frame.overlay.points) inputs.push(p.timestamp, p.value);
   return inputs;
 }
 
-function sameInputs(inputs: Array<number | string | undefined>, frame: FigureFrame, style: DrawingStyle): boolean {
+const FIXED_INPUTS = 10;
+
+function sameInputs(inputs: Array<number | string | undefined>, frame: FigureFrame, style: DrawingData): boolean {
   const { candles, coords } = frame;
   const points = frame.overlay.points;
-  if (inputs.length !== 8 + 2 * coords.length + 2 * points.length) return false;
-  if (inputs[0] !== frame.width || inputs[1] !== frame.height || inputs[2] !== candles.length || inputs[3] !== candles[0]?.timestamp || inputs[4] !== candles[candles.length - 1]?.timestamp || inputs[5] !== frame.digits || inputs[6] !== style.color || inputs[7] !== style.width) return false;
-  let i = 8;
+  if (inputs.length !== FIXED_INPUTS + 2 * coords.length + 2 * points.length) return false;
+  if (inputs[0] !== frame.width || inputs[1] !== frame.height || inputs[2] !== candles.length || inputs[3] !== candles[0]?.timestamp || inputs[4] !== candles[candles.length - 1]?.timestamp || inputs[5] !== frame.digits) return false;
+  if (inputs[6] !== style.color || inputs[7] !== style.width || inputs[8] !== style.lineStyle || inputs[9] !== style.text) return false;
+  let i = FIXED_INPUTS;
   for (const c of coords) if (inputs[i++] !== c.x || inputs[i++] !== c.y) return false;
   for (const p of points) if (inputs[i++] !== p.timestamp || inputs[i++] !== p.value) return false;
   return true;
@@ -75,7 +79,7 @@ function samePixels(pixels: number[], yOf: FigureFrame['yOf']): boolean {
  * same last close (when it read it) and the same pixels for the prices it asked about (when it
  * asked) give the same shapes; a channel fitted up to the forming candle follows its close.
  */
-export function keptFigures<T>(tool: ToolDefinition, toFigures: (shapes: Shape[], style: DrawingStyle) => T): (frame: FigureFrame) => T {
+export function keptFigures<T>(tool: ToolDefinition, toFigures: (shapes: Shape[], style: DrawingData) => T): (frame: FigureFrame) => T {
   const kept = new WeakMap<object, Kept<T>>();
   return (frame) => {
     const { candles, overlay } = frame;
@@ -92,6 +96,7 @@ export function keptFigures<T>(tool: ToolDefinition, toFigures: (shapes: Shape[]
       width: frame.width,
       height: frame.height,
       digits: frame.digits,
+      text: style.text,
       closes: (from, to) => {
         if (to >= candles.length - 1) readsLast = true;
         return candles.slice(Math.max(0, from), Math.min(candles.length - 1, to) + 1).map((k) => k.close);

@@ -1,15 +1,23 @@
+import type { LineStyle } from '@tradeport/contracts/chart-names';
 import { registerFigure, registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
 import { LABEL_X, levelLabelLayout, onRemove } from './level-figure';
+import { lineDash, noteColors, noteFontPx, noteLayout } from './drawing-look';
 import { drawShapes, LABEL_SIZE, onShapes, placeText, type ShapesAttrs, type ShapesStyles } from './shapes-figure';
 import { overlayName, TOOLS } from './tools';
 import { keptFigures } from './kept-figures';
 import type { Shape, ToolDefinition } from './tools/shape';
 
-/** What each drawing keeps besides its points: its colour and line width. */
+/** How each drawing looks besides its points: its colour, line width and line style (solid when none). */
 export interface DrawingStyle {
   color: string;
   width: number;
+  lineStyle?: LineStyle;
+}
+
+/** What a drawing's overlay carries: its look, and a text note's text. */
+export interface DrawingData extends DrawingStyle {
+  text?: string;
 }
 
 /** #rrggbb with an alpha, for the shading inside channels and shapes. */
@@ -18,19 +26,31 @@ export function translucent(color: string, alpha: number): string {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
 
-/** A tool's shapes as one KLineChart figure in the drawing's colour and width (labels measured once, here). */
+export const noteFont = (width: number): string => `500 ${noteFontPx(width)}px ${CHART_FONT}`;
+
+/** A tool's shapes as one KLineChart figure in the drawing's colour, width and line style (labels measured once, here). */
 export function figuresOf(shapes: Shape[], style: DrawingStyle): OverlayFigure[] {
   if (!shapes.length) return [];
   const attrs: ShapesAttrs = { areas: [], solid: [], dashed: [], texts: [] };
+  let note = false;
   for (const s of shapes) {
     if (s.kind === 'line') (s.dashed ? attrs.dashed : attrs.solid).push(s.points);
     else if (s.kind === 'text') attrs.texts.push(placeText(s.at, s.text, Math.round(textWidth(s.text)), s.align, s.baseline));
-    else attrs.areas.push(s.kind === 'polygon' ? { kind: 'polygon', points: s.points, fill: s.fill, solid: s.solid } : { kind: 'circle', center: s.center, r: s.r });
+    else if (s.kind === 'note') {
+      note = true;
+      const font = noteFont(style.width);
+      const { box, texts } = noteLayout(s.at, s.lines, s.lines.map((line) => Math.ceil(textWidth(line, font))), noteFontPx(style.width), font);
+      const colors = noteColors(style.color);
+      attrs.areas.push({ kind: 'polygon', points: box, fill: true, fillColor: colors.fill });
+      attrs.texts.push(...texts.map((t) => ({ ...t, color: colors.text })));
+    } else attrs.areas.push(s.kind === 'polygon' ? { kind: 'polygon', points: s.points, fill: s.fill, solid: s.solid } : { kind: 'circle', center: s.center, r: s.r });
   }
-  return [{ key: 'shapes', type: SHAPES_FIGURE, attrs, styles: { color: style.color, shade: translucent(style.color, 0.1), size: style.width, font: LABEL_FONT } }];
+  // A note's width sizes its text; its box keeps a hairline outline.
+  const size = note ? 1 : style.width;
+  return [{ key: 'shapes', type: SHAPES_FIGURE, attrs, styles: { color: style.color, shade: translucent(style.color, 0.1), size, font: LABEL_FONT, dash: lineDash(style.lineStyle, size) } }];
 }
 
-function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingStyle> {
+function templateOf(tool: ToolDefinition): OverlayTemplate<DrawingData> {
   const figures = keptFigures(tool, figuresOf);
   return {
     name: overlayName(tool.name),
@@ -62,7 +82,7 @@ export function registerToolOverlays(): void {
   if (registered) return;
   registered = true;
   registerFigure<ShapesAttrs, ShapesStyles>({ name: SHAPES_FIGURE, draw: drawShapes, checkEventOn: (point, attrs, styles) => onShapes(point, attrs, styles.size) });
-  for (const tool of TOOLS) registerOverlay<DrawingStyle>(templateOf(tool));
+  for (const tool of TOOLS) registerOverlay<DrawingData>(templateOf(tool));
 }
 
 /** A trade level's look: its label and colour, dashed for SL and TP, and whether its label has an × that removes it. */
@@ -94,16 +114,17 @@ interface RemoveAttrs {
 let measurer: CanvasRenderingContext2D | null = null;
 const widths = new Map<string, number>();
 
-/** The label text's width in the chart's font (cached: levels redraw with every frame). */
-export function textWidth(text: string): number {
-  let w = widths.get(text);
+/** A text's width in the labels' font, or another (cached: levels redraw with every frame). */
+export function textWidth(text: string, font: string = LABEL_FONT): number {
+  const key = font === LABEL_FONT ? text : `${font}\u0000${text}`;
+  let w = widths.get(key);
   if (w === undefined) {
     measurer ??= document.createElement('canvas').getContext('2d');
     if (!measurer) return text.length * 6.5;
-    measurer.font = LABEL_FONT;
+    measurer.font = font;
     w = measurer.measureText(text).width;
     if (widths.size > 500) widths.clear();
-    widths.set(text, w);
+    widths.set(key, w);
   }
   return w;
 }

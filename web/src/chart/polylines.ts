@@ -9,6 +9,8 @@ export interface PolylinesStyles {
   color: string;
   size: number;
   dashed: boolean;
+  /** The dash pattern instead of the plain dashes `dashed` gives (a drawing styled dashed or dotted). */
+  dash?: number[];
 }
 
 /** How far from a line (in px, beyond half its width) a pointer still picks it. */
@@ -42,12 +44,12 @@ export function crisp(line: Coordinate[], size: number): Coordinate[] {
 }
 
 /** All the lines as one path and one stroke (a Gann grid has hundreds: one figure each was the cost of a frame). */
-export function drawPolylines(ctx: CanvasRenderingContext2D, { lines }: PolylinesAttrs, { color, size, dashed }: PolylinesStyles): void {
+export function drawPolylines(ctx: CanvasRenderingContext2D, { lines }: PolylinesAttrs, { color, size, dashed, dash }: PolylinesStyles): void {
   ctx.lineWidth = size;
   ctx.strokeStyle = color;
   ctx.lineCap = 'butt';
   ctx.lineJoin = 'miter';
-  ctx.setLineDash(dashed ? [4, 3] : []);
+  ctx.setLineDash(dash ?? (dashed ? [4, 3] : []));
   ctx.beginPath();
   for (const line of lines) {
     if (line.length < 2) continue;

@@ -2,7 +2,7 @@ import type { Coordinate } from 'klinecharts';
 import { drawPolylines, onPolylines } from './polylines';
 
 /** A shaded area of a drawing: a polygon (outlined, shaded or solid) or a circle. */
-export type Area = { kind: 'polygon'; points: Coordinate[]; fill: boolean; solid?: boolean } | { kind: 'circle'; center: Coordinate; r: number };
+export type Area = { kind: 'polygon'; points: Coordinate[]; fill: boolean; solid?: boolean; fillColor?: string } | { kind: 'circle'; center: Coordinate; r: number };
 
 /** A label placed for drawing: the top-left of its text and the text's width. */
 export interface PlacedText {
@@ -10,6 +10,9 @@ export interface PlacedText {
   y: number;
   text: string;
   width: number;
+  /** Its canvas font and colour, when not the labels' (a text note's lines). */
+  font?: string;
+  color?: string;
 }
 
 /** Everything one drawing puts on the canvas, as one figure: areas under lines under labels. */
@@ -29,6 +32,8 @@ export interface ShapesStyles {
   size: number;
   /** The labels' canvas font. */
   font: string;
+  /** The dash pattern of the drawing's own lines and outlines (dashed or dotted); solid without one. */
+  dash?: number[];
 }
 
 /** A label's size around its text (as KLineChart lays out a text figure): padding left/right and top/bottom. */
@@ -60,7 +65,7 @@ function tracePolygon(ctx: CanvasRenderingContext2D, points: Coordinate[]): void
  * dashed one in another, then the labels. One figure per drawing keeps KLineChart's per-figure work
  * (its events and styles, made anew each frame) to one per drawing.
  */
-export function drawShapes(ctx: CanvasRenderingContext2D, { areas, solid, dashed, texts }: ShapesAttrs, { color, shade, size, font }: ShapesStyles): void {
+export function drawShapes(ctx: CanvasRenderingContext2D, { areas, solid, dashed, texts }: ShapesAttrs, { color, shade, size, font, dash }: ShapesStyles): void {
   for (const area of areas) {
     if (area.kind === 'polygon') {
       if (area.points.length < 2) continue;
@@ -71,7 +76,7 @@ export function drawShapes(ctx: CanvasRenderingContext2D, { areas, solid, dashed
         continue;
       }
       if (area.fill) {
-        ctx.fillStyle = shade;
+        ctx.fillStyle = area.fillColor ?? shade;
         ctx.fill();
       }
     } else {
@@ -84,17 +89,25 @@ export function drawShapes(ctx: CanvasRenderingContext2D, { areas, solid, dashed
     }
     ctx.strokeStyle = color;
     ctx.lineWidth = size;
-    ctx.setLineDash([]);
+    ctx.setLineDash(dash ?? []);
     ctx.stroke();
   }
-  if (solid.length) drawPolylines(ctx, { lines: solid }, { color, size, dashed: false });
+  if (solid.length) drawPolylines(ctx, { lines: solid }, { color, size, dashed: false, dash });
   if (dashed.length) drawPolylines(ctx, { lines: dashed }, { color, size, dashed: true });
   if (texts.length) {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     ctx.font = font;
     ctx.fillStyle = color;
-    for (const t of texts) ctx.fillText(t.text, t.x, t.y, t.width);
+    let currentFont = font;
+    let currentColor = color;
+    for (const t of texts) {
+      const wantedFont = t.font ?? font;
+      const wantedColor = t.color ?? color;
+      if (wantedFont !== currentFont) ctx.font = currentFont = wantedFont;
+      if (wantedColor !== currentColor) ctx.fillStyle = currentColor = wantedColor;
+      ctx.fillText(t.text, t.x, t.y, t.width);
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import type { PeriodName } from '@tradeport/contracts/periods';
 import { useState, type ReactNode } from 'react';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
-import { ChartStage, ConfirmRemoveAll, MENU_ICONS, SaveStatus, useChartStage } from './chart-stage';
+import { ChartStage, ConfirmRemoveAll, MENU_ICONS, OneToolButton, removableDrawings, SaveStatus, useChartStage } from './chart-stage';
 import classes from './chart.module.css';
 import { INDICATOR_BY_NAME, indicatorTitle, newIndicator } from './indicators';
 import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
@@ -29,6 +29,7 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
           size="xs"
           transitionDuration={0}
           aria-label="Chart type"
+          className={classes.typeControl}
           value={type}
           onChange={(v) => model.onType(v as ChartType)}
           data={[
@@ -38,7 +39,9 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
           ]}
         />
         <span className={classes.divider} />
-        {TOOL_MENUS.map((m) => (
+        {TOOL_MENUS.map((m) => (TOOLS.filter((t) => t.menu === m.menu).length === 1 ? (
+          <OneToolButton key={m.menu} menu={m} stage={stage} disabled={!loaded || full} />
+        ) : (
           <Menu key={m.menu} position="bottom-start" shadow="md" withinPortal>
             <Menu.Target>
               <Button
@@ -62,7 +65,7 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
               ))}
             </Menu.Dropdown>
           </Menu>
-        ))}
+        )))}
         <Tooltip label={magnet ? 'Magnet to OHLC: on' : 'Magnet to OHLC: off'} withArrow>
           <ActionIcon variant={magnet ? 'filled' : 'subtle'} color={magnet ? 'blue' : 'gray'} aria-label="Magnet to OHLC" aria-pressed={magnet} onClick={() => model.onMagnet(!magnet)}>
             <IconMagnet size={16} />
@@ -86,7 +89,7 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
         <div className={classes.spacer} />
         <SaveStatus save={model.save} onRetry={model.onRetrySave} />
         <Tooltip label="Remove all drawings" withArrow>
-          <ActionIcon variant="subtle" color="gray" aria-label="Remove all drawings" disabled={!layout.drawings.length} onClick={() => setConfirmClear(true)}>
+          <ActionIcon variant="subtle" color="gray" aria-label="Remove all drawings" disabled={!removableDrawings(layout)} onClick={() => setConfirmClear(true)}>
             <IconTrash size={16} />
           </ActionIcon>
         </Tooltip>

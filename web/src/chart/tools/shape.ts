@@ -25,6 +25,8 @@ export interface ToolInput {
   closes?: (from: number, to: number) => number[];
   /** Price to pixel y on this pane (channels computed in prices). */
   yOf?: (price: number) => number;
+  /** A text note's text. */
+  text?: string;
 }
 
 /** The figures a tool draws; the overlay wrapper turns them into KLineChart figures. */
@@ -32,9 +34,11 @@ export type Shape =
   | { kind: 'line'; points: Pt[]; dashed?: boolean }
   | { kind: 'polygon'; points: Pt[]; fill: boolean; solid?: boolean }
   | { kind: 'circle'; center: Pt; r: number }
-  | { kind: 'text'; at: Pt; text: string; align?: 'left' | 'center' | 'right'; baseline?: 'top' | 'middle' | 'bottom' };
+  | { kind: 'text'; at: Pt; text: string; align?: 'left' | 'center' | 'right'; baseline?: 'top' | 'middle' | 'bottom' }
+  /** A text note: its lines in a box whose top-left corner is `at` (sized by the drawing's width when measured). */
+  | { kind: 'note'; at: Pt; lines: string[] };
 
-export type ToolMenu = 'lines' | 'channels' | 'gann' | 'shapes';
+export type ToolMenu = 'lines' | 'channels' | 'gann' | 'fibonacci' | 'shapes' | 'annotations';
 
 export interface ToolDefinition {
   name: ChartToolName;
