@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { MAX_NOTE_LENGTH } from '@tradeport/contracts';
 import { lineDash, noteFontPx, noteLayout } from '../src/chart/drawing-look';
 import { noteProblem } from '../src/chart/note-dialog';
+import { CAPTION_HEIGHT, CAPTION_HEIGHT_TWO_LINES, captionLayout, pictureCaption } from '../src/chart/picture-caption';
 
 describe('a drawing’s line style', () => {
   it('is solid without a pattern, dashed in dashes longer than the tools’ own helper dashes, dotted in dots of its width', () => {
@@ -35,5 +36,25 @@ describe('a text note', () => {
     assert.equal(noteProblem(` ${'x'.repeat(MAX_NOTE_LENGTH)} `), null, 'spaces around are not counted');
     assert.equal(noteProblem('x'.repeat(MAX_NOTE_LENGTH + 1)), `At most ${MAX_NOTE_LENGTH} characters.`);
     assert.equal(noteProblem('1\n2\n3\n4\n5\n6'), 'At most 5 lines.');
+  });
+});
+
+describe('a saved chart picture’s caption', () => {
+  it('names the instrument and period, and the time in the trader’s own zone with its name', () => {
+    const at = Date.UTC(2026, 10, 24, 9, 15, 2);
+    const caption = pictureCaption('EURUSD', 'H1', at);
+    assert.equal(caption.title, 'EURUSD · H1');
+    // The test runs in the machine's zone: the same text as every other time the app shows.
+    const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')!.value;
+    assert.ok(caption.time.endsWith(zone), caption.time);
+    assert.match(caption.time, /^\d{2} Nov 2026, \d{2}:\d{2}:02 /);
+  });
+
+  it('puts the title left and the time right on one line, or the time under the title when they would meet', () => {
+    assert.deepEqual(captionLayout(1000, 90, 160), { height: CAPTION_HEIGHT, title: { x: 12, y: 18 }, time: { x: 828, y: 18 } });
+    const narrow = captionLayout(250, 90, 160);
+    assert.equal(narrow.height, CAPTION_HEIGHT_TWO_LINES);
+    assert.equal(narrow.time.x, narrow.title.x);
+    assert.ok(narrow.time.y > narrow.title.y + 14);
   });
 });

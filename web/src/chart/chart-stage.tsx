@@ -10,8 +10,11 @@ import type { ChartModel } from './chart-model';
 import classes from './chart.module.css';
 import { NoteDialog, type NoteDraft } from './note-dialog';
 import type { DrawingStyle } from './overlays';
+import { captionedPicture } from './picture';
+import { pictureCaption } from './picture-caption';
 import { TOOL_BY_NAME, TOOLS } from './tools';
 import { isRemovable, removeName } from './trade-levels';
+import { toastError } from '../ui/toast';
 import type { ToolMenu } from './tools/shape';
 import type { SaveState } from './use-chart-layout';
 
@@ -165,6 +168,7 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
   const [style, setStyle] = useState<DrawingStyle>(DEFAULT_STYLE);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [note, setNote] = useState<NoteDraft | null>(null);
+  const picturing = useRef(false);
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
   const emitted = useRef<ChartLayout | null>(null);
@@ -266,14 +270,27 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
       setNote(null);
     },
     saveImage: () => {
-      const url = controller.current?.picture();
-      if (!url) return;
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `${symbol}-${period}.png`;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
+      const c = controller.current;
+      if (!c || picturing.current) return;
+      picturing.current = true;
+      void (async () => {
+      try {
+        const picture = await captionedPicture(await c.picture(), pictureCaption(symbol, period, Date.now()), c.look.scheme, window.devicePixelRatio || 1);
+        const url = URL.createObjectURL(picture);
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = `${symbol}-${period}.png`;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        // The download has its copy once the click is handled.
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      } catch (err) {
+        toastError(err instanceof Error ? err.message : String(err), 'Picture not saved');
+      } finally {
+        picturing.current = false;
+      }
+      })();
     },
   };
 }
