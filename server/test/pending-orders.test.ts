@@ -516,7 +516,7 @@ describe('pending orders over HTTP', () => {
       await push(t, 'EURUSD', 1.0988, 1.099);
       const row = await waitFinished(client, orderId);
       assert.equal(row.status, 'rejected', JSON.stringify(row));
-      assert.match(row.reason, /^Not enough free margin: this order needs 1098\.80 USD of margin; free margin would be -\d+\.\d+ USD\.$/);
+      assert.match(row.reason, /^Not enough free margin: this order needs 1,098\.8000 USD of margin; free margin would be -[\d,]+\.\d{2}00 USD\.$/);
       assert.equal(row.ticket, null);
       assert.deepEqual(await openTrades(client), []);
       assert.deepEqual(await positionRows(t, userId), []);

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, marginUsd, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
+import { accountFigures, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic
@@ -175,6 +175,60 @@ describe('account figures and order rules', () => {
         assert.equal(triggeredStop('sell', level, 0, p), p.ask >= level ? 'sl' : null);
         assert.equal(triggeredStop('sell', 0, level, p), p.ask <= level ? 'tp' : null);
       }),
+    );
+  });
+});
+
+describe('what an order does to the account, and how figures read', () => {
+  /** Cents as BigInt → '-1,234.5600', written independently of the math's own formatter. */
+  const reference = (c: bigint) => {
+    const neg = c < 0n;
+    const abs = neg ? -c : c;
+    const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return `${neg ? '-' : ''}${whole}.${(abs % 100n).toString().padStart(2, '0')}00`;
+  };
+
+  test('an account figure is its cents (half away from zero) written with 4 decimals, thousands grouped', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 2, max: 12 }), (units, scale) => {
+        // A value with `scale` decimals, as the math produces (profits converted through a rate have many).
+        const value = new Decimal(units.toString()).div(new Decimal(10).pow(scale));
+        assert.equal(figureText(value), reference(cents(r(units, 10n ** BigInt(scale)))));
+      }),
+      { numRuns: 1000 },
+    );
+    assert.equal(figureText('10825.695'), '10,825.7000');
+    assert.equal(figureText('-0.004'), '0.0000', 'no minus sign on a figure that rounds to zero');
+    assert.equal(figureText(-1020), '-1,020.0000');
+  });
+
+  test('free margin after an order is the account figures with its margin and floating profit added', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: 0, max: 1e8 }), fc.integer({ min: 1, max: 1e8 }), fc.integer({ min: -1e5, max: 0 }), (balanceCents, floatingMills, marginMills, orderMarginMills, spreadMills) => {
+        const account = { balance: new Decimal(balanceCents).div(100), credit: 0, floating: new Decimal(floatingMills).div(1000), margin: new Decimal(marginMills).div(1000) };
+        const order = { margin: new Decimal(orderMarginMills).div(1000), floating: new Decimal(spreadMills).div(1000) };
+        const after = figuresAfterOrder(account, order);
+        const expected = r(BigInt(balanceCents) * 10n + BigInt(floatingMills) - BigInt(marginMills) - BigInt(orderMarginMills) + BigInt(spreadMills), 1000n);
+        assert.equal(after.freeMargin.toString(), new Decimal(expected.n.toString()).div(expected.d.toString()).toString());
+        // The order only takes: the free margin after is never more than before.
+        assert.ok(after.freeMargin.lte(accountFigures(account.balance, 0, account.floating, account.margin).freeMargin));
+      }),
+      { numRuns: 500 },
+    );
+    assert.equal(notEnoughMarginMessage('99.0333', '-10.96557513'), 'Not enough free margin: this order needs 99.0300 USD of margin; free margin would be -10.9700 USD.');
+  });
+
+  test('the money at a stop level: a level on the stop-loss side loses, on the take-profit side gains, through the open price', () => {
+    fc.assert(
+      fc.property(side, volumeHundredths, fc.integer({ min: 50_000, max: 200_000 }), fc.integer({ min: -5000, max: 5000 }), (s, vol, openPts, offset) => {
+        const open = toNumber(openPts, 5);
+        const level = toNumber(openPts + offset, 5);
+        const got = profitAtLevel(s, vol / 100, open, level, { contractSize: 100_000, quote: 'USD' }, () => undefined);
+        // Each point is 1 USD per lot (100,000 × 0.00001); a Sell gains as the price falls.
+        const expected = BigInt((s === 'buy' ? offset : -offset) * vol);
+        assert.equal(BigInt(roundToCents(got!)), expected);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -5,7 +5,8 @@ import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { startApp, type TestApp, restartableDatabase } from './helpers/app';
 import { signedInTrader, type Client } from './helpers/client';
-import { ASK, BID, assertFailure, eventually, history, margins, openPosition, openTrades, push, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type Side, type TradingDesk } from './helpers/trading';
+import { figuresAfterOrder, marginUsd, notEnoughMarginMessage, profitUsd } from '@tradeport/trading-math';
+import { ASK, BID, assertFailure, eventually, history, margins, openPosition, openTrades, push, pushTicks, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type Side, type TradingDesk } from './helpers/trading';
 
 /**
  * The trading engine over real HTTP (docs/design.md#trading-model): fills at the server's quote, server-computed
@@ -241,7 +242,7 @@ describe('trading engine over HTTP', () => {
   test('an order is refused when free margin after it would be negative (the spread counts)', async () => {
     const { client, id } = await fundedTrader('100.00');
     await push(t, 'EURUSD', BID, ASK);
-    assertFailure(await client.post(ADD, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 1 }), 400, /^Not enough free margin: this order needs 1100\.00 USD of margin/);
+    assertFailure(await client.post(ADD, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 1 }), 400, 'Not enough free margin: this order needs 1,100.0000 USD of margin; free margin would be -1,020.0000 USD.');
     // 0.09 lot: margin 99.00 and the spread −1.80 leave −0.80 free.
     assertFailure(await client.post(ADD, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.09 }), 400, /^Not enough free margin/);
     assert.equal((await t.ctx.db.selectFrom('positions').select('id').where('user_id', '=', id).execute()).length, 0);
@@ -254,6 +255,30 @@ describe('trading engine over HTTP', () => {
     // A trader without any money cannot open the smallest order.
     const broke = await signedInTrader(t);
     assertFailure(await broke.client.post(ADD, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 }), 400, /^Not enough free margin/);
+  });
+
+  test("the refusal's free margin is the order ticket's preview: the same math, cents and format (4 decimals) as the figures", async () => {
+    const { client } = await fundedTrader('100.00');
+    await pushTicks(t, [
+      { symbol: 'USDJPY', bid: 151.2, ask: 151.22 },
+      { symbol: 'EURUSD', bid: 1.10037, ask: 1.10057 },
+    ]);
+    // Held: 0.01 USDJPY bought at 151.22, valued at 151.2: −20 JPY = −0.13227… USD; margin 10 USD.
+    await openPosition(client, { symbol: 'USDJPY', side: 'buy', volume: 0.01 });
+    const before = await margins(client);
+    assert.deepEqual([before.totalMargin, before.freeMargin], ['10.00', '89.87']);
+    // 0.09 EURUSD: margin 900 EUR × 1.10037 = 99.0333 (shown to the cent); the spread −1.80. Free margin after:
+    // 89.8677… − 99.0333 − 1.80 = −10.9656… → −10.97. Starting from the free margin already
+    // rounded to cents (89.87), as the ticket once did, gives −10.96: the two used to disagree.
+    const refused = await client.post(ADD, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.09 });
+    assertFailure(refused, 400, 'Not enough free margin: this order needs 99.0300 USD of margin; free margin would be -10.9700 USD.');
+    const prices = (s: string) => ({ USDJPY: { bid: 151.2, ask: 151.22 }, EURUSD: { bid: 1.10037, ask: 1.10057 } })[s];
+    const eur = { contractSize: 100_000, calcMode: 'forex' as const, base: 'EUR', quote: 'USD' };
+    const jpy = { contractSize: 100_000, calcMode: 'forex' as const, base: 'USD', quote: 'JPY' };
+    const held = { balance: '100.00', credit: '0.00', floating: profitUsd('buy', 0.01, 151.22, { bid: 151.2, ask: 151.22 }, jpy, prices)!, margin: marginUsd(0.01, 151.22, 100, jpy, prices)! };
+    const order = { margin: marginUsd(0.09, 1.10057, 100, eur, prices)!, floating: profitUsd('buy', 0.09, 1.10057, { bid: 1.10037, ask: 1.10057 }, eur, prices)! };
+    assert.equal(refused.body.message, notEnoughMarginMessage(order.margin, figuresAfterOrder(held, order).freeMargin), 'what the ticket computes and shows');
+    assert.deepEqual(await openTrades(client).then((rows) => rows.map((r) => r.symbol)), ['USDJPY'], 'nothing more opened');
   });
 
   test('an administrator calling addTrades is refused with 403', async () => {

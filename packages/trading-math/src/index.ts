@@ -101,6 +101,63 @@ export function accountFigures(balance: Decimal.Value, credit: Decimal.Value, fl
 }
 
 /**
+ * An account as an order finds it: balance and credit as posted, and the floating profit (swaps
+ * included) and margin its open positions hold now, unrounded. The engine reads it under the account
+ * lock; the order ticket from its live figures at streamed prices.
+ */
+export interface AccountBook {
+  balance: Decimal.Value;
+  credit: Decimal.Value;
+  floating: Decimal.Value;
+  margin: Decimal.Value;
+}
+
+/** What an order adds to the account once filled: the margin it holds and its floating profit then (a market order pays the spread at once: negative; a pending order: 0). */
+export interface OrderEffect {
+  margin: Decimal.Value;
+  floating: Decimal.Value;
+}
+
+/**
+ * The account's figures once the order is filled: the engine refuses the order when their free
+ * margin is negative, and the order ticket previews the very same number. One computation, so the
+ * refusal and the preview cannot disagree (but for prices that moved in between).
+ */
+export function figuresAfterOrder(account: AccountBook, order: OrderEffect): AccountFigures {
+  return accountFigures(account.balance, account.credit, new D(account.floating).plus(order.floating), new D(account.margin).plus(order.margin));
+}
+
+/** Decimals of an account figure (balance, equity, margin, free margin) on screen and in messages: the spec's 4. */
+export const FIGURE_DECIMALS = 4;
+
+/**
+ * An account figure as people read it, wherever it is shown (the terminal's figures, the order
+ * ticket's preview, the server's refusals): money as it is posted, to the cent, half away from
+ * zero, then written with the spec's 4 decimals and thousands grouped: -10825.695 → '-10,825.7000'.
+ */
+export function figureText(value: Decimal.Value): string {
+  const cents = new D(value).toDecimalPlaces(2, D.ROUND_HALF_UP);
+  const text = cents.abs().toFixed(FIGURE_DECIMALS);
+  const dot = text.indexOf('.');
+  const whole = text.slice(0, dot).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${cents.isNegative() && !cents.isZero() ? '-' : ''}${whole}${text.slice(dot)}`;
+}
+
+/** The refusal of an order that free margin cannot carry, in the figures' own format. */
+export function notEnoughMarginMessage(margin: Decimal.Value, freeMarginAfter: Decimal.Value): string {
+  return `Not enough free margin: this order needs ${figureText(margin)} USD of margin; free margin would be ${figureText(freeMarginAfter)} USD.`;
+}
+
+/**
+ * What a position would make or lose if it closed at `level` (a stop loss or take profit): its
+ * profit in USD with the close price at the level (Buy closes on the bid, Sell on the ask, so both
+ * are the level), converted at the current rates. Null when no rate converts it.
+ */
+export function profitAtLevel(side: Side, volume: number, open: number, level: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'quote'>, prices: PriceLookup): Decimal | null {
+  return profitUsd(side, volume, open, { bid: level, ask: level }, instrument, prices);
+}
+
+/**
  * A margin call starts when the level is at or below the margin-call level, and ends only once it
  * is clearly back above it: above the level times this factor (100% → above 110%). A level that
  * wavers around the line is one margin call, not one each time it crosses.

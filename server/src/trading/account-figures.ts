@@ -202,8 +202,7 @@ export class AccountFigures {
     return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
   }
 
-  figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
-    if (extra) return this.computeFigures(userId, balanceCents, creditCents, leverage, extra);
+  figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
     // The same inputs give the same figures: reused while the balance, the positions (with their
     // swaps) and their price stamps are what they were. The stamps stand for the prices: a tick on
     // a symbol the account neither holds nor converts through changes none of them.
@@ -222,7 +221,7 @@ export class AccountFigures {
    * Whether `state`, an answer of `account`, is what the account's positions, their swaps and price
    * stamps give now: nothing the figures were computed from has moved since (the balance aside, which
    * the caller knows from the database's version). False when unsure (the figures were computed
-   * again meanwhile, or with extra terms).
+   * again meanwhile).
    */
   isCurrent(userId: number, state: AccountState): boolean {
     const cached = this.lastFigures.get(userId);
@@ -254,9 +253,9 @@ export class AccountFigures {
     return exactAccountState(balanceCents, creditCents, leverage, held);
   }
 
-  private computeFigures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number, extra?: { floating: Decimal; margin: Decimal }): AccountState {
+  private computeFigures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
     const held = this.state.positionsOf(userId).map((p) => ({ profit: this.floatingProfit(p), margin: this.heldMargin(p, leverage), swapCents: p.swapCents }));
-    return decimalAccountState(balanceCents, creditCents, leverage, held, extra);
+    return decimalAccountState(balanceCents, creditCents, leverage, held);
   }
 
   /**
@@ -628,7 +627,7 @@ class ExactAccountState implements AccountState {
 }
 
 /** The account's figures with decimal.js, from each position's profit and margin (null: not valued) and swap. */
-export function decimalAccountState(balanceCents: Cents, creditCents: Cents, leverage: number, held: readonly Held<Decimal>[], extra?: { floating: Decimal; margin: Decimal }): AccountState {
+export function decimalAccountState(balanceCents: Cents, creditCents: Cents, leverage: number, held: readonly Held<Decimal>[]): AccountState {
   let floating = new Decimal(0);
   let margin = new Decimal(0);
   let unvalued = 0;
@@ -636,10 +635,6 @@ export function decimalAccountState(balanceCents: Cents, creditCents: Cents, lev
     if (h.profit === null || h.margin === null) unvalued += 1;
     floating = floating.plus(h.profit ?? 0).plus(new Decimal(h.swapCents).div(100));
     if (h.margin !== null) margin = margin.plus(h.margin);
-  }
-  if (extra) {
-    floating = floating.plus(extra.floating);
-    margin = margin.plus(extra.margin);
   }
   const f = accountFigures(new Decimal(balanceCents).div(100), new Decimal(creditCents).div(100), floating, margin);
   return { balanceCents, creditCents, leverage, floating, margin, unvalued, ...f };

@@ -1,6 +1,6 @@
 import type { AccountEvent } from '@tradeport/contracts';
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { marginUsd, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '@tradeport/trading-math';
+import { Dec, figuresAfterOrder, marginUsd, notEnoughMarginMessage, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { Actor } from '../services/context';
 import { refuse } from '../services/errors';
@@ -90,11 +90,13 @@ export class Positions {
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
     if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
-    // The new position counts with the spread it pays at once (it opens at ask, values at bid).
-    const after = this.accounts.figures(userId, user.balance_cents, user.credit_cents, user.leverage, { floating, margin });
+    const held = this.accounts.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
     // Fail closed: with a position that cannot be valued, free margin is unknown.
-    if (after.unvalued > 0) throw refuse.invalid('A conversion rate needed to value your open positions is missing right now; new orders are paused until it is available. Please try again shortly.');
-    if (after.freeMargin.isNegative()) throw refuse.invalid(`Not enough free margin: this order needs ${margin.toFixed(2)} USD of margin; free margin would be ${after.freeMargin.toFixed(2)} USD.`);
+    if (held.unvalued > 0) throw refuse.invalid('A conversion rate needed to value your open positions is missing right now; new orders are paused until it is available. Please try again shortly.');
+    // The new position counts with the spread it pays at once (it opens at ask, values at bid). The
+    // order ticket previews this with the same function and shows it in the same format.
+    const after = figuresAfterOrder({ balance: new Dec(user.balance_cents).div(100), credit: new Dec(user.credit_cents).div(100), floating: held.floating, margin: held.margin }, { floating, margin });
+    if (after.freeMargin.isNegative()) throw refuse.invalid(notEnoughMarginMessage(margin, after.freeMargin));
     const row = await trx
       .insertInto('positions')
       .values({ user_id: userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
