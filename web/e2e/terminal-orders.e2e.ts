@@ -88,9 +88,9 @@ describe('the terminal order entry', () => {
     assert.equal(await entry.volume().inputValue(), '0.01');
     await entry.setVolume('0.5');
     // 0.5 × 100,000 / 100 = 500 EUR at the EURUSD bid 1.10000 = 550.00 USD; the spread costs 10.00 at once.
-    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '550.00 USD');
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '550.0000 USD');
     const shown = await entry.margin('buy');
-    assert.equal(await entry.freeMarginAfter('buy'), '9,440.00 USD');
+    assert.equal(await entry.freeMarginAfter('buy'), '9,440.0000 USD');
     assert.match((await entry.button('buy').textContent()) ?? '', /1\.10020/);
     assert.match((await entry.button('sell').textContent()) ?? '', /1\.10000/);
     await look(page, 'terminal-order-dialog');
@@ -100,7 +100,7 @@ describe('the terminal order entry', () => {
     const position = await eventually('the position', async () => (await openTrades(trader.client))[0]);
     assert.deepEqual([position.symbol, position.type, position.volume, position.orginalPrice], ['EURUSD', 'Buy', 0.5, 1.1002]);
     const margins = await trader.client.get('/platform/getMargins.php');
-    assert.equal(`${Number(margins.body.totalMargin).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`, shown, 'the preview is what the server holds');
+    assert.equal(`${Number(margins.body.totalMargin).toLocaleString('en-US', { minimumFractionDigits: 4 })} USD`, shown, 'the preview is what the server holds');
     await panel.position(position.ticket).waitFor();
     await page.getByText(`Position #${position.ticket} opened`).waitFor();
 
@@ -129,7 +129,7 @@ describe('the terminal order entry', () => {
     await entry.openFromRow('GBPJPY');
     await entry.setVolume('0.1');
     // 0.1 × 100,000 / 100 = 100 GBP at the GBPUSD bid 1.27 = 127.00 USD.
-    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-sell"]')?.textContent === '127.00 USD');
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-sell"]')?.textContent === '127.0000 USD');
     await entry.button('sell').click();
     await entry.dialog().waitFor({ state: 'hidden' });
     await eventually('the position', async () => (await openTrades(trader.client))[0]);
@@ -167,7 +167,7 @@ describe('the terminal order entry', () => {
     await entry.openFromRow('EURUSD');
     await entry.setVolume('1');
     // 1,100.00 USD of margin against 100.00 of free margin: the preview says so in red, the server refuses.
-    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '1,100.00 USD');
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '1,100.0000 USD');
     assert.match((await page.getByTestId('dialog-free-after-buy').getAttribute('class')) ?? '', /tp-negative/);
     await entry.button('buy').click();
     await entry.refusal().waitFor();

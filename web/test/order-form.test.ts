@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { Prices } from '@tradeport/trading-math';
+import type { SymbolRecord } from '@tradeport/contracts';
+import { figureText, notEnoughMarginMessage, type Prices } from '@tradeport/trading-math';
+import { liveBook } from '../src/terminal/positions-live';
 import {
   hasProblems,
   initialOrderForm,
@@ -26,7 +28,7 @@ const book: Record<'EURUSD' | 'USDJPY' | 'XAUUSD', Prices> = { EURUSD: { bid: 1.
 
 function ctx(instrument: OrderInstrument, over: Partial<OrderContext> = {}): OrderContext {
   const p = book[instrument.Symbol as keyof typeof book];
-  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s as keyof typeof book], leverage: 100, freeMargin: '1000.00', now: Date.UTC(2026, 0, 5, 12), ...over };
+  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s as keyof typeof book], leverage: 100, account: { balance: '1000.00', credit: '0.00', floating: 0, margin: 0 }, now: Date.UTC(2026, 0, 5, 12), ...over };
 }
 
 const run = (actions: OrderFormAction[], start: OrderForm = initialOrderForm('EURUSD')) => actions.reduce(orderFormReducer, start);
@@ -56,6 +58,22 @@ describe('order form: margin preview', () => {
     assert.equal(preview.entryPrice, 2005);
     assert.equal(preview.margin?.toFixed(2), '2005.00');
     assert.equal(preview.freeMarginAfter?.toFixed(2), '-1005.00');
+  });
+
+  it("names the free margin after as the server's refusal does: from the unrounded live figures, cents shown with 4 decimals", () => {
+    // The server test of the refusal (server/test/trading.test.ts) holds the same account: 100.00
+    // USD, 0.01 USDJPY bought at 151.22 and valued at 151.2, then 0.09 EURUSD at 1.10057.
+    const prices = (s: string) => ({ USDJPY: { bid: 151.2, ask: 151.22 }, EURUSD: { bid: 1.10037, ask: 1.10057 } })[s];
+    const record = (r: OrderInstrument): SymbolRecord => ({ ...r, ID: 1, CurrencyType: 'Forex', description: r.Symbol, sessions: [] });
+    const known = new Map([USDJPY, EURUSD].map((r) => [r.Symbol, record(r)]));
+    const held = { ticket: 1, symbol: 'USDJPY', type: 'Buy' as const, volume: 0.01, orginalPrice: 151.22, swap: '0.00' };
+    const account = liveBook({ balance: '100.00', credit: '0.00' }, [held], known, 100, prices);
+    assert.ok(account);
+    const form = run([{ type: 'open', symbol: 'EURUSD', volume: 0.09, instrument: EURUSD }]);
+    const preview = orderPreview(form, 'buy', ctx(EURUSD, { quote: { bid: 1.10037, ask: 1.10057, open: true, stale: false }, prices, account }));
+    assert.equal(notEnoughMarginMessage(preview.margin!, preview.freeMarginAfter!), 'Not enough free margin: this order needs 99.0300 USD of margin; free margin would be -10.9700 USD.');
+    // Starting from the free margin rounded to cents (89.87), as the ticket did, said -10.96.
+    assert.equal(figureText(preview.margin!.negated().plus('89.87').plus('-1.8')), '-10.9600');
   });
 
   it('shows no preview without a current price, the leverage or a volume', () => {

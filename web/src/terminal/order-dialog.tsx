@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconClockPause, IconLock } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
-import type { Side } from '@tradeport/trading-math';
+import { figureText, type Side } from '@tradeport/trading-math';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
-import { formatPrice, formatUsd, timeZoneLabel } from '../format/format';
+import { formatPrice, timeZoneLabel } from '../format/format';
 import { useAppStore, type OrderTicketRequest } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -41,14 +41,14 @@ const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const entry = useQuote(record?.Symbol);
   const leverage = useProfile().data?.data[0]?.leverage ?? null;
-  // The account's free margin at streamed prices (the positions panel's live figures).
-  const freeMargin = useLiveAccount()?.freeMargin ?? null;
+  // What the account holds at streamed prices (the positions panel's live figures, unrounded).
+  const account = useLiveAccount()?.book ?? null;
   return {
     instrument: record ?? null,
     quote: entry?.quote ?? null,
     prices: priceLookup((symbol) => stream.getQuote(symbol)?.quote),
     leverage,
-    freeMargin,
+    account,
     now: Date.now(),
   };
 }
@@ -292,7 +292,7 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
               const p = orderPreview(form, s, ctx);
               return (
                 <td key={s} className="tp-num" data-testid={`dialog-margin-${s}`}>
-                  {p.margin ? `${formatUsd(p.margin.toFixed(2))} USD` : '—'}
+                  {p.margin ? `${figureText(p.margin)} USD` : '—'}
                 </td>
               );
             })}
@@ -304,7 +304,7 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
               const negative = p.freeMarginAfter?.isNegative() ?? false;
               return (
                 <td key={s} className={`tp-num${negative ? ' tp-negative' : ''}`} data-testid={`dialog-free-after-${s}`}>
-                  {p.freeMarginAfter ? `${formatUsd(p.freeMarginAfter.toFixed(2))} USD` : '—'}
+                  {p.freeMarginAfter ? `${figureText(p.freeMarginAfter)} USD` : '—'}
                 </td>
               );
             })}

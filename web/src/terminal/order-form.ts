@@ -1,5 +1,6 @@
 import type { SymbolRecord } from '@tradeport/contracts';
 import {
+  figuresAfterOrder,
   marginUsd,
   openPrice,
   pendingEntryPrice,
@@ -9,6 +10,7 @@ import {
   stopsAroundEntryProblem,
   stopsProblem,
   volumeProblem,
+  type AccountBook,
   type InstrumentSpec,
   type PendingType,
   type PriceLookup,
@@ -180,8 +182,8 @@ export interface OrderContext {
   /** Other instruments' prices, for converting margin and profit to USD. */
   prices: PriceLookup;
   leverage: number | null;
-  /** The account's free margin now (decimal string, as the server sends it). */
-  freeMargin: string | null;
+  /** What the account holds now (balance, credit, floating profit and margin, unrounded at streamed prices): the preview adds the order to it as the engine does. */
+  account: AccountBook | null;
   now: number;
 }
 
@@ -229,12 +231,11 @@ export function orderPreview(form: OrderForm, side: Side, ctx: OrderContext): Or
   if (!(entry > 0)) return none;
   const margin = marginUsd(form.volume, entry, ctx.leverage, spec, ctx.prices);
   if (margin === null) return { ...none, entryPrice: entry };
-  if (ctx.freeMargin === null) return { entryPrice: entry, margin, freeMarginAfter: null };
+  if (ctx.account === null) return { entryPrice: entry, margin, freeMarginAfter: null };
   // A market order pays the spread the moment it fills (its floating profit starts negative).
   const spread = isPending(form.type) ? null : profitUsd(side, form.volume, entry, p, spec, ctx.prices);
-  let after = margin.negated().plus(ctx.freeMargin);
-  if (spread) after = after.plus(spread);
-  return { entryPrice: entry, margin, freeMarginAfter: after };
+  // The engine's own check (figuresAfterOrder), so the preview is the number a refusal names.
+  return { entryPrice: entry, margin, freeMarginAfter: figuresAfterOrder(ctx.account, { margin, floating: spread ?? 0 }).freeMargin };
 }
 
 export interface OrderProblems {

@@ -7,12 +7,15 @@ import { formatDecimal, formatPercent } from '../format/format';
 import { useConnectionState, useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
-import { liveAccount, marginCallOn, priceLookup, symbolsNeeded, underMarginCall, type AccountTexts } from './positions-live';
+import type { AccountBook } from '@tradeport/trading-math';
+import { bookTexts, liveBook, marginCallOn, priceLookup, symbolsNeeded, underMarginCall, type AccountTexts } from './positions-live';
 import classes from './positions-panel.module.css';
 
 export interface LiveAccountFigures extends AccountTexts {
   /** True when computed at streamed prices; false when they are the server's last answer. */
   live: boolean;
+  /** What they were computed from, unrounded when live (the server's cents otherwise): an order's preview starts from it. */
+  book: AccountBook;
 }
 
 /**
@@ -31,10 +34,19 @@ export function useLiveAccount(): LiveAccountFigures | null {
   return useMemo(() => {
     void frame;
     if (!margins) return null;
-    const server = { balance: margins.balance, credit: margins.credit, equity: margins.equity, margin: margins.totalMargin, freeMargin: margins.freeMargin, marginLevel: margins.marginLevel, live: false };
+    const server = {
+      balance: margins.balance,
+      credit: margins.credit,
+      equity: margins.equity,
+      margin: margins.totalMargin,
+      freeMargin: margins.freeMargin,
+      marginLevel: margins.marginLevel,
+      live: false,
+      book: { balance: margins.balance, credit: margins.credit, floating: margins.profit, margin: margins.totalMargin },
+    };
     if (!trades || leverage === undefined || !connected) return server;
-    const figures = liveAccount(margins, trades, known, leverage, priceLookup((s) => stream.getQuote(s)?.quote));
-    return figures ? { ...figures, live: true } : server;
+    const book = liveBook(margins, trades, known, leverage, priceLookup((s) => stream.getQuote(s)?.quote));
+    return book ? { ...bookTexts(book), live: true, book } : server;
   }, [frame, margins, trades, leverage, known, connected]);
 }
 

@@ -1,5 +1,5 @@
 import type { OpenTrade, SymbolRecord } from '@tradeport/contracts';
-import { accountFigures, Dec, marginCallReleaseLevel, marginUsd, pendingCondition, profitUsd, type PendingType, type PriceLookup, type Prices } from '@tradeport/trading-math';
+import { accountFigures, Dec, marginCallReleaseLevel, marginUsd, pendingCondition, profitUsd, type AccountBook, type PendingType, type PriceLookup, type Prices } from '@tradeport/trading-math';
 
 /**
  * The positions panel's figures at streamed prices, pure: each position's floating profit and the
@@ -72,12 +72,15 @@ export interface AccountTexts {
   marginLevel: string;
 }
 
+/** An account book whose balance is the server's text (shown as it is). */
+export type LiveBook = AccountBook & { balance: string };
+
 /**
- * The account's figures at these prices: equity = balance + credit + Σ(profit + swap), margin =
- * Σ margin at the current rates, free margin and level from the shared math. Null when any
- * position cannot be valued (a price or rate missing): the server's own figures are shown then.
+ * What the account holds at these prices, unrounded: balance and credit, the floating profit
+ * (swaps included) and the margin at the current rates. Null when any position cannot be valued (a
+ * price or rate missing). The order ticket previews an order from this, as the engine judges it.
  */
-export function liveAccount(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup): AccountTexts | null {
+export function liveBook(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup): LiveBook | null {
   let floating = new Dec(0);
   let margin = new Dec(0);
   for (const t of trades) {
@@ -88,8 +91,23 @@ export function liveAccount(account: { balance: string; credit: string }, trades
     floating = floating.plus(profit).plus(t.swap);
     margin = margin.plus(held);
   }
-  const f = accountFigures(account.balance, account.credit, floating, margin);
-  return { balance: account.balance, credit: account.credit, equity: centsText(f.equity), margin: centsText(margin), freeMargin: centsText(f.freeMargin), marginLevel: f.marginLevel.toFixed(2) };
+  return { balance: account.balance, credit: account.credit, floating, margin };
+}
+
+/** The figures of an account book as the server sends them: cents, and the level with 2 decimals. */
+export function bookTexts(book: LiveBook): AccountTexts {
+  const f = accountFigures(book.balance, book.credit, book.floating, book.margin);
+  return { balance: book.balance, credit: centsText(new Dec(book.credit)), equity: centsText(f.equity), margin: centsText(new Dec(book.margin)), freeMargin: centsText(f.freeMargin), marginLevel: f.marginLevel.toFixed(2) };
+}
+
+/**
+ * The account's figures at these prices: equity = balance + credit + Σ(profit + swap), margin =
+ * Σ margin at the current rates, free margin and level from the shared math. Null when any
+ * position cannot be valued (a price or rate missing): the server's own figures are shown then.
+ */
+export function liveAccount(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup): AccountTexts | null {
+  const book = liveBook(account, trades, known, leverage, prices);
+  return book ? bookTexts({ ...book, balance: account.balance }) : null;
 }
 
 /** Whether the level is at or below the broker's margin-call level while margin is held (the figure is then shown in red). */
