@@ -2,19 +2,30 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { stopsProblem } from '@tradeport/trading-math';
-import { FIRST_PRESS_POINTS, nudgeStopLevel } from '../src/terminal/stop-levels';
+import { FIRST_PRESS_POINTS, firstPressPoints, nudgeStopLevel, pointsBetween } from '../src/terminal/stop-levels';
 
 const quote = { bid: 1.08, ask: 1.08012, digits: 5 };
 
 describe('stop-level stepper', () => {
-  it('starts a Buy stop loss ten points below the bid and a Buy take profit ten points above it', () => {
-    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'buy', current: 0, direction: 1, ...quote }), 1.0799);
-    assert.equal(nudgeStopLevel({ kind: 'tp', side: 'buy', current: 0, direction: -1, ...quote }), 1.0801);
+  it('starts a Buy stop loss ten spreads below the bid and a Buy take profit ten spreads above it', () => {
+    // The spread is 12 points: the first press lands 120 points away, not one pip.
+    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'buy', current: 0, direction: 1, ...quote }), 1.0788);
+    assert.equal(nudgeStopLevel({ kind: 'tp', side: 'buy', current: 0, direction: -1, ...quote }), 1.0812);
   });
 
-  it('starts a Sell stop loss ten points above the ask and a Sell take profit ten points below it', () => {
-    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'sell', current: 0, direction: -1, ...quote }), 1.08022);
-    assert.equal(nudgeStopLevel({ kind: 'tp', side: 'sell', current: 0, direction: 1, ...quote }), 1.08002);
+  it('starts a Sell stop loss ten spreads above the ask and a Sell take profit ten spreads below it', () => {
+    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'sell', current: 0, direction: -1, ...quote }), 1.08132);
+    assert.equal(nudgeStopLevel({ kind: 'tp', side: 'sell', current: 0, direction: 1, ...quote }), 1.07892);
+  });
+
+  it('starts at least ten points away when the spread is tight, and from the entry price for a pending order', () => {
+    assert.equal(firstPressPoints(1.08, 1.08, 5), FIRST_PRESS_POINTS);
+    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'buy', current: 0, direction: 1, bid: 1.08, ask: 1.08, digits: 5 }), 1.0799);
+    // A Buy Limit at 1.07500: its levels sit around that price, ten spreads away.
+    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'buy', current: 0, direction: 1, ...quote, reference: 1.075 }), 1.0738);
+    assert.equal(nudgeStopLevel({ kind: 'tp', side: 'buy', current: 0, direction: 1, ...quote, reference: 1.075 }), 1.0762);
+    // Gold, 2 digits, a 30-point spread: 3.00 away.
+    assert.equal(nudgeStopLevel({ kind: 'sl', side: 'sell', current: 0, direction: 1, bid: 2000.2, ask: 2000.5, digits: 2 }), 2003.5);
   });
 
   it('steps a set level by exactly one point in the pressed direction, in the instrument digits', () => {
@@ -30,7 +41,7 @@ describe('stop-level stepper', () => {
     assert.equal(nudgeStopLevel({ kind: 'tp', side: 'buy', current: 0, direction: 1, bid: Number.NaN, ask: Number.NaN, digits: 5 }), 0);
   });
 
-  it('lands the first press where the server accepts it, for any price and digits', () => {
+  it('lands the first press where the server accepts it, ten spreads (at least ten points) away, for any price and digits', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 100, max: 10_000_000 }), fc.integer({ min: 0, max: 50 }), fc.constantFrom('buy' as const, 'sell' as const), fc.constantFrom('sl' as const, 'tp' as const), (digits, bidPoints, spread, side, kind) => {
         const scale = 10 ** digits;
@@ -38,7 +49,13 @@ describe('stop-level stepper', () => {
         const ask = (bidPoints + spread) / scale;
         const level = nudgeStopLevel({ kind, side, current: 0, direction: 1, bid, ask, digits });
         const reference = side === 'buy' ? bid : ask;
-        assert.equal(Math.round(Math.abs(level - reference) * scale), FIRST_PRESS_POINTS);
+        const distance = Math.max(FIRST_PRESS_POINTS, 10 * spread);
+        // A stop loss under the price cannot go below zero: it then stays unset.
+        if (level === 0) {
+          assert.ok(Math.round(reference * scale) - distance < 0);
+          return;
+        }
+        assert.equal(pointsBetween(level, reference, digits), distance);
         assert.equal(level, Number(level.toFixed(digits)));
         assert.equal(stopsProblem(side, kind === 'sl' ? level : 0, kind === 'tp' ? level : 0, { bid, ask }), null);
       }),

@@ -139,3 +139,9 @@ export function formatDate(value: string | number | null | undefined): string {
   const date = asDate(value);
   return date ? dateOnly().format(date) : '—';
 }
+
+/** A datetime-local field's value said back in the app's format ('2 Jan 2030, 10:30:00 GMT+9'); null when empty or malformed. */
+export function localInputText(value: string): string | null {
+  const at = fromLocalInput(value);
+  return at === null ? null : formatDateTime(at);
+}

@@ -1,14 +1,13 @@
-import { Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { pendingSide } from '@tradeport/trading-math';
+import { pendingEntryPrice, pendingSide } from '@tradeport/trading-math';
 import { useEffect, useState } from 'react';
 import { useModifyPendingOrder, type PendingOrderRow } from '../api/terminal-queries';
 import { ModifyFooter } from './modify-footer';
-import { fromLocalInput, timeZoneLabel, toLocalInput } from '../format/format';
+import { fromLocalInput, toLocalInput } from '../format/format';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
-import { StopLevelInput } from './stop-level-input';
-
-/** An ISO time as the value of a UTC `datetime-local` field, and back. */
+import { ExpiryInput } from './expiry-input';
+import { PriceStepper, StopLevelInput } from './stop-level-input';
 
 /**
  * Modify a pending order: its price (and limit price for a stop-limit), SL, TP and expiry. The
@@ -17,15 +16,15 @@ import { StopLevelInput } from './stop-level-input';
  */
 export function ModifyOrderModal({ order, record, onClose, fullScreen = false }: { order: PendingOrderRow | null; record: SymbolRecord | undefined; onClose(): void; fullScreen?: boolean }) {
   const modify = useModifyPendingOrder();
-  const [price, setPrice] = useState<number | string>('');
-  const [limit, setLimit] = useState<number | string>('');
+  const [price, setPrice] = useState(0);
+  const [limit, setLimit] = useState(0);
   const [stopLoss, setStopLoss] = useState(0);
   const [takeProfit, setTakeProfit] = useState(0);
   const [expiry, setExpiry] = useState('');
   const { reset } = modify;
   useEffect(() => {
-    setPrice(order?.price ?? '');
-    setLimit(order && order.stopLimitPrice > 0 ? order.stopLimitPrice : '');
+    setPrice(order?.price ?? 0);
+    setLimit(order?.stopLimitPrice ?? 0);
     setStopLoss(order?.stopLoss ?? 0);
     setTakeProfit(order?.takeProfit ?? 0);
     setExpiry(toLocalInput(order?.expiration ?? null));
@@ -35,21 +34,24 @@ export function ModifyOrderModal({ order, record, onClose, fullScreen = false }:
   const stopLimit = order?.orderType.endsWith('stop_limit') ?? false;
   const side = order ? pendingSide(order.orderType) : 'buy';
   const fieldSize = fullScreen ? 'lg' : 'xs';
+  // The stops sit around the order's own entry price (a stop limit's limit), and are measured from it.
+  const entry = order ? pendingEntryPrice(order.orderType, price, limit) : 0;
+  const stake = order && record ? { volume: order.volume, open: entry > 0 ? entry : undefined, instrument: record } : undefined;
   return (
     <Modal closeButtonProps={{ 'aria-label': 'Close', size: fullScreen ? 44 : undefined }} opened={order !== null} onClose={onClose} title={order ? `Modify order #${order.orderId} · ${order.symbol} ${ORDER_TYPE_LABELS[order.orderType]}` : ''} size="sm" centered={!fullScreen} fullScreen={fullScreen}>
       {order && (
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            modify.mutate({ orderId: order.orderId, price: Number(price), stopLimitPrice: stopLimit ? Number(limit) : 0, stopLoss, takeProfit, expiration: fromLocalInput(expiry) }, { onSuccess: onClose });
+            modify.mutate({ orderId: order.orderId, price, stopLimitPrice: stopLimit ? limit : 0, stopLoss, takeProfit, expiration: fromLocalInput(expiry) }, { onSuccess: onClose });
           }}
         >
           <Stack gap="sm">
-            <NumberInput label={stopLimit ? 'Stop price' : 'Price'} size={fieldSize} value={price} onChange={setPrice} decimalScale={digits} fixedDecimalScale allowNegative={false} hideControls classNames={{ input: 'tp-figure' }} data-testid="order-price" />
-            {stopLimit && <NumberInput label="Limit price" size={fieldSize} value={limit} onChange={setLimit} decimalScale={digits} fixedDecimalScale allowNegative={false} hideControls classNames={{ input: 'tp-figure' }} />}
-            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={order.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} touch={fullScreen} />
-            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={order.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} touch={fullScreen} />
-            <TextInput label={`Expiry (${timeZoneLabel()})`} description="Empty: good till cancelled" size={fieldSize} type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)} />
+            <PriceStepper label={stopLimit ? 'Stop price' : 'Price'} what={stopLimit ? 'stop price' : 'price'} digits={digits} value={price} onChange={setPrice} touch={fullScreen} data-testid="order-price" />
+            {stopLimit && <PriceStepper label="Limit price" what="limit price" digits={digits} value={limit} onChange={setLimit} touch={fullScreen} />}
+            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={order.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} reference={entry > 0 ? entry : undefined} stake={stake} touch={fullScreen} data-testid="modify-order-sl" />
+            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={order.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} reference={entry > 0 ? entry : undefined} stake={stake} touch={fullScreen} data-testid="modify-order-tp" />
+            <ExpiryInput value={expiry} onChange={setExpiry} size={fieldSize} />
             <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-order-error" touch={fullScreen} />
           </Stack>
         </form>

@@ -1,11 +1,11 @@
-import { Alert, Button, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconClockPause, IconLock } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { figureText, type Side } from '@tradeport/trading-math';
+import { figureText, pendingEntryPrice, type Side } from '@tradeport/trading-math';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
-import { formatPrice, timeZoneLabel } from '../format/format';
+import { formatPrice } from '../format/format';
 import { useAppStore, type OrderTicketRequest } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -31,7 +31,8 @@ import { useLiveAccount } from './positions-account';
 import { useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { priceLookup, symbolsNeeded } from './positions-live';
 import { IntentKeys, useSendOrder, type OrderResult } from './order-send';
-import { StopLevelInput } from './stop-level-input';
+import { ExpiryInput } from './expiry-input';
+import { PriceStepper, StopLevelInput } from './stop-level-input';
 import { VolumeStepper } from './volume-stepper';
 import classes from './order-dialog.module.css';
 
@@ -124,6 +125,10 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
   const digits = record.digits;
   const pending = isPending(form.type);
   const stopLimit = form.type.endsWith('stop_limit');
+  // A pending order's stops sit around its own entry price, and are measured from it.
+  const pendingEntry = isPending(form.type) ? pendingEntryPrice(form.type, form.price, form.stopLimitPrice) : 0;
+  const entry = pendingEntry > 0 ? pendingEntry : undefined;
+  const stake = { volume: form.volume, open: entry, instrument: record };
 
   const send = (s: Side) => {
     if (inFlight.current) return;
@@ -190,26 +195,25 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
           </Text>
         </Stack>
         {pending && (
-          <PriceInput
+          <PriceStepper
             label={stopLimit ? 'Stop price' : 'Price'}
+            what={stopLimit ? 'stop price' : 'price'}
             description={`${side === 'buy' ? 'Ask' : 'Bid'} now: ${formatPrice(side === 'buy' ? ctx.quote?.ask : ctx.quote?.bid, digits)}`}
             value={form.price}
             digits={digits}
             onChange={(value) => dispatch({ type: 'setPrice', value })}
             error={problems.price}
-            size={size}
+            touch={touch}
           />
         )}
         {stopLimit && (
-          <PriceInput label="Limit price" description="Fills at this price or better" value={form.stopLimitPrice} digits={digits} onChange={(value) => dispatch({ type: 'setStopLimitPrice', value })} error={problems.stopLimitPrice} size={size} />
+          <PriceStepper label="Limit price" what="limit price" description="Fills at this price or better" value={form.stopLimitPrice} digits={digits} onChange={(value) => dispatch({ type: 'setStopLimitPrice', value })} error={problems.stopLimitPrice} touch={touch} />
         )}
-        {pending && (
-          <TextInput label={`Expiry (${timeZoneLabel()})`} description="Empty: good till cancelled" type="datetime-local" size={size} value={form.expiry} onChange={(e) => dispatch({ type: 'setExpiry', value: e.currentTarget.value })} error={problems.expiry} />
-        )}
+        {pending && <ExpiryInput value={form.expiry} onChange={(value) => dispatch({ type: 'setExpiry', value })} error={problems.expiry} size={size} />}
         {/* A stop limit has three fields above: this keeps Stop loss and Take profit side by side. */}
         {stopLimit && !touch && <div aria-hidden />}
-        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} error={problems.stopLoss} touch={touch} data-testid="dialog-sl" />
-        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} error={problems.takeProfit} touch={touch} data-testid="dialog-tp" />
+        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={record.Symbol} digits={digits} value={form.stopLoss} onChange={(value) => dispatch({ type: 'setStopLoss', value })} reference={entry} stake={stake} error={problems.stopLoss} touch={touch} data-testid="dialog-sl" />
+        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} reference={entry} stake={stake} error={problems.takeProfit} touch={touch} data-testid="dialog-tp" />
       </SimpleGrid>
       <TextInput label="Comment" size={size} value={form.comment} maxLength={COMMENT_MAX} onChange={(e) => dispatch({ type: 'setComment', value: e.currentTarget.value })} error={problems.comment} />
       <MarginSummary form={form} ctx={ctx} />
@@ -245,26 +249,6 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
       )}
       <SideButtons form={form} ctx={ctx} digits={digits} disabled={block?.kind === 'stale'} busy={sendOrder.isPending} onSend={send} touch={touch} />
     </Stack>
-  );
-}
-
-/** A pending order's price: typed, or stepped one point with the arrows, in the instrument's digits. */
-function PriceInput({ label, description, value, digits, onChange, error, size }: { label: string; description: string; value: number; digits: number; onChange(v: number): void; error?: string; size: 'xs' | 'lg' }) {
-  return (
-    <NumberInput
-      label={label}
-      description={description}
-      size={size}
-      value={value > 0 ? value : ''}
-      onChange={(v) => onChange(typeof v === 'number' ? v : Number(v) || 0)}
-      step={10 ** -digits}
-      decimalScale={digits}
-      fixedDecimalScale
-      allowNegative={false}
-      inputMode="decimal"
-      classNames={{ input: 'tp-figure' }}
-      error={error}
-    />
   );
 }
 

@@ -181,6 +181,8 @@ function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow |
   }, [trade, reset]);
   const side = trade?.type === 'Buy' ? 'buy' : 'sell';
   const digits = record?.digits ?? 5;
+  // Each level shows what the position makes or loses there, from its own open price.
+  const stake = trade && record ? { volume: trade.volume, open: trade.orginalPrice, instrument: record } : undefined;
   return (
     <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={trade !== null} onClose={onClose} title={trade ? `Modify #${trade.ticket} · ${trade.symbol} ${trade.type} ${formatVolume(trade.volume)}` : ''} size="sm" centered>
       {trade && (
@@ -194,8 +196,8 @@ function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow |
             <Text size="xs" c="dimmed">
               Opened at <span className="tp-figure">{formatPrice(trade.orginalPrice, digits)}</span>, now <CurrentPrice symbol={trade.symbol} side={side} digits={digits} /> ({side === 'buy' ? 'bid' : 'ask'}). Leave a level empty to remove it.
             </Text>
-            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} data-testid="modify-sl" />
-            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} data-testid="modify-tp" />
+            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} stake={stake} data-testid="modify-sl" />
+            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} stake={stake} data-testid="modify-tp" />
             <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-error" />
           </Stack>
         </form>

@@ -89,7 +89,7 @@ function PositionDetails({
     });
   };
 
-  if (modifying) return <ModifyStops trade={trade} digits={digits} onCancel={() => setModifying(false)} />;
+  if (modifying) return <ModifyStops trade={trade} record={record} digits={digits} onCancel={() => setModifying(false)} />;
   return (
     <Stack gap="sm" data-testid="position-sheet-details">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -167,11 +167,12 @@ function PositionDetails({
 }
 
 /** The position's stop loss and take profit, with the desktop's steppers and the server's refusal. */
-function ModifyStops({ trade, digits, onCancel }: { trade: OpenTradeRow; digits: number; onCancel(): void }) {
+function ModifyStops({ trade, record, digits, onCancel }: { trade: OpenTradeRow; record: SymbolRecord | undefined; digits: number; onCancel(): void }) {
   const modify = useModifyTrade();
   const [stopLoss, setStopLoss] = useState(trade.stopLoss);
   const [takeProfit, setTakeProfit] = useState(trade.takeProfit);
   const side = trade.type === 'Buy' ? 'buy' : 'sell';
+  const stake = record ? { volume: trade.volume, open: trade.orginalPrice, instrument: record } : undefined;
   return (
     <form
       onSubmit={(e) => {
@@ -195,8 +196,8 @@ function ModifyStops({ trade, digits, onCancel }: { trade: OpenTradeRow; digits:
         <Text size="xs" c="dimmed">
           Leave a level empty to remove it.
         </Text>
-        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} touch data-testid="modify-sl" />
-        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} touch data-testid="modify-tp" />
+        <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} stake={stake} touch data-testid="modify-sl" />
+        <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} stake={stake} touch data-testid="modify-tp" />
         {modify.isError && (
           <Alert color="red" variant="light" role="alert" data-testid="modify-refused" p="xs">
             <Text size="sm">{errorMessage(modify.error)}</Text>
