@@ -9,6 +9,7 @@ import { isoTime } from '../../../services/context';
 import { listActivity } from '../../../services/profile-service';
 import { refuse, Refusal } from '../../../services/errors';
 import { editTerminalSettings, settingsOfRows, terminalSettingsRows } from '../../../services/terminal-settings';
+import { balanceOperationsPage, historyTotals, orderHistoryPage } from '../../../services/trader-history';
 import type { Db, Tx } from '../../../storage/db';
 import { databaseVersion, mapRows, prepared, preparedShapes, type Param } from '../../../storage/prepared';
 import type { OrdersTable, PositionsTable } from '../../../storage/schema-trading';
@@ -202,6 +203,12 @@ export function tradingRoutes(app: FastifyInstance): void {
     const last = page.at(-1);
     return { ...successData(page.map(pendingOrderOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last[time]), last.id) : null };
   });
+
+  // History beyond closed positions: every finished order (market and pending), the ledger's other
+  // entries, and the totals of a range (services/trader-history.ts).
+  registerCall(app, calls.getOrderHistory, async ({ query, session }) => ({ status: 'success' as const, ...(await orderHistoryPage(ctx.db, session.userId, query)) }));
+  registerCall(app, calls.getBalanceOperations, async ({ query, session }) => ({ status: 'success' as const, ...(await balanceOperationsPage(ctx.db, session.userId, query)) }));
+  registerCall(app, calls.getHistoryTotals, async ({ query, session }) => successData(await historyTotals(ctx.db, session.userId, query)));
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
     await engine.modifyOrder(actor, body.orderId, { price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, expiresAt: body.expiration });

@@ -1,0 +1,212 @@
+import { HISTORY_PAGE_DEFAULT, orderCursorOf, pageCursorOf } from '@tradeport/contracts';
+import { sql } from 'kysely';
+import { formatCents, type Cents } from '../domain/money';
+import type { Db } from '../storage/db';
+import { isoTime } from './context';
+
+/**
+ * The trader's History beyond closed positions: every order that reached its end (market orders
+ * and finished pending orders, in one list), the ledger's other entries (deposits, withdrawals,
+ * swaps, credit, adjustments, …) and the totals over a range. Newest first, paged by cursor like
+ * the other history lists; `from` inclusive, `to` exclusive, epoch ms.
+ */
+
+export interface Range {
+  from?: number;
+  to?: number;
+}
+
+interface Page<C> extends Range {
+  limit?: number;
+  before?: C;
+}
+
+type OrderCursor = { time: number; kind: 'market' | 'pending'; id: number };
+
+export type OrderHistoryRow = {
+  kind: 'market' | 'pending';
+  orderId: number | null;
+  ticket: number | null;
+  symbol: string;
+  orderType: 'buy' | 'sell' | 'buy_limit' | 'sell_limit' | 'buy_stop' | 'sell_stop' | 'buy_stop_limit' | 'sell_stop_limit';
+  volume: number;
+  price: number;
+  stopLimitPrice: number;
+  stopLoss: number;
+  takeProfit: number;
+  comment: string;
+  status: 'filled' | 'cancelled' | 'expired' | 'rejected';
+  reason: string;
+  timeStamp: string;
+  updatedAt: string;
+};
+
+/** Where a row sorts: its time, then pending orders before market orders of the same millisecond, then id; all descending. */
+type Keyed = { time: number; rank: 0 | 1; id: number; row: OrderHistoryRow };
+const newestFirst = (a: Keyed, b: Keyed) => b.time - a.time || b.rank - a.rank || b.id - a.id;
+
+/**
+ * One page of the trader's finished orders. A market order is the position it opened (no pending
+ * order points at it), dated when it filled; a pending order is dated when it finished. Each source
+ * gives at most a page and one row more after the cursor, and the page is the newest of both: the
+ * rows are ordered by (time, pending before market, id), so following the cursors returns every
+ * row exactly once.
+ */
+export async function orderHistoryPage(db: Db, userId: number, q: Page<OrderCursor>): Promise<{ data: OrderHistoryRow[]; nextCursor: string | null }> {
+  const limit = q.limit ?? HISTORY_PAGE_DEFAULT;
+  const c = q.before;
+
+  let pending = db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('status', '!=', 'pending');
+  if (q.from !== undefined) pending = pending.where('updated_at', '>=', q.from);
+  if (q.to !== undefined) pending = pending.where('updated_at', '<', q.to);
+  // After a pending row: older, or as old with a lower id. After a market row: older only (at one
+  // time every pending row comes before every market row).
+  if (c) pending = c.kind === 'pending' ? pending.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(c.time, c.id))) : pending.where('updated_at', '<', c.time);
+
+  let market = db
+    .selectFrom('positions as p')
+    .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.comment', 'p.opened_at'])
+    .where('p.user_id', '=', userId)
+    // The user's filled orders narrow the look-up (orders_user_status_idx); a position one of them opened was not a market order.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select('o.id').whereRef('o.user_id', '=', 'p.user_id').where('o.status', '=', 'filled').whereRef('o.position_id', '=', 'p.id'))));
+  if (q.from !== undefined) market = market.where('p.opened_at', '>=', q.from);
+  if (q.to !== undefined) market = market.where('p.opened_at', '<', q.to);
+  if (c) market = c.kind === 'market' ? market.where((eb) => eb(eb.refTuple('p.opened_at', 'p.id'), '<', eb.tuple(c.time, c.id))) : market.where('p.opened_at', '<=', c.time);
+
+  const [orders, positions] = await Promise.all([
+    pending.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute(),
+    market.orderBy('p.opened_at', 'desc').orderBy('p.id', 'desc').limit(limit + 1).execute(),
+  ]);
+  const keyed: Keyed[] = [
+    ...orders.map(
+      (o): Keyed => ({
+        time: Number(o.updated_at),
+        rank: 1,
+        id: o.id,
+        row: {
+          kind: 'pending',
+          orderId: o.id,
+          ticket: o.position_id,
+          symbol: o.symbol,
+          orderType: o.type,
+          volume: o.volume,
+          price: o.price,
+          stopLimitPrice: o.stop_limit_price,
+          stopLoss: o.stop_loss,
+          takeProfit: o.take_profit,
+          comment: o.comment,
+          status: o.status as OrderHistoryRow['status'],
+          reason: o.reason,
+          timeStamp: isoTime(Number(o.created_at)),
+          updatedAt: isoTime(Number(o.updated_at)),
+        },
+      }),
+    ),
+    ...positions.map(
+      (p): Keyed => ({
+        time: Number(p.opened_at),
+        rank: 0,
+        id: p.id,
+        row: {
+          kind: 'market',
+          orderId: null,
+          ticket: p.id,
+          symbol: p.symbol,
+          orderType: p.side,
+          volume: p.volume,
+          price: p.open_price,
+          stopLimitPrice: 0,
+          stopLoss: p.stop_loss,
+          takeProfit: p.take_profit,
+          comment: p.comment,
+          status: 'filled',
+          reason: 'Filled at market',
+          timeStamp: isoTime(Number(p.opened_at)),
+          updatedAt: isoTime(Number(p.opened_at)),
+        },
+      }),
+    ),
+  ].sort(newestFirst);
+  const page = keyed.slice(0, limit);
+  const last = page.at(-1);
+  return { data: page.map((k) => k.row), nextCursor: keyed.length > limit && last ? orderCursorOf(last.time, last.row.kind, last.id) : null };
+}
+
+export type BalanceOperationRow = { id: number; kind: string; amount: string; balanceAfter: string; ticket: number | null; comment: string; timeStamp: string };
+
+/** One page of the ledger's entries other than closed positions' profits, newest first (by time, then id). */
+export async function balanceOperationsPage(db: Db, userId: number, q: Page<{ time: number; id: number }>): Promise<{ data: BalanceOperationRow[]; nextCursor: string | null }> {
+  const limit = q.limit ?? HISTORY_PAGE_DEFAULT;
+  let rows = db.selectFrom('ledger_entries').select(['id', 'kind', 'amount_cents', 'balance_after_cents', 'ref_type', 'ref_id', 'memo', 'created_at']).where('user_id', '=', userId).where('kind', '!=', 'trade');
+  if (q.from !== undefined) rows = rows.where('created_at', '>=', q.from);
+  if (q.to !== undefined) rows = rows.where('created_at', '<', q.to);
+  const c = q.before;
+  if (c) rows = rows.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(c.time, c.id)));
+  const found = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      amount: formatCents(r.amount_cents),
+      balanceAfter: formatCents(r.balance_after_cents),
+      ticket: r.ref_type === 'position' && /^\d+$/.test(r.ref_id) ? Number(r.ref_id) : null,
+      comment: r.memo,
+      timeStamp: isoTime(Number(r.created_at)),
+    })),
+    nextCursor: found.length > limit && last ? pageCursorOf(Number(last.created_at), last.id) : null,
+  };
+}
+
+export interface HistoryTotals {
+  profit: string;
+  swaps: string;
+  deposits: string;
+  withdrawals: string;
+  other: { kind: string; amount: string }[];
+  net: string;
+  credit: string;
+  closedPositions: number;
+}
+
+/**
+ * The range's totals, from the ledger (a position's profit and swap are posted when it closes, so
+ * they fall in the range its close does) and the count of positions closed in it.
+ */
+export async function historyTotals(db: Db, userId: number, range: Range): Promise<HistoryTotals> {
+  let sums = db
+    .selectFrom('ledger_entries')
+    .select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')])
+    .where('user_id', '=', userId);
+  let closed = db
+    .selectFrom('positions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'closed');
+  if (range.from !== undefined) {
+    sums = sums.where('created_at', '>=', range.from);
+    closed = closed.where('closed_at', '>=', range.from);
+  }
+  if (range.to !== undefined) {
+    sums = sums.where('created_at', '<', range.to);
+    closed = closed.where('closed_at', '<', range.to);
+  }
+  const [rows, count] = await Promise.all([sums.groupBy('kind').orderBy('kind').execute(), closed.executeTakeFirst()]);
+  const byKind = new Map<string, Cents>(rows.map((r) => [r.kind, Number(r.total)]));
+  const of = (kind: string) => byKind.get(kind) ?? 0;
+  const named = new Set(['trade', 'swap', 'deposit', 'withdrawal', 'credit']);
+  const other = rows.filter((r) => !named.has(r.kind) && Number(r.total) !== 0).map((r) => ({ kind: r.kind, amount: formatCents(Number(r.total)) }));
+  // Every kind but credit moves the balance.
+  const net = rows.reduce((sum, r) => (r.kind === 'credit' ? sum : sum + Number(r.total)), 0);
+  return {
+    profit: formatCents(of('trade')),
+    swaps: formatCents(of('swap')),
+    deposits: formatCents(of('deposit')),
+    withdrawals: formatCents(-of('withdrawal')),
+    other,
+    net: formatCents(net),
+    credit: formatCents(of('credit')),
+    closedPositions: Number(count?.n ?? 0),
+  };
+}
