@@ -45,9 +45,9 @@ describe('trader history: orders, balance operations and totals', () => {
   let admin: Client;
   let a: SignedInTrader;
   let other: SignedInTrader;
-  const marks: Record<string, number> = {};
-  const tickets: Record<string, number> = {};
-  const orders: Record<string, number> = {};
+  const marks = { start: 0, ordersDone: 0, closes: 0, end: 0 };
+  const tickets = { held: 0, fromOrder: 0, sameMs: 0 };
+  const orders = { filled: 0, cancelled: 0, expired: 0, sameMs: 0 };
 
   const step = () => t.clock.advance(1000);
   const place = async (client: Client, body: Record<string, unknown>) => {
