@@ -137,28 +137,61 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
-  it('sets stops with the steppers from the valid side, names stops on the wrong side before sending, and sends them', async () => {
+  it('sets stops with the steppers ten spreads from the valid side, says what each is worth, names stops on the wrong side before sending, and sends them', async () => {
     const { trader, context, page, entry } = await fundedTerminal();
     await entry.openFromRow('EURUSD');
     const sl = entry.dialog().getByRole('textbox', { name: 'Stop loss' });
     const tp = entry.dialog().getByRole('textbox', { name: 'Take profit' });
     assert.equal(await sl.inputValue(), '', 'no stop loss until set');
-    // For a Buy the first press starts ten points from the bid: the stop loss below, the take profit above.
+    await entry.dialog().getByText('No stop loss', { exact: true }).waitFor();
+    // The spread is 20 points: for a Buy the first press lands ten spreads (200 points) from the
+    // bid, the stop loss below, the take profit above — not one pip away.
     await entry.dialog().getByRole('button', { name: 'Lower the stop loss' }).click();
-    assert.equal(await sl.inputValue(), '1.09990');
+    assert.equal(await sl.inputValue(), '1.09800');
     await entry.dialog().getByRole('button', { name: 'Raise the take profit' }).click();
     await entry.dialog().getByRole('button', { name: 'Raise the take profit' }).click();
-    assert.equal(await tp.inputValue(), '1.10011');
-    // That stop loss is wrong for a Sell (its take profit, under the ask, would do): said at once, nothing sent.
+    assert.equal(await tp.inputValue(), '1.10201');
+    // Beside each: its distance from the bid in points, and what 0.01 lot bought at 1.10020 makes there.
+    assert.equal(await page.getByTestId('dialog-sl-stake').textContent(), '200 pts · -2.20 USD');
+    assert.equal(await page.getByTestId('dialog-tp-stake').textContent(), '201 pts · +1.81 USD');
+    assert.match((await page.getByTestId('dialog-sl-stake').locator('span').last().getAttribute('class')) ?? '', /tp-negative/);
+    // A larger volume stakes more at the same levels.
+    await entry.setVolume('0.5');
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-sl-stake"]')?.textContent === '200 pts · -110.00 USD');
+    await entry.setVolume('0.01');
+    // Both levels are wrong for a Sell: said at once, beside each, and nothing sent.
     await entry.button('sell').click();
     await entry.dialog().getByText('For a Sell, the stop loss must be above the current ask.').waitFor();
-    assert.equal(await entry.dialog().getByText('For a Sell, the take profit must be below the current ask.').count(), 0);
+    await entry.dialog().getByText('For a Sell, the take profit must be below the current ask.').waitFor();
     await look(page, 'terminal-order-stops-wrong-side');
     assert.deepEqual(await openTrades(trader.client), []);
     await entry.button('buy').click();
     await entry.dialog().waitFor({ state: 'hidden' });
     const position = await eventually('the position', async () => (await openTrades(trader.client))[0]);
-    assert.deepEqual([position.type, position.stopLoss, position.takeProfit], ['Buy', 1.0999, 1.10011]);
+    assert.deepEqual([position.type, position.stopLoss, position.takeProfit], ['Buy', 1.098, 1.10201]);
+    await context.close();
+  });
+
+  it("names the free margin a refusal names: the preview and the server's message agree to the cent, in the figures' format", async () => {
+    const { trader, context, page, entry } = await fundedTerminal('100.00');
+    await pushTicks(harness(), [{ symbol: 'USDJPY', bid: 151.2, ask: 151.22 }]);
+    // Held: 0.01 USDJPY, −20 JPY at these prices = −0.1322… USD: the live free margin has a fraction of a cent.
+    const held = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'USDJPY', tradestypes: 'buy', volume: 0.01 });
+    assert.equal(held.status, 200, JSON.stringify(held.body));
+    await eurusd(1.10037, 1.10057);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.10037');
+    await page.waitForFunction(() => document.querySelector('[data-testid="footer-free-margin"]')?.textContent === '89.8700');
+    await entry.openFromRow('EURUSD');
+    await entry.setVolume('0.09');
+    // 89.8677… − 99.0333 − 1.80 of spread = −10.9656… → −10.97 (from the free margin rounded first, −10.96).
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-free-after-buy"]')?.textContent === '-10.9700 USD');
+    const preview = { margin: await entry.margin('buy'), free: await entry.freeMarginAfter('buy') };
+    assert.equal(preview.margin, '99.0300 USD');
+    await entry.button('buy').click();
+    await entry.refusal().waitFor();
+    const message = (await entry.refusal().getByText(/^Not enough free margin/).textContent()) ?? '';
+    assert.equal(message, `Not enough free margin: this order needs ${preview.margin} of margin; free margin would be ${preview.free}.`);
+    assert.deepEqual((await openTrades(trader.client)).map((p) => p.symbol), ['USDJPY']);
     await context.close();
   });
 
@@ -236,9 +269,15 @@ describe('the terminal order entry', () => {
     assert.equal(await entry.dialog().getByRole('textbox', { name: 'Limit price' }).inputValue(), '1.10000');
     await screenshots(page, 'terminal-order-stop-limit', { dark: true });
     await entry.chooseType('Buy Limit');
-    // The price starts ten points under the ask, where a Buy Limit is valid.
+    // The price starts ten points under the ask, where a Buy Limit is valid; its stepper moves it a point.
     assert.equal(await entry.price().inputValue(), '1.10010');
+    await entry.dialog().getByRole('button', { name: 'Lower the price' }).click();
+    assert.equal(await entry.price().inputValue(), '1.10009');
     await entry.price().fill('1.09950');
+    // Its stop loss starts around its own price, ten spreads below it, and is measured from it.
+    await entry.dialog().getByRole('button', { name: 'Lower the stop loss' }).click();
+    assert.equal(await entry.dialog().getByRole('textbox', { name: 'Stop loss' }).inputValue(), '1.09750');
+    assert.equal(await page.getByTestId('dialog-sl-stake').textContent(), '200 pts · -2.00 USD');
     assert.equal(await entry.button('sell').count(), 0, 'a Buy Limit has no Sell button');
     await look(page, 'terminal-order-pending');
     await entry.button('buy').click();
@@ -279,6 +318,8 @@ describe('the terminal order entry', () => {
     await entry.chooseType('Buy Limit');
     const expiry = entry.dialog().getByLabel('Expiry (GMT+9)');
     await expiry.fill('2030-11-30T12:00');
+    // Said back in the app's own format and zone, whatever the browser's picker shows.
+    await entry.dialog().getByText('Expires 30 Nov 2030, 12:00:00 GMT+9').waitFor();
     await entry.button('buy').click();
     await entry.dialog().waitFor({ state: 'hidden' });
     const [order] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderId: number; expiration: string | null }[];

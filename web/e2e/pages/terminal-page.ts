@@ -71,7 +71,7 @@ export class OrderEntry {
     await this.volume().fill(volume);
   }
 
-  /** The margin the dialog says the order needs for this side, as shown ('10.80 USD'). */
+  /** The margin the dialog says the order needs for this side, as shown ('10.8000 USD'). */
   async margin(side: 'buy' | 'sell'): Promise<string> {
     return ((await this.page.getByTestId(`dialog-margin-${side}`).textContent()) ?? '').trim();
   }

@@ -1,4 +1,4 @@
-import { ActionIcon, NumberInput, Text } from '@mantine/core';
+import { ActionIcon, NumberInput } from '@mantine/core';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { openPrice, profitAtLevel } from '@tradeport/trading-math';
@@ -122,20 +122,19 @@ export function StopLevelInput({ label, kind, side, symbol, digits, value, onCha
   const from = reference ?? referencePrice(side, bid, ask);
   let description: ReactNode = null;
   if (stake) {
-    if (!(value > 0)) description = <Text span size="xs" c="dimmed">{`No ${what}`}</Text>;
+    if (!(value > 0)) description = `No ${what}`;
     else {
       const open = stake.open ?? (Number.isFinite(bid) && Number.isFinite(ask) ? openPrice(side, { bid, ask }) : Number.NaN);
       const money = Number.isFinite(open) ? profitAtLevel(side, stake.volume, open, value, { contractSize: stake.instrument.contractSize, quote: stake.instrument.quoteCurrency }, priceLookup((s) => stream.getQuote(s)?.quote)) : null;
       const cents = money === null ? null : centsText(money);
       const sign = money === null || money.isZero() ? 0 : money.isNegative() ? -1 : 1;
+      // In the field's description (its size and dimmed colour); the money in its sign's colour.
       description = (
-        <Text span size="xs" className="tp-figure" data-testid={testId ? `${testId}-stake` : undefined}>
-          <Text span size="xs" c="dimmed" inherit>
-            {Number.isFinite(from) ? `${pointsBetween(value, from, digits).toLocaleString('en-US')} pts` : '— pts'}
-            {' · '}
-          </Text>
+        <span className="tp-figure" data-testid={testId ? `${testId}-stake` : undefined}>
+          {Number.isFinite(from) ? `${pointsBetween(value, from, digits).toLocaleString('en-US')} pts` : '— pts'}
+          {' · '}
           <span className={sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : undefined}>{cents === null ? '— USD' : `${sign > 0 ? '+' : ''}${formatUsd(cents)} USD`}</span>
-        </Text>
+        </span>
       );
     }
   }
