@@ -36,6 +36,9 @@ describe('account events in the terminal', () => {
       assert.ok(keys.includes(queryKeys.withdrawals) && keys.includes(queryKeys.withdrawable), status);
     }
     assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, balance: '1.00', credit: '0.00', reason: 'deposit-approved' }).includes(queryKeys.withdrawable));
+    // History's balance operations and totals follow every money event.
+    for (const status of ['0', '1', '2', '3'] as const) assert.ok(keysForEvent({ ...request, status }).includes(queryKeys.ledger), status);
+    assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, balance: '1.00', credit: '0.00', reason: 'position-closed' }).includes(queryKeys.ledger));
     assert.equal(toastForEvent({ ...request, status: '3' }), null);
     assert.equal(toastForEvent({ ...request, status: '0' }), null);
     assert.equal(toastForEvent({ ...request, status: '2' })?.title, 'Withdrawal rejected');

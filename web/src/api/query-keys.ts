@@ -12,6 +12,8 @@ export const queryKeys = {
   activePaymentAccounts: ['payment-accounts', 'active'] as const,
   activity: ['activity'] as const,
   tradesHistory: ['trades-history'] as const,
+  /** What the ledger holds besides closed positions, and History's totals: any money event changes them. */
+  ledger: ['ledger'] as const,
   /** The trader's open positions and pending orders (the terminal's positions panel). */
   trades: ['trades'] as const,
   pendingOrders: ['pending-orders'] as const,

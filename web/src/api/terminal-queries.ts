@@ -41,7 +41,7 @@ export function useTerminalMargins() {
 }
 
 function refreshAccount(client: QueryClient) {
-  return Promise.all([queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory, queryKeys.pendingOrders].map((queryKey) => client.invalidateQueries({ queryKey })));
+  return Promise.all([queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory, queryKeys.pendingOrders, queryKeys.ledger].map((queryKey) => client.invalidateQueries({ queryKey })));
 }
 
 /**

@@ -9,17 +9,17 @@ const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected', '3': 'c
 export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])[] {
   switch (event.type) {
     case 'moneyRequest.updated':
-      return [event.kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
+      return [event.kind === 'deposit' ? queryKeys.deposits : queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable, queryKeys.ledger];
     case 'balance.changed':
       // A balance operation of the broker is also a line of the trader's activity.
-      return event.amount !== undefined ? [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable, queryKeys.activity] : [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
+      return event.amount !== undefined ? [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable, queryKeys.ledger, queryKeys.activity] : [queryKeys.profile, queryKeys.margins, queryKeys.withdrawable, queryKeys.ledger];
     case 'position.opened':
     case 'position.closed':
     case 'order.updated':
-      return [queryKeys.trades, queryKeys.pendingOrders, queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable];
+      return [queryKeys.trades, queryKeys.pendingOrders, queryKeys.tradesHistory, queryKeys.profile, queryKeys.margins, queryKeys.withdrawable, queryKeys.ledger];
     case 'account.marginCall':
     case 'account.stopOut':
-      return [queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory];
+      return [queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory, queryKeys.ledger];
     case 'account.sessionsRevoked':
       return [];
   }
@@ -78,5 +78,5 @@ export function invalidateForEvent(client: QueryClient, event: AccountEvent): vo
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.withdrawable]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.withdrawable, queryKeys.ledger]) void client.invalidateQueries({ queryKey: key });
 }
