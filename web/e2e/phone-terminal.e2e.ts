@@ -161,7 +161,7 @@ describe('the phone terminal', () => {
     assert.match((await terminal.orderButton('buy').textContent()) ?? '', /1\.10020/);
     assert.match((await terminal.orderButton('sell').textContent()) ?? '', /1\.10000/);
     await terminal.volume().fill('0.5');
-    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '550.00 USD');
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '550.0000 USD');
     await look(page, 'phone-order-screen');
     assert.deepEqual(await terminal.smallTouchTargets(), [], 'the order screen: every touch target is at least 44 px');
     // Fresh again: the checks above took long enough for the quote to go quiet.
@@ -209,7 +209,18 @@ describe('the phone terminal', () => {
     await page.getByText("You don't have any positions").waitFor();
     await page.getByTestId('phone-trading').locator('label', { hasText: 'History' }).tap();
     await page.getByTestId(`phone-history-${position.ticket}`).waitFor();
+    // Above the list, the period's totals: the closed position's profit, and the deposit that funded it.
+    const [closed] = (await trader.client.get('/dashboard/customer/getTradesHistory.php')).body.data as { profit: string }[];
+    const profit = `${Number(closed?.profit) > 0 ? '+' : ''}${Number(closed?.profit).toFixed(2)}`;
+    await page.waitForFunction((p) => document.querySelector('[data-testid="total-profit"]')?.textContent === p, profit);
+    assert.equal(await page.getByTestId('total-closed').textContent(), '1 closed position');
+    assert.match((await page.getByTestId('range-totals').textContent()) ?? '', /^Totals · Last 30 days/);
     await look(page, 'phone-trading-history');
+    // Another period: 'Today' holds the same; the select is thumb-sized.
+    await page.getByTestId('phone-period').selectOption('today');
+    await page.waitForFunction(() => /^Totals · Today/.test(document.querySelector('[data-testid="range-totals"]')?.textContent ?? ''));
+    await page.getByTestId(`phone-history-${position.ticket}`).waitFor();
+    assert.ok(((await page.getByTestId('phone-period').boundingBox())?.height ?? 0) >= 44);
     await context.close();
   });
 

@@ -1,4 +1,4 @@
-import { Button, Center, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Center, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconTrash } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { pendingSide } from '@tradeport/trading-math';
@@ -14,7 +14,9 @@ import { toastError } from '../../ui/toast';
 import { ModifyOrderModal } from '../modify-order-modal';
 import { hasCredit, MarginCallBanner, useLiveAccount } from '../positions-account';
 import { useSymbolMap } from '../positions-hooks';
-import { CLOSE_REASON_LABELS } from '../positions-live';
+import { DEFAULT_HISTORY_PRESET, HISTORY_PRESETS, presetDates, rangeLabel, type HistoryPreset } from '../history-range';
+import { HistoryTotals, type HistoryRange } from '../history-totals';
+import { CLOSE_REASON_LABELS, dateRangeMs } from '../positions-live';
 import { ORDER_TYPE_LABELS } from '../../format/order-types';
 import { SideText, SignedMoney } from '../positions-table';
 import classes from './phone-terminal.module.css';
@@ -155,19 +157,46 @@ function OrdersList() {
   );
 }
 
-/** Closed positions, newest first, a page at a time with the server's cursor (the desktop History's call). */
+/**
+ * Closed positions of a preset span of the trader's days, newest first, a page at a time with the
+ * server's cursor (the desktop History's call), under the span's totals.
+ */
 function HistoryList() {
+  const [preset, setPreset] = useState<Exclude<HistoryPreset, 'custom'>>(DEFAULT_HISTORY_PRESET as Exclude<HistoryPreset, 'custom'>);
+  const days = presetDates(preset, new Date());
+  const range = dateRangeMs(days.from, days.to);
+  const shown = range.ok ? { from: range.from, to: range.to } : {};
+  return (
+    <Stack gap={0}>
+      <NativeSelect
+        label="Period"
+        size="md"
+        px="sm"
+        pb="xs"
+        value={preset}
+        onChange={(e) => setPreset(e.currentTarget.value as Exclude<HistoryPreset, 'custom'>)}
+        data={HISTORY_PRESETS.filter((p) => p.value !== 'custom').map((p) => ({ value: p.value, label: p.label }))}
+        styles={{ input: { minHeight: 44 } }}
+        data-testid="phone-period"
+      />
+      <HistoryTotals range={shown} label={rangeLabel(preset, days.from, days.to)} layout="grid" />
+      <ClosedPositions range={shown} />
+    </Stack>
+  );
+}
+
+function ClosedPositions({ range }: { range: HistoryRange }) {
   const known = useSymbolMap();
   const pages = useInfiniteQuery({
-    queryKey: [...queryKeys.tradesHistory, 'phone'],
-    queryFn: ({ pageParam, signal }) => callApi('getTradesHistory', { before: pageParam, limit: HISTORY_PAGE_ROWS }, { signal }),
+    queryKey: [...queryKeys.tradesHistory, 'phone', range.from ?? null, range.to ?? null],
+    queryFn: ({ pageParam, signal }) => callApi('getTradesHistory', { ...range, before: pageParam, limit: HISTORY_PAGE_ROWS }, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   if (pages.isPending) return <TableSkeleton rows={4} height={56} />;
   if (pages.isError) return <ErrorState error={pages.error} onRetry={() => void pages.refetch()} title="Could not load your history" />;
   const rows = pages.data.pages.flatMap((p) => p.data);
-  if (rows.length === 0) return <EmptyState message="No closed positions yet" />;
+  if (rows.length === 0) return <EmptyState message="No closed positions in this period" />;
   return (
     <Stack gap={0}>
       <ul aria-label="Closed positions" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
@@ -190,7 +219,7 @@ function HistoryList() {
               <Text size="xs" c="dimmed" span className={classes.itemEnd}>
                 {CLOSE_REASON_LABELS[r.closeReason]}
               </Text>
-              <Text size="xs" c="dimmed" span className="tp-figure" style={{ gridColumn: '1 / -1' }}>
+              <Text size="xs" c="dimmed" span className="tp-figure" style={{ gridColumn: '1 / -1', whiteSpace: 'normal' }}>
                 #{r.ID} · {shortTime(r.timeStamp)} – {shortTime(r.closeTime)}
               </Text>
             </li>
