@@ -71,11 +71,11 @@ function terminalFixture(options: { market?: NonNullable<Parameters<typeof start
     await screenshots(page, name, { dark: true });
   }
 
-  return { harness: () => h, eurusd, fundedTrader, openTerminal, fundedTerminal, open, look };
+  return { harness: () => h, admin: () => admin, eurusd, fundedTrader, openTerminal, fundedTerminal, open, look };
 }
 
 describe('the terminal positions panel', () => {
-  const { harness, eurusd, fundedTrader, openTerminal, fundedTerminal, open, look } = terminalFixture();
+  const { harness, admin, eurusd, fundedTrader, openTerminal, fundedTerminal, open, look } = terminalFixture();
 
   it('shows an open position with its profit and the account figures moving under pushed ticks', async () => {
     const { trader, context, page, panel } = await fundedTerminal();
@@ -150,6 +150,8 @@ describe('the terminal positions panel', () => {
     await panel.modifyPosition(ticket);
     // A Buy's stop loss above the bid is refused by the server, with its own words, and nothing changes.
     await panel.setStops({ stopLoss: '1.1010' });
+    // Beside the level: 100 points from the bid, where 0.1 lot bought at 1.10020 would make +8.00.
+    assert.equal(await page.getByTestId('modify-sl-stake').textContent(), '100 pts · +8.00 USD');
     await panel.dialog().getByRole('alert').waitFor();
     assert.match((await panel.dialog().getByRole('alert').textContent()) ?? '', /stop loss must be below/i);
     await look(page, 'terminal-positions-modify-refused');
@@ -319,7 +321,8 @@ describe('the terminal positions panel', () => {
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.trimEnd().split('\r\n');
     assert.equal(lines[0], 'Ticket,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap,Profit,Close reason,Comment');
-    assert.equal(lines.length, total + 1, 'every row of the range, across pages');
+    assert.equal(lines.length, total + 2, 'every row of the range, across pages, and the deposit that funded them');
+    assert.match(lines.at(-1) ?? '', /^,,Deposit,,,,,,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},,,10000\.00,,/);
     // Times a spreadsheet opens as dates, and the position's comment, quoted as CSV needs.
     const first = lines.find((l) => l.endsWith(',"first, ""quoted"""'));
     assert.ok(first, 'the first trade with its comment');
@@ -328,6 +331,68 @@ describe('the terminal positions panel', () => {
     // A range without trades: nothing shown, and a CSV of the header only.
     await panel.historyRange('2020-01-01', '2020-01-31');
     await page.getByText('No closed positions in this range').waitFor();
+    await context.close();
+  });
+
+  it('History lists every order (market ones too), totals the period with its preset, and exports the balance operations in the CSV', async () => {
+    const { trader, context, page, panel } = await fundedTerminal();
+    const closed = await open(trader.client, { side: 'buy', volume: 1, comment: 'breakout' });
+    await eurusd(1.1012);
+    assert.equal((await postJson(trader.client, '/platform/updateTrades.php', { ticket: closed })).status, 200);
+    const placed = await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.1, price: 1.09 });
+    assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    assert.equal((await postJson(trader.client, '/platform/cancelPendingOrder.php', { orderId: placed.body.orderId })).status, 200);
+    const held = await open(trader.client, { side: 'sell', volume: 0.5 });
+    const withdrawal = await postJson(trader.client, '/platform/addWithdrawal.php', { withdrawalsAmount: '250.00', paymentAccount: 'IBAN 1' });
+    assert.equal(withdrawal.status, 200, JSON.stringify(withdrawal.body));
+    assert.equal((await postJson(admin(), '/dashboard/admin/editStatusWithdrawal.php', { withdrawals_id: withdrawal.body.id, status: 1 })).status, 200);
+
+    await panel.openTab('History');
+    await panel.historyRow(closed).waitFor();
+    // The last 30 days by default: the closed Buy's +100.00, the deposit and the withdrawal.
+    await page.waitForFunction(() => document.querySelector('[data-testid="total-net"]')?.textContent === '+9,850.00');
+    assert.deepEqual(
+      await Promise.all(['profit', 'swaps', 'deposits', 'withdrawals', 'closed'].map((w) => panel.total(w))),
+      ['+100.00', '0.00', '10,000.00', '250.00', '1 closed position'],
+    );
+    assert.match((await page.getByTestId('range-totals').textContent()) ?? '', /^Totals · Last 30 days/);
+
+    // Orders: the market Buy and Sell with the cancelled Buy Limit, newest first.
+    await panel.root().getByText('Orders', { exact: true }).click();
+    await panel.orderHistoryTable().waitFor();
+    const rows = await panel.orderHistoryTable().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-testid'), [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())]));
+    assert.deepEqual(
+      rows.map(([id, cells]) => [id, cells?.[2], cells?.[3], cells?.[4], cells?.[9]]),
+      [
+        [`history-market-${held}`, 'Sell', '0.50', '1.10120', 'Filled'],
+        [`history-order-${placed.body.orderId}`, 'Buy Limit', '0.10', '1.09000', 'Cancelled'],
+        [`history-market-${closed}`, 'Buy', '1.00', '1.10020', 'Filled'],
+      ],
+    );
+    await look(page, 'terminal-history-orders');
+
+    // Today holds all of it; a month long ago nothing, and totals of zero.
+    await panel.historyPreset('Today');
+    await page.waitForFunction(() => /^Totals · Today/.test(document.querySelector('[data-testid="range-totals"]')?.textContent ?? ''));
+    await page.waitForFunction(() => document.querySelector('[data-testid="total-net"]')?.textContent === '+9,850.00');
+    await panel.root().getByText('Closed positions', { exact: true }).click();
+    const today = new Date().toISOString().slice(0, 10);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const lines = readFileSync(await download.path(), 'utf8').trimEnd().split('\r\n');
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(',').slice(0, 3).concat(l.split(',')[11] ?? '')),
+      [
+        ['', '', 'Withdrawal', '-250.00'],
+        [String(closed), 'EURUSD', 'Buy', '100.00'],
+        ['', '', 'Deposit', '10000.00'],
+      ],
+    );
+    assert.match(download.suggestedFilename(), new RegExp(`positions-${today}-to-${today}\\.csv$`));
+    await panel.historyRange('2020-01-01', '2020-01-31');
+    await page.getByText('No closed positions in this range').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="total-net"]')?.textContent === '0.00');
+    assert.match((await page.getByTestId('range-totals').textContent()) ?? '', /^Totals · 01 Jan 2020 – 31 Jan 2020/);
+    await look(page, 'terminal-history-empty-range');
     await context.close();
   });
 

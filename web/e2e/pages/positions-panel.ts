@@ -94,9 +94,22 @@ export class PositionsPanel {
     await this.dialog().waitFor();
   }
 
+  /** History's period: one of its presets ('Today', 'Last 7 days', …, 'Custom'). */
+  async historyPreset(label: string): Promise<void> {
+    await this.root().getByRole('combobox', { name: 'Period' }).click();
+    await this.page.getByRole('option', { name: label, exact: true }).click();
+  }
+
+  /** A custom History range, From and To as YYYY-MM-DD. */
   async historyRange(from: string, to: string): Promise<void> {
+    if ((await this.root().getByLabel('From', { exact: true }).count()) === 0) await this.historyPreset('Custom');
     await this.root().getByLabel('From', { exact: true }).fill(from);
     await this.root().getByLabel('To', { exact: true }).fill(to);
+  }
+
+  /** History's totals under the table: 'profit', 'swaps', 'deposits', 'withdrawals', 'net', a ledger kind, or 'closed'. */
+  async total(which: string): Promise<string> {
+    return ((await this.page.getByTestId(`total-${which}`).textContent()) ?? '').trim();
   }
 
   async historyTickets(): Promise<number[]> {
