@@ -21,7 +21,7 @@ import { assertFailure, closePosition, margins, openPosition, openTrades, push, 
  */
 
 const ADD_OP = calls.addBalanceOperation.path;
-const LIST_OPS = calls.getBalanceOperations.path;
+const LIST_OPS = calls.getTraderBalanceOperations.path;
 const ADD_NOTE = calls.addMoneyRequestNote.path;
 const NOTES = calls.getMoneyRequestNotes.path;
 const RISK = calls.getWithdrawalRisk.path;

@@ -57,12 +57,12 @@ export const balanceOperationRow = z.object({
 });
 export type BalanceOperationRow = z.infer<typeof balanceOperationRow>;
 
-export const balanceOperationsQuery = z.object({
+export const traderBalanceOperationsQuery = z.object({
   traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.'),
   limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(50),
   offset: z.coerce.number({ error: 'offset must be a number.' }).int('offset must be a whole number.').min(0, 'offset must not be negative.').max(1_000_000_000, 'offset is too large.').optional().default(0),
 });
-export const balanceOperationsResponse = z.object({ status: z.literal('success'), total: z.number(), data: z.array(balanceOperationRow) });
+export const traderBalanceOperationsResponse = z.object({ status: z.literal('success'), total: z.number(), data: z.array(balanceOperationRow) });
 
 // ------------------------------------------------------------------ money request notes and reject reasons
 

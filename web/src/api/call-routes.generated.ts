@@ -64,7 +64,7 @@ export const callRoutes = {
   getLegalDocuments: { method: 'GET', path: '/getLegalDocuments.php', access: 'public' },
   getLegalDocument: { method: 'GET', path: '/getLegalDocument.php', access: 'public' },
   addBalanceOperation: { method: 'POST', path: '/dashboard/admin/addBalanceOperation.php', access: 'admin' },
-  getBalanceOperations: { method: 'GET', path: '/dashboard/admin/getBalanceOperations.php', access: 'admin' },
+  getTraderBalanceOperations: { method: 'GET', path: '/dashboard/admin/getBalanceOperations.php', access: 'admin' },
   addMoneyRequestNote: { method: 'POST', path: '/dashboard/admin/addMoneyRequestNote.php', access: 'admin' },
   getMoneyRequestNotes: { method: 'GET', path: '/dashboard/admin/getMoneyRequestNotes.php', access: 'admin' },
   getWithdrawalRisk: { method: 'GET', path: '/dashboard/admin/getWithdrawalRisk.php', access: 'admin' },

@@ -17,7 +17,7 @@ export const moneyToolKeys = {
 };
 
 export type BalanceOperationInput = CallInput<'addBalanceOperation'>;
-export type BalanceOperationRow = CallOutput<'getBalanceOperations'>['data'][number];
+export type BalanceOperationRow = CallOutput<'getTraderBalanceOperations'>['data'][number];
 export type RequestNote = CallOutput<'getMoneyRequestNotes'>['data'][number];
 export type WithdrawalRisk = CallOutput<'getWithdrawalRisk'>['data'][number];
 
@@ -29,7 +29,7 @@ function invalidate(client: QueryClient, keys: readonly QueryKey[]) {
 export function useBalanceOperations(traderId: number, limit: number, offset: number) {
   return useQuery({
     queryKey: moneyToolKeys.balanceOperationsOf(traderId, limit, offset),
-    queryFn: ({ signal }) => callApi('getBalanceOperations', { traderId, limit, offset }, { signal }),
+    queryFn: ({ signal }) => callApi('getTraderBalanceOperations', { traderId, limit, offset }, { signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -17,7 +17,7 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.addBalanceOperation, async ({ body, actor, idempotencyKey }) => addBalanceOperation(ctx, actor, body, idempotencyKey));
 
-  registerCall(app, calls.getBalanceOperations, async ({ query }) => ({ status: 'success' as const, ...(await listBalanceOperations(ctx, query.traderId, query.limit, query.offset)) }));
+  registerCall(app, calls.getTraderBalanceOperations, async ({ query }) => ({ status: 'success' as const, ...(await listBalanceOperations(ctx, query.traderId, query.limit, query.offset)) }));
 
   registerCall(app, calls.addMoneyRequestNote, async ({ body, actor }) => ({ status: 'success' as const, message: 'Note added.', data: await addRequestNote(ctx, actor, body.requestId, body.note) }));
 
