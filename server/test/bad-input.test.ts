@@ -129,6 +129,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editTerminalSettings: () => ({ oneClickTrading: false, hotkeys: false }),
       addBalanceOperation: () => ({ traders_id: victim.id, type: 'adjustment', amount: '1.00', reason: 'Goodwill' }),
       addMoneyRequestNote: () => ({ requestId: withdrawalId, note: 'Checked by phone.' }),
+      editFavourites: () => ({ symbol: 'EURUSD', favourite: true }),
     };
   });
   after(() => t.close());

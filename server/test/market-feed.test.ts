@@ -401,6 +401,8 @@ describe('getQuotes and getMainCurrencies', () => {
     assert.equal(eurusd.digits, 5);
     assert.equal(eurusd.contractSize, 100_000);
     assert.deepEqual(eurusd.sessions, ['America/New_York Sun 17:00-Fri 17:00']);
+    // Swaps in points per lot per day, as the catalogue writes them (the price table's instrument details).
+    assert.deepEqual([eurusd.swapLong, eurusd.swapShort], [-7.2, 2.1]);
     assert.equal(r.body.data.find((row: { Symbol: string }) => row.Symbol === 'XAUUSD').contractSize, 100);
   });
 

@@ -18,6 +18,8 @@ const record = (Symbol: string, baseCurrency: string, quoteCurrency: string, dig
   volumeMax: 100,
   calcMode,
   sessions: [],
+  swapLong: 0,
+  swapShort: 0,
 });
 
 const EURUSD = record('EURUSD', 'EUR', 'USD', 5);

@@ -10,3 +10,4 @@ export * from './market';
 export * from './trading';
 export * from './site';
 export * from './chart';
+export * from './favourites';

@@ -20,6 +20,9 @@ export const symbolRecord = z.object({
   volumeMax: z.number(),
   calcMode: z.enum(['forex', 'cfd']),
   sessions: z.array(z.string()),
+  /** Swap of a Buy and of a Sell, in points per lot per day (charged at the daily rollover; Wednesday's counts three days). */
+  swapLong: z.number(),
+  swapShort: z.number(),
 });
 export type SymbolRecord = z.infer<typeof symbolRecord>;
 export const symbolsResponse = z.object({ status: z.literal('success'), data: z.array(symbolRecord) });

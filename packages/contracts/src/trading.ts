@@ -405,19 +405,25 @@ export const traderDetailsResponse = z.object({
   activity: z.array(z.object({ id: z.number(), timeStamp: timestamp, activity: z.string(), details: z.string(), ip: z.string(), status: z.string() })),
 });
 
-/** The trading terminal's per-user settings, kept on the server; both are off until the user turns them on. */
-export const terminalSettings = z.object({ oneClickTrading: z.boolean(), hotkeys: z.boolean() });
+/**
+ * The trading terminal's per-user settings, kept on the server; all are off until the user turns
+ * them on: one-click trading, hotkeys, and the price table's optional columns (the day's change in
+ * percent, the spread in points).
+ */
+export const terminalSettings = z.object({ oneClickTrading: z.boolean(), hotkeys: z.boolean(), changeColumn: z.boolean(), spreadColumn: z.boolean() });
 export type TerminalSettings = z.infer<typeof terminalSettings>;
 export const terminalSettingsResponse = z.object({ status: z.literal('success'), data: terminalSettings });
 const settingFlag = (name: string) => z.boolean({ error: `${name} must be true or false.` }).optional();
-/** Change one or both settings; the others stay as they are. Unknown settings are refused. */
-const settingNames = ['oneClickTrading', 'hotkeys'];
+/** The settings' names, as sent and answered. */
+export const TERMINAL_SETTING_NAMES = ['oneClickTrading', 'hotkeys', 'changeColumn', 'spreadColumn'] as const;
+const settingList = TERMINAL_SETTING_NAMES.join(', ');
+/** Change one or more settings; the others stay as they are. Unknown settings are refused. */
 export const editTerminalSettingsRequest = z
-  .looseObject({ oneClickTrading: settingFlag('oneClickTrading'), hotkeys: settingFlag('hotkeys') })
+  .looseObject({ oneClickTrading: settingFlag('oneClickTrading'), hotkeys: settingFlag('hotkeys'), changeColumn: settingFlag('changeColumn'), spreadColumn: settingFlag('spreadColumn') })
   .superRefine((v, ctx) => {
     for (const key of Object.keys(v)) {
-      if (!settingNames.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `Unknown setting: ${key.slice(0, 40)}. The settings are oneClickTrading and hotkeys.` });
+      if (!(TERMINAL_SETTING_NAMES as readonly string[]).includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `Unknown setting: ${key.slice(0, 40)}. The settings are ${settingList}.` });
     }
-    if (v.oneClickTrading === undefined && v.hotkeys === undefined) ctx.addIssue({ code: 'custom', path: ['oneClickTrading'], message: 'Send at least one setting: oneClickTrading or hotkeys.' });
+    if (TERMINAL_SETTING_NAMES.every((name) => v[name] === undefined)) ctx.addIssue({ code: 'custom', path: ['oneClickTrading'], message: `Send at least one setting: ${settingList}.` });
   });
 export type EditTerminalSettingsRequest = z.infer<typeof editTerminalSettingsRequest>;

@@ -7,6 +7,7 @@ import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-rou
 import { authRoutes } from '../transport/http/routes/auth-routes';
 import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
+import { favouritesRoutes } from '../transport/http/routes/favourites-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
 import { siteRoutes } from '../transport/http/routes/site-routes';
 import { systemRoutes } from '../transport/http/routes/system-routes';
@@ -67,6 +68,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     marketRoutes(api);
     tradingRoutes(api);
     chartRoutes(api);
+    favouritesRoutes(api);
     authRoutes(api);
     accountRoutes(api);
     adminRoutes(api);

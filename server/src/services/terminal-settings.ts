@@ -3,10 +3,12 @@ import { prepared, type Param } from '../storage/prepared';
 import type { ServiceContext } from './context';
 
 // At most one row: user_id is the table's primary key.
-const storedSettings = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('terminal_settings').select(['one_click_trading', 'hotkeys']).where('user_id', '=', param('userId')));
+const storedSettings = prepared((db, param: Param<{ userId: number }>) =>
+  db.selectFrom('terminal_settings').select(['one_click_trading', 'hotkeys', 'change_column', 'spread_column']).where('user_id', '=', param('userId')),
+);
 
 /** The stored row of a user's settings, none if never changed (as `terminalSettingsRows` reads it). */
-export type TerminalSettingsRows = readonly { one_click_trading: number; hotkeys: number }[];
+export type TerminalSettingsRows = readonly { one_click_trading: number; hotkeys: number; change_column: number; spread_column: number }[];
 
 /**
  * The stored row of a user's settings (an empty list if never changed). On SQLite a prepared read:
@@ -17,10 +19,12 @@ export function terminalSettingsRows(ctx: ServiceContext, userId: number): Promi
   return storedSettings.all(ctx.db, { userId });
 }
 
-/** The settings those rows show; a user who never changed them has both off. */
+const on = (flag: number | undefined) => Number(flag ?? 0) === 1;
+
+/** The settings those rows show; a user who never changed them has every one off. */
 export const settingsOfRows = (rows: TerminalSettingsRows): TerminalSettings => {
   const row = rows[0];
-  return { oneClickTrading: Number(row?.one_click_trading ?? 0) === 1, hotkeys: Number(row?.hotkeys ?? 0) === 1 };
+  return { oneClickTrading: on(row?.one_click_trading), hotkeys: on(row?.hotkeys), changeColumn: on(row?.change_column), spreadColumn: on(row?.spread_column) };
 };
 
 /** A user's terminal settings (see `settingsOfRows`). */
@@ -28,18 +32,24 @@ export async function terminalSettingsOf(ctx: ServiceContext, userId: number): P
   return settingsOfRows(await terminalSettingsRows(ctx, userId));
 }
 
+/** Each setting's column. */
+const COLUMNS = { oneClickTrading: 'one_click_trading', hotkeys: 'hotkeys', changeColumn: 'change_column', spreadColumn: 'spread_column' } as const;
+type Flags = { -readonly [K in keyof typeof COLUMNS as (typeof COLUMNS)[K]]: number };
+
 /**
  * Changes the settings sent and keeps the others; one upsert, so two tabs changing different
  * settings at once both keep their change. Answers the stored result.
  */
 export async function editTerminalSettings(ctx: ServiceContext, userId: number, change: EditTerminalSettingsRequest): Promise<TerminalSettings> {
-  const set: { one_click_trading?: number; hotkeys?: number } = {};
-  if (change.oneClickTrading !== undefined) set.one_click_trading = change.oneClickTrading ? 1 : 0;
-  if (change.hotkeys !== undefined) set.hotkeys = change.hotkeys ? 1 : 0;
+  const set: Partial<Flags> = {};
+  for (const [name, column] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, keyof Flags][]) {
+    const value = change[name];
+    if (value !== undefined) set[column] = value ? 1 : 0;
+  }
   const at = ctx.now();
   await ctx.db
     .insertInto('terminal_settings')
-    .values({ user_id: userId, one_click_trading: set.one_click_trading ?? 0, hotkeys: set.hotkeys ?? 0, updated_at: at })
+    .values({ user_id: userId, one_click_trading: 0, hotkeys: 0, change_column: 0, spread_column: 0, ...set, updated_at: at })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...set, updated_at: at }))
     .execute();
   return terminalSettingsOf(ctx, userId);

@@ -16,6 +16,7 @@ import { engineLeaderLivenessMigration } from './migrations/0013-engine-leader-l
 import { requestCancelMigration } from './migrations/0014-request-cancel';
 import { adjustmentsCreditNotesMigration } from './migrations/0015-adjustments-credit-notes';
 import { legalAcceptancesMigration } from './migrations/0016-legal-acceptances';
+import { priceTableMigration } from './migrations/0017-price-table';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -46,6 +47,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0014-request-cancel': requestCancelMigration(handle.engine),
       '0015-adjustments-credit-notes': adjustmentsCreditNotesMigration(handle.engine),
       '0016-legal-acceptances': legalAcceptancesMigration(handle.engine),
+      '0017-price-table': priceTableMigration(handle.engine),
     }),
   });
 }

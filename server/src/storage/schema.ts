@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { OrdersTable, PositionsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
-import type { TerminalSettingsTable } from './schema-terminal';
+import type { FavouriteSymbolsTable, TerminalSettingsTable } from './schema-terminal';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
 export interface UsersTable {
@@ -223,6 +223,7 @@ export interface Database {
   terminal_settings: TerminalSettingsTable;
   chart_layouts: ChartLayoutsTable;
   legal_acceptances: LegalAcceptancesTable;
+  favourite_symbols: FavouriteSymbolsTable;
 }
 
 /** One row per user and symbol whose terminal chart layout was saved; `layout` is the JSON of a ChartLayout. */

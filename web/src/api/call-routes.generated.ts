@@ -54,6 +54,8 @@ export const callRoutes = {
   getHistoryTotals: { method: 'GET', path: '/dashboard/customer/getHistoryTotals.php', access: 'trader' },
   getTerminalSettings: { method: 'GET', path: '/platform/getTerminalSettings.php', access: 'trader' },
   editTerminalSettings: { method: 'POST', path: '/platform/editTerminalSettings.php', access: 'trader' },
+  getFavourites: { method: 'GET', path: '/platform/getFavourites.php', access: 'trader' },
+  editFavourites: { method: 'POST', path: '/platform/editFavourites.php', access: 'trader' },
   getChartLayout: { method: 'GET', path: '/platform/getChartLayout.php', access: 'trader' },
   saveChartLayout: { method: 'POST', path: '/platform/saveChartLayout.php', access: 'trader' },
   getOpenTrades: { method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin' },

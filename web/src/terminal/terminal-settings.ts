@@ -5,8 +5,8 @@ import { queryKeys } from '../api/query-keys';
 
 type SettingsAnswer = { status: 'success'; data: TerminalSettings };
 
-/** Off until the trader turns them on (both opt-in). */
-export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = { oneClickTrading: false, hotkeys: false };
+/** Off until the trader turns them on (all opt-in). */
+export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = { oneClickTrading: false, hotkeys: false, changeColumn: false, spreadColumn: false };
 
 /** The trader's terminal settings, kept per user on the server (one-click trading, hotkeys). */
 export function useTerminalSettings(): TerminalSettings & { loaded: boolean } {

@@ -16,6 +16,8 @@ export function symbolRecord(Symbol: string, CurrencyType: SymbolRecord['Currenc
     volumeMax: 100,
     calcMode: 'forex',
     sessions: [],
+    swapLong: 0,
+    swapShort: 0,
     ...extra,
   };
 }

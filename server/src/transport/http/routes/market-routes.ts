@@ -24,6 +24,8 @@ export function catalogueRows(market: FastifyInstance['market']): SymbolRecord[]
     volumeMax: i.volumeMax,
     calcMode: i.calcMode,
     sessions: i.sessions,
+    swapLong: i.swapLong,
+    swapShort: i.swapShort,
   }));
 }
 

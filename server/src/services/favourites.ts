@@ -1,0 +1,59 @@
+import { MAX_FAVOURITES } from '@tradeport/contracts';
+import { prepared, type Param } from '../storage/prepared';
+import type { ServiceContext } from './context';
+import { refuse } from './errors';
+import { lockAccount } from './ledger';
+
+/**
+ * A trader's favourite symbols: the price table's Favourites category, in the order they were
+ * added. Only instruments of the catalogue can be added, at most MAX_FAVOURITES of them.
+ */
+
+const storedFavourites = prepared((db, param: Param<{ userId: number }>) =>
+  db.selectFrom('favourite_symbols').select('symbol').where('user_id', '=', param('userId')).orderBy('position').orderBy('symbol'),
+);
+
+/** The stored favourites of a user, oldest first (as `favouriteRows` reads them). */
+export type FavouriteRows = readonly { symbol: string }[];
+
+/**
+ * The stored favourites of a user, oldest first. On SQLite a prepared read: while
+ * `favourite_symbols` is not written the same frozen list is given again, so an answer made from it
+ * can be kept with it (responses.ts' answerCache); a change drops it at once.
+ */
+export function favouriteRows(ctx: ServiceContext, userId: number): Promise<FavouriteRows> {
+  return storedFavourites.all(ctx.db, { userId });
+}
+
+/**
+ * The favourites those rows show: the symbols still listed in the catalogue. One taken out of it
+ * stays stored, and shows again if it comes back.
+ */
+export function favouritesOfRows(rows: FavouriteRows, listed: ReadonlySet<string>): string[] {
+  return rows.map((r) => r.symbol).filter((s) => listed.has(s));
+}
+
+/**
+ * Adds a symbol to the user's favourites (after the others) or removes it; doing what is already
+ * so changes nothing. The count and the insert run under the user's row lock, so two tabs adding at
+ * once cannot pass the limit together. Answers the favourites as stored.
+ */
+export async function editFavourite(ctx: ServiceContext, userId: number, symbol: string, favourite: boolean, listed: ReadonlySet<string>): Promise<string[]> {
+  const rows = await ctx.db.transaction().execute(async (trx) => {
+    await lockAccount(ctx, trx, userId);
+    const stored = await trx.selectFrom('favourite_symbols').select(['symbol', 'position']).where('user_id', '=', userId).execute();
+    const has = stored.some((r) => r.symbol === symbol);
+    // A symbol no longer listed may still be removed while it is stored; nothing else unknown is taken.
+    if (!listed.has(symbol) && !(has && !favourite)) throw refuse.invalid(`Unknown symbol: ${symbol}.`);
+    if (favourite && !has) {
+      const shown = stored.filter((r) => listed.has(r.symbol)).length;
+      if (shown >= MAX_FAVOURITES) throw refuse.conflict(`You already have ${MAX_FAVOURITES} favourites, the most the list may hold. Remove one before adding another.`);
+      const position = stored.reduce((max, r) => Math.max(max, Number(r.position)), 0) + 1;
+      await trx.insertInto('favourite_symbols').values({ user_id: userId, symbol, position, added_at: ctx.now() }).execute();
+    } else if (!favourite && has) {
+      await trx.deleteFrom('favourite_symbols').where('user_id', '=', userId).where('symbol', '=', symbol).execute();
+    }
+    return trx.selectFrom('favourite_symbols').select('symbol').where('user_id', '=', userId).orderBy('position').orderBy('symbol').execute();
+  });
+  return favouritesOfRows(rows, listed);
+}
