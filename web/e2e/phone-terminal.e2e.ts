@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { PhoneTerminalPage } from './pages/phone-terminal-page';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
-import { addPaymentAccount, adminClient, approvedDeposit, ARTIFACTS, createTrader, MOBILE, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+import { addPaymentAccount, adminClient, approvedDeposit, ARTIFACTS, createTrader, MOBILE, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
 
 /**
  * `/trading` on a phone (issue 18), at 375×812 with touch: the four tabs of the bottom bar, the
@@ -87,9 +87,9 @@ describe('the phone terminal', () => {
     await terminal.page.setViewportSize(MOBILE);
   }
 
-  it('has the four tabs in the bottom bar: prices in pages of 15, the chart, the trading table and the way back to the dashboard', async () => {
+  it('has the four tabs in the bottom bar: every price of the group, the chart, the trading table and the way back to the dashboard', async () => {
     const { context, page, terminal } = await phone();
-    assert.equal(await terminal.rowCount(), 14, 'all 14 Forex symbols fit one page of 15');
+    assert.equal(await terminal.rowCount(), 14, 'all 14 Forex symbols');
     await terminal.page.getByRole('textbox', { name: 'Keyword Search' }).waitFor();
     assert.equal(await terminal.tab('Prices').getAttribute('aria-current'), 'page');
     await look(page, 'phone-prices');
@@ -129,6 +129,68 @@ describe('the phone terminal', () => {
     await page.waitForURL((u) => u.pathname === '/dashboard/home');
     // The dashboard, which does not pad for the insets, stays letterboxed once the terminal has gone.
     await page.waitForFunction(() => !/viewport-fit/.test(document.querySelector('meta[name="viewport"]')?.getAttribute('content') ?? ''));
+    await context.close();
+  });
+
+  it('stars symbols into Favourites from a row and its sheet, opens a row’s menu with a long press, and shows the instrument’s details in a sheet', async () => {
+    const { trader, context, page, terminal } = await phone();
+    await pushTicks(h, [{ symbol: 'GBPUSD', bid: 1.27, ask: 1.2702 }]);
+    // The row's star: in the favourites at once, without opening the row's sheet.
+    await terminal.row('GBPUSD').getByTestId('favourite').tap();
+    await page.getByRole('button', { name: 'Remove GBPUSD from favourites' }).waitFor();
+    assert.equal(await terminal.priceSheet().count(), 0, 'the star does not open the sheet');
+    // The sheet's star.
+    await terminal.tapRow('EURUSD');
+    await terminal.priceSheet().getByRole('button', { name: 'Add EURUSD to favourites' }).tap();
+    await terminal.priceSheet().getByRole('button', { name: 'Remove EURUSD from favourites' }).waitFor();
+    assert.deepEqual((await trader.client.get('/platform/getFavourites.php')).body.data, ['GBPUSD', 'EURUSD'], 'kept on the server');
+    await look(page, 'phone-price-sheet-favourite');
+    // Details from the sheet: the specification, over the tab; Back closes it.
+    await terminal.sheetButton('price', 'Details').tap();
+    await terminal.detailsSheet().waitFor();
+    assert.match(page.url(), /#prices\/details\/EURUSD$/);
+    await terminal.detailsSheet().getByText('100,000 EUR per lot', { exact: true }).waitFor();
+    await terminal.detailsSheet().getByText('Sunday 17:00 to Friday 17:00, New York time', { exact: true }).waitFor();
+    await look(page, 'phone-details');
+    assert.deepEqual(await terminal.smallTouchTargets(), [], 'the details sheet: every touch target is at least 44 px');
+    await page.goBack();
+    await terminal.detailsSheet().waitFor({ state: 'detached' });
+
+    // Favourites, from the system's picker.
+    await terminal.category().selectOption('Favourites');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="price-row-"]').length === 2);
+    assert.equal(await terminal.row('GBPUSD').getByTestId('bid').textContent(), '1.27000');
+    await look(page, 'phone-favourites');
+    await checkLayout(terminal, 'favourites');
+
+    // A long press opens the row's menu (not its sheet), with thumb-sized items.
+    await terminal.longPress('GBPUSD');
+    await page.waitForTimeout(300);
+    assert.equal(await terminal.priceSheet().count(), 0, 'the press does not also open the sheet');
+    assert.deepEqual(await terminal.rowMenu().getByRole('menuitem').allTextContents(), ['New order', 'Chart', 'Details', 'Remove from favourites']);
+    for (const item of await terminal.rowMenu().getByRole('menuitem').all()) assert.ok(((await item.boundingBox())?.height ?? 0) >= 43.5, 'a menu item is at least 44 px high');
+    await look(page, 'phone-row-menu');
+    await terminal.rowMenu().getByRole('menuitem', { name: 'Remove from favourites' }).tap();
+    await terminal.row('GBPUSD').waitFor({ state: 'detached' });
+    assert.deepEqual((await trader.client.get('/platform/getFavourites.php')).body.data, ['EURUSD']);
+    await terminal.longPress('EURUSD');
+    await terminal.rowMenu().getByRole('menuitem', { name: 'Chart' }).tap();
+    await terminal.chart().waitFor();
+    assert.equal(await terminal.title().textContent(), 'EURUSD');
+
+    // The optional columns show under the symbol on a phone (GBPUSD's day from a year of daily candles).
+    await seedDailyCandles(h, 'GBPUSD', { start: 1.25 });
+    await terminal.openTab('Prices');
+    await page.getByRole('button', { name: 'Price table columns' }).tap();
+    await page.getByRole('switch', { name: 'Spread' }).tap({ force: true });
+    await page.getByRole('switch', { name: 'Change' }).tap({ force: true });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="spread"]')?.textContent === '20 pt');
+    await terminal.category().selectOption('Forex');
+    await terminal.row('GBPUSD').getByTestId('spread').getByText('20 pt').waitFor();
+    await page.waitForFunction(() => /^[+-]\d+\.\d\d%$/.test(document.querySelector('[data-testid="price-row-GBPUSD"] [data-testid="change"]')?.textContent ?? ''));
+    await look(page, 'phone-prices-columns');
+    await checkLayout(terminal, 'prices with the columns');
     await context.close();
   });
 

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { SignInPage } from './pages/sign-in-page';
 import { TerminalPage } from './pages/terminal-page';
-import { createTrader, newPage, pushTicks, screenshots, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { createTrader, newPage, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 describe('the terminal price table under pushed ticks', () => {
   let h: Harness;
@@ -23,12 +27,13 @@ describe('the terminal price table under pushed ticks', () => {
     return { trader, context, page, terminal };
   }
 
-  it('lists Forex by default, ten a page, shows Error before any price, then live prices in the instrument digits', async () => {
+  it('lists every Forex symbol by default in one table, no pages, shows Error before any price, then live prices in the instrument digits', async () => {
     const { context, page, terminal } = await openTerminal();
-    const firstPage = await terminal.symbols();
-    assert.equal(firstPage.length, 10, 'ten rows a page');
+    const forex = await terminal.symbols();
+    assert.equal(forex.length, 14, 'every Forex symbol of the catalogue, not a page of ten');
     assert.equal(await terminal.typeSelect().inputValue(), 'Forex');
-    assert.ok(firstPage.includes('EURUSD'));
+    assert.ok(forex.includes('EURUSD') && forex.includes('EURAUD'), 'the first and the last of the group');
+    assert.equal(await page.getByRole('button', { name: 'Page 2' }).count(), 0, 'no pagination');
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"]')?.getAttribute('data-state') === 'error');
     assert.equal((await terminal.cell('EURUSD', 'bid')).text, 'Error');
 
@@ -72,11 +77,8 @@ describe('the terminal price table under pushed ticks', () => {
     await context.close();
   });
 
-  it('searches by prefix back on page 1 and in every group, switches type, pages, and says No data found.', async () => {
+  it('searches by prefix from the top of the list and in every group, switches type, and says No data found.', async () => {
     const { context, page, terminal } = await openTerminal();
-    await page.getByRole('button', { name: 'Page 2' }).click();
-    const second = await terminal.symbols();
-    assert.ok(second.length > 0 && !second.includes('EURUSD'), 'page 2 holds the next symbols');
     await terminal.search().fill('GBP');
     const found = await terminal.symbols();
     assert.ok(found.length > 0 && found.every((s) => s.startsWith('GBP') || s.length > 0));
@@ -158,6 +160,269 @@ describe('the terminal price table under pushed ticks', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.09210');
     assert.equal(await terminal.connectionState(), 'open');
     await terminal.delayedBadge().waitFor({ state: 'hidden' });
+    await context.close();
+  });
+});
+
+/** Signs a new trader in on the desktop terminal (1440×900) of harness `h`. */
+async function openDesktop(h: Harness) {
+  const trader = await createTrader(h);
+  const { context, page } = await newPage(h);
+  const signIn = new SignInPage(page);
+  await signIn.goto();
+  await signIn.signIn(trader.email, trader.password);
+  await page.waitForURL((u) => u.pathname === '/trading');
+  const terminal = new TerminalPage(page);
+  await terminal.table().waitFor();
+  return { trader, context, page, terminal };
+}
+
+describe('the price table: favourites, the row menu, details and the optional columns', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+    // A year of daily candles: the change column reads the previous day's close.
+    await seedDailyCandles(h, 'EURUSD', { start: 1.08 });
+  });
+  after(async () => h?.close());
+
+  it('stars symbols into the Favourites category, kept on the server across a reload, and says what to do when there are none', async () => {
+    const { trader, context, page, terminal } = await openDesktop(h);
+    await terminal.chooseType('Favourites');
+    await page.getByTestId('favourites-empty').getByText('No favourites yet. Star a symbol to keep it here.').waitFor();
+    await screenshots(page, 'terminal-favourites-empty');
+    await page.getByRole('button', { name: 'Show Forex' }).click();
+    await terminal.row('EURUSD').waitFor();
+    assert.equal(await terminal.typeSelect().inputValue(), 'Forex');
+
+    await terminal.star('GBPUSD').click();
+    await page.getByRole('button', { name: 'Remove GBPUSD from favourites' }).waitFor();
+    assert.equal(await terminal.star('GBPUSD').getAttribute('aria-pressed'), 'true');
+    assert.notEqual(await terminal.row('GBPUSD').getAttribute('aria-selected'), 'true', 'the star does not select the row');
+    await terminal.search().fill('XAU');
+    await terminal.star('XAUUSD').click();
+    await page.getByRole('button', { name: 'Remove XAUUSD from favourites' }).waitFor();
+    await terminal.search().fill('');
+    await terminal.star('EURUSD').click();
+    await page.getByRole('button', { name: 'Remove EURUSD from favourites' }).waitFor();
+
+    await terminal.chooseType('Favourites');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="price-row-"]').length === 3);
+    assert.deepEqual(await terminal.symbols(), ['GBPUSD', 'XAUUSD', 'EURUSD'], 'in the order they were starred, across groups');
+    const stored = async () => (await trader.client.get('/platform/getFavourites.php')).body.data as string[];
+    assert.deepEqual(await stored(), ['GBPUSD', 'XAUUSD', 'EURUSD'], 'kept on the server');
+    await pushTicks(h, [{ symbol: 'XAUUSD', bid: 2650.1, ask: 2650.45 }, { symbol: 'GBPUSD', bid: 1.27, ask: 1.2702 }, { symbol: 'EURUSD', bid: 1.08, ask: 1.0802 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-XAUUSD"] [data-testid="bid"]')?.textContent === '2,650.10');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'terminal-favourites', { dark: true });
+
+    // A click on a starred star takes the symbol out, at once here and on the server.
+    await terminal.star('XAUUSD').click();
+    await terminal.row('XAUUSD').waitFor({ state: 'detached' });
+    assert.deepEqual(await stored(), ['GBPUSD', 'EURUSD']);
+
+    await page.reload();
+    await terminal.table().waitFor();
+    await terminal.chooseType('Favourites');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="price-row-"]').length === 2);
+    assert.deepEqual(await terminal.symbols(), ['GBPUSD', 'EURUSD'], 'the same after a reload');
+    await context.close();
+  });
+
+  it('opens a row’s menu by right-click, the context-menu key and Shift+F10: New order, Chart, Details and the favourites; Escape closes it and gives the focus back', async () => {
+    const { trader, context, page, terminal } = await openDesktop(h);
+    await pushTicks(h, [{ symbol: 'GBPUSD', bid: 1.27, ask: 1.2702 }, { symbol: 'EURUSD', bid: 1.08, ask: 1.0802 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-GBPUSD"] [data-testid="bid"]')?.textContent === '1.27000');
+    await page.waitForFunction(() => document.querySelector('[data-testid="symbol-panel"] h2')?.textContent === 'EURUSD');
+
+    await terminal.openRowMenu('GBPUSD');
+    assert.deepEqual(await terminal.rowMenu().getByRole('menuitem').allTextContents(), ['New order', 'Chart', 'Details', 'Add to favourites']);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'New order', 'the first item has the focus');
+    assert.deepEqual(await seriousA11yViolations(page), [], 'the menu, light');
+    await screenshots(page, 'terminal-row-menu', { dark: true });
+    await page.keyboard.press('Escape');
+    await terminal.rowMenu().waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'price-row-GBPUSD', 'the focus is back on the row');
+
+    // By keyboard: Shift+F10 on the focused row, the arrow keys, Enter. Chart shows the symbol.
+    await page.keyboard.press('Shift+F10');
+    await terminal.rowMenu().waitFor();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Chart');
+    await page.keyboard.press('Enter');
+    await terminal.rowMenu().waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelector('[data-testid="symbol-panel"] h2')?.textContent === 'GBPUSD');
+    assert.equal(await terminal.row('GBPUSD').getAttribute('aria-selected'), 'true');
+
+    // The context-menu key: Details, the instrument's specification from the catalogue.
+    await terminal.row('EURUSD').focus();
+    await page.keyboard.press('ContextMenu');
+    await terminal.rowMenu().waitFor();
+    await terminal.menuItem('Details').click();
+    const details = terminal.details();
+    await details.waitFor();
+    assert.equal(await details.getByRole('heading').first().textContent(), 'EURUSD specification');
+    for (const text of ['5 (one point is 0.00001)', '100,000 EUR per lot', '0.01 to 100 lots, in steps of 0.01', '-7.2 points per lot a day', '+2.1 points per lot a day', 'Sunday 17:00 to Friday 17:00, New York time']) await details.getByText(text, { exact: true }).waitFor();
+    assert.equal(await details.getByTestId('details-spread').textContent(), '20 points');
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.081, ask: 1.0813 }]);
+    await details.getByTestId('details-spread').getByText('30 points').waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), [], 'the specification');
+    await screenshots(page, 'terminal-details', { dark: true });
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
+
+    // New order opens the ticket for that row; the menu's star item adds and then removes it.
+    await terminal.openRowMenu('GBPUSD');
+    await terminal.menuItem('New order').click();
+    await page.getByRole('dialog', { name: 'New order' }).waitFor();
+    assert.equal(await page.getByTestId('dialog-symbol').textContent(), 'GBPUSD');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'New order' }).waitFor({ state: 'hidden' });
+    await terminal.openRowMenu('GBPUSD');
+    await terminal.menuItem('Add to favourites').click();
+    await page.getByRole('button', { name: 'Remove GBPUSD from favourites' }).waitFor();
+    assert.deepEqual((await trader.client.get('/platform/getFavourites.php')).body.data, ['GBPUSD']);
+    await terminal.openRowMenu('GBPUSD');
+    await terminal.menuItem('Remove from favourites').click();
+    await page.getByRole('button', { name: 'Add GBPUSD to favourites' }).waitFor();
+    assert.deepEqual((await trader.client.get('/platform/getFavourites.php')).body.data, []);
+    // A click outside closes the menu without doing anything.
+    await terminal.openRowMenu('USDJPY');
+    await page.getByTestId('symbol-panel').click({ position: { x: 5, y: 5 } });
+    await terminal.rowMenu().waitFor({ state: 'hidden' });
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    await context.close();
+  });
+
+  it('turns the change and spread columns on from the table’s settings, kept with the terminal settings; a tick moves nothing', async () => {
+    const { trader, context, page, terminal } = await openDesktop(h);
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.08, ask: 1.0802 }, { symbol: 'USDJPY', bid: 151.2, ask: 151.22 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.08000');
+    assert.equal(await terminal.row('EURUSD').getByTestId('spread').count(), 0, 'off until turned on');
+    await terminal.setColumn('Spread', true);
+    await terminal.setColumn('Change', true);
+    await page.getByRole('columnheader', { name: 'Change' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Spread' }).waitFor();
+    assert.equal(((await terminal.row('EURUSD').getByTestId('spread').textContent()) ?? '').trim(), '20');
+    assert.equal(((await terminal.row('USDJPY').getByTestId('spread').textContent()) ?? '').trim(), '20');
+    // The day's change against the previous day's close the market summary gives.
+    const summary = (await trader.client.get('/platform/getMarketSummary.php')).body.data.find((r: { symbol: string }) => r.symbol === 'EURUSD') as { prevClose: number };
+    const expected = (((1.08 - summary.prevClose) / summary.prevClose) * 100).toFixed(2);
+    const change = async () => ((await terminal.row('EURUSD').getByTestId('change').textContent()) ?? '').trim();
+    await page.waitForFunction(() => /\d%$/.test(document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="change"]')?.textContent ?? ''));
+    assert.equal(await change(), `${Number(expected) > 0 ? '+' : ''}${expected}%`);
+    assert.equal(await terminal.row('EURUSD').getByTestId('change').locator('[data-direction]').getAttribute('data-direction'), Number(expected) > 0 ? 'up' : 'down', 'coloured and with an arrow by its direction');
+    assert.equal(((await terminal.row('GBPUSD').getByTestId('change').textContent()) ?? '').trim(), '—', 'no price, no change');
+    const settings = (await trader.client.get('/platform/getTerminalSettings.php')).body.data;
+    assert.deepEqual([settings.changeColumn, settings.spreadColumn], [true, true], 'kept on the server');
+
+    // A tick changes the figures, never a cell's place or size.
+    const boxes = async () => page.locator('[data-testid="price-row-EURUSD"] td').evaluateAll((cells) => cells.map((c) => { const r = c.getBoundingClientRect(); return [r.x, r.width, r.height]; }));
+    const before = await boxes();
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1111, ask: 1.11125 }]);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="spread"]')?.textContent === '15');
+    assert.notEqual(await change(), `${Number(expected) > 0 ? '+' : ''}${expected}%`, 'the change follows the bid');
+    assert.deepEqual(await boxes(), before, 'no cell moved or changed size');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'terminal-columns', { dark: true });
+
+    await page.reload();
+    await terminal.table().waitFor();
+    await page.getByRole('columnheader', { name: 'Spread' }).waitFor();
+    await terminal.setColumn('Change', false);
+    await page.getByRole('columnheader', { name: 'Change' }).waitFor({ state: 'detached' });
+    assert.equal((await trader.client.get('/platform/getTerminalSettings.php')).body.data.changeColumn, false);
+    await context.close();
+  });
+});
+
+describe('the price table with hundreds of symbols', () => {
+  let h: Harness;
+  let dir: string;
+  /** Forex: the shipped 14 pairs and 300 copies of EURUSD, in catalogue order. */
+  let forex: string[];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tp-price-table-'));
+    const shipped = JSON.parse(readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../server/config/instruments.json'), 'utf8')) as { instruments: { symbol: string; group: string; description: string }[] };
+    const eurusd = shipped.instruments.find((i) => i.symbol === 'EURUSD')!;
+    const copies = Array.from({ length: 300 }, (_, i) => ({ ...eurusd, symbol: `EURUSD.${String(i + 1).padStart(3, '0')}`, description: `Euro vs US Dollar (copy ${i + 1})` }));
+    const file = join(dir, 'instruments.json');
+    writeFileSync(file, JSON.stringify({ ...shipped, instruments: [...shipped.instruments, ...copies] }));
+    forex = [...shipped.instruments.filter((i) => i.group === 'Forex').map((i) => i.symbol), ...copies.map((c) => c.symbol)];
+    h = await startHarness({ market: { catalogueFile: file } });
+    await pushTicks(h, forex.map((symbol) => ({ symbol, bid: 1.08, ask: 1.0802 })));
+  });
+  after(async () => {
+    await h?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('scrolls every row within the table under a sticky header, drawing only the rows in view; a tick re-renders only its own row', async () => {
+    const { context, page, terminal } = await openDesktop(h);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.08000');
+    const first = await terminal.drawnRows();
+    assert.equal(first.listed, forex.length, 'every Forex symbol is listed');
+    assert.ok(first.drawn >= 10 && first.drawn <= 40, `${first.drawn} rows drawn of ${first.listed}`);
+    const header = page.locator('table[aria-label="Prices"] thead th').nth(2);
+    const headerTop = (await header.boundingBox())!.y;
+    const table = await page.locator('table[aria-label="Prices"]').boundingBox();
+    assert.ok(table && Math.abs(table.height - (forex.length * 30 + (await header.boundingBox())!.height)) <= forex.length, `the table is every row high (${table?.height} px), so the scroll bar is true`);
+
+    // Half way down: the rows there are drawn, the first ones are not, the header has stayed.
+    await terminal.body().evaluate((el) => void (el.scrollTop = el.scrollHeight / 2));
+    const middle = forex[Math.floor(forex.length / 2)]!;
+    await terminal.row(middle).waitFor();
+    await terminal.row('EURUSD').waitFor({ state: 'detached' });
+    assert.equal((await header.boundingBox())!.y, headerTop, 'the header stays on top');
+    assert.ok((await terminal.drawnRows()).drawn <= 40);
+    await screenshots(page, 'terminal-long-list', { dark: true });
+
+    // Ticks: only the ticked rows change, one change set each.
+    const visible = await page.evaluate(() => {
+      const body = document.querySelector('[data-testid="price-table-body"]')!.getBoundingClientRect();
+      return [...document.querySelectorAll<HTMLElement>('[data-testid^="price-row-"]')].filter((r) => { const b = r.getBoundingClientRect(); return b.top >= body.top + 30 && b.bottom <= body.bottom; }).map((r) => r.dataset.symbol!);
+    });
+    const ticked = visible.slice(2, 4);
+    await page.evaluate(() => {
+      const w = window as unknown as { __changed: Set<string> };
+      w.__changed = new Set();
+      new MutationObserver((records) => records.forEach((r) => { const row = (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('tr'); if (row) w.__changed.add((row as HTMLElement).dataset.symbol ?? 'spacer'); })).observe(document.querySelector('[data-testid="price-table-body"]')!, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await pushTicks(h, ticked.map((symbol) => ({ symbol, bid: 1.0811, ask: 1.0813 })));
+    await page.waitForFunction((s) => document.querySelector(`[data-testid="price-row-${CSS.escape(s)}"] [data-testid="bid"]`)?.textContent === '1.08110', ticked[1]!);
+    await page.waitForTimeout(300);
+    assert.deepEqual((await page.evaluate(() => [...(window as unknown as { __changed: Set<string> }).__changed])).sort(), [...ticked].sort(), 'only the two ticked rows changed');
+    await context.close();
+  });
+
+  it('moves among the rows by keyboard, scrolling the focused row into view: arrows, Page Down, End, Home; Space selects, Enter opens the order', async () => {
+    const { context, page, terminal } = await openDesktop(h);
+    await terminal.row('EURUSD').waitFor();
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.symbol ?? null);
+    // One tab stop: Tab from the search field's neighbours lands on the table's row, not on every row.
+    assert.equal(await page.locator('[data-testid^="price-row-"][tabindex="0"]').count(), 1);
+    await terminal.row('EURUSD').focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), forex[1]);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'EURUSD');
+    await page.keyboard.press('PageDown');
+    const afterPage = forex.indexOf((await focused())!);
+    assert.ok(afterPage >= 8, `Page Down moved a page (to row ${afterPage})`);
+    await page.keyboard.press('End');
+    assert.equal(await focused(), forex.at(-1));
+    const box = await terminal.body().boundingBox();
+    const last = await terminal.row(forex.at(-1)!).boundingBox();
+    assert.ok(box && last && last.y + last.height <= box.y + box.height + 1 && last.y >= box.y, 'the last row is in view');
+    await page.keyboard.press('Space');
+    await page.waitForFunction((s) => document.querySelector('[data-testid="symbol-panel"] h2')?.textContent === s, forex.at(-1)!);
+    assert.equal(await terminal.row(forex.at(-1)!).getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('Home');
+    assert.equal(await focused(), 'EURUSD');
+    await terminal.row(forex.at(-1)!).waitFor({ state: 'detached' });
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'New order' }).waitFor();
+    assert.equal(await page.getByTestId('dialog-symbol').textContent(), 'EURUSD');
     await context.close();
   });
 });

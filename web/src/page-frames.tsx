@@ -12,7 +12,7 @@ import { HomePage } from './dashboard/home-page';
 import { useAppStore } from './state/app-store';
 import { renderWithQuotes } from './stream/hooks';
 import { PhoneTerminal } from './terminal/phone/phone-terminal';
-import { firstPageSymbols } from './terminal/price-pages';
+import { firstShownSymbols } from './terminal/price-pages';
 import { theme } from './theme';
 
 /**
@@ -117,7 +117,7 @@ export interface TerminalFrame {
 
 /**
  * `/trading` on a phone as the app first renders it once its symbols and first quotes are in: the
- * terminal's header, the price table's first page of the first group with the server's quotes as
+ * terminal's header, the price table's first rows of the first group with the server's quotes as
  * it answers, and the tab bar. Unlike the dashboard's frame it is rendered by the server for each
  * request (the prices move), from this module as the build bundles it for Node
  * (`build/page-frames.ts`); the page also carries the symbols and the quotes shown, from which the
@@ -125,7 +125,7 @@ export interface TerminalFrame {
  * The connection badge says Connecting until the app's stream is open.
  */
 export function renderTerminalFrame({ symbols, quotes }: TerminalFrameData): TerminalFrame {
-  const shown = new Set(firstPageSymbols(symbols, useAppStore.getInitialState().symbolType, true));
+  const shown = new Set(firstShownSymbols(symbols, useAppStore.getInitialState().symbolType, true));
   const shownQuotes = quotes.filter((q) => shown.has(q.symbol));
   const client = new QueryClient({ defaultOptions: { queries: { enabled: false, retry: false } } });
   client.setQueryData(queryKeys.symbols, { status: 'success' as const, data: symbols });

@@ -9,6 +9,7 @@ describe('the phone terminal kept in the URL hash', () => {
       { view: 'chart', layer: null },
       { view: 'trading', layer: null },
       { view: 'prices', layer: { kind: 'symbol', symbol: 'EURUSD' } },
+      { view: 'prices', layer: { kind: 'details', symbol: 'EURUSD.01' } },
       { view: 'trading', layer: { kind: 'position', ticket: 42 } },
       { view: 'chart', layer: { kind: 'order', symbol: 'XAUUSD' } },
       { view: 'trading', layer: { kind: 'order', symbol: 'BTCUSD', side: 'sell' } },
@@ -25,6 +26,8 @@ describe('the phone terminal kept in the URL hash', () => {
     assert.deepEqual(parsePhoneHash('#trading/position/abc'), { view: 'trading', layer: null });
     assert.deepEqual(parsePhoneHash('#trading/position/0'), { view: 'trading', layer: null });
     assert.deepEqual(parsePhoneHash('#prices/symbol/<script>'), { view: 'prices', layer: null });
+    assert.deepEqual(parsePhoneHash('#prices/details/'), { view: 'prices', layer: null });
+    assert.deepEqual(parsePhoneHash('#prices/details/a%20b'), { view: 'prices', layer: null });
     assert.deepEqual(parsePhoneHash('#prices/sheet'), { view: 'prices', layer: null });
   });
 

@@ -36,6 +36,22 @@ export class PhoneTerminalPage {
     await this.priceSheet().waitFor();
   }
 
+  readonly detailsSheet = () => this.page.getByTestId('details-sheet');
+  readonly rowMenu = () => this.page.getByRole('menu');
+  readonly category = () => this.page.getByRole('combobox', { name: 'Symbol type' });
+
+  /** Holds a finger on a price row (away from its star) until its menu opens, then lifts it. */
+  async longPress(symbol: string): Promise<void> {
+    const box = await this.row(symbol).boundingBox();
+    if (!box) throw new Error(`no row for ${symbol} on screen`);
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const cdp = await this.page.context().newCDPSession(this.page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
+    await this.rowMenu().waitFor();
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+  }
+
   sheetButton(sheet: 'price' | 'position', name: string) {
     return (sheet === 'price' ? this.priceSheet() : this.positionSheet()).getByRole('button', { name, exact: true });
   }

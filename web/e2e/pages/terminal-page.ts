@@ -35,6 +35,46 @@ export class TerminalPage {
   async connectionState(): Promise<string | null> {
     return this.connection().getAttribute('data-state');
   }
+
+  /** The scrolling body of the price table (its rows scroll under the sticky header). */
+  readonly body = () => this.page.getByTestId('price-table-body');
+  /** A row's menu (right-click, the context-menu key, Shift+F10). */
+  readonly rowMenu = () => this.page.getByRole('menu');
+  readonly details = () => this.page.getByRole('dialog', { name: /specification$/ });
+
+  /** A row's favourite star. */
+  star(symbol: string) {
+    return this.row(symbol).getByTestId('favourite');
+  }
+
+  /** Right-clicks a row: its menu opens. */
+  async openRowMenu(symbol: string): Promise<void> {
+    await this.row(symbol).click({ button: 'right' });
+    await this.rowMenu().waitFor();
+  }
+
+  menuItem(name: string) {
+    return this.rowMenu().getByRole('menuitem', { name, exact: true });
+  }
+
+  /** Turns one of the table's optional columns on or off from its settings. */
+  async setColumn(name: 'Change' | 'Spread', on: boolean): Promise<void> {
+    await this.page.getByRole('button', { name: 'Price table columns' }).click();
+    const dialog = this.page.getByRole('dialog', { name: 'Price table columns' });
+    await dialog.waitFor();
+    const toggle = dialog.getByRole('switch', { name });
+    if ((await toggle.isChecked()) !== on) await toggle.click({ force: true });
+    await this.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  }
+
+  /** The rows the table has drawn (those in view and a few either side), and how many it lists. */
+  async drawnRows(): Promise<{ drawn: number; listed: number }> {
+    return this.page.evaluate(() => ({
+      drawn: document.querySelectorAll('[data-testid^="price-row-"]').length,
+      listed: Number(document.querySelector('table[aria-label="Prices"]')?.getAttribute('aria-rowcount') ?? 1) - 1,
+    }));
+  }
 }
 
 /** The new-order dialog and the terminal's order-entry controls (quick trade, settings, splits). */

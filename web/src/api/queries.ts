@@ -59,8 +59,9 @@ export function useCountries() {
   return useQuery({ queryKey: queryKeys.countries, queryFn: ({ signal }) => callApi('getCountries', undefined, { signal }), staleTime: Infinity });
 }
 
-export function useMarketSummary() {
-  return useQuery({ queryKey: queryKeys.marketSummary, queryFn: ({ signal }) => callApi('getMarketSummary', undefined, { signal }), refetchInterval: 60_000 });
+/** The market summary (every instrument's day); `enabled: false` until a screen shows it (the price table's change column). */
+export function useMarketSummary(enabled = true) {
+  return useQuery({ queryKey: queryKeys.marketSummary, queryFn: ({ signal }) => callApi('getMarketSummary', undefined, { signal }), refetchInterval: 60_000, enabled });
 }
 
 export function useAppConfig() {

@@ -18,6 +18,8 @@ export const queryKeys = {
   trades: ['trades'] as const,
   pendingOrders: ['pending-orders'] as const,
   terminalSettings: ['terminal-settings'] as const,
+  /** The trader's favourite symbols (the price table's Favourites category). */
+  favourites: ['favourites'] as const,
   margins: ['margins'] as const,
   /** What a withdrawal may take now (balance less margin held and pending withdrawals). */
   withdrawable: ['withdrawable'] as const,

@@ -5,9 +5,12 @@ import type { InstrumentGroup } from '@tradeport/contracts';
  * The spec's shared UI state (section 3) that more than one screen reads. Server data never lives
  * here (TanStack Query owns it) and neither do quotes (the stream client owns them).
  */
+/** What the price table lists: an instrument group (the spec's symbol type), or the trader's favourites. */
+export type PriceCategory = InstrumentGroup | 'Favourites';
+
 export interface AppState {
-  /** The price table's instrument group; the spec's default is Forex. */
-  symbolType: InstrumentGroup;
+  /** The price table's category: an instrument group (the spec's default is Forex) or Favourites. */
+  symbolType: PriceCategory;
   /** The selected row of the price table. */
   selectedSymbol: string | null;
   /** Whether the dashboard's side menu is open on a phone. */
@@ -18,7 +21,7 @@ export interface AppState {
    * quick-trade widget, the positions panel's empty state, a hotkey).
    */
   orderTicket: OrderTicketRequest | null;
-  setSymbolType(type: InstrumentGroup): void;
+  setSymbolType(type: PriceCategory): void;
   selectSymbol(symbol: string | null): void;
   setDashboardMenuOpen(open: boolean): void;
   openOrderTicket(request: OrderTicketRequest): void;

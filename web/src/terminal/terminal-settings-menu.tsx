@@ -1,10 +1,8 @@
 import { ActionIcon, Button, Divider, Group, Kbd, Modal, Popover, SegmentedControl, Stack, Switch, Table, Text, Tooltip, useMantineColorScheme } from '@mantine/core';
 import { IconKeyboard, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
-import { toastError } from '../ui/toast';
 import { HOTKEYS } from './hotkeys';
-import { useEditTerminalSettings, useTerminalSettings } from './terminal-settings';
+import { useSettingChange, useTerminalSettings } from './terminal-settings';
 
 /** The confirmation one-click trading asks for before it is turned on: what it does, plainly. */
 export const ONE_CLICK_WARNING =
@@ -16,12 +14,10 @@ export const ONE_CLICK_WARNING =
  */
 export function TerminalSettingsMenu({ onShowHotkeys }: { onShowHotkeys(): void }) {
   const settings = useTerminalSettings();
-  const edit = useEditTerminalSettings();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const [confirming, setConfirming] = useState(false);
   const [open, setOpen] = useState(false);
-  const change = (patch: { oneClickTrading?: boolean; hotkeys?: boolean }) =>
-    edit.mutate(patch, { onError: (error) => toastError(errorMessage(error), 'Could not save the setting') });
+  const change = useSettingChange();
   return (
     <>
       <Popover opened={open} onChange={setOpen} position="bottom-end" width={300} shadow="md" withinPortal trapFocus>

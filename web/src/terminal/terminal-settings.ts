@@ -1,14 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TerminalSettings } from '@tradeport/contracts';
-import { callApi } from '../api/client';
+import { useCallback } from 'react';
+import { callApi, errorMessage } from '../api/client';
 import { queryKeys } from '../api/query-keys';
+import { toastError } from '../ui/toast';
 
 type SettingsAnswer = { status: 'success'; data: TerminalSettings };
 
 /** Off until the trader turns them on (all opt-in). */
 export const DEFAULT_TERMINAL_SETTINGS: TerminalSettings = { oneClickTrading: false, hotkeys: false, changeColumn: false, spreadColumn: false };
 
-/** The trader's terminal settings, kept per user on the server (one-click trading, hotkeys). */
+/** The trader's terminal settings, kept per user on the server (one-click trading, hotkeys, the price table's columns). */
 export function useTerminalSettings(): TerminalSettings & { loaded: boolean } {
   const query = useQuery({ queryKey: queryKeys.terminalSettings, queryFn: ({ signal }) => callApi('getTerminalSettings', undefined, { signal }), staleTime: 5 * 60_000 });
   return { ...(query.data?.data ?? DEFAULT_TERMINAL_SETTINGS), loaded: query.isSuccess };
@@ -30,4 +32,10 @@ export function useEditTerminalSettings() {
     },
     onSuccess: (answer) => client.setQueryData(queryKeys.terminalSettings, answer),
   });
+}
+
+/** Saves a change of the settings (shown at once; a refusal puts it back and says so in a toast). */
+export function useSettingChange(): (patch: Partial<TerminalSettings>) => void {
+  const { mutate } = useEditTerminalSettings();
+  return useCallback((patch) => mutate(patch, { onError: (error) => toastError(errorMessage(error), 'Could not save the setting') }), [mutate]);
 }

@@ -4,7 +4,7 @@ import { currentSession, roleOf } from '../auth/session';
 import { marginsQuery, pendingOrdersQuery, symbolsQuery, tradesQuery } from '../api/query-options';
 import { useAppStore } from '../state/app-store';
 import { LoadingScreen } from '../ui/loading-screen';
-import { firstPageSymbols } from './price-pages';
+import { firstShownSymbols } from './price-pages';
 
 /**
  * Spec section 9: the mobile breakpoint is 768 px. A phone turned sideways is wider than that but
@@ -52,7 +52,7 @@ async function warmTerminal(phone: boolean): Promise<void> {
     setTimeout(() => offs.forEach((off) => off()), WARM_HOLD_MS);
   };
   await Promise.all([
-    queryClient.fetchQuery(symbolsQuery).then((symbols) => follow(firstPageSymbols(symbols.data, useAppStore.getState().symbolType, phone))),
+    queryClient.fetchQuery(symbolsQuery).then((symbols) => follow(firstShownSymbols(symbols.data, useAppStore.getState().symbolType, phone))),
     queryClient.fetchQuery(tradesQuery).then((trades) => follow([...new Set(trades.data.map((t) => t.symbol))])),
   ]);
 }

@@ -5,6 +5,7 @@
  * applied by `use-phone-nav.ts`.
  *
  * `#prices`, `#chart`, `#trading` — a tab; `#prices/symbol/EURUSD` — the price row's sheet;
+ * `#prices/details/EURUSD` — the instrument's specification (a price row's Details);
  * `#trading/position/42` — a position's sheet; `#chart/order/EURUSD` (`/buy`, `/sell`) — the new-order
  * screen opened from that tab, which it returns to when closed; `#chart/menu` — the menu sheet (the
  * chart toolbar's menu toggle).
@@ -13,7 +14,7 @@
 export type PhoneView = 'prices' | 'chart' | 'trading';
 export const PHONE_VIEWS: readonly PhoneView[] = ['prices', 'chart', 'trading'];
 
-export type PhoneLayer = { kind: 'symbol'; symbol: string } | { kind: 'position'; ticket: number } | { kind: 'order'; symbol: string; side?: 'buy' | 'sell' } | { kind: 'menu' };
+export type PhoneLayer = { kind: 'symbol'; symbol: string } | { kind: 'details'; symbol: string } | { kind: 'position'; ticket: number } | { kind: 'order'; symbol: string; side?: 'buy' | 'sell' } | { kind: 'menu' };
 
 export interface PhoneScreen {
   view: PhoneView;
@@ -28,6 +29,7 @@ const SYMBOL = /^[A-Za-z0-9._-]{1,20}$/;
 function parseLayer(kind: string | undefined, arg: string | undefined, extra: string | undefined): PhoneLayer | null {
   if (kind === 'menu') return { kind: 'menu' };
   if (kind === 'symbol' && arg && SYMBOL.test(arg)) return { kind: 'symbol', symbol: arg };
+  if (kind === 'details' && arg && SYMBOL.test(arg)) return { kind: 'details', symbol: arg };
   if (kind === 'position' && arg && /^[1-9]\d{0,15}$/.test(arg)) return { kind: 'position', ticket: Number(arg) };
   if (kind === 'order' && arg && SYMBOL.test(arg)) return extra === 'buy' || extra === 'sell' ? { kind: 'order', symbol: arg, side: extra } : { kind: 'order', symbol: arg };
   return null;
@@ -52,7 +54,7 @@ export function phoneHash(screen: PhoneScreen): string {
   const { view, layer } = screen;
   if (!layer) return view;
   if (layer.kind === 'menu') return `${view}/menu`;
-  if (layer.kind === 'symbol') return `${view}/symbol/${encodeURIComponent(layer.symbol)}`;
+  if (layer.kind === 'symbol' || layer.kind === 'details') return `${view}/${layer.kind}/${encodeURIComponent(layer.symbol)}`;
   if (layer.kind === 'position') return `${view}/position/${layer.ticket}`;
   return `${view}/order/${encodeURIComponent(layer.symbol)}${layer.side ? `/${layer.side}` : ''}`;
 }

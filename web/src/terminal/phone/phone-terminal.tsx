@@ -7,12 +7,13 @@ import { useAppStore } from '../../state/app-store';
 import { ConnectionBadge } from '../../ui/connection-badge';
 import { LoadingScreen } from '../../ui/loading-screen';
 import { TableSkeleton } from '../../ui/page';
+import { PriceColumnsMenu } from '../price-columns-menu';
 import { PriceTable } from '../price-table';
 import { BottomSheet } from './bottom-sheet';
 import { PhoneChart } from './phone-chart';
 import type { PhoneView } from './phone-nav';
 import classes from './phone-terminal.module.css';
-import { PriceSheetContent } from './price-sheet';
+import { DetailsSheetContent, PriceSheetContent } from './price-sheet';
 import { usePhoneNav } from './use-phone-nav';
 
 /*
@@ -87,7 +88,8 @@ export function PhoneTerminal() {
   useViewportFitCover();
 
   const pickRow = useCallback((s: string) => openLayer({ kind: 'symbol', symbol: s }), [openLayer]);
-  const newOrder = useCallback((s: string | null) => s && openLayer({ kind: 'order', symbol: s }), [openLayer]);
+  const detailsOf = useCallback((s: string) => openLayer({ kind: 'details', symbol: s }), [openLayer]);
+  const newOrder = useCallback((s: string | null) => void (s && openLayer({ kind: 'order', symbol: s })), [openLayer]);
   const chartOf = useCallback(
     (s: string) => {
       select(s);
@@ -105,10 +107,13 @@ export function PhoneTerminal() {
             {title}
           </Text>
         </div>
-        <ConnectionBadge />
+        <div className={classes.headerEnd}>
+          {view === 'prices' && <PriceColumnsMenu phone />}
+          <ConnectionBadge />
+        </div>
       </header>
       <main className={classes.main} data-view={view} aria-label={title}>
-        {view === 'prices' && <PriceTable phone onPick={pickRow} />}
+        {view === 'prices' && <PriceTable phone onPick={pickRow} onChart={chartOf} onDetails={detailsOf} onNewOrder={newOrder} />}
         {view === 'chart' && symbol && <PhoneChart symbol={symbol} onNewOrder={() => newOrder(symbol)} onOpenMenu={() => openLayer({ kind: 'menu' })} />}
         {view === 'trading' && (
           <Suspense fallback={<TableSkeleton rows={5} height={56} />}>
@@ -129,7 +134,10 @@ export function PhoneTerminal() {
         </Link>
       </nav>
       <BottomSheet opened={layer?.kind === 'symbol'} onClose={closeLayer} label={layer?.kind === 'symbol' ? `${layer.symbol}` : ''} height={25} testId="price-sheet">
-        {layer?.kind === 'symbol' && <PriceSheetContent symbol={layer.symbol} onNewOrder={() => openLayer({ kind: 'order', symbol: layer.symbol })} onChart={() => chartOf(layer.symbol)} />}
+        {layer?.kind === 'symbol' && <PriceSheetContent symbol={layer.symbol} onNewOrder={() => openLayer({ kind: 'order', symbol: layer.symbol })} onChart={() => chartOf(layer.symbol)} onDetails={() => detailsOf(layer.symbol)} />}
+      </BottomSheet>
+      <BottomSheet opened={layer?.kind === 'details'} onClose={closeLayer} label={layer?.kind === 'details' ? `${layer.symbol} specification` : ''} height={70} testId="details-sheet">
+        {layer?.kind === 'details' && <DetailsSheetContent symbol={layer.symbol} />}
       </BottomSheet>
       <BottomSheet opened={layer?.kind === 'position'} onClose={closeLayer} label={layer?.kind === 'position' ? `Position #${layer.ticket}` : ''} height={45} testId="position-sheet">
         {layer?.kind === 'position' && (

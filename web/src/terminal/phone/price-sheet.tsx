@@ -1,8 +1,10 @@
-import { Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconChartCandle, IconPlus } from '@tabler/icons-react';
+import { ActionIcon, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconChartCandle, IconInfoCircle, IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useSymbols } from '../../api/queries';
 import { formatPrice } from '../../format/format';
 import { useQuote } from '../../stream/hooks';
+import { useFavourites, useToggleFavourite } from '../favourites';
+import { InstrumentDetails } from '../instrument-details';
 import classes from './phone-terminal.module.css';
 
 /** Whether the symbol trades now, in words (the instrument header's wording). */
@@ -13,8 +15,30 @@ export function marketStateText(q: { open: boolean; stale: boolean; bid: number 
   return { text: 'Market open', color: 'var(--tp-positive)' };
 }
 
-/** The price row's sheet (spec: 25% high): the symbol's live bid and ask, New Order and Chart. */
-export function PriceSheetContent({ symbol, onNewOrder, onChart }: { symbol: string; onNewOrder(): void; onChart(): void }) {
+/** The star of the sheet: the symbol in or out of the favourites, thumb-sized. */
+function SheetStar({ symbol }: { symbol: string }) {
+  const favourite = useFavourites().has.has(symbol);
+  const toggle = useToggleFavourite();
+  return (
+    <ActionIcon
+      variant="default"
+      size="xl"
+      className={classes.sheetStar}
+      aria-pressed={favourite}
+      aria-label={favourite ? `Remove ${symbol} from favourites` : `Add ${symbol} to favourites`}
+      onClick={() => toggle(symbol, !favourite)}
+      data-testid="sheet-favourite"
+    >
+      {favourite ? <IconStarFilled size={20} aria-hidden /> : <IconStar size={20} aria-hidden />}
+    </ActionIcon>
+  );
+}
+
+/**
+ * The price row's sheet (spec: 25% high): the symbol's live bid and ask, New Order and Chart; and
+ * ours: its star (the favourites) and Details (the instrument's specification).
+ */
+export function PriceSheetContent({ symbol, onNewOrder, onChart, onDetails }: { symbol: string; onNewOrder(): void; onChart(): void; onDetails(): void }) {
   const record = useSymbols().data?.data.find((r) => r.Symbol === symbol);
   const entry = useQuote(symbol);
   const q = entry?.quote;
@@ -24,7 +48,8 @@ export function PriceSheetContent({ symbol, onNewOrder, onChart }: { symbol: str
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-        <div style={{ minWidth: 0 }}>
+        <SheetStar symbol={symbol} />
+        <div style={{ minWidth: 0, flex: 1 }}>
           <Text fw={700} size="lg" lh={1.2}>
             {symbol}
           </Text>
@@ -57,14 +82,39 @@ export function PriceSheetContent({ symbol, onNewOrder, onChart }: { symbol: str
           </div>
         </Group>
       </Group>
-      <SimpleGrid cols={2} spacing="sm">
-        <Button className={classes.touchButton} leftSection={<IconPlus size={18} />} onClick={onNewOrder} data-autofocus>
+      <SimpleGrid cols={3} spacing="xs">
+        {/* Three to a row on a 320 px phone: the filled primary needs no icon to stand out. */}
+        <Button className={classes.touchButton} px={6} onClick={onNewOrder} data-autofocus>
           New Order
         </Button>
-        <Button className={classes.touchButton} variant="default" leftSection={<IconChartCandle size={18} />} onClick={onChart}>
+        <Button className={classes.touchButton} px={6} variant="default" leftSection={<IconChartCandle size={16} />} onClick={onChart}>
           Chart
         </Button>
+        <Button className={classes.touchButton} px={6} variant="default" leftSection={<IconInfoCircle size={16} />} onClick={onDetails}>
+          Details
+        </Button>
       </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** A price row's Details on the phone: the instrument's specification in a tall sheet. */
+export function DetailsSheetContent({ symbol }: { symbol: string }) {
+  const symbols = useSymbols();
+  const record = symbols.data?.data.find((r) => r.Symbol === symbol);
+  if (!record) {
+    return (
+      <Text c="dimmed" size="sm" py="md">
+        {symbols.isPending ? 'Loading…' : `${symbol} is not in the list of instruments.`}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      <Text component="h2" fw={700} size="lg">
+        {symbol}
+      </Text>
+      <InstrumentDetails record={record} />
     </Stack>
   );
 }
