@@ -15,6 +15,8 @@ import { PriceRowMenu, type RowActions, type RowMenuTarget } from './price-row-m
 import { useTerminalSettings } from './terminal-settings';
 import classes from './price-table.module.css';
 
+const PHONE_TEXT = { input: { fontSize: 'var(--mantine-font-size-md)' } };
+
 /** How long a finger rests on a row before its menu opens (the platform's usual long press). */
 const LONG_PRESS_MS = 500;
 /** A finger that moves further than this is scrolling, not pressing. */
@@ -219,9 +221,17 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
   const prevCloses = usePrevCloses(settings.changeColumn);
   const delayed = useDelayed();
   const control = phone ? 'lg' : 'xs';
+  // Thumb-high fields with 16 px text (what a phone reads without zooming in): room for the
+  // placeholder and "Favourites" side by side on a 360 px screen.
+  const phoneText = phone ? PHONE_TEXT : undefined;
   const rowHeight = phone ? ROW_HEIGHT_PHONE : ROW_HEIGHT;
   const [keyword, setKeyword] = useState('');
   const [menu, setMenu] = useState<RowMenuTarget | null>(null);
+  // A new menu for each opening: Mantine's menu opened again while its closing transition still
+  // runs stays hidden (a menu closed by an item and opened again at once, by keyboard).
+  const [menuKey, setMenuKey] = useState(0);
+  /** The symbol whose menu is open, as the events of one press see it (state would lag a render). */
+  const menuFor = useRef<string | null>(null);
   const [details, setDetails] = useState<string | null>(null);
   const [active, setActive] = useState<string | null>(null);
   const [view, setView] = useState<View>({ topRow: 0, height: null, header: 0 });
@@ -281,7 +291,10 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
     }
   });
 
-  const closeMenu = useCallback(() => setMenu(null), []);
+  const closeMenu = useCallback(() => {
+    menuFor.current = null;
+    setMenu(null);
+  }, []);
   const pick = useCallback(
     (symbol: string) => {
       select(symbol);
@@ -318,6 +331,8 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
     const symbol = row.dataset.symbol!;
     const box = row.getBoundingClientRect();
     setActive(symbol);
+    menuFor.current = symbol;
+    setMenuKey((k) => k + 1);
     setMenu({ symbol, x: at?.x ?? box.left + 24, y: at?.y ?? box.bottom, row });
   };
 
@@ -363,7 +378,7 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
     if (!row) return;
     e.preventDefault();
     // The same press may bring a long press and the browser's own context menu (Android): one menu.
-    if (menu?.symbol === row.dataset.symbol) return;
+    if (menuFor.current === row.dataset.symbol) return;
     if (touch.current) longPressed.current = true;
     // Opened by keyboard the event has no pointer position: open by the row.
     openMenu(row, e.clientX === 0 && e.clientY === 0 ? undefined : { x: e.clientX, y: e.clientY });
@@ -428,12 +443,12 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
   return (
     <div className={classes.panel} data-variant={phone ? 'phone' : undefined}>
       <Group gap="xs" wrap="nowrap" p="xs" className={classes.toolbar}>
-        <TextInput aria-label="Keyword Search" placeholder="Keyword Search" leftSection={<IconSearch size={14} />} value={keyword} onChange={(e) => setKeyword(e.currentTarget.value)} size={control} style={{ flex: 1, minWidth: 0 }} />
+        <TextInput aria-label="Keyword Search" placeholder="Keyword Search" leftSection={<IconSearch size={14} />} value={keyword} onChange={(e) => setKeyword(e.currentTarget.value)} size={control} styles={phoneText} style={{ flex: 1, minWidth: 0 }} />
         {phone ? (
           // A phone gets the system's own picker: easier to use with a thumb, and no floating
           // dropdown mounted and positioned as the terminal first renders (measured: most of the
           // phone terminal's longest task under a 4x CPU slowdown).
-          <NativeSelect aria-label="Symbol type" data={PRICE_CATEGORIES} value={category} onChange={(e) => setCategory(e.currentTarget.value as PriceCategory)} size={control} w={142} />
+          <NativeSelect aria-label="Symbol type" data={PRICE_CATEGORIES} value={category} onChange={(e) => setCategory(e.currentTarget.value as PriceCategory)} size={control} styles={phoneText} w={146} />
         ) : (
           <Select
             aria-label="Symbol type"
@@ -470,7 +485,7 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
         ) : count === 0 ? (
           empty
         ) : (
-          <Table className={classes.table} aria-label="Prices" aria-rowcount={count + 1} horizontalSpacing={phone ? 'xs' : 6} highlightOnHover={false} data-columns={columns}>
+          <Table className={classes.table} aria-label="Prices" aria-rowcount={count + 1} horizontalSpacing={phone ? 'xs' : 6} highlightOnHover={false} data-change={(!phone && settings.changeColumn) || undefined} data-spread={(!phone && settings.spreadColumn) || undefined}>
             <colgroup>
               <col className={classes.colStar} />
               <col className={classes.colArrow} />
@@ -525,7 +540,7 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
           </Table>
         )}
       </div>
-      <PriceRowMenu target={menu} favourite={!!menu && favourites.has.has(menu.symbol)} actions={actions} onClose={closeMenu} phone={phone} />
+      <PriceRowMenu key={menuKey} target={menu} favourite={!!menu && favourites.has.has(menu.symbol)} actions={actions} onClose={closeMenu} phone={phone} />
       {!onDetails && <InstrumentDetailsModal symbol={details} onClose={() => setDetails(null)} />}
     </div>
   );
