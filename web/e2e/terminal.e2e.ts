@@ -226,6 +226,15 @@ describe('the price table: favourites, the row menu, details and the optional co
     await terminal.chooseType('Favourites');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid^="price-row-"]').length === 2);
     assert.deepEqual(await terminal.symbols(), ['GBPUSD', 'EURUSD'], 'the same after a reload');
+
+    // A refusal puts the star back and says why.
+    await terminal.chooseType('Forex');
+    await page.route('**/api/platform/editFavourites.php', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ status: 'Failure', message: 'You already have 100 favourites, the most the list may hold. Remove one before adding another.' }) }));
+    await terminal.star('USDJPY').click();
+    await page.getByText('You already have 100 favourites, the most the list may hold. Remove one before adding another.').waitFor();
+    await page.getByRole('button', { name: 'Add USDJPY to favourites' }).waitFor();
+    await page.unroute('**/api/platform/editFavourites.php');
+    assert.deepEqual(await stored(), ['GBPUSD', 'EURUSD'], 'nothing changed on the server');
     await context.close();
   });
 
