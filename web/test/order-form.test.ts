@@ -64,7 +64,7 @@ describe('order form: margin preview', () => {
     // The server test of the refusal (server/test/trading.test.ts) holds the same account: 100.00
     // USD, 0.01 USDJPY bought at 151.22 and valued at 151.2, then 0.09 EURUSD at 1.10057.
     const prices = (s: string) => ({ USDJPY: { bid: 151.2, ask: 151.22 }, EURUSD: { bid: 1.10037, ask: 1.10057 } })[s];
-    const record = (r: OrderInstrument): SymbolRecord => ({ ...r, ID: 1, CurrencyType: 'Forex', description: r.Symbol, sessions: [] });
+    const record = (r: OrderInstrument): SymbolRecord => ({ ...r, ID: 1, CurrencyType: 'Forex', description: r.Symbol, sessions: [], swapLong: 0, swapShort: 0 });
     const known = new Map([USDJPY, EURUSD].map((r) => [r.Symbol, record(r)]));
     const held = { ticket: 1, symbol: 'USDJPY', type: 'Buy' as const, volume: 0.01, orginalPrice: 151.22, swap: '0.00' };
     const account = liveBook({ balance: '100.00', credit: '0.00' }, [held], known, 100, prices);
