@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { calls, MAX_CHART_DRAWINGS, MAX_CHART_NOTES, MAX_NOTE_LENGTH, type ChartLayout } from '@tradeport/contracts';
+import { calls, CHART_INDICATORS, INDICATOR_SETTINGS, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, MAX_CHART_NOTES, MAX_NOTE_LENGTH, type ChartLayout } from '@tradeport/contracts';
 import { after, before, describe, test } from 'node:test';
 import { keptAnswerStats } from '../src/transport/http/responses';
 import { startApp, type TestApp } from './helpers/app';
@@ -142,7 +142,7 @@ describe('chart layouts', () => {
     await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: 'escape\u001b[31m' }], indicators: [] } }, 'A note must not contain control characters.');
     await bad({ symbol: 'EURUSD', layout: { drawings: [{ ...note, text: 42 }], indicators: [] } }, 'A note’s text must be a string.');
     await bad({ symbol: 'EURUSD', layout: { drawings: Array(MAX_CHART_NOTES + 1).fill(note), indicators: [] } }, `A chart keeps at most ${MAX_CHART_NOTES} text notes per symbol.`);
-    await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'RSI', params: [0], source: 'close', colors: ['#000000'] }] } }, 'An indicator setting must be between 0.1 and 500.');
+    await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'RSI', params: [0], source: 'close', colors: ['#000000'] }] } }, 'Indicator 1: RSI Period must be a whole number from 1 to 500.');
     await bad({ symbol: 'NOPE', layout: { drawings: [], indicators: [] } }, 'Unknown symbol: NOPE.');
     await bad({ symbol: 'EURUSD' }, 'layout must be an object with drawings and indicators.');
     await bad({ symbol: 'EURUSD', layout: { drawings: [], indicators: [] }, extra: 1 }, 'Unknown field: extra. Send symbol and layout.');
@@ -150,6 +150,40 @@ describe('chart layouts', () => {
     assert.deepEqual((await a.client.get(`${GET}?symbol=EURUSD`)).body.data.layout, layout());
     assertFailure(await a.client.get(`${GET}?symbol=NOPE`), 400, 'Unknown symbol: NOPE.');
     assertFailure(await a.client.get(GET), 400, 'symbol is required.');
+  });
+
+  test('every indicator the chart offers is kept, with its settings at their lowest and at their highest bounds', async () => {
+    assert.ok(CHART_INDICATORS.length >= 15, `${CHART_INDICATORS.length} indicators`);
+    const at = (bound: 'min' | 'max') => CHART_INDICATORS.map((name) => ({ name, params: INDICATOR_SETTINGS[name].map((s) => s[bound]), source: 'hlc3' as const, colors: ['#1c7ed6', '#f08c00'] }));
+    for (const list of [at('min'), at('max')]) {
+      for (let from = 0; from < list.length; from += MAX_CHART_INDICATORS) {
+        const indicators = list.slice(from, from + MAX_CHART_INDICATORS);
+        const r = await a.client.post(SAVE, { symbol: 'AUDUSD', layout: { drawings: [], indicators } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.deepEqual((await a.client.get(`${GET}?symbol=AUDUSD`)).body.data.layout.indicators, indicators);
+      }
+    }
+  });
+
+  test('an indicator’s settings out of their bounds, of the wrong count or disagreeing are refused, naming the setting, and nothing is stored', async () => {
+    await a.client.post(SAVE, { symbol: 'EURUSD', layout: layout() });
+    const indicator = (name: string, params: unknown[]) => ({ symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'MA', params: [20], source: 'close', colors: ['#000000'] }, { name, params, source: 'close', colors: ['#000000'] }] } });
+    const refused = async (name: string, params: unknown[], message: string) => assertFailure(await a.client.post(SAVE, indicator(name, params)), 400, `Indicator 2: ${message}`);
+    await refused('KDJ', [9, 3], 'KDJ takes 3 settings (%K period, %K smoothing, %D smoothing).');
+    await refused('KDJ', [9, 3, 3, 3], 'KDJ takes 3 settings (%K period, %K smoothing, %D smoothing).');
+    await refused('KDJ', [9, 101, 3], 'KDJ %K smoothing must be a whole number from 1 to 100.');
+    await refused('WR', [14.5], 'WR Period must be a whole number from 1 to 500.');
+    await refused('WR', [501], 'WR Period must be a whole number from 1 to 500.');
+    await refused('DMI', [14, 1], 'DMI ADXR period must be a whole number from 2 to 500.');
+    await refused('BOLL', [20, 0], 'BOLL Deviations must be from 0.1 to 10.');
+    await refused('SAR', [0.05, 2, 20], 'SAR Start (%) must be from 0.1 to 10.');
+    await refused('SAR', [5, 2, 4], 'SAR Start and Step must not be more than the Maximum.');
+    await refused('SMA', [5, 6], 'SMA Weight must not be more than the period.');
+    await refused('PVT', [12], 'PVT takes no settings.');
+    await refused('CCI', ['20'], 'An indicator setting must be a number.');
+    await refused('CCI', [null], 'An indicator setting must be a number.');
+    assertFailure(await a.client.post(SAVE, { symbol: 'EURUSD', layout: { drawings: [], indicators: [{ name: 'RSI', params: [14], source: 'close', colors: [] }] } }), 400, 'Indicator 1: An indicator needs a colour.');
+    assert.deepEqual((await a.client.get(`${GET}?symbol=EURUSD`)).body.data.layout, layout());
   });
 
   test('the largest allowed layout fits the body limit and is kept whole', async () => {

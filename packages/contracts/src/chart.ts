@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { multiline } from './common';
-import { CHART_INDICATORS, CHART_TOOLS, INDICATOR_SOURCES, LINE_STYLES, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, MAX_CHART_NOTES, MAX_DRAWING_POINTS, MAX_NOTE_LENGTH, MAX_NOTE_LINES, noteLines } from './chart-names';
+import { CHART_INDICATORS, CHART_TOOLS, indicatorSettingsProblem, INDICATOR_SOURCES, LINE_STYLES, MAX_CHART_DRAWINGS, MAX_CHART_INDICATORS, MAX_CHART_NOTES, MAX_DRAWING_POINTS, MAX_NOTE_LENGTH, MAX_NOTE_LINES, noteLines } from './chart-names';
 
 export * from './chart-names';
 
@@ -49,12 +49,18 @@ export const chartDrawing = z
   });
 export type ChartDrawing = z.infer<typeof chartDrawing>;
 
-export const chartIndicator = z.strictObject({
-  name: z.enum(CHART_INDICATORS, { error: (i) => `Unknown indicator: ${String(i.input).slice(0, 40)}.` }),
-  params: z.array(z.number({ error: 'An indicator setting must be a number.' }).refine(Number.isFinite, 'An indicator setting must be a finite number.').min(0.1, 'An indicator setting must be between 0.1 and 500.').max(500, 'An indicator setting must be between 0.1 and 500.')).min(1).max(4, 'An indicator has at most 4 settings.'),
-  source: z.enum(INDICATOR_SOURCES, { error: 'Unknown indicator source.' }),
-  colors: z.array(color).min(1).max(4, 'An indicator has at most 4 colours.'),
-});
+/** An indicator with its settings: as many as it takes, each within its own bounds (`INDICATOR_SETTINGS`). */
+export const chartIndicator = z
+  .strictObject({
+    name: z.enum(CHART_INDICATORS, { error: (i) => `Unknown indicator: ${String(i.input).slice(0, 40)}.` }),
+    params: z.array(z.number({ error: 'An indicator setting must be a number.' }).refine(Number.isFinite, 'An indicator setting must be a finite number.')).max(4, 'An indicator has at most 4 settings.'),
+    source: z.enum(INDICATOR_SOURCES, { error: 'Unknown indicator source.' }),
+    colors: z.array(color).min(1, 'An indicator needs a colour.').max(4, 'An indicator has at most 4 colours.'),
+  })
+  .superRefine((i, ctx) => {
+    const problem = indicatorSettingsProblem(i.name, i.params);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['params'], message: problem });
+  });
 export type ChartIndicator = z.infer<typeof chartIndicator>;
 
 export const chartLayout = z.strictObject({
