@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { CHART_INDICATORS, type ChartIndicatorName } from '@tradeport/contracts/chart-names';
 import type { KLineData } from 'klinecharts';
-import { bollFold, emaFold, foldOf, macdFold, maFold, resumable, rsiFold, volFold, type Fold } from '../src/chart/indicator-folds';
+import { bollFold, cciFold, emaFold, foldOf, macdFold, maFold, obvFold, pvtFold, resumable, rsiFold, volFold, wrFold, type Fold } from '../src/chart/indicator-folds';
 
 const candle = (close: number, i: number, volume = 100): KLineData => ({ timestamp: i * 3_600_000, open: close - 0.5, high: close + 1, low: close - 1, close, volume });
 const candles = (closes: number[]) => closes.map((c, i) => candle(c, i));
@@ -26,14 +27,30 @@ describe('indicators as folds resumed on a tick', () => {
     assert.deepEqual(full(macdFold([2, 3, 2], 'close'), candles([7, 7, 7, 7, 7])).at(-1), { dif: 0, macd: 0, dea: 0 });
   });
 
+  it('gives Williams %R 0 at the period’s high and −100 at its low, a flat CCI 0, OBV adding rising volume and taking falling volume off, and the PVT’s running sum', () => {
+    const bars = (rows: Array<[number, number, number, number]>) => rows.map(([high, low, close, volume], i) => ({ timestamp: i, open: close, high, low, close, volume }));
+    const wr = full(wrFold([3], ['wr1']), bars([[2, 1, 1.5, 1], [3, 1, 2, 1], [4, 2, 4, 1], [4, 1, 1, 1]]));
+    assert.deepEqual(wr.map((v) => v.wr1), [undefined, undefined, 0, -100]);
+    assert.deepEqual(full(cciFold([3]), bars([[2, 1, 1.5, 1], [2, 1, 1.5, 1], [2, 1, 1.5, 1]])).at(-1), { cci: 0 });
+    const obv = full(obvFold([2]), bars([[2, 1, 1, 10], [3, 1, 2, 20], [3, 1, 1.5, 5], [3, 1, 1.5, 7]]));
+    assert.deepEqual(obv.map((v) => v.obv), [0, 20, 15, 15]);
+    assert.deepEqual(obv.map((v) => v.maObv), [undefined, 10, 17.5, 15]);
+    assert.deepEqual(full(pvtFold(), bars([[2, 1, 1, 10], [3, 1, 2, 20], [3, 1, 1, 5]])).map((v) => v.pvt), [0, 20, 17.5]);
+  });
+
   it('resumed on a changed forming candle or a new one, gives exactly what folding every candle again gives', () => {
-    const names = ['MA', 'EMA', 'BOLL', 'RSI', 'MACD', 'VOL'] as const;
-    const keys = { MA: ['ma1', 'ma2'], EMA: ['ema1', 'ema2'], BOLL: ['up', 'mid', 'dn'], RSI: ['rsi1', 'rsi2'], MACD: ['dif', 'dea', 'macd'], VOL: ['ma1', 'ma2'] };
-    const params = { MA: [3, 7], EMA: [2, 5], BOLL: [4, 2], RSI: [3, 6], MACD: [3, 6, 4], VOL: [2, 5] };
+    // Short periods, so that a few dozen candles reach every stage of each formula.
+    const params: Record<ChartIndicatorName, number[]> = {
+      MA: [3, 7], EMA: [2, 5], SMA: [4, 2], BOLL: [4, 2], SAR: [2, 2, 20], BBI: [1, 2, 3, 5],
+      VOL: [2, 5], MACD: [3, 6, 4], RSI: [3, 6], KDJ: [4, 2, 3], CCI: [4], DMI: [3, 3], WR: [2, 5], AO: [2, 5],
+      MTM: [3, 2], ROC: [2, 3], TRIX: [2, 3], BIAS: [2, 4], DMA: [2, 5, 3], OBV: [3], PVT: [], VR: [3, 2], BRAR: [4], PSY: [3, 2],
+    };
+    const names = CHART_INDICATORS;
+    const keys: Partial<Record<ChartIndicatorName, string[]>> = { MA: ['ma1', 'ma2'], EMA: ['ema1', 'ema2'], RSI: ['rsi1', 'rsi2'], VOL: ['ma1', 'ma2'], WR: ['wr1', 'wr2'], BIAS: ['bias1', 'bias2'] };
     const step = fc.oneof(fc.record({ kind: fc.constant('tick' as const), close: fc.double({ min: 1, max: 2, noNaN: true }) }), fc.record({ kind: fc.constant('open' as const), close: fc.double({ min: 1, max: 2, noNaN: true }) }), fc.record({ kind: fc.constant('reload' as const), close: fc.constant(1) }));
     fc.assert(
       fc.property(fc.constantFrom(...names), fc.constantFrom('close', 'hl2', 'open'), fc.array(fc.double({ min: 1, max: 2, noNaN: true }), { minLength: 1, maxLength: 30 }), fc.array(step, { maxLength: 40 }), (name, source, start, steps) => {
-        const make = () => foldOf(name, params[name], source as 'close', keys[name]);
+        const make = () => foldOf(name, params[name], source as 'close', keys[name] ?? []);
         const run = resumable(make());
         // KLineChart's list: replaced in place on a tick, pushed on a new candle, a new list on a reload.
         let list = start.map((c, i) => candle(c, i, 100 + i));
@@ -45,7 +62,7 @@ describe('indicators as folds resumed on a tick', () => {
           assert.deepEqual(run(list).map((v) => ({ ...v })), full(make(), list));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 600 },
     );
   });
 
