@@ -14,7 +14,8 @@ import type { ChartIndicatorName } from '@tradeport/contracts';
 import type { KLineData } from 'klinecharts';
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
-import { foldOf, resumable } from '../src/chart/indicator-folds';
+import { resumable } from '../src/chart/indicator-folds';
+import { foldOf } from '../src/chart/more-indicator-folds';
 
 const KLINECHARTS_UMD = join(dirname(createRequire(import.meta.url).resolve('klinecharts')), 'umd', 'klinecharts.js');
 

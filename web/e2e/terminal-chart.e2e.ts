@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { ChartPanel } from './pages/chart-panel';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
-import { adminClient, ARTIFACTS, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { adminClient, ARTIFACTS, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, settled, startHarness, type Harness } from './support/harness';
 
 /** Two anchor clicks per tool, a third where the tool needs one (fractions of the canvas). */
 const POINTS: Array<[number, number]> = [
@@ -28,6 +28,20 @@ const MENUS = {
   Shapes: ['Rectangle', 'Circle', 'Triangle', 'Ellipse'],
 } as const;
 
+/**
+ * Records every text the page's canvases write (`window.__canvasTexts`, in order): what the chart
+ * shows, as it was drawn. As source text: it runs in the page before the app.
+ */
+const RECORD_CANVAS_TEXTS = `(() => {
+  const texts = [];
+  window.__canvasTexts = texts;
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    if (texts.length < 200000) texts.push(String(text));
+    return fillText.call(this, text, ...rest);
+  };
+})()`;
+
 describe('the terminal chart', () => {
   let h: Harness;
   before(async () => {
@@ -37,9 +51,10 @@ describe('the terminal chart', () => {
   });
   after(async () => h?.close());
 
-  async function openChart(trader?: { email: string; password: string }) {
+  async function openChart(trader?: { email: string; password: string }, { recordTexts = false }: { recordTexts?: boolean } = {}) {
     const who = trader ?? (await createTrader(h));
     const { context, page } = await newPage(h);
+    if (recordTexts) await page.addInitScript(RECORD_CANVAS_TEXTS);
     const signIn = new SignInPage(page);
     await signIn.goto();
     await signIn.signIn(who.email, who.password);
@@ -141,6 +156,90 @@ describe('the terminal chart', () => {
     await chart.canvas().and(page.locator('[data-panes="1"]')).waitFor();
     await chart.waitForSaved();
     assert.deepEqual((await layoutOf(page)).indicators.map((i) => [i.name, i.params, i.source]), [['RSI', [21], 'hl2'], ['MA', [20], 'close']]);
+    await context.close();
+  });
+
+  it('offers at least 15 indicators by the names traders know, over the candles or below them, each with its settings held to their bounds', async () => {
+    const { context, page, chart } = await openChart();
+    const menu = await chart.indicatorMenu();
+    assert.deepEqual(menu.map((g) => g.group), ['Over the price', 'Below the price']);
+    const offered = menu.flatMap((g) => g.items);
+    assert.ok(offered.length >= 15, `${offered.length} indicators: ${offered.join(', ')}`);
+    for (const name of ['Moving average', 'Bollinger Bands', 'Parabolic SAR']) assert.ok(menu[0]!.items.includes(name), `${name} over the price`);
+    for (const name of ['Stochastic (KDJ)', 'Williams %R', 'ADX (DMI)', 'MACD', 'Relative strength index', 'Commodity channel index', 'On-balance volume']) assert.ok(menu[1]!.items.includes(name), `${name} below the price`);
+    await chart.toolbar().getByRole('button', { name: 'Indicators' }).click();
+    await page.getByRole('menu', { name: 'Indicators' }).getByRole('menuitem').first().waitFor();
+    await settled(page);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-indicator-menu-desktop.png` });
+    await page.keyboard.press('Escape');
+
+    await chart.addIndicator('Parabolic SAR');
+    await chart.canvas().and(page.locator('[data-applied="SAR(2,2,20)"]')).waitFor();
+    assert.equal(await chart.canvas().getAttribute('data-panes'), '0', 'SAR is drawn over the candles');
+    await chart.addIndicator('Stochastic (KDJ)');
+    await chart.addIndicator('Williams %R');
+    await chart.addIndicator('ADX (DMI)');
+    await chart.canvas().and(page.locator('[data-panes="3"]')).waitFor();
+    assert.equal(await chart.canvas().getAttribute('data-applied'), 'SAR(2,2,20) KDJ(9,3,3) WR(14) DMI(14,6)');
+
+    await chart.indicatorList().getByRole('button', { name: 'Settings of KDJ 9, 3, 3' }).click();
+    const kdj = page.getByRole('dialog', { name: 'Stochastic (KDJ) settings' });
+    await kdj.getByLabel('%D smoothing').waitFor();
+    assert.deepEqual(await kdj.getByRole('textbox').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).labels?.[0]?.textContent?.trim())), ['%K period', '%K smoothing', '%D smoothing', '%K colour', '%D colour', 'J colour']);
+    await kdj.getByLabel('%K smoothing').fill('101');
+    await kdj.getByText('Must be a whole number from 1 to 100').waitFor();
+    assert.equal(await kdj.getByRole('button', { name: 'Apply' }).isDisabled(), true, 'out of bounds: nothing to apply');
+    await kdj.getByLabel('%K smoothing').fill('5');
+    await kdj.getByRole('button', { name: 'Apply' }).click();
+    await chart.canvas().and(page.locator('[data-applied="SAR(2,2,20) KDJ(9,5,3) WR(14) DMI(14,6)"]')).waitFor();
+
+    await chart.indicatorList().getByRole('button', { name: 'Settings of SAR 2, 2, 20' }).click();
+    const sar = page.getByRole('dialog', { name: 'Parabolic SAR settings' });
+    await sar.getByLabel('Maximum (%)').fill('1.5');
+    await sar.getByRole('alert').filter({ hasText: 'SAR Start and Step must not be more than the Maximum.' }).waitFor();
+    assert.equal(await sar.getByRole('button', { name: 'Apply' }).isDisabled(), true);
+    await sar.getByRole('button', { name: 'Cancel' }).click();
+    await chart.waitForSaved();
+    assert.deepEqual((await layoutOf(page)).indicators.map((i) => [i.name, i.params]), [['SAR', [2, 2, 20]], ['KDJ', [9, 5, 3]], ['WR', [14]], ['DMI', [14, 6]]]);
+    await page.mouse.move(10, 10);
+    await screenshots(page, 'terminal-chart-indicators', { dark: true });
+    await context.close();
+  });
+
+  it('writes indicator values and the axes below the candles in the indicator’s own decimals, never folding their zeros like a price', async () => {
+    const { context, page, chart } = await openChart(undefined, { recordTexts: true });
+    await chart.addIndicator('Relative strength index');
+    await chart.addIndicator('MACD');
+    await chart.addIndicator('Momentum');
+    await chart.canvas().and(page.locator('[data-panes="3"]')).waitFor();
+    // Momentum's formula comes with its module, fetched as it is added (its legend says n/a until then).
+    await page.waitForFunction(() => {
+      const t = (window as unknown as { __canvasTexts: string[] }).__canvasTexts;
+      const at = t.lastIndexOf('MTM: ');
+      return at >= 0 && /\d/.test(t[at + 1] ?? '');
+    });
+    const from = await page.evaluate(() => (window as unknown as { __canvasTexts: string[] }).__canvasTexts.length);
+    // Over a candle near the end, so the legends show that candle's values.
+    const box = (await chart.canvas().boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.3, { steps: 4 });
+    await page.waitForTimeout(500);
+    const texts = await page.evaluate(() => (window as unknown as { __canvasTexts: string[] }).__canvasTexts);
+    const legends = texts.slice(from);
+    const after = (title: string) => legends.flatMap((t, i) => (t === title ? [legends[i + 1]!] : []));
+    assert.ok(after('RSI1: ').length > 0, 'the RSI legend is drawn');
+    for (const v of after('RSI1: ')) assert.match(v, /^\d{1,3}\.\d{2}$/, 'RSI with 2 decimals');
+    // EURUSD has 5 digits: a MACD of 0.000039 is written 0.000039, not 0.0{3}39 or 0.0000.
+    for (const title of ['DIF: ', 'DEA: ', 'MACD: ', 'MTM: ']) {
+      assert.ok(after(title).length > 0, `the ${title} legend is drawn`);
+      for (const v of after(title)) assert.match(v, /^-?\d+\.\d{6}$/, `${title}${v}`);
+    }
+    assert.deepEqual(texts.filter((t) => t.includes('{')), [], 'no value of an indicator is written with folded zeros');
+    assert.deepEqual([...new Set(texts.filter((t) => /^-?\d+\.\d{4}$/.test(t)))], [], 'nothing in KLineChart’s four-decimal default (the RSI axis read 64.0000)');
+    const rsiAxis = texts.filter((t) => /^\d{1,3}\.\d{2}$/.test(t) && !after('RSI1: ').includes(t));
+    assert.ok(rsiAxis.length > 0, `the RSI axis in 2 decimals (${texts.filter((t) => /^\d/.test(t)).slice(0, 40).join(' ')})`);
+    await page.mouse.move(10, 10);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-indicator-precision-desktop.png` });
     await context.close();
   });
 

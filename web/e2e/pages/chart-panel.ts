@@ -91,7 +91,22 @@ export class ChartPanel {
 
   async addIndicator(label: string): Promise<void> {
     await this.toolbar().getByRole('button', { name: 'Indicators' }).click();
-    await this.page.getByRole('menu', { name: 'Indicators' }).getByRole('menuitem', { name: new RegExp(`^${label}`) }).click();
+    const menu = this.page.getByRole('menu', { name: 'Indicators' });
+    await menu.getByRole('menuitem').filter({ has: this.page.getByText(label, { exact: true }) }).click();
+    await menu.waitFor({ state: 'hidden' });
+  }
+
+  /** The indicators menu's groups and the names of what each offers. */
+  async indicatorMenu(): Promise<Array<{ group: string; items: string[] }>> {
+    await this.toolbar().getByRole('button', { name: 'Indicators' }).click();
+    const menu = this.page.getByRole('menu', { name: 'Indicators' });
+    await menu.getByRole('menuitem').first().waitFor();
+    const groups = await menu.getByRole('group').evaluateAll((els) =>
+      els.map((el) => ({ group: el.getAttribute('aria-label') ?? '', items: [...el.querySelectorAll('[role="menuitem"] .mantine-Menu-itemLabel')].map((i) => i.textContent ?? '') })),
+    );
+    await this.page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    return groups;
   }
 
   async indicators(): Promise<string[]> {

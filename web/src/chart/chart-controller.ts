@@ -1,10 +1,11 @@
-import type { ChartDrawing, ChartIndicator, ChartLayout, ChartToolName } from '@tradeport/contracts';
+import type { ChartDrawing, ChartIndicator, ChartIndicatorName, ChartLayout, ChartToolName, IndicatorSource } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { dispose, init, type Chart, type DeepPartial, type KLineData, type Overlay, type Styles } from 'klinecharts';
 import { chartStyles, loadCandles, type ChartLoadState } from '../market/candle-chart';
 import { drawIndicatorFast } from './indicator-draw';
-import { foldOf, resumable } from './indicator-folds';
-import { INDICATOR_BY_NAME } from './indicators';
+import { coreFoldOf, resumable, type Fold } from './indicator-folds';
+import type * as MoreFoldsModule from './more-indicator-folds';
+import { foldPriceZeros, INDICATOR_BY_NAME, indicatorDecimals, indicatorStyles } from './indicators';
 import { levelLabelLayout } from './level-figure';
 import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingData, type DrawingStyle, type LevelLook } from './overlays';
 import { isRemovable, type TradeLevel } from './trade-levels';
@@ -14,6 +15,22 @@ export type ChartType = 'candle' | 'line' | 'area';
 export type Scheme = 'light' | 'dark';
 
 export const CANDLE_PANE = 'candle_pane';
+
+type MoreFolds = typeof MoreFoldsModule;
+let moreFolds: MoreFolds | undefined;
+let moreFoldsLoading: Promise<MoreFolds> | null = null;
+
+/** The folds beyond the first six indicators' (their own chunk, fetched when a chart first needs one; again after a failure). */
+function loadMoreFolds(): Promise<MoreFolds> {
+  moreFoldsLoading ??= import('./more-indicator-folds').then(
+    (m) => (moreFolds = m),
+    (err: unknown) => {
+      moreFoldsLoading = null;
+      throw err;
+    },
+  );
+  return moreFoldsLoading;
+}
 const SUB_PANE_HEIGHT = 76;
 const PHONE_BAR_SPACE = 6;
 
@@ -110,6 +127,7 @@ export class ChartController {
 
   load(symbol: string, period: PeriodName, digits: number): void {
     this.stopLoading?.();
+    this.setDigits(digits);
     this.stopLoading = loadCandles(this.chart, { symbol, period, digits }, this.events.onLoad);
   }
 
@@ -335,6 +353,28 @@ export class ChartController {
 
   // ---- indicators
 
+  private digits = 5;
+
+  /**
+   * The instrument's digits: prices fold their zeros (KLineChart's "0.0{4}3"), numbers in other
+   * decimals (indicator values) never do; and the indicators whose decimals follow the price's
+   * are written again in the new ones.
+   */
+  private setDigits(digits: number): void {
+    if (digits === this.digits && this.foldSet) return;
+    this.digits = digits;
+    this.foldSet = true;
+    this.chart.setDecimalFold({ format: (value) => foldPriceZeros(value, digits) });
+    for (const id of this.indicatorIds) {
+      const created = this.chart.getIndicators({ id })[0];
+      const def = created && INDICATOR_BY_NAME.get(created.name as ChartIndicatorName);
+      const decimals = def && indicatorDecimals(def.precision, digits);
+      if (def && decimals !== undefined) this.chart.overrideIndicator({ id, name: def.name, precision: decimals });
+    }
+  }
+
+  private foldSet = false;
+
   /** Replaces every indicator with the layout's: price studies over the candles, the others each in a pane below. */
   setIndicators(indicators: ChartIndicator[]): void {
     for (const id of this.indicatorIds) this.chart.removeIndicator({ id });
@@ -342,11 +382,15 @@ export class ChartController {
     for (const i of indicators) {
       const def = INDICATOR_BY_NAME.get(i.name);
       if (!def) continue;
+      const decimals = indicatorDecimals(def.precision, this.digits);
       const id = this.chart.createIndicator(
         {
           name: i.name,
           calcParams: [...i.params],
-          styles: { lines: i.colors.map((color) => ({ color, size: 1.5 })) },
+          styles: indicatorStyles(def, i.colors),
+          // Values in the indicator's own decimals (RSI 64.21, MACD 0.000039), not the price's.
+          ...(decimals !== undefined ? { precision: decimals } : {}),
+          ...(def.precision.kind === 'volume' ? { precision: 0, shouldFormatBigNumber: true } : {}),
           ...(def.overlay ? { paneId: CANDLE_PANE } : {}),
         },
         def.overlay,
@@ -364,11 +408,33 @@ export class ChartController {
       // look of bars at a time rather than a figure per candle.
       const created = this.chart.getIndicators({ id })[0];
       if (created) {
-        const run = resumable(foldOf(i.name, [...i.params], def.usesSource ? i.source : 'close', created.figures.map((f) => f.key)));
-        this.chart.overrideIndicator({ id, name: i.name, calc: (data: KLineData[]) => run(data), draw: drawIndicatorFast } as never);
+        const args: [ChartIndicatorName, number[], IndicatorSource, string[]] = [i.name, [...i.params], def.usesSource ? i.source : 'close', created.figures.map((f) => f.key)];
+        const fold = coreFoldOf(...args) ?? moreFolds?.foldOf(...args);
+        if (fold) this.useFold(id, i.name, fold);
+        else {
+          // The other indicators' folds come with their module, fetched once: until then it draws
+          // nothing (never KLineChart's figures of the close when another price was chosen), and
+          // if the module cannot be had, KLineChart's own formula.
+          const own = created.calc;
+          this.chart.overrideIndicator({ id, name: i.name, calc: () => [], draw: drawIndicatorFast } as never);
+          loadMoreFolds().then(
+            (more) => this.indicatorIds.includes(id) && this.useFold(id, i.name, more.foldOf(...args)),
+            () => this.indicatorIds.includes(id) && this.chart.overrideIndicator({ id, name: i.name, calc: own } as never),
+          );
+        }
       }
     }
     this.mark();
+    // The legends over the candles changed: the levels' labels keep clear of them (their figures
+    // are computed in KLineChart's next frame, after which the marks for the tests are right).
+    requestAnimationFrame(() => this.markLevels());
+  }
+
+  /** Computes the indicator with our fold, resumed on a tick, and draws it a line or a look of bars at a time. */
+  private useFold(id: string, name: string, fold: Fold<unknown>): void {
+    const run = resumable(fold);
+    this.chart.overrideIndicator({ id, name, calc: (data: KLineData[]) => run(data), draw: drawIndicatorFast } as never);
+    requestAnimationFrame(() => this.markLevels());
   }
 
   /** The indicators' panes (not the candles'), in order, for tests and for sizing. */

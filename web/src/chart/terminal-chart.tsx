@@ -1,13 +1,14 @@
-import { ActionIcon, Button, Menu, Modal, SegmentedControl, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Menu, Modal, SegmentedControl, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconArrowsMaximize, IconCamera, IconChartArea, IconChartCandle, IconChartLine, IconChevronDown, IconMagnet, IconMathFunction, IconTrash, IconX } from '@tabler/icons-react';
-import { CHART_INDICATORS, MAX_CHART_INDICATORS } from '@tradeport/contracts';
+import { MAX_CHART_INDICATORS } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { useState, type ReactNode } from 'react';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
 import { ChartStage, ConfirmRemoveAll, MENU_ICONS, OneToolButton, removableDrawings, SaveStatus, useChartStage } from './chart-stage';
 import classes from './chart.module.css';
-import { INDICATOR_BY_NAME, indicatorTitle, newIndicator } from './indicators';
+import { addIndicator, IndicatorMenuItems, removeIndicator } from './indicator-picker';
+import { indicatorTitle } from './indicators';
 import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
 
 /**
@@ -16,7 +17,7 @@ import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
  * these over the same layout.
  */
 function ChartWorkspace({ model, height, large, onLarger, label }: { model: ChartModel; height: number | string; large: boolean; onLarger?: () => void; label: string }) {
-  const { layout, loaded, onLayout, type, magnet } = model;
+  const { layout, loaded, type, magnet } = model;
   const stage = useChartStage(model);
   const { tool, full, load } = stage;
   const [confirmClear, setConfirmClear] = useState(false);
@@ -78,12 +79,8 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
               Indicators
             </Button>
           </Menu.Target>
-          <Menu.Dropdown>
-            {CHART_INDICATORS.map((name) => (
-              <Menu.Item key={name} fz="sm" onClick={() => onLayout({ ...layout, indicators: [...layout.indicators, newIndicator(name)] })} rightSection={<Text size="xs" c="dimmed">{name}</Text>}>
-                {INDICATOR_BY_NAME.get(name)!.label}
-              </Menu.Item>
-            ))}
+          <Menu.Dropdown className={classes.indicatorMenu}>
+            <IndicatorMenuItems onAdd={(name) => addIndicator(model, name)} />
           </Menu.Dropdown>
         </Menu>
         <div className={classes.spacer} />
@@ -114,7 +111,7 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
               <button type="button" className={classes.indicatorName} onClick={() => model.onEditIndicator(i)} aria-label={`Settings of ${indicatorTitle(ind)}`}>
                 {indicatorTitle(ind)}
               </button>
-              <ActionIcon size="xs" variant="subtle" color="gray" aria-label={`Remove ${indicatorTitle(ind)}`} onClick={() => onLayout({ ...layout, indicators: layout.indicators.filter((_, k) => k !== i) })}>
+              <ActionIcon size="xs" variant="subtle" color="gray" aria-label={`Remove ${indicatorTitle(ind)}`} onClick={() => removeIndicator(model, i)}>
                 <IconX size={12} />
               </ActionIcon>
             </span>
