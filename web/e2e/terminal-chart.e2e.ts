@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { ChartPanel } from './pages/chart-panel';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
-import { adminClient, ARTIFACTS, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, settled, startHarness, type Harness } from './support/harness';
+import { adminClient, ARTIFACTS, createTrader, DESKTOP, MOBILE, newPage, postJson, pushTicks, screenshots, seedDailyCandles, seriousA11yViolations, settled, startHarness, type Harness } from './support/harness';
 
 /** Two anchor clicks per tool, a third where the tool needs one (fractions of the canvas). */
 const POINTS: Array<[number, number]> = [
@@ -493,6 +493,60 @@ describe('trade levels on the terminal chart', () => {
     await context.close();
   });
 
+  it('keeps the order, SL and TP labels clear of each other and of the indicator legends: on the desktop, at MN, and on a phone turned sideways', async () => {
+    const trader = await fundedTrader();
+    await seedMonthlyCandles(h, 'EURUSD');
+    // Two positions and two orders within 1.2 pips of each other: their lines a few pixels apart.
+    const open = async (stopLoss: number, takeProfit: number) => (await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss, takeProfit, comment: '' })).body.ticket as number;
+    const first = await open(1.0846, 1.0858);
+    const second = await open(1.0847, 1.0857);
+    const order = async (orderType: string, price: number) => (await postJson(trader.client, '/platform/addPendingOrder.php', { fullSymbol: 'EURUSD', orderType, volume: 0.2, price, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 })).body.orderId as number;
+    const buyLimit = await order('buy_limit', 1.0849);
+    const sellLimit = await order('sell_limit', 1.0855);
+    const saved = await postJson(trader.client, '/platform/saveChartLayout.php', {
+      symbol: 'EURUSD',
+      layout: { drawings: [], indicators: [{ name: 'MA', params: [20], source: 'close', colors: ['#f08c00'] }, { name: 'BOLL', params: [20, 2], source: 'close', colors: ['#7048e8', '#868e96', '#7048e8'] }, { name: 'SAR', params: [2, 2, 20], source: 'close', colors: ['#2f9e44', '#e03131'] }] },
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const keys = [`entry-${first}`, `sl-${first}`, `tp-${first}`, `entry-${second}`, `sl-${second}`, `tp-${second}`, `order-${buyLimit}`, `order-${sellLimit}`];
+
+    const { context, page, chart } = await chartWithLevel(trader, `order-${buyLimit}`);
+    await chart.canvas().and(page.locator('[data-applied="MA(20) BOLL(20,2) SAR(2,2,20)"]')).waitFor();
+    await labelsClear(page, 'desktop, H1', keys);
+    await page.mouse.move(10, 10);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-labels-desktop.png` });
+    await page.setViewportSize(MOBILE);
+    await labelsClear(page, 'desktop layout at 375 px', keys);
+    await page.setViewportSize(DESKTOP);
+
+    await page.getByRole('radiogroup', { name: 'Chart period', exact: true }).getByText('MN', { exact: true }).click();
+    await page.getByRole('group', { name: 'EURUSD chart, MN' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-panel"] [aria-label="Loading the chart"]'));
+    await labelsClear(page, 'desktop, MN', keys);
+    await page.mouse.move(10, 10);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-labels-mn-desktop.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await settled(page);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-labels-mn-desktop-dark.png` });
+    await context.close();
+
+    // A phone on its side (812×375): the phone terminal's chart tab, the labels finger-sized.
+    const phone = await h.browser.newContext({ viewport: { width: 812, height: 375 }, hasTouch: true, isMobile: true, baseURL: h.origin, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
+    phone.setDefaultTimeout(10_000);
+    const tab = await phone.newPage();
+    const signIn = new SignInPage(tab);
+    await signIn.goto();
+    await signIn.signIn(trader.email, trader.password);
+    await tab.waitForURL((u) => u.pathname === '/trading');
+    await tab.getByTestId('price-row-EURUSD').tap();
+    await tab.getByTestId('price-sheet').getByRole('button', { name: 'Chart' }).tap();
+    await tab.getByRole('group', { name: 'EURUSD chart, H1' }).waitFor();
+    await tab.waitForFunction((k) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`${k}@`), `order-${buyLimit}`);
+    await labelsClear(tab, 'phone landscape', keys);
+    await tab.screenshot({ path: `${ARTIFACTS}/terminal-chart-labels-phone-landscape.png` });
+    await phone.close();
+  });
+
   it('removes a stop loss from the × on its label and a take profit by keyboard, each after confirming', async () => {
     const trader = await fundedTrader();
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09, comment: '' });
@@ -532,6 +586,54 @@ describe('trade levels on the terminal chart', () => {
     await context.close();
   });
 });
+
+/**
+ * Asserts that the chart's level labels (as it places and marks them) overlap neither each other
+ * nor the legends at the top of the candles' pane, and that every level in `keys` has one on the pane.
+ */
+async function labelsClear(page: Page, what: string, keys: string[]): Promise<void> {
+  // The marks are refreshed when the chart is resized: nudge the page, so they are what is drawn now.
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: size.width, height: size.height - 1 });
+  await page.setViewportSize(size);
+  await page.waitForTimeout(400);
+  const canvas = page.getByTestId('terminal-chart');
+  const legend = Number(await canvas.getAttribute('data-legend-bottom'));
+  const boxes = ((await canvas.getAttribute('data-level-boxes')) ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((mark) => {
+      const [key, rest] = mark.split('@') as [string, string];
+      const [x, y, width, height] = rest.split(',').map(Number) as [number, number, number, number];
+      return { key, x, y, width, height };
+    });
+  assert.ok(legend >= 40, `${what}: the legends of the three indicators end ${legend} px down`);
+  assert.deepEqual(boxes.map((b) => b.key).sort(), [...keys].sort(), `${what}: a label for every level`);
+  const paneHeight = (await canvas.boundingBox())!.height;
+  for (const b of boxes) {
+    assert.ok(b.y >= legend, `${what}: ${b.key}'s label (top ${b.y}) is under the legends (${legend})`);
+    assert.ok(b.y + b.height <= paneHeight, `${what}: ${b.key}'s label is on the chart`);
+  }
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) assert.ok(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y, `${what}: ${a.key} and ${b.key} overlap (${JSON.stringify([a, b])})`);
+  }
+}
+
+/** Monthly candles for the MN period: two years of a seeded walk ending at the pushed price. */
+async function seedMonthlyCandles(h: Harness, symbol: string): Promise<void> {
+  const now = new Date();
+  let seed = 11;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rows = [];
+  let close = 1.02;
+  for (let m = 24; m >= 1; m--) {
+    const open = close;
+    close = m === 1 ? 1.085 : open * (1 + (random() - 0.45) * 0.03);
+    const r = (v: number) => Number(v.toFixed(5));
+    rows.push({ symbol, period: 'MN', time: Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - m, 1), open: r(open), high: r(Math.max(open, close) * 1.006), low: r(Math.min(open, close) * 0.994), close: r(close), volume: Math.round(50_000 + random() * 50_000) });
+  }
+  await h.app.ctx.db.insertInto('candles').values(rows).execute();
+}
 
 /** The trader's saved layout for EURUSD, read with the page's own session. */
 async function layoutOf(page: Page): Promise<{ drawings: Array<{ tool: string; width: number; points: unknown[] }>; indicators: Array<{ name: string; params: number[]; source: string }> }> {

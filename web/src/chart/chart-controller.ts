@@ -6,7 +6,8 @@ import { drawIndicatorFast } from './indicator-draw';
 import { coreFoldOf, resumable, type Fold } from './indicator-folds';
 import type * as MoreFoldsModule from './more-indicator-folds';
 import { foldPriceZeros, INDICATOR_BY_NAME, indicatorDecimals, indicatorStyles } from './indicators';
-import { levelLabelLayout } from './level-figure';
+import { levelLabelLayout, type PlacedLabel } from './level-figure';
+import { candlePaneLegendBottom, levelLabelPlaces, measureText } from './level-labels';
 import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingData, type DrawingStyle, type LevelLook } from './overlays';
 import { isRemovable, type TradeLevel } from './trade-levels';
 import { overlayName, toolOfOverlay } from './tools';
@@ -521,14 +522,26 @@ export class ChartController {
 
   private levels: TradeLevel[] = [];
 
-  /** Where each level is drawn (its key and pixel height), its label and where its × is, on data attributes for the browser tests. */
+  /**
+   * Where each level is drawn (its key and pixel height), its label, the label's box (placed clear
+   * of the others and of the legends, whose bottom is given too) and where its × is, on data
+   * attributes for the browser tests.
+   */
   private markLevels = () => {
     const ys = this.levels.map((l) => ({ level: l, y: Math.round(this.yOfPrice(l.price) ?? -1) }));
     this.container.dataset.levels = ys.map(({ level, y }) => `${level.key}@${y}`).join(' ');
     this.container.dataset.levelLabels = this.levels.map((l) => l.label).join(' | ');
+    const pane = this.chart.getSize(CANDLE_PANE, 'main');
+    const places = pane ? levelLabelPlaces(this.chart, { name: LEVEL_OVERLAY, paneId: CANDLE_PANE, width: pane.width, height: pane.height, yOf: (v) => this.yOfPrice(v) ?? -1, textWidth }) : new Map<string, PlacedLabel>();
+    this.container.dataset.legendBottom = pane ? String(Math.round(candlePaneLegendBottom(this.chart, CANDLE_PANE, pane.width, measureText))) : '';
+    this.container.dataset.levelBoxes = [...places].map(([key, p]) => `${key}@${Math.round(p.x)},${Math.round(p.y - p.height / 2)},${Math.round(p.width)},${Math.round(p.height)}`).join(' ');
     this.container.dataset.levelRemoves = ys
       .filter(({ level }) => isRemovable(level))
-      .map(({ level, y }) => `${level.key}@${Math.round(levelLabelLayout({ textWidth: textWidth(level.label), y, removable: true, touch: !!this.options.touch }).remove!.x)},${y}`)
+      .map(({ level, y }) => {
+        const at = places.get(level.key);
+        const remove = levelLabelLayout({ textWidth: textWidth(level.label), y: at?.y ?? y, x: at?.x, removable: true, touch: !!this.options.touch }).remove!;
+        return `${level.key}@${Math.round(remove.x)},${Math.round(remove.y)}`;
+      })
       .join(' ');
   };
 

@@ -1,7 +1,8 @@
 import type { LineStyle } from '@tradeport/contracts/chart-names';
 import { registerFigure, registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
-import { LABEL_X, levelLabelLayout, onRemove } from './level-figure';
+import { LABEL_X, levelLabelLayout, lineSegments, onRemove, type PlacedLabel } from './level-figure';
+import { levelLabelPlaces } from './level-labels';
 import { lineDash, noteColors, noteFontPx, noteLayout } from './drawing-look';
 import { drawShapes, LABEL_SIZE, onShapes, placeText, type ShapesAttrs, type ShapesStyles } from './shapes-figure';
 import { overlayName, TOOLS } from './tools';
@@ -162,17 +163,22 @@ export function registerLevelOverlay(): void {
     needDefaultPointFigure: false,
     needDefaultXAxisFigure: false,
     needDefaultYAxisFigure: true,
-    createPointFigures: ({ overlay, coordinates, bounding }) => {
+    createPointFigures: ({ chart, overlay, coordinates, bounding, yAxis }) => {
       const at = coordinates[0];
       const look = overlay.extendData;
       if (!at || !look) return [];
-      const place = levelLabelLayout({ textWidth: textWidth(look.label), y: at.y, removable: look.removable, touch: look.touch });
+      // Clear of the other levels' labels and of the legends (level-labels.ts); a leader joins a moved label to its line.
+      const places = yAxis ? levelLabelPlaces(chart, { name: overlay.name, paneId: overlay.paneId, width: bounding.width, height: bounding.height, yOf: (v) => yAxis.convertToPixel(v), textWidth }) : new Map<string, PlacedLabel>();
+      const spot = places.get(look.key);
+      const place = levelLabelLayout({ textWidth: textWidth(look.label), y: spot?.y ?? at.y, x: spot?.x ?? LABEL_X, removable: look.removable, touch: look.touch });
       const figures: OverlayFigure[] = [
-        { key: 'line', type: 'line', attrs: { coordinates: [{ x: 0, y: at.y }, { x: bounding.width, y: at.y }] }, styles: { color: look.color, size: 1, style: look.dashed ? 'dashed' : 'solid', dashedValue: [6, 4] } },
+        // The line passes behind the other levels' labels stacked over it.
+        ...lineSegments(at.y, bounding.width, [...places], look.key).map(([from, to], i): OverlayFigure => ({ key: i ? `line${i}` : 'line', type: 'line', attrs: { coordinates: [{ x: from, y: at.y }, { x: to, y: at.y }] }, styles: { color: look.color, size: 1, style: look.dashed ? 'dashed' : 'solid', dashedValue: [6, 4] } })),
+        ...(spot?.moved ? [{ key: 'leader', type: 'line', attrs: { coordinates: [{ x: place.label.x - 3, y: at.y }, { x: place.label.x - 3, y: place.label.y }, { x: place.label.x, y: place.label.y }] }, styles: { color: look.color, size: 1, style: 'solid' } } as OverlayFigure] : []),
         {
           key: 'label',
           type: 'text',
-          attrs: { x: LABEL_X, y: place.label.y, text: look.label, align: 'left', baseline: 'middle' },
+          attrs: { x: place.label.x, y: place.label.y, text: look.label, align: 'left', baseline: 'middle' },
           styles: { color: '#ffffff', size: LABEL_FONT_SIZE, family: CHART_FONT, weight: LABEL_FONT_WEIGHT, style: 'fill', backgroundColor: look.color, borderSize: 0, borderRadius: 2, paddingLeft: 4, paddingRight: 4, paddingTop: 2, paddingBottom: 2 },
         },
       ];
