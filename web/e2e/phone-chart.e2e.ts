@@ -5,7 +5,7 @@ import { ChartPanel } from './pages/chart-panel';
 import { PhoneChartTab } from './pages/phone-chart-tab';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
-import { ARTIFACTS, createTrader, MOBILE, newPage, seedDailyCandles, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { ARTIFACTS, createTrader, MOBILE, newPage, seedDailyCandles, seriousA11yViolations, settled, startHarness, type Harness } from './support/harness';
 
 describe('the chart tab on a phone', () => {
   let h: Harness;
@@ -98,10 +98,13 @@ describe('the chart tab on a phone', () => {
       return (await r.json()).data.layout.drawings.length === 1;
     });
 
-    const show = chart.toolbar().getByRole('button', { name: 'Show chart' });
-    await show.tap();
-    assert.equal(await show.getAttribute('aria-pressed'), 'false');
+    // The eye says what a tap does: the chart is shown, so it hides it; hidden, it shows it.
+    const hide = chart.toolbar().getByRole('button', { name: 'Hide chart', exact: true });
+    assert.equal(await hide.getAttribute('aria-pressed'), null, 'named by its action, not a pressed state');
+    await hide.tap();
     await page.getByTestId('chart-hidden').waitFor();
+    await chart.toolbar().getByRole('button', { name: 'Show chart', exact: true }).waitFor();
+    assert.equal(await chart.toolbar().getByRole('button', { name: 'Hide chart', exact: true }).count(), 0);
     await page.screenshot({ path: `${ARTIFACTS}/phone-chart-tab-hidden.png` });
     await page.getByTestId('chart-hidden').getByRole('button', { name: 'Show chart' }).tap();
     await chart.waitForChart('EURUSD', 'D1');
@@ -109,12 +112,73 @@ describe('the chart tab on a phone', () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${ARTIFACTS}/phone-chart-tab-area-d1.png` });
 
+    assert.equal(await chart.toolbar().getByRole('button', { name: 'Hide chart', exact: true }).count(), 1, 'shown again, the eye hides it');
     // Another tab and back: the period, the type and the crosshair are as the trader left them.
     await page.getByTestId('phone-tab-prices').tap();
     await page.getByTestId('phone-tab-chart').tap();
     await chart.waitForChart('EURUSD', 'D1');
     assert.equal(await chart.toolbar().getByRole('button', { name: 'Area chart' }).getAttribute('aria-pressed'), 'true');
     assert.equal(await chart.tools().getByRole('button', { name: 'Crosshair' }).getAttribute('aria-pressed'), 'true');
+    await context.close();
+  });
+
+  it('offers the indicators on a phone: added over the candles or below them from a finger-sized list, set in a finger-sized dialog, and removed', async () => {
+    const trader = await createTrader(h);
+    const { context, page, chart } = await phoneChart(trader);
+    await chart.openIndicators();
+    const sheet = chart.indicatorSheet();
+    await sheet.getByText('None yet').waitFor();
+    const adds = await chart.offeredIndicators();
+    assert.ok(adds.length >= 15, `${adds.length} indicators offered`);
+    for (const name of ['Stochastic (KDJ)', 'Williams %R', 'Parabolic SAR', 'ADX (DMI)']) assert.ok(adds.includes(name), name);
+    await chart.addIndicator('Stochastic (KDJ)');
+    await chart.addIndicator('Parabolic SAR');
+    await sheet.getByRole('list', { name: 'Indicators on the chart' }).getByRole('listitem').nth(1).waitFor();
+    const small = await sheet.evaluate((root) =>
+      [...root.querySelectorAll<HTMLElement>('button')]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => ({ name: el.getAttribute('aria-label') ?? el.textContent, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.height < 44 || r.width < 44)
+        .map(({ name, r }) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`),
+    );
+    assert.deepEqual(small, [], 'every row and button at least 44 px');
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), MOBILE.width, 'no sideways scrolling');
+    assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), []);
+    await page.screenshot({ path: `${ARTIFACTS}/phone-chart-indicators-sheet.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await settled(page);
+    assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), [], 'dark theme');
+    await page.screenshot({ path: `${ARTIFACTS}/phone-chart-indicators-sheet-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await chart.closeIndicators();
+    await chart.canvas().and(page.locator('[data-applied="KDJ(9,3,3) SAR(2,2,20)"]')).waitFor();
+    assert.equal(await chart.canvas().getAttribute('data-panes'), '1', 'the stochastic below the candles, SAR over them');
+    assert.equal(await chart.tools().getByRole('button', { name: 'Indicators (2 on the chart)' }).count(), 1);
+    await settled(page);
+    await page.screenshot({ path: `${ARTIFACTS}/phone-chart-indicators.png` });
+
+    // Its settings, from the list, in the desktop's dialog with finger-sized fields.
+    await chart.openIndicators();
+    await sheet.getByRole('button', { name: 'Settings of KDJ 9, 3, 3' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Stochastic (KDJ) settings' });
+    const period = dialog.getByLabel('%K period');
+    await period.waitFor();
+    assert.ok((await period.boundingBox())!.height >= 44, 'a finger-sized field');
+    await period.fill('14');
+    await settled(page);
+    await page.screenshot({ path: `${ARTIFACTS}/phone-chart-indicator-settings.png` });
+    await dialog.getByRole('button', { name: 'Apply' }).tap();
+    await chart.canvas().and(page.locator('[data-applied="KDJ(14,3,3) SAR(2,2,20)"]')).waitFor();
+
+    await chart.openIndicators();
+    await sheet.getByRole('button', { name: 'Remove SAR 2, 2, 20' }).tap();
+    await chart.closeIndicators();
+    await chart.canvas().and(page.locator('[data-applied="KDJ(14,3,3)"]')).waitFor();
+    await page.waitForFunction(async () => {
+      const r = await fetch('/api/platform/getChartLayout.php?symbol=EURUSD');
+      const indicators = (await r.json()).data.layout.indicators as Array<{ name: string; params: number[] }>;
+      return indicators.length === 1 && indicators[0]!.name === 'KDJ' && indicators[0]!.params[0] === 14;
+    });
     await context.close();
   });
 });

@@ -9,7 +9,7 @@ export class PhoneChartTab {
   ) {}
 
   readonly toolbar = () => this.root.getByRole('toolbar', { name: 'Chart toolbar' });
-  readonly tools = () => this.root.getByRole('toolbar', { name: 'Drawing tools' });
+  readonly tools = () => this.root.getByRole('toolbar', { name: 'Chart tools' });
   readonly canvas = () => this.root.getByTestId('terminal-chart');
   readonly drawingBar = () => this.root.getByTestId('drawing-bar');
 
@@ -39,6 +39,28 @@ export class PhoneChartTab {
       // KLineChart takes a second tap within 500 ms of the first for a double tap.
       await this.page.waitForTimeout(550);
     }
+  }
+
+  /** The full-screen list of indicators, opened from the tool column. */
+  readonly indicatorSheet = () => this.page.getByRole('dialog', { name: 'Indicators' });
+
+  async openIndicators(): Promise<void> {
+    await this.tools().getByRole('button', { name: /^Indicators/ }).tap();
+    await this.indicatorSheet().waitFor();
+  }
+
+  /** The indicators the list offers to add, by their names. */
+  async offeredIndicators(): Promise<string[]> {
+    return this.indicatorSheet().locator('button[data-indicator] .mantine-Button-label').allTextContents();
+  }
+
+  async addIndicator(label: string): Promise<void> {
+    await this.indicatorSheet().locator('button[data-indicator]').filter({ has: this.page.getByText(label, { exact: true }) }).tap();
+  }
+
+  async closeIndicators(): Promise<void> {
+    await this.indicatorSheet().getByRole('button', { name: 'Close the indicators' }).tap();
+    await this.indicatorSheet().waitFor({ state: 'hidden' });
   }
 
   async waitForOverlays(count: number): Promise<void> {

@@ -122,8 +122,8 @@ export function useChartModel({ symbol, period, digits, initialType = 'candle' }
 /** An indicator's settings dialog, downloaded when first opened. */
 const IndicatorDialog = lazy(async () => ({ default: (await import('./indicator-dialog')).IndicatorDialog }));
 
-/** The model's dialogs: confirming a level change, and an indicator's settings. */
-export function ChartModelDialogs({ model }: { model: ChartModel }) {
+/** The model's dialogs: confirming a level change, and an indicator's settings (finger-sized with `touch`). */
+export function ChartModelDialogs({ model, touch = false }: { model: ChartModel; touch?: boolean }) {
   const { confirm, onConfirm, onCancel, editing, onCloseEditing, onApplyEditing } = model.dialogs;
   // Mounted from its first opening on, so it closes with its transition.
   const opened = useRef(false);
@@ -143,7 +143,7 @@ export function ChartModelDialogs({ model }: { model: ChartModel }) {
       </Modal>
       {opened.current && (
         <Suspense fallback={null}>
-          <IndicatorDialog indicator={editing} onClose={onCloseEditing} onApply={onApplyEditing} />
+          <IndicatorDialog indicator={editing} onClose={onCloseEditing} onApply={onApplyEditing} touch={touch} />
         </Suspense>
       )}
     </>

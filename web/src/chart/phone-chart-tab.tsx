@@ -8,6 +8,7 @@ import { useQuote } from '../stream/hooks';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
 import { ChartStage, ConfirmRemoveAll, MENU_ICONS, SaveStatus, useChartStage } from './chart-stage';
+import { PhoneIndicators } from './phone-indicators';
 import { loadPhoneChartPrefs, savePhoneChartPrefs, type PhoneChartPrefs } from './phone-chart-prefs';
 import classes from './chart.module.css';
 import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
@@ -21,7 +22,8 @@ export interface PhoneChartTabProps {
 /**
  * The phone's chart tab (spec section 2, "Mobile trading screen"): a toolbar with the menu toggle,
  * chart type (candles or area), show/hide chart, the period menu (M1 … MN, H1 first) and New order,
- * and a left column with the crosshair, the drawing tools, the magnet and "remove all". It is the
+ * and a left column with the crosshair, the drawing tools, the magnet, "remove all" and the
+ * indicators (the desktop's, with the same settings). It is the
  * terminal's chart (same controller, tools, layout kept on the server and trade levels) with
  * finger-sized controls, and fills the height its parent gives it.
  */
@@ -93,9 +95,12 @@ function PhoneChart({ symbol, digits, onNewOrder, onOpenMenu }: PhoneChartTabPro
             {area ? <IconChartArea size={22} /> : <IconChartCandle size={22} />}
           </ActionIcon>
         </Tooltip>
-        <ActionIcon size={44} variant={shown ? 'subtle' : 'light'} color="gray" aria-label="Show chart" aria-pressed={shown} onClick={() => setShown(!shown)}>
-          {shown ? <IconEye size={22} /> : <IconEyeOff size={22} />}
-        </ActionIcon>
+        {/* Named by what a press does: the chart (candles, drawings, trade levels) goes, or comes back. */}
+        <Tooltip label={shown ? 'Hide the chart (show prices only)' : 'Show the chart'} withArrow events={{ hover: true, focus: false, touch: false }}>
+          <ActionIcon size={44} variant={shown ? 'subtle' : 'light'} color="gray" aria-label={shown ? 'Hide chart' : 'Show chart'} onClick={() => setShown(!shown)}>
+            {shown ? <IconEyeOff size={22} /> : <IconEye size={22} />}
+          </ActionIcon>
+        </Tooltip>
         <Menu position="bottom-start" shadow="md" withinPortal>
           <Menu.Target>
             <Button variant="default" className={classes.touchTarget} rightSection={<IconChevronDown size={14} />} aria-label={`Chart period ${period}`} px={10}>
@@ -116,7 +121,7 @@ function PhoneChart({ symbol, digits, onNewOrder, onOpenMenu }: PhoneChartTabPro
         </Button>
       </div>
       <div className={classes.phoneBody}>{shown ? <PhoneCanvas model={model} crosshair={crosshair} onCrosshair={setCrosshair} label={label} /> : <HiddenChart symbol={symbol} digits={digits} onShow={() => setShown(true)} />}</div>
-      <ChartModelDialogs model={model} />
+      <ChartModelDialogs model={model} touch />
     </div>
   );
 }
@@ -129,7 +134,7 @@ function PhoneCanvas({ model, crosshair, onCrosshair, label }: { model: ChartMod
   const { layout, loaded, magnet } = model;
   return (
     <>
-      <div className={classes.toolColumn} role="toolbar" aria-orientation="vertical" aria-label="Drawing tools">
+      <div className={classes.toolColumn} role="toolbar" aria-orientation="vertical" aria-label="Chart tools">
         <ActionIcon size={44} variant={crosshair ? 'filled' : 'subtle'} color={crosshair ? 'blue' : 'gray'} aria-label="Crosshair" aria-pressed={crosshair} onClick={() => onCrosshair(!crosshair)}>
           <IconCrosshair size={22} />
         </ActionIcon>
@@ -162,6 +167,8 @@ function PhoneCanvas({ model, crosshair, onCrosshair, label }: { model: ChartMod
         <ActionIcon size={44} variant="subtle" color="gray" aria-label="Remove all drawings" disabled={!layout.drawings.length} onClick={() => setConfirmClear(true)}>
           <IconTrash size={22} />
         </ActionIcon>
+        <span className={classes.toolColumnDivider} aria-hidden />
+        <PhoneIndicators model={model} />
       </div>
       <div className={classes.phoneCanvas}>
         <ChartStage stage={stage} model={model} label={label} touch />
