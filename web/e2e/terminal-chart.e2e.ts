@@ -243,6 +243,27 @@ describe('the terminal chart', () => {
     await context.close();
   });
 
+  it('the larger view has the period buttons M1 … MN, and a period chosen there is the panel’s too', async () => {
+    const { context, page, chart } = await openChart();
+    await chart.toolbar().getByRole('button', { name: 'Larger view' }).click();
+    const dialog = page.getByRole('dialog', { name: 'EURUSD · H1' });
+    await dialog.waitFor();
+    const periods = dialog.getByRole('radiogroup', { name: 'Chart period (larger view)' });
+    assert.deepEqual(await periods.getByRole('radio').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)), ['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN']);
+    await periods.getByText('D1', { exact: true }).click();
+    await page.getByRole('dialog', { name: 'EURUSD · D1' }).waitFor();
+    await page.getByRole('group', { name: 'EURUSD chart, D1, larger view' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="chart-large"] [aria-label="Loading the chart"]'));
+    const box = (await page.getByRole('dialog', { name: 'EURUSD · D1' }).boundingBox())!;
+    assert.ok(Math.abs(box.width - 1000) <= 2 && Math.abs(box.height - 650) <= 40, `the popup stays 1000×650: ${box.width}×${box.height}`);
+    await settled(page);
+    await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-larger-periods-desktop.png` });
+    await page.getByRole('button', { name: 'Close the larger view' }).click();
+    await page.getByRole('group', { name: 'EURUSD chart, D1' }).waitFor();
+    assert.equal(await page.getByRole('radiogroup', { name: 'Chart period', exact: true }).getByRole('radio', { checked: true }).getAttribute('value'), 'D1');
+    await context.close();
+  });
+
   it('saves the chart as a PNG named after the symbol and period, opens the larger view with the drawings, and changes period', async () => {
     const { context, page, chart } = await openChart();
     await chart.pickTool('Shapes', 'Rectangle');

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Menu, Modal, SegmentedControl, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconArrowsMaximize, IconCamera, IconChartArea, IconChartCandle, IconChartLine, IconChevronDown, IconMagnet, IconMathFunction, IconTrash, IconX } from '@tabler/icons-react';
 import { MAX_CHART_INDICATORS } from '@tradeport/contracts';
-import type { PeriodName } from '@tradeport/contracts/periods';
+import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
 import { useState, type ReactNode } from 'react';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
@@ -140,15 +140,27 @@ function IconLabel({ icon, text }: { icon: ReactNode; text: string }) {
  * tools, indicators, save image and a 1000×650 larger view; the drawings and indicators are the
  * trader's, kept per symbol on the server.
  */
-export function TerminalChart({ symbol, period, digits, label }: { symbol: string; period: PeriodName; digits: number; label: string }) {
+export function TerminalChart({ symbol, period, digits, label, onPeriod }: { symbol: string; period: PeriodName; digits: number; label: string; onPeriod(period: PeriodName): void }) {
   const model = useChartModel({ symbol, period, digits });
   const [large, setLarge] = useState(false);
+  const close = () => setLarge(false);
   return (
     <>
       <ChartWorkspace model={model} height="100%" large={false} onLarger={() => setLarge(true)} label={label} />
-      <Modal opened={large} onClose={() => setLarge(false)} title={`${symbol} · ${period}`} size={1000} centered padding="xs" classNames={{ title: classes.largeTitle }}>
-        {large && <ChartWorkspace model={model} height={600} large label={`${label}, larger view`} />}
-      </Modal>
+      {/* The spec's 1000×650 popup: the same chart, with its own period buttons (they change the panel's too). */}
+      <Modal.Root opened={large} onClose={close} size={1000} centered padding="xs">
+        <Modal.Overlay />
+        <Modal.Content>
+          <Modal.Header className={classes.largeHeader}>
+            <Modal.Title className={classes.largeTitle}>
+              {symbol} · {period}
+            </Modal.Title>
+            <SegmentedControl className={classes.largePeriod} aria-label="Chart period (larger view)" size="xs" transitionDuration={0} value={period} onChange={(v) => onPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
+            <Modal.CloseButton aria-label="Close the larger view" />
+          </Modal.Header>
+          <Modal.Body>{large && <ChartWorkspace model={model} height={600} large label={`${label}, larger view`} />}</Modal.Body>
+        </Modal.Content>
+      </Modal.Root>
       <ChartModelDialogs model={model} />
     </>
   );

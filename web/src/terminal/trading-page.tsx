@@ -114,7 +114,7 @@ function ChartPanel({ record }: { record: SymbolRecord }) {
         <SegmentedControl aria-label="Chart period" size="xs" transitionDuration={0} value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
       </Group>
       <div className={classes.chartBody}>
-        <TerminalChart symbol={record.Symbol} period={period} digits={record.digits} label={`${record.Symbol} chart, ${period}`} />
+        <TerminalChart symbol={record.Symbol} period={period} digits={record.digits} label={`${record.Symbol} chart, ${period}`} onPeriod={setPeriod} />
       </div>
     </div>
   );
