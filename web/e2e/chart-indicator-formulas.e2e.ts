@@ -157,6 +157,8 @@ describe('indicator folds against KLineChart', () => {
         add('RSI', [14], null, ['#ae3ec9']);
         add('MACD', [12, 26, 9], null, ['#1c7ed6', '#f08c00']);
         add('VOL', [20], null, ['#f08c00']);
+        add('AO', [5, 34], null, null);
+        add('KDJ', [9, 3, 3], null, ['#1c7ed6', '#f08c00', '#ae3ec9']);
         return chart;
       };
       make('theirs', false);
