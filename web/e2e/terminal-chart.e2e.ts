@@ -565,6 +565,9 @@ describe('trade levels on the terminal chart', () => {
     await tab.waitForFunction((k) => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-levels') ?? '').includes(`${k}@`), `order-${buyLimit}`);
     await labelsClear(tab, 'phone landscape', keys);
     await tab.screenshot({ path: `${ARTIFACTS}/terminal-chart-labels-phone-landscape.png` });
+    await tab.setViewportSize(MOBILE);
+    await labelsClear(tab, 'phone upright', keys);
+    await tab.screenshot({ path: `${ARTIFACTS}/terminal-chart-labels-phone.png` });
     await phone.close();
   });
 

@@ -27,6 +27,11 @@ describe('trade level labels placed clear of each other and of the legends', () 
     assert.ok([...placed.values()].every((p) => p.x === LABEL_X), 'one column');
   });
 
+  it('lists the higher price first when two lines fall on the same pixel (far zoomed out)', () => {
+    const placed = stackLevelLabels([{ ...label('sl-1', 200), price: 1.0846 }, { ...label('sl-2', 200), price: 1.0847 }], { top: 0, bottom: 500 });
+    assert.ok(placed.get('sl-2')!.y < placed.get('sl-1')!.y);
+  });
+
   it('puts a label under the legends when its line runs through them', () => {
     const placed = stackLevelLabels([label('tp', 12)], { top: 46, bottom: 500 });
     assert.equal(placed.get('tp')!.y, 46 + H / 2);

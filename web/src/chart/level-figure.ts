@@ -43,6 +43,8 @@ export interface LabelToPlace {
   width: number;
   /** The label's height (taller on touch, where the × is). */
   height: number;
+  /** The level's price: of two lines on the same pixel (far zoomed out), the higher price is listed first. */
+  price?: number;
 }
 
 /** Where a label goes: its left edge and its middle's height, and whether it left its line (then a leader joins them). */
@@ -86,7 +88,7 @@ function settle(c: Cluster, top: number, bottom: number, own: (l: LabelToPlace) 
  */
 export function stackLevelLabels(labels: readonly LabelToPlace[], { top, bottom }: { top: number; bottom: number }): Map<string, PlacedLabel> {
   const placed = new Map<string, PlacedLabel>();
-  const visible = labels.filter((l) => l.y >= 0 && l.y <= bottom).sort((a, b) => a.y - b.y || (a.key < b.key ? -1 : 1));
+  const visible = labels.filter((l) => l.y >= 0 && l.y <= bottom).sort((a, b) => a.y - b.y || (b.price ?? 0) - (a.price ?? 0) || (a.key < b.key ? -1 : 1));
   for (const l of labels) if (!visible.includes(l)) placed.set(l.key, { x: LABEL_X, y: l.y, width: l.width, height: l.height, lineY: l.y, moved: false });
   const own = (l: LabelToPlace) => Math.min(Math.max(l.y, top + l.height / 2), bottom - l.height / 2);
   // Clusters from the top down, each merged with the one above while they overlap.

@@ -4,8 +4,9 @@ import { LABEL_HEIGHT, labelWidth, stackLevelLabels, type PlacedLabel } from './
 /** A trade level's label as its overlay carries it. */
 export interface LevelLabelInput {
   key: string;
-  /** Its price, and its line's height on the pane. */
+  /** Its line's height on the pane, and its price. */
   y: number;
+  price: number;
   label: string;
   removable: boolean;
   touch: boolean;
@@ -107,7 +108,7 @@ const kept = new WeakMap<Chart, { key: string; placed: Map<string, PlacedLabel> 
 export function placeLevelLabels(chart: Chart, levels: readonly LevelLabelInput[], pane: { width: number; height: number; legendBottom: number }, textWidth: (text: string) => number): Map<string, PlacedLabel> {
   const labels = levels.map((l) => {
     const height = l.removable ? Math.max(LABEL_HEIGHT, l.touch ? 22 : 17) : LABEL_HEIGHT;
-    return { key: l.key, y: l.y, width: labelWidth({ textWidth: textWidth(l.label), removable: l.removable, touch: l.touch }), height };
+    return { key: l.key, y: l.y, price: l.price, width: labelWidth({ textWidth: textWidth(l.label), removable: l.removable, touch: l.touch }), height };
   });
   const key = `${pane.width}|${pane.height}|${pane.legendBottom}|${labels.map((l) => `${l.key}:${l.y}:${l.width}:${l.height}`).join(',')}`;
   const before = kept.get(chart);
@@ -152,7 +153,7 @@ export function levelLabelPlaces(chart: Chart, { name, paneId, width, height, yO
   const levels = chart.getOverlays({ name, paneId }).flatMap((o) => {
     const mark = o.extendData as LevelMark | undefined;
     const value = o.points[0]?.value;
-    return mark && typeof value === 'number' ? [{ key: mark.key, y: yOf(value), label: mark.label, removable: mark.removable, touch: mark.touch }] : [];
+    return mark && typeof value === 'number' ? [{ key: mark.key, y: yOf(value), price: value, label: mark.label, removable: mark.removable, touch: mark.touch }] : [];
   });
   return placeLevelLabels(chart, levels, { width, height, legendBottom: candlePaneLegendBottom(chart, paneId, width, measureText) }, textWidth);
 }
