@@ -198,7 +198,7 @@ describe('chart layouts', () => {
     const far = (i: number, k: number) => ({ timestamp: 8.64e15 - i * 10 - k, value: -999_999_999_999.123 + k });
     const notes = Array.from({ length: MAX_CHART_NOTES }, (_, i) => ({ tool: 'textNote' as const, points: [far(i, 0)], color: '#123abc', width: 4, lineStyle: 'dashed' as const, locked: true, text: '価'.repeat(MAX_NOTE_LENGTH) }));
     const others = Array.from({ length: MAX_CHART_DRAWINGS - MAX_CHART_NOTES }, (_, i) => ({ tool: 'fibRetracement' as const, points: [0, 1, 2].map((k) => far(i, k)), color: '#123abc', width: 4, lineStyle: 'dotted' as const, locked: true }));
-    const indicators = Array.from({ length: 10 }, () => ({ name: 'MACD' as const, params: [12.5, 26.5, 9.5], source: 'hlc3' as const, colors: ['#111111', '#222222', '#333333', '#444444'] }));
+    const indicators = Array.from({ length: 10 }, () => ({ name: 'MACD' as const, params: [499, 500, 100], source: 'hlc3' as const, colors: ['#111111', '#222222', '#333333', '#444444'] }));
     const body = { symbol: 'GBPUSD', layout: { drawings: [...notes, ...others], indicators } };
     assert.ok(Buffer.byteLength(JSON.stringify(body)) > 36_000, `a layout near the limit: ${Buffer.byteLength(JSON.stringify(body))} bytes`);
     const r = await b.client.post(SAVE, body);
