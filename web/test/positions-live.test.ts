@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { closeGroup, csvField, dateRangeMs, distancePoints, liveAccount, positionProfit, priceLookup, profitText, symbolsNeeded, toCsv, underMarginCall } from '../src/terminal/positions-live';
+import { csvField, csvTime, toCsv } from '@tradeport/contracts/csv';
+import { closeGroup, dateRangeMs, distancePoints, liveAccount, positionProfit, priceLookup, profitText, symbolsNeeded, underMarginCall } from '../src/terminal/positions-live';
 
 const record = (Symbol: string, baseCurrency: string, quoteCurrency: string, digits: number, contractSize = 100_000, calcMode: 'forex' | 'cfd' = 'forex'): SymbolRecord => ({
   ID: 1,
@@ -153,6 +154,14 @@ describe('History date range and CSV', () => {
     assert.equal(csvField('@SUM(A1)'), "'@SUM(A1)");
     assert.equal(csvField(null), '');
     assert.equal(toCsv(['a', 'b'], [[1, 'x,y']]), 'a,b\r\n1,"x,y"\r\n');
+  });
+
+  it('writes times as a spreadsheet reads them, in UTC, from the wire’s ISO text or epoch milliseconds', () => {
+    assert.equal(csvTime('2026-11-29T01:12:11.345Z'), '2026-11-29 01:12:11');
+    assert.equal(csvTime(Date.UTC(2026, 10, 29, 1, 12, 11)), '2026-11-29 01:12:11');
+    assert.equal(csvTime(null), '');
+    assert.equal(csvTime(''), '');
+    assert.equal(csvTime('not a time'), '');
   });
 
   it('property: every field reads back as written (RFC 4180), whatever it holds', () => {

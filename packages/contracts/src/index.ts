@@ -11,3 +11,4 @@ export * from './trading';
 export * from './site';
 export * from './chart';
 export * from './favourites';
+export * from './csv';

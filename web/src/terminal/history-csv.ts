@@ -1,6 +1,7 @@
 import type { CallOutput } from '../api/client';
 import { ledgerKindLabel, ORDER_TYPE_LABELS } from '../format/order-types';
-import { CLOSE_REASON_LABELS, toCsv } from './positions-live';
+import { csvTime, toCsv } from '@tradeport/contracts/csv';
+import { CLOSE_REASON_LABELS } from './positions-live';
 
 /** History's CSV exports, pure: what a spreadsheet opens (times it reads as dates, formulas defused by `toCsv`). */
 
@@ -8,15 +9,7 @@ type TradeRow = CallOutput<'getTradesHistory'>['data'][number];
 type OrderRow = CallOutput<'getOrderHistory'>['data'][number];
 type Operation = CallOutput<'getBalanceOperations'>['data'][number];
 
-/**
- * A time as a spreadsheet reads it: '2026-11-29 01:12:11' (UTC, as the column header says). The
- * wire's ISO form with its T, milliseconds and Z opens as text, not as a date.
- */
-export function csvTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 19).replace('T', ' ');
-}
+export { csvTime };
 
 /** The operations a positions export lists: all but the swaps charged at a position's close (that position's Swap). */
 export function exportedOperations<T extends Pick<Operation, 'kind' | 'ticket'>>(operations: readonly T[]): T[] {

@@ -163,19 +163,6 @@ export function distancePoints(order: { orderType: PendingType; price: number; s
 
 export const CLOSE_REASON_LABELS = { manual: 'Manual', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out', admin: 'Back office' } as const;
 
-/** One CSV field: quoted when it holds a comma, a quote or a line break; a leading =,+,-,@ is defused for spreadsheets. */
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** Rows as CSV text (CRLF line ends, as RFC 4180 has it), the header first. */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): string {
-  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
 const DATE_FIELD = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
