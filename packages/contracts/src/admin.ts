@@ -150,13 +150,38 @@ export const auditEntry = z.object({
   after: z.unknown(),
   ip: z.string(),
   /**
-   * The user the action was about: the user itself, the owner of the position or money request;
-   * null for actions on no user's behalf (payment accounts) or a target no longer found.
+   * The user the action was about: the user itself, the owner of the position, pending order or
+   * money request; null for actions on no user's behalf (payment accounts).
    */
   targetUser: z.object({ id: z.number(), firstName: z.string(), lastName: z.string(), email: z.string() }).nullable(),
 });
-export const auditQuery = z.object({
+const idQuery = (name: string) =>
+  z.coerce.number({ error: `${name} must be an id.` }).int(`${name} must be an id.`).positive(`${name} must be an id.`).max(2_147_483_647, `${name} must be an id.`).optional();
+
+/**
+ * The audit log's filters, each optional: who acted (`actorId`), whom the action was about
+ * (`subjectId`: the user itself, the owner of the position, order or money request), which action
+ * (`action`, e.g. `deposit.approve`), and when (`from` and `to`, whole UTC days, both included).
+ */
+export const auditFilters = z.object({
+  actorId: idQuery('actorId'),
+  subjectId: idQuery('subjectId'),
+  action: z
+    .string({ error: 'action must be an action name such as deposit.approve.' })
+    .trim()
+    .max(60, 'action must be an action name such as deposit.approve.')
+    .regex(/^[a-z][a-z_]*\.[a-z][a-z_]*$/, 'action must be an action name such as deposit.approve.')
+    .optional(),
+  from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
+  to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
+});
+export type AuditFilters = z.infer<typeof auditFilters>;
+/** A range that ends before it starts would match nothing: refused, so a typo is not read as "no entries". */
+export const datesInOrder = (q: { from?: string; to?: string }) => q.from === undefined || q.to === undefined || q.from <= q.to;
+export const DATES_OUT_OF_ORDER = 'from must be on or before to.';
+
+export const auditQuery = auditFilters.extend({
   limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),
   before: z.coerce.number({ error: 'before must be an id.' }).int('before must be an id.').positive('before must be an id.').max(2_147_483_647, 'before must be an id.').optional(),
-});
+}).refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] });
 export const auditResponse = z.object({ status: z.literal('success'), data: z.array(auditEntry) });

@@ -109,8 +109,7 @@ export const calls = {
   addMoneyRequestNote: define({ method: 'POST', path: '/dashboard/admin/addMoneyRequestNote.php', access: 'admin', summary: 'Add an internal note to a deposit or withdrawal request (never shown to the trader).', body: backOfficeMoney.addMoneyRequestNoteRequest, response: backOfficeMoney.addMoneyRequestNoteResponse }),
   getMoneyRequestNotes: define({ method: 'GET', path: '/dashboard/admin/getMoneyRequestNotes.php', access: 'admin', summary: "A request's internal notes, oldest first, with author and time.", query: backOfficeMoney.moneyRequestNotesQuery, response: backOfficeMoney.moneyRequestNotesResponse }),
   getWithdrawalRisk: define({ method: 'GET', path: '/dashboard/admin/getWithdrawalRisk.php', access: 'admin', summary: 'The live account figures and open exposure of every trader with a pending withdrawal, for the approver.', query: emptyQuery, response: backOfficeMoney.withdrawalRiskResponse }),
-
-  getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first.', query: admin.auditQuery, response: admin.auditResponse }),
+  getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first; filtered by who acted, whom it was about, the action and UTC days when asked.', query: admin.auditQuery, response: admin.auditResponse }),
 } as const;
 
 export type Calls = typeof calls;

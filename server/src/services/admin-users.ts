@@ -7,7 +7,7 @@ import { refuse } from './errors';
 import { accountTotalRows, emptyTotals, ledgerTotalRows, totalsByUser, totalsFromRows } from './ledger';
 import { hashPassword } from './passwords';
 import { retireResetLinks, revokeUserSessions } from './sessions';
-import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
+import { prepared, type Param } from '../storage/prepared';
 
 /** The users table shows at most this many accounts (oldest first). */
 export const MAX_USERS_LISTED = 10_000;
@@ -266,28 +266,3 @@ export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: num
   });
 }
 
-const auditPage = preparedShapes((db, param: Param<{ before: number; limit: number }>, shape) => {
-  let q = db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id').select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip']);
-  if (shape === 'before') q = q.where('a.id', '<', param('before'));
-  return q.orderBy('a.id', 'desc').limit(param('limit'));
-});
-
-export async function listAudit(ctx: ServiceContext, limit: number, before?: number) {
-  return mapRows(await auditPage.all(ctx.db, before === undefined ? 'newest' : 'before', { before: before ?? 0, limit }), auditEntryOf);
-}
-
-type AuditRow = Awaited<ReturnType<typeof auditPage.all>>[number];
-function auditEntryOf(r: AuditRow) {
-  return {
-    id: r.id,
-    timeStamp: isoTime(r.created_at),
-    actorId: r.actor_id,
-    actorEmail: r.email ?? '',
-    action: r.action,
-    targetType: r.target_type,
-    targetId: r.target_id,
-    before: JSON.parse(r.before_json) as unknown,
-    after: JSON.parse(r.after_json) as unknown,
-    ip: r.ip,
-  };
-}

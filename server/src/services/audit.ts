@@ -1,5 +1,7 @@
-import type { Tx } from '../storage/db';
-import type { ServiceContext } from './context';
+import type { AuditFilters } from '@tradeport/contracts';
+import type { Db, Tx } from '../storage/db';
+import { mapRows, preparedShapes, type Param } from '../storage/prepared';
+import { isoTime, type ServiceContext } from './context';
 
 /** Every admin action: who, what, on what, when, and the state before and after. */
 export interface AuditInput {
@@ -11,6 +13,35 @@ export interface AuditInput {
   after: unknown;
   ip: string;
   at: number;
+  /**
+   * The user the action was about, when the caller knows it. Otherwise it is found from the
+   * target: a 'user' target is that user; a 'position', 'order' or 'money_request' target its
+   * owner; any other target (a payment account) is about no user. A new kind of target about a
+   * user must pass it, or the audit log's filter by trader will not find the entry.
+   */
+  subjectUserId?: number | null;
+}
+
+const MAX_ID = 2_147_483_647;
+const idOf = (text: string): number | null => (/^\d{1,10}$/.test(text) && Number(text) > 0 && Number(text) <= MAX_ID ? Number(text) : null);
+
+/** Whom an entry is about (see AuditInput.subjectUserId), read in the entry's own transaction. */
+async function subjectOf(trx: Tx, a: AuditInput): Promise<number | null> {
+  if (a.subjectUserId !== undefined) return a.subjectUserId;
+  const id = idOf(String(a.targetId));
+  if (id === null) return null;
+  switch (a.targetType) {
+    case 'user':
+      return (await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst())?.id ?? null;
+    case 'position':
+      return (await trx.selectFrom('positions').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+    case 'order':
+      return (await trx.selectFrom('orders').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+    case 'money_request':
+      return (await trx.selectFrom('money_requests').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+    default:
+      return null;
+  }
 }
 
 export async function recordAudit(trx: Tx, a: AuditInput): Promise<void> {
@@ -25,6 +56,7 @@ export async function recordAudit(trx: Tx, a: AuditInput): Promise<void> {
       after_json: JSON.stringify(a.after ?? null),
       ip: a.ip.slice(0, 64),
       created_at: a.at,
+      subject_user_id: await subjectOf(trx, a),
     })
     .execute();
 }
@@ -36,36 +68,79 @@ export interface AuditTargetUser {
   email: string;
 }
 
-const MAX_ID = 2_147_483_647;
-const idOf = (text: string): number | null => (/^\d{1,10}$/.test(text) && Number(text) > 0 && Number(text) <= MAX_ID ? Number(text) : null);
+type AuditParams = { actorId: number; subjectId: number; action: string; from: number; to: number; before: number; limit: number };
 
 /**
- * Each audit entry with the user it was about (`targetUser`): the user an action on a user changed,
- * the owner of a closed position or of a decided money request; null for payment accounts. Three
- * small reads for a whole page, whatever its length.
+ * The log newest first, filtered: the filters present (and a `before` cursor) pick the statement,
+ * their values are its parameters. Each filter has an index ending in the id (migration 0018), so
+ * a page of one actor's, one trader's or one action's entries reads only those.
  */
-export async function withTargetUsers<E extends { targetType: string; targetId: string }>(ctx: ServiceContext, entries: readonly E[]): Promise<(E & { targetUser: AuditTargetUser | null })[]> {
-  const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type).map((e) => idOf(e.targetId)).filter((id) => id !== null))];
-  const positionIds = idsOf('position');
-  const requestIds = idsOf('money_request');
-  const positionOwners = new Map(positionIds.length === 0 ? [] : (await ctx.db.selectFrom('positions').select(['id', 'user_id']).where('id', 'in', positionIds).execute()).map((r) => [r.id, r.user_id]));
-  const requestOwners = new Map(requestIds.length === 0 ? [] : (await ctx.db.selectFrom('money_requests').select(['id', 'user_id']).where('id', 'in', requestIds).execute()).map((r) => [r.id, r.user_id]));
-  const userIdOf = (e: E): number | undefined => {
-    const id = idOf(e.targetId);
-    if (id === null) return undefined;
-    if (e.targetType === 'user') return id;
-    if (e.targetType === 'position') return positionOwners.get(id);
-    if (e.targetType === 'money_request') return requestOwners.get(id);
-    return undefined;
+function filteredAudit(db: Db | Tx, param: Param<AuditParams>, shape: string) {
+  const has = (f: string) => shape.includes(`${f};`);
+  let q = db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id').select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip', 'a.subject_user_id']);
+  if (has('actor')) q = q.where('a.actor_id', '=', param('actorId'));
+  if (has('subject')) q = q.where('a.subject_user_id', '=', param('subjectId'));
+  if (has('action')) q = q.where('a.action', '=', param('action'));
+  if (has('from')) q = q.where('a.created_at', '>=', param('from'));
+  if (has('to')) q = q.where('a.created_at', '<', param('to'));
+  return q;
+}
+const auditPage = preparedShapes((db, param: Param<AuditParams>, shape) => {
+  let q = filteredAudit(db, param, shape);
+  if (shape.includes('before;')) q = q.where('a.id', '<', param('before'));
+  return q.orderBy('a.id', 'desc').limit(param('limit'));
+});
+const auditCount = preparedShapes((db, param: Param<AuditParams>, shape) => filteredAudit(db, param, shape).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')));
+
+function auditParams(f: AuditFilters, before: number | undefined, limit: number): { shape: string; values: AuditParams } {
+  const values: AuditParams = {
+    actorId: f.actorId ?? 0,
+    subjectId: f.subjectId ?? 0,
+    action: f.action ?? '',
+    from: f.from ? Date.parse(`${f.from}T00:00:00Z`) : 0,
+    to: f.to ? Date.parse(`${f.to}T00:00:00Z`) + 24 * 3600_000 : 0,
+    before: before ?? 0,
+    limit,
   };
-  const userIds = [...new Set(entries.map(userIdOf).filter((id) => id !== undefined))];
+  let shape = '';
+  for (const [name, present] of [['actor', f.actorId], ['subject', f.subjectId], ['action', f.action], ['from', f.from], ['to', f.to], ['before', before]] as const) if (present) shape += `${name};`;
+  return { shape, values };
+}
+
+type AuditRow = Awaited<ReturnType<typeof auditPage.all>>[number];
+function auditEntryOf(r: AuditRow) {
+  return {
+    id: r.id,
+    timeStamp: isoTime(r.created_at),
+    actorId: r.actor_id,
+    actorEmail: r.email ?? '',
+    action: r.action,
+    targetType: r.target_type,
+    targetId: r.target_id,
+    before: JSON.parse(r.before_json) as unknown,
+    after: JSON.parse(r.after_json) as unknown,
+    ip: r.ip,
+    subjectUserId: r.subject_user_id,
+  };
+}
+export type AuditEntryRow = ReturnType<typeof auditEntryOf>;
+
+/** One page of the log, newest first: the entries below `before` (an id) that match the filters. */
+export async function listAudit(ctx: ServiceContext, filters: AuditFilters, limit: number, before?: number): Promise<AuditEntryRow[]> {
+  const { shape, values } = auditParams(filters, before, limit);
+  return mapRows(await auditPage.all(ctx.db, shape, values), auditEntryOf);
+}
+
+/**
+ * Each audit entry with the user it was about (`targetUser`, from the entry's subject): one read of
+ * the users for a whole page, whatever its length, so a renamed user shows by their name now.
+ */
+export async function withTargetUsers<E extends { subjectUserId: number | null }>(ctx: ServiceContext, entries: readonly E[]): Promise<(Omit<E, 'subjectUserId'> & { targetUser: AuditTargetUser | null })[]> {
+  const userIds = [...new Set(entries.map((e) => e.subjectUserId).filter((id) => id !== null))];
   const users = new Map(
     userIds.length === 0
       ? []
       : (await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', userIds).execute()).map((u) => [u.id, { id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email }]),
   );
-  return entries.map((e) => {
-    const userId = userIdOf(e);
-    return { ...e, targetUser: (userId === undefined ? undefined : users.get(userId)) ?? null };
-  });
+  return entries.map(({ subjectUserId, ...e }) => ({ ...e, targetUser: (subjectUserId === null ? undefined : users.get(subjectUserId)) ?? null }));
 }

@@ -17,6 +17,7 @@ import { requestCancelMigration } from './migrations/0014-request-cancel';
 import { adjustmentsCreditNotesMigration } from './migrations/0015-adjustments-credit-notes';
 import { legalAcceptancesMigration } from './migrations/0016-legal-acceptances';
 import { priceTableMigration } from './migrations/0017-price-table';
+import { auditSubjectsMigration } from './migrations/0018-audit-subjects';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -48,6 +49,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0015-adjustments-credit-notes': adjustmentsCreditNotesMigration(handle.engine),
       '0016-legal-acceptances': legalAcceptancesMigration(handle.engine),
       '0017-price-table': priceTableMigration(handle.engine),
+      '0018-audit-subjects': auditSubjectsMigration(handle.engine),
     }),
   });
 }

@@ -133,6 +133,8 @@ export interface AuditLogTable {
   after_json: string;
   ip: string;
   created_at: number;
+  /** The user the action was about (the user itself, or the owner of the position, order or money request); null for payment accounts. */
+  subject_user_id: number | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -1,8 +1,8 @@
 import { calls, type MoneyRequestRow, type TraderRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { listAudit, onlineUsers, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
+import { onlineUsers, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
-import { withTargetUsers } from '../../../services/audit';
+import { listAudit, withTargetUsers, type AuditEntryRow } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
 import { databaseVersion } from '../../../storage/prepared';
@@ -49,12 +49,12 @@ export function adminRoutes(app: FastifyInstance): void {
 
   // Kept per page of entries (a kept list while no entry was added) for as long as no account table
   // was written (the target users' names and the owners of positions and requests are read with it).
-  const auditAnswer = async (entries: Awaited<ReturnType<typeof listAudit>>) => successData(await withTargetUsers(ctx, entries));
+  const auditAnswer = async (entries: AuditEntryRow[]) => successData(await withTargetUsers(ctx, entries));
   type AuditAnswer = Awaited<ReturnType<typeof auditAnswer>>;
   const auditAnswers = new WeakMap<object, { database: string; answer: JsonText<AuditAnswer> }>();
   registerCall(app, calls.getAuditLog, async ({ query }) => {
     const database = databaseVersion(ctx.db, 'accounts');
-    const entries = await listAudit(ctx, query.limit, query.before);
+    const entries = await listAudit(ctx, query, query.limit, query.before);
     const kept = Object.isFrozen(entries) ? auditAnswers.get(entries) : undefined;
     if (kept && kept.database === database) {
       keptAnswerStats.hits += 1;
