@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { calls } from '@tradeport/contracts';
+import { calls, EXPORT_MAX_ROWS } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/storage/db';
 import { migrateToLatest, migratorFor } from '../src/storage/migrate';
@@ -9,13 +9,253 @@ import { Client, type SignedInTrader } from './helpers/client';
 import { ASK, BID, assertFailure, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
- * The back office's lists (issue 32): the audit log filtered by actor, trader, action and dates,
- * and the migration that records whom each entry is about.
+ * The back office's lists (issue 32): CSV exports of the money requests, the closed trades and the
+ * audit log (every match of the page's filters, admin only, spreadsheet times in UTC, RFC 4180
+ * quoting, formulas defused), and the audit log filtered by actor, trader, action and dates.
  */
 
 const DAY = 24 * 3600_000;
+const BOM = '\uFEFF';
 /** 2026-03-04 10:00 UTC, where the test clock starts. */
 const START = Date.parse('2026-03-04T10:00:00Z');
+
+/** An RFC 4180 file as rows of fields (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  assert.ok(text.startsWith(BOM), 'the file starts with a byte-order mark');
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 1;
+    } else field += c;
+  }
+  assert.equal(field, '', 'the last record ends with CRLF');
+  assert.equal(row.length, 0, 'the last record ends with CRLF');
+  return rows;
+}
+
+/** An export that must succeed: the file's records (header first), its name and the rows it says it holds. */
+async function exported(t: TestApp, client: Client, path: string): Promise<{ rows: string[][]; fileName: string; count: number; records: Record<string, string>[]; text: string }> {
+  // Read as bytes: Response.text() would drop the byte-order mark the file must start with.
+  const r = await fetch(`${t.url}${path}`, { headers: { cookie: client.cookieHeader } });
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await r.arrayBuffer());
+  assert.equal(r.status, 200, text.slice(0, 300));
+  assert.equal(r.headers.get('content-type'), 'text/csv; charset=utf-8');
+  assert.equal(r.headers.get('cache-control'), 'no-store');
+  const disposition = /^attachment; filename="([a-z0-9.-]+\.csv)"$/.exec(r.headers.get('content-disposition') ?? '');
+  assert.ok(disposition, `an attachment with a plain file name: ${r.headers.get('content-disposition')}`);
+  const rows = parseCsv(text);
+  const [header = [], ...data] = rows;
+  assert.ok(data.every((d) => d.length === header.length), 'every record has the header’s fields');
+  const count = Number(r.headers.get('x-export-rows'));
+  assert.equal(count, data.length, 'X-Export-Rows counts the records');
+  return { rows, fileName: disposition[1] as string, count, records: data.map((d) => Object.fromEntries(header.map((h, i) => [h, d[i] ?? '']))), text };
+}
+
+const SPREADSHEET_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+describe('back office exports', () => {
+  let t: TestApp;
+  let desk: TradingDesk;
+  let ann: SignedInTrader;
+  let bob: SignedInTrader;
+  const EXPORTS = [calls.exportMoneyRequests.path, calls.exportClosedTrades.path, calls.exportAuditLog.path];
+
+  before(async () => {
+    t = await startApp({ config: roomyLimits });
+    desk = await tradingDesk(t, 'Export bank');
+    // A name a spreadsheet would run as a formula, and one with a comma and quotes.
+    ann = await desk.fundedTrader('1000.00', { firstName: '=HYPERLINK("http://evil.example","x")', lastName: 'Ames' });
+    bob = await desk.fundedTrader('2000.00', { firstName: 'Bob', lastName: 'Byrne, "Jr"' });
+  });
+  after(() => t.close());
+
+  test('every export is for administrators only: 401 signed out, 403 for a trader, and no file either way', async () => {
+    const anonymous = new Client(t);
+    for (const path of EXPORTS) {
+      const signedOut = await anonymous.get(path);
+      assertFailure(signedOut, 401);
+      assert.match(signedOut.headers.get('content-type') ?? '', /^application\/json/);
+      assertFailure(await ann.client.get(path), 403, 'This action needs an administrator account.');
+    }
+  });
+
+  test('money requests: the All requests filters decide the rows; times a spreadsheet reads (UTC), quoting, formulas defused', async () => {
+    const withdrawal = await bob.client.post(calls.addWithdrawal.path, { withdrawalsAmount: '250.50', paymentAccount: '+44 20 7946 0000' });
+    assert.equal(withdrawal.status, 200, JSON.stringify(withdrawal.body));
+    const base = calls.exportMoneyRequests.path;
+
+    const all = await exported(t, desk.admin, base);
+    assert.deepEqual(all.rows[0], ['Request', 'Type', 'Trader ID', 'First name', 'Last name', 'Email', 'Amount (USD)', "Trader's account", 'Paid to', 'Paid to number', 'Status', 'Requested (UTC)', 'Decided (UTC)', 'Decided by']);
+    assert.equal(all.count, 3, 'two approved deposits and the pending withdrawal');
+    assert.deepEqual(all.records.map((r) => Number(r.Request)), [withdrawal.body.id, 2, 1], 'newest first');
+    const w = all.records[0]!;
+    assert.deepEqual([w.Type, w['Trader ID'], w['Last name'], w['Amount (USD)'], w.Status, w['Decided (UTC)'], w['Decided by']], ['Withdrawal', String(bob.id), 'Byrne, "Jr"', '250.50', 'Pending', '', '']);
+    assert.equal(w["Trader's account"], "'+44 20 7946 0000", 'a leading + is not read as a formula');
+    assert.equal(w['Requested (UTC)'], '2026-03-04 10:00:00');
+    const deposit = all.records.find((r) => r['Trader ID'] === String(ann.id))!;
+    assert.equal(deposit['First name'], `'=HYPERLINK("http://evil.example","x")`, 'the formula is text');
+    assert.deepEqual([deposit.Type, deposit['Paid to'], deposit.Status, deposit['Decided by']], ['Deposit', 'Export bank', 'Approved', 'admin@tradeport.test']);
+    assert.match(deposit['Decided (UTC)']!, SPREADSHEET_TIME);
+    assert.equal(all.fileName, 'tradeport-money-requests-start-to-2026-03-04.csv');
+
+    // The raw file: the formula's cell quoted (it holds quotes and a comma) and prefixed.
+    const raw = all.text;
+    assert.ok(raw.includes(`"'=HYPERLINK(""http://evil.example"",""x"")"`), 'quoted as RFC 4180 has it');
+    assert.ok(raw.includes('"Byrne, ""Jr"""'));
+
+    const filtered = await exported(t, desk.admin, `${base}?type=deposit&status=1&traderId=${bob.id}`);
+    assert.deepEqual(filtered.records.map((r) => [r.Type, r['Trader ID'], r.Status]), [['Deposit', String(bob.id), 'Approved']]);
+    assert.equal(filtered.fileName, `tradeport-deposit-requests-trader-${bob.id}-start-to-2026-03-04.csv`);
+    assert.deepEqual((await exported(t, desk.admin, `${base}?search=byrne`)).records.map((r) => r['Trader ID']), [String(bob.id), String(bob.id)]);
+    assert.equal((await exported(t, desk.admin, `${base}?from=2026-03-05`)).count, 0);
+    const today = await exported(t, desk.admin, `${base}?type=withdrawal&from=2026-03-04&to=2026-03-04`);
+    assert.equal(today.count, 1);
+    assert.equal(today.fileName, 'tradeport-withdrawal-requests-2026-03-04-to-2026-03-04.csv');
+    // Nothing matches: the header alone.
+    const none = await exported(t, desk.admin, `${base}?status=3`);
+    assert.equal(none.rows.length, 1);
+  });
+
+  test('money requests: every match, across the batches it is read in, once each and newest first', async () => {
+    const gateway = desk.gateway;
+    const rows = Array.from({ length: 2_345 }, (_, i) => ({
+      kind: 'deposit' as const,
+      user_id: ann.id,
+      payment_account_id: gateway,
+      account_ref: `bulk-${i}`,
+      amount_cents: 100 + i,
+      status: '2' as const,
+      created_at: START - 10 * DAY + i * 1000,
+      decided_at: START - 10 * DAY + i * 1000 + 500,
+      decided_by: null,
+    }));
+    for (let i = 0; i < rows.length; i += 200) await t.ctx.db.insertInto('money_requests').values(rows.slice(i, i + 200)).execute();
+    const file = await exported(t, desk.admin, `${calls.exportMoneyRequests.path}?status=2`);
+    assert.equal(file.count, 2_345);
+    const refs = file.records.map((r) => r["Trader's account"]);
+    assert.equal(new Set(refs).size, 2_345, 'no row twice');
+    assert.equal(refs[0], 'bulk-2344');
+    assert.equal(refs.at(-1), 'bulk-0');
+    assert.equal(file.records.at(-1)?.['Amount (USD)'], '1.00');
+    assert.equal(file.records.at(-1)?.['Requested (UTC)'], '2026-02-22 10:00:00');
+    // The page the screen shows is one page; the export is all of them.
+    const page = await desk.admin.get(`${calls.getMoneyRequests.path}?status=2&limit=100`);
+    assert.equal(page.body.total, 2_345);
+    assert.equal(page.body.data.length, 100);
+  });
+
+  test('closed trades: User Closed Records’ filters, every match, prices and profits as numbers, UTC times', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const opened = await ann.client.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '@risk, "hedge"' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    t.clock.advance(90_000);
+    await push(t, 'EURUSD', 1.1012, 1.1014);
+    assert.equal((await desk.admin.post(calls.editStatusTrades.path, { traders_id: ann.id, ticket: opened.body.ticket })).status, 200);
+    // Many more, written straight into the table (closed long ago: the engine never sees them).
+    const closedAt = START - 5 * DAY;
+    const bulk = Array.from({ length: 1_234 }, (_, i) => ({ user_id: bob.id, symbol: 'BTCUSD', side: 'sell' as const, volume: 0.01, open_price: 60000, stop_loss: 0, take_profit: 0, comment: '', opened_at: closedAt - DAY, swap_cents: 0, status: 'closed' as const, close_price: 59990, closed_at: closedAt + i, close_reason: 'manual' as const, profit_cents: 10, closed_by: bob.id }));
+    for (let i = 0; i < bulk.length; i += 200) await t.ctx.db.insertInto('positions').values(bulk.slice(i, i + 200)).execute();
+
+    const base = calls.exportClosedTrades.path;
+    const all = await exported(t, desk.admin, base);
+    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment']);
+    assert.equal(all.count, 1_235);
+    const first = all.records[0]!;
+    assert.deepEqual(
+      [first.Ticket, first['Trader ID'], first.Symbol, first.Type, first.Volume, first['Open price'], first['S / L'], first['Close price'], first['Profit (USD)'], first['Close reason'], first['Closed by'], first.Comment],
+      [String(opened.body.ticket), String(ann.id), 'EURUSD', 'Buy', '0.1', '1.1002', '', '1.1012', '10.00', 'Back office', 'admin@tradeport.test', "'@risk, \"hedge\""],
+    );
+    assert.deepEqual([first['Open time (UTC)'], first['Close time (UTC)']], ['2026-03-04 10:00:00', '2026-03-04 10:01:30']);
+    assert.equal(new Set(all.records.map((r) => r.Ticket)).size, 1_235, 'no row twice across the batches');
+    assert.deepEqual(all.records.slice(1, 3).map((r) => r['Close time (UTC)']), ['2026-02-27 10:00:01', '2026-02-27 10:00:01'], 'then the bulk rows, newest first');
+
+    const ann_ = await exported(t, desk.admin, `${base}?traderId=${ann.id}`);
+    assert.deepEqual(ann_.records.map((r) => r.Ticket), [String(opened.body.ticket)]);
+    assert.equal(ann_.fileName, `tradeport-closed-trades-trader-${ann.id}-start-to-2026-03-04.csv`);
+    assert.equal((await exported(t, desk.admin, `${base}?symbol=btcusd&to=2026-02-27`)).count, 1_234);
+    assert.equal((await exported(t, desk.admin, `${base}?symbol=BTCUSD&from=2026-02-28`)).count, 0);
+  });
+
+  test('the audit log export: the page’s filters, who, what, on whom, before and after', async () => {
+    const base = calls.exportAuditLog.path;
+    const all = await exported(t, desk.admin, base);
+    assert.deepEqual(all.rows[0], ['Entry', 'Time (UTC)', 'Actor', 'Actor ID', 'Action', 'Target type', 'Target ID', 'Trader ID', 'Trader name', 'Trader email', 'Before', 'After', 'IP']);
+    const close = all.records.find((r) => r.Action === 'position.close')!;
+    assert.deepEqual([close.Actor, close['Target type'], close['Trader ID'], close['Trader email']], ['admin@tradeport.test', 'position', String(ann.id), ann.email]);
+    assert.equal(close['Trader name'], `'=HYPERLINK("http://evil.example","x") Ames`);
+    assert.deepEqual(JSON.parse(close.Before!), { status: 'open', userId: ann.id });
+    assert.equal(JSON.parse(close.After!).profit, '10.00');
+    assert.match(close['Time (UTC)']!, SPREADSHEET_TIME);
+    const bank = all.records.find((r) => r.Action === 'payment_account.add')!;
+    assert.deepEqual([bank['Trader ID'], bank['Trader name'], bank.Before], ['', '', '']);
+
+    const approvals = await exported(t, desk.admin, `${base}?action=deposit.approve&subjectId=${bob.id}`);
+    assert.deepEqual(approvals.records.map((r) => [r.Action, r['Trader ID']]), [['deposit.approve', String(bob.id)]]);
+    assert.equal(approvals.fileName, `tradeport-audit-log-trader-${bob.id}-start-to-2026-03-04.csv`);
+    const adminId = Number(close['Actor ID']);
+    assert.equal((await exported(t, desk.admin, `${base}?actorId=${adminId}`)).count, all.count);
+    assert.equal((await exported(t, desk.admin, `${base}?actorId=${bob.id}`)).count, 0);
+    assert.equal((await exported(t, desk.admin, `${base}?from=2026-03-05`)).count, 0);
+  });
+
+  test('bad filters are refused with the reason, as JSON, and no file is written', async () => {
+    const cases: [string, string][] = [
+      [`${calls.exportMoneyRequests.path}?from=yesterday`, 'from must be a date (YYYY-MM-DD).'],
+      [`${calls.exportMoneyRequests.path}?from=2026-03-05&to=2026-03-04`, 'from must be on or before to.'],
+      [`${calls.exportMoneyRequests.path}?type=bonus`, "type must be 'deposit' or 'withdrawal'."],
+      [`${calls.exportMoneyRequests.path}?traderId=abc`, 'traderId must be an id.'],
+      [`${calls.exportClosedTrades.path}?symbol=NOPE`, 'Unknown symbol: NOPE.'],
+      [`${calls.exportClosedTrades.path}?to=2026-13-01`, 'to must be a date (YYYY-MM-DD).'],
+      [`${calls.exportAuditLog.path}?action=DROP TABLE`, 'action must be an action name such as deposit.approve.'],
+      [`${calls.exportAuditLog.path}?subjectId=-1`, 'subjectId must be an id.'],
+      [`${calls.exportAuditLog.path}?actorId=0`, 'actorId must be an id.'],
+      [`${calls.exportAuditLog.path}?from=2026-03-05&to=2026-03-01`, 'from must be on or before to.'],
+    ];
+    for (const [path, message] of cases) {
+      const r = await desk.admin.get(path);
+      assertFailure(r, 400, message);
+      assert.equal(r.headers.get('content-disposition'), null, path);
+    }
+  });
+
+  test(`more matches than one export holds (${EXPORT_MAX_ROWS.toLocaleString('en-US')}): refused, naming how many, until the filters narrow it`, async () => {
+    // Written straight into the log, a second apart from a day long ago (a day holds fewer than the
+    // limit), and removed afterwards.
+    const at = START - 400 * DAY;
+    await sql`
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < ${EXPORT_MAX_ROWS + 1})
+      insert into audit_log (actor_id, action, target_type, target_id, before_json, after_json, ip, created_at, subject_user_id)
+      select null, 'bulk.load', 'payment_account', '1', 'null', 'null', '127.0.0.1', cast(${at} as bigint) + i * 1000, null from n`.execute(t.ctx.db);
+    try {
+      const r = await desk.admin.get(`${calls.exportAuditLog.path}?action=bulk.load`);
+      assertFailure(r, 400, `${(EXPORT_MAX_ROWS + 1).toLocaleString('en-US')} audit entries match these filters; one export holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')}. Narrow the filters (a shorter date range) and export again.`);
+      const day = new Date(at).toISOString().slice(0, 10);
+      const narrowed = await exported(t, desk.admin, `${calls.exportAuditLog.path}?action=bulk.load&from=${day}&to=${day}`);
+      assert.ok(narrowed.count > 0 && narrowed.count < EXPORT_MAX_ROWS, `one day of them: ${narrowed.count}`);
+      assert.equal(narrowed.records[0]?.Actor, 'Console');
+    } finally {
+      await t.ctx.db.deleteFrom('audit_log').where('action', '=', 'bulk.load').execute();
+    }
+  });
+});
 
 describe('audit log filters', () => {
   let t: TestApp;

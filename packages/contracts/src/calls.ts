@@ -11,6 +11,7 @@ import * as trading from './trading';
 import * as site from './site';
 import * as chart from './chart';
 import * as favourites from './favourites';
+import * as backOffice from './back-office';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -29,6 +30,8 @@ export interface CallDefinition {
   response: z.ZodType;
   /** The call creates something; an `Idempotency-Key` header makes retries return the first result. */
   idempotent?: boolean;
+  /** The answer is a file of this type (sent as an attachment) instead of JSON; refusals are still JSON. */
+  produces?: 'text/csv';
 }
 
 const define = <const T extends CallDefinition>(call: T): T => call;
@@ -110,6 +113,10 @@ export const calls = {
   getMoneyRequestNotes: define({ method: 'GET', path: '/dashboard/admin/getMoneyRequestNotes.php', access: 'admin', summary: "A request's internal notes, oldest first, with author and time.", query: backOfficeMoney.moneyRequestNotesQuery, response: backOfficeMoney.moneyRequestNotesResponse }),
   getWithdrawalRisk: define({ method: 'GET', path: '/dashboard/admin/getWithdrawalRisk.php', access: 'admin', summary: 'The live account figures and open exposure of every trader with a pending withdrawal, for the approver.', query: emptyQuery, response: backOfficeMoney.withdrawalRiskResponse }),
   getAuditLog: define({ method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin', summary: 'Admin actions with before/after, newest first; filtered by who acted, whom it was about, the action and UTC days when asked.', query: admin.auditQuery, response: admin.auditResponse }),
+
+  exportMoneyRequests: define({ method: 'GET', path: '/dashboard/admin/exportMoneyRequests.php', access: 'admin', summary: 'Every deposit and withdrawal request matching the filters of getMoneyRequests (no paging), newest first, as a CSV file; refused when more than 100,000 match.', query: backOffice.moneyRequestsExportQuery, response: backOffice.csvFileResponse, produces: 'text/csv' }),
+  exportClosedTrades: define({ method: 'GET', path: '/dashboard/admin/exportClosedTrades.php', access: 'admin', summary: 'Every closed position matching the filters of getClosedTrades (no paging), newest closed first, as a CSV file; refused when more than 100,000 match.', query: backOffice.closedTradesExportQuery, response: backOffice.csvFileResponse, produces: 'text/csv' }),
+  exportAuditLog: define({ method: 'GET', path: '/dashboard/admin/exportAuditLog.php', access: 'admin', summary: 'Every audit entry matching the filters of getAuditLog (no paging), newest first, as a CSV file; refused when more than 100,000 match.', query: backOffice.auditExportQuery, response: backOffice.csvFileResponse, produces: 'text/csv' }),
 } as const;
 
 export type Calls = typeof calls;

@@ -11,4 +11,5 @@ export * from './trading';
 export * from './site';
 export * from './chart';
 export * from './favourites';
+export * from './back-office';
 export * from './csv';

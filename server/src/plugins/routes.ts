@@ -6,6 +6,7 @@ import { accountRoutes } from '../transport/http/routes/account-routes';
 import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-routes';
 import { authRoutes } from '../transport/http/routes/auth-routes';
 import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
+import { backOfficeRoutes } from '../transport/http/routes/back-office-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { favouritesRoutes } from '../transport/http/routes/favourites-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
@@ -73,6 +74,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     accountRoutes(api);
     adminRoutes(api);
     backOfficeMoneyRoutes(api);
+    backOfficeRoutes(api);
     siteRoutes(api);
   });
 }

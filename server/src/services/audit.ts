@@ -131,6 +131,25 @@ export async function listAudit(ctx: ServiceContext, filters: AuditFilters, limi
   return mapRows(await auditPage.all(ctx.db, shape, values), auditEntryOf);
 }
 
+/** How many entries match the filters. */
+export async function countAudit(ctx: ServiceContext, filters: AuditFilters): Promise<number> {
+  const { shape, values } = auditParams(filters, undefined, 0);
+  const row = await auditCount.first(ctx.db, shape, values);
+  return Number(row?.n ?? 0);
+}
+
+/** Every entry matching the filters, newest first, `batch` at a time (each batch with its users): an export's rows. */
+export async function* auditBatches(ctx: ServiceContext, filters: AuditFilters, batch = 1000): AsyncGenerator<Awaited<ReturnType<typeof withTargetUsers<AuditEntryRow>>>> {
+  let before: number | undefined;
+  for (;;) {
+    const entries = await listAudit(ctx, filters, batch, before);
+    if (entries.length === 0) return;
+    yield await withTargetUsers(ctx, entries);
+    if (entries.length < batch) return;
+    before = entries[entries.length - 1]?.id;
+  }
+}
+
 /**
  * Each audit entry with the user it was about (`targetUser`, from the entry's subject): one read of
  * the users for a whole page, whatever its length, so a renamed user shows by their name now.

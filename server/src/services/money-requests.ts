@@ -206,7 +206,8 @@ const moneyRequestRowOf = (r: RequestJoinRow): MoneyRequestRow => ({
   notes: Number(r.note_count),
 });
 
-type RequestFilters = { type: string; status: string; traderId: number; from: number; to: number; like: string; limit: number; offset: number };
+type RequestFilters = { type: string; status: string; traderId: number; from: number; to: number; like: string; limit: number; offset: number; before: number };
+type RequestFilterFields = Omit<MoneyRequestsQuery, 'limit' | 'offset'>;
 
 /** The back office's filtered list: the filters present pick the statement; their values are its parameters. */
 function filteredRequests(db: Db | Tx, param: Param<RequestFilters>, shape: string) {
@@ -226,8 +227,13 @@ function filteredRequests(db: Db | Tx, param: Param<RequestFilters>, shape: stri
 }
 const requestCount = preparedShapes((db, param: Param<RequestFilters>, shape) => filteredRequests(db, param, shape).clearSelect().select(sql<number>`count(*)`.as('n')));
 const requestPage = preparedShapes((db, param: Param<RequestFilters>, shape) => filteredRequests(db, param, shape).orderBy('r.id', 'desc').limit(param('limit')).offset(param('offset')));
+/** An export's batch: the matches below an id (`before`), newest first. */
+const requestBatch = preparedShapes((db, param: Param<RequestFilters>, shape) => {
+  const q = filteredRequests(db, param, shape);
+  return (shape.includes('before;') ? q.where('r.id', '<', param('before')) : q).orderBy('r.id', 'desc').limit(param('limit'));
+});
 
-export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery): Promise<{ total: number; data: MoneyRequestRow[] }> {
+function requestFilters(f: RequestFilterFields, page: { limit: number; offset?: number; before?: number }): { shape: string; values: RequestFilters } {
   const values: RequestFilters = {
     type: f.type ?? '',
     status: f.status ?? '',
@@ -235,15 +241,47 @@ export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery
     from: f.from ? Date.parse(`${f.from}T00:00:00Z`) : 0,
     to: f.to ? Date.parse(`${f.to}T00:00:00Z`) + 24 * 3600_000 : 0,
     like: f.search ? `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
-    limit: f.limit,
-    offset: f.offset,
+    limit: page.limit,
+    offset: page.offset ?? 0,
+    before: page.before ?? 0,
   };
   let shape = '';
-  for (const [name, present] of [['type', f.type], ['status', f.status], ['traderId', f.traderId], ['from', f.from], ['to', f.to], ['search', f.search]] as const) if (present) shape += `${name};`;
+  for (const [name, present] of [['type', f.type], ['status', f.status], ['traderId', f.traderId], ['from', f.from], ['to', f.to], ['search', f.search], ['before', page.before]] as const) if (present) shape += `${name};`;
+  return { shape, values };
+}
+
+async function countRequests(ctx: ServiceContext, shape: string, values: RequestFilters): Promise<number> {
   const count = await requestCount.first(ctx.db, shape, values);
-  const rows = await requestPage.all(ctx.db, shape, values);
   if (!count) throw new Error('count(*) returned no row');
-  return { total: Number(count.n), data: mapRows(rows, moneyRequestRowOf) };
+  return Number(count.n);
+}
+
+export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery): Promise<{ total: number; data: MoneyRequestRow[] }> {
+  const { shape, values } = requestFilters(f, f);
+  const total = await countRequests(ctx, shape, values);
+  const rows = await requestPage.all(ctx.db, shape, values);
+  return { total, data: mapRows(rows, moneyRequestRowOf) };
+}
+
+/**
+ * Every request the filters match, for an export: how many, and the rows newest first, `batch` at
+ * a time (each batch read below the last id of the one before, so a request filed meanwhile, being
+ * newer, never shifts the rows and none is read twice).
+ */
+export async function exportRequests(ctx: ServiceContext, f: RequestFilterFields, batch = 1000): Promise<{ total: number; batches: AsyncGenerator<MoneyRequestRow[]> }> {
+  const first = requestFilters(f, { limit: batch });
+  const total = await countRequests(ctx, first.shape, first.values);
+  async function* batches(): AsyncGenerator<MoneyRequestRow[]> {
+    let before: number | undefined;
+    for (;;) {
+      const { shape, values } = requestFilters(f, { limit: batch, before });
+      const rows = mapRows(await requestBatch.all(ctx.db, shape, values), moneyRequestRowOf);
+      if (rows.length > 0) yield rows;
+      if (rows.length < batch) return;
+      before = rows[rows.length - 1]?.id;
+    }
+  }
+  return { total, batches: batches() };
 }
 
 const STATUS_PAST: Record<MoneyRequestStatus, string> = { '0': 'left pending', '1': 'approved', '2': 'rejected', '3': 'cancelled' };

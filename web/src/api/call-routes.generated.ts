@@ -71,4 +71,7 @@ export const callRoutes = {
   getMoneyRequestNotes: { method: 'GET', path: '/dashboard/admin/getMoneyRequestNotes.php', access: 'admin' },
   getWithdrawalRisk: { method: 'GET', path: '/dashboard/admin/getWithdrawalRisk.php', access: 'admin' },
   getAuditLog: { method: 'GET', path: '/dashboard/admin/getAuditLog.php', access: 'admin' },
+  exportMoneyRequests: { method: 'GET', path: '/dashboard/admin/exportMoneyRequests.php', access: 'admin' },
+  exportClosedTrades: { method: 'GET', path: '/dashboard/admin/exportClosedTrades.php', access: 'admin' },
+  exportAuditLog: { method: 'GET', path: '/dashboard/admin/exportAuditLog.php', access: 'admin' },
 } as const satisfies Record<CallName, CallRoute>;

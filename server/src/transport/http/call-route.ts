@@ -8,6 +8,7 @@ import { Refusal, refuse } from '../../services/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
 import type { SessionUser } from '../../services/sessions';
 import { EngineUnavailable } from '../../trading/engine';
+import { CsvFile } from './csv-file';
 import { JsonText, sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
@@ -47,7 +48,9 @@ export interface CallInput<C extends CallDefinition> {
   reply: FastifyReply;
 }
 
-export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<z.input<C['response']> | JsonText<z.input<C['response']>>>;
+/** A call that `produces` a file answers with one; every other call with its JSON. */
+type Answer<C extends CallDefinition> = C['produces'] extends string ? CsvFile : z.input<C['response']> | JsonText<z.input<C['response']>>;
+export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<Answer<C>>;
 
 /**
  * Registers one call from the contracts table: parses the body and query with the call's schema
@@ -99,6 +102,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         const result = await run({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
         if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.bytes);
+        if (result instanceof CsvFile) return result.send(reply);
         return reply.send(result);
       } catch (err) {
         if (err instanceof Refusal) return sendRefusal(reply, err);

@@ -39,7 +39,9 @@ export function openApiDocument(list: CallDefinition[]): object {
       description: `Access: ${call.access}.${call.idempotent ? ' Accepts an `Idempotency-Key` header: a retry with the same key returns the first result.' : ''}${call.method === 'POST' ? ' State-changing: the `Origin` (or `Referer`) must be this site.' : ''}`,
       tags: [call.access],
       responses: {
-        '200': { description: 'OK', content: { 'application/json': { schema: jsonSchema(call.response, 'output') } } },
+        '200': call.produces
+          ? { description: `A ${call.produces} file, sent as an attachment`, content: { [call.produces]: { schema: { type: 'string' } } } }
+          : { description: 'OK', content: { 'application/json': { schema: jsonSchema(call.response, 'output') } } },
         '4XX': failure,
       },
     };

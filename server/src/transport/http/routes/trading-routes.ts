@@ -16,6 +16,8 @@ import type { OrdersTable, PositionsTable } from '../../../storage/schema-tradin
 import { centsText, figureTexts, type FigureTexts } from '../../../trading/account-figures';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
+import { CsvFile, exportFileName } from '../csv-file';
+import { closedTradeColumns } from '../export-columns';
 import { answerCache, JsonText, keptAnswerStats, keptPage, successData, successList, successMessage } from '../responses';
 
 /** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
@@ -274,22 +276,52 @@ export function tradingRoutes(app: FastifyInstance): void {
   type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof closedPositions>['execute']>>[number];
   const closedRecordOf = (r: ClosedJoinRow) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
   const closedAnswer = answerCache<{ status: 'success'; total: number; data: ReturnType<typeof closedRecordOf>[] }>(1);
-  registerCall(app, calls.getClosedTrades, async ({ query }) => {
+  type ClosedQuery = { traderId?: number; symbol?: string; from?: string; to?: string };
+  const closedFilters = (query: ClosedQuery, page: { limit: number; offset: number }) => {
     if (query.symbol !== undefined && !book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const values: ClosedFilters = {
       traderId: query.traderId ?? 0,
       symbol: query.symbol ?? '',
       from: query.from ? Date.parse(`${query.from}T00:00:00Z`) : 0,
       to: query.to ? Date.parse(`${query.to}T00:00:00Z`) + 24 * 3600_000 : 0,
-      limit: query.limit,
-      offset: query.offset,
+      ...page,
     };
     const shape = `${query.traderId ? 'traderId;' : ''}${query.symbol !== undefined ? 'symbol;' : ''}${query.from ? 'from;' : ''}${query.to ? 'to;' : ''}`;
+    return { shape, values };
+  };
+  const closedTotal = async (shape: string, values: ClosedFilters) => {
     const count = await closedCount.first(ctx.db, shape, values);
     if (!count) throw new Error('count(*) returned no row');
-    const total = Number(count.n);
+    return Number(count.n);
+  };
+  registerCall(app, calls.getClosedTrades, async ({ query }) => {
+    const { shape, values } = closedFilters(query, { limit: query.limit, offset: query.offset });
+    const total = await closedTotal(shape, values);
     const data = mapRows(await closedPage.all(ctx.db, shape, values), closedRecordOf);
     return closedAnswer([data], () => ({ status: 'success' as const, total, data }), String(total));
+  });
+
+  // The export reads every match in batches, each below the last (close time, id) of the one before:
+  // a close meanwhile is newer than the first batch, so it never shifts the rows read.
+  const CLOSED_EXPORT_BATCH = 1000;
+  const closedBatch = preparedShapes((db, param: Param<ClosedFilters & { beforeTime: number; beforeId: number }>, shape) => {
+    const q = filteredClosed(db, param, shape);
+    return (shape.includes('before;') ? q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(param('beforeTime'), param('beforeId')))) : q).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit'));
+  });
+  registerCall(app, calls.exportClosedTrades, async ({ query }) => {
+    const { shape, values } = closedFilters(query, { limit: CLOSED_EXPORT_BATCH, offset: 0 });
+    const total = await closedTotal(shape, values);
+    async function* batches() {
+      let before: { time: number; id: number } | undefined;
+      for (;;) {
+        const rows = await closedBatch.all(ctx.db, before ? `${shape}before;` : shape, { ...values, beforeTime: before?.time ?? 0, beforeId: before?.id ?? 0 });
+        if (rows.length > 0) yield mapRows(rows, closedRecordOf);
+        const last = rows.at(-1);
+        if (rows.length < CLOSED_EXPORT_BATCH || !last) return;
+        before = { time: Number(last.closed_at), id: last.id };
+      }
+    }
+    return CsvFile.of({ fileName: exportFileName('closed-trades', query, ctx.now()), rowsName: 'closed trades', header: closedTradeColumns.header, total, batches: batches(), cells: closedTradeColumns.cells });
   });
 
   // Who holds open positions, with their names: one fixed query (so prepared), filtered by the engine's own list.

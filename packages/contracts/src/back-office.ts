@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { auditFilters, DATES_OUT_OF_ORDER, datesInOrder, moneyRequestsQuery } from './admin';
+import { closedTradesQuery } from './trading';
+
+/** The back office's exports: CSV files of the filtered lists. */
+
+/**
+ * The most rows one export holds. Filters matching more are refused before anything is written
+ * (the message says how many matched), so a file is never silently cut short.
+ */
+export const EXPORT_MAX_ROWS = 100_000;
+
+/** An export's answer: a CSV file (`text/csv`, UTF-8, CRLF line ends, the header first). */
+export const csvFileResponse = z.string();
+
+/** The All requests tab's filters, without its paging: the export holds every match. */
+export const moneyRequestsExportQuery = moneyRequestsQuery.omit({ limit: true, offset: true }).refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] });
+/** User Closed Records' filters, without its paging. */
+export const closedTradesExportQuery = closedTradesQuery.omit({ limit: true, offset: true }).refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] });
+/** The audit log's filters, without its paging. */
+export const auditExportQuery = auditFilters.refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] });
