@@ -640,6 +640,7 @@ describe('admin back office', () => {
         '/dashboard/admin/addBalanceOperation.php',
         '/dashboard/admin/addMoneyRequestNote.php',
         '/dashboard/admin/addNewPayments.php',
+        '/dashboard/admin/editPayments.php',
         '/dashboard/admin/editStatusDeposite.php',
         '/dashboard/admin/editStatusPayments.php',
         '/dashboard/admin/editStatusTraders.php',

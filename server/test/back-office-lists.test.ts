@@ -11,7 +11,8 @@ import { ASK, BID, assertFailure, push, roomyLimits, tradingDesk, type TradingDe
 /**
  * The back office's lists (issue 32): CSV exports of the money requests, the closed trades and the
  * audit log (every match of the page's filters, admin only, spreadsheet times in UTC, RFC 4180
- * quoting, formulas defused), and the audit log filtered by actor, trader, action and dates.
+ * quoting, formulas defused); the audit log filtered by actor, trader, action and dates; and
+ * payment accounts edited with the rules of adding one.
  */
 
 const DAY = 24 * 3600_000;
@@ -346,6 +347,74 @@ describe('audit log filters', () => {
     assertFailure(await desk.admin.get(`${LOG}?to=03/05/2026`), 400, 'to must be a date (YYYY-MM-DD).');
     assertFailure(await bob.client.get(`${LOG}?subjectId=${bob.id}`), 403);
     assertFailure(await new Client(t).get(LOG), 401);
+  });
+});
+
+describe('editing a payment account', () => {
+  let t: TestApp;
+  let desk: TradingDesk;
+  let trader: SignedInTrader;
+  const EDIT = calls.editPayments.path;
+
+  before(async () => {
+    t = await startApp({ config: roomyLimits });
+    desk = await tradingDesk(t, 'Old bank name');
+    trader = await desk.fundedTrader('100.00');
+  });
+  after(() => t.close());
+
+  const account = async () => ((await desk.admin.get(calls.getPaymentGetways.path)).body.data as { id: number; name: string; number: string; moreInfo: string; isActive: string }[]).find((a) => a.id === desk.gateway);
+
+  test('an administrator changes the name, number and instructions (a form, as the spec sends its admin calls); it is audited with before and after', async () => {
+    const r = await desk.admin.postForm(EDIT, { id: desk.gateway, name: '  New bank  ', number: 'DE89 3704 0044 0532 0130 00', moreInfo: 'Quote your trader id. Same-day if before 14:00.' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, { status: 'success', message: 'Payment account New bank saved.' });
+    const now = await account();
+    assert.deepEqual([now?.name, now?.number, now?.moreInfo, now?.isActive], ['New bank', 'DE89 3704 0044 0532 0130 00', 'Quote your trader id. Same-day if before 14:00.', '1']);
+    // Traders see it as it is now.
+    const active = (await trader.client.get(calls.getPaymentGetwaysActive.path)).body.data as { id: number; name: string }[];
+    assert.equal(active.find((a) => a.id === desk.gateway)?.name, 'New bank');
+    const [entry] = (await desk.admin.get(`${calls.getAuditLog.path}?action=payment_account.edit`)).body.data;
+    assert.deepEqual([entry.targetType, entry.targetId, entry.targetUser], ['payment_account', String(desk.gateway), null]);
+    assert.deepEqual(entry.before, { name: 'Old bank name', number: 'GB29NWBK60161331926819', moreInfo: 'Reference: your email' });
+    assert.deepEqual(entry.after, { name: 'New bank', number: 'DE89 3704 0044 0532 0130 00', moreInfo: 'Quote your trader id. Same-day if before 14:00.' });
+  });
+
+  test('JSON is accepted too (instructions on several lines); an unchanged account is left as it is and nothing is recorded', async () => {
+    const lines = 'Quote your trader id.\nSame-day if before 14:00.';
+    assert.equal((await desk.admin.post(EDIT, { id: desk.gateway, name: 'New bank', number: 'DE89 3704 0044 0532 0130 00', moreInfo: lines })).status, 200);
+    assert.equal((await account())?.moreInfo, lines);
+    const now = await account();
+    const r = await desk.admin.post(EDIT, { id: desk.gateway, name: now?.name, number: now?.number, moreInfo: now?.moreInfo });
+    assert.deepEqual(r.body, { status: 'success', message: 'Payment account New bank is unchanged.' });
+    assert.equal((await desk.admin.get(`${calls.getAuditLog.path}?action=payment_account.edit`)).body.data.length, 2);
+  });
+
+  test('the rules of adding one: each refusal names the field, and nothing changes', async () => {
+    const before = await account();
+    const base = { id: desk.gateway, name: 'Bank', number: '123', moreInfo: '' };
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ ...base, name: '  ' }, 400, 'Please enter the account name.'],
+      [{ ...base, name: 'x'.repeat(101) }, 400, 'The account name must be at most 100 characters.'],
+      [{ ...base, name: 'Bank\u202eknab' }, 400, 'The account name must be one line of text, without line breaks or control characters.'],
+      [{ ...base, number: '' }, 400, 'Please enter the account number.'],
+      [{ ...base, number: '1'.repeat(65) }, 400, 'The account number must be at most 64 characters.'],
+      [{ ...base, number: '12\n34' }, 400, 'The account number must be one line of text, without line breaks or control characters.'],
+      [{ ...base, moreInfo: 'x'.repeat(501) }, 400, 'More info must be at most 500 characters.'],
+      [{ ...base, id: 'abc' }, 400, 'Payment account not found.'],
+      [{ ...base, id: 987654 }, 404, 'Payment account not found.'],
+    ];
+    for (const [body, status, message] of cases) assertFailure(await desk.admin.post(EDIT, body), status, message);
+    assert.deepEqual(await account(), before);
+  });
+
+  test('administrators only: 401 signed out, 403 for a trader; a cross-site form is refused', async () => {
+    const body = { id: desk.gateway, name: 'Mine now', number: '1', moreInfo: '' };
+    assertFailure(await new Client(t).postForm(EDIT, body), 401);
+    assertFailure(await trader.client.postForm(EDIT, body), 403);
+    const crossSite = new Client(t, { origin: 'https://evil.example' });
+    assert.equal((await crossSite.postForm(EDIT, body)).status, 403);
+    assert.equal((await account())?.name, 'New bank');
   });
 });
 

@@ -117,6 +117,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editStatusWithdrawal: () => ({ withdrawals_id: withdrawalId, status: 2 }),
       addNewPayments: () => ({ name: 'Another bank', number: 'GB00 1234', moreInfo: 'ref' }),
       editStatusPayments: () => ({ id: gateway, isActive: '1' }),
+      editPayments: () => ({ id: gateway, name: 'Bad input bank', number: 'GB00 5678', moreInfo: 'ref' }),
       feedTicks: () => ({ ticks: [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }] }),
       addTrades: () => ({ fullSymbol: 'EURUSD', currenciesTypeName: 'Forex', tradestypes: 'buy', volume: 0.01, stopLoss: 1.05, takeProfit: 1.15, comment: 'bad input', orginalPrice: 1.1002 }),
       getProfit: () => ({ ticketNumber: ticket }),
@@ -368,7 +369,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   });
 
   test('unknown ids in every admin edit call are answered 404 and change nothing', async () => {
-    const idFields: Record<string, string> = { editStatusTraders: 'id', editTraderPassword: 'trader_id', editStatusDeposite: 'deposites_id', editStatusWithdrawal: 'withdrawals_id', editStatusPayments: 'id', editStatusTrades: 'ticket' };
+    const idFields: Record<string, string> = { editStatusTraders: 'id', editTraderPassword: 'trader_id', editStatusDeposite: 'deposites_id', editStatusWithdrawal: 'withdrawals_id', editStatusPayments: 'id', editPayments: 'id', editStatusTrades: 'ticket' };
     const adminEdits = bodyCalls.filter(([name, c]) => c.access === 'admin' && name.startsWith('edit')).map(([name]) => name);
     assert.deepEqual(adminEdits.sort(), Object.keys(idFields).sort(), 'every admin edit call has its id field listed');
     const messages: Record<string, string> = {
@@ -377,6 +378,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editStatusDeposite: 'Deposit request #999999 was not found.',
       editStatusWithdrawal: 'Withdrawal request #999999 was not found.',
       editStatusPayments: 'Payment account not found.',
+      editPayments: 'Payment account not found.',
       editStatusTrades: `Ticket #999999 is not an open position of trader #${trader.id}.`,
     };
     for (const name of adminEdits) {

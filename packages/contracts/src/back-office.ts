@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { auditFilters, DATES_OUT_OF_ORDER, datesInOrder, moneyRequestsQuery } from './admin';
+import { addPaymentAccountRequest, auditFilters, DATES_OUT_OF_ORDER, datesInOrder, moneyRequestsQuery } from './admin';
+import { idField } from './common';
 import { closedTradesQuery } from './trading';
 
-/** The back office's exports: CSV files of the filtered lists. */
+/** The back office's exports (CSV files of the filtered lists) and editing a payment account. */
 
 /**
  * The most rows one export holds. Filters matching more are refused before anything is written
@@ -19,3 +20,6 @@ export const moneyRequestsExportQuery = moneyRequestsQuery.omit({ limit: true, o
 export const closedTradesExportQuery = closedTradesQuery.omit({ limit: true, offset: true }).refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] });
 /** The audit log's filters, without its paging. */
 export const auditExportQuery = auditFilters.refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] });
+
+/** A payment account's new name, number and instructions: the same rules as adding one. */
+export const editPaymentAccountRequest = addPaymentAccountRequest.omit({ isActive: true }).extend({ id: idField('Payment account not found.') });

@@ -117,6 +117,7 @@ export const calls = {
   exportMoneyRequests: define({ method: 'GET', path: '/dashboard/admin/exportMoneyRequests.php', access: 'admin', summary: 'Every deposit and withdrawal request matching the filters of getMoneyRequests (no paging), newest first, as a CSV file; refused when more than 100,000 match.', query: backOffice.moneyRequestsExportQuery, response: backOffice.csvFileResponse, produces: 'text/csv' }),
   exportClosedTrades: define({ method: 'GET', path: '/dashboard/admin/exportClosedTrades.php', access: 'admin', summary: 'Every closed position matching the filters of getClosedTrades (no paging), newest closed first, as a CSV file; refused when more than 100,000 match.', query: backOffice.closedTradesExportQuery, response: backOffice.csvFileResponse, produces: 'text/csv' }),
   exportAuditLog: define({ method: 'GET', path: '/dashboard/admin/exportAuditLog.php', access: 'admin', summary: 'Every audit entry matching the filters of getAuditLog (no paging), newest first, as a CSV file; refused when more than 100,000 match.', query: backOffice.auditExportQuery, response: backOffice.csvFileResponse, produces: 'text/csv' }),
+  editPayments: define({ method: 'POST', path: '/dashboard/admin/editPayments.php', access: 'admin', encoding: 'multipart', summary: "Change a payment account's name, number and instructions (the rules of adding one); audit-logged.", body: backOffice.editPaymentAccountRequest, response: successMessageResponse }),
 } as const;
 
 export type Calls = typeof calls;

@@ -6,7 +6,7 @@ import { accountRoutes } from '../transport/http/routes/account-routes';
 import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-routes';
 import { authRoutes } from '../transport/http/routes/auth-routes';
 import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
-import { backOfficeRoutes } from '../transport/http/routes/back-office-routes';
+import { backOfficeFormRoutes, backOfficeRoutes } from '../transport/http/routes/back-office-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { favouritesRoutes } from '../transport/http/routes/favourites-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
@@ -20,7 +20,7 @@ import { BODY_LIMIT_BYTES } from './security';
  * Every API call (registered from the contracts' calls table by the route modules) and the
  * `/api/stream` WebSocket, each group in a context of its own with only the parsers it needs: the
  * WebSocket plugin's hooks and handler wrapper serve the stream alone, the multipart parser's hooks
- * (three asynchronous ones per request) the back office's four form calls alone, and every other
+ * (three asynchronous ones per request) the back office's form calls alone, and every other
  * call — nearly every request — runs none of them.
  */
 async function routes(app: FastifyInstance): Promise<void> {
@@ -58,6 +58,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     // silently cut short below the body limit (which the security plugin enforces up front).
     await forms.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 20, fieldSize: BODY_LIMIT_BYTES, parts: 20 } });
     adminFormRoutes(forms);
+    backOfficeFormRoutes(forms);
   });
 
   await app.register(async (api) => {

@@ -48,3 +48,23 @@ export async function setPaymentAccountActive(ctx: ServiceContext, actor: Actor,
     return `Payment account ${before.name} is now ${active === '1' ? 'active' : 'inactive'}.`;
   });
 }
+
+/**
+ * Changes a payment account's name, number and instructions (its active state is its own call).
+ * An unchanged account is left as it is, with nothing recorded; a change is audited with the old
+ * and the new values. Requests already made show the account as it is now (they refer to it), so
+ * the audit entry is where its old details stay.
+ */
+export async function editPaymentAccount(ctx: ServiceContext, actor: Actor, input: { id: number; name: string; number: string; moreInfo: string }): Promise<string> {
+  return inTransaction(ctx, async (trx) => {
+    const before = await trx.selectFrom('payment_accounts').select(['name', 'number', 'more_info']).where('id', '=', input.id).executeTakeFirst();
+    if (!before) throw refuse.notFound('Payment account not found.');
+    const old = { name: before.name, number: before.number, moreInfo: before.more_info };
+    const next = { name: input.name, number: input.number, moreInfo: input.moreInfo };
+    if (old.name === next.name && old.number === next.number && old.moreInfo === next.moreInfo) return `Payment account ${next.name} is unchanged.`;
+    const now = ctx.now();
+    await trx.updateTable('payment_accounts').set({ name: next.name, number: next.number, more_info: next.moreInfo }).where('id', '=', input.id).execute();
+    await recordAudit(trx, { actorId: actor.userId, action: 'payment_account.edit', targetType: 'payment_account', targetId: input.id, before: old, after: next, ip: actor.ip, at: now });
+    return `Payment account ${next.name} saved.`;
+  });
+}

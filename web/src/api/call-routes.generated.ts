@@ -74,4 +74,5 @@ export const callRoutes = {
   exportMoneyRequests: { method: 'GET', path: '/dashboard/admin/exportMoneyRequests.php', access: 'admin' },
   exportClosedTrades: { method: 'GET', path: '/dashboard/admin/exportClosedTrades.php', access: 'admin' },
   exportAuditLog: { method: 'GET', path: '/dashboard/admin/exportAuditLog.php', access: 'admin' },
+  editPayments: { method: 'POST', path: '/dashboard/admin/editPayments.php', access: 'admin', encoding: 'multipart' },
 } as const satisfies Record<CallName, CallRoute>;
