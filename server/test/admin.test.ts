@@ -640,6 +640,7 @@ describe('admin back office', () => {
         '/dashboard/admin/addBalanceOperation.php',
         '/dashboard/admin/addMoneyRequestNote.php',
         '/dashboard/admin/addNewPayments.php',
+        '/dashboard/admin/cancelTraderOrder.php',
         '/dashboard/admin/editPayments.php',
         '/dashboard/admin/editStatusDeposite.php',
         '/dashboard/admin/editStatusPayments.php',
@@ -662,6 +663,7 @@ describe('admin back office', () => {
         '/dashboard/admin/getTraderDetails.php',
         '/dashboard/admin/getTraders.php',
         '/dashboard/admin/getWithdrawalRisk.php',
+        '/dashboard/admin/modifyTraderOrder.php',
       ]);
     });
 

@@ -6,13 +6,15 @@ import { openDatabase } from '../src/storage/db';
 import { migrateToLatest, migratorFor } from '../src/storage/migrate';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client, type SignedInTrader } from './helpers/client';
-import { ASK, BID, assertFailure, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
+import { ASK, BID, assertFailure, eventually, push, recordEvents, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
- * The back office's lists (issue 32): CSV exports of the money requests, the closed trades and the
- * audit log (every match of the page's filters, admin only, spreadsheet times in UTC, RFC 4180
- * quoting, formulas defused); the audit log filtered by actor, trader, action and dates; and
- * payment accounts edited with the rules of adding one.
+ * The back office's lists and the changes it makes for a trader (issue 32): CSV exports of the
+ * money requests, the closed trades and the audit log (every match of the page's filters, admin
+ * only, spreadsheet times in UTC, RFC 4180 quoting, formulas defused); the audit log filtered by
+ * actor, trader, action and dates; payment accounts edited with the rules of adding one; and a
+ * trader's pending orders changed or cancelled through the engine's own checks, audited, with the
+ * trader's screens told as for their own change.
  */
 
 const DAY = 24 * 3600_000;
@@ -415,6 +417,138 @@ describe('editing a payment account', () => {
     const crossSite = new Client(t, { origin: 'https://evil.example' });
     assert.equal((await crossSite.postForm(EDIT, body)).status, 403);
     assert.equal((await account())?.name, 'New bank');
+  });
+});
+
+describe("a trader's pending orders from the back office", () => {
+  let t: TestApp;
+  let desk: TradingDesk;
+  let ann: SignedInTrader;
+  let bob: SignedInTrader;
+  const MODIFY = calls.modifyTraderOrder.path;
+  const CANCEL = calls.cancelTraderOrder.path;
+  type Order = { orderId: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiration: string | null; status: string; reason: string };
+
+  const place = async (client: Client, body: Record<string, unknown>): Promise<number> => {
+    const r = await client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', volume: 0.1, ...body });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.orderId as number;
+  };
+  const orderOf = async (client: Client, orderId: number): Promise<Order> => {
+    const row = ((await client.get(`${calls.getPendingOrders.path}?status=all`)).body.data as Order[]).find((o) => o.orderId === orderId);
+    assert.ok(row, `order #${orderId}`);
+    return row;
+  };
+
+  before(async () => {
+    t = await startApp({ config: roomyLimits });
+    desk = await tradingDesk(t, 'Orders bank');
+    ann = await desk.fundedTrader('10000.00', { firstName: 'Ann' });
+    bob = await desk.fundedTrader('10000.00', { firstName: 'Bob' });
+  });
+  after(() => t.close());
+
+  test('the trader’s page lists the pending orders the back office can act on', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = await place(ann.client, { orderType: 'buy_limit', price: 1.099 });
+    const details = await desk.admin.get(`${calls.getTraderDetails.path}?traderId=${ann.id}`);
+    assert.deepEqual(details.body.pendingOrders.map((o: Order) => o.orderId), [orderId]);
+    assert.equal(details.body.account.pendingOrders, 1);
+    assert.equal((await desk.admin.post(CANCEL, { traders_id: ann.id, orderId })).status, 200);
+  });
+
+  test('modify: price, SL, TP and expiry, with the trader’s own checks; audited; the trader is told at once', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = await place(ann.client, { orderType: 'buy_limit', price: 1.099, stopLoss: 1.095 });
+    const { events, stop } = recordEvents(t, ann.id);
+    try {
+      const expiration = START + 2 * DAY;
+      const r = await desk.admin.post(MODIFY, { traders_id: ann.id, orderId, price: '1.09850', stopLoss: 1.096, takeProfit: 1.105, expiration });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.deepEqual(r.body, { status: 'success', message: `Order #${orderId} of trader #${ann.id} changed.` });
+      const row = await orderOf(ann.client, orderId);
+      assert.deepEqual([row.price, row.stopLoss, row.takeProfit, row.expiration, row.status], [1.0985, 1.096, 1.105, new Date(expiration).toISOString(), 'pending']);
+      const event = await eventually('order.updated for the owner', async () => events.find((e) => e.type === 'order.updated' && e.orderId === orderId));
+      assert.deepEqual(event, { type: 'order.updated', userId: ann.id, orderId, status: 'pending', reason: 'Modified by the back office', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1 });
+      const [entry] = (await desk.admin.get(`${calls.getAuditLog.path}?action=order.modify`)).body.data;
+      assert.deepEqual([entry.targetType, entry.targetId, entry.targetUser.id, entry.actorEmail], ['order', String(orderId), ann.id, 'admin@tradeport.test']);
+      assert.deepEqual(entry.before, { price: 1.099, stopLoss: 1.095, takeProfit: 0, expiration: null });
+      assert.deepEqual(entry.after, { price: 1.0985, stopLoss: 1.096, takeProfit: 1.105, expiration: new Date(expiration).toISOString() });
+      // The changed order fills at its new price, for its owner.
+      await push(t, 'EURUSD', 1.0983, 1.0985);
+      await eventually('the fill', async () => (await orderOf(ann.client, orderId)).status === 'filled');
+    } finally {
+      stop();
+    }
+  });
+
+  test('a change the trader could not make is refused with the same message, and changes nothing', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = await place(ann.client, { orderType: 'buy_stop', price: 1.101, stopLoss: 1.1 });
+    const before = await orderOf(ann.client, orderId);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ price: 1.1001 }, 'A Buy Stop must be above the current ask.'],
+      [{ price: 1.102, stopLoss: 1.1025 }, 'For a Buy order, the stop loss must be below the order price.'],
+      [{ price: 1.102, takeProfit: 1.101 }, 'For a Buy order, the take profit must be above the order price.'],
+      [{ price: 1.102, expiration: START - 1000 }, 'The expiration must be in the future.'],
+    ];
+    for (const [change, message] of cases) {
+      const theirs = await ann.client.post(calls.modifyPendingOrder.path, { orderId, ...change });
+      assertFailure(theirs, 400, message);
+      assertFailure(await desk.admin.post(MODIFY, { traders_id: ann.id, orderId, ...change }), 400, message);
+    }
+    assertFailure(await desk.admin.post(MODIFY, { traders_id: ann.id, orderId, price: 'cheap' }), 400, 'price must be a positive number.');
+    assertFailure(await desk.admin.post(MODIFY, { orderId, price: 1.102 }), 400, 'Unknown trader.');
+    assert.deepEqual(await orderOf(ann.client, orderId), before);
+    assert.deepEqual((await desk.admin.get(`${calls.getAuditLog.path}?subjectId=${ann.id}&action=order.modify`)).body.data.length, 1, 'only the earlier change');
+    assert.equal((await ann.client.post(calls.cancelPendingOrder.path, { orderId })).status, 200);
+  });
+
+  test('cancel: exactly once, audited, the trader told; a second cancel or a change afterwards is 404', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = await place(bob.client, { orderType: 'sell_limit', price: 1.101 });
+    const { events, stop } = recordEvents(t, bob.id);
+    try {
+      const [first, second] = await Promise.all([desk.admin.post(CANCEL, { traders_id: bob.id, orderId }), desk.admin.post(CANCEL, { traders_id: bob.id, orderId })]);
+      assert.deepEqual([first.status, second.status].sort(), [200, 404], 'one of two at once');
+      const ok = first.status === 200 ? first : second;
+      assert.deepEqual(ok.body, { status: 'success', message: `Order #${orderId} of trader #${bob.id} cancelled.` });
+      const row = await orderOf(bob.client, orderId);
+      assert.deepEqual([row.status, row.reason], ['cancelled', 'Cancelled by the back office']);
+      const event = await eventually('order.updated (cancelled)', async () => events.find((e) => e.type === 'order.updated' && e.orderId === orderId));
+      assert.deepEqual(event, { type: 'order.updated', userId: bob.id, orderId, status: 'cancelled', reason: 'Cancelled by the back office', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 0.1 });
+      const audited = (await desk.admin.get(`${calls.getAuditLog.path}?action=order.cancel&subjectId=${bob.id}`)).body.data;
+      assert.equal(audited.length, 1);
+      assert.deepEqual([audited[0].before, audited[0].after], [{ status: 'pending' }, { status: 'cancelled' }]);
+      assertFailure(await desk.admin.post(CANCEL, { traders_id: bob.id, orderId }), 404, `Order #${orderId} is not a pending order of trader #${bob.id}.`);
+      assertFailure(await desk.admin.post(MODIFY, { traders_id: bob.id, orderId, price: 1.102 }), 404, `Order #${orderId} is not a pending order of trader #${bob.id}.`);
+      // It never fills afterwards.
+      await push(t, 'EURUSD', 1.1012, 1.1014);
+      assert.equal((await orderOf(bob.client, orderId)).status, 'cancelled');
+    } finally {
+      stop();
+    }
+  });
+
+  test('another trader’s order is not found under the wrong trader, and is left as it was', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = await place(ann.client, { orderType: 'sell_stop', price: 1.099 });
+    const before = await orderOf(ann.client, orderId);
+    assertFailure(await desk.admin.post(CANCEL, { traders_id: bob.id, orderId }), 404, `Order #${orderId} is not a pending order of trader #${bob.id}.`);
+    assertFailure(await desk.admin.post(MODIFY, { traders_id: bob.id, orderId, price: 1.0985 }), 404);
+    assertFailure(await desk.admin.post(CANCEL, { traders_id: ann.id, orderId: 987654 }), 404);
+    assert.deepEqual(await orderOf(ann.client, orderId), before);
+  });
+
+  test('administrators only: 401 signed out, 403 for a trader (even for their own order), and nothing changes', async () => {
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = await place(ann.client, { orderType: 'buy_limit', price: 1.098 });
+    const before = await orderOf(ann.client, orderId);
+    for (const [client, status] of [[new Client(t), 401], [ann.client, 403], [bob.client, 403]] as const) {
+      assertFailure(await client.post(CANCEL, { traders_id: ann.id, orderId }), status);
+      assertFailure(await client.post(MODIFY, { traders_id: ann.id, orderId, price: 1.0975 }), status);
+    }
+    assert.deepEqual(await orderOf(ann.client, orderId), before);
   });
 });
 

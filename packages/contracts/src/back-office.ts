@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { addPaymentAccountRequest, auditFilters, DATES_OUT_OF_ORDER, datesInOrder, moneyRequestsQuery } from './admin';
 import { idField } from './common';
-import { closedTradesQuery } from './trading';
+import { cancelPendingOrderRequest, closedTradesQuery, modifyPendingOrderRequest } from './trading';
 
-/** The back office's exports (CSV files of the filtered lists) and editing a payment account. */
+/**
+ * The back office's exports and its changes on a trader's behalf: CSV files of the filtered lists,
+ * editing a payment account, and a trader's pending orders changed or cancelled by an administrator.
+ */
 
 /**
  * The most rows one export holds. Filters matching more are refused before anything is written
@@ -23,3 +26,7 @@ export const auditExportQuery = auditFilters.refine(datesInOrder, { message: DAT
 
 /** A payment account's new name, number and instructions: the same rules as adding one. */
 export const editPaymentAccountRequest = addPaymentAccountRequest.omit({ isActive: true }).extend({ id: idField('Payment account not found.') });
+
+/** A trader's pending order changed by the back office: the trader's own call, plus whose order it is. */
+export const adminModifyOrderRequest = modifyPendingOrderRequest.extend({ traders_id: idField('Unknown trader.') });
+export const adminCancelOrderRequest = cancelPendingOrderRequest.extend({ traders_id: idField('Unknown trader.') });

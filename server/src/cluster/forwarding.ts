@@ -22,6 +22,8 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.modifyPendingOrder,
   calls.cancelPendingOrder,
   calls.editStatusTrades,
+  calls.modifyTraderOrder,
+  calls.cancelTraderOrder,
   calls.feedTicks,
   calls.addWithdrawal,
   calls.getWithdrawable,

@@ -9,7 +9,7 @@ import { AccountFigures } from './account-figures';
 import { Closes } from './closes';
 import { EngineState, EngineUnavailable, type EngineLog } from './engine-state';
 import { MarginMonitor } from './margin-monitor';
-import { PendingOrders } from './pending-orders';
+import { PendingOrders, type OnBehalf } from './pending-orders';
 import { Positions } from './positions';
 import { Rollovers } from './rollovers';
 import type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
@@ -258,12 +258,13 @@ export class TradingEngine {
     return this.commanding((p) => p.orders.placeOrder(actor, o, idempotencyKey));
   }
 
-  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): Promise<void> {
-    return this.commanding((p) => p.orders.modifyOrder(actor, orderId, change));
+  /** Changes a pending order; `onBehalf`: an administrator changes `owner`'s order (audited; see PendingOrders.modifyOrder). */
+  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }, onBehalf?: OnBehalf): Promise<void> {
+    return this.commanding((p) => p.orders.modifyOrder(actor, orderId, change, onBehalf));
   }
 
-  cancelOrder(actor: Actor, orderId: number): Promise<void> {
-    return this.commanding((p) => p.orders.cancelOrder(actor, orderId));
+  cancelOrder(actor: Actor, orderId: number, onBehalf?: OnBehalf): Promise<void> {
+    return this.commanding((p) => p.orders.cancelOrder(actor, orderId, onBehalf));
   }
 
   // ------------------------------------------------------------------ timed work (timers call it; tests call it with their own clock)

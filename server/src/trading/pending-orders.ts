@@ -1,6 +1,8 @@
 import { roundPrice, type Instrument } from '../domain/instruments';
+import { ORDER_REASONS } from '@tradeport/contracts';
 import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
+import { recordAudit, type AuditInput } from '../services/audit';
 import type { Actor } from '../services/context';
 import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
@@ -22,6 +24,20 @@ function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number
       return p.bid >= level;
   }
 }
+
+/** A command on another user's order, by an administrator: the owner's order only, and audited. */
+export interface OnBehalf {
+  owner: number;
+}
+
+/** An order's levels as the audit log records them before and after a change. */
+const orderLevels = (o: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }) => ({
+  price: o.price,
+  ...(o.stopLimitPrice > 0 ? { stopLimitPrice: o.stopLimitPrice } : {}),
+  stopLoss: o.stopLoss,
+  takeProfit: o.takeProfit,
+  expiration: o.expiresAt === null ? null : new Date(o.expiresAt).toISOString(),
+});
 
 /**
  * Pending orders: placed, changed, cancelled and expired by their owner's commands or the expiry
@@ -118,43 +134,58 @@ export class PendingOrders {
     });
   }
 
-  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): Promise<void> {
-    return this.state.serialize(actor.userId, async () => {
+  /**
+   * Changes a pending order's price, limit price, SL/TP and expiry, checked as when it was placed.
+   * `onBehalf`: an administrator (the actor) changes the order of `owner`, in the owner's turn, with
+   * the same checks; the change is audited and the owner is told it came from the back office.
+   */
+  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }, onBehalf?: OnBehalf): Promise<void> {
+    const owner = onBehalf?.owner ?? actor.userId;
+    return this.state.serialize(owner, async () => {
       const o = this.orders.get(orderId);
-      if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      if (!o || o.userId !== owner) throw refuse.notFound(`Order #${orderId} is not pending.`);
       const instrument = this.state.instrument(o.symbol);
       const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
       await this.state.transaction(async (trx, emit) => {
+        const now = this.state.ctx.now();
         const result = await trx
           .updateTable('orders')
-          .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: this.state.ctx.now() })
+          .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: now })
           .where('id', '=', orderId)
           .where('status', '=', 'pending')
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Order #${orderId} is not pending.`);
+        if (onBehalf) {
+          await recordAudit(trx, { actorId: actor.userId, action: 'order.modify', targetType: 'order', targetId: o.id, subjectUserId: o.userId, before: orderLevels(o), after: orderLevels(next), ip: actor.ip, at: now });
+        }
         // Published once the change is committed: the owner's other devices show the new levels.
-        emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'pending', reason: 'Modified', ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
+        emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'pending', reason: onBehalf ? ORDER_REASONS.modifiedByBackOffice : 'Modified', ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
       });
       Object.assign(o, next);
       this.trackOrder(o);
     });
   }
 
-  cancelOrder(actor: Actor, orderId: number): Promise<void> {
-    return this.state.serialize(actor.userId, async () => {
+  /** Cancels a pending order, exactly once; `onBehalf` as for `modifyOrder` (audited, the owner told who). */
+  cancelOrder(actor: Actor, orderId: number, onBehalf?: OnBehalf): Promise<void> {
+    const owner = onBehalf?.owner ?? actor.userId;
+    return this.state.serialize(owner, async () => {
       const o = this.orders.get(orderId);
-      if (!o || o.userId !== actor.userId) throw refuse.notFound(`Order #${orderId} is not pending.`);
-      await this.finishOrder(o, 'cancelled', 'Cancelled by the trader');
+      if (!o || o.userId !== owner) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      const audit = onBehalf ? { actorId: actor.userId, action: 'order.cancel', targetType: 'order', targetId: o.id, subjectUserId: o.userId, before: { status: 'pending' }, after: { status: 'cancelled' }, ip: actor.ip } : undefined;
+      await this.finishOrder(o, 'cancelled', onBehalf ? ORDER_REASONS.cancelledByBackOffice : 'Cancelled by the trader', audit);
     });
   }
 
-  /** Moves a pending order to a final status once (guarded), and tells its owner. */
-  private async finishOrder(o: PendingOrder, status: 'cancelled' | 'expired' | 'rejected', reason: string): Promise<void> {
+  /** Moves a pending order to a final status once (guarded), and tells its owner; with `audit`, recorded in the same transaction. */
+  private async finishOrder(o: PendingOrder, status: 'cancelled' | 'expired' | 'rejected', reason: string, audit?: Omit<AuditInput, 'at'>): Promise<void> {
     await this.state.transaction(async (trx, emit) => {
-      const result = await trx.updateTable('orders').set({ status, reason, updated_at: this.state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
+      const now = this.state.ctx.now();
+      const result = await trx.updateTable('orders').set({ status, reason, updated_at: now }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw refuse.conflict(`Order #${o.id} is no longer pending.`);
+      if (audit) await recordAudit(trx, { ...audit, at: now });
       emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
     });
     this.untrackOrder(o.id);

@@ -75,4 +75,6 @@ export const callRoutes = {
   exportClosedTrades: { method: 'GET', path: '/dashboard/admin/exportClosedTrades.php', access: 'admin' },
   exportAuditLog: { method: 'GET', path: '/dashboard/admin/exportAuditLog.php', access: 'admin' },
   editPayments: { method: 'POST', path: '/dashboard/admin/editPayments.php', access: 'admin', encoding: 'multipart' },
+  modifyTraderOrder: { method: 'POST', path: '/dashboard/admin/modifyTraderOrder.php', access: 'admin' },
+  cancelTraderOrder: { method: 'POST', path: '/dashboard/admin/cancelTraderOrder.php', access: 'admin' },
 } as const satisfies Record<CallName, CallRoute>;
