@@ -11,6 +11,13 @@ describe('account events in the terminal', () => {
     assert.deepEqual(toastForEvent({ ...order, status: 'expired', reason: 'Expired', orderType: 'sell_stop_limit' }), { title: 'Order #12 expired', message: 'Sell Stop Limit 0.10 EURUSD reached its expiry and was removed.', color: 'yellow' });
     assert.deepEqual(toastForEvent({ ...order, status: 'rejected', reason: 'Not enough free margin.' }), { title: 'Order #12 rejected', message: 'Buy Limit 0.10 EURUSD: Not enough free margin.', color: 'red' });
     assert.equal(toastForEvent({ ...order, status: 'cancelled', reason: 'Cancelled by the trader' }), null);
+    assert.equal(toastForEvent({ ...order, status: 'pending', reason: 'Modified' }), null);
+  });
+
+  it('toasts a pending order the back office changed or cancelled, which the trader did not do', () => {
+    assert.deepEqual(toastForEvent({ ...order, status: 'cancelled', reason: 'Cancelled by the back office' }), { title: 'Order #12 cancelled by the broker', message: 'Buy Limit 0.10 EURUSD was cancelled and will not fill.', color: 'yellow' });
+    assert.deepEqual(toastForEvent({ ...order, status: 'pending', reason: 'Modified by the back office' }), { title: 'Order #12 changed by the broker', message: 'Buy Limit 0.10 EURUSD: see its new levels under Pending Orders.', color: 'blue' });
+    assert.equal(toastForEvent({ ...order, status: 'pending', reason: 'Placed' }), null);
   });
 
   it('toasts closes the trader did not make (stop loss, take profit, stop-out, back office), not their own', () => {

@@ -86,17 +86,8 @@ export const stopOutEvent = z.object({
  * other devices show it at once) or reached a final state: filled (`ticket` is the position it
  * opened), cancelled, expired, or rejected at activation (`reason` says why, e.g. not enough
  * margin). `symbol`, `orderType` and `volume` let a notice name the order without looking it up.
+ * A change or cancel by the back office has its own reason (`ORDER_REASONS`, messages.ts).
  */
-/**
- * The `reason` of an `order.updated` event when the back office changed or cancelled the order, so
- * the owner's screens can say so (the trader's own change is 'Modified', their cancel 'Cancelled by
- * the trader'). A cancelled order keeps its reason in the trader's history.
- */
-export const ORDER_REASONS = {
-  modifiedByBackOffice: 'Modified by the back office',
-  cancelledByBackOffice: 'Cancelled by the back office',
-} as const;
-
 export const orderEvent = z.object({
   type: z.literal('order.updated'),
   userId: z.number(),

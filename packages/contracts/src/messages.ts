@@ -12,3 +12,13 @@ export const registrationMessages = {
   password: 'Please enter your password.',
   country_id: 'Please select your country.',
 } as const;
+
+/**
+ * The `reason` of an `order.updated` event when the back office changed or cancelled the order, so
+ * the owner's screens can say so (the trader's own change is 'Modified', their cancel 'Cancelled by
+ * the trader'). A cancelled order keeps its reason in the trader's history.
+ */
+export const ORDER_REASONS = {
+  modifiedByBackOffice: 'Modified by the back office',
+  cancelledByBackOffice: 'Cancelled by the back office',
+} as const;

@@ -1,5 +1,5 @@
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { ORDER_REASONS } from '@tradeport/contracts';
+import { ORDER_REASONS } from '@tradeport/contracts/messages';
 import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import { recordAudit, type AuditInput } from '../services/audit';

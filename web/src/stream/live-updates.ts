@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AccountEvent } from '@tradeport/contracts';
+import { ORDER_REASONS } from '@tradeport/contracts/messages';
 import { queryKeys } from '../api/queries';
 import { formatUsd, formatVolume } from '../format/format';
 
@@ -58,6 +59,9 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
       if (event.status === 'filled') return { title: `Order #${event.orderId} filled`, message: `${what} opened position${event.ticket !== null ? ` #${event.ticket}` : ''}.`, color: 'green' };
       if (event.status === 'expired') return { title: `Order #${event.orderId} expired`, message: `${what} reached its expiry and was removed.`, color: 'yellow' };
       if (event.status === 'rejected') return { title: `Order #${event.orderId} rejected`, message: `${what}: ${event.reason || 'it could not be filled.'}`, color: 'red' };
+      // A change the trader did not make: the broker's back office changed or cancelled the order.
+      if (event.status === 'cancelled' && event.reason === ORDER_REASONS.cancelledByBackOffice) return { title: `Order #${event.orderId} cancelled by the broker`, message: `${what} was cancelled and will not fill.`, color: 'yellow' };
+      if (event.status === 'pending' && event.reason === ORDER_REASONS.modifiedByBackOffice) return { title: `Order #${event.orderId} changed by the broker`, message: `${what}: see its new levels under Pending Orders.`, color: 'blue' };
       return null;
     }
     case 'account.marginCall':
