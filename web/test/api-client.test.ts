@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { ApiError, callApi, MESSAGES, onUnauthorized } from '../src/api/client';
+import { ApiError, callApi, fetchFile, MESSAGES, onUnauthorized } from '../src/api/client';
 
 type FetchArgs = { url: string; init: RequestInit };
 const realFetch = globalThis.fetch;
@@ -33,6 +33,22 @@ describe('the API client', () => {
     assert.equal(calls[1]!.init.method, 'POST');
     assert.deepEqual(JSON.parse(String(calls[1]!.init.body)), { depositAmount: '10', paymentAccount: '1234', payment_getways_id: 1 });
     assert.equal((calls[1]!.init.headers as Record<string, string>)['idempotency-key'], 'k-1');
+  });
+
+  it('fetches an export as a file with the name and row count the server gave, and turns its refusal into an ApiError', async () => {
+    const csv = '\uFEFFRequest,Type\r\n7,Deposit\r\n';
+    const calls = stubFetch(() => new Response(csv, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="tradeport-deposit-requests-start-to-2026-03-04.csv"', 'x-export-rows': '1' } }));
+    const file = await fetchFile('exportMoneyRequests', { type: 'deposit', status: '1' });
+    assert.equal(calls[0]!.url, '/api/dashboard/admin/exportMoneyRequests.php?type=deposit&status=1');
+    assert.deepEqual([file.fileName, file.rows], ['tradeport-deposit-requests-start-to-2026-03-04.csv', 1]);
+    assert.deepEqual(new Uint8Array(await file.blob.arrayBuffer()), new TextEncoder().encode(csv), 'the bytes as sent, byte-order mark included');
+    stubFetch(() => json(400, { status: 'Failure', message: '120,000 requests match these filters; one export holds at most 100,000.' }));
+    await assert.rejects(fetchFile('exportMoneyRequests', {}), (err: unknown) => err instanceof ApiError && err.httpStatus === 400 && err.message === '120,000 requests match these filters; one export holds at most 100,000.');
+    let ended = 0;
+    onUnauthorized(() => ended++);
+    stubFetch(() => json(401, { status: 'Failure', message: 'Please sign in to continue.' }));
+    await assert.rejects(fetchFile('exportAuditLog', {}));
+    assert.equal(ended, 1, 'an ended session is reported as for any signed-in call');
   });
 
   it('turns a refusal into an ApiError with the server message and status', async () => {

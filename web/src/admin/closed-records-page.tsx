@@ -5,6 +5,7 @@ import { useSymbols } from '../api/queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { badgeStyles, BusyMark, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
+import { ExportButton } from './export-button';
 import { TraderPicker } from './trader-picker';
 import { TablePager, usePageSize } from './users-page';
 
@@ -254,13 +255,16 @@ export function ClosedRecordsPage() {
           <TextInput label="Closed from" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />
           <TextInput label="Closed to" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? "Must be on or after 'Closed from'" : undefined} />
         </SimpleGrid>
-        <Group gap="xs" mb="sm" mih={22}>
-          {closed.data && !datesWrong && (
-            <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
-              {closed.data.total} closed {closed.data.total === 1 ? 'trade' : 'trades'}
-            </Text>
-          )}
-          {closed.isFetching && !closed.isPending && <BusyMark label="Loading" />}
+        <Group justify="space-between" gap="xs" mb="sm" mih={30}>
+          <Group gap="xs">
+            {closed.data && !datesWrong && (
+              <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
+                {closed.data.total} closed {closed.data.total === 1 ? 'trade' : 'trades'}
+              </Text>
+            )}
+            {closed.isFetching && !closed.isPending && <BusyMark label="Loading" />}
+          </Group>
+          <ExportButton call="exportClosedTrades" input={{ traderId: filters.traderId, symbol: filters.symbol, from: filters.from, to: filters.to }} disabled={datesWrong || closed.data?.total === 0} what="closed trade" />
         </Group>
         {body}
       </Paper>

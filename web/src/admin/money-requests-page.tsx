@@ -22,6 +22,7 @@ import { RequestStatusBadge } from '../ui/status-badge';
 import { toastError, toastSuccess } from '../ui/toast';
 import { AmountAndStatus, BusyMark, LiveMark, negativeButton, positiveButton, RecordItem, RecordList, RecordTable, usePhone } from './admin-parts';
 import { NotesButton, useNotesDialog, type NotesTarget } from './request-notes';
+import { ExportButton } from './export-button';
 import { TraderPicker } from './trader-picker';
 import { useRiskByTrader, WithdrawalRiskFacts, WithdrawalRiskLine, WithdrawalRiskSummary } from './withdrawal-risk';
 import { DateTimeText, TablePager, usePageSize, useRowDialog } from './users-page';
@@ -568,6 +569,12 @@ function AllRequestsTab({ kind }: { kind: MoneyRequestKind }) {
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? 'Must be on or after From' : undefined} />
       </SimpleGrid>
+      <Group justify="space-between" gap="xs" mb="sm" mih={30}>
+        <Text size="sm" c="dimmed" className="tp-figure" aria-live="polite">
+          {requests.data && !datesWrong ? `${requests.data.total} ${requests.data.total === 1 ? 'request' : 'requests'}` : ''}
+        </Text>
+        <ExportButton call="exportMoneyRequests" input={{ type: filters.type, status: filters.status, traderId: filters.traderId, search: filters.search, from: filters.from, to: filters.to }} disabled={datesWrong || requests.data?.total === 0} what={`${text.noun} request`} />
+      </Group>
       {body}
       {notes.dialog}
     </>

@@ -118,3 +118,48 @@ export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   return MESSAGES.offline;
 }
+
+/** The calls that answer with a file (`produces` in the contracts), rather than JSON. */
+export type FileCallName = { [K in CallName]: Calls[K] extends { produces: string } ? K : never }[CallName];
+
+/** A file an export call answered: its contents, the name the server gave it, and how many rows it holds. */
+export interface FetchedFile {
+  blob: Blob;
+  fileName: string;
+  rows: number;
+}
+
+/** An export reads and streams every matching row: it is given longer than an ordinary call. */
+export const FILE_TIMEOUT_MS = 120_000;
+
+/**
+ * Makes one call that answers with a file (a back-office export): resolves with the file, or
+ * rejects with an ApiError carrying the server's refusal (a refusal is JSON like any other).
+ */
+export async function fetchFile<K extends FileCallName>(name: K, input?: CallInput<K>, options: CallOptions = {}): Promise<FetchedFile> {
+  const route = callRoutes[name];
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? FILE_TIMEOUT_MS);
+  const signal = options.signal ? anySignal([options.signal, timeout]) : timeout;
+  let response: Response;
+  let blob: Blob;
+  try {
+    response = await fetch(`/api${route.path}${queryString(input)}`, { method: 'GET', headers: { accept: 'text/csv, application/json' }, signal, credentials: 'same-origin' });
+    blob = await response.blob();
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw new ApiError(0, 'Failure', timeout.aborted ? MESSAGES.timeout : MESSAGES.offline);
+  }
+  if (response.status === 401) unauthorizedHandler?.();
+  if (!response.ok) {
+    let payload: { status?: unknown; message?: unknown } | null = null;
+    try {
+      payload = JSON.parse(await blob.text()) as { status?: unknown; message?: unknown };
+    } catch {
+      payload = null;
+    }
+    const message = typeof payload?.message === 'string' && payload.message ? payload.message : MESSAGES.unreadable;
+    throw new ApiError(response.status, typeof payload?.status === 'string' ? payload.status : 'Failure', message);
+  }
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${name}.csv`;
+  return { blob, fileName, rows: Number(response.headers.get('x-export-rows') ?? 0) };
+}

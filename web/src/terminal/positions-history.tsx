@@ -6,6 +6,7 @@ import { callApi, errorMessage, type CallOutput } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { formatLocalTime, formatPrice, formatUsd, formatVolume, timeZoneLabel } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
+import { saveFile } from '../ui/save-file';
 import { toastError, toastSuccess } from '../ui/toast';
 import { useSymbolMap } from './positions-hooks';
 import { CLOSE_REASON_LABELS, dateRangeMs } from './positions-live';
@@ -58,17 +59,6 @@ async function readAll<T>(page: (before: string | undefined) => Promise<{ data: 
   }
 }
 
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 type TradeRow = TradesPage['data'][number];
 type OrderRow = OrdersPage['data'][number];
 
@@ -111,7 +101,7 @@ export function HistoryTable() {
         count = orders.rows.length;
         complete = orders.complete;
       }
-      download(`tradeport-${kind}-${days.from || 'start'}-to-${days.to || 'now'}.csv`, text);
+      saveFile(`tradeport-${kind}-${days.from || 'start'}-to-${days.to || 'now'}.csv`, new Blob([text], { type: 'text/csv;charset=utf-8' }));
       if (complete) toastSuccess(`${count} row${count === 1 ? '' : 's'} exported.`, 'CSV export');
       else toastError(`Only the newest ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows of a list were exported. Choose a shorter date range for the rest.`, 'CSV export cut short');
     } catch (err) {
