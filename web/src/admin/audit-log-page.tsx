@@ -1,12 +1,14 @@
-import { Anchor, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Box, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useAuditLog, type AuditEntry } from '../api/admin-queries';
+import { useAuditLog, type AuditEntry, type AuditFilters } from '../api/admin-queries';
 import { formatDateTime, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { REQUEST_STATUS_NAMES } from '../ui/status-badge';
 import { BusyMark, usePhone } from './admin-parts';
+import { ExportButton } from './export-button';
+import { TraderPicker } from './trader-picker';
 import { DateTimeText, usePageSize } from './users-page';
 
 /** What each recorded action means, in the back office's words. */
@@ -21,12 +23,25 @@ const ACTIONS: Record<string, string> = {
   'withdrawal.cancel': 'Cancelled own withdrawal request',
   'payment_account.add': 'Added payment account',
   'payment_account.status': 'Changed payment account status',
+  'payment_account.edit': 'Edited payment account',
   'position.close': 'Closed position',
   'balance.adjust': 'Adjusted balance',
   'credit.adjust': 'Changed credit',
   'deposit.note': 'Noted on deposit',
   'withdrawal.note': 'Noted on withdrawal',
+  'order.modify': 'Changed pending order',
+  'order.cancel': 'Cancelled pending order',
 };
+
+/** The Action filter's choices, grouped as the back office thinks of them. */
+const ACTION_GROUPS: { group: string; actions: string[] }[] = [
+  { group: 'Money requests', actions: ['deposit.approve', 'deposit.reject', 'withdrawal.approve', 'withdrawal.reject', 'deposit.cancel', 'withdrawal.cancel', 'deposit.note', 'withdrawal.note'] },
+  { group: 'Balance and credit', actions: ['balance.adjust', 'credit.adjust'] },
+  { group: 'Trading', actions: ['position.close', 'order.modify', 'order.cancel'] },
+  { group: 'Users', actions: ['user.status', 'user.password'] },
+  { group: 'Payment accounts', actions: ['payment_account.add', 'payment_account.edit', 'payment_account.status'] },
+];
+const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, actions }) => ({ group, items: actions.map((value) => ({ value, label: ACTIONS[value] ?? value })) }));
 
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
@@ -81,6 +96,13 @@ function Target({ entry }: { entry: AuditEntry }) {
           <TargetUser entry={entry} fallbackId={numericId(asObject(entry.before)?.userId)} />
         </Stack>
       );
+    case 'order':
+      return (
+        <Stack gap={2} miw={0}>
+          <Text size="sm">Pending order #{id}</Text>
+          <TargetUser entry={entry} fallbackId={null} />
+        </Stack>
+      );
     default:
       return (
         <Text size="sm">
@@ -99,7 +121,12 @@ function describe(key: string, value: unknown, entry: AuditEntry): string {
   if (key === 'sessionsEnded') return `${String(value)} ${value === 1 ? 'session' : 'sessions'} ended`;
   if (key === 'traderBalance' && typeof value === 'string') return `Trader balance ${formatUsd(value)} USD`;
   if (key === 'profit' && typeof value === 'string') return `Profit ${formatUsd(value)} USD`;
+  if (key === 'price' && entry.targetType === 'order') return `Price ${String(value)}`;
   if (key === 'price') return `at ${String(value)}`;
+  if (key === 'stopLimitPrice') return `Limit ${String(value)}`;
+  if (key === 'stopLoss') return `S / L ${value ? String(value) : '—'}`;
+  if (key === 'takeProfit') return `T / P ${value ? String(value) : '—'}`;
+  if (key === 'expiration') return typeof value === 'string' ? `Expires ${formatDateTime(value)}` : 'Good till cancelled';
   if (key === 'userId') return '';
   if (key === 'name' || key === 'number' || key === 'moreInfo') return value ? `${key === 'moreInfo' ? 'Info' : key[0]?.toUpperCase() + key.slice(1)}: ${String(value)}` : '';
   if (key === 'by') return `by ${String(value)}`;
@@ -137,19 +164,52 @@ function State({ value, entry }: { value: unknown; entry: AuditEntry }) {
 export function AuditLogPage() {
   const pageSize = usePageSize();
   const phone = usePhone();
-  // The id each page starts below; the first page has none. Going back pops the stack.
-  const [cursors, setCursors] = useState<(number | undefined)[]>([undefined]);
+  const [actorId, setActorId] = useState<string | null>(null);
+  const [subjectId, setSubjectId] = useState<string | null>(null);
+  const [action, setAction] = useState<string | null>(null);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const datesWrong = from !== '' && to !== '' && from > to;
+  const filters: AuditFilters = { actorId: actorId ? Number(actorId) : undefined, subjectId: subjectId ? Number(subjectId) : undefined, action: action ?? undefined, from: from || undefined, to: to || undefined };
+  const filtered = actorId !== null || subjectId !== null || action !== null || from !== '' || to !== '';
+  const clear = () => {
+    setActorId(null);
+    setSubjectId(null);
+    setAction(null);
+    setFrom('');
+    setTo('');
+  };
+  // The id each page starts below; the first page has none. Going back pops the stack. A change of
+  // filter starts again from the newest entries (the pages are kept with the filters they belong to).
+  const filterKey = JSON.stringify([filters, pageSize]);
+  const [paging, setPaging] = useState<{ filterKey: string; cursors: (number | undefined)[] }>({ filterKey, cursors: [undefined] });
+  const cursors = paging.filterKey === filterKey ? paging.cursors : [undefined];
+  const setCursors = (change: (c: (number | undefined)[]) => (number | undefined)[]) => setPaging({ filterKey, cursors: change(cursors) });
   const before = cursors[cursors.length - 1];
-  const audit = useAuditLog({ before, limit: pageSize });
+  const audit = useAuditLog({ before, limit: pageSize, filters }, !datesWrong);
   const entries = audit.data?.data ?? [];
   const shown = entries.slice(0, pageSize);
   const hasOlder = entries.length > pageSize;
   const pageNumber = cursors.length;
 
   let body: ReactNode;
-  if (audit.isPending) body = <TableSkeleton rows={pageSize} height={44} />;
+  if (datesWrong) body = <EmptyState message="Choose a 'From' date on or before the 'To' date." />;
+  else if (audit.isPending) body = <TableSkeleton rows={pageSize} height={44} />;
   else if (audit.isError) body = <ErrorState error={audit.error} onRetry={() => void audit.refetch()} title="Could not load the audit log" />;
-  else if (shown.length === 0) body = <EmptyState message="No administrator actions recorded yet." />;
+  else if (shown.length === 0) {
+    body = filtered ? (
+      <EmptyState
+        message="No recorded actions match these filters."
+        action={
+          <Button variant="light" size="xs" onClick={clear}>
+            Clear filters
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyState message="No administrator actions recorded yet." />
+    );
+  }
   else if (phone) {
     // A phone lists each entry as a card: what and on what, who and when, then before → after.
     body = (
@@ -227,7 +287,7 @@ export function AuditLogPage() {
     );
   }
 
-  const pager = !audit.isPending && !audit.isError && (pageNumber > 1 || hasOlder) && (
+  const pager = !datesWrong && !audit.isPending && !audit.isError && (pageNumber > 1 || hasOlder) && (
     <Group justify="space-between" mt="md" gap="sm">
       <Text size="sm" c="dimmed" aria-live="polite">
         Page {pageNumber}
@@ -247,10 +307,32 @@ export function AuditLogPage() {
     <Stack gap="lg">
       <PageHeader
         title="Audit Log"
-        description="Every administrator action, newest first: who did what, when, and the state before and after. Entries cannot be changed or removed."
+        description="Every administrator action, newest first: who did what, when, and the state before and after. Entries cannot be changed or removed. The From and To dates are UTC days."
         actions={audit.isFetching && !audit.isPending ? <BusyMark label="Refreshing the audit log" /> : undefined}
       />
       <Paper p="lg">
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm" mb="md">
+          <TraderPicker value={actorId} onChange={setActorId} label="Done by" placeholder="Anyone" role="anyone" />
+          <TraderPicker value={subjectId} onChange={setSubjectId} label="About user" placeholder="Any user" role="anyone" />
+          {/* A phone shows two filters a row: the action gets one of its own, so the dates share the next. */}
+          <Select label="Action" placeholder="Any action" data={ACTION_OPTIONS} value={action} onChange={setAction} clearable searchable nothingFoundMessage="No action matches" style={phone ? { gridColumn: '1 / -1' } : undefined} />
+          <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />
+          <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? 'Must be on or after From' : undefined} />
+        </SimpleGrid>
+        <Group justify="space-between" gap="xs" mb="sm" mih={30}>
+          <Text size="sm" c="dimmed">
+            {filtered ? 'Filtered' : 'All recorded actions'}
+            {filtered && (
+              <>
+                {' · '}
+                <Anchor component="button" type="button" size="sm" onClick={clear}>
+                  Clear filters
+                </Anchor>
+              </>
+            )}
+          </Text>
+          <ExportButton call="exportAuditLog" input={filters} disabled={datesWrong || (!audit.isPending && shown.length === 0)} what="audit entry" />
+        </Group>
         {body}
         {pager}
       </Paper>

@@ -12,12 +12,12 @@ const optionOf = (t: TraderRow): ComboboxItem => ({ value: String(t.id), label: 
 const asSent: OptionsFilter = ({ options }) => options;
 
 /**
- * A filter's trader: a searchable select whose options come from the server's search (the Users
- * table's: the start of the name, last name, email, phone or country), so a back office with many
- * thousands of traders never loads them all. The chosen trader stays among the options while other
- * searches are made.
+ * A filter's trader (or, with `role`, administrator or anyone): a searchable select whose options
+ * come from the server's search (the Users table's: the start of the name, last name, email, phone
+ * or country), so a back office with many thousands of traders never loads them all. The chosen
+ * user stays among the options while other searches are made.
  */
-export function TraderPicker({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
+export function TraderPicker({ value, onChange, label = 'Trader', placeholder = 'All traders', role = 'trader' }: { value: string | null; onChange: (id: string | null) => void; label?: string; placeholder?: string; role?: 'trader' | 'admin' | 'anyone' }) {
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<ComboboxItem | null>(null);
   // Cleared from outside (the page's Clear filters): the box empties too.
@@ -30,17 +30,18 @@ export function TraderPicker({ value, onChange }: { value: string | null; onChan
   // The box shows the chosen trader's label once chosen: that is not a search.
   const typed = chosen !== null && search === chosen.label ? '' : search.trim();
   const [debounced] = useDebouncedValue(typed, 250);
-  const traders = useTraders({ role: 'trader', search: debounced || undefined, sort: 'name', limit: PICKER_OPTIONS });
+  const traders = useTraders({ role: role === 'anyone' ? undefined : role, search: debounced || undefined, sort: 'name', limit: PICKER_OPTIONS });
   const options = useMemo(() => {
     const list = (traders.data?.data ?? []).map(optionOf);
     if (chosen !== null && value === chosen.value && !list.some((o) => o.value === chosen.value)) list.unshift(chosen);
     return list;
   }, [traders.data, chosen, value]);
   const searching = traders.isFetching || typed !== debounced;
+  const whom = role === 'trader' ? 'Traders' : role === 'admin' ? 'Administrators' : 'Users';
   return (
     <Select
-      label="Trader"
-      placeholder={traders.isError ? 'Traders could not be loaded' : 'All traders'}
+      label={label}
+      placeholder={traders.isError ? `${whom} could not be loaded` : placeholder}
       data={options}
       value={value}
       onChange={(id, option) => {
@@ -52,11 +53,11 @@ export function TraderPicker({ value, onChange }: { value: string | null; onChan
       onSearchChange={setSearch}
       filter={asSent}
       clearable
-      nothingFoundMessage={searching ? 'Searching…' : 'No trader matches'}
-      rightSection={searching && traders.data !== undefined ? <BusyMark label="Searching traders" /> : undefined}
+      nothingFoundMessage={searching ? 'Searching…' : role === 'trader' ? 'No trader matches' : 'No one matches'}
+      rightSection={searching && traders.data !== undefined ? <BusyMark label={`Searching ${whom.toLowerCase()}`} /> : undefined}
       // Only when even the first list could not be had: a refused search leaves the box usable.
       disabled={traders.isError && traders.data === undefined && debounced === ''}
-      error={traders.isError && debounced !== '' ? 'The traders could not be searched' : undefined}
+      error={traders.isError && debounced !== '' ? `The ${whom.toLowerCase()} could not be searched` : undefined}
       maxLength={100}
     />
   );

@@ -25,7 +25,7 @@ export const adminQueryKeys = {
   auditLog: ['admin', 'audit-log'] as const,
   traderDetails: ['admin', 'trader'] as const,
   traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
-  auditLogPage: (page: AuditPage) => ['admin', 'audit-log', page.before ?? 'latest', page.limit] as const,
+  auditLogPage: (page: AuditPage) => ['admin', 'audit-log', page.filters ?? {}, page.before ?? 'latest', page.limit] as const,
 };
 
 /**
@@ -40,10 +40,13 @@ export type MoneyRequestFilters = CallInput<'getMoneyRequests'>;
 export type ClosedTradeFilters = CallInput<'getClosedTrades'>;
 export type TradersQuery = CallInput<'getTraders'>;
 export type OpenTradesQuery = CallInput<'getOpenTrades'>;
+/** The audit log's filters (who acted, whom it was about, the action, UTC days), as getAuditLog takes them. */
+export type AuditFilters = Pick<CallInput<'getAuditLog'>, 'actorId' | 'subjectId' | 'action' | 'from' | 'to'>;
 export interface AuditPage {
   /** The last id of the previous page; undefined for the newest entries. */
   before?: number;
   limit: number;
+  filters?: AuditFilters;
 }
 
 export type TraderRow = CallOutput<'getTraders'>['data'][number];
@@ -125,12 +128,13 @@ export function useClosedTrades(filters: ClosedTradeFilters, enabled = true) {
   });
 }
 
-/** The audit log, one page at a time; one extra entry is asked for to know whether another page exists. */
-export function useAuditLog(page: AuditPage) {
+/** The audit log, filtered, one page at a time; one extra entry is asked for to know whether another page exists. */
+export function useAuditLog(page: AuditPage, enabled = true) {
   return useQuery({
     queryKey: adminQueryKeys.auditLogPage(page),
-    queryFn: ({ signal }) => callApi('getAuditLog', { limit: page.limit + 1, before: page.before }, { signal }),
+    queryFn: ({ signal }) => callApi('getAuditLog', { ...page.filters, limit: page.limit + 1, before: page.before }, { signal }),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 
