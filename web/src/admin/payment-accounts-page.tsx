@@ -1,15 +1,17 @@
-import { Alert, Button, Group, Modal, Paper, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
+import { IconAlertCircle, IconPencil, IconPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useAddPaymentAccount, useEditPaymentAccountStatus, usePaymentAccounts, type PaymentAccountRow } from '../api/admin-queries';
+import { useEditPaymentAccount } from '../api/back-office-queries';
 import { errorMessage } from '../api/client';
 import { formatDate } from '../format/format';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 import { usePhone } from './admin-parts';
+import { useRowDialog } from './users-page';
 
-/** The limits and messages of addNewPayments.php's schema, checked here first so a typo costs no round trip. */
+/** The limits and messages of addNewPayments.php's schema (and editPayments.php's), checked here first so a typo costs no round trip. */
 const LIMITS = { name: 100, number: 64, moreInfo: 500 } as const;
 type Field = keyof typeof LIMITS;
 
@@ -22,12 +24,18 @@ function fieldOf(message: string): Field | null {
   return null;
 }
 
-function AddAccountForm({ onDone }: { onDone: () => void }) {
+/**
+ * The Add Account dialog's form, and the same form to edit an account (`account`): the same fields,
+ * limits and messages, since the server applies the same rules to both.
+ */
+function AccountForm({ account, onDone }: { account?: PaymentAccountRow; onDone: () => void }) {
   const add = useAddPaymentAccount();
+  const edit = useEditPaymentAccount();
+  const saving = account ? edit : add;
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { name: '', number: '', moreInfo: '' },
+    initialValues: { name: account?.name ?? '', number: account?.number ?? '', moreInfo: account?.moreInfo ?? '' },
     validate: {
       name: (v) => (v.trim() === '' ? 'Please enter the account name.' : v.trim().length > LIMITS.name ? `The account name must be at most ${LIMITS.name} characters.` : null),
       number: (v) => (v.trim() === '' ? 'Please enter the account number.' : v.trim().length > LIMITS.number ? `The account number must be at most ${LIMITS.number} characters.` : null),
@@ -37,28 +45,30 @@ function AddAccountForm({ onDone }: { onDone: () => void }) {
 
   const submit = form.onSubmit((values) => {
     setFormError(null);
-    add.mutate(
-      { name: values.name.trim(), number: values.number.trim(), moreInfo: values.moreInfo.trim() },
-      {
-        onSuccess: (answer) => {
-          toastSuccess(answer.message);
-          onDone();
-        },
-        onError: (err) => {
-          const message = errorMessage(err);
-          const field = fieldOf(message);
-          if (field) form.setFieldError(field, message);
-          else setFormError(message);
-        },
+    const fields = { name: values.name.trim(), number: values.number.trim(), moreInfo: values.moreInfo.trim() };
+    const handlers = {
+      onSuccess: (answer: { message: string }) => {
+        toastSuccess(answer.message);
+        onDone();
       },
-    );
+      onError: (err: unknown) => {
+        const message = errorMessage(err);
+        const field = fieldOf(message);
+        if (field) form.setFieldError(field, message);
+        else setFormError(message);
+      },
+    };
+    if (account) edit.mutate({ id: account.id, ...fields }, handlers);
+    else add.mutate(fields, handlers);
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Add payment account">
+    <form onSubmit={submit} noValidate aria-label={account ? `Edit ${account.name}` : 'Add payment account'}>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          Traders choose from the active accounts when they request a deposit. A new account is active at once.
+          {account
+            ? 'Traders see the new details at once. Requests already made show them too; the audit log keeps the old ones.'
+            : 'Traders choose from the active accounts when they request a deposit. A new account is active at once.'}
         </Text>
         <TextInput label="Name" description="As traders see it, e.g. the bank or wallet" required maxLength={LIMITS.name} autoComplete="off" data-autofocus {...form.getInputProps('name')} />
         <TextInput label="Number" description="Account number, IBAN or wallet address" required maxLength={LIMITS.number} autoComplete="off" {...form.getInputProps('number')} />
@@ -69,15 +79,23 @@ function AddAccountForm({ onDone }: { onDone: () => void }) {
           </Alert>
         )}
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone} disabled={add.isPending}>
+          <Button variant="default" onClick={onDone} disabled={saving.isPending}>
             Cancel
           </Button>
-          <Button type="submit" loading={add.isPending}>
-            Add Account
+          <Button type="submit" loading={saving.isPending}>
+            {account ? 'Save changes' : 'Add Account'}
           </Button>
         </Group>
       </Stack>
     </form>
+  );
+}
+
+function EditButton({ account, onEdit }: { account: PaymentAccountRow; onEdit: (account: PaymentAccountRow) => void }) {
+  return (
+    <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => onEdit(account)} aria-label={`Edit ${account.name}`}>
+      Edit
+    </Button>
   );
 }
 
@@ -104,11 +122,12 @@ function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
   );
 }
 
-/** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch and the Add Account dialog. */
+/** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch, the Add Account dialog and Edit. */
 export function PaymentAccountsPage() {
   const accounts = usePaymentAccounts();
   const phone = usePhone();
   const [adding, setAdding] = useState(false);
+  const editing = useRowDialog<PaymentAccountRow>();
   const rows = accounts.data?.data ?? [];
   const addButton = (
     <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
@@ -136,13 +155,16 @@ export function PaymentAccountsPage() {
               {a.number}
             </Text>
             {a.moreInfo && (
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
                 {a.moreInfo}
               </Text>
             )}
-            <Text size="xs" c="dimmed">
-              Added {formatDate(a.createdAt)}
-            </Text>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text size="xs" c="dimmed">
+                Added {formatDate(a.createdAt)}
+              </Text>
+              <EditButton account={a} onEdit={editing.open} />
+            </Group>
           </Stack>
         ))}
       </Stack>
@@ -158,6 +180,9 @@ export function PaymentAccountsPage() {
               <Table.Th>More info</Table.Th>
               <Table.Th>Added</Table.Th>
               <Table.Th>Status</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -182,6 +207,9 @@ export function PaymentAccountsPage() {
                 <Table.Td>
                   <ActiveSwitch account={a} />
                 </Table.Td>
+                <Table.Td ta="right">
+                  <EditButton account={a} onEdit={editing.open} />
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -203,7 +231,10 @@ export function PaymentAccountsPage() {
         {body}
       </Paper>
       <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
-        <AddAccountForm onDone={() => setAdding(false)} />
+        <AccountForm onDone={() => setAdding(false)} />
+      </Modal>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={editing.opened} onClose={editing.close} title={editing.row ? `Edit ${editing.row.name}` : ''} centered>
+        {editing.row && <AccountForm key={editing.row.id} account={editing.row} onDone={editing.close} />}
       </Modal>
     </Stack>
   );
