@@ -13,9 +13,9 @@ import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { ActivityRecords } from '../ui/activity-list';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
-import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { profitAt, symbolsFor, useLivePrices } from './live-profit';
 import { BalanceOperationButton, BalanceOperations } from './balance-adjustment';
+import { TraderPendingOrders } from './trader-pending-orders';
 import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
 
 const CLOSE_REASONS = { manual: 'Trader', admin: 'Admin', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
@@ -133,92 +133,6 @@ function OpenPositions({ details }: { details: TraderDetails }) {
             </Table.Td>
             <Table.Td>
               <DateTimeText value={p.timeStamp} />
-            </Table.Td>
-          </Table.Tr>
-        );
-      })}
-    </RecordTable>
-  );
-}
-
-function PendingOrders({ details }: { details: TraderDetails }) {
-  const info = useSymbolInfo();
-  const phone = usePhone();
-  if (details.pendingOrders.length === 0) return <EmptyState message="No pending orders." />;
-  if (phone) {
-    return (
-      <RecordList label="Pending orders">
-        {details.pendingOrders.map((o) => {
-          const digits = info.get(o.symbol)?.digits ?? 5;
-          return (
-            <RecordItem
-              key={o.orderId}
-              title={
-                <TradeTitle
-                  symbol={o.symbol}
-                  side={
-                    <Text size="xs" fw={600} className={o.orderType.startsWith('buy') ? 'tp-buy' : 'tp-sell'}>
-                      {ORDER_TYPE_LABELS[o.orderType]}
-                    </Text>
-                  }
-                  volume={o.volume}
-                  id={o.orderId}
-                />
-              }
-              subtitle={`Placed ${formatDateTime(o.timeStamp)}`}
-              aside={
-                <Text size="sm" fw={700} className="tp-figure">
-                  {formatPrice(o.price, digits)}
-                  {o.stopLimitPrice ? ` → ${formatPrice(o.stopLimitPrice, digits)}` : ''}
-                </Text>
-              }
-            >
-              <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-                {levels(o.stopLoss, o.takeProfit, digits)} · {o.expiration ? `expires ${formatDateTime(o.expiration)}` : 'good till cancelled'}
-              </Text>
-            </RecordItem>
-          );
-        })}
-      </RecordList>
-    );
-  }
-  return (
-    <RecordTable
-      label="Pending orders"
-      minWidth={760}
-      head={
-        <>
-          <Table.Th>Order</Table.Th>
-          <Table.Th>Symbol</Table.Th>
-          <Table.Th>Type</Table.Th>
-          <Table.Th className="tp-num">Volume</Table.Th>
-          <Table.Th className="tp-num">Price</Table.Th>
-          <Table.Th className="tp-num">SL / TP</Table.Th>
-          <Table.Th>Expires</Table.Th>
-          <Table.Th>Placed</Table.Th>
-        </>
-      }
-    >
-      {details.pendingOrders.map((o) => {
-        const digits = info.get(o.symbol)?.digits ?? 5;
-        return (
-          <Table.Tr key={o.orderId}>
-            <Table.Td className="tp-figure" c="dimmed">
-              #{o.orderId}
-            </Table.Td>
-            <Table.Td fw={600}>{o.symbol}</Table.Td>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>{ORDER_TYPE_LABELS[o.orderType]}</Table.Td>
-            <Table.Td className="tp-num">{formatVolume(o.volume)}</Table.Td>
-            <Table.Td className="tp-num">
-              {formatPrice(o.price, digits)}
-              {o.stopLimitPrice ? ` → ${formatPrice(o.stopLimitPrice, digits)}` : ''}
-            </Table.Td>
-            <Table.Td className="tp-num" c="dimmed">
-              {o.stopLoss ? formatPrice(o.stopLoss, digits) : '—'} / {o.takeProfit ? formatPrice(o.takeProfit, digits) : '—'}
-            </Table.Td>
-            <Table.Td>{o.expiration ? <DateTimeText value={o.expiration} /> : <Text size="sm" c="dimmed">Good till cancelled</Text>}</Table.Td>
-            <Table.Td>
-              <DateTimeText value={o.timeStamp} />
             </Table.Td>
           </Table.Tr>
         );
@@ -571,7 +485,7 @@ function TraderView({ details }: { details: TraderDetails }) {
             <OpenPositions details={details} />
           </Tabs.Panel>
           <Tabs.Panel value="orders">
-            <PendingOrders details={details} />
+            <TraderPendingOrders details={details} />
           </Tabs.Panel>
           <Tabs.Panel value="closed">
             <ClosedTrades traderId={p.id} />

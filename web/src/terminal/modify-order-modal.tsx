@@ -2,6 +2,7 @@ import { Modal, Stack } from '@mantine/core';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { pendingEntryPrice, pendingSide } from '@tradeport/trading-math';
 import { useEffect, useState } from 'react';
+import type { CallInput } from '../api/client';
 import { useModifyPendingOrder, type PendingOrderRow } from '../api/terminal-queries';
 import { ModifyFooter } from './modify-footer';
 import { fromLocalInput, toLocalInput } from '../format/format';
@@ -9,13 +10,33 @@ import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { ExpiryInput } from './expiry-input';
 import { PriceStepper, StopLevelInput } from './stop-level-input';
 
+/** Sends an order's change and says how it went: the trader's own call, or the back office's for a trader. */
+export interface OrderModifier {
+  mutate(change: CallInput<'modifyPendingOrder'>, options: { onSuccess: () => void }): void;
+  reset(): void;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+}
+
+interface ModifyOrderProps {
+  order: PendingOrderRow | null;
+  record: SymbolRecord | undefined;
+  onClose(): void;
+  fullScreen?: boolean;
+}
+
 /**
  * Modify a pending order: its price (and limit price for a stop-limit), SL, TP and expiry. The
  * desktop's Pending Orders tab and the phone's trading table both open it; on a phone (`fullScreen`)
  * it fills the screen with inputs a thumb can use.
  */
-export function ModifyOrderModal({ order, record, onClose, fullScreen = false }: { order: PendingOrderRow | null; record: SymbolRecord | undefined; onClose(): void; fullScreen?: boolean }) {
-  const modify = useModifyPendingOrder();
+export function ModifyOrderModal(props: ModifyOrderProps) {
+  return <PendingOrderModal {...props} modify={useModifyPendingOrder()} />;
+}
+
+/** The modify dialog over any way of sending the change (`modify`); `whose` names the order's owner in the title. */
+export function PendingOrderModal({ order, record, onClose, fullScreen = false, modify, whose }: ModifyOrderProps & { modify: OrderModifier; whose?: string }) {
   const [price, setPrice] = useState(0);
   const [limit, setLimit] = useState(0);
   const [stopLoss, setStopLoss] = useState(0);
@@ -38,7 +59,7 @@ export function ModifyOrderModal({ order, record, onClose, fullScreen = false }:
   const entry = order ? pendingEntryPrice(order.orderType, price, limit) : 0;
   const stake = order && record ? { volume: order.volume, open: entry > 0 ? entry : undefined, instrument: record } : undefined;
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close', size: fullScreen ? 44 : undefined }} opened={order !== null} onClose={onClose} title={order ? `Modify order #${order.orderId} · ${order.symbol} ${ORDER_TYPE_LABELS[order.orderType]}` : ''} size="sm" centered={!fullScreen} fullScreen={fullScreen}>
+    <Modal closeButtonProps={{ 'aria-label': 'Close', size: fullScreen ? 44 : undefined }} opened={order !== null} onClose={onClose} title={order ? `Modify ${whose ? `${whose}'s ` : ''}order #${order.orderId} · ${order.symbol} ${ORDER_TYPE_LABELS[order.orderType]}` : ''} size="sm" centered={!fullScreen} fullScreen={fullScreen}>
       {order && (
         <form
           onSubmit={(e) => {
