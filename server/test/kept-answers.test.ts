@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
-import { keptAnswerStats } from '../src/transport/http/responses';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client, SignedInTrader } from './helpers/client';
 import { closePosition, openPosition, push, tradingDesk } from './helpers/trading';
 
 /**
- * The back office's and the market's reads keep their answers between requests while what they show
- * is unchanged (on SQLite; see responses.ts' answerCache). Each test reads once, changes one thing the
- * answer shows, and reads again: the change must show at once, never an answer kept from before it.
+ * Each test reads once, changes one thing the answer shows, and reads again: the change must show
+ * at once, never an answer from before it (the positions' valuations are kept between ticks, see
+ * trading/valuations.ts; nothing else is).
  */
-describe('kept answers change as soon as what they show changes', () => {
+describe('reads show a change as soon as it is made', () => {
   let t: TestApp;
   let admin: Client;
   let trader: SignedInTrader;
@@ -109,60 +108,27 @@ describe('kept answers change as soon as what they show changes', () => {
     assert.equal((await details()).profile.status, 'Offline');
   });
 
-  test('getTraderDetails keeps an answer whose reads a tick overtook, at the prices it shows; a write during its reads, or a later tick, shows on the next read', async () => {
+  test('a position\'s profit is valued again when its own quote or its conversion rate moves, and kept on any other tick', async () => {
     const engine = t.app.trading;
-    const account = engine.account.bind(engine);
-    /** The trader's page, with `during` run while its account row is read (as ticks and writes come while requests queue on a busy server). */
-    const overtakenBy = async (during: () => Promise<unknown>) => {
-      let ran = false;
-      engine.account = async (userId, trx) => {
-        if (userId === trader.id && !ran) {
-          ran = true;
-          await during();
-        }
-        return account(userId, trx);
-      };
-      try {
-        const answer = await details();
-        assert.ok(ran, 'it came during the reads');
-        return answer;
-      } finally {
-        engine.account = account;
-      }
-    };
-    await push(t, 'EURUSD', 1.1, 1.1002);
-    const ticket = await openPosition(trader.client, { side: 'buy', volume: 0.1 });
+    await push(t, 'USDJPY', 150, 150.02);
+    await push(t, 'EURJPY', 162, 162.03);
+    const ticket = await openPosition(trader.client, { side: 'buy', volume: 0.1, symbol: 'EURJPY' });
     try {
-      // A background write (the session touches' flush) or PostgreSQL's 2 s version step between the
-      // two reads would cost the hit through no fault of the keeping: a few tries, each at new prices.
-      let kept = false;
-      for (let i = 0; i < 5 && !kept; i++) {
-        await push(t, 'EURUSD', 1.101 + i / 10_000, 1.1012 + i / 10_000);
-        const bid = 1.103 + i / 10_000;
-        const overtaken = await overtakenBy(() => push(t, 'EURUSD', bid, bid + 0.0002));
-        assert.deepEqual([overtaken.openTrades[0]?.profit, overtaken.account.profit], [`${28 + i}.00`, `${28 + i}.00`], 'the answer is at the tick that overtook its reads');
-        const hits = keptAnswerStats.hits;
-        assert.deepEqual(await details(), overtaken, 'the same answer while nothing moved');
-        kept = keptAnswerStats.hits === hits + 1;
-      }
-      assert.ok(kept, 'given again without rebuilding, though the engine moved during its reads');
-
-      // A write during the reads: the next read shows it.
-      const balance = Number((await details()).account.balance);
-      const d = await trader.client.post(calls.addDeposite.path, { depositAmount: '30.00', paymentAccount: '1234', payment_getways_id: gateway });
-      await overtakenBy(() => admin.post(calls.editStatusDeposite.path, { deposites_id: d.body.id, status: 1 }));
-      assert.equal((await details()).account.balance, (balance + 30).toFixed(2), 'a deposit approved during the reads');
-
-      await push(t, 'EURUSD', 1.104, 1.1042);
-      const after = await details();
-      assert.deepEqual([after.openTrades[0]?.profit, after.account.profit], ['38.00', '38.00'], 'the next tick shows');
-      // What decides it: figures are current while no quote they were computed from has moved.
-      const state = await engine.account(trader.id);
-      assert.ok(engine.figuresCurrent(trader.id, state));
+      const position = engine.get(ticket);
+      assert.ok(position);
+      const profit = engine.floatingProfit(position);
+      assert.ok(profit);
       await push(t, 'GBPUSD', 1.27, 1.2702);
-      assert.ok(engine.figuresCurrent(trader.id, state), 'a tick on a symbol the account neither holds nor converts through');
-      await push(t, 'EURUSD', 1.1035, 1.1037);
-      assert.ok(!engine.figuresCurrent(trader.id, state), 'a tick on the position’s symbol');
+      assert.equal(engine.floatingProfit(position), profit, 'the same valuation after a tick on a symbol it neither holds nor converts through');
+      await push(t, 'USDJPY', 149, 149.02);
+      const converted = engine.floatingProfit(position);
+      assert.notEqual(converted, profit, 'valued again after its conversion rate moved');
+      // (162 − 162.03) × 100,000 × 0.1 JPY at 149 JPY a dollar
+      assert.equal(converted?.toFixed(6), (-300 / 149).toFixed(6));
+      await push(t, 'EURJPY', 162.5, 162.53);
+      const trades = (await get(trader.client, calls.getTrades.path)).data;
+      assert.equal(trades.find((r) => r.ticket === ticket)?.profit, ((0.47 * 10_000) / 149).toFixed(2), 'getTrades at the new quote');
+      assert.equal((await details()).openTrades.find((r) => r.ticket === ticket)?.profit, ((0.47 * 10_000) / 149).toFixed(2), 'the trader page at the new quote');
     } finally {
       await closePosition(trader.client, ticket);
     }

@@ -4,21 +4,20 @@ import { calls } from '@tradeport/contracts';
 import Decimal from 'decimal.js';
 import { marginUsd, profitUsd, type PriceLookup } from '@tradeport/trading-math';
 import { formatCents, roundToCents } from '../src/domain/money';
-import { decimalAccountState } from '../src/trading/account-figures';
+import { accountStateOf } from '../src/trading/account-figures';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client, SignedInTrader } from './helpers/client';
 import { openPosition, pushTicks, tradingDesk, type Tick } from './helpers/trading';
 
 /**
  * The live figures the API shows (getMargins, the getTrades rows, the back office's trader page)
- * are made in scaled integers where that is exact and with decimal.js elsewhere (account-figures.ts).
- * Here they are held, after every one of many random ticks, to what decimal.js alone makes of the
- * book's quotes — profitUsd and marginUsd of the trading math, summed and written as the API has
+ * come from positions' valuations kept between ticks (trading/valuations.ts). Here they are held,
+ * after every one of many random ticks, to what the trading math makes afresh of the book's quotes — profitUsd and marginUsd of the trading math, summed and written as the API has
  * always written them — with positions that take either way: USD-quoted (EURUSD, XAUUSD), converted
  * at an XXXUSD rate (EURGBP through GBPUSD), and divided by a USD-based price (USDJPY), at a leverage
  * that divides notionals exactly (100) and one that does not (33).
  */
-describe('live figures: the same texts as decimal.js makes of the book', () => {
+describe('live figures: the same texts as the trading math makes afresh of the book', () => {
   let t: TestApp;
   let admin: Client;
   let trader: SignedInTrader;
@@ -65,7 +64,7 @@ describe('live figures: the same texts as decimal.js makes of the book', () => {
         swapCents: Number(new Decimal(r.swap).times(100)),
       };
     });
-    const a = decimalAccountState(user.balance_cents, user.credit_cents, user.leverage, held);
+    const a = accountStateOf(user.balance_cents, user.credit_cents, user.leverage, held);
     const cents = (d: Decimal) => formatCents(roundToCents(d.toString()));
     return {
       figures: { totalMargin: cents(a.margin), balance: formatCents(a.balanceCents), credit: formatCents(a.creditCents), profit: cents(a.floating), equity: cents(a.equity), freeMargin: cents(a.freeMargin), marginLevel: a.marginLevel.toFixed(2) },

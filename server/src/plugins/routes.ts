@@ -13,6 +13,7 @@ import { marketRoutes } from '../transport/http/routes/market-routes';
 import { siteRoutes } from '../transport/http/routes/site-routes';
 import { systemRoutes } from '../transport/http/routes/system-routes';
 import { tradingRoutes } from '../transport/http/routes/trading-routes';
+import { backOfficeTradesRoutes } from '../transport/http/routes/back-office-trades-routes';
 import { streamRoute } from '../transport/ws/stream-route';
 import { BODY_LIMIT_BYTES } from './security';
 
@@ -69,6 +70,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     systemRoutes(api);
     marketRoutes(api);
     tradingRoutes(api);
+    backOfficeTradesRoutes(api);
     chartRoutes(api);
     favouritesRoutes(api);
     authRoutes(api);

@@ -25,9 +25,6 @@ export interface EngineLog {
   warn(obj: object, msg: string): void;
 }
 
-/** See EngineState.openChanges. */
-let openChangeCount = 0;
-
 /**
  * What the engine's parts share, passed to each of them: the open positions and the accounts
  * holding them, the SL/TP trigger index, the marks the margin sweep works from, the per-user
@@ -49,12 +46,6 @@ export class EngineState {
   readonly marginCalled = new Set<number>();
   /** Positions with swap kept in `swap_deferred`, waiting for a conversion rate. */
   readonly deferredSwap = new Set<number>();
-  /**
-   * Changes each time a position is added to or removed from `open`: equal values, the same
-   * positions. Drawn from one count for the whole process, so the engine's state rebuilt after it
-   * leads again (`TradingEngine.start`) never repeats a value the one before had.
-   */
-  openChanges = ++openChangeCount;
   /** Work the engine started in the background (closes, fills): `stop()` waits for it. */
   readonly pending = new Set<Promise<unknown>>();
   private readonly queues = new Map<number, Promise<unknown>>();
@@ -117,7 +108,6 @@ export class EngineState {
     // The catalogue's own string: every map lookup by symbol then compares one pointer.
     p.symbol = this.market.book.instruments.get(p.symbol)?.symbol ?? p.symbol;
     this.open.set(p.id, p);
-    this.openChanges = ++openChangeCount;
     let h = this.holdings.get(p.userId);
     if (!h) this.holdings.set(p.userId, (h = { userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
     h.positions.set(p.id, p);
@@ -129,7 +119,7 @@ export class EngineState {
   }
 
   untrack(p: OpenPosition): void {
-    if (this.open.delete(p.id)) this.openChanges = ++openChangeCount;
+    this.open.delete(p.id);
     this.deferredSwap.delete(p.id);
     this.triggers.remove(p.id);
     const h = this.holdings.get(p.userId);

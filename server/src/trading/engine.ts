@@ -168,14 +168,13 @@ export class TradingEngine {
   }
 
   // ------------------------------------------------------------------ reads
+  //
+  // The one read interface of the hot trading reads (open positions, their profits, account
+  // figures, pending orders): the engine's own memory, kept current as it applies each change, and
+  // the quote book. Profits and margins come from `AccountFigures`/`Valuations` (trading-math).
 
   positionsOf(userId: number): OpenPosition[] {
     return this.parts.state.positionsOf(userId);
-  }
-
-  /** Changes whenever a position opens or closes (not when one's stop loss, take profit or swap changes). */
-  get openVersion(): number {
-    return this.parts.state.openChanges;
   }
 
   get openCount(): number {
@@ -200,26 +199,8 @@ export class TradingEngine {
     return this.parts.accounts.profitShown(p);
   }
 
-  /**
-   * A number that stays the same while the position's profit, margin and own quote do: it changes
-   * when a quote they were computed from (its symbol's, a conversion rate) changes, not on other ticks.
-   */
-  priceStamp(p: OpenPosition): number {
-    return this.parts.accounts.priceStamp(p);
-  }
-
-  /** The quotes every open position's figures were computed from (see AccountFigures.pricesOfOpen): equal lists, equal profits and margins. */
-  pricesOfOpen(): unknown[] {
-    return this.parts.accounts.pricesOfOpen();
-  }
-
   account(userId: number, trx?: Tx): Promise<AccountState> {
     return this.parts.accounts.account(userId, trx);
-  }
-
-  /** Whether figures `account` answered are still those of the account's positions at the prices now (see AccountFigures.isCurrent). */
-  figuresCurrent(userId: number, state: AccountState): boolean {
-    return this.parts.accounts.isCurrent(userId, state);
   }
 
   pendingOf(userId: number): PendingOrder[] {

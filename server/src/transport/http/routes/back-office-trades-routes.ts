@@ -1,0 +1,165 @@
+import { calls } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { formatCents } from '../../../domain/money';
+import { openTradesPage, type OpenTradesGroup } from '../../../services/admin-open-trades';
+import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
+import { isoTime } from '../../../services/context';
+import { refuse, Refusal } from '../../../services/errors';
+import { listActivity } from '../../../services/profile-service';
+import type { Db, Tx } from '../../../storage/db';
+import { prepared, preparedShapes, type Param } from '../../../storage/prepared';
+import { figureTexts } from '../../../trading/account-figures';
+import type { OpenPosition } from '../../../trading/engine';
+import { registerCall } from '../call-route';
+import { CsvFile, exportFileName } from '../csv-file';
+import { closedTradeColumns } from '../export-columns';
+import { successMessage } from '../responses';
+import { historyOf, openTradeOf, pendingOrderOf } from '../trade-rows';
+
+/** The back office's views of trades: closed trades (and their export), open trades, a trader's page, and an administrator's close. */
+export function backOfficeTradesRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+  const engine = app.trading;
+  const book = app.market.book;
+
+  const closedPositions = (db: Db | Tx) =>
+    db
+      .selectFrom('positions as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .leftJoin('users as c', 'c.id', 'p.closed_by')
+      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
+      .where('p.status', '=', 'closed');
+
+  // User Closed Records: the filters present pick the statement; their values are its parameters.
+  type ClosedFilters = { traderId: number; symbol: string; from: number; to: number; limit: number; offset: number };
+  const filteredClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) => {
+    let q = closedPositions(db);
+    if (shape.includes('traderId;')) q = q.where('p.user_id', '=', param('traderId'));
+    if (shape.includes('symbol;')) q = q.where('p.symbol', '=', param('symbol'));
+    if (shape.includes('from;')) q = q.where('p.closed_at', '>=', param('from'));
+    if (shape.includes('to;')) q = q.where('p.closed_at', '<', param('to'));
+    return q;
+  };
+  const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')));
+  const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit')).offset(param('offset')));
+  type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof closedPositions>['execute']>>[number];
+  const closedRecordOf = (r: ClosedJoinRow) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
+  type ClosedQuery = { traderId?: number; symbol?: string; from?: string; to?: string };
+  const closedFilters = (query: ClosedQuery, page: { limit: number; offset: number }) => {
+    if (query.symbol !== undefined && !book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
+    const values: ClosedFilters = {
+      traderId: query.traderId ?? 0,
+      symbol: query.symbol ?? '',
+      from: query.from ? Date.parse(`${query.from}T00:00:00Z`) : 0,
+      to: query.to ? Date.parse(`${query.to}T00:00:00Z`) + 24 * 3600_000 : 0,
+      ...page,
+    };
+    const shape = `${query.traderId ? 'traderId;' : ''}${query.symbol !== undefined ? 'symbol;' : ''}${query.from ? 'from;' : ''}${query.to ? 'to;' : ''}`;
+    return { shape, values };
+  };
+  const closedTotal = async (shape: string, values: ClosedFilters) => {
+    const count = await closedCount.first(ctx.db, shape, values);
+    if (!count) throw new Error('count(*) returned no row');
+    return Number(count.n);
+  };
+  registerCall(app, calls.getClosedTrades, async ({ query }) => {
+    const { shape, values } = closedFilters(query, { limit: query.limit, offset: query.offset });
+    const total = await closedTotal(shape, values);
+    const data = (await closedPage.all(ctx.db, shape, values)).map(closedRecordOf);
+    return { status: 'success' as const, total, data };
+  });
+
+  // The export reads every match in batches, each below the last (close time, id) of the one before:
+  // a close meanwhile is newer than the first batch, so it never shifts the rows read.
+  const CLOSED_EXPORT_BATCH = 1000;
+  const closedBatch = preparedShapes((db, param: Param<ClosedFilters & { beforeTime: number; beforeId: number }>, shape) => {
+    const q = filteredClosed(db, param, shape);
+    return (shape.includes('before;') ? q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(param('beforeTime'), param('beforeId')))) : q).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit'));
+  });
+  registerCall(app, calls.exportClosedTrades, async ({ query }) => {
+    const { shape, values } = closedFilters(query, { limit: CLOSED_EXPORT_BATCH, offset: 0 });
+    const total = await closedTotal(shape, values);
+    async function* batches() {
+      let before: { time: number; id: number } | undefined;
+      for (;;) {
+        const rows = await closedBatch.all(ctx.db, before ? `${shape}before;` : shape, { ...values, beforeTime: before?.time ?? 0, beforeId: before?.id ?? 0 });
+        if (rows.length > 0) yield rows.map(closedRecordOf);
+        const last = rows.at(-1);
+        if (rows.length < CLOSED_EXPORT_BATCH || !last) return;
+        before = { time: Number(last.closed_at), id: last.id };
+      }
+    }
+    return CsvFile.of({ fileName: exportFileName('closed-trades', query, ctx.now()), rowsName: 'closed trades', header: closedTradeColumns.header, total, batches: batches(), cells: closedTradeColumns.cells });
+  });
+
+  // Who holds open positions, with their names (the engine's positions are the truth; names come from the users table).
+  const holdersOfOpenPositions = prepared((db) =>
+    db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name', 'email'])
+      .where('id', 'in', (eb) => eb.selectFrom('positions').select('user_id').where('status', '=', 'open'))
+      .orderBy('id'),
+  );
+  registerCall(app, calls.getOpenTrades, async ({ query }) => {
+    if (engine.openCount === 0) return { status: 'success' as const, ...openTradesPage([], query) };
+    const named = await holdersOfOpenPositions.all(ctx.db, {});
+    // Grouped once: a per-trader filter would walk every open position once per trader.
+    const byTrader = new Map<number, OpenPosition[]>();
+    for (const p of engine.allOpen()) {
+      const list = byTrader.get(p.userId);
+      if (list) list.push(p);
+      else byTrader.set(p.userId, [p]);
+    }
+    // A trader whose first position committed after the names were read is looked up on its own.
+    const users = named.filter((u) => byTrader.has(u.id));
+    const found = new Set(users.map((u) => u.id));
+    const missing = [...byTrader.keys()].filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      users.push(...(await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', missing).execute()));
+      users.sort((a, b) => a.id - b.id);
+    }
+    const groups: OpenTradesGroup[] = users.map((u) => ({
+      traderId: u.id,
+      traderFirstName: u.first_name,
+      traderLastName: u.last_name,
+      traderEmail: u.email,
+      trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: engine.profitShown(p) })),
+    }));
+    return { status: 'success' as const, ...openTradesPage(groups, query) };
+  });
+
+  // The back office's trader page: everything support needs about one user in one answer.
+  const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
+  registerCall(app, calls.getTraderDetails, async ({ query }) => {
+    const sources = await traderSources(ctx, query.traderId);
+    const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
+    const activity = await listActivity(ctx, sources.user.id, 50);
+    const figures = figureTexts(await engine.account(sources.user.id));
+    const positions = engine.positionsOf(sources.user.id);
+    const { profile, totals } = traderProfile(sources, traderIsOnline(ctx, sources, ctx.now()));
+    return {
+      status: 'success' as const,
+      profile,
+      account: {
+        ...figures,
+        totalDeposite: formatCents(totals.depositsCents),
+        totalWithdrawals: formatCents(totals.withdrawalsCents),
+        totalCredit: formatCents(totals.creditCents),
+        openPositions: positions.length,
+        pendingOrders: orders.length,
+      },
+      openTrades: positions.map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol))),
+      pendingOrders: orders.map(pendingOrderOf),
+      activity,
+    };
+  });
+
+  registerCall(app, calls.editStatusTrades, async ({ body, actor }) => {
+    // Closed already: 409, as for the trader; not this trader's (or no such) ticket: 404.
+    await engine.close(body.ticket, 'admin', { owner: body.traders_id, by: actor.userId, audit: { actorId: actor.userId, ip: actor.ip } }).catch((err: unknown) => {
+      if (err instanceof Refusal && err.kind === 'not-found') throw refuse.notFound(`Ticket #${body.ticket} is not an open position of trader #${body.traders_id}.`);
+      throw err;
+    });
+    return successMessage(`Ticket #${body.ticket} closed successfully`);
+  });
+}

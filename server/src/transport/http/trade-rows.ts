@@ -1,0 +1,76 @@
+import type { Selectable } from 'kysely';
+import { formatCents } from '../../domain/money';
+import type { BookQuote } from '../../market/types';
+import { isoTime } from '../../services/context';
+import type { OrdersTable, PositionsTable } from '../../storage/schema-trading';
+import type { OpenPosition } from '../../trading/engine';
+
+/**
+ * The rows of the trading answers as the spec writes them (field names, order and formats): open
+ * positions, pending orders and closed positions. Shared by the trader's calls and the back office's.
+ */
+
+export const sideName = (p: { side: 'buy' | 'sell' }) => (p.side === 'buy' ? ('Buy' as const) : ('Sell' as const));
+
+/** A getTrades row: the position, its profit now (null without a price) and its symbol's quote. */
+export const openTradeOf = (p: OpenPosition, group: string, profit: string | null, q: BookQuote | undefined) => ({
+  ticket: p.id,
+  symbol: p.symbol,
+  fullSymbol: p.symbol,
+  currencyType: group,
+  timeStamp: isoTime(p.openedAt),
+  type: sideName(p),
+  volume: p.volume,
+  orginalPrice: p.openPrice,
+  stopLoss: p.stopLoss,
+  takeProfit: p.takeProfit,
+  swap: formatCents(p.swapCents),
+  comment: p.comment,
+  profit,
+  bid: q?.bid ?? null,
+  ask: q?.ask ?? null,
+});
+
+export const pendingOrderOf = (r: Selectable<OrdersTable>) => ({
+  orderId: r.id,
+  symbol: r.symbol,
+  orderType: r.type,
+  volume: r.volume,
+  price: r.price,
+  stopLimitPrice: r.stop_limit_price,
+  stopTriggered: r.stop_triggered === 1,
+  stopLoss: r.stop_loss,
+  takeProfit: r.take_profit,
+  comment: r.comment,
+  expiration: r.expires_at === null ? null : isoTime(Number(r.expires_at)),
+  status: r.status,
+  reason: r.reason,
+  ticket: r.position_id,
+  timeStamp: isoTime(r.created_at),
+  updatedAt: isoTime(r.updated_at),
+});
+
+export type ClosedRow = Pick<
+  Selectable<PositionsTable>,
+  'id' | 'symbol' | 'side' | 'volume' | 'open_price' | 'stop_loss' | 'take_profit' | 'opened_at' | 'close_price' | 'closed_at' | 'close_reason' | 'profit_cents' | 'swap_cents' | 'comment'
+>;
+
+/** The columns of a closed position that `historyOf` shows. */
+export const CLOSED_COLUMNS = ['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment'] as const;
+
+export const historyOf = (r: ClosedRow) => ({
+  ID: r.id,
+  symbol: r.symbol,
+  timeStamp: isoTime(r.opened_at),
+  tradeType: sideName(r),
+  volume: r.volume,
+  tradePrice: r.open_price,
+  stopLoss: r.stop_loss,
+  takeProfit: r.take_profit,
+  lastPrice: r.close_price ?? 0,
+  profit: formatCents(r.profit_cents ?? 0),
+  swap: formatCents(r.swap_cents),
+  closeTime: isoTime(r.closed_at ?? r.opened_at),
+  closeReason: r.close_reason ?? ('manual' as const),
+  comment: r.comment,
+});
