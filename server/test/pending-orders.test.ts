@@ -784,6 +784,25 @@ describe('pending orders over HTTP', () => {
     assert.equal((await b.client.post(CANCEL, { orderId: b1 })).status, 200);
   });
 
+  test('the working orders (read from the engine) are row for row what the orders table holds: placed, modified, a stop reached, with an expiry', async () => {
+    const { client } = await fundedTrader();
+    await push(t, 'EURUSD', BID, ASK);
+    const stored = async () => (await orders(client, 'all')).filter((o) => o.status === 'pending');
+    const limit = await place(client, { orderType: 'buy_limit', price: 1.09, stopLoss: 1.08, comment: 'würde kaufen', expiration: t.clock.now() + 3_600_000 });
+    const stopLimit = await place(client, { orderType: 'Buy Stop Limit', price: 1.101, stopLimitPrice: 1.1005, volume: 0.1 });
+    assert.deepEqual(await orders(client), await stored(), 'after placing');
+    assert.deepEqual((await orders(client)).map((o) => o.orderId), [stopLimit, limit], 'newest first');
+    t.clock.advance(5_000);
+    const changed = await client.post(MODIFY, { orderId: limit, price: 1.0905, stopLoss: 1.085, takeProfit: 1.1, expiration: null });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual(await orders(client), await stored(), 'after a change (new levels, no expiry, a later updatedAt)');
+    await push(t, 'EURUSD', 1.1008, 1.101);
+    await eventually('the stop to be recorded', async () => (await stored()).find((o) => o.orderId === stopLimit)?.stopTriggered === true);
+    assert.deepEqual(await orders(client), await stored(), 'after the stop was reached');
+    for (const orderId of [limit, stopLimit]) assert.equal((await client.post(CANCEL, { orderId })).status, 200);
+    assert.deepEqual(await orders(client), [], 'none left after cancelling');
+  });
+
   // ------------------------------------------------------------------ idempotency and exactly once
 
   test('an Idempotency-Key returns the same orderId on retry and places one order', async () => {

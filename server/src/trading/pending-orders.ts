@@ -47,8 +47,8 @@ const orderLevels = (o: { price: number; stopLimitPrice: number; stopLoss: numbe
 export class PendingOrders {
   private readonly orders = new Map<number, PendingOrder>();
   private readonly orderIndex = new OrderIndex();
-  /** How many pending orders each user holds (the cap is checked against it). */
-  private readonly heldBy = new Map<number, number>();
+  /** Each user's pending orders (the cap is checked against their count; the trader's list is read here). */
+  private readonly byUser = new Map<number, Map<number, PendingOrder>>();
 
   constructor(
     private readonly state: EngineState,
@@ -59,22 +59,24 @@ export class PendingOrders {
   async load(): Promise<void> {
     const orders = await this.state.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
     for (const r of orders) {
-      this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), busy: false });
+      this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), busy: false });
     }
   }
 
   private trackOrder(o: PendingOrder): void {
-    if (!this.orders.has(o.id)) this.heldBy.set(o.userId, (this.heldBy.get(o.userId) ?? 0) + 1);
+    let own = this.byUser.get(o.userId);
+    if (!own) this.byUser.set(o.userId, (own = new Map()));
+    own.set(o.id, o);
     this.orders.set(o.id, o);
     this.orderIndex.set(o.id, o.symbol, pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
   }
 
   private untrackOrder(id: number): void {
     const o = this.orders.get(id);
-    if (o) {
-      const held = (this.heldBy.get(o.userId) ?? 1) - 1;
-      if (held > 0) this.heldBy.set(o.userId, held);
-      else this.heldBy.delete(o.userId);
+    const own = o ? this.byUser.get(o.userId) : undefined;
+    if (o && own) {
+      own.delete(id);
+      if (own.size === 0) this.byUser.delete(o.userId);
     }
     this.orders.delete(id);
     this.orderIndex.remove(id);
@@ -84,8 +86,9 @@ export class PendingOrders {
     return this.orders.get(orderId);
   }
 
+  /** The user's pending orders, oldest first. */
   pendingOf(userId: number): PendingOrder[] {
-    return [...this.orders.values()].filter((o) => o.userId === userId).sort((a, b) => a.id - b.id);
+    return [...(this.byUser.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   }
 
   private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): void {
@@ -116,7 +119,7 @@ export class PendingOrders {
         await this.state.fence(trx);
         // Checked inside the user's turn (serialize), so orders sent at once cannot all pass it.
         const cap = this.state.ctx.config.maxPendingOrders;
-        if ((this.heldBy.get(actor.userId) ?? 0) >= cap) throw refuse.conflict(`You already have ${cap} pending orders, the most an account may hold. Cancel one before placing another.`);
+        if ((this.byUser.get(actor.userId)?.size ?? 0) >= cap) throw refuse.conflict(`You already have ${cap} pending orders, the most an account may hold. Cancel one before placing another.`);
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx
@@ -124,7 +127,7 @@ export class PendingOrders {
           .values({ user_id: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now })
           .returning('id')
           .executeTakeFirstOrThrow();
-        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, busy: false };
+        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now, busy: false };
         // The owner's other devices show the new order at once (a replayed retry placed nothing and says nothing).
         emit({ type: 'order.updated', userId: actor.userId, orderId: row.id, status: 'pending', reason: 'Placed', ticket: null, symbol: instrument.symbol, orderType: order.type, volume: order.volume });
         return { orderId: row.id };
@@ -148,8 +151,8 @@ export class PendingOrders {
       const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
+      const now = this.state.ctx.now();
       await this.state.transaction(async (trx, emit) => {
-        const now = this.state.ctx.now();
         const result = await trx
           .updateTable('orders')
           .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: now })
@@ -163,7 +166,7 @@ export class PendingOrders {
         // Published once the change is committed: the owner's other devices show the new levels.
         emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'pending', reason: onBehalf ? ORDER_REASONS.modifiedByBackOffice : 'Modified', ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
       });
-      Object.assign(o, next);
+      Object.assign(o, next, { updatedAt: now });
       this.trackOrder(o);
     });
   }
@@ -225,9 +228,11 @@ export class PendingOrders {
       // The stop turns it into a limit order at once (in memory, synchronously), so the very next
       // tick — even in the same feed batch — is already checked against the limit.
       o.stopTriggered = true;
+      o.updatedAt = state.ctx.now();
       this.trackOrder(o);
+      const at = o.updatedAt;
       const persisted = state.serialize(o.userId, async () => {
-        await state.transaction((trx) => trx.updateTable('orders').set({ stop_triggered: 1, updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').execute());
+        await state.transaction((trx) => trx.updateTable('orders').set({ stop_triggered: 1, updated_at: at }).where('id', '=', o.id).where('status', '=', 'pending').execute());
       }).catch((err: unknown) => state.log.warn({ err, orderId }, 'could not record a stop-limit order reaching its stop'));
       state.background(persisted);
       return;

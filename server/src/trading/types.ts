@@ -44,6 +44,9 @@ export interface PendingOrder {
   takeProfit: number;
   comment: string;
   expiresAt: number | null;
+  /** When it was placed and last changed (epoch ms), as its row says. */
+  createdAt: number;
+  updatedAt: number;
   /** Set while an activation is queued, so further ticks do not queue another. */
   busy: boolean;
 }

@@ -3,7 +3,7 @@ import { formatCents } from '../../domain/money';
 import type { BookQuote } from '../../market/types';
 import { isoTime } from '../../services/context';
 import type { OrdersTable, PositionsTable } from '../../storage/schema-trading';
-import type { OpenPosition } from '../../trading/engine';
+import type { OpenPosition, PendingOrder } from '../../trading/engine';
 
 /**
  * The rows of the trading answers as the spec writes them (field names, order and formats): open
@@ -48,6 +48,26 @@ export const pendingOrderOf = (r: Selectable<OrdersTable>) => ({
   ticket: r.position_id,
   timeStamp: isoTime(r.created_at),
   updatedAt: isoTime(r.updated_at),
+});
+
+/** A pending order the engine holds, as `pendingOrderOf` writes its row (a pending order has no reason yet and no ticket). */
+export const heldOrderOf = (o: PendingOrder): ReturnType<typeof pendingOrderOf> => ({
+  orderId: o.id,
+  symbol: o.symbol,
+  orderType: o.type,
+  volume: o.volume,
+  price: o.price,
+  stopLimitPrice: o.stopLimitPrice,
+  stopTriggered: o.stopTriggered,
+  stopLoss: o.stopLoss,
+  takeProfit: o.takeProfit,
+  comment: o.comment,
+  expiration: o.expiresAt === null ? null : isoTime(o.expiresAt),
+  status: 'pending',
+  reason: '',
+  ticket: null,
+  timeStamp: isoTime(o.createdAt),
+  updatedAt: isoTime(o.updatedAt),
 });
 
 export type ClosedRow = Pick<

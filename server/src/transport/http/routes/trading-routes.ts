@@ -8,7 +8,7 @@ import { prepared, type Param } from '../../../storage/prepared';
 import { figureTexts } from '../../../trading/account-figures';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
-import { CLOSED_COLUMNS, historyOf, openTradeOf, pendingOrderOf } from '../trade-rows';
+import { CLOSED_COLUMNS, heldOrderOf, historyOf, openTradeOf, pendingOrderOf } from '../trade-rows';
 
 /** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
 const pages = (q: { limit?: number; before?: unknown; from?: number; to?: number }) => q.limit !== undefined || q.before !== undefined || q.from !== undefined || q.to !== undefined;
@@ -65,14 +65,12 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, message: `Order #${orderId} placed.`, orderId };
   }, orderLimited);
 
-  // The spec's lists (no paging): the newest 200, on the (user_id, status, id) and (user_id, id) indexes.
-  const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
+  // The spec's list of every recent order (no paging): the newest 200 rows.
   const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
-    if (query.status !== 'history' && !pages(query)) {
-      const rows = await (query.status === 'pending' ? pendingOrders : recentOrders).all(ctx.db, { userId: session.userId });
-      return successData(rows.map(pendingOrderOf));
-    }
+    // The terminal's list of working orders: the engine's own, newest first (a user holds at most MAX_PENDING_ORDERS).
+    if (query.status === 'pending' && !pages(query)) return successData(engine.pendingOf(session.userId).reverse().map(heldOrderOf));
+    if (query.status === 'all' && !pages(query)) return successData((await recentOrders.all(ctx.db, { userId: session.userId })).map(pendingOrderOf));
     // One page, newest first; a row more than asked tells whether another page follows. Finished
     // orders go by the time they finished (final, so it never moves), the others by when placed.
     const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
