@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { InProcessEventBus, type EventBus } from './bus/event-bus';
 import { RedisEventBus } from './bus/redis-event-bus';
 import { Cluster } from './cluster/cluster';
-import { clusterKeys } from './cluster/cluster-keys';
+import { clusterKeys } from './cluster-keys';
 import type { LeaseTiming } from './cluster/leader-lease';
 import { holdStartupLock } from './cluster/startup-lock';
 import { ConfigError, type AppConfig } from './config';
@@ -195,7 +195,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     app.decorate('trading', trading);
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);
-    metrics.follow({ market, trading, cluster });
+    const leading = cluster;
+    metrics.follow({ book: market.book, role: () => leading.role });
     // A call that says another instance forwarded it goes no further unless it verifies (whatever
     // its route), after its body was parsed: the signature covers the body.
     const forwarder = cluster.forwarder;

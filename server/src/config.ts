@@ -193,7 +193,7 @@ export interface AppConfig {
   /**
    * CLUSTER_SECRET: what the instances of one deployment share to trust each other — every
    * message on the Redis bus, every request a follower forwards to the engine leader and every
-   * answer to one is signed with keys derived from it (cluster/cluster-keys.ts). Required with
+   * answer to one is signed with keys derived from it (cluster-keys.ts). Required with
    * EVENT_BUS=redis; null for a single instance, which needs none. Never logged.
    */
   clusterSecret: string | null;

@@ -1,22 +1,19 @@
-import { calls, instrumentGroup, type CallDefinition } from '@tradeport/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { instrumentGroup } from '@tradeport/contracts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MarketData } from './market/market-data';
-import { Refusal } from './services/errors';
 import type { DatabaseObserver } from './storage/timed-connections';
-import { EngineUnavailable } from './trading/engine-state';
-import type { CloseReason, TradingEngine } from './trading/engine';
-import type { CallHandler, CallInput } from './transport/http/call-route';
 
 /**
  * The server's Prometheus metrics (docs/operations.md, "Metrics"), in one registry per app, so
  * the apps a test starts in one process count apart. Whatever is a state (stream clients, quote
- * ages, the engine lead) is read when Prometheus scrapes, from the part that holds it; whatever is
- * an event is counted where it happens, once: order calls by `instrumentCall` (call-route.ts
- * wraps each order call's handler with it), closes by the engine after their commit
- * (`positionClosed`), HTTP requests by the metrics plugin's response hook, database waits by the
- * database handle (`database`). Order calls and automatic closes are also logged here, one line
- * each, since this is where they are timed.
+ * ages, the engine lead) is read when Prometheus scrapes, through the plain callbacks the app hands
+ * over (`follow`, `followStream`); whatever is an event is counted where it happens, once: order
+ * calls by the wrapper the order calls' handlers run in (transport/http/order-calls.ts), closes by
+ * the engine after their commit (`positionClosed`), HTTP requests by the metrics plugin's response
+ * hook, database waits by the database handle (`database`). Automatic closes and fills are also
+ * logged here, one line each, since this is where they are timed.
+ *
+ * It imports nothing of the server but the database handle's observer type: the parts above feed
+ * it, so it never depends on the engine, the cluster or the routes it counts.
  *
  * Without METRICS_TOKEN nothing can read them: the process metrics, the HTTP hook and the
  * database timing are then off, and what is left costs a counter increment per order or close.
@@ -28,66 +25,31 @@ export type OrderKind = (typeof ORDER_KINDS)[number];
 export const ORDER_OUTCOMES = ['accepted', 'refused', 'unavailable', 'failed'] as const;
 /** refused: a 4xx refusal, nothing done; unavailable: the engine was moving to another instance (503, retryable); failed: anything else (5xx). */
 export type OrderOutcome = (typeof ORDER_OUTCOMES)[number];
-const CLOSE_REASONS: readonly CloseReason[] = ['manual', 'sl', 'tp', 'stop-out', 'admin'];
+/** Why a position was closed: the engine's `CloseReason` (trading/types.ts), one series each. */
+export const CLOSE_REASONS = ['manual', 'sl', 'tp', 'stop-out', 'admin'] as const;
+export type ClosedBy = (typeof CLOSE_REASONS)[number];
 
 /** Seconds: an order or request takes a few milliseconds; the top buckets catch a database in trouble. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Seconds: statements and connection hand-overs take microseconds when all is well. */
 const DATABASE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** What an order's log line names. */
-interface OrderFacts {
-  /** The account's owner (for an administrator's close, the trader; `by` is the administrator). */
-  userId: number;
-  symbol: string | null;
-  /** The position's ticket (market orders: once opened). */
-  ticket?: number;
-  /** The pending order's number (placed orders: once placed). */
-  orderId?: number;
-  by?: number;
-}
-
-interface OrderCall<C extends CallDefinition> {
-  kind: OrderKind;
-  /** What is known before the call runs (a position or order it names is still in the engine then). */
-  before(input: CallInput<C>, engine: TradingEngine | null): OrderFacts;
-  /** What its answer adds: the new ticket or order number. */
-  after?(answer: unknown): Partial<OrderFacts>;
-}
-
-const orderCall = <C extends CallDefinition>(call: C, how: OrderCall<C>): [CallDefinition, OrderCall<CallDefinition>] => [call, how as unknown as OrderCall<CallDefinition>];
-const numberIn = (answer: unknown, key: string): number | undefined => {
-  const value = typeof answer === 'object' && answer !== null ? (answer as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'number' ? value : undefined;
-};
-
-/** The calls that place, change, cancel or close orders, and what each one's log line names. */
-const ORDER_CALLS = new Map<CallDefinition, OrderCall<CallDefinition>>([
-  orderCall(calls.addTrades, { kind: 'market', before: ({ body, actor }) => ({ userId: actor.userId, symbol: body.fullSymbol }), after: (answer) => ({ ticket: numberIn(answer, 'ticket') }) }),
-  orderCall(calls.addPendingOrder, { kind: 'pending', before: ({ body, actor }) => ({ userId: actor.userId, symbol: body.fullSymbol }), after: (answer) => ({ orderId: numberIn(answer, 'orderId') }) }),
-  orderCall(calls.modifyTrades, { kind: 'modify', before: ({ body, actor }, engine) => ({ userId: actor.userId, ticket: body.ticket, symbol: engine?.get(body.ticket)?.symbol ?? null }) }),
-  orderCall(calls.modifyPendingOrder, { kind: 'modify', before: ({ body, actor }, engine) => ({ userId: actor.userId, orderId: body.orderId, symbol: engine?.pendingOrder(body.orderId)?.symbol ?? null }) }),
-  orderCall(calls.cancelPendingOrder, { kind: 'cancel', before: ({ body, actor }, engine) => ({ userId: actor.userId, orderId: body.orderId, symbol: engine?.pendingOrder(body.orderId)?.symbol ?? null }) }),
-  orderCall(calls.updateTrades, { kind: 'close', before: ({ body, actor }, engine) => ({ userId: actor.userId, ticket: body.ticket, symbol: engine?.get(body.ticket)?.symbol ?? null }) }),
-  orderCall(calls.editStatusTrades, { kind: 'close', before: ({ body, actor }, engine) => ({ userId: body.traders_id, by: actor.userId, ticket: body.ticket, symbol: engine?.get(body.ticket)?.symbol ?? null }) }),
-]);
-
-function outcomeOf(err: unknown): OrderOutcome {
-  if (err instanceof Refusal) return 'refused';
-  if (err instanceof EngineUnavailable) return 'unavailable';
-  return 'failed';
-}
-
 /** The slice of a logger the metrics write through (pino's shape). */
 export interface MetricsLog {
   info(obj: object, msg: string): void;
 }
 
-/** What the scrape-time gauges read. */
+/** The slice of the quote book the quote gauges read (market/quote-book.ts has this shape). */
+export interface QuoteSource {
+  readonly instruments: ReadonlyMap<string, { readonly symbol: string; readonly group: string }>;
+  get(symbol: string): { readonly time: number } | undefined;
+  isOpen(symbol: string, time: number): boolean;
+}
+
+/** What the scrape-time gauges read: this instance's quote book, and whether it leads the engine. */
 export interface MetricsSources {
-  market: MarketData;
-  trading: TradingEngine;
-  cluster: { readonly role: 'leader' | 'follower' };
+  book: QuoteSource;
+  role: () => 'leader' | 'follower';
 }
 
 /**
@@ -120,7 +82,7 @@ export class Metrics {
   private readonly streamClients: Gauge = new Gauge({ name: 'tradeport_stream_clients', help: 'WebSocket stream clients connected to this instance.', registers: this.registers, collect: () => this.streamClients.set(this.streamClientCount?.() ?? 0) });
   private readonly quoteAge: Gauge<'group'> = new Gauge({ name: 'tradeport_quote_age_seconds', help: "Seconds since the newest quote of each instrument group in this instance's quote book (+Inf: none yet).", labelNames: ['group'] as const, registers: this.registers, collect: () => this.setByGroup(this.quoteAge, (g, now) => Math.max(0, now - g.newest) / 1000) });
   private readonly marketOpen: Gauge<'group'> = new Gauge({ name: 'tradeport_market_open', help: 'Whether any instrument of the group is in its trading session now (1) or none is (0).', labelNames: ['group'] as const, registers: this.registers, collect: () => this.setByGroup(this.marketOpen, (g) => (g.open ? 1 : 0)) });
-  private readonly leader: Gauge = new Gauge({ name: 'tradeport_engine_leader', help: '1 on the instance running the trading engine and the feeds, 0 on the others.', registers: this.registers, collect: () => this.leader.set(this.sources?.cluster.role === 'leader' ? 1 : 0) });
+  private readonly leader: Gauge = new Gauge({ name: 'tradeport_engine_leader', help: '1 on the instance running the trading engine and the feeds, 0 on the others.', registers: this.registers, collect: () => this.leader.set(this.sources?.role() === 'leader' ? 1 : 0) });
   private readonly connectionWaits = new Histogram({ name: 'tradeport_db_connection_wait_seconds', help: 'Waits for a database connection (SQLite: its one connection; PostgreSQL: the pool).', buckets: DATABASE_BUCKETS, registers: this.registers });
   private readonly querySeconds = new Histogram({ name: 'tradeport_db_query_duration_seconds', help: 'Database statements, as long as each took to run.', buckets: DATABASE_BUCKETS, registers: this.registers });
   private readonly httpRequests = new Counter({ name: 'tradeport_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code.', labelNames: ['method', 'route', 'status_code'] as const, registers: this.registers });
@@ -148,7 +110,7 @@ export class Metrics {
    */
   private setByGroup(gauge: Gauge<'group'>, value: (group: { newest: number; open: boolean }, now: number) => number): void {
     gauge.reset();
-    const book = this.sources?.market.book;
+    const book = this.sources?.book;
     if (!book) return;
     const now = this.now();
     const groups = new Map<string, { newest: number; open: boolean }>();
@@ -175,35 +137,12 @@ export class Metrics {
   }
 
   /**
-   * An order call's handler, counted, timed from the request received to its commit (accepted
-   * calls), and logged with its ticket, user, symbol and time; any other call's handler as it is.
-   * It runs on the instance that carries the call out, so a call a follower forwards to the engine
-   * leader is counted once, there. Calls refused before they reach it (not signed in, over the rate
-   * limit, a malformed body) show in the HTTP metrics only.
+   * An order call carried out here (transport/http/order-calls.ts): counted by kind and outcome,
+   * and an accepted one's time from the request received to its commit in the histogram.
    */
-  instrumentCall<C extends CallDefinition>(call: C, handler: CallHandler<C>): CallHandler<C> {
-    const how = ORDER_CALLS.get(call);
-    if (!how) return handler;
-    return async (input) => {
-      const facts = how.before(input as CallInput<CallDefinition>, this.sources?.trading ?? null);
-      try {
-        const answer = await handler(input);
-        this.orderDone(input, how.kind, 'accepted', { ...facts, ...how.after?.(answer) }, null);
-        return answer;
-      } catch (err) {
-        this.orderDone(input, how.kind, outcomeOf(err), facts, err);
-        throw err;
-      }
-    };
-  }
-
-  private orderDone(input: { request: FastifyRequest; reply: FastifyReply }, kind: OrderKind, outcome: OrderOutcome, facts: OrderFacts, err: unknown): void {
-    const ms = input.reply.elapsedTime;
+  orderCall(kind: OrderKind, outcome: OrderOutcome, seconds: number): void {
     this.orders.inc({ kind, outcome });
-    if (outcome === 'accepted') this.orderSeconds.observe({ kind }, ms / 1000);
-    // A refusal's message is written for the trader and names nothing secret; other errors are logged in full by the error handler.
-    const reason = err instanceof Refusal || err instanceof EngineUnavailable ? err.message : undefined;
-    input.request.log.info({ order: kind, outcome, ...facts, ms: Math.round(ms * 100) / 100, reason }, `order ${outcome}`);
+    if (outcome === 'accepted') this.orderSeconds.observe({ kind }, seconds);
   }
 
   /**
@@ -211,7 +150,7 @@ export class Metrics {
    * here with the time since `since` (the tick that reached the level, or the start of the
    * stop-out's close); a trader's or an administrator's close is an order call and logged as one.
    */
-  positionClosed(p: { id: number; userId: number; symbol: string }, reason: CloseReason, since: number): void {
+  positionClosed(p: { id: number; userId: number; symbol: string }, reason: ClosedBy, since: number): void {
     this.closes.inc({ reason });
     if (reason === 'manual' || reason === 'admin') return;
     this.log.info({ close: reason, ticket: p.id, userId: p.userId, symbol: p.symbol, ms: Math.max(0, this.now() - since) }, `position closed by ${reason}`);

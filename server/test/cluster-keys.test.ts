@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clusterKeys, ForwardedGuard, SequenceGuard } from '../src/cluster/cluster-keys';
+import { clusterKeys, ForwardedGuard, SequenceGuard } from '../src/cluster-keys';
 
 /**
  * What keeps a signed message usable once (cluster/cluster-keys.ts): its time must be within a

@@ -4,7 +4,7 @@ import type { AccountEvent, BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
 import { InProcessEventBus } from '../src/bus/event-bus';
 import { RedisEventBus } from '../src/bus/redis-event-bus';
-import { clusterKeys } from '../src/cluster/cluster-keys';
+import { clusterKeys } from '../src/cluster-keys';
 import { startApp, testClusterSecret, type TestApp } from './helpers/app';
 import { paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { sql } from 'kysely';
-import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/engine-calls';
 import { FEED_TOKEN, type TestApp } from './helpers/app';
 import { Client } from './helpers/client';
 import { startLeaderAndFollower } from './helpers/two-instances';

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
-import { clusterKeys } from '../src/cluster/cluster-keys';
+import { clusterKeys } from '../src/cluster-keys';
 import Fastify from 'fastify';
-import { ANSWER_HEADER, FORWARDED_HEADER, Forwarder, OTHER_SECRET, OUTCOME_UNKNOWN } from '../src/cluster/forwarding';
+import { OTHER_SECRET, OUTCOME_UNKNOWN } from '../src/cluster/engine-calls';
+import { ANSWER_HEADER, FORWARDED_HEADER } from '../src/cluster/forwarded-signature';
+import { Forwarder } from '../src/cluster/forwarding';
 import { closeListeners, follower, listening, signedAnswer, TEST_KEYS } from './helpers/forwarding';
 
 /**

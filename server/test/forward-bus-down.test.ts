@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
-import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/engine-calls';
 import { answerSigned, closeListeners, follower, listening } from './helpers/forwarding';
 
 /**

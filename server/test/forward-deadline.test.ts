@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { ENGINE_MOVING, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { ENGINE_MOVING, OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/engine-calls';
 import { answerSigned, closeListeners, follower as testFollower, listening, stopListening } from './helpers/forwarding';
 
 /**

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { ANSWER_HEADER, ENGINE_MOVING, FORWARDED_HEADER, LEADER_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { ENGINE_MOVING, LEADER_UNKNOWN, RETRY_AFTER_SECONDS } from '../src/cluster/engine-calls';
+import { ANSWER_HEADER, FORWARDED_HEADER } from '../src/cluster/forwarded-signature';
 import { answerSigned, closeListeners, signedAnswer, follower as testFollower, listening, TEST_KEYS } from './helpers/forwarding';
 
 /**

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { clusterKeys } from '../src/cluster/cluster-keys';
-import { ANSWER_HEADER, bodyText, CLIENT_IP_HEADER, CLOCKS_DIFFER, FORGED_CALL, FORWARDED_HEADER, forwardedHeader, Forwarder, SIGNATURE_VALID_MS } from '../src/cluster/forwarding';
+import { clusterKeys } from '../src/cluster-keys';
+import { CLOCKS_DIFFER, FORGED_CALL } from '../src/cluster/engine-calls';
+import { ANSWER_HEADER, bodyText, CLIENT_IP_HEADER, FORWARDED_HEADER, forwardedHeader, SIGNATURE_VALID_MS } from '../src/cluster/forwarded-signature';
+import { Forwarder } from '../src/cluster/forwarding';
 import { signedAnswer, TEST_KEYS } from './helpers/forwarding';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
-import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/forwarding';
+import { BUS_DOWN, RETRY_AFTER_SECONDS } from '../src/cluster/engine-calls';
 import { RELAY_QUIET_MS } from '../src/market/quote-book';
 import type { TestApp } from './helpers/app';
 import { Client } from './helpers/client';

@@ -6,12 +6,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { InProcessEventBus } from '../src/bus/event-bus';
 import { loadConfig } from '../src/config';
 import { securityPlugin } from '../src/plugins/security';
-import { SESSION_LOOKUP_DEADLINE_MS, sessionsPlugin } from '../src/plugins/sessions';
+import { sessionsPlugin } from '../src/plugins/sessions';
 import type { ServiceContext } from '../src/services/context';
 import { SessionCache } from '../src/services/session-cache';
 import { hashToken } from '../src/services/sessions';
 import { openDatabase, type DatabaseHandle } from '../src/storage/db';
-import { currentSession, SESSION_COOKIE } from '../src/transport/http/session-cookie';
+import { currentSession, SESSION_COOKIE, SESSION_LOOKUP_DEADLINE_MS } from '../src/transport/http/session-cookie';
 
 /**
  * An authenticated request reads its session from the database unless the instance's session

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { InProcessEventBus } from '../src/bus/event-bus';
-import { SESSION_LOOKUP_DEADLINE_MS } from '../src/plugins/sessions';
+import { SESSION_LOOKUP_DEADLINE_MS } from '../src/transport/http/session-cookie';
 import { StreamHub } from '../src/transport/ws/stream-hub';
 
 /**

@@ -3,9 +3,8 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { SESSION_LOOKUP_DEADLINE_MS } from '../src/plugins/sessions';
 import { resolveSession } from '../src/services/sessions';
-import { SESSION_COOKIE } from '../src/transport/http/session-cookie';
+import { SESSION_COOKIE, SESSION_LOOKUP_DEADLINE_MS } from '../src/transport/http/session-cookie';
 import { startApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { busEvent, type BusEvent } from '@tradeport/contracts';
 import { Redis } from 'ioredis';
-import { mac, macMatches, SequenceGuard, type ClusterKeys } from '../cluster/cluster-keys';
+import { mac, macMatches, SequenceGuard, type ClusterKeys } from '../cluster-keys';
 import type { EventBus, QuoteBatch } from './event-bus';
 
 /**

@@ -8,8 +8,8 @@ import { ConfigError, type AppConfig } from '../config';
 import type { MarketData } from '../market/market-data';
 import type { Db } from '../storage/db';
 import type { TradingEngine } from '../trading/engine';
-import { Forwarder, type Leading } from './forwarding';
-import { clusterKeys } from './cluster-keys';
+import { clusterKeys } from '../cluster-keys';
+import { Forwarder, type Leading, type Role } from './forwarding';
 import { clearLeaderAddress, LEADER_ADDRESS_REFRESH_MS, leaderAddress, publishLeaderAddress, refreshLeaderAddress } from './leader-address';
 import { DEFAULT_LEASE_TIMING, LeaderLease, type LeaseLog, type LeaseTiming } from './leader-lease';
 
@@ -18,8 +18,6 @@ declare module 'fastify' {
     cluster: Cluster;
   }
 }
-
-export type Role = 'leader' | 'follower';
 
 /** How often the leader sends the quotes that changed to the other instances. */
 export const RELAY_EVERY_MS = 25;

@@ -1,61 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { isIP } from 'node:net';
-import { calls, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Role } from './cluster';
-import { ForwardedGuard, mac, macMatches, sha256, type ClusterKeys } from './cluster-keys';
+import { ForwardedGuard, macMatches, type ClusterKeys } from '../cluster-keys';
+import { BUS_DOWN, CLOCKS_DIFFER, ENGINE_MOVING, FORGED_CALL, LEADER_UNKNOWN, OTHER_SECRET, sendRetryable } from './engine-calls';
+import { ANSWER_HEADER, answerSignature, bodyText, CLIENT_IP_HEADER, FORWARDED_HEADER, parseForwarded, requestText, SIGNATURE_VALID_MS } from './forwarded-signature';
+import { callLeader } from './leader-call';
 
-/**
- * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
- * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
- * answered from the engine's memory (open positions, account figures), and the two calls that
- * value open positions to keep a withdrawal from taking what they need (a withdrawal request, its
- * approval, and the trader's read of what is withdrawable): at the leader's prices, which a follower's relayed ones trail — by a relay's
- * turn, or by as long as Redis is away. Anywhere but on the engine leader they are forwarded to it.
- */
-export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>([
-  calls.addTrades,
-  calls.updateTrades,
-  calls.modifyTrades,
-  calls.addPendingOrder,
-  calls.modifyPendingOrder,
-  calls.cancelPendingOrder,
-  calls.editStatusTrades,
-  calls.modifyTraderOrder,
-  calls.cancelTraderOrder,
-  calls.feedTicks,
-  calls.addWithdrawal,
-  calls.getWithdrawable,
-  calls.editStatusWithdrawal,
-  calls.getTrades,
-  calls.getMargins,
-  calls.getOpenTrades,
-  calls.getTraderDetails,
-  calls.getWithdrawalRisk,
-]);
-
-/**
- * Marks a call one instance forwarded to another (it is never forwarded again), and signs it:
- * `v2 <sender> <number> <epoch ms> <MAC>`, the MAC over the method, the URL, the sending
- * follower's id, the call's number from it, the time, the body's hash and the headers passed on
- * (`requestText`). The leader carries out nothing that arrives with this header unless the
- * signature verifies, is recent and its number has not been taken from that sender before.
- */
-export const FORWARDED_HEADER = 'x-tradeport-forwarded';
-/** The client's address as the forwarding instance saw it (covered by the request's signature; see `Forwarder.clientIp`). */
-export const CLIENT_IP_HEADER = 'x-tradeport-client-ip';
-/**
- * The leader's signature on its answer to a forwarded call: the MAC over the status, the call's
- * MAC and the body's hash. A follower passes on no answer without it — whoever took the call
- * in the leader's stead cannot make one.
- */
-export const ANSWER_HEADER = 'x-tradeport-answer';
-/**
- * How far a forwarded call's time may be from the leader's clock: it is sent as soon as it is
- * signed, so this is the clocks' difference and the network's delay, with room to spare.
- */
-export const SIGNATURE_VALID_MS = 15_000;
 /**
  * How far out of order a follower's calls may arrive (calls overtaken by this many later ones of
  * the same follower are refused as possible replays): 8 KiB per follower remembered.
@@ -72,113 +23,6 @@ export const FORWARD_DEADLINE_MS = 10_000;
 export const LOOKUP_DEADLINE_MS = 2_000;
 /** How long a follower keeps an idle connection to the leader: well under a server's keep-alive timeout (Fastify's 72 s). */
 export const KEEP_IDLE_MS = 30_000;
-/** What a refused client is told to wait, in seconds: about one turn of the lock's polling. */
-export const RETRY_AFTER_SECONDS = 2;
-
-export const ENGINE_MOVING = 'The trading engine is moving to another server; nothing was done. Please try again in a moment.';
-export const LEADER_UNKNOWN = 'The trading engine could not be located just now (the database is slow to answer); nothing was done. Please try again in a moment.';
-/**
- * A follower cut off from Redis (the bus that brings it the leader's quotes and the account events
- * of fills and closes) refuses what would change orders or money: its trader would act on prices
- * that stopped moving and never see the outcome. Reads are still served.
- */
-export const BUS_DOWN =
-  'Trading is briefly unavailable on this server (it has lost its link to the live prices); nothing was done. Please try again in a moment.';
-export const OUTCOME_UNKNOWN =
-  'The trading server stopped answering while this request was under way, so it may or may not have been carried out. Check your positions and orders, or send it again with the same Idempotency-Key, which is safe.';
-
-/** The headers a forwarded call carries: who is calling, from where, and the call's own. */
-const PASSED_ON = ['host', 'cookie', 'origin', 'referer', 'user-agent', 'accept', 'accept-language', 'authorization', 'idempotency-key', 'x-forwarded-proto'];
-/** The headers a forwarded call's signature covers: every one passed on, and the client's address. */
-const SIGNED = [...PASSED_ON, CLIENT_IP_HEADER];
-/**
- * A genuine forwarded call the leader did not take because its time is too far from the leader's
- * clock (the instances' clocks differ): signed by the leader, passed on by the follower.
- */
-export const CLOCKS_DIFFER =
-  'The trading engine could not take this call from this server just now (their clocks differ); nothing was done. Please try again in a moment.';
-/**
- * The leader publishes which cluster secret it signs with (leader-address.ts): a follower with
- * another one sends it nothing, since the leader would refuse everything it sent.
- */
-export const OTHER_SECRET =
-  'The trading engine runs on a server set up with another cluster secret, so this server cannot pass calls to it; nothing was done. Please try again in a moment.';
-export const FORGED_CALL = 'This call claims to come from another Tradeport server but is not signed by one; nothing was done.';
-
-/**
- * What a forwarded call's MAC covers: everything the leader acts on — method, URL, body, the
- * headers passed on (the session cookie, the Idempotency-Key, the client's address) — with the
- * time, sender and number that make it usable once. The body is its JSON text as the follower sends it;
- * the leader, which has parsed it, writes it again (JSON text written by JSON.stringify reads and
- * writes back to the same text).
- */
-function requestText(method: string, url: string, at: number, sender: string, seq: number, body: string, headers: Record<string, string | string[] | undefined>): string {
-  const named = SIGNED.map((name) => {
-    const value = headers[name];
-    return `${name}:${Array.isArray(value) ? value.join(', ') : (value ?? '')}`;
-  });
-  return [method, url, String(at), sender, String(seq), sha256(body), ...named].join('\n');
-}
-
-/**
- * FORWARDED_HEADER for call number `seq` of follower `sender` (`headers`: those passed on, with
- * CLIENT_IP_HEADER), signed with the cluster's request key; `body` as `bodyText` gives it.
- */
-export function forwardedHeader(
-  keys: ClusterKeys,
-  method: string,
-  url: string,
-  body: string,
-  headers: Record<string, string | string[] | undefined>,
-  at = Date.now(),
-  sender = randomBytes(9).toString('base64url'),
-  seq = 1,
-): string {
-  return `v2 ${sender} ${seq} ${at} ${mac(keys.request, requestText(method, url, at, sender, seq, body, headers))}`;
-}
-
-/** The body text a forwarded call is signed over (nothing for a read). */
-export function bodyText(method: string, body: unknown): string {
-  return method === 'GET' || method === 'HEAD' ? '' : JSON.stringify(body ?? {});
-}
-
-/** The headers of the leader's answer the client gets (each covered by the answer's signature). */
-const PASSED_BACK = ['content-type', 'retry-after', 'set-cookie', 'cache-control'];
-
-/**
- * What the leader's answer MAC covers: the status, the MAC of the call it answers (so it answers
- * that call and no other: another number, another URL, another body), the body's hash and every
- * header the follower passes back to the client.
- */
-function answerText(status: number, requestMac: string, body: string | Buffer, headers: (name: string) => unknown): string {
-  const named = PASSED_BACK.map((name) => {
-    const value = headers(name);
-    // Always as a list: Node hands the follower every set-cookie as one, whether the leader set one
-    // cookie (a string) or several.
-    return `${name}:${value === undefined ? '' : JSON.stringify([value].flat().map(String))}`;
-  });
-  return [String(status), requestMac, sha256(body), ...named].join('\n');
-}
-
-/** The ANSWER_HEADER of an answer with `status`, `body` and `headers` to the forwarded call whose MAC is `requestMac`. */
-export function answerSignature(keys: ClusterKeys, status: number, requestMac: string, body: string | Buffer, headers: (name: string) => unknown): string {
-  return mac(keys.answer, answerText(status, requestMac, body, headers));
-}
-
-/** A forwarded call's header taken apart, if it has the header's shape (signed or not). */
-function parseForwarded(header: unknown): { sender: string; seq: number; at: number; given: string } | null {
-  if (typeof header !== 'string') return null;
-  const parts = header.split(' ');
-  if (parts.length !== 5 || parts[0] !== 'v2') return null;
-  const [, sender, seq, at, given] = parts as [string, string, string, string, string];
-  if (!/^[A-Za-z0-9_-]{8,32}$/.test(sender) || !/^\d{1,15}$/.test(seq) || !/^\d{1,15}$/.test(at) || !/^[A-Za-z0-9_-]{43}$/.test(given)) return null;
-  return { sender, seq: Number(seq), at: Number(at), given };
-}
-
-/** Answers 503 with Retry-After in the spec's shape: the client may try again, nothing is lost. */
-export function sendRetryable(reply: FastifyReply, message: string): FastifyReply {
-  return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'Failure', message });
-}
 
 /** Where the leader takes forwarded calls, and which secret it signs with (absent: not said). */
 interface LeaderAt {
@@ -186,6 +30,10 @@ interface LeaderAt {
   keyId?: string;
 }
 
+/** Leader or follower, as health reports it. */
+export type Role = 'leader' | 'follower';
+
+/** What the forwarder needs to know of the cluster (cluster.ts implements it). */
 export interface Leading {
   readonly role: Role;
   readonly shared: boolean;
@@ -290,7 +138,7 @@ export class Forwarder {
       sendRetryable(reply, OTHER_SECRET);
       return true;
     }
-    await this.forward(leader.address, this.keys, request, reply, until);
+    await callLeader({ address: leader.address, keys: this.keys, agent: this.agent, sender: this.sender, seq: ++this.seq, until, forget: () => (this.known = null) }, request, reply);
     return true;
   }
 
@@ -407,105 +255,6 @@ export class Forwarder {
       this.looking = looking;
     }
     return within(this.looking.address, this.lookupDeadlineMs, 'the leader lookup');
-  }
-
-  private async forward(address: string, keys: ClusterKeys, request: FastifyRequest, reply: FastifyReply, until: number): Promise<void> {
-    const headers: Record<string, string | string[]> = {};
-    for (const name of PASSED_ON) {
-      const value = request.headers[name];
-      if (value !== undefined) headers[name] = value;
-    }
-    headers[CLIENT_IP_HEADER] = request.ip;
-    const text = bodyText(request.method, request.body);
-    const forwarded = forwardedHeader(keys, request.method, request.url, text, headers, Date.now(), this.sender, ++this.seq);
-    headers[FORWARDED_HEADER] = forwarded;
-    const requestMac = forwarded.split(' ').at(-1)!;
-    const budgetMs = until - Date.now();
-    if (budgetMs <= 0) {
-      // Its time went on waiting before anything was sent.
-      sendRetryable(reply, ENGINE_MOVING);
-      return;
-    }
-    let body: Buffer | null = null;
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      body = Buffer.from(text);
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(body.length);
-    }
-    return new Promise<void>((resolve) => {
-      let sent = false;
-      const fail = (message: string) => {
-        clearTimeout(deadline);
-        this.known = null;
-        if (!reply.sent) sendRetryable(reply, message);
-        resolve();
-      };
-      // The URL goes as it was received and signed: given as one string, Node's URL parser would
-      // encode it again (quotes, spaces) and resolve any `..`, and the leader would find the
-      // signature wrong.
-      const target = new URL(address);
-      const options = { hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, path: request.url, method: request.method, headers, agent: this.agent, timeout: budgetMs };
-      const outgoing = http.request(options, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (c: Buffer) => chunks.push(c));
-        answer.on('error', () => fail(OUTCOME_UNKNOWN));
-        answer.on('end', () => {
-          clearTimeout(deadline);
-          if (reply.sent) return resolve();
-          const status = answer.statusCode ?? 502;
-          const content = Buffer.concat(chunks);
-          const signature = answer.headers[ANSWER_HEADER];
-          const signed = answerText(status, requestMac, content, (name) => answer.headers[name]);
-          if (typeof signature !== 'string' || !macMatches(keys.answer, signed, signature)) {
-            // Not the leader's answer: whoever answered may not be an instance of this cluster, so
-            // nothing of it reaches the client, and the address is asked for again. Fastify's bare
-            // 503 (no Retry-After; see below) is refused before any handler ran: nothing was done.
-            // Anything else may have reached the leader first.
-            this.known = null;
-            const bare503 = status === 503 && answer.headers['retry-after'] === undefined;
-            if (!bare503) request.log.warn({ status }, "the leader's answer to a forwarded call is not signed with this CLUSTER_SECRET; it was not passed on");
-            sendRetryable(reply, bare503 ? ENGINE_MOVING : OUTCOME_UNKNOWN);
-            return resolve();
-          }
-          if (answer.statusCode === 503) {
-            // Not the leader any more, or on its way out: ask PostgreSQL again for the next call
-            // rather than sending it here for the rest of the second.
-            this.known = null;
-            // A 503 of ours carries Retry-After and the spec's shape, and is passed on. One without
-            // is Fastify's own, to a call that reached an instance shutting down on a kept-alive
-            // connection: refused before any handler ran, so nothing was done.
-            if (answer.headers['retry-after'] === undefined) {
-              sendRetryable(reply, ENGINE_MOVING);
-              return resolve();
-            }
-          }
-          reply.code(answer.statusCode ?? 502);
-          for (const name of PASSED_BACK) {
-            const value = answer.headers[name];
-            if (value !== undefined) reply.header(name, value);
-          }
-          reply.send(content);
-          resolve();
-        });
-      });
-      outgoing.on('timeout', () => outgoing.destroy(new Error('forwarded call timed out')));
-      // The socket's timeout counts silence only: a leader that hangs after its headers, or answers
-      // a byte at a time, is given up on too once the whole call has taken this long.
-      const deadline = setTimeout(() => {
-        fail(sent ? OUTCOME_UNKNOWN : ENGINE_MOVING);
-        outgoing.destroy(new Error('forwarded call timed out'));
-      }, budgetMs);
-      outgoing.on('error', (err: NodeJS.ErrnoException) => {
-        // Refused before anything was sent: the leader is gone and nothing was done. Otherwise the
-        // call may have reached it.
-        fail(!sent || err.code === 'ECONNREFUSED' || err.code === 'EHOSTUNREACH' ? ENGINE_MOVING : OUTCOME_UNKNOWN);
-      });
-      outgoing.on('socket', (socket) => {
-        if (!socket.connecting) sent = true;
-        else socket.once('connect', () => (sent = true));
-      });
-      outgoing.end(body ?? undefined);
-    });
   }
 
   /**

@@ -4,17 +4,9 @@ import fp from 'fastify-plugin';
 import { pruneIdempotencyKeys } from '../services/idempotency';
 import { prunePasswordResets } from '../services/password-reset';
 import { flushTouches, pruneSessions, TOUCH_FLUSH_MS, type SessionUser } from '../services/sessions';
-import { settledLookups } from '../transport/http/session-cookie';
+import { SESSION_LOOKUP_DEADLINE_MS, settledLookups } from '../transport/http/session-cookie';
 
 const PRUNE_EVERY_MS = 3600_000;
-/**
- * How long a request waits for its session to be read from the database: far shorter than the
- * PostgreSQL pool's 10 s wait for a connection (and a connection that stopped answering waits for
- * ever), so a database that is out of reach costs the client a quick retryable 503 instead of a
- * hanging call. A session in the instance's session cache needs no database and never waits.
- */
-export const SESSION_LOOKUP_DEADLINE_MS = 3_000;
-
 export const SESSION_LOOKUP_TIMEOUT = 'TP_SESSION_LOOKUP_TIMEOUT';
 /** A session lookup that outlasted its deadline; answered 503 with Retry-After (security plugin). */
 export class SessionLookupTimeout extends Error {

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import Fastify from 'fastify';
-import { clusterKeys, type ClusterKeys } from '../../src/cluster/cluster-keys';
-import { ANSWER_HEADER, answerSignature, FORWARDED_HEADER, Forwarder, type Leading } from '../../src/cluster/forwarding';
+import { clusterKeys, type ClusterKeys } from '../../src/cluster-keys';
+import { ANSWER_HEADER, answerSignature, FORWARDED_HEADER } from '../../src/cluster/forwarded-signature';
+import { Forwarder, type Leading } from '../../src/cluster/forwarding';
 
 /**
  * A follower's forwarding without a whole instance: a `Forwarder` behind a Fastify app with the

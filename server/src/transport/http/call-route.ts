@@ -2,13 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CallDefinition } from '@tradeport/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
-import { ENGINE_CALLS, sendRetryable } from '../../cluster/forwarding';
+import { ENGINE_CALLS, sendRetryable } from '../../cluster/engine-calls';
 import type { Actor } from '../../services/context';
 import { Refusal, refuse } from '../../services/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
-import type { SessionUser } from '../../services/sessions';
 import { EngineUnavailable } from '../../trading/engine';
+import type { CallHandler, CallInput } from './call-types';
 import { CsvFile } from './csv-file';
+import { instrumentOrderCall } from './order-calls';
 import { JsonText, sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
@@ -34,24 +35,6 @@ declare module 'fastify' {
   }
 }
 
-type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-export interface CallInput<C extends CallDefinition> {
-  body: Input<C['body']>;
-  query: Input<C['query']>;
-  /** Present for every access level but 'public' (where it may be null). */
-  session: C['access'] extends 'public' | 'feed' ? SessionUser | null : SessionUser;
-  actor: C['access'] extends 'public' | 'feed' ? Actor | null : Actor;
-  idempotencyKey: string | undefined;
-  client: { ip: string; userAgent: string };
-  request: FastifyRequest;
-  reply: FastifyReply;
-}
-
-/** A call that `produces` a file answers with one; every other call with its JSON. */
-type Answer<C extends CallDefinition> = C['produces'] extends string ? CsvFile : z.input<C['response']> | JsonText<z.input<C['response']>>;
-export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<Answer<C>>;
-
 /**
  * Registers one call from the contracts table: parses the body and query with the call's schema
  * (the first problem becomes the refusal message), enforces who may call it, and turns a service's
@@ -64,8 +47,8 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   const { forwarder } = app.cluster;
   const queries = call.query ? new ParsedQueries(call.query) : undefined;
   const userLimit = routeOptions.config?.userRateLimit;
-  // Order calls are counted, timed and logged (metrics.ts); any other handler is the same function.
-  const run = app.services.metrics.instrumentCall(call, handler);
+  // Order calls are counted, timed and logged (order-calls.ts); any other handler is the same function.
+  const run = instrumentOrderCall(app.services.metrics, () => app.trading, call, handler);
   app.route({
     ...routeOptions,
     config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },

@@ -20,6 +20,14 @@ declare module 'fastify' {
 }
 
 /**
+ * How long a request waits for its session to be read from the database: far shorter than the
+ * PostgreSQL pool's 10 s wait for a connection (and a connection that stopped answering waits for
+ * ever), so a database that is out of reach costs the client a quick retryable 503 instead of a
+ * hanging call. A session in the instance's session cache needs no database and never waits.
+ */
+export const SESSION_LOOKUP_DEADLINE_MS = 3_000;
+
+/**
  * Lookups that were settled when they were made (the session cache answered), so the sessions
  * plugin, which bounds a lookup that waits for the database by a deadline, sets no timer for them.
  */

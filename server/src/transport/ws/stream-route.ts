@@ -3,10 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
 import type { EventBus } from '../../bus/event-bus';
-import { SESSION_LOOKUP_DEADLINE_MS } from '../../plugins/sessions';
 import { resolveSession } from '../../services/sessions';
 import { sendFailure } from '../http/responses';
-import { currentSession, SESSION_COOKIE } from '../http/session-cookie';
+import { currentSession, SESSION_COOKIE, SESSION_LOOKUP_DEADLINE_MS } from '../http/session-cookie';
 import { isSameSite } from '../http/same-site';
 import { StreamHub } from './stream-hub';
 
@@ -25,7 +24,7 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
     now: ctx.now,
     // Asked when a session may have ended: the database answers, not the session cache.
     sessionValid: async (token) => (await resolveSession(ctx, token, { fresh: true })) !== null,
-    // As long as a request's session lookup may take (plugins/sessions.ts).
+    // As long as a request's session lookup may take (http/session-cookie.ts).
     sessionCheckDeadlineMs: SESSION_LOOKUP_DEADLINE_MS,
   });
   app.addHook('onClose', async () => hub.close());
