@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RELAY_SNAPSHOT_MS } from '../src/cluster/cluster';
+import { RELAY_SNAPSHOT_MS } from '../src/cluster/quote-relay';
 import { startLeaderAndFollower } from './helpers/two-instances';
 import { eventually, push, sleep } from './helpers/trading';
 

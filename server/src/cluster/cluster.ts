@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { networkInterfaces } from 'node:os';
-import type { EventBus, QuoteBatch } from '../bus/event-bus';
-import { BUS_WINDOW_MS } from '../bus/redis-event-bus';
+import type { EventBus } from '../bus/event-bus';
 import { ConfigError, type AppConfig } from '../config';
 import type { MarketData } from '../market/market-data';
 import type { Db } from '../storage/db';
@@ -12,6 +10,7 @@ import { clusterKeys } from '../cluster-keys';
 import { Forwarder, type Leading, type Role } from './forwarding';
 import { clearLeaderAddress, LEADER_ADDRESS_REFRESH_MS, leaderAddress, publishLeaderAddress, refreshLeaderAddress } from './leader-address';
 import { DEFAULT_LEASE_TIMING, LeaderLease, type LeaseLog, type LeaseTiming } from './leader-lease';
+import { QuoteRelay } from './quote-relay';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,29 +18,8 @@ declare module 'fastify' {
   }
 }
 
-/** How often the leader sends the quotes that changed to the other instances. */
-export const RELAY_EVERY_MS = 25;
 /** How long an instance with EVENT_BUS=memory waits for another one on its database to go before it refuses to start. */
 export const ALONE_CHECK_MS = 2_000;
-/** The leader sends a batch at least this often, empty if nothing changed: the followers' sign that it lives. */
-export const RELAY_HEARTBEAT_MS = 1_000;
-/**
- * The leader sends its whole book at least this often. Batches carry only the quotes that changed,
- * so a follower that missed some (Redis was away, its subscription dropped) would otherwise keep,
- * as live, the price from before the gap of every symbol that has not ticked since.
- */
-export const RELAY_SNAPSHOT_MS = 5_000;
-/**
- * How far ahead of this instance's clock a relayed quote's time may be: the bus's own window
- * (BUS_WINDOW_MS), within which a leader's clock may be ahead of this one's and its messages still
- * be taken. Such a quote is taken at this instance's time (as the quote book takes a feed's tick
- * stamped ahead): the book keeps a symbol's latest quote and refuses older ones, so a quote
- * stamped in the future would freeze that symbol at its price until then. One further ahead is
- * dropped, and counted in the log.
- */
-export const RELAYED_QUOTE_AHEAD_MS = BUS_WINDOW_MS;
-/** How often the count of relayed quotes dropped for their time is logged, at most. */
-const DROPPED_QUOTES_REPORT_MS = 60_000;
 
 export interface ClusterParts {
   config: AppConfig;
@@ -63,31 +41,11 @@ export interface ClusterParts {
  * that need the engine to the leader (`Forwarder`).
  */
 export class Cluster implements Leading {
-  /** This process, in relayed messages (two instances may share a name). */
-  private readonly id = randomBytes(6).toString('hex');
   private state: 'leader' | 'starting' | 'follower' = 'follower';
   private ready: Promise<void> | null = null;
   private readonly lease: LeaderLease | null;
-  private readonly pending = new Map<string, [string, number, number, number]>();
-  private relayTimer: NodeJS.Timeout | null = null;
-  private heartbeatTimer: NodeJS.Timeout | null = null;
-  private lastRelayAt = 0;
-  private lastSnapshotAt = 0;
-  /** A follower asked for the whole book: sent at the next heartbeat tick (so many asks make one). */
-  private fullWanted = false;
-  /** When this follower last asked the leader for its whole book. */
-  private askedAt = 0;
-  /**
-   * The newest engine epoch this instance has heard a leader relay under (or claimed itself): quote
-   * batches under an older one come from a leader that has been replaced, and are dropped.
-   */
-  private leaderEpoch = 0;
-  private readonly unsubscribe: (() => void)[] = [];
-  /** Each symbol's last relayed quote time, as the leader stamped it (a snapshot repeats quotes). */
-  private readonly relayedTimes = new Map<string, number>();
-  /** Relayed quotes dropped for being stamped too far ahead, since they were last logged. */
-  private droppedAhead = 0;
-  private droppedReportedAt = 0;
+  /** The leader's quotes to the others, and the leader's quotes here on a follower. */
+  private readonly relay: QuoteRelay;
   /** The address the others forward to, once this instance listens. */
   private address: string | null = null;
   /** A retry of the address's publication (see `publishAddress`). */
@@ -106,26 +64,7 @@ export class Cluster implements Leading {
       : new LeaderLease(config.databaseUrl, { acquired: () => this.lead(), lost: (reason) => void this.standDown(reason) }, parts.log, parts.leaseTiming ?? DEFAULT_LEASE_TIMING, config.eventBus);
     this.keyId = config.clusterSecret ? clusterKeys(config.clusterSecret).keyId : '';
     this.forwarder = new Forwarder(this, config.clusterSecret ? clusterKeys(config.clusterSecret) : null, () => leaderAddress(parts.db));
-    if (bus.relayQuotes && bus.onRelayedQuotes) {
-      this.unsubscribe.push(market.book.onQuote((q) => this.queue(q)));
-      this.unsubscribe.push(bus.onRelayedQuotes((batch) => this.applyRelayed(batch)));
-      // A follower's prices are live only while the leader's batches keep coming (quote-book.ts).
-      market.book.followRelay(() => bus.connected());
-      if (bus.onFullBookWanted) this.unsubscribe.push(bus.onFullBookWanted(() => (this.fullWanted = true)));
-      if (bus.onLink) {
-        this.unsubscribe.push(
-          bus.onLink((link, state) => {
-            // Batches were missed: a follower's prices are stale until the leader's whole book.
-            if (link === 'subscribe') market.book.relayGap();
-            // Nothing was sent while the leader's connection was down: its whole book at once,
-            // rather than at the next `RELAY_SNAPSHOT_MS`.
-            else if (state === 'up') this.sendFullBook();
-          }),
-        );
-      }
-      this.heartbeatTimer = setInterval(() => this.heartbeat(), RELAY_HEARTBEAT_MS / 4);
-      this.heartbeatTimer.unref();
-    }
+    this.relay = new QuoteRelay({ bus, book: market.book, log: parts.log, state: () => this.state, epoch: () => parts.trading.epoch ?? 0 });
   }
 
   /** Leader or follower, as health reports it (an instance loading the engine is not the leader yet). */
@@ -213,7 +152,7 @@ export class Cluster implements Leading {
     this.ready = (async () => {
       try {
         // Its own feeds from now on: the relayed quotes' watch stops.
-        this.parts.market.book.followRelay(null);
+        this.relay.leading();
         await this.parts.market.lead();
         await this.parts.trading.start();
       } catch (err) {
@@ -225,7 +164,7 @@ export class Cluster implements Leading {
         this.publishAddress();
         // The followers' prices came from another leader, or from none for a while: this one's
         // whole book at once (every time it takes the lead, not only the first).
-        this.sendFullBook();
+        this.relay.sendFullBook();
       } else {
         // The lock went while the engine loaded: it must not run here.
         await this.parts.trading.stop();
@@ -239,13 +178,10 @@ export class Cluster implements Leading {
   private async standDown(reason: string): Promise<void> {
     if (this.state === 'follower') return;
     this.state = 'follower';
-    this.pending.clear();
     void this.withdrawAddress();
-    // Its own batches are history now: only a newer leader's are taken.
-    this.leaderEpoch = Math.max(this.leaderEpoch, this.parts.trading.epoch ?? 0);
-    const { bus, market } = this.parts;
-    // Prices come from the next leader now: stale until its first batch.
-    if (bus.relayQuotes && bus.onRelayedQuotes) market.book.followRelay(() => bus.connected());
+    // Its own batches are history now: only a newer leader's are taken, and prices come from the
+    // next leader now: stale until its first batch.
+    this.relay.following(this.parts.trading.epoch ?? 0);
     const stopping = this.parts.trading.stop();
     await Promise.allSettled([stopping, this.parts.market.standDown()]);
     this.parts.log.info({ reason }, 'the engine stopped here; calls that need it are forwarded to the engine leader');
@@ -312,101 +248,6 @@ export class Cluster implements Leading {
     clearTimeout(timer);
   }
 
-  // ------------------------------------------------------------------ quotes to the other instances
-
-  private queue(q: { symbol: string; bid: number; ask: number; time: number }): void {
-    if (this.state !== 'leader') return;
-    this.pending.set(q.symbol, [q.symbol, q.bid, q.ask, q.time]);
-    if (!this.relayTimer) {
-      this.relayTimer = setTimeout(() => this.relay(), RELAY_EVERY_MS);
-      this.relayTimer.unref();
-    }
-  }
-
-  private relay(): void {
-    this.relayTimer = null;
-    if (this.pending.size === 0 || this.state !== 'leader') return;
-    const quotes = [...this.pending.values()];
-    this.pending.clear();
-    this.lastRelayAt = Date.now();
-    this.parts.bus.relayQuotes?.({ from: this.id, epoch: this.epoch(), quotes });
-  }
-
-  /**
-   * The leader's heartbeat: an empty batch when nothing was relayed for `RELAY_HEARTBEAT_MS`, and
-   * every quote of the book every `RELAY_SNAPSHOT_MS`.
-   */
-  private heartbeat(): void {
-    if (this.state !== 'leader') return;
-    const now = Date.now();
-    if (this.fullWanted || now - this.lastSnapshotAt >= RELAY_SNAPSHOT_MS) return this.sendFullBook();
-    if (now - this.lastRelayAt < RELAY_HEARTBEAT_MS) return;
-    this.lastRelayAt = now;
-    this.parts.bus.relayQuotes?.({ from: this.id, epoch: this.epoch(), quotes: [] });
-  }
-
-  /**
-   * Every quote of the leader's book, marked `full`: a follower that missed batches trusts its
-   * prices again from this one on (`QuoteBook.relayGap`). Sent every `RELAY_SNAPSHOT_MS`, when the
-   * lead is taken, and when the leader's publishing connection to the bus is ready again.
-   */
-  private sendFullBook(): void {
-    if (this.state !== 'leader' || !this.parts.bus.relayQuotes) return;
-    const now = Date.now();
-    this.lastSnapshotAt = now;
-    this.lastRelayAt = now;
-    this.fullWanted = false;
-    if (this.relayTimer) clearTimeout(this.relayTimer);
-    this.relayTimer = null;
-    this.pending.clear();
-    const quotes = this.parts.market.book.all().map((q): QuoteBatch['quotes'][number] => [q.symbol, q.bid, q.ask, q.time]);
-    this.parts.bus.relayQuotes({ from: this.id, epoch: this.epoch(), quotes, full: true });
-  }
-
-  /** The fencing epoch this leader's engine claimed, named in its batches. */
-  private epoch(): number {
-    return this.parts.trading.epoch ?? 0;
-  }
-
-  private applyRelayed(batch: QuoteBatch): void {
-    // The leader's own batches come back to it; and an instance taking over trusts only its feeds.
-    if (batch.from === this.id || this.state !== 'follower') return;
-    // (Every batch here was signed by an instance of this deployment: redis-event-bus.ts.) One from
-    // a leader older than one already heard is a deposed leader's, which has not noticed yet.
-    if (batch.epoch < this.leaderEpoch) return;
-    this.leaderEpoch = batch.epoch;
-    const { book } = this.parts.market;
-    // Missed batches (its bus reconnected): prices stay stale until the whole book, which this
-    // follower asks for rather than wait up to RELAY_SNAPSHOT_MS (a batch here shows that its
-    // subscription is active again, so the answer will reach it).
-    // (Every leader of this version marks its whole book and answers the ask; an earlier one,
-    // which did neither, signs nothing and is never heard: bus messages are signed.)
-    const now = Date.now();
-    if (!book.relayArrived(batch.full === true) && now - this.askedAt >= RELAY_HEARTBEAT_MS / 2) {
-      this.askedAt = now;
-      this.parts.bus.wantFullBook?.();
-    }
-    const latest = now + RELAYED_QUOTE_AHEAD_MS;
-    for (const [symbol, bid, ask, time] of batch.quotes) {
-      // Stamped further ahead than the bus takes a message: not the clocks' difference.
-      if (time > latest) {
-        this.droppedAhead += 1;
-        continue;
-      }
-      // A quote the book has already (a snapshot repeats them) is no new tick: candles and the
-      // stream must not count it again.
-      const current = book.get(symbol);
-      if (current && this.relayedTimes.get(symbol) === time && current.bid === bid && current.ask === ask) continue;
-      // Ahead of this clock (the leader's is ahead): taken now, so the next one is not refused as older.
-      if (book.applyRelayed({ symbol, bid, ask, time: Math.min(time, now) })) this.relayedTimes.set(symbol, time);
-    }
-    if (this.droppedAhead > 0 && now - this.droppedReportedAt >= DROPPED_QUOTES_REPORT_MS) {
-      this.parts.log.warn({ dropped: this.droppedAhead, aheadMs: RELAYED_QUOTE_AHEAD_MS }, "relayed quotes stamped too far ahead of this instance's clock were dropped (are the clocks synchronized?)");
-      this.droppedAhead = 0;
-      this.droppedReportedAt = now;
-    }
-  }
-
   /** What health says about this instance. */
   health(): { role: Role; instance: string; eventBus: 'memory' | 'redis'; redis?: 'up' | 'down' } {
     const { config, bus } = this.parts;
@@ -431,9 +272,7 @@ export class Cluster implements Leading {
 
   /** Gives the lock back, once the caller's close hook has stopped the engine (after `stopLeading`). */
   async close(): Promise<void> {
-    for (const u of this.unsubscribe.splice(0)) u();
-    if (this.relayTimer) clearTimeout(this.relayTimer);
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.relay.close();
     if (this.publishTimer) clearTimeout(this.publishTimer);
     await this.withdrawAddress();
     this.state = 'follower';
