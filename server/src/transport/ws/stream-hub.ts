@@ -4,6 +4,8 @@ import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
 import type { Candle, Period } from '../../domain/candles';
 import type { MarketData } from '../../market/market-data';
+import { OPEN, QuoteGroups, type Client } from './stream-groups';
+import { SessionChecks } from './stream-sessions';
 
 /**
  * The fan-out behind `/api/stream`. Ticks never write to sockets directly: a tick only records its
@@ -28,45 +30,11 @@ export interface HubOptions {
    * How long the database may go without answering any session check: then it is taken for hung,
    * and the checks waiting on it count as failed (1013), like a database error, rather than waiting
    * on the pool's 10 s, or for ever on a connection that stopped answering. While other checks are
-   * answered, one check may take twice this before it fails alone (`checkSession`).
+   * answered, one check may take twice this before it fails alone (stream-sessions.ts).
    */
   sessionCheckDeadlineMs: number;
 }
 
-/**
- * How many sessions one round of checks asks the database about at a time: few, so that a round
- * never takes a large share of the pool from the requests (a round of thousands of sessions simply
- * takes longer; the next one waits for it).
- */
-const SESSION_CHECKS_AT_ONCE = 3;
-
-interface Client {
-  socket: WebSocket;
-  userId: number;
-  role: 'trader' | 'admin';
-  token: string;
-  seq: number;
-  symbols: Set<string>;
-  group: Group | null;
-  candleKeys: Set<string>;
-  /** Quotes carried over from frames this client was skipped in (slow reader); usually empty. */
-  pendingQuotes: Map<string, string>;
-  pendingCandles: Map<string, string>;
-  alive: boolean;
-  /** performance.now() time of this client's next heartbeat. */
-  nextHeartbeat: number;
-  messagesThisSecond: number;
-}
-
-/** Clients following exactly the same symbols share the body of their quotes messages. */
-interface Group {
-  key: string;
-  symbols: string[];
-  symbolSet: Set<string>;
-  clients: Set<Client>;
-}
-
-const OPEN = 1;
 /** Client messages per second above which a connection is closed as abusive. */
 const MAX_CLIENT_MESSAGES_PER_SECOND = 50;
 const candleKey = (symbol: string, period: string) => `${symbol}|${period}`;
@@ -79,7 +47,7 @@ export class StreamHub {
   /** Administrators' connections that receive back-office events. */
   private readonly adminClients = new Set<Client>();
   private readonly dirty = new Set<Client>();
-  private readonly groups = new Map<string, Group>();
+  private readonly groups: QuoteGroups;
   /** The latest quote of every subscribed symbol that changed in this frame. */
   private frameQuotes = new Map<string, string>();
   private frameTimer: NodeJS.Timeout | null = null;
@@ -87,19 +55,15 @@ export class StreamHub {
   private readonly lastFlags = new Map<string, string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribers: (() => void)[] = [];
-  /** The deadline timers of the session checks under way (cleared by `close`). */
-  private readonly checkTimers = new Set<NodeJS.Timeout>();
-  /** performance.now() when a session check last got an answer from the database (any answer). */
-  private lastAnsweredAt = performance.now();
-  /** A periodic round of session checks is under way: the next one is skipped rather than piled on. */
-  private checking = false;
-  private closed = false;
+  private readonly sessions: SessionChecks;
 
   constructor(
     private readonly market: MarketData,
     bus: EventBus,
     private readonly options: HubOptions,
   ) {
+    this.groups = new QuoteGroups(options.maxBufferedBytes);
+    this.sessions = new SessionChecks(options.sessionValid, options.sessionCheckDeadlineMs);
     this.unsubscribers.push(market.book.onQuote((q) => this.quoteChanged(q.symbol)));
     this.unsubscribers.push(market.candles.onCandle((symbol, period, candle) => this.candleChanged(symbol, period, candle)));
     this.unsubscribers.push(bus.subscribe((event) => this.accountEvent(event)));
@@ -107,11 +71,7 @@ export class StreamHub {
     this.every(1000, () => this.sweepFlags());
     this.every(1000, () => this.clients.forEach((c) => (c.messagesThisSecond = 0)));
     this.every(Math.max(10, Math.min(1000, options.heartbeatMs / 4)), () => this.heartbeatDue());
-    this.every(options.sessionCheckMs, () => {
-      if (this.checking) return;
-      this.checking = true;
-      void this.checkSessions().finally(() => (this.checking = false));
-    });
+    this.every(options.sessionCheckMs, () => this.sessions.round(this.clients));
   }
 
   /**
@@ -164,7 +124,7 @@ export class StreamHub {
     this.clients.delete(client);
     this.dirty.delete(client);
     this.adminClients.delete(client);
-    this.leaveGroup(client);
+    this.groups.leave(client);
     for (const s of client.symbols) this.bySymbol.get(s)?.delete(client);
     for (const k of client.candleKeys) this.byCandle.get(k)?.delete(client);
     this.byUser.get(client.userId)?.delete(client);
@@ -221,7 +181,7 @@ export class StreamHub {
           set.add(client);
           client.pendingQuotes.delete(s);
         }
-        this.regroup(client);
+        this.groups.join(client);
         // The snapshot answers with every requested symbol, so a resubscribe after a gap resyncs.
         const quotes = requested.map((s) => JSON.stringify(this.market.book.view(s)));
         this.send(client, (seq) => `{"type":"snapshot","seq":${seq},"quotes":[${quotes.join(',')}]}`);
@@ -233,7 +193,7 @@ export class StreamHub {
           client.pendingQuotes.delete(s);
           this.bySymbol.get(s)?.delete(client);
         }
-        this.regroup(client);
+        this.groups.join(client);
         return;
       case 'subscribeCandles': {
         if (!this.market.book.instruments.has(msg.symbol)) return this.error(client, `Unknown symbol: ${msg.symbol}.`);
@@ -275,60 +235,6 @@ export class StreamHub {
     this.frameQuotes.set(symbol, JSON.stringify(view));
   }
 
-  private leaveGroup(client: Client): void {
-    const g = client.group;
-    if (!g) return;
-    g.clients.delete(client);
-    if (g.clients.size === 0) this.groups.delete(g.key);
-    client.group = null;
-  }
-
-  private regroup(client: Client): void {
-    this.leaveGroup(client);
-    if (client.symbols.size === 0) return;
-    const symbols = [...client.symbols].sort();
-    const key = symbols.join(',');
-    let g = this.groups.get(key);
-    if (!g) this.groups.set(key, (g = { key, symbols, symbolSet: new Set(symbols), clients: new Set() }));
-    g.clients.add(client);
-    client.group = g;
-  }
-
-  /** Sends each group's changed quotes, with the body built and encoded once per group. */
-  private flushQuotes(): void {
-    const changed = this.frameQuotes;
-    if (changed.size === 0) return;
-    this.frameQuotes = new Map();
-    for (const g of this.groups.values()) {
-      const fragments: string[] = [];
-      if (changed.size < g.symbols.length) {
-        for (const [symbol, fragment] of changed) if (g.symbolSet.has(symbol)) fragments.push(fragment);
-      } else {
-        for (const symbol of g.symbols) {
-          const fragment = changed.get(symbol);
-          if (fragment !== undefined) fragments.push(fragment);
-        }
-      }
-      if (fragments.length === 0) continue;
-      const tail = Buffer.from(`,"quotes":[${fragments.join(',')}]}`);
-      for (const c of g.clients) {
-        if (c.socket.readyState !== OPEN) continue;
-        if (c.pendingQuotes.size > 0 || c.socket.bufferedAmount > this.options.maxBufferedBytes) {
-          // Slow path: merged into the client's own pending quotes (newest wins), sent by flush()
-          // once its buffer drains.
-          for (const symbol of g.symbols) {
-            const fragment = changed.get(symbol);
-            if (fragment !== undefined) c.pendingQuotes.set(symbol, fragment);
-          }
-          this.dirty.add(c);
-          continue;
-        }
-        c.seq += 1;
-        c.socket.send(Buffer.concat([Buffer.from(`{"type":"quotes","seq":${c.seq}`), tail]), { binary: false });
-      }
-    }
-  }
-
   private candleChanged(symbol: string, period: Period, candle: Candle): void {
     const subscribers = this.byCandle.get(candleKey(symbol, period));
     if (!subscribers || subscribers.size === 0) return;
@@ -346,7 +252,11 @@ export class StreamHub {
 
   /** One frame: shared quotes by group, then each dirty client's own pending quotes and candles. */
   flush(): void {
-    this.flushQuotes();
+    if (this.frameQuotes.size > 0) {
+      const changed = this.frameQuotes;
+      this.frameQuotes = new Map();
+      this.groups.send(changed, (c) => this.dirty.add(c));
+    }
     for (const c of this.dirty) {
       if (c.socket.readyState !== OPEN) {
         this.dirty.delete(c);
@@ -388,81 +298,10 @@ export class StreamHub {
     }
   }
 
-  private async checkSessions(userId?: number): Promise<void> {
-    const targets = userId === undefined ? [...this.clients] : [...(this.byUser.get(userId) ?? [])];
-    const byToken = new Map<string, Client[]>();
-    for (const c of targets) byToken.set(c.token, [...(byToken.get(c.token) ?? []), c]);
-    const tokens = [...byToken.keys()];
-    // null: the check itself failed (a database error, or no answer in time). That fails closed:
-    // the socket is closed with 1013 (try again later), so the browser reconnects and its session
-    // is checked at the door, rather than a revoked session keeping its stream for as long as the
-    // database is unwell. 'hung': no check at all was answered for a whole deadline; the round's
-    // remaining sessions then count as failed without being asked, so a hung database closes every
-    // stream within about one deadline, not one deadline per session. One slow check while others
-    // are answered is no sign of that: it fails alone, and only at its own longer deadline.
-    let hung = false;
-    const worker = async () => {
-      for (let token = tokens.shift(); token !== undefined && !this.closed; token = tokens.shift()) {
-        const verdict = hung ? null : await this.checkSession(token);
-        if (verdict === 'hung') hung = true;
-        for (const c of byToken.get(token) ?? []) {
-          if (verdict === false) c.socket.close(4001, 'Session ended');
-          else if (verdict !== true) c.socket.close(1013, 'Session could not be checked; reconnect');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(SESSION_CHECKS_AT_ONCE, tokens.length) }, worker));
-  }
-
-  /**
-   * One session's check: its verdict; null when it failed, or took twice the deadline while other
-   * checks were answered; 'hung' when no check was answered for a whole deadline (`lastAnsweredAt`).
-   */
-  private checkSession(token: string): Promise<boolean | null | 'hung'> {
-    const deadline = this.options.sessionCheckDeadlineMs;
-    const started = performance.now();
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const settle = (verdict: boolean | null | 'hung') => {
-        if (timer) {
-          clearTimeout(timer);
-          this.checkTimers.delete(timer);
-        }
-        timer = undefined;
-        resolve(verdict);
-      };
-      const arm = (ms: number) => {
-        timer = setTimeout(due, Math.max(1, ms));
-        timer.unref();
-        this.checkTimers.add(timer);
-      };
-      const due = () => {
-        if (timer) this.checkTimers.delete(timer);
-        const now = performance.now();
-        const quietSince = Math.max(this.lastAnsweredAt, started);
-        if (now - quietSince >= deadline) return settle('hung');
-        if (now - started >= 2 * deadline) return settle(null);
-        arm(Math.min(quietSince + deadline, started + 2 * deadline) - now);
-      };
-      arm(deadline);
-      // The read itself is not cancelled: it ends when the database answers or the connection fails.
-      this.options.sessionValid(token).then(
-        (valid) => {
-          this.lastAnsweredAt = performance.now();
-          settle(valid);
-        },
-        () => {
-          this.lastAnsweredAt = performance.now();
-          settle(null);
-        },
-      );
-    });
-  }
-
   private accountEvent(event: BusEvent): void {
     if (isAdminEvent(event)) return this.adminEvent(event);
     if (event.type === 'account.sessionsRevoked') {
-      void this.checkSessions(event.userId);
+      void this.sessions.check(this.byUser.get(event.userId) ?? []);
       return;
     }
     const payload = JSON.stringify(event);
@@ -476,10 +315,8 @@ export class StreamHub {
   }
 
   close(): void {
-    this.closed = true;
     this.timers.forEach(clearInterval);
-    this.checkTimers.forEach(clearTimeout);
-    this.checkTimers.clear();
+    this.sessions.close();
     if (this.frameTimer) clearTimeout(this.frameTimer);
     this.unsubscribers.forEach((u) => u());
     for (const c of this.clients) c.socket.close(1001, 'Server shutting down');
