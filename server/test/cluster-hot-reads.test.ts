@@ -15,7 +15,7 @@ import { startLeaderAndFollower } from './helpers/two-instances';
 const PG = process.env.DATABASE_URL ?? '';
 
 describe("a trader's hot reads asked of a follower", { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
-  test("getTrades and getMargins answer the leader's live figures: positions opened through the leader, profit at the leader's newest price", async () => {
+  test("getTrades, getMargins and the working orders answer the leader's live state: positions opened through the leader, profit at the leader's newest price", async () => {
     const { leader, follower, close } = await startLeaderAndFollower();
     try {
       await push(leader, 'EURUSD', 1.2, 1.2002);
@@ -57,6 +57,13 @@ describe("a trader's hot reads asked of a follower", { skip: PG.startsWith('post
       const [after] = await openTrades(onFollower);
       assert.equal(after?.profit, '-102.00', "valued at the leader's newest bid, 1.19");
       assert.equal((await margins(onFollower)).equity, '898.00');
+
+      // The working orders are the leader engine's too: one placed through the leader is listed at once.
+      const placed = await trader.client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1, price: 1.15 });
+      assert.equal(placed.status, 200, JSON.stringify(placed.body));
+      const working = await onFollower.get(`${calls.getPendingOrders.path}?status=pending`);
+      assert.equal(working.status, 200, JSON.stringify(working.body));
+      assert.deepEqual((working.body.data as { orderId: number }[]).map((o) => o.orderId), [placed.body.orderId]);
 
       // A trader's read sent to the follower without a session is refused by the leader as it would
       // be there (the whole call runs on the leader: session and access included).

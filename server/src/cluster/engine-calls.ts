@@ -10,7 +10,7 @@ import type { FastifyReply } from 'fastify';
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
  * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
- * answered from the engine's memory (open positions, account figures), and the two calls that
+ * answered from the engine's memory (open positions, account figures, working orders), and the two calls that
  * value open positions to keep a withdrawal from taking what they need (a withdrawal request, its
  * approval, and the trader's read of what is withdrawable): at the leader's prices, which a follower's relayed ones trail — by a relay's
  * turn, or by as long as Redis is away. Anywhere but on the engine leader they are forwarded to it.
@@ -31,6 +31,7 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.editStatusWithdrawal,
   calls.getTrades,
   calls.getMargins,
+  calls.getPendingOrders,
   calls.getOpenTrades,
   calls.getTraderDetails,
   calls.getWithdrawalRisk,
