@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Group, Loader, Table, Text, TextInput, Tooltip } fro
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { PENDING_REFETCH_MS } from '../api/admin-queries';
+import { PENDING_REFETCH_MS } from '../api/admin/keys';
 import { useSymbols } from '../api/queries';
 import { formatUsd, formatVolume, signOf } from '../format/format';
 import { useAdminFeedState } from './admin-feed';

@@ -1,15 +1,18 @@
-import { Anchor, Box, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { Anchor, Box, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { useAuditLog, type AuditEntry, type AuditFilters } from '../api/admin-queries';
+import { useAuditLog, type AuditEntry } from '../api/admin/audit-log';
+import type { AuditFilters } from '../api/admin/keys';
 import { formatDateTime, formatUsd } from '../format/format';
-import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
 import { REQUEST_STATUS_NAMES } from '../ui/status-badge';
 import { BusyMark, usePhone } from './admin-parts';
 import { ExportButton } from './export-button';
+import { DateTimeText } from './list-page/cells';
+import { datesProblem, DateRangeFields, useFilters } from './list-page/filters';
+import { ListBody } from './list-page/list-body';
+import { FilterGrid, ListPage, ListSummary } from './list-page/list-page';
+import { CursorPager } from './list-page/pagers';
+import { usePageSize, useCursorPaging } from './list-page/paging';
 import { TraderPicker } from './trader-picker';
-import { DateTimeText, usePageSize } from './users-page';
 
 /** What each recorded action means, in the back office's words. */
 const ACTIONS: Record<string, string> = {
@@ -160,182 +163,140 @@ function State({ value, entry }: { value: unknown; entry: AuditEntry }) {
   );
 }
 
+/** A phone lists each entry as a card: what and on what, who and when, then before → after. */
+function AuditCards({ entries, dimmed }: { entries: AuditEntry[]; dimmed: boolean }) {
+  return (
+    <Stack gap={0} role="list" aria-label="Audit log" style={{ opacity: dimmed ? 0.6 : 1 }}>
+      {entries.map((e, i) => (
+        <Stack key={e.id} role="listitem" gap={4} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
+          <Text size="sm" fw={600}>
+            {ACTIONS[e.action] ?? e.action}
+          </Text>
+          <Target entry={e} />
+          <Text size="xs" c="dimmed" className="tp-figure" style={{ overflowWrap: 'anywhere' }}>
+            {e.actorEmail || 'Console'} · {formatDateTime(e.timeStamp)}
+          </Text>
+          <Group gap="xs" align="flex-start" wrap="nowrap">
+            <State value={e.before} entry={e} />
+            <Text size="sm" c="dimmed" aria-label="changed to">
+              →
+            </Text>
+            <State value={e.after} entry={e} />
+          </Group>
+        </Stack>
+      ))}
+    </Stack>
+  );
+}
+
+function AuditTable({ entries, dimmed }: { entries: AuditEntry[]; dimmed: boolean }) {
+  return (
+    <Table.ScrollContainer minWidth={940} type="native">
+      <Table aria-label="Audit log" fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' }, td: { verticalAlign: 'top' } }} style={{ opacity: dimmed ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Who</Table.Th>
+            <Table.Th>Action</Table.Th>
+            <Table.Th>On</Table.Th>
+            <Table.Th>Before</Table.Th>
+            <Table.Th>After</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((e) => (
+            <Table.Tr key={e.id} data-testid={`audit-${e.id}`}>
+              <Table.Td>
+                <DateTimeText value={e.timeStamp} />
+              </Table.Td>
+              <Table.Td maw={220}>
+                <Text size="sm" truncate="end" title={e.actorEmail || 'Console'}>
+                  {e.actorEmail || 'Console'}
+                </Text>
+                <Text size="xs" c="dimmed" className="tp-figure">
+                  {e.ip}
+                </Text>
+              </Table.Td>
+              <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                {ACTIONS[e.action] ?? e.action}
+              </Table.Td>
+              <Table.Td maw={240}>
+                <Target entry={e} />
+              </Table.Td>
+              <Table.Td maw={260}>
+                {/* A state is never squeezed narrower than a word such as 'Pending'. */}
+                <Box miw={110}>
+                  <State value={e.before} entry={e} />
+                </Box>
+              </Table.Td>
+              <Table.Td maw={260}>
+                <Box miw={110}>
+                  <State value={e.after} entry={e} />
+                </Box>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
 /** Audit log: every administrator action with who, when, on what, and the state before and after. */
 export function AuditLogPage() {
   const pageSize = usePageSize();
   const phone = usePhone();
-  const [actorId, setActorId] = useState<string | null>(null);
-  const [subjectId, setSubjectId] = useState<string | null>(null);
-  const [action, setAction] = useState<string | null>(null);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const datesWrong = from !== '' && to !== '' && from > to;
-  const filters: AuditFilters = { actorId: actorId ? Number(actorId) : undefined, subjectId: subjectId ? Number(subjectId) : undefined, action: action ?? undefined, from: from || undefined, to: to || undefined };
-  const filtered = actorId !== null || subjectId !== null || action !== null || from !== '' || to !== '';
-  const clear = () => {
-    setActorId(null);
-    setSubjectId(null);
-    setAction(null);
-    setFrom('');
-    setTo('');
-  };
-  // The id each page starts below; the first page has none. Going back pops the stack. A change of
-  // filter starts again from the newest entries (the pages are kept with the filters they belong to).
-  const filterKey = JSON.stringify([filters, pageSize]);
-  const [paging, setPaging] = useState<{ filterKey: string; cursors: (number | undefined)[] }>({ filterKey, cursors: [undefined] });
-  const cursors = paging.filterKey === filterKey ? paging.cursors : [undefined];
-  const setCursors = (change: (c: (number | undefined)[]) => (number | undefined)[]) => setPaging({ filterKey, cursors: change(cursors) });
-  const before = cursors[cursors.length - 1];
-  const audit = useAuditLog({ before, limit: pageSize, filters }, !datesWrong);
+  const filters = useFilters({ actorId: null as string | null, subjectId: null as string | null, action: null as string | null, from: '', to: '' });
+  const { actorId, subjectId, action, from, to } = filters.values;
+  const problem = datesProblem(from, to);
+  const asked: AuditFilters = { actorId: actorId ? Number(actorId) : undefined, subjectId: subjectId ? Number(subjectId) : undefined, action: action ?? undefined, from: from || undefined, to: to || undefined };
+  // The id each page starts below; a change of filter starts again from the newest entries.
+  const paging = useCursorPaging(JSON.stringify([asked, pageSize]));
+  const audit = useAuditLog({ before: paging.before, limit: pageSize, filters: asked }, problem === null);
   const entries = audit.data?.data ?? [];
   const shown = entries.slice(0, pageSize);
   const hasOlder = entries.length > pageSize;
-  const pageNumber = cursors.length;
-
-  let body: ReactNode;
-  if (datesWrong) body = <EmptyState message="Choose a 'From' date on or before the 'To' date." />;
-  else if (audit.isPending) body = <TableSkeleton rows={pageSize} height={44} />;
-  else if (audit.isError) body = <ErrorState error={audit.error} onRetry={() => void audit.refetch()} title="Could not load the audit log" />;
-  else if (shown.length === 0) {
-    body = filtered ? (
-      <EmptyState
-        message="No recorded actions match these filters."
-        action={
-          <Button variant="light" size="xs" onClick={clear}>
-            Clear filters
-          </Button>
-        }
-      />
-    ) : (
-      <EmptyState message="No administrator actions recorded yet." />
-    );
-  }
-  else if (phone) {
-    // A phone lists each entry as a card: what and on what, who and when, then before → after.
-    body = (
-      <Stack gap={0} role="list" aria-label="Audit log" style={{ opacity: audit.isPlaceholderData ? 0.6 : 1 }}>
-        {shown.map((e, i) => (
-          <Stack key={e.id} role="listitem" gap={4} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
-            <Text size="sm" fw={600}>
-              {ACTIONS[e.action] ?? e.action}
-            </Text>
-            <Target entry={e} />
-            <Text size="xs" c="dimmed" className="tp-figure" style={{ overflowWrap: 'anywhere' }}>
-              {e.actorEmail || 'Console'} · {formatDateTime(e.timeStamp)}
-            </Text>
-            <Group gap="xs" align="flex-start" wrap="nowrap">
-              <State value={e.before} entry={e} />
-              <Text size="sm" c="dimmed" aria-label="changed to">
-                →
-              </Text>
-              <State value={e.after} entry={e} />
-            </Group>
-          </Stack>
-        ))}
-      </Stack>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={940} type="native">
-        <Table aria-label="Audit log" fz="sm" verticalSpacing={8} styles={{ th: { whiteSpace: 'nowrap' }, td: { verticalAlign: 'top' } }} style={{ opacity: audit.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Who</Table.Th>
-              <Table.Th>Action</Table.Th>
-              <Table.Th>On</Table.Th>
-              <Table.Th>Before</Table.Th>
-              <Table.Th>After</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((e) => (
-              <Table.Tr key={e.id} data-testid={`audit-${e.id}`}>
-                <Table.Td>
-                  <DateTimeText value={e.timeStamp} />
-                </Table.Td>
-                <Table.Td maw={220}>
-                  <Text size="sm" truncate="end" title={e.actorEmail || 'Console'}>
-                    {e.actorEmail || 'Console'}
-                  </Text>
-                  <Text size="xs" c="dimmed" className="tp-figure">
-                    {e.ip}
-                  </Text>
-                </Table.Td>
-                <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                  {ACTIONS[e.action] ?? e.action}
-                </Table.Td>
-                <Table.Td maw={240}>
-                  <Target entry={e} />
-                </Table.Td>
-                <Table.Td maw={260}>
-                  {/* A state is never squeezed narrower than a word such as 'Pending'. */}
-                  <Box miw={110}>
-                    <State value={e.before} entry={e} />
-                  </Box>
-                </Table.Td>
-                <Table.Td maw={260}>
-                  <Box miw={110}>
-                    <State value={e.after} entry={e} />
-                  </Box>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
-
-  const pager = !datesWrong && !audit.isPending && !audit.isError && (pageNumber > 1 || hasOlder) && (
-    <Group justify="space-between" mt="md" gap="sm">
-      <Text size="sm" c="dimmed" aria-live="polite">
-        Page {pageNumber}
-      </Text>
-      <Group gap="xs">
-        <Button variant="default" size="xs" leftSection={<IconChevronLeft size={14} aria-hidden />} disabled={pageNumber === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Newer
-        </Button>
-        <Button variant="default" size="xs" rightSection={<IconChevronRight size={14} aria-hidden />} disabled={!hasOlder} onClick={() => setCursors((c) => [...c, shown[shown.length - 1]?.id])}>
-          Older
-        </Button>
-      </Group>
-    </Group>
-  );
+  const rows = { entries: shown, dimmed: audit.isPlaceholderData };
 
   return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Audit Log"
-        description="Every administrator action, newest first: who did what, when, and the state before and after. Entries cannot be changed or removed. The From and To dates are UTC days."
-        actions={audit.isFetching && !audit.isPending ? <BusyMark label="Refreshing the audit log" /> : undefined}
+    <ListPage
+      title="Audit Log"
+      description="Every administrator action, newest first: who did what, when, and the state before and after. Entries cannot be changed or removed. The From and To dates are UTC days."
+      actions={audit.isFetching && !audit.isPending ? <BusyMark label="Refreshing the audit log" /> : undefined}
+    >
+      <FilterGrid columns={5}>
+        <TraderPicker value={actorId} onChange={filters.set('actorId')} label="Done by" placeholder="Anyone" role="anyone" />
+        <TraderPicker value={subjectId} onChange={filters.set('subjectId')} label="About user" placeholder="Any user" role="anyone" />
+        {/* A phone shows two filters a row: the action gets one of its own, so the dates share the next. */}
+        <Select label="Action" placeholder="Any action" data={ACTION_OPTIONS} value={action} onChange={filters.set('action')} clearable searchable nothingFoundMessage="No action matches" style={phone ? { gridColumn: '1 / -1' } : undefined} />
+        <DateRangeFields from={from} to={to} onFrom={filters.set('from')} onTo={filters.set('to')} />
+      </FilterGrid>
+      <ListSummary actions={<ExportButton call="exportAuditLog" input={asked} disabled={problem !== null || (!audit.isPending && shown.length === 0)} what="audit entry" />}>
+        <Text size="sm" c="dimmed">
+          {filters.active ? 'Filtered' : 'All recorded actions'}
+          {filters.active && (
+            <>
+              {' · '}
+              <Anchor component="button" type="button" size="sm" onClick={filters.clear}>
+                Clear filters
+              </Anchor>
+            </>
+          )}
+        </Text>
+      </ListSummary>
+      <ListBody
+        query={audit}
+        count={shown.length}
+        problem={problem}
+        skeleton={{ rows: pageSize, height: 44 }}
+        errorTitle="Could not load the audit log"
+        empty="No administrator actions recorded yet."
+        filters={filters}
+        emptyFiltered="No recorded actions match these filters."
+        cards={() => <AuditCards {...rows} />}
+        table={() => <AuditTable {...rows} />}
+        pager={<CursorPager pageNumber={paging.pageNumber} hasOlder={hasOlder} onNewer={paging.newer} onOlder={() => paging.older(shown[shown.length - 1]?.id)} />}
       />
-      <Paper p="lg">
-        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm" mb="md">
-          <TraderPicker value={actorId} onChange={setActorId} label="Done by" placeholder="Anyone" role="anyone" />
-          <TraderPicker value={subjectId} onChange={setSubjectId} label="About user" placeholder="Any user" role="anyone" />
-          {/* A phone shows two filters a row: the action gets one of its own, so the dates share the next. */}
-          <Select label="Action" placeholder="Any action" data={ACTION_OPTIONS} value={action} onChange={setAction} clearable searchable nothingFoundMessage="No action matches" style={phone ? { gridColumn: '1 / -1' } : undefined} />
-          <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} max={to || undefined} />
-          <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} min={from || undefined} error={datesWrong ? 'Must be on or after From' : undefined} />
-        </SimpleGrid>
-        <Group justify="space-between" gap="xs" mb="sm" mih={30}>
-          <Text size="sm" c="dimmed">
-            {filtered ? 'Filtered' : 'All recorded actions'}
-            {filtered && (
-              <>
-                {' · '}
-                <Anchor component="button" type="button" size="sm" onClick={clear}>
-                  Clear filters
-                </Anchor>
-              </>
-            )}
-          </Text>
-          <ExportButton call="exportAuditLog" input={filters} disabled={datesWrong || (!audit.isPending && shown.length === 0)} what="audit entry" />
-        </Group>
-        {body}
-        {pager}
-      </Paper>
-    </Stack>
+    </ListPage>
   );
 }

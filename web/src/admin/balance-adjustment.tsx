@@ -1,15 +1,17 @@
 import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconScale } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { negatedMoney, sumMoney } from '../api/admin-queries';
 import { errorMessage } from '../api/client';
 import { useAddBalanceOperation, useBalanceOperations, type BalanceOperationRow } from '../api/money-tools-queries';
 import { formatDateTime, formatUsd, signOf } from '../format/format';
+import { negatedMoney, sumMoney } from '../format/money-sum';
 import { AmountInput, newIdempotencyKey } from '../money/money-form';
-import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastSuccess } from '../ui/toast';
-import { badgeStyles, RecordItem, RecordList, RecordTable, SignedUsd, usePhone } from './admin-parts';
-import { DateTimeText, TablePager, usePageSize } from './users-page';
+import { badgeStyles, RecordItem, RecordList, RecordTable, SignedUsd } from './admin-parts';
+import { DateTimeText } from './list-page/cells';
+import { ListBody } from './list-page/list-body';
+import { TablePager } from './list-page/pagers';
+import { usePaging } from './list-page/paging';
 
 /**
  * Manual balance operations on the back office's trader page: a balance adjustment (money the
@@ -211,19 +213,21 @@ function TypeBadge({ type }: { type: BalanceOperationRow['type'] }) {
 
 /** The trader page's "Balance operations" tab: every adjustment and credit operation, newest first. */
 export function BalanceOperations({ traderId }: { traderId: number }) {
-  const phone = usePhone();
-  const pageSize = usePageSize();
-  const [page, setPage] = useState(1);
-  const ops = useBalanceOperations(traderId, pageSize, (page - 1) * pageSize);
-  if (ops.isPending) return <TableSkeleton rows={4} />;
-  if (ops.isError) return <ErrorState error={ops.error} onRetry={() => void ops.refetch()} title="Could not load the balance operations" />;
-  if (ops.data.total === 0) return <EmptyState message="No balance adjustments or credit yet. Use Adjust balance above to make one." />;
-  const pager = <TablePager page={page} pageSize={pageSize} total={ops.data.total} onChange={setPage} label="Balance operations" />;
-  if (phone) {
-    return (
-      <>
+  const paging = usePaging(String(traderId));
+  const ops = useBalanceOperations(traderId, paging.pageSize, paging.offset);
+  const rows = ops.data?.data ?? [];
+  const total = ops.data?.total ?? 0;
+  return (
+    <ListBody
+      query={ops}
+      count={total}
+      skeleton={{ rows: 4 }}
+      errorTitle="Could not load the balance operations"
+      empty="No balance adjustments or credit yet. Use Adjust balance above to make one."
+      pager={<TablePager page={paging.page} pageSize={paging.pageSize} total={total} onChange={paging.setPage} label="Balance operations" />}
+      cards={() => (
         <RecordList label="Balance operations" dimmed={ops.isPlaceholderData}>
-          {ops.data.data.map((r) => (
+          {rows.map((r) => (
             <RecordItem key={r.id} title={<TypeBadge type={r.type} />} subtitle={`${formatDateTime(r.timeStamp)} · by ${r.createdBy}`} aside={<SignedUsd value={r.amount} />}>
               <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {r.reason}
@@ -234,53 +238,49 @@ export function BalanceOperations({ traderId }: { traderId: number }) {
             </RecordItem>
           ))}
         </RecordList>
-        {pager}
-      </>
-    );
-  }
-  return (
-    <>
-      <RecordTable
-        label="Balance operations"
-        minWidth={820}
-        dimmed={ops.isPlaceholderData}
-        head={
-          <>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th className="tp-num">Amount (USD)</Table.Th>
-            <Table.Th className="tp-num">After (USD)</Table.Th>
-            <Table.Th>Reason (shown to the trader)</Table.Th>
-            <Table.Th>By</Table.Th>
-          </>
-        }
-      >
-        {ops.data.data.map((r) => (
-          <Table.Tr key={r.id}>
-            <Table.Td>
-              <DateTimeText value={r.timeStamp} />
-            </Table.Td>
-            <Table.Td>
-              <TypeBadge type={r.type} />
-            </Table.Td>
-            <Table.Td className="tp-num">
-              <SignedUsd value={r.amount} />
-            </Table.Td>
-            <Table.Td className="tp-num">{formatUsd(r.after)}</Table.Td>
-            <Table.Td maw={320}>
-              <Text size="sm" lineClamp={2} title={r.reason} style={{ overflowWrap: 'anywhere' }}>
-                {r.reason}
-              </Text>
-            </Table.Td>
-            <Table.Td maw={200}>
-              <Text size="sm" truncate="end" title={r.createdBy}>
-                {r.createdBy}
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </RecordTable>
-      {pager}
-    </>
+      )}
+      table={() => (
+        <RecordTable
+          label="Balance operations"
+          minWidth={820}
+          dimmed={ops.isPlaceholderData}
+          head={
+            <>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th className="tp-num">Amount (USD)</Table.Th>
+              <Table.Th className="tp-num">After (USD)</Table.Th>
+              <Table.Th>Reason (shown to the trader)</Table.Th>
+              <Table.Th>By</Table.Th>
+            </>
+          }
+        >
+          {rows.map((r) => (
+            <Table.Tr key={r.id}>
+              <Table.Td>
+                <DateTimeText value={r.timeStamp} />
+              </Table.Td>
+              <Table.Td>
+                <TypeBadge type={r.type} />
+              </Table.Td>
+              <Table.Td className="tp-num">
+                <SignedUsd value={r.amount} />
+              </Table.Td>
+              <Table.Td className="tp-num">{formatUsd(r.after)}</Table.Td>
+              <Table.Td maw={320}>
+                <Text size="sm" lineClamp={2} title={r.reason} style={{ overflowWrap: 'anywhere' }}>
+                  {r.reason}
+                </Text>
+              </Table.Td>
+              <Table.Td maw={200}>
+                <Text size="sm" truncate="end" title={r.createdBy}>
+                  {r.createdBy}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </RecordTable>
+      )}
+    />
   );
 }

@@ -1,15 +1,15 @@
-import { Alert, Button, Group, Modal, Paper, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconPencil, IconPlus } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
-import { useAddPaymentAccount, useEditPaymentAccountStatus, usePaymentAccounts, type PaymentAccountRow } from '../api/admin-queries';
+import { useState } from 'react';
+import { useAddPaymentAccount, useEditPaymentAccountStatus, usePaymentAccounts, type PaymentAccountRow } from '../api/admin/payment-accounts';
 import { useEditPaymentAccount } from '../api/back-office-queries';
 import { errorMessage } from '../api/client';
 import { formatDate } from '../format/format';
-import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
-import { toastError, toastSuccess } from '../ui/toast';
-import { usePhone } from './admin-parts';
-import { useRowDialog } from './users-page';
+import { toastSuccess } from '../ui/toast';
+import { ListBody } from './list-page/list-body';
+import { ListPage } from './list-page/list-page';
+import { toastOutcome, useRowDialog } from './list-page/row-action';
 
 /** The limits and messages of addNewPayments.php's schema (and editPayments.php's), checked here first so a typo costs no round trip. */
 const LIMITS = { name: 100, number: 64, moreInfo: 500 } as const;
@@ -102,12 +102,8 @@ function EditButton({ account, onEdit }: { account: PaymentAccountRow; onEdit: (
 function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
   const edit = useEditPaymentAccountStatus();
   const active = account.isActive === '1';
-  const toggle = (next: boolean) =>
-    // The switch moves at once (optimistic, in the cache) and moves back if the server refuses.
-    edit.mutateAsync({ id: account.id, isActive: next ? '1' : '0' }).then(
-      (answer) => toastSuccess(answer.message),
-      (err: unknown) => toastError(errorMessage(err)),
-    );
+  // The switch moves at once (optimistic, in the cache) and moves back if the server refuses.
+  const toggle = (next: boolean) => toastOutcome(edit.mutateAsync({ id: account.id, isActive: next ? '1' : '0' }));
   return (
     <Switch
       checked={active}
@@ -122,10 +118,90 @@ function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
   );
 }
 
+/** A phone lists the accounts as cards, the switch beside each name. */
+function AccountCards({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (account: PaymentAccountRow) => void }) {
+  return (
+    <Stack gap={0} role="list" aria-label="Payment accounts">
+      {rows.map((a, i) => (
+        <Stack key={a.id} role="listitem" gap={2} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
+          <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+            <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {a.name}
+            </Text>
+            <ActiveSwitch account={a} />
+          </Group>
+          <Text size="sm" className="tp-figure" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
+            {a.number}
+          </Text>
+          {a.moreInfo && (
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+              {a.moreInfo}
+            </Text>
+          )}
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              Added {formatDate(a.createdAt)}
+            </Text>
+            <EditButton account={a} onEdit={onEdit} />
+          </Group>
+        </Stack>
+      ))}
+    </Stack>
+  );
+}
+
+function AccountTable({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (account: PaymentAccountRow) => void }) {
+  return (
+    <Table.ScrollContainer minWidth={760} type="native">
+      <Table aria-label="Payment accounts" fz="sm" verticalSpacing={10}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Number</Table.Th>
+            <Table.Th>More info</Table.Th>
+            <Table.Th>Added</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((a) => (
+            <Table.Tr key={a.id}>
+              <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                {a.name}
+              </Table.Td>
+              <Table.Td className="tp-figure">{a.number}</Table.Td>
+              <Table.Td maw={360}>
+                {a.moreInfo ? (
+                  <Text size="sm" lineClamp={2} title={a.moreInfo}>
+                    {a.moreInfo}
+                  </Text>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td className="tp-figure">{formatDate(a.createdAt)}</Table.Td>
+              <Table.Td>
+                <ActiveSwitch account={a} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <EditButton account={a} onEdit={onEdit} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
 /** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch, the Add Account dialog and Edit. */
 export function PaymentAccountsPage() {
   const accounts = usePaymentAccounts();
-  const phone = usePhone();
   const [adding, setAdding] = useState(false);
   const editing = useRowDialog<PaymentAccountRow>();
   const rows = accounts.data?.data ?? [];
@@ -135,107 +211,38 @@ export function PaymentAccountsPage() {
     </Button>
   );
 
-  let body: ReactNode;
-  if (accounts.isPending) body = <TableSkeleton rows={4} />;
-  else if (accounts.isError) body = <ErrorState error={accounts.error} onRetry={() => void accounts.refetch()} title="Could not load the payment accounts" />;
-  else if (rows.length === 0) body = <EmptyState message="No payment accounts yet. Add the accounts traders can deposit to." action={addButton} />;
-  else if (phone) {
-    // A phone lists the accounts as cards, the switch beside each name.
-    body = (
-      <Stack gap={0} role="list" aria-label="Payment accounts">
-        {rows.map((a, i) => (
-          <Stack key={a.id} role="listitem" gap={2} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }}>
-            <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {a.name}
-              </Text>
-              <ActiveSwitch account={a} />
-            </Group>
-            <Text size="sm" className="tp-figure" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-              {a.number}
-            </Text>
-            {a.moreInfo && (
-              <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
-                {a.moreInfo}
-              </Text>
-            )}
-            <Group justify="space-between" gap="xs" wrap="nowrap">
-              <Text size="xs" c="dimmed">
-                Added {formatDate(a.createdAt)}
-              </Text>
-              <EditButton account={a} onEdit={editing.open} />
-            </Group>
-          </Stack>
-        ))}
-      </Stack>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={760} type="native">
-        <Table aria-label="Payment accounts" fz="sm" verticalSpacing={10}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Number</Table.Th>
-              <Table.Th>More info</Table.Th>
-              <Table.Th>Added</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((a) => (
-              <Table.Tr key={a.id}>
-                <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                  {a.name}
-                </Table.Td>
-                <Table.Td className="tp-figure">{a.number}</Table.Td>
-                <Table.Td maw={360}>
-                  {a.moreInfo ? (
-                    <Text size="sm" lineClamp={2} title={a.moreInfo}>
-                      {a.moreInfo}
-                    </Text>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      —
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td className="tp-figure">{formatDate(a.createdAt)}</Table.Td>
-                <Table.Td>
-                  <ActiveSwitch account={a} />
-                </Table.Td>
-                <Table.Td ta="right">
-                  <EditButton account={a} onEdit={editing.open} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
-
   const activeCount = rows.filter((a) => a.isActive === '1').length;
   return (
-    <Stack gap="lg">
-      <PageHeader title="Admin Accounts" description="The payment accounts traders deposit to. Only active accounts are offered on the deposit screen." actions={addButton} />
-      <Paper p="lg">
-        {accounts.data && rows.length > 0 && (
-          <Text size="sm" c="dimmed" mb="md" className="tp-figure">
-            {rows.length} {rows.length === 1 ? 'account' : 'accounts'} · {activeCount} active
-          </Text>
-        )}
-        {body}
-      </Paper>
-      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
-        <AccountForm onDone={() => setAdding(false)} />
-      </Modal>
-      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={editing.opened} onClose={editing.close} title={editing.row ? `Edit ${editing.row.name}` : ''} centered>
-        {editing.row && <AccountForm key={editing.row.id} account={editing.row} onDone={editing.close} />}
-      </Modal>
-    </Stack>
+    <ListPage
+      title="Admin Accounts"
+      description="The payment accounts traders deposit to. Only active accounts are offered on the deposit screen."
+      actions={addButton}
+      dialogs={
+        <>
+          <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
+            <AccountForm onDone={() => setAdding(false)} />
+          </Modal>
+          <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={editing.opened} onClose={editing.close} title={editing.row ? `Edit ${editing.row.name}` : ''} centered>
+            {editing.row && <AccountForm key={editing.row.id} account={editing.row} onDone={editing.close} />}
+          </Modal>
+        </>
+      }
+    >
+      {accounts.data && rows.length > 0 && (
+        <Text size="sm" c="dimmed" mb="md" className="tp-figure">
+          {rows.length} {rows.length === 1 ? 'account' : 'accounts'} · {activeCount} active
+        </Text>
+      )}
+      <ListBody
+        query={accounts}
+        count={rows.length}
+        skeleton={{ rows: 4 }}
+        errorTitle="Could not load the payment accounts"
+        empty="No payment accounts yet. Add the accounts traders can deposit to."
+        emptyAction={addButton}
+        cards={() => <AccountCards rows={rows} onEdit={editing.open} />}
+        table={() => <AccountTable rows={rows} onEdit={editing.open} />}
+      />
+    </ListPage>
   );
 }

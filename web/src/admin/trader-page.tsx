@@ -1,45 +1,20 @@
 import 'flag-icons/css/flag-icons.min.css';
-import { Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconKey } from '@tabler/icons-react';
-import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useClosedTrades, useMoneyRequests, useTraderDetails, type TraderDetails } from '../api/admin-queries';
+import { useTraderDetails, type TraderDetails } from '../api/admin/users';
 import { ApiError } from '../api/client';
 import { useSession } from '../api/queries';
-import { formatBalance, formatDate, formatDateTime, formatPercent, formatPrice, formatUsd, formatVolume } from '../format/format';
+import { formatBalance, formatDate, formatDateTime, formatPercent, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
-import { ActivityRecords } from '../ui/activity-list';
-import { RequestStatusBadge } from '../ui/status-badge';
-import { AmountAndStatus, badgeStyles, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
-import { profitAt, symbolsFor, useLivePrices } from './live-profit';
+import { badgeStyles, SignedUsd, usePhone } from './admin-parts';
 import { BalanceOperationButton, BalanceOperations } from './balance-adjustment';
+import { useRowDialog } from './list-page/row-action';
+import { Activity, ClosedTrades, MoneyRequests, OpenPositions } from './trader-lists';
 import { TraderPendingOrders } from './trader-pending-orders';
-import { ActiveCell, ChangePasswordForm, DateTimeText, DeactivateDialog, TablePager, usePageSize, useRowDialog, type EditableUser } from './users-page';
-
-const CLOSE_REASONS = { manual: 'Trader', admin: 'Admin', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
-
-/** A phone record's title: symbol, side and volume, and the ticket or order number. */
-function TradeTitle({ symbol, side, volume, id }: { symbol: string; side: ReactNode; volume: number; id: number }) {
-  return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="sm" fw={600}>
-        {symbol}
-      </Text>
-      {side}
-      <Text size="xs" className="tp-figure">
-        {formatVolume(volume)}
-      </Text>
-      <Text size="xs" c="dimmed" className="tp-figure">
-        #{id}
-      </Text>
-    </Group>
-  );
-}
-
-/** SL / TP as the tables show them, '—' for none. */
-const levels = (sl: number | null, tp: number | null, digits: number) => `SL ${sl ? formatPrice(sl, digits) : '—'} · TP ${tp ? formatPrice(tp, digits) : '—'}`;
+import { ActiveCell, ChangePasswordDialog, DeactivateDialog, type EditableUser } from './user-actions';
 
 function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -64,290 +39,6 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
         {children}
       </Text>
     </>
-  );
-}
-
-function OpenPositions({ details }: { details: TraderDetails }) {
-  const info = useSymbolInfo();
-  const price = useLivePrices(symbolsFor(details.openTrades, info));
-  const phone = usePhone();
-  // What a position shows at the live price: the price it would close at, and its profit.
-  const live = (p: TraderDetails['openTrades'][number]) => {
-    const side = p.type === 'Buy' ? 'buy' : 'sell';
-    const q = price(p.symbol);
-    return {
-      digits: info.get(p.symbol)?.digits ?? 5,
-      now: (side === 'buy' ? (q?.bid ?? p.bid) : (q?.ask ?? p.ask)) ?? null,
-      profit: profitAt({ symbol: p.symbol, side, volume: p.volume, openPrice: p.orginalPrice, serverProfit: p.profit }, info.get(p.symbol), price, info),
-    };
-  };
-  if (details.openTrades.length === 0) return <EmptyState message="No open positions." />;
-  if (phone) {
-    return (
-      <RecordList label="Open positions">
-        {details.openTrades.map((p) => {
-          const { digits, now, profit } = live(p);
-          return (
-            <RecordItem
-              key={p.ticket}
-              title={<TradeTitle symbol={p.symbol} side={<SideBadge side={p.type} />} volume={p.volume} id={p.ticket} />}
-              subtitle={`Opened ${formatDateTime(p.timeStamp)}`}
-              aside={<SignedUsd value={profit} />}
-            >
-              <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-                {formatPrice(p.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)} · {levels(p.stopLoss, p.takeProfit, digits)}
-              </Text>
-            </RecordItem>
-          );
-        })}
-      </RecordList>
-    );
-  }
-  return (
-    <RecordTable
-      label="Open positions"
-      minWidth={880}
-      head={
-        <>
-          <TradeLeadHeads />
-          <Table.Th className="tp-num">Open price</Table.Th>
-          <Table.Th className="tp-num">SL / TP</Table.Th>
-          <Table.Th className="tp-num">Current price</Table.Th>
-          <Table.Th className="tp-num">Profit (USD)</Table.Th>
-          <Table.Th>Opened</Table.Th>
-        </>
-      }
-    >
-      {details.openTrades.map((p) => {
-        const { digits, now, profit } = live(p);
-        return (
-          <Table.Tr key={p.ticket}>
-            <TradeLeadCells id={p.ticket} symbol={p.symbol} side={p.type} volume={p.volume} />
-            <Table.Td className="tp-num">{formatPrice(p.orginalPrice, digits)}</Table.Td>
-            <Table.Td className="tp-num" c="dimmed">
-              {p.stopLoss ? formatPrice(p.stopLoss, digits) : '—'} / {p.takeProfit ? formatPrice(p.takeProfit, digits) : '—'}
-            </Table.Td>
-            <Table.Td className="tp-num">{now === null ? '—' : formatPrice(now, digits)}</Table.Td>
-            <Table.Td className="tp-num">
-              <SignedUsd value={profit} />
-            </Table.Td>
-            <Table.Td>
-              <DateTimeText value={p.timeStamp} />
-            </Table.Td>
-          </Table.Tr>
-        );
-      })}
-    </RecordTable>
-  );
-}
-
-/**
- * One of the trader's paged lists: its query for the page shown, the pager under it, and what to show
- * instead of rows while it loads, when it failed or when it is empty (`instead`, null once there are rows).
- */
-function useTraderPages<T extends { total: number }>(useList: (paging: { traderId: number; limit: number; offset: number }) => UseQueryResult<T>, traderId: number, text: { label: string; error: string; empty: string }) {
-  const pageSize = usePageSize();
-  const [page, setPage] = useState(1);
-  const query = useList({ traderId, limit: pageSize, offset: (page - 1) * pageSize });
-  let instead: ReactNode = null;
-  if (query.isPending) instead = <TableSkeleton rows={5} />;
-  else if (query.isError) instead = <ErrorState error={query.error} onRetry={() => void query.refetch()} title={text.error} />;
-  else if (query.data.total === 0) instead = <EmptyState message={text.empty} />;
-  const pager = query.data ? <TablePager page={page} pageSize={pageSize} total={query.data.total} onChange={setPage} label={text.label} /> : null;
-  return { query, pager, instead };
-}
-
-function ClosedTrades({ traderId }: { traderId: number }) {
-  const info = useSymbolInfo();
-  const phone = usePhone();
-  const { query: closed, pager, instead } = useTraderPages(useClosedTrades, traderId, { label: 'Closed trades', error: 'Could not load the closed trades', empty: 'No closed trades yet.' });
-  if (instead || !closed.data) return instead;
-  if (phone) {
-    return (
-      <>
-        <RecordList label="Closed trades" dimmed={closed.isPlaceholderData}>
-          {closed.data.data.map((r) => {
-            const digits = info.get(r.symbol)?.digits ?? 5;
-            return (
-              <RecordItem key={r.ID} title={<TradeTitle symbol={r.symbol} side={<SideBadge side={r.tradeType} />} volume={r.volume} id={r.ID} />} subtitle={`Closed ${formatDateTime(r.closeTime)}`} aside={<SignedUsd value={r.profit} />}>
-                <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-                  {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)} · closed by {CLOSE_REASONS[r.closeReason].toLowerCase()}
-                </Text>
-              </RecordItem>
-            );
-          })}
-        </RecordList>
-        {pager}
-      </>
-    );
-  }
-  return (
-    <>
-      <RecordTable
-        label="Closed trades"
-        minWidth={860}
-        dimmed={closed.isPlaceholderData}
-        head={
-          <>
-            <TradeLeadHeads />
-            <Table.Th className="tp-num">Open / close price</Table.Th>
-            <Table.Th className="tp-num">Profit (USD)</Table.Th>
-            <Table.Th>Closed by</Table.Th>
-            <Table.Th>Closed</Table.Th>
-          </>
-        }
-      >
-        {closed.data.data.map((r) => {
-          const digits = info.get(r.symbol)?.digits ?? 5;
-          return (
-            <Table.Tr key={r.ID}>
-              <TradeLeadCells id={r.ID} symbol={r.symbol} side={r.tradeType} volume={r.volume} />
-              <Table.Td className="tp-num">
-                {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)}
-              </Table.Td>
-              <Table.Td className="tp-num">
-                <SignedUsd value={r.profit} />
-              </Table.Td>
-              <Table.Td>{CLOSE_REASONS[r.closeReason]}</Table.Td>
-              <Table.Td>
-                <DateTimeText value={r.closeTime} />
-              </Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </RecordTable>
-      {pager}
-    </>
-  );
-}
-
-function MoneyRequests({ traderId }: { traderId: number }) {
-  const phone = usePhone();
-  const { query: requests, pager, instead } = useTraderPages(useMoneyRequests, traderId, { label: 'Money requests', error: 'Could not load the money requests', empty: 'No deposit or withdrawal requests yet.' });
-  if (instead || !requests.data) return instead;
-  if (phone) {
-    return (
-      <>
-        <RecordList label="Money requests" dimmed={requests.isPlaceholderData}>
-          {requests.data.data.map((r) => (
-            <RecordItem
-              key={r.id}
-              title={
-                <Text size="sm" fw={600}>
-                  {r.type === 'deposit' ? 'Deposit' : 'Withdrawal'}{' '}
-                  <Text span size="xs" c="dimmed" fw={400} className="tp-figure">
-                    #{r.id}
-                  </Text>
-                </Text>
-              }
-              subtitle={`${r.paymentAccount}${r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}`}
-              aside={<AmountAndStatus amount={r.amount} status={r.status} />}
-            >
-              <Text size="xs" c="dimmed" className="tp-figure">
-                Requested {formatDateTime(r.timeStamp)}
-              </Text>
-              {r.decidedAt && (
-                <Text size="xs" c="dimmed" className="tp-figure">
-                  Decided {formatDateTime(r.decidedAt)}
-                </Text>
-              )}
-            </RecordItem>
-          ))}
-        </RecordList>
-        {pager}
-      </>
-    );
-  }
-  return (
-    <>
-      <RecordTable
-        label="Money requests"
-        minWidth={760}
-        dimmed={requests.isPlaceholderData}
-        head={
-          <>
-            <Table.Th>Request</Table.Th>
-            <Table.Th>Kind</Table.Th>
-            <Table.Th>Account</Table.Th>
-            <Table.Th className="tp-num">Amount (USD)</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Requested</Table.Th>
-            <Table.Th>Decided</Table.Th>
-          </>
-        }
-      >
-        {requests.data.data.map((r) => (
-          <Table.Tr key={r.id}>
-            <Table.Td className="tp-figure" c="dimmed">
-              #{r.id}
-            </Table.Td>
-            <Table.Td>{r.type === 'deposit' ? 'Deposit' : 'Withdrawal'}</Table.Td>
-            <Table.Td maw={220}>
-              <Text size="sm" truncate="end" title={r.paymentAccount}>
-                {r.paymentAccount}
-              </Text>
-              {r.paymentGatewayName && (
-                <Text size="xs" c="dimmed" truncate="end" title={r.paymentGatewayName}>
-                  to {r.paymentGatewayName}
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td className="tp-num" fw={650}>
-              {formatUsd(r.amount)}
-            </Table.Td>
-            <Table.Td>
-              <RequestStatusBadge status={r.status} />
-            </Table.Td>
-            <Table.Td>
-              <DateTimeText value={r.timeStamp} />
-            </Table.Td>
-            <Table.Td>{r.decidedAt ? <DateTimeText value={r.decidedAt} /> : <Text size="sm" c="dimmed">—</Text>}</Table.Td>
-          </Table.Tr>
-        ))}
-      </RecordTable>
-      {pager}
-    </>
-  );
-}
-
-function Activity({ details }: { details: TraderDetails }) {
-  const phone = usePhone();
-  if (details.activity.length === 0) return <EmptyState message="No activity yet." />;
-  if (phone) return <ActivityRecords entries={details.activity} />;
-  return (
-    <RecordTable
-      label="Recent activity"
-      minWidth={680}
-      head={
-        <>
-          <Table.Th>When</Table.Th>
-          <Table.Th>Activity</Table.Th>
-          <Table.Th>Details</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>IP</Table.Th>
-        </>
-      }
-    >
-      {details.activity.map((a) => (
-        <Table.Tr key={a.id}>
-          <Table.Td>
-            <DateTimeText value={a.timeStamp} />
-          </Table.Td>
-          <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-            {a.activity}
-          </Table.Td>
-          <Table.Td maw={360}>
-            <Text size="sm" lineClamp={2} title={a.details}>
-              {a.details}
-            </Text>
-          </Table.Td>
-          <Table.Td>{a.status}</Table.Td>
-          <Table.Td className="tp-figure" c="dimmed">
-            {a.ip}
-          </Table.Td>
-        </Table.Tr>
-      ))}
-    </RecordTable>
   );
 }
 
@@ -417,9 +108,7 @@ function TraderView({ details }: { details: TraderDetails }) {
         </Group>
       </div>
       <DeactivateDialog trader={deactivate.row} opened={deactivate.opened} onClose={deactivate.close} />
-      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={password.opened} onClose={password.close} title={`Change password of ${name}`} centered>
-        {password.row && <ChangePasswordForm key={password.row.id} trader={password.row} onDone={password.close} />}
-      </Modal>
+      <ChangePasswordDialog trader={password.row} opened={password.opened} onClose={password.close} />
 
       <Paper p="lg">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="lg" verticalSpacing="md">

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { TraderDetails } from '../api/admin-queries';
+import type { TraderDetails } from '../api/admin/users';
 import { useAdminCancelOrder, useAdminModifyOrder } from '../api/back-office-queries';
 import { errorMessage } from '../api/client';
 import { formatDateTime, formatPrice, formatVolume } from '../format/format';
@@ -10,7 +10,8 @@ import { PendingOrderModal, type OrderModifier } from '../terminal/modify-order-
 import { EmptyState } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 import { negativeButton, RecordItem, RecordList, RecordTable, usePhone, useSymbolInfo } from './admin-parts';
-import { DateTimeText, useRowDialog } from './users-page';
+import { DateTimeText } from './list-page/cells';
+import { useRowDialog } from './list-page/row-action';
 
 type Order = TraderDetails['pendingOrders'][number];
 

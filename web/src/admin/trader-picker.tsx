@@ -1,7 +1,7 @@
 import { Select, type ComboboxItem, type OptionsFilter } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
-import { useTraders, type TraderRow } from '../api/admin-queries';
+import { useTraders, type TraderRow } from '../api/admin/users';
 import { BusyMark } from './admin-parts';
 
 /** How many traders the picker offers for one search: the first by name; typing narrows them. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { adminQueryKeys } from './admin-queries';
+import { adminQueryKeys } from './admin/keys';
 import { callApi, type CallInput } from './client';
 import { queryKeys } from './queries';
 

@@ -1,10 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { adminQueryKeys, PENDING_REFETCH_MS } from './admin-queries';
+import { adminQueryKeys, PENDING_REFETCH_MS } from './admin/keys';
 import { callApi, type CallInput, type CallOutput } from './client';
 
 /**
  * The back office's money tools: balance adjustments and credit, internal notes on money requests,
- * and the figures beside the withdrawal queue. Built like admin-queries.ts; every key starts with
+ * and the figures beside the withdrawal queue. Built like the hooks of api/admin/; every key starts with
  * 'admin', so signing out and the admin feed's broad invalidations reach them too.
  */
 export const moneyToolKeys = {

@@ -2,9 +2,12 @@ import { Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeI
 import { IconArrowRight, IconCash, IconChartCandle, IconUsers, IconWallet, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { sumMoney, useOpenTrades, usePendingDeposits, usePendingWithdrawals, useTraders } from '../api/admin-queries';
+import { useOpenTrades } from '../api/admin/trades';
+import { useTraders } from '../api/admin/users';
 import { errorMessage } from '../api/client';
+import { useLivePendingDeposits, useLivePendingWithdrawals } from '../admin/live-queue';
 import { formatUsd, signOf } from '../format/format';
+import { sumMoney } from '../format/money-sum';
 
 interface CardQuery {
   isPending: boolean;
@@ -68,11 +71,11 @@ function OverviewCard({ label, icon: CardIcon, query, value, detail, link }: { l
 
 /**
  * The administrator's dashboard home: the queues that need a decision, who trades, and what is open.
- * The pending queues refresh on their own (admin-queries.ts), so the counts stay current.
+ * The pending queues refresh on their own (admin/live-queue.ts), so the counts stay current.
  */
 export function AdminOverview() {
-  const deposits = usePendingDeposits();
-  const withdrawals = usePendingWithdrawals();
+  const deposits = useLivePendingDeposits();
+  const withdrawals = useLivePendingWithdrawals();
   // Only the counts are wanted: one row each, with counts of every match (computed on the server).
   const traders = useTraders({ role: 'trader', limit: 1 });
   const openTrades = useOpenTrades({ limit: 1 });
