@@ -50,4 +50,20 @@ export default tseslint.config(
       }],
     },
   },
+
+  // The server's floors, inner to outer: domain; storage and bus; services; market and trading;
+  // transport and cluster; plugins; app. A file imports from its own floor or those below it.
+  ...[
+    { files: ['server/src/storage/**/*.ts', 'server/src/bus/**/*.ts'], above: ['services', 'market', 'trading', 'transport', 'cluster', 'plugins'] },
+    { files: ['server/src/services/**/*.ts'], above: ['market', 'trading', 'transport', 'cluster', 'plugins'] },
+    { files: ['server/src/market/**/*.ts', 'server/src/trading/**/*.ts'], above: ['transport', 'cluster', 'plugins'] },
+    { files: ['server/src/transport/**/*.ts', 'server/src/cluster/**/*.ts'], above: ['plugins'] },
+  ].map(({ files, above }) => ({
+    files,
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: above.map((floor) => `**/${floor}/**`), message: 'Imports go down the server\'s floors, never up (docs/architecture.md).' }],
+      }],
+    },
+  })),
 );
