@@ -3,8 +3,6 @@ import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { mantineStyles } from './build/mantine-styles';
 import { pageFrames } from './build/page-frames';
-import { klinechartsLeanFrames } from './build/klinecharts-lean-frames';
-import { klinechartsTextWidths } from './build/klinecharts-text-widths';
 import { routePreloads, type RoutePreload } from './build/route-preloads';
 
 /**
@@ -34,7 +32,7 @@ const ROUTE_PRELOADS: RoutePreload[] = [
 // The server serves web/dist on the same origin as the API, sending the brotli or gzip file beside
 // each asset when the browser accepts it; in development Vite proxies /api to the server.
 export default defineConfig({
-  plugins: [react(), klinechartsTextWidths(), klinechartsLeanFrames(), routePreloads(ROUTE_PRELOADS), pageFrames(), mantineStyles(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
+  plugins: [react(), routePreloads(ROUTE_PRELOADS), pageFrames(), mantineStyles(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, deleteOriginalAssets: false })],
   server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } } },
   build: {
     outDir: 'dist',

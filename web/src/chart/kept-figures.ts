@@ -17,9 +17,9 @@ export interface FigureFrame {
 const DEFAULT_STYLE: DrawingData = { color: '#1c7ed6', width: 1 };
 
 /**
- * Set on a drawing's overlay while its figures read the forming candle's close: the build step over
- * KLineChart (web/build/klinecharts-unchanged-layers.ts) then redraws the drawings' canvas on every
- * tick, which it otherwise keeps while nothing else a drawing is drawn from changes.
+ * Set on a drawing's overlay while its figures read the forming candle's close: our patch of
+ * KLineChart (patches/klinecharts+10.0.2+002+unchanged-layers.patch) then redraws the drawings'
+ * canvas on every tick, which it otherwise keeps while nothing else a drawing is drawn from changes.
  */
 export const READS_FORMING_CANDLE: unique symbol = Symbol.for('tradeport.chart.readsFormingCandle');
 
@@ -111,7 +111,7 @@ export function keptFigures<T>(tool: ToolDefinition, toFigures: (shapes: Shape[]
     });
     const figures = toFigures(shapes, style);
     kept.set(overlay, { inputs: inputsOf(frame, style), readsLast, lastClose, pixels, figures });
-    // The build keeps the drawings' canvas through ticks unless a drawing on it reads the forming candle.
+    // The patched KLineChart keeps the drawings' canvas through ticks unless a drawing on it reads the forming candle.
     (overlay as { [READS_FORMING_CANDLE]?: boolean })[READS_FORMING_CANDLE] = readsLast;
     return figures;
   };

@@ -1,37 +1,25 @@
 /**
- * The build's steps over KLineChart, checked in Chromium against KLineChart's own drawing, through
- * what changes a chart (ticks inside and beyond the price range, a new candle, scrolling, bars from
+ * The repo's KLineChart patches (patches/, applied on install), checked in Chromium against
+ * KLineChart as published (the installed build with the patches taken back out), through what
+ * changes a chart (ticks inside and beyond the price range, a new candle, scrolling, bars from
  * 1.5 to 14 px apart, restyling, hollow and OHLC bars, the crosshair, a drawing hovered and
  * selected):
- * - the lean frames (web/build/klinecharts-lean-frames.ts) paint exactly KLineChart's pixels, every
- *   canvas, report the same candle to `onCandleBarClick` and answer the pointer on a drawing as before;
- * - the kept layers (web/build/klinecharts-unchanged-layers.ts: the drawings on a canvas of their
- *   own, canvases a tick did not change not drawn again, the closed candles kept as a picture, the
- *   candles drawn a colour at a time) look the same: the chart composed as the page shows it differs
- *   from KLineChart's own only on antialiased edges (see `LOOKS_SAME`). A fourth chart whose kept
- *   layers are never drawn again after their first frame shows that the comparison fails on a stale
- *   drawing, axis or label.
+ * - with the lean frames alone (`lean-frames.patch`) every canvas has exactly KLineChart's pixels,
+ *   the same candle is reported to `onCandleBarClick` and a drawing answers the pointer as before;
+ * - with both, as installed (`unchanged-layers.patch` too: the drawings on a canvas of their own,
+ *   canvases a tick did not change not drawn again, the closed candles kept as a picture, the
+ *   candles drawn a colour at a time) the chart looks the same: composed as the page shows it, it
+ *   differs from KLineChart's own only on antialiased edges (see `LOOKS_SAME`). A fourth chart whose
+ *   kept layers are never drawn again after their first frame shows that the comparison fails on a
+ *   stale drawing, axis or label.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { KLineData } from 'klinecharts';
-import { leanFrames } from '../build/klinecharts-lean-frames';
-import { keepTextWidths } from '../build/klinecharts-text-widths';
-import { keepUnchangedLayers } from '../build/klinecharts-unchanged-layers';
-
-const ES_BUILD = join(dirname(createRequire(import.meta.url).resolve('klinecharts')), 'index.esm.js');
-
-/** KLineChart's ES module as a page script that puts its exports on `window[name]`. */
-function pageScript(code: string, name: string): string {
-  const body = code.replace(/export \{([^}]*)\};?\s*$/, (_, names: string) => `window.${name} = {${names}};`);
-  if (body === code) throw new Error("KLineChart's exports not found");
-  // The ES build reads process.env.NODE_ENV, which a bundler replaces.
-  return `(function () {\n'use strict';\nvar process = { env: { NODE_ENV: 'production' } };\n${body}\n})();`;
-}
+import { installedKLineChart, kLineChartWith, pageScript, publishedKLineChart } from './support/klinecharts-patches';
 
 /** 300 hourly candles of a random walk (seeded, so a failure repeats). */
 function walk(): KLineData[] {
@@ -155,18 +143,16 @@ before(async () => {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const code = readFileSync(ES_BUILD, 'utf8');
   page = await browser.newPage({ viewport: { width: 1000, height: 2200 } });
   await page.setContent(['theirs', 'ours', 'kept', 'stale'].map((id) => `<div id="${id}" style="width: 900px; height: 520px"></div>`).join(''));
-  await page.addScriptTag({ content: pageScript(code, 'kTheirs') });
-  // The two steps that keep KLineChart's pixels exactly.
-  const lean = leanFrames(keepTextWidths(code));
-  await page.addScriptTag({ content: pageScript(lean, 'kOurs') });
-  // As the app's build has it: the kept layers too.
-  const kept = keepUnchangedLayers(lean);
+  await page.addScriptTag({ content: pageScript(publishedKLineChart(), 'kTheirs') });
+  // The patch that keeps KLineChart's pixels exactly.
+  await page.addScriptTag({ content: pageScript(kLineChartWith(['lean-frames']), 'kOurs') });
+  // As installed, and so as the app has it: the kept layers too.
+  const kept = installedKLineChart();
   await page.addScriptTag({ content: pageScript(kept, 'kKept') });
   // A broken variant, to show the comparison finds stale pixels: its kept layers are drawn once, and after only when resized.
-  const stale = kept.replace('function tpLayerUnchanged(widget, kind, resized) {', 'function tpLayerUnchanged(widget, kind, resized) {\n    if (!resized && widget._tpLayerKeys !== undefined && widget._tpLayerKeys[kind] !== undefined) { return true; }');
+  const stale = kept.replace('function keptLayerUnchanged(widget, kind, resized) {', 'function keptLayerUnchanged(widget, kind, resized) {\n    if (!resized && widget._keptLayerKeys !== undefined && widget._keptLayerKeys[kind] !== undefined) { return true; }');
   if (stale === kept) throw new Error('the kept layers’ check is not where the test expects it');
   await page.addScriptTag({ content: pageScript(stale, 'kStale') });
   await page.evaluate(`${SETUP}(${JSON.stringify({ candles: walk() })})`);
