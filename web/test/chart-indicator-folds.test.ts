@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { CHART_INDICATORS, type ChartIndicatorName } from '@tradeport/contracts/chart-names';
 import type { KLineData } from 'klinecharts';
 import { bollFold, emaFold, macdFold, maFold, resumable, rsiFold, volFold, type Fold } from '../src/chart/indicator-folds';
-import { cciFold, foldOf, obvFold, pvtFold, wrFold } from '../src/chart/more-indicator-folds';
+import { foldOf } from '../src/chart/more-indicator-folds';
+import { cciFold, wrFold } from '../src/chart/oscillator-folds';
+import { obvFold, pvtFold } from '../src/chart/volume-folds';
 
 const candle = (close: number, i: number, volume = 100): KLineData => ({ timestamp: i * 3_600_000, open: close - 0.5, high: close + 1, low: close - 1, close, volume });
 const candles = (closes: number[]) => closes.map((c, i) => candle(c, i));
