@@ -8,7 +8,8 @@ import type * as MoreFoldsModule from './more-indicator-folds';
 import { foldPriceZeros, INDICATOR_BY_NAME, indicatorDecimals, indicatorStyles } from './indicators';
 import { levelLabelLayout, type PlacedLabel } from './level-figure';
 import { candlePaneLegendBottom, levelLabelPlaces, measureText } from './level-labels';
-import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type DrawingData, type DrawingStyle, type LevelLook } from './overlays';
+import { LEVEL_OVERLAY, LEVEL_REMOVE_KEY, registerLevelOverlay, registerToolOverlays, textWidth, type LevelLook } from './overlays';
+import type { DrawingData, DrawingStyle } from './drawing-look';
 import { isRemovable, type TradeLevel } from './trade-levels';
 import { overlayName, toolOfOverlay } from './tools';
 

@@ -9,7 +9,7 @@ import { ColorField } from './color-field';
 import type { ChartModel } from './chart-model';
 import classes from './chart.module.css';
 import { NoteDialog, type NoteDraft } from './note-dialog';
-import type { DrawingStyle } from './overlays';
+import type { DrawingStyle } from './drawing-look';
 import { captionedPicture } from './picture';
 import { pictureCaption } from './picture-caption';
 import { TOOL_BY_NAME, TOOLS } from './tools';

@@ -3,9 +3,21 @@ import type { PlacedText } from './shapes-figure';
 import type { Pt } from './tools/shape';
 
 /*
- * How a drawing's style becomes pixels, as pure functions: the dash pattern of its line style, and
- * a text note's size and layout.
+ * A drawing's style (what its overlay carries besides its points), and how it becomes pixels, as
+ * pure functions: the dash pattern of its line style, and a text note's size and layout.
  */
+
+/** How each drawing looks besides its points: its colour, line width and line style (solid when none). */
+export interface DrawingStyle {
+  color: string;
+  width: number;
+  lineStyle?: LineStyle;
+}
+
+/** What a drawing's overlay carries: its look, and a text note's text. */
+export interface DrawingData extends DrawingStyle {
+  text?: string;
+}
 
 /**
  * The canvas dash pattern of a line style at a width: dashes longer than the short ones tools draw

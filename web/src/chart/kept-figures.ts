@@ -1,4 +1,4 @@
-import type { DrawingData } from './overlays';
+import type { DrawingData } from './drawing-look';
 import { indexOfTime, type Shape, type ToolDefinition } from './tools/shape';
 
 /** What a drawing is drawn from on one frame: its overlay (points and style) and the pane it is on. */

@@ -1,25 +1,12 @@
-import type { LineStyle } from '@tradeport/contracts/chart-names';
 import { registerFigure, registerOverlay, type OverlayFigure, type OverlayTemplate } from 'klinecharts';
 import { CHART_FONT } from '../market/candle-chart';
 import { LABEL_X, levelLabelLayout, lineSegments, onRemove, type PlacedLabel } from './level-figure';
 import { levelLabelPlaces } from './level-labels';
-import { lineDash, noteColors, noteFontPx, noteLayout } from './drawing-look';
+import { lineDash, noteColors, noteFontPx, noteLayout, type DrawingData, type DrawingStyle } from './drawing-look';
 import { drawShapes, LABEL_SIZE, onShapes, placeText, type ShapesAttrs, type ShapesStyles } from './shapes-figure';
 import { overlayName, TOOLS } from './tools';
 import { keptFigures } from './kept-figures';
 import type { Shape, ToolDefinition } from './tools/shape';
-
-/** How each drawing looks besides its points: its colour, line width and line style (solid when none). */
-export interface DrawingStyle {
-  color: string;
-  width: number;
-  lineStyle?: LineStyle;
-}
-
-/** What a drawing's overlay carries: its look, and a text note's text. */
-export interface DrawingData extends DrawingStyle {
-  text?: string;
-}
 
 /** #rrggbb with an alpha, for the shading inside channels and shapes. */
 export function translucent(color: string, alpha: number): string {
