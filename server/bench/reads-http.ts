@@ -120,17 +120,22 @@ function readsToMeasure(): Read[] {
     // name, ten rows; Open Trades, ten traders); the spec's whole lists are measured after them.
     getTraders: '?sort=name&direction=asc&limit=10&offset=0',
     getOpenTrades: '?limit=10&offset=0',
+    // The first money request's notes (a deposit every trader made).
+    getMoneyRequestNotes: '?requestId=1',
   };
+  /** Calls about one trader: each request names the next trader of the rotation. */
+  const perTrader: CallName[] = ['getTraderDetails', 'getTraderBalanceOperations'];
   /** The spec's form of a call (no query) measured too, after the screen's. */
   const alsoWhole: CallName[] = ['getQuotes', 'getTraders', 'getOpenTrades'];
   const reads: Read[] = [];
   if (ONLY.length === 0 || ONLY.includes('health')) reads.push({ name: 'health', path: '/api/health', as: null });
   for (const [name, c] of Object.entries(calls) as [CallName, (typeof calls)[CallName]][]) {
-    if (c.method !== 'GET') continue;
+    // Downloads (the CSV exports) are files a person asks for now and then, not reads a screen makes.
+    if (c.method !== 'GET' || ('produces' in c && c.produces !== undefined)) continue;
     // Public calls only when named (to compare the framework's own cost); the rest are every read a session makes.
     if (ONLY.length > 0 ? !ONLY.includes(name) : c.access !== 'signed-in' && c.access !== 'trader' && c.access !== 'admin') continue;
     const read: Read = { name, path: `/api${c.path}${queries[name] ?? ''}`, as: c.access === 'admin' ? 'admin' : 'trader' };
-    if (name === 'getTraderDetails') read.perTrader = (id) => `/api${c.path}?traderId=${id}`;
+    if (perTrader.includes(name)) read.perTrader = (id) => `/api${c.path}?traderId=${id}`;
     reads.push(read);
   }
   for (const name of alsoWhole) {
