@@ -118,9 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   const metrics = new Metrics(config.metricsToken, options.now ?? Date.now, app.log);
-  // With EVENT_BUS=memory this instance is its database's only one (the cluster refuses to start
-  // beside another), so on PostgreSQL it may keep what it read until it writes (storage/postgres-kept.ts).
-  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'), { keepReads: config.eventBus === 'memory', observe: metrics.database });
+  const handle: DatabaseHandle = openDatabase(config.databaseUrl, (err) => app.log.warn({ err }, 'database connection dropped'), { observe: metrics.database });
   let bus: EventBus | null = null;
   // Instances started together on PostgreSQL migrate and seed one after another (cluster/startup-lock.ts).
   let startupLock: (() => Promise<void>) | null = null;

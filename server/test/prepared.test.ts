@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { openDatabase, type DatabaseHandle } from '../src/storage/db';
 import { migrateToLatest } from '../src/storage/migrate';
-import { databaseVersion, prepared, type Param } from '../src/storage/prepared';
+import { prepared, type Param } from '../src/storage/prepared';
 import { startApp, type TestApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
 
@@ -58,14 +58,14 @@ describe('prepared statements', () => {
   });
 });
 
-describe('results of prepared reads on SQLite', () => {
+describe('prepared reads on SQLite read the database every time', () => {
   const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
   let dir = '';
   let handle: DatabaseHandle;
   before(async () => {
     if (onPostgres) return;
-    dir = mkdtempSync(join(tmpdir(), 'tp_kept_'));
-    handle = openDatabase(`sqlite:${join(dir, 'kept.db')}`);
+    dir = mkdtempSync(join(tmpdir(), 'tp_prepared_'));
+    handle = openDatabase(`sqlite:${join(dir, 'prepared.db')}`);
     await migrateToLatest(handle);
     await handle.db.insertInto('payment_accounts').values({ name: 'First', number: '1', more_info: '', is_active: 1, created_at: 1, created_by: null }).execute();
   });
@@ -76,70 +76,23 @@ describe('results of prepared reads on SQLite', () => {
   });
   const names = prepared((db) => db.selectFrom('payment_accounts').select(['id', 'name']).orderBy('id'));
 
-  test('are handed out again while nothing was written, frozen', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
-    const first = await names.all(handle.db, {});
-    const again = await names.all(handle.db, {});
-    assert.equal(again, first, 'the same rows, not read again');
-    assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]));
-    assert.throws(() => {
-      (first[0] as { name: string }).name = 'changed';
-    }, TypeError);
-  });
-
-  test('are read again after any write through this connection', async (ctx) => {
+  test('a read after a write through this connection sees it, and hands out fresh rows each time', async (ctx) => {
     if (onPostgres) return ctx.skip('SQLite only');
     const before = await names.all(handle.db, {});
+    assert.notEqual(await names.all(handle.db, {}), before, 'a new list per read, nothing kept');
     await handle.db.updateTable('payment_accounts').set({ name: 'Renamed' }).execute();
-    const after = await names.all(handle.db, {});
-    assert.notEqual(after, before);
-    assert.deepEqual(after.map((r) => r.name), ['Renamed']);
+    assert.deepEqual((await names.all(handle.db, {})).map((r) => r.name), ['Renamed']);
   });
 
-  test('are read again after a write that returns rows (update … returning), outside any transaction', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
-    const before = await names.all(handle.db, {});
-    const changed = await handle.db.updateTable('payment_accounts').set({ name: 'Returned' }).returning('id').execute();
-    assert.equal(changed.length, 1);
-    assert.deepEqual((await names.all(handle.db, {})).map((r) => r.name), ['Returned']);
-    await handle.db.updateTable('payment_accounts').set({ name: 'Renamed' }).execute();
-    assert.notEqual(await names.all(handle.db, {}), before);
-  });
-
-  test('the database version stays while nothing is written and moves with a write', async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
-    const v1 = databaseVersion(handle.db);
-    assert.equal(typeof v1, 'string');
-    await names.all(handle.db, {});
-    assert.equal(databaseVersion(handle.db), v1, 'a read changes nothing');
-    await handle.db.updateTable('payment_accounts').set({ more_info: 'x' }).execute();
-    assert.notEqual(databaseVersion(handle.db), v1);
-  });
-
-  test("the accounts' version stays through the feed's writes of candles and last quotes, and moves with any other write", async (ctx) => {
-    if (onPostgres) return ctx.skip('SQLite only');
-    const all = databaseVersion(handle.db);
-    const accounts = databaseVersion(handle.db, 'accounts');
-    await handle.db.insertInto('candles').values({ symbol: 'EURUSD', period: 'M1', time: 60_000, open: 1.1, high: 1.2, low: 1.0, close: 1.15, volume: 3 }).execute();
-    await handle.db.insertInto('last_quotes').values({ symbol: 'EURUSD', bid: 1.1, ask: 1.1002, time: 60_000 }).onConflict((oc) => oc.column('symbol').doUpdateSet({ bid: 1.1 })).execute();
-    await handle.db.updateTable('candles').set({ close: 1.16 }).where('symbol', '=', 'EURUSD').execute();
-    assert.notEqual(databaseVersion(handle.db), all, 'the whole database did change');
-    assert.equal(databaseVersion(handle.db, 'accounts'), accounts, 'no account table did');
-    await handle.db.updateTable('payment_accounts').set({ more_info: 'y' }).execute();
-    assert.notEqual(databaseVersion(handle.db, 'accounts'), accounts, 'an account table did');
-  });
-
-  test('are read again from the next turn of the event loop after another process or connection commits (data_version)', async (ctx) => {
+  test('a commit by another connection (another process, an operator tool) shows on the very next read', async (ctx) => {
     if (onPostgres) return ctx.skip('SQLite only');
     await names.all(handle.db, {});
-    const other = new SqliteDatabase(join(dir, 'kept.db'));
+    const other = new SqliteDatabase(join(dir, 'prepared.db'));
     try {
       other.prepare("insert into payment_accounts (name, number, more_info, is_active, created_at) values ('Second', '2', '', 1, 2)").run();
     } finally {
       other.close();
     }
-    // data_version is asked once per turn: the commit shows from the next one.
-    await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual((await names.all(handle.db, {})).map((r) => r.name), ['Renamed', 'Second']);
   });
 

@@ -63,18 +63,18 @@ export async function issueSession(ctx: ServiceContext, trx: Tx, userId: number,
 const touchSession = prepared((db, param: Param<{ idHash: string; at: number }>) => db.updateTable('sessions').set({ last_seen_at: param('at') }).where('id_hash', '=', param('idHash')).where('last_seen_at', '<', param('at')));
 const touchUser = prepared((db, param: Param<{ userId: number; at: number }>) => db.updateTable('users').set({ last_seen_at: param('at') }).where('id', '=', param('userId')).where(sql<number>`coalesce(last_seen_at, 0)`, '<', param('at')));
 
-const sessionQuery = (db: Db | Tx, idHash: string) =>
+const lookupSession = prepared((db, param: Param<{ idHash: string }>) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select(['sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active'])
-    .where('sessions.id_hash', '=', idHash);
-const lookupSession = prepared((db, param: Param<{ idHash: string }>) => sessionQuery(db, param('idHash')));
+    .where('sessions.id_hash', '=', param('idHash')),
+);
 
 /**
  * The session a cookie's token names, if it is still good: not revoked, not expired, not idle too
  * long, its user active. Answered from the instance's session cache when it can be (see
- * session-cache.ts); `fresh` asks the database in any case, not the session cache nor a kept read.
+ * session-cache.ts); `fresh` asks the database in any case, not the session cache.
  */
 export async function resolveSession(ctx: ServiceContext, token: string, options: { fresh?: boolean } = {}): Promise<SessionUser | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
@@ -83,9 +83,7 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
   let session = options.fresh ? undefined : ctx.sessionCache.get(idHash, now);
   if (session === undefined) {
     const ticket = ctx.sessionCache.ticket();
-    // Fresh: a plain query, which no driver keeps or shares (a prepared read may be answered from
-    // rows kept in memory: on PostgreSQL for up to 2 s, while the database itself may not answer).
-    const row = options.fresh ? await sessionQuery(ctx.db, idHash).executeTakeFirst() : await lookupSession.first(ctx.db, { idHash });
+    const row = await lookupSession.first(ctx.db, { idHash });
     if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
     // A use noted here and not written yet counts as much as the row's.
     const lastSeenAt = Math.max(row.last_seen_at, ctx.sessionCache.pendingTouch(idHash) ?? 0);

@@ -1,17 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, type Dialect, type KyselyConfig, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
-import { KeptReadsPostgresDialect } from './postgres-kept';
-import { registerDirectReads } from './prepared';
 import { QueuedSqliteDialect } from './sqlite-driver';
 import { timedConnections, type DatabaseObserver } from './timed-connections';
+import type { Db, Engine } from './types';
 
-export type Db = Kysely<Database>;
-export type Tx = Transaction<Database>;
-export type Engine = 'sqlite' | 'postgres';
+export type { Db, Engine, Tx } from './types';
 
 export interface DatabaseHandle {
   db: Db;
@@ -23,14 +20,12 @@ const PG_INT8_OID = 20;
 
 /**
  * Opens the database named by DATABASE_URL: `sqlite:/path.db`, `sqlite::memory:` or `postgres://…`.
- * `keepReads`: on PostgreSQL, keep prepared reads' results between requests
- * (storage/postgres-kept.ts) — only for a process that is its database's only writer.
  * `observe`: told how long queries and waits for a connection take (the metrics).
  */
-export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined, options: { keepReads?: boolean; observe?: DatabaseObserver } = {}): DatabaseHandle {
+export function openDatabase(url: string, onConnectionError: (err: Error) => void = () => undefined, options: { observe?: DatabaseObserver } = {}): DatabaseHandle {
   const { observe } = options;
   // Kysely times each statement only when it has a log to write it to.
-  const kysely = (dialect: Dialect): Kysely<Database> => {
+  const kysely = (dialect: Dialect): Db => {
     const config: KyselyConfig = observe
       ? { dialect: timedConnections(dialect, observe), log: (event) => observe.query(event.queryDurationMillis / 1000) }
       : { dialect };
@@ -48,9 +43,7 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds every letter. Searches must
     // find 'Özil' on both engines, so lower() gets JavaScript's Unicode case folding here.
     sqlite.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v) as string | null);
-    const dialect = new QueuedSqliteDialect(sqlite);
-    const db = kysely(dialect);
-    registerDirectReads(db, { readNow: (compiled) => dialect.readNow(compiled), version: (scope) => dialect.version(scope) });
+    const db = kysely(new QueuedSqliteDialect(sqlite));
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -72,12 +65,6 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // An idle connection the server drops (restart, failover, admin command) must not crash the
     // process: the pool discards that client and the next query opens a fresh one.
     pool.on('error', onConnectionError);
-    if (options.keepReads) {
-      const dialect = new KeptReadsPostgresDialect({ pool });
-      const db = kysely(dialect);
-      registerDirectReads(db, dialect.reads);
-      return { db, engine: 'postgres', close: () => db.destroy() };
-    }
     const db = kysely(new PostgresDialect({ pool }));
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

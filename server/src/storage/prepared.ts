@@ -1,5 +1,5 @@
 import type { CompiledQuery, Compilable, InferResult, QueryResult } from 'kysely';
-import type { Db, Tx } from './db';
+import type { Db, Tx } from './types';
 
 /**
  * A query compiled once and run many times with different values. Building and compiling a Kysely
@@ -23,46 +23,9 @@ export interface Prepared<A extends Record<string, unknown>, R> {
 
 const MARK = '\u0000tradeport-param:';
 
-/**
- * Marks a compiled query whose result the SQLite driver may keep and hand out again until the
- * database changes (see sqlite-driver.ts). Only prepared queries carry it; their callers read rows
- * and build their own objects, never changing the rows (which come frozen).
- */
-export const REUSABLE_RESULT: unique symbol = Symbol('tradeport.reusableResult');
-
-/** What a database handle offers beyond Kysely (SQLite's, see sqlite-driver.ts). */
-export interface DirectReads {
-  /** A prepared read answered at once, or undefined when it must queue for the connection. */
-  readNow(compiled: CompiledQuery): readonly unknown[] | undefined;
-  /**
-   * Changes whenever the database may have changed (with `accounts`: any table but the market data's,
-   * which the feed writes all the time); undefined while the connection is busy (a transaction or a
-   * queued query under way).
-   */
-  version(scope?: 'all' | 'accounts'): string | undefined;
-  /**
-   * Runs a prepared read (`run`) that `readNow` could not answer, sharing the answer of the same read
-   * already on its way when nothing may have changed since it was sent (PostgreSQL's, where a kept
-   * read thrown away would otherwise be asked for by every request that comes meanwhile).
-   */
-  shared?(compiled: CompiledQuery, run: () => Promise<readonly unknown[]>): Promise<readonly unknown[]>;
-}
-const direct = new WeakMap<object, DirectReads>();
-
-/** Lets prepared reads on `db` skip the connection hand-over while the connection is free. */
-export function registerDirectReads(db: object, reads: DirectReads): void {
-  direct.set(db, reads);
-}
-
-/**
- * A value that is the same only while nothing in the database has changed (SQLite: no write on this
- * connection, no commit by another, as kept reads see it), so an answer built from it at one value
- * can be given again at the same value without reading. Undefined where no such value is known
- * (PostgreSQL; on SQLite while the connection is busy with a transaction or a queued query, which
- * prepared reads answered at once make rare).
- */
-export function databaseVersion(db: Db | Tx, scope: 'all' | 'accounts' = 'all'): string | undefined {
-  return direct.get(db)?.version(scope);
+/** @deprecated Always undefined ("no version known": callers always read), since no driver keeps results. Goes when its last caller does. */
+export function databaseVersion(_db: Db | Tx, _scope: 'all' | 'accounts' = 'all'): string | undefined {
+  return undefined;
 }
 
 export type Param<A> = <K extends keyof A & string>(name: K) => A[K];
@@ -97,22 +60,14 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
       if (value === undefined) throw new Error(`prepared query: no value for ${name}`);
       parameters[index] = value;
     }
-    return { ...query, parameters, [REUSABLE_RESULT]: true } as CompiledQuery<R>;
-  };
-  const rowsOf = async (on: Db | Tx, args: A): Promise<readonly R[]> => {
-    const compiled = withValues(on, args);
-    const reads = direct.get(on);
-    const now = reads?.readNow(compiled);
-    if (now !== undefined) return now as readonly R[];
-    const run = async () => (await on.executeQuery(compiled)).rows;
-    return (reads?.shared ? await reads.shared(compiled, run) : await run()) as readonly R[];
+    return { ...query, parameters } as CompiledQuery<R>;
   };
   return {
     async all(on, args) {
-      return (await rowsOf(on, args)) as R[];
+      return (await on.executeQuery(withValues(on, args))).rows;
     },
     async first(on, args) {
-      return (await rowsOf(on, args))[0];
+      return (await on.executeQuery(withValues(on, args))).rows[0];
     },
     exec(on, args) {
       return on.executeQuery(withValues(on, args));
@@ -139,19 +94,7 @@ export function preparedShapes<A extends Record<string, unknown>, Q extends Comp
   };
 }
 
-const mappedRows = new WeakMap<readonly unknown[], WeakMap<(row: never) => unknown, readonly unknown[]>>();
-
-/**
- * `rows.map(map)`, done once for rows a prepared read handed out again (they come frozen, see
- * sqlite-driver.ts): the same rows and the same `map` (a function defined once, not per call) give
- * the same frozen list (typed as a plain array, as the answers are; changing it would throw). Other
- * rows are simply mapped.
- */
+/** @deprecated `rows.map(map)`, from when mapped lists were kept with kept rows. Goes when its last caller does. */
 export function mapRows<T, U>(rows: readonly T[], map: (row: T) => U): U[] {
-  if (!Object.isFrozen(rows)) return rows.map(map);
-  let byMap = mappedRows.get(rows);
-  if (!byMap) mappedRows.set(rows, (byMap = new WeakMap()));
-  let list = byMap.get(map as (row: never) => unknown) as U[] | undefined;
-  if (!list) byMap.set(map as (row: never) => unknown, (list = Object.freeze(rows.map((r) => Object.freeze(map(r)))) as U[]));
-  return list;
+  return rows.map(map);
 }

@@ -17,7 +17,7 @@ export interface DatabaseObserver {
 
 /**
  * `dialect` with the wait for each connection timed. Only the hand-over is wrapped: the driver and
- * its connections are the dialect's own, so whatever they do besides (the SQLite queue, kept reads)
+ * its connections are the dialect's own, so whatever they do besides (the SQLite queue, its statement cache)
  * is unchanged.
  */
 export function timedConnections(dialect: Dialect, observer: DatabaseObserver): Dialect {
