@@ -226,8 +226,8 @@ describe('admin back office', () => {
       assert.equal((await admin.get(`${TRADERS}?search=${tag}&role=admin`)).body.total, 0);
     });
 
-    test('a kept page follows the data: a deposit and a deactivation show in the next answer for the same page', async () => {
-      const tag = `Keptpage${Date.now() % 100_000}`;
+    test('the same page read again shows a deposit and a deactivation made since', async () => {
+      const tag = `Samepage${Date.now() % 100_000}`;
       const trader = await signedInTrader(t, { firstName: 'Kit', lastName: tag });
       const page = `${TRADERS}?search=${tag}&limit=10`;
       const first = await admin.get(page);

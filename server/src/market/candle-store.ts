@@ -43,10 +43,6 @@ export class CandleStore {
   /** Candles being written right now: still answered from memory until the write commits. */
   private writing = new Map<string, Map<number, Candle>>();
   private readonly listeners: CandleListener[] = [];
-  /** Changes to the candles held in memory: all of them, and each series' own. */
-  private changes = 0;
-  private flushSteps = 0;
-  private readonly seriesChanges = new Map<string, number>();
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -62,7 +58,6 @@ export class CandleStore {
       for (const period of PERIODS) {
         const row = await this.db.selectFrom('candles').selectAll().where('symbol', '=', symbol).where('period', '=', period).orderBy('time', 'desc').limit(1).executeTakeFirst();
         if (row) this.current.set(key(symbol, period), { time: row.time, open: row.open, high: row.high, low: row.low, close: row.close, volume: row.volume });
-        this.changes += 1;
       }
     }
   }
@@ -86,8 +81,6 @@ export class CandleStore {
   }
 
   private markDirty(k: string, candle: Candle): void {
-    this.changes += 1;
-    this.seriesChanges.set(k, (this.seriesChanges.get(k) ?? 0) + 1);
     let series = this.dirty.get(k);
     if (!series) this.dirty.set(k, (series = new Map()));
     series.set(candle.time, candle);
@@ -117,8 +110,6 @@ export class CandleStore {
     if (this.dirty.size === 0) return;
     this.writing = this.dirty;
     this.dirty = new Map();
-    this.changes += 1;
-    this.flushSteps += 1;
     const rows: { symbol: string; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }[] = [];
     for (const [k, series] of this.writing) {
       const [symbol, period] = k.split('|') as [string, Period];
@@ -132,8 +123,6 @@ export class CandleStore {
       throw err;
     } finally {
       this.writing = new Map();
-      this.changes += 1;
-      this.flushSteps += 1;
     }
   }
 
@@ -161,19 +150,6 @@ export class CandleStore {
   }
 
   /**
-   * Changes whenever the candles held in memory change (any tick folded in, any flush). With the
-   * stored rows a query read, it says whether a merge made before would come out the same.
-   */
-  get version(): number {
-    return this.changes;
-  }
-
-  /** Like `version`, for one series only (its ticks), and every flush. */
-  seriesVersion(symbol: string, period: Period): string {
-    return `${this.flushSteps}:${this.seriesChanges.get(key(symbol, period)) ?? 0}`;
-  }
-
-  /**
    * Up to `limit` candles before `before` (epoch ms, exclusive; default: no bound), oldest first,
    * including the one still forming.
    */
@@ -181,13 +157,13 @@ export class CandleStore {
     return this.withUnwritten(await this.stored(symbol, period, limit, before), symbol, period, limit, before);
   }
 
-  /** The stored part of `query` (newest first; on SQLite the same rows again while nothing was written). */
-  stored(symbol: string, period: Period, limit: number, before?: number): Promise<readonly Candle[]> {
+  /** The stored part of `query` (newest first). */
+  private stored(symbol: string, period: Period, limit: number, before?: number): Promise<readonly Candle[]> {
     return before === undefined ? newestCandles.all(this.db, { symbol, period, limit }) : olderCandles.all(this.db, { symbol, period, limit, before });
   }
 
   /** `query`'s answer from its stored rows: candles not yet written (closed or forming) are newer than their stored versions. */
-  withUnwritten(stored: readonly Candle[], symbol: string, period: Period, limit: number, before?: number): Candle[] {
+  private withUnwritten(stored: readonly Candle[], symbol: string, period: Period, limit: number, before?: number): Candle[] {
     const byTime = new Map<number, Candle>(stored.map((c) => [c.time, c]));
     const k = key(symbol, period);
     for (const pending of [this.writing.get(k), this.dirty.get(k)]) {
@@ -205,8 +181,8 @@ export class CandleStore {
     return this.latestWithUnwritten(await this.latestStored(symbols, period, count, since), symbols, period, count, since);
   }
 
-  /** The stored part of `latestPerSymbol` (on SQLite the same rows again while nothing was written). */
-  async latestStored(symbols: string[], period: Period, count: number, since: number): Promise<readonly LatestRow[]> {
+  /** The stored part of `latestPerSymbol`. */
+  private async latestStored(symbols: string[], period: Period, count: number, since: number): Promise<readonly LatestRow[]> {
     if (symbols.length === 0) return [];
     // Callers pass the same array each time (and never change it): found by identity, not by joining its symbols.
     let query = this.latestByList.get(symbols);
@@ -238,7 +214,7 @@ export class CandleStore {
   }
 
   /** `latestPerSymbol`'s answer from its stored rows. */
-  latestWithUnwritten(rows: readonly LatestRow[], symbols: string[], period: Period, count: number, since: number): Map<string, Candle[]> {
+  private latestWithUnwritten(rows: readonly LatestRow[], symbols: string[], period: Period, count: number, since: number): Map<string, Candle[]> {
     const bySymbol = new Map<string, Map<number, Candle>>(symbols.map((s) => [s, new Map()]));
     for (const { symbol, rank: _rank, ...c } of rows) bySymbol.get(symbol)?.set(c.time, { time: Number(c.time), open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
     const result = new Map<string, Candle[]>();

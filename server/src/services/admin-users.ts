@@ -23,8 +23,7 @@ const allUsers = prepared((db) =>
 );
 /**
  * Each user's latest-ending session that is not revoked, with when the user was last seen: whether
- * it is still live is decided against the clock in code, so the statement (and its kept result) is
- * the same from one request to the next.
+ * it is still live is decided against the clock in code (onlineUsers).
  */
 const sessionEnds = prepared((db) =>
   db
@@ -58,50 +57,15 @@ function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: nu
   return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
 }
 
-/** The rows the users table is built from (on SQLite the same objects while nothing changed). */
+/** The rows the users table is built from. */
 export async function userListSources(ctx: ServiceContext) {
   return { users: await allUsers.all(ctx.db, {}), totals: await ledgerTotalRows(ctx.db), sessions: await sessionEnds.all(ctx.db, {}) };
 }
 export type UserListSources = Awaited<ReturnType<typeof userListSources>>;
 
-/**
- * Who is online (`ids`, in id order, and `key`, the same list as text), as of one set of session rows
- * and from `from`: it stays so until the first online user's spell ends, by the clock alone
- * (`now` after `seenUntil`, or at `endsAt` or later). Nobody comes online without a write, which
- * gives new rows.
- */
-interface OnlineUsers {
-  ids: readonly number[];
-  key: string;
-  from: number;
-  seenUntil: number;
-  endsAt: number;
-  window: number;
-}
-const onlineByRows = new WeakMap<object, OnlineUsers>();
-
-/**
- * Who of the users table is online at `now`: worked out once per set of kept session rows and given
- * again until the clock ends someone's online spell, so a busy back office does not walk every
- * session on every request.
- */
-export function onlineUsers(ctx: ServiceContext, sources: UserListSources, now: number): { ids: readonly number[]; key: string } {
-  const rows = sources.sessions;
-  const window = ctx.config.onlineWindowMs;
-  const kept = onlineByRows.get(rows);
-  if (kept !== undefined && kept.window === window && kept.from <= now && now <= kept.seenUntil && now < kept.endsAt) return kept;
-  const ids: number[] = [];
-  let seenUntil = Infinity;
-  let endsAt = Infinity;
-  for (const s of rows) {
-    if (!isOnline(ctx, s.last_seen_at, s.expires_at, now)) continue;
-    ids.push(s.user_id);
-    seenUntil = Math.min(seenUntil, (s.last_seen_at as number) + window);
-    endsAt = Math.min(endsAt, Number(s.expires_at));
-  }
-  const online: OnlineUsers = { ids, key: ids.join(','), from: now, seenUntil, endsAt, window };
-  if (Object.isFrozen(rows)) onlineByRows.set(rows, online);
-  return online;
+/** Who of the users table is online at `now`, in id order. */
+export function onlineUsers(ctx: ServiceContext, sources: UserListSources, now: number): number[] {
+  return sources.sessions.filter((s) => isOnline(ctx, s.last_seen_at, s.expires_at, now)).map((s) => s.user_id);
 }
 
 /** The admin's users table: everyone, with ledger-derived totals and Online/Offline (`online`: onlineUsers' ids). */
@@ -185,7 +149,7 @@ export function tradersPage(table: readonly TraderRow[], query: TradersQuery): {
   return { total: rows.length, active, online, data };
 }
 
-/** The rows one user's back-office profile is built from (on SQLite the same objects while nothing changed). */
+/** The rows one user's back-office profile is built from. */
 export async function traderSources(ctx: ServiceContext, id: number) {
   const user = await oneUser.first(ctx.db, { id });
   if (!user) throw refuse.notFound('User not found.');

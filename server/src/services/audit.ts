@@ -1,6 +1,6 @@
 import type { AuditFilters } from '@tradeport/contracts';
 import type { Db, Tx } from '../storage/db';
-import { mapRows, preparedShapes, type Param } from '../storage/prepared';
+import { preparedShapes, type Param } from '../storage/prepared';
 import { isoTime, type ServiceContext } from './context';
 
 /** Every admin action: who, what, on what, when, and the state before and after. */
@@ -128,7 +128,7 @@ export type AuditEntryRow = ReturnType<typeof auditEntryOf>;
 /** One page of the log, newest first: the entries below `before` (an id) that match the filters. */
 export async function listAudit(ctx: ServiceContext, filters: AuditFilters, limit: number, before?: number): Promise<AuditEntryRow[]> {
   const { shape, values } = auditParams(filters, before, limit);
-  return mapRows(await auditPage.all(ctx.db, shape, values), auditEntryOf);
+  return (await auditPage.all(ctx.db, shape, values)).map(auditEntryOf);
 }
 
 /** How many entries match the filters. */

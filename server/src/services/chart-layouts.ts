@@ -7,24 +7,12 @@ const EMPTY: ChartLayout = { drawings: [], indicators: [] };
 // At most one row: (user_id, symbol) is the table's primary key.
 const storedLayout = prepared((db, param: Param<{ userId: number; symbol: string }>) => db.selectFrom('chart_layouts').select('layout').where('user_id', '=', param('userId')).where('symbol', '=', param('symbol')));
 
-/** The stored row of a user's layout for one symbol, none if never saved (as `chartLayoutRows` reads it). */
-export type ChartLayoutRows = readonly { layout: string }[];
-
 /**
- * The stored row of a user's layout for one symbol (an empty list if never saved). On SQLite a
- * prepared read: while `chart_layouts` is not written the same frozen list is given again, so an
- * answer made from it can be kept with it (responses.ts' answerCache); a save drops it at once.
- */
-export function chartLayoutRows(ctx: ServiceContext, userId: number, symbol: string): Promise<ChartLayoutRows> {
-  return storedLayout.all(ctx.db, { userId, symbol });
-}
-
-/**
- * The layout those rows show; a symbol never saved has none. A stored row is read back through the
+ * The layout a symbol's stored rows (none or one) show; a symbol never saved has none. A stored row is read back through the
  * same schema it was saved with, so a row that no longer fits (a tool retired later) answers an
  * empty layout rather than breaking the chart.
  */
-export function layoutOfRows(rows: ChartLayoutRows): ChartLayout {
+function layoutOfRows(rows: readonly { layout: string }[]): ChartLayout {
   const row = rows[0];
   if (!row) return EMPTY;
   try {
@@ -37,7 +25,7 @@ export function layoutOfRows(rows: ChartLayoutRows): ChartLayout {
 
 /** A user's chart layout for one symbol (see `layoutOfRows`). */
 export async function chartLayoutOf(ctx: ServiceContext, userId: number, symbol: string): Promise<ChartLayout> {
-  return layoutOfRows(await chartLayoutRows(ctx, userId, symbol));
+  return layoutOfRows(await storedLayout.all(ctx.db, { userId, symbol }));
 }
 
 /** Replaces the user's layout for the symbol (one upsert, the last save wins) and answers what is stored. */

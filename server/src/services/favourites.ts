@@ -13,24 +13,17 @@ const storedFavourites = prepared((db, param: Param<{ userId: number }>) =>
   db.selectFrom('favourite_symbols').select('symbol').where('user_id', '=', param('userId')).orderBy('position').orderBy('symbol'),
 );
 
-/** The stored favourites of a user, oldest first (as `favouriteRows` reads them). */
-export type FavouriteRows = readonly { symbol: string }[];
-
 /**
- * The stored favourites of a user, oldest first. On SQLite a prepared read: while
- * `favourite_symbols` is not written the same frozen list is given again, so an answer made from it
- * can be kept with it (responses.ts' answerCache); a change drops it at once.
+ * The favourites stored rows show (oldest first): the symbols still listed in the catalogue. One
+ * taken out of it stays stored, and shows again if it comes back.
  */
-export function favouriteRows(ctx: ServiceContext, userId: number): Promise<FavouriteRows> {
-  return storedFavourites.all(ctx.db, { userId });
+function favouritesOfRows(rows: readonly { symbol: string }[], listed: ReadonlySet<string>): string[] {
+  return rows.map((r) => r.symbol).filter((s) => listed.has(s));
 }
 
-/**
- * The favourites those rows show: the symbols still listed in the catalogue. One taken out of it
- * stays stored, and shows again if it comes back.
- */
-export function favouritesOfRows(rows: FavouriteRows, listed: ReadonlySet<string>): string[] {
-  return rows.map((r) => r.symbol).filter((s) => listed.has(s));
+/** A user's favourites, oldest first (see `favouritesOfRows`). */
+export async function listFavourites(ctx: ServiceContext, userId: number, listed: ReadonlySet<string>): Promise<string[]> {
+  return favouritesOfRows(await storedFavourites.all(ctx.db, { userId }), listed);
 }
 
 /**

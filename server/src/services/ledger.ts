@@ -85,7 +85,7 @@ export async function accountTotals(db: Db | Tx, userId: number): Promise<Accoun
   return totalsFromRows(await accountTotalRows(db, userId));
 }
 
-/** The rows accountTotals sums (kept and handed out again while the ledger is unchanged, on SQLite). */
+/** The rows accountTotals sums. */
 export function accountTotalRows(db: Db | Tx, userId: number) {
   return totalsOfOne.all(db, { userId });
 }
@@ -112,7 +112,7 @@ export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map
   return totalsByUser(await db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', 'in', userIds).groupBy(['user_id', 'kind']).execute());
 }
 
-/** Every account's ledger sums by kind (kept and handed out again while the ledger is unchanged, on SQLite). */
+/** Every account's ledger sums by kind. */
 export function ledgerTotalRows(db: Db | Tx) {
   return totalsOfAll.all(db, {});
 }

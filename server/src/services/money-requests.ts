@@ -2,7 +2,7 @@ import type { AddDepositRequest, AddWithdrawalRequest, DepositRecord, MoneyReque
 import { sql, type RawBuilder } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
-import { mapRows, prepared, preparedShapes, type Param } from '../storage/prepared';
+import { prepared, preparedShapes, type Param } from '../storage/prepared';
 import type { MoneyRequestKind, MoneyRequestStatus } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
@@ -172,21 +172,21 @@ const pendingWithdrawalOf = (r: RequestJoinRow) => ({ ...toWithdrawal(r), ...que
 /** The trader's own requests of one kind, newest first (bounded: the most recent 500). */
 export async function listOwnDeposits(ctx: ServiceContext, userId: number): Promise<DepositRecord[]> {
   const rows = await ownRequests.all(ctx.db, { userId, kind: 'deposit' });
-  return mapRows(rows, toDeposit);
+  return rows.map(toDeposit);
 }
 export async function listOwnWithdrawals(ctx: ServiceContext, userId: number): Promise<WithdrawalRecord[]> {
   const rows = await ownRequests.all(ctx.db, { userId, kind: 'withdrawal' });
-  return mapRows(rows, toWithdrawal);
+  return rows.map(toWithdrawal);
 }
 
 /** Pending requests for the admin queue, oldest first so the queue is worked in order. */
 export async function listPendingDeposits(ctx: ServiceContext) {
   const rows = await pendingRequests.all(ctx.db, { kind: 'deposit' });
-  return mapRows(rows, pendingDepositOf);
+  return rows.map(pendingDepositOf);
 }
 export async function listPendingWithdrawals(ctx: ServiceContext) {
   const rows = await pendingRequests.all(ctx.db, { kind: 'withdrawal' });
-  return mapRows(rows, pendingWithdrawalOf);
+  return rows.map(pendingWithdrawalOf);
 }
 
 const moneyRequestRowOf = (r: RequestJoinRow): MoneyRequestRow => ({
@@ -260,7 +260,7 @@ export async function listAllRequests(ctx: ServiceContext, f: MoneyRequestsQuery
   const { shape, values } = requestFilters(f, f);
   const total = await countRequests(ctx, shape, values);
   const rows = await requestPage.all(ctx.db, shape, values);
-  return { total, data: mapRows(rows, moneyRequestRowOf) };
+  return { total, data: rows.map(moneyRequestRowOf) };
 }
 
 /**
@@ -275,7 +275,7 @@ export async function exportRequests(ctx: ServiceContext, f: RequestFilterFields
     let before: number | undefined;
     for (;;) {
       const { shape, values } = requestFilters(f, { limit: batch, before });
-      const rows = mapRows(await requestBatch.all(ctx.db, shape, values), moneyRequestRowOf);
+      const rows = (await requestBatch.all(ctx.db, shape, values)).map(moneyRequestRowOf);
       if (rows.length > 0) yield rows;
       if (rows.length < batch) return;
       before = rows[rows.length - 1]?.id;

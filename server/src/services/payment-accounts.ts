@@ -1,7 +1,7 @@
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { mapRows, prepared } from '../storage/prepared';
+import { prepared } from '../storage/prepared';
 
 /** The broker's own accounts that traders pay into. New ones are active; traders see only active ones. */
 const activeAccounts = prepared((db) => db.selectFrom('payment_accounts').select(['id', 'name', 'number', 'more_info']).where('is_active', '=', 1).orderBy('name'));
@@ -18,11 +18,11 @@ const accountOf = (r: { id: number; name: string; number: string; more_info: str
 });
 
 export async function listActivePaymentAccounts(ctx: ServiceContext) {
-  return mapRows(await activeAccounts.all(ctx.db, {}), activeAccountOf);
+  return (await activeAccounts.all(ctx.db, {})).map(activeAccountOf);
 }
 
 export async function listPaymentAccounts(ctx: ServiceContext) {
-  return mapRows(await allAccounts.all(ctx.db, {}), accountOf);
+  return (await allAccounts.all(ctx.db, {})).map(accountOf);
 }
 
 export async function addPaymentAccount(ctx: ServiceContext, actor: Actor, input: { name: string; number: string; moreInfo: string }): Promise<number> {

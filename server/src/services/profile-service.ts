@@ -5,8 +5,8 @@ import { activityLabels, recordActivity, type ActivityKind } from './activity';
 import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse } from './errors';
-import { accountTotalRows, totalsFromRows } from './ledger';
-import { mapRows, prepared, type Param } from '../storage/prepared';
+import { accountTotals } from './ledger';
+import { prepared, type Param } from '../storage/prepared';
 import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
 const profileRow = prepared((db, param: Param<{ userId: number }>) =>
@@ -17,18 +17,11 @@ const profileRow = prepared((db, param: Param<{ userId: number }>) =>
     .where('users.id', '=', param('userId')),
 );
 
-/**
- * What a profile is made of: the user's row and their ledger totals' rows. Both come frozen and
- * are handed out again while unchanged (SQLite), so a caller may keep what it built from them.
- */
-export async function profileSources(ctx: ServiceContext, userId: number) {
-  const user = await profileRow.first(ctx.db, { userId });
-  if (!user) throw refuse.notFound('Account not found.');
-  return { user, totals: await accountTotalRows(ctx.db, userId) };
-}
-
-export function profileOf({ user: u, totals }: Awaited<ReturnType<typeof profileSources>>): ProfileDetails {
-  const t = totalsFromRows(totals);
+/** A user's profile, with their totals from the ledger. */
+export async function profileDetails(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
+  const u = await profileRow.first(ctx.db, { userId });
+  if (!u) throw refuse.notFound('Account not found.');
+  const t = await accountTotals(ctx.db, userId);
   return {
     id: u.id,
     firstName: u.first_name,
@@ -88,5 +81,5 @@ const activityEntryOf = (r: { id: number; created_at: number; kind: string; deta
 
 export async function listActivity(ctx: ServiceContext, userId: number, limit: number, before?: number): Promise<ActivityEntry[]> {
   const rows = before === undefined ? await newestActivity.all(ctx.db, { userId, limit }) : await olderActivity.all(ctx.db, { userId, limit, before });
-  return mapRows(rows, activityEntryOf);
+  return rows.map(activityEntryOf);
 }

@@ -10,11 +10,7 @@ const storedSettings = prepared((db, param: Param<{ userId: number }>) =>
 /** The stored row of a user's settings, none if never changed (as `terminalSettingsRows` reads it). */
 export type TerminalSettingsRows = readonly { one_click_trading: number; hotkeys: number; change_column: number; spread_column: number }[];
 
-/**
- * The stored row of a user's settings (an empty list if never changed). On SQLite a prepared read:
- * while `terminal_settings` is not written the same frozen list is given again, so an answer made
- * from it can be kept with it (responses.ts' answerCache); a change drops it at once.
- */
+/** The stored row of a user's settings (an empty list if never changed). */
 export function terminalSettingsRows(ctx: ServiceContext, userId: number): Promise<TerminalSettingsRows> {
   return storedSettings.all(ctx.db, { userId });
 }

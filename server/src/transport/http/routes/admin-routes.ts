@@ -1,76 +1,34 @@
-import { calls, type MoneyRequestRow, type TraderRow } from '@tradeport/contracts';
+import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { onlineUsers, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
 import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
-import { listAudit, withTargetUsers, type AuditEntryRow } from '../../../services/audit';
+import { listAudit, withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
-import { databaseVersion } from '../../../storage/prepared';
-import { answerCache, JsonText, keptAnswerStats, keptPage, successData, successList, successMessage } from '../responses';
+import { successData, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
 export function adminRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  // The whole table is kept with the rows it was built from, for as long as the same users are
-  // online; each page asked of it (search, order, paging) is kept with it.
-  type TradersAnswer = { status: 'success' } & ReturnType<typeof tradersPage>;
-  let keptTable: { keys: readonly object[]; online: string; table: TraderRow[]; pages: Map<string, JsonText<TradersAnswer>> } | undefined;
   registerCall(app, calls.getTraders, async ({ query }) => {
     const sources = await userListSources(ctx);
-    const online = onlineUsers(ctx, sources, ctx.now());
-    const keys = [sources.users, sources.totals, sources.sessions];
-    if (!keys.every((k) => Object.isFrozen(k))) {
-      keptAnswerStats.unkept += 1;
-      return { status: 'success' as const, ...tradersPage(usersTable(sources, online.ids), query) };
-    }
-    if (keptTable === undefined || keptTable.online !== online.key || keys.some((k, i) => k !== keptTable?.keys[i])) {
-      keptTable = { keys, online: online.key, table: usersTable(sources, online.ids), pages: new Map() };
-    }
-    const { table, pages } = keptTable;
-    return keptPage(pages, query, (): TradersAnswer => ({ status: 'success', ...tradersPage(table, query) }));
+    return { status: 'success' as const, ...tradersPage(usersTable(sources, onlineUsers(ctx, sources, ctx.now())), query) };
   });
 
-  registerCall(app, calls.getPendingDeposite, async () => successList(await listPendingDeposits(ctx)));
+  registerCall(app, calls.getPendingDeposite, async () => successData(await listPendingDeposits(ctx)));
 
   registerCall(app, calls.editStatusDeposite, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'deposit', body.deposites_id, body.status, body.reason)));
 
-  registerCall(app, calls.getPendingWithdrawal, async () => successList(await listPendingWithdrawals(ctx)));
+  registerCall(app, calls.getPendingWithdrawal, async () => successData(await listPendingWithdrawals(ctx)));
 
   registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status, body.reason)));
 
-  const requestsAnswer = answerCache<{ status: 'success'; total: number; data: MoneyRequestRow[] }>(1);
-  registerCall(app, calls.getMoneyRequests, async ({ query }) => {
-    const { total, data } = await listAllRequests(ctx, query);
-    return requestsAnswer([data], () => ({ status: 'success' as const, total, data }), String(total));
-  });
+  registerCall(app, calls.getMoneyRequests, async ({ query }) => ({ status: 'success' as const, ...(await listAllRequests(ctx, query)) }));
 
-  registerCall(app, calls.getPaymentGetways, async () => successList(await listPaymentAccounts(ctx)));
+  registerCall(app, calls.getPaymentGetways, async () => successData(await listPaymentAccounts(ctx)));
 
-  // Kept per page of entries (a kept list while no entry was added) for as long as no account table
-  // was written (the target users' names and the owners of positions and requests are read with it).
-  const auditAnswer = async (entries: AuditEntryRow[]) => successData(await withTargetUsers(ctx, entries));
-  type AuditAnswer = Awaited<ReturnType<typeof auditAnswer>>;
-  const auditAnswers = new WeakMap<object, { database: string; answer: JsonText<AuditAnswer> }>();
-  registerCall(app, calls.getAuditLog, async ({ query }) => {
-    const database = databaseVersion(ctx.db, 'accounts');
-    const entries = await listAudit(ctx, query, query.limit, query.before);
-    const kept = Object.isFrozen(entries) ? auditAnswers.get(entries) : undefined;
-    if (kept && kept.database === database) {
-      keptAnswerStats.hits += 1;
-      return kept.answer;
-    }
-    const answer = await auditAnswer(entries);
-    // Not kept if a write came during the reads (the version moved) or nothing says when one comes.
-    if (database === undefined || !Object.isFrozen(entries) || databaseVersion(ctx.db, 'accounts') !== database) {
-      keptAnswerStats.unkept += 1;
-      return answer;
-    }
-    keptAnswerStats.misses += 1;
-    const text = JsonText.of(answer);
-    auditAnswers.set(entries, { database, answer: text });
-    return text;
-  });
+  registerCall(app, calls.getAuditLog, async ({ query }) => successData(await withTargetUsers(ctx, await listAudit(ctx, query, query.limit, query.before))));
 }
 
 /**

@@ -6,11 +6,11 @@ import type { Client, SignedInTrader } from './helpers/client';
 import { closePosition, openPosition, push, tradingDesk } from './helpers/trading';
 
 /**
- * Each test reads once, changes one thing the answer shows, and reads again: the change must show
- * at once, never an answer from before it (the positions' valuations are kept between ticks, see
- * trading/valuations.ts; nothing else is).
+ * The back office's and the market's reads. Each test reads once, changes one thing the answer
+ * shows, and reads again: the change must show at once, never an answer from before it (the
+ * positions' valuations are kept between ticks, see trading/valuations.ts; nothing else is).
  */
-describe('reads show a change as soon as it is made', () => {
+describe('answers change as soon as what they show changes', () => {
   let t: TestApp;
   let admin: Client;
   let trader: SignedInTrader;
@@ -106,6 +106,56 @@ describe('reads show a change as soon as it is made', () => {
     assert.equal((await details()).profile.status, 'Online');
     t.clock.advance(11_000);
     assert.equal((await details()).profile.status, 'Offline');
+  });
+
+  test('getTraderDetails: an answer whose reads a tick overtook is at that tick; a write during its reads, or a later tick, shows on the next read', async () => {
+    const engine = t.app.trading;
+    const account = engine.account.bind(engine);
+    /** The trader's page, with `during` run while its account row is read (as ticks and writes come while requests queue on a busy server). */
+    const overtakenBy = async (during: () => Promise<unknown>) => {
+      let ran = false;
+      engine.account = async (userId, trx) => {
+        if (userId === trader.id && !ran) {
+          ran = true;
+          await during();
+        }
+        return account(userId, trx);
+      };
+      try {
+        const answer = await details();
+        assert.ok(ran, 'it came during the reads');
+        return answer;
+      } finally {
+        engine.account = account;
+      }
+    };
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    const ticket = await openPosition(trader.client, { side: 'buy', volume: 0.1 });
+    try {
+      await push(t, 'EURUSD', 1.101, 1.1012);
+      const overtaken = await overtakenBy(() => push(t, 'EURUSD', 1.103, 1.1032));
+      assert.deepEqual([overtaken.openTrades[0]?.profit, overtaken.account.profit], ['28.00', '28.00'], 'the answer is at the tick that overtook its reads');
+      assert.deepEqual(await details(), overtaken, 'the same answer while nothing moved');
+
+      // A write during the reads: the next read shows it.
+      const balance = Number((await details()).account.balance);
+      const d = await trader.client.post(calls.addDeposite.path, { depositAmount: '30.00', paymentAccount: '1234', payment_getways_id: gateway });
+      await overtakenBy(() => admin.post(calls.editStatusDeposite.path, { deposites_id: d.body.id, status: 1 }));
+      assert.equal((await details()).account.balance, (balance + 30).toFixed(2), 'a deposit approved during the reads');
+
+      await push(t, 'EURUSD', 1.104, 1.1042);
+      const after = await details();
+      assert.deepEqual([after.openTrades[0]?.profit, after.account.profit], ['38.00', '38.00'], 'the next tick shows');
+      // What decides it: figures are current while no quote they were computed from has moved.
+      const state = await engine.account(trader.id);
+      assert.ok(engine.figuresCurrent(trader.id, state));
+      await push(t, 'GBPUSD', 1.27, 1.2702);
+      assert.ok(engine.figuresCurrent(trader.id, state), 'a tick on a symbol the account neither holds nor converts through');
+      await push(t, 'EURUSD', 1.1035, 1.1037);
+      assert.ok(!engine.figuresCurrent(trader.id, state), 'a tick on the position’s symbol');
+    } finally {
+      await closePosition(trader.client, ticket);
+    }
   });
 
   test('a position\'s profit is valued again when its own quote or its conversion rate moves, and kept on any other tick', async () => {
