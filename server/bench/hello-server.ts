@@ -13,7 +13,7 @@ app.get('/', async () => ({ hello: 'world' }));
 
 /**
  * `/bytes/<n>`: the same bare server answering a JSON body of n bytes (built once per size, sent as
- * a Buffer, as the app sends a kept answer), so a large answer's rate can be set against what
+ * a Buffer), so a large answer's rate can be set against what
  * Fastify and the load generator manage at that size on this machine, whatever the app does.
  */
 const bodies = new Map<number, Buffer>();

@@ -15,8 +15,7 @@ import { stopChild } from './bench-util';
 /**
  * The production entry for the reads benchmark (`reads-http.ts`): `src/main.ts`, as `npm start`
  * runs it, in a child process configured only through its environment (LOG_LEVEL=warn, the
- * simulated feed), with `production-probe.ts` loaded first to answer CPU time and the kept
- * answers' counters over IPC. Before it starts, the benchmark's traders and their sessions are
+ * simulated feed), with `production-probe.ts` loaded first to answer its CPU time over IPC. Before it starts, the benchmark's traders and their sessions are
  * written straight into its database (signing a thousand people in over HTTP would measure scrypt
  * and the sign-in rate limit, not reads).
  */

@@ -29,7 +29,7 @@ import { armDeadline, ServerChild } from './server-child';
  *   20th also requests a withdrawal. autocannon's 100 connections rotate through all their cookies, so the
  *   thousand sessions stay active (each is touched every 30 s, as a browser's would be); the back
  *   office's calls use the administrator's session, and `getTraderDetails` rotates through the
- *   traders. The kept answers' hit rate is read from the server (`production-probe.ts`).
+ *   traders. The server's CPU time is read from it (`production-probe.ts`).
  *   With `--instances=2` (and --database), two instances share the database and a Redis the
  *   benchmark starts (port 47551), the first the engine's leader; the load is split between them.
  * - `--mode=app`: the earlier setup, `buildApp` in a child (`orders-server.ts`) with the logger off,
@@ -211,10 +211,10 @@ async function setUpTraders(origin: string, seeded: SeededTrader[]): Promise<Ses
   return { traders: seeded.map((t) => ({ id: t.id, cookie: t.cookie })), admin };
 }
 
-/** What a measurement needs from a server: its port and CPU time (and, for the real one, the kept answers' counters). */
+/** What a measurement needs from a server: its port and CPU time. */
 interface Target {
   port: number;
-  sample(): Promise<{ at: number; cpuUs: number; kept?: { hits: number; misses: number; unkept: number } }>;
+  sample(): Promise<{ at: number; cpuUs: number }>;
 }
 
 const childTarget = (c: ServerChild): Target => ({
@@ -228,7 +228,7 @@ const productionTarget = (s: ProductionServer): Target => ({
   port: s.port,
   sample: async () => {
     const p = await s.probe();
-    return { at: p.at, cpuUs: p.cpuUs, kept: p.kept };
+    return { at: p.at, cpuUs: p.cpuUs };
   },
 });
 
@@ -244,8 +244,6 @@ interface Measured {
   serverCpu: number;
   loadgenCpu: number;
   machineBusy: number;
-  /** Kept answers given again / built and kept / not keepable, during the measurement. */
-  kept: { hits: number; misses: number; unkept: number } | null;
   /** The body of the first answer, in bytes. */
   bodyBytes: number;
 }
@@ -289,7 +287,6 @@ async function measure(targets: Target[], read: Read, sessions: Sessions | null,
   const m1 = machineCpu();
   const s1 = await Promise.all(targets.map((t) => t.sample()));
   const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((a, r) => a + f(r), 0);
-  const kept = s0.every((s) => s.kept) ? s1.reduce((k, s, i) => ({ hits: k.hits + (s.kept?.hits ?? 0) - (s0[i]?.kept?.hits ?? 0), misses: k.misses + (s.kept?.misses ?? 0) - (s0[i]?.kept?.misses ?? 0), unkept: k.unkept + (s.kept?.unkept ?? 0) - (s0[i]?.kept?.unkept ?? 0) }), { hits: 0, misses: 0, unkept: 0 }) : null;
   return {
     read,
     rate: sum((r) => r['2xx'] / r.duration),
@@ -303,17 +300,9 @@ async function measure(targets: Target[], read: Read, sessions: Sessions | null,
     serverCpu: s1.reduce((a, s, i) => a + (s.cpuUs - (s0[i]?.cpuUs ?? 0)) / 1000 / (s.at - (s0[i]?.at ?? 0)), 0),
     loadgenCpu: (cpu.user + cpu.system) / 1000 / (wall * 1000),
     machineBusy: busyBetween(m0, m1),
-    kept,
     bodyBytes: 0,
   };
 }
-
-const keptText = (k: Measured['kept']): string => {
-  if (!k) return '—';
-  const kept = k.hits + k.misses;
-  if (kept + k.unkept === 0) return '—';
-  return kept === 0 ? `not kept (${num(k.unkept)})` : `${pct(k.hits / kept, 1)}${k.unkept > 0 ? ` (+${num(k.unkept)} not kept)` : ''}`;
-};
 
 async function run(read: Read, targets: Target[], sessions: Sessions | null): Promise<Measured> {
   const first = requestOf(read, sessions, 0);
@@ -329,7 +318,7 @@ async function run(read: Read, targets: Target[], sessions: Sessions | null): Pr
   if (WARMUP_S > 0) await measure(targets, read, sessions, WARMUP_S);
   const m = { ...(await measure(targets, read, sessions, DURATION_S)), bodyBytes };
   // Server CPU per answer is less at the mercy of other work on a shared machine than the rate is.
-  log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)} (${Math.round((m.serverCpu * 1e6) / Math.max(1, m.rate))} µs per answer), load generator ${pct(m.loadgenCpu, 0)}, kept answers ${keptText(m.kept)}`);
+  log(`${read.name} ${read.path}: ${num(m.rate)} req/s, p99 ${ms(m.p99)} ms, non-2xx ${m.non2xx}, server CPU ${pct(m.serverCpu, 0)} (${Math.round((m.serverCpu * 1e6) / Math.max(1, m.rate))} µs per answer), load generator ${pct(m.loadgenCpu, 0)}`);
   return m;
 }
 
@@ -342,14 +331,14 @@ interface SameBytes {
 function report(hello: Measured[], reads: Measured[], sameBytes: SameBytes[], background: number, setup: string, logLines: number | null): string {
   const baseline = hello.reduce((s, m) => s + m.rate, 0) / hello.length;
   const row = (m: Measured, share: string) =>
-    `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${num(m.bytes)} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} | ${keptText(m.kept)} |`;
+    `| ${m.read.name} | \`${m.read.path.replace(/^\/api/, '')}\` | ${m.read.as ?? '—'} | ${num(m.rate)} | ${share} | ${num(m.bytes)} | ${m.p50} | ${m.p99} | ${num(m.non2xx + m.errors)} | ${pct(m.serverCpu, 0)} | ${pct(m.loadgenCpu, 0)} | ${pct(m.machineBusy, 0)} |`;
   const lines = [
     '## Authenticated reads over HTTP',
     '',
     `Machine: ${machine()}; ${pct(background, 0)} busy before. ${setup} autocannon in the load generator process, ${CONNECTIONS} connections, ${DURATION_S} s per call after ${WARMUP_S} s of warm-up. Latency in ms (autocannon, whole ms).`,
     '',
-    '| call | path | session | req/s | share of hello-world | bytes per answer | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy | kept answers hit |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| call | path | session | req/s | share of hello-world | bytes per answer | p50 | p99 | non-2xx + errors | server CPU (% of 1 core) | load generator CPU | machine busy |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...hello.map((m, i) => row(m, i === 0 ? 'first' : 'last')),
     ...reads.flatMap((m) => {
       const same = sameBytes.find((b) => b.read === m);
@@ -360,12 +349,10 @@ function report(hello: Measured[], reads: Measured[], sameBytes: SameBytes[], ba
   const below = reads.filter((m) => (m.rate / baseline < targetOf(m) && !m.read.wholeList) || m.non2xx + m.errors > 0);
   const whole = reads.filter((m) => m.read.wholeList);
   const authenticated = reads.filter((m) => m.read.as !== null);
-  const kept = reads.reduce((k, m) => ({ hits: k.hits + (m.kept?.hits ?? 0), misses: k.misses + (m.kept?.misses ?? 0), unkept: k.unkept + (m.kept?.unkept ?? 0) }), { hits: 0, misses: 0, unkept: 0 });
   lines.push('', `Hello-world baseline: ${num(baseline)} req/s (mean of first and last). Targets: \`GET /api/health\` ≥ ${pct(HEALTH_TARGET_SHARE, 0)} of it, every authenticated read ≥ ${pct(TARGET_SHARE, 0)} (${num(baseline * TARGET_SHARE)} req/s), with no failed answer.`);
   const slowest = authenticated.filter((m) => !m.read.wholeList).reduce<Measured | null>((a, m) => (a === null || m.rate < a.rate ? m : a), null);
   lines.push(below.length === 0 ? `- met by all ${reads.length - whole.length} rows held to it; the slowest authenticated read, ${slowest?.read.name}, at ${pct((slowest?.rate ?? 0) / baseline, 0)}` : `- NOT met by: ${below.map((m) => `${m.read.name} (${pct(m.rate / baseline, 0)}${m.non2xx + m.errors > 0 ? `, ${m.non2xx + m.errors} failed` : ''})`).join(', ')}`);
   if (whole.length > 0) lines.push(`- not held to it: the spec's whole lists, which the back office's screens no longer ask for (they ask for a page, the rows above them): ${whole.map((m) => `${m.read.name} ${pct(m.rate / baseline, 0)}, ${num(m.bodyBytes)} bytes`).join('; ')}`);
-  if (kept.hits + kept.misses + kept.unkept > 0) lines.push(`- kept answers over the whole run: ${num(kept.hits)} given again, ${num(kept.misses)} built and kept (hit rate ${pct(kept.hits / Math.max(1, kept.hits + kept.misses), 1)}), ${num(kept.unkept)} built without keeping`);
   for (const { read, hello: same } of sameBytes) {
     lines.push(`- ${read.read.name} answers ${num(read.bodyBytes)} bytes: the bare hello-world answering a body that size does ${num(same.rate)} req/s (${pct(same.rate / baseline, 0)} of the hello-world), so ${read.read.name} is at ${pct(read.rate / Math.max(1, same.rate), 0)} of what this machine sends at that size`);
   }
