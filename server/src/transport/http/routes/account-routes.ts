@@ -1,6 +1,7 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { cancelRequest, createDeposit, createWithdrawal, getWithdrawable, listOwnDeposits, listOwnWithdrawals } from '../../../services/money-requests';
+import { listOwnDeposits, listOwnWithdrawals } from '../../../services/money-request-lists';
+import { cancelRequest, createDeposit, createWithdrawal, getWithdrawable } from '../../../services/money-requests';
 import { listActivePaymentAccounts } from '../../../services/payment-accounts';
 import { editProfile, listActivity, profileDetails } from '../../../services/profile-service';
 import { registerCall } from '../call-route';

@@ -1,7 +1,8 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { onlineUsers, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
-import { decideRequest, listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-requests';
+import { listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-request-lists';
+import { decideRequest } from '../../../services/money-requests';
 import { listAudit, withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';

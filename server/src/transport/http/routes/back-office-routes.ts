@@ -2,7 +2,7 @@ import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { auditBatches, countAudit } from '../../../services/audit';
 import { refuse, Refusal } from '../../../services/errors';
-import { exportRequests } from '../../../services/money-requests';
+import { exportRequests } from '../../../services/money-request-lists';
 import { editPaymentAccount } from '../../../services/payment-accounts';
 import { registerCall } from '../call-route';
 import { CsvFile, exportFileName } from '../csv-file';
