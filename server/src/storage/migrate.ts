@@ -18,6 +18,7 @@ import { adjustmentsCreditNotesMigration } from './migrations/0015-adjustments-c
 import { legalAcceptancesMigration } from './migrations/0016-legal-acceptances';
 import { priceTableMigration } from './migrations/0017-price-table';
 import { auditSubjectsMigration } from './migrations/0018-audit-subjects';
+import { readIndexesMigration } from './migrations/0019-read-indexes';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -50,6 +51,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0016-legal-acceptances': legalAcceptancesMigration(handle.engine),
       '0017-price-table': priceTableMigration(handle.engine),
       '0018-audit-subjects': auditSubjectsMigration(handle.engine),
+      '0019-read-indexes': readIndexesMigration(),
     }),
   });
 }
