@@ -1,39 +1,12 @@
-import type { TraderRow, TraderSortKey, TradersQuery } from '@tradeport/contracts';
-import { formatCents } from '../domain/money';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { accountTotalRows, emptyTotals, ledgerTotalRows, totalsByUser, totalsFromRows } from './ledger';
+import { accountTotalRows, totalsFromRows } from './ledger';
 import { hashPassword } from './passwords';
 import { retireResetLinks, revokeUserSessions } from './sessions';
 import { prepared, type Param } from '../storage/prepared';
 
-/** The users table shows at most this many accounts (oldest first). */
-export const MAX_USERS_LISTED = 10_000;
-
-/** The admin's users table: everyone, with ledger-derived totals and Online/Offline. */
-const allUsers = prepared((db) =>
-  db
-    .selectFrom('users')
-    .leftJoin('countries', 'countries.id', 'users.country_id')
-    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
-    .orderBy('users.id')
-    .limit(MAX_USERS_LISTED),
-);
-/**
- * Each user's latest-ending session that is not revoked, with when the user was last seen: whether
- * it is still live is decided against the clock in code (onlineUsers).
- */
-const sessionEnds = prepared((db) =>
-  db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.user_id', 'users.last_seen_at', (eb) => eb.fn.max('sessions.expires_at').as('expires_at')])
-    .where('sessions.revoked_at', 'is', null)
-    .groupBy(['sessions.user_id', 'users.last_seen_at'])
-    .orderBy('sessions.user_id'),
-);
 const oneUser = prepared((db, param: Param<{ id: number }>) =>
   db
     .selectFrom('users')
@@ -55,98 +28,6 @@ const sessionEndOf = prepared((db, param: Param<{ id: number }>) =>
  */
 function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: number | string | bigint | null | undefined, now: number): boolean {
   return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
-}
-
-/** The rows the users table is built from. */
-export async function userListSources(ctx: ServiceContext) {
-  return { users: await allUsers.all(ctx.db, {}), totals: await ledgerTotalRows(ctx.db), sessions: await sessionEnds.all(ctx.db, {}) };
-}
-export type UserListSources = Awaited<ReturnType<typeof userListSources>>;
-
-/** Who of the users table is online at `now`, in id order. */
-export function onlineUsers(ctx: ServiceContext, sources: UserListSources, now: number): number[] {
-  return sources.sessions.filter((s) => isOnline(ctx, s.last_seen_at, s.expires_at, now)).map((s) => s.user_id);
-}
-
-/** The admin's users table: everyone, with ledger-derived totals and Online/Offline (`online`: onlineUsers' ids). */
-export function usersTable(sources: UserListSources, online: readonly number[]): TraderRow[] {
-  const totals = totalsByUser(sources.totals);
-  const onlineNow = new Set(online);
-  return sources.users.map((u) => {
-    const t = totals.get(u.id) ?? emptyTotals();
-    return {
-      id: u.id,
-      firstName: u.first_name,
-      lastName: u.last_name,
-      email: u.email,
-      phoneNo: u.phone_no,
-      countryName: u.country_name ?? '',
-      countryCode: u.country_code ?? '',
-      balance: formatCents(t.balanceCents),
-      totalDeposite: formatCents(t.depositsCents),
-      totalCredit: formatCents(t.creditCents),
-      totalWithdrawals: formatCents(t.withdrawalsCents),
-      isActive: u.is_active === 1 ? '1' : '0',
-      status: onlineNow.has(u.id) ? 'Online' : 'Offline',
-      accountType: u.role === 'admin' ? '1' : '0',
-      isReserved: u.is_reserved === 1,
-      lastSeen: isoTimeOrNull(u.last_seen_at),
-      createdAt: isoTime(u.created_at),
-    };
-  });
-}
-
-const fullName = (t: TraderRow) => `${t.firstName} ${t.lastName}`.trim();
-const byText = new Intl.Collator('en', { sensitivity: 'base' });
-const TEXT_ORDER: Partial<Record<TraderSortKey, (t: TraderRow) => string>> = {
-  name: fullName,
-  country: (t) => t.countryName,
-  active: (t) => (t.isActive === '1' ? 'a' : 'b'),
-  online: (t) => (t.status === 'Online' ? 'a' : 'b'),
-};
-// Two-decimal amounts: far below 2^53 cents, so their numbers order exactly as the amounts do.
-const NUMBER_ORDER: Partial<Record<TraderSortKey, (t: TraderRow) => number>> = {
-  balance: (t) => Number(t.balance),
-  deposits: (t) => Number(t.totalDeposite),
-  credit: (t) => Number(t.totalCredit),
-  withdrawals: (t) => Number(t.totalWithdrawals),
-};
-
-/** Whether a user matches the back office's search: a field starts with the text, ignoring case. */
-function matchesSearch(t: TraderRow, text: string): boolean {
-  if (!text) return true;
-  for (const field of [fullName(t), t.lastName, t.email, t.phoneNo, t.countryName]) if (field.toLowerCase().startsWith(text)) return true;
-  return false;
-}
-
-/**
- * One page of the users table (`table`: usersTable's rows, in id order): the users `query`
- * matches, ordered by its column (ties by id; id order when none is named), from `offset`, at most
- * `limit` (every match when no limit is given), with how many matched, how many of them are
- * active and how many online.
- */
-export function tradersPage(table: readonly TraderRow[], query: TradersQuery): { total: number; active: number; online: number; data: TraderRow[] } {
-  const text = query.search?.toLowerCase() ?? '';
-  const accountType = query.role === undefined ? undefined : query.role === 'admin' ? '1' : '0';
-  const rows = text === '' && accountType === undefined ? [...table] : table.filter((t) => (accountType === undefined || t.accountType === accountType) && matchesSearch(t, text));
-  let active = 0;
-  let online = 0;
-  for (const t of rows) {
-    if (t.isActive === '1') active += 1;
-    if (t.status === 'Online') online += 1;
-  }
-  if (query.sort !== undefined) {
-    const sign = query.direction === 'desc' ? -1 : 1;
-    const textOf = TEXT_ORDER[query.sort];
-    const numberOf = NUMBER_ORDER[query.sort];
-    rows.sort((a, b) => {
-      const order = textOf ? byText.compare(textOf(a), textOf(b)) : numberOf ? numberOf(a) - numberOf(b) : 0;
-      return order === 0 ? a.id - b.id : order * sign;
-    });
-  } else if (query.direction === 'desc') rows.reverse();
-  const offset = query.offset ?? 0;
-  const data = query.limit === undefined ? (offset === 0 ? rows : rows.slice(offset)) : rows.slice(offset, offset + query.limit);
-  return { total: rows.length, active, online, data };
 }
 
 /** The rows one user's back-office profile is built from. */

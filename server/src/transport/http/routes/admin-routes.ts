@@ -1,10 +1,11 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { onlineUsers, setUserActive, setUserPassword, tradersPage, userListSources, usersTable } from '../../../services/admin-users';
+import { setUserActive, setUserPassword } from '../../../services/admin-users';
 import { listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-request-lists';
 import { decideRequest } from '../../../services/money-requests';
 import { listAudit, withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
+import { usersPage } from '../../../services/users-list';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
 
@@ -12,10 +13,7 @@ import { successData, successMessage } from '../responses';
 export function adminRoutes(app: FastifyInstance): void {
   const ctx = app.services;
 
-  registerCall(app, calls.getTraders, async ({ query }) => {
-    const sources = await userListSources(ctx);
-    return { status: 'success' as const, ...tradersPage(usersTable(sources, onlineUsers(ctx, sources, ctx.now())), query) };
-  });
+  registerCall(app, calls.getTraders, async ({ query }) => ({ status: 'success' as const, ...(await usersPage(ctx, query)) }));
 
   registerCall(app, calls.getPendingDeposite, async () => successData(await listPendingDeposits(ctx)));
 
