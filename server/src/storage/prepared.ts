@@ -23,11 +23,6 @@ export interface Prepared<A extends Record<string, unknown>, R> {
 
 const MARK = '\u0000tradeport-param:';
 
-/** @deprecated Always undefined ("no version known": callers always read), since no driver keeps results. Goes when its last caller does. */
-export function databaseVersion(_db: Db | Tx, _scope: 'all' | 'accounts' = 'all'): string | undefined {
-  return undefined;
-}
-
 export type Param<A> = <K extends keyof A & string>(name: K) => A[K];
 
 interface Compiled {
@@ -92,9 +87,4 @@ export function preparedShapes<A extends Record<string, unknown>, Q extends Comp
     all: (db: Db | Tx, shape: string, args: A): Promise<R[]> => forShape(shape).all(db, args),
     first: (db: Db | Tx, shape: string, args: A): Promise<R | undefined> => forShape(shape).first(db, args),
   };
-}
-
-/** @deprecated `rows.map(map)`, from when mapped lists were kept with kept rows. Goes when its last caller does. */
-export function mapRows<T, U>(rows: readonly T[], map: (row: T) => U): U[] {
-  return rows.map(map);
 }

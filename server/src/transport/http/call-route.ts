@@ -10,7 +10,7 @@ import { EngineUnavailable } from '../../trading/engine';
 import type { CallHandler, CallInput } from './call-types';
 import { CsvFile } from './csv-file';
 import { instrumentOrderCall } from './order-calls';
-import { JsonText, sendRefusal } from './responses';
+import { sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
 
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -84,7 +84,6 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
         const result = await run({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
-        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.bytes);
         if (result instanceof CsvFile) return result.send(reply);
         return reply.send(result);
       } catch (err) {
