@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { calendar, pickDateTime } from './pages/date-fields';
 import { PositionsPanel } from './pages/positions-panel';
 import { SignInPage } from './pages/sign-in-page';
 import { OrderEntry, TerminalPage } from './pages/terminal-page';
@@ -297,11 +298,12 @@ describe('the terminal order entry', () => {
   });
 
   it('places a Sell Stop with an expiry, sent as that time', async () => {
-    const { trader, context, entry } = await fundedTerminal();
+    const { trader, context, page, entry } = await fundedTerminal();
     await entry.openFromRow('EURUSD');
     await entry.chooseType('Sell Stop');
     assert.equal(await entry.price().inputValue(), '1.09990');
-    await entry.dialog().getByLabel('Expiry').fill('2030-01-02T10:30');
+    await pickDateTime(page, entry.dialog().getByRole('button', { name: /^Expiry/ }), '2030-01-02', '10:30');
+    await entry.dialog().getByText('Expires 02 Jan 2030, 10:30:00 UTC').waitFor();
     await entry.button('sell').click();
     await entry.dialog().waitFor({ state: 'hidden' });
     const orders = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderType: string; price: number; expiration: string | null }[];
@@ -317,9 +319,11 @@ describe('the terminal order entry', () => {
     await entry.openFromRow('EURUSD');
     await entry.chooseType('Buy Limit');
     const expiry = entry.dialog().getByLabel('Expiry (GMT+9)');
-    await expiry.fill('2030-11-30T12:00');
-    // Said back in the app's own format and zone, whatever the browser's picker shows.
+    await pickDateTime(page, expiry, '2030-11-30', '12:00');
+    // Shown in the app's own format, and said back with the zone.
+    assert.equal((await expiry.textContent())?.trim(), '30 Nov 2030, 12:00');
     await entry.dialog().getByText('Expires 30 Nov 2030, 12:00:00 GMT+9').waitFor();
+    await look(page, 'terminal-expiry-picked');
     await entry.button('buy').click();
     await entry.dialog().waitFor({ state: 'hidden' });
     const [order] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderId: number; expiration: string | null }[];
@@ -333,9 +337,23 @@ describe('the terminal order entry', () => {
     assert.match((await row.textContent()) ?? '', /30 Nov 2030, 12:00:00/, 'listed at the time entered');
     await row.getByRole('button', { name: `Modify order ${order!.orderId}` }).click();
     const modify = page.getByRole('dialog');
-    assert.equal(await modify.getByLabel('Expiry (GMT+9)').inputValue(), '2030-11-30T12:00', 'the modify dialog shows it the same way');
+    const field = modify.getByLabel('Expiry (GMT+9)');
+    assert.equal((await field.textContent())?.trim(), '30 Nov 2030, 12:00', 'the modify dialog shows it the same way');
     await screenshots(page, 'terminal-expiry-tokyo');
-    await modify.getByLabel('Expiry (GMT+9)').fill('2030-11-30T13:30');
+    // By keyboard: the field opens on Enter, its calendar keeps the day, and the time is typed and set with Enter.
+    await field.focus();
+    await page.keyboard.press('Enter');
+    const open = calendar(page);
+    await open.waitFor();
+    await look(page, 'terminal-expiry-calendar');
+    for (let i = 0; i < 8 && (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !== 'Hours'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.type('13');
+    await page.keyboard.type('30');
+    await page.keyboard.press('Enter');
+    await open.waitFor({ state: 'hidden' });
+    assert.equal((await field.textContent())?.trim(), '30 Nov 2030, 13:30');
+    // A fresh price: the server checks the order against a current one, and the looks above took a while.
+    await eurusd(1.1);
     await modify.getByRole('button', { name: 'Save' }).click();
     await eventually('the new expiry on the server', async () => {
       const [o] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { expiration: string | null }[];

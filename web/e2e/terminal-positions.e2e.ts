@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { calendar } from './pages/date-fields';
 import { PositionsPanel } from './pages/positions-panel';
 import { SignInPage } from './pages/sign-in-page';
 import { addPaymentAccount, adminClient, approvedDeposit, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
@@ -392,7 +393,18 @@ describe('the terminal positions panel', () => {
     await page.getByText('No closed positions in this range').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="total-net"]')?.textContent === '0.00');
     assert.match((await page.getByTestId('range-totals').textContent()) ?? '', /^Totals · 01 Jan 2020 – 31 Jan 2020/);
+    assert.deepEqual([await panel.historyFrom().inputValue(), await panel.historyTo().inputValue()], ['01 Jan 2020', '31 Jan 2020'], 'the days in the app’s format');
     await look(page, 'terminal-history-empty-range');
+    // A day typed in the app's format, and one picked from the calendar under the field.
+    await panel.historyFrom().fill('2 jan 2020');
+    await panel.historyTo().click();
+    const days = calendar(page);
+    await days.waitFor();
+    await look(page, 'terminal-history-calendar');
+    await days.getByRole('button', { name: '15 January 2020', exact: true }).click();
+    await days.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => /^Totals · 02 Jan 2020 – 15 Jan 2020/.test(document.querySelector('[data-testid="range-totals"]')?.textContent ?? ''));
+    assert.deepEqual([await panel.historyFrom().inputValue(), await panel.historyTo().inputValue()], ['02 Jan 2020', '15 Jan 2020']);
     await context.close();
   });
 

@@ -100,11 +100,17 @@ export class PositionsPanel {
     await this.page.getByRole('option', { name: label, exact: true }).click();
   }
 
-  /** A custom History range, From and To as YYYY-MM-DD. */
+  /** History's custom From and To fields (their labels name the trader's zone). */
+  readonly historyFrom = () => this.root().getByRole('textbox', { name: /^From \(/ });
+  readonly historyTo = () => this.root().getByRole('textbox', { name: /^To \(/ });
+
+  /** A custom History range, From and To typed as YYYY-MM-DD (the fields take the app's format too). */
   async historyRange(from: string, to: string): Promise<void> {
-    if ((await this.root().getByLabel('From', { exact: true }).count()) === 0) await this.historyPreset('Custom');
-    await this.root().getByLabel('From', { exact: true }).fill(from);
-    await this.root().getByLabel('To', { exact: true }).fill(to);
+    if ((await this.historyFrom().count()) === 0) await this.historyPreset('Custom');
+    await this.historyFrom().fill(from);
+    await this.historyTo().fill(to);
+    // On to the next control, as a person does: the calendar under the field closes.
+    await this.historyTo().press('Tab');
   }
 
   /** History's totals under the table: 'profit', 'swaps', 'deposits', 'withdrawals', 'net', a ledger kind, or 'closed'. */

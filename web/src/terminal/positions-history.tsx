@@ -1,7 +1,7 @@
-import { Badge, Button, Center, SegmentedControl, Select, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Center, SegmentedControl, Select, Skeleton, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { callApi, errorMessage, type CallOutput } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { formatLocalTime, formatPrice, formatUsd, formatVolume, timeZoneLabel } from '../format/format';
@@ -16,6 +16,9 @@ import { DEFAULT_HISTORY_PRESET, HISTORY_PRESETS, presetDates, rangeLabel, type 
 import { HistoryTotals, type HistoryRange } from './history-totals';
 import classes from './positions-panel.module.css';
 import { SideText, SignedMoney } from './positions-table';
+
+// The date fields are a chunk of their own, fetched when Custom is first chosen.
+const DayField = lazy(() => import('../ui/date-fields').then((m) => ({ default: m.DayField })));
 
 /** Rows a page of the History tab; the export reads pages of the server's maximum. */
 export const HISTORY_PAGE_ROWS = 100;
@@ -142,10 +145,11 @@ export function HistoryTable() {
           data-testid="period"
         />
         {preset === 'custom' && (
-          <>
-            <TextInput size="xs" type="date" label="From" value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} w={150} max={custom.to || undefined} />
-            <TextInput size="xs" type="date" label="To" value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} w={150} min={custom.from || undefined} error={range.ok ? undefined : range.message} />
-          </>
+          <Suspense fallback={<Skeleton height={30} width={308} aria-label="Loading the date fields" role="status" />}>
+            {/* The trader's own days, in their zone (named), as the table's times. */}
+            <DayField label={`From (${timeZoneLabel()})`} value={custom.from} onChange={(from) => setCustom((c) => ({ ...c, from }))} w={150} />
+            <DayField label={`To (${timeZoneLabel()})`} value={custom.to} onChange={(to) => setCustom((c) => ({ ...c, to }))} w={150} error={range.ok ? undefined : range.message} />
+          </Suspense>
         )}
         <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} loading={exporting} disabled={!range.ok} onClick={() => void exportCsv()}>
           Export CSV
