@@ -7,6 +7,7 @@ import { ChartPanel } from './pages/chart-panel';
 import { PhoneChartTab } from './pages/phone-chart-tab';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
+import { captionInk, CROSSHAIR_LABEL, HANDLE, inPicture, onScreen, RECTANGLE } from './support/chart-pixels';
 import { ARTIFACTS, createTrader, DESKTOP, MOBILE, newPage, screenshots, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 interface SavedDrawing {
@@ -25,46 +26,6 @@ async function drawingsOf(page: Page): Promise<SavedDrawing[]> {
     const r = await fetch('/api/platform/getChartLayout.php?symbol=EURUSD');
     return (await r.json()).data.layout.drawings;
   });
-}
-
-/** KLineChart's crosshair label (light theme) and its default handle colour: neither belongs in a saved picture. */
-const CROSSHAIR_LABEL = [0x68, 0x6d, 0x76] as const;
-const HANDLE = [0x16, 0x77, 0xff] as const;
-const RECTANGLE = [0xe0, 0x31, 0x31] as const;
-
-/** How many pixels of each colour the chart's canvases show right now (as the trader sees them). */
-async function onScreen(page: Page, colors: ReadonlyArray<readonly [number, number, number]>): Promise<number[]> {
-  return page.evaluate((wanted) => {
-    const counts = wanted.map(() => 0);
-    for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="chart-panel"] [data-testid="terminal-chart"] canvas')) {
-      const ctx = canvas.getContext('2d');
-      if (!ctx || !canvas.width || !canvas.height) continue;
-      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-      for (let i = 0; i < data.length; i += 4) wanted.forEach(([r, g, b], k) => data[i] === r && data[i + 1] === g && data[i + 2] === b && data[i + 3] === 255 && (counts[k] = counts[k]! + 1));
-    }
-    return counts;
-  }, colors);
-}
-
-/** A PNG's size and how many of its pixels have each colour, decoded by the browser. */
-async function inPicture(page: Page, png: Buffer, colors: ReadonlyArray<readonly [number, number, number]>): Promise<{ width: number; height: number; counts: number[] }> {
-  return page.evaluate(
-    async ([base64, wanted]) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${base64}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.naturalWidth;
-      canvas.height = image.naturalHeight;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(image, 0, 0);
-      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-      const counts = wanted.map(() => 0);
-      for (let i = 0; i < data.length; i += 4) wanted.forEach(([r, g, b], k) => data[i] === r && data[i + 1] === g && data[i + 2] === b && (counts[k] = counts[k]! + 1));
-      return { width: canvas.width, height: canvas.height, counts };
-    },
-    [png.toString('base64'), colors] as const,
-  );
 }
 
 describe('chart drawings: Fibonacci, text notes, line styles, locks and a clean saved picture', () => {
@@ -295,20 +256,7 @@ describe('chart drawings: Fibonacci, text notes, line styles, locks and a clean 
     assert.equal(picture.counts[1], 0, 'no handles or highlighted price tags');
     assert.ok(picture.counts[2]! > 50, `the rectangle is in it: ${picture.counts[2]}`);
     // The caption is drawn: dark text on the white strip.
-    const caption = await page.evaluate(async (base64) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${base64}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.naturalWidth;
-      canvas.height = 30;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(image, 0, 0);
-      const data = ctx.getImageData(0, 0, canvas.width, 30).data;
-      let dark = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i]! < 100 && data[i + 1]! < 100 && data[i + 2]! < 100) dark += 1;
-      return dark;
-    }, png.toString('base64'));
+    const caption = await captionInk(page, png);
     assert.ok(caption > 100, `caption text drawn: ${caption} dark pixels`);
     // The screen is as it was: the drawing still selected, and the crosshair back with the pointer.
     await bar.waitFor();

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { after, before, describe, it } from 'node:test';
 import { ChartPanel } from './pages/chart-panel';
 import { PhoneChartTab } from './pages/phone-chart-tab';
 import { SignInPage } from './pages/sign-in-page';
 import { seedHourlyCandles } from './support/chart-candles';
+import { captionInk, CROSSHAIR_LABEL, inPicture, onScreen } from './support/chart-pixels';
 import { ARTIFACTS, createTrader, MOBILE, newPage, seedDailyCandles, seriousA11yViolations, settled, startHarness, type Harness } from './support/harness';
 
 describe('the chart tab on a phone', () => {
@@ -179,6 +182,41 @@ describe('the chart tab on a phone', () => {
       const indicators = (await r.json()).data.layout.indicators as Array<{ name: string; params: number[] }>;
       return indicators.length === 1 && indicators[0]!.name === 'KDJ' && indicators[0]!.params[0] === 14;
     });
+    await context.close();
+  });
+
+  it('saves the chart from the tool column as the desktop does: a clean picture under a caption with the symbol, period and time', async () => {
+    const trader = await createTrader(h);
+    const { context, page, chart } = await phoneChart(trader);
+    const phone = '[data-testid="phone-chart"]';
+    // The crosshair where a finger rested, with its price and time labels.
+    await chart.tools().getByRole('button', { name: 'Crosshair' }).tap();
+    await chart.canvas().and(page.locator('[data-crosshair="true"]')).waitFor();
+    await chart.tapAt([[0.45, 0.6]]);
+    assert.ok((await onScreen(page, [CROSSHAIR_LABEL], phone))[0]! > 50, 'the crosshair label shows on the chart');
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-chart-picture-before.png') });
+
+    const save = chart.tools().getByRole('button', { name: 'Save image' });
+    assert.ok((await save.boundingBox())!.height >= 44, 'a finger-sized button');
+    const [download] = await Promise.all([page.waitForEvent('download'), save.tap()]);
+    assert.equal(download.suggestedFilename(), 'EURUSD-H1.png');
+    const png = readFileSync((await download.path())!);
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG file');
+    writeFileSync(join(ARTIFACTS, 'phone-chart-saved-picture.png'), png);
+    const picture = await inPicture(page, png, [CROSSHAIR_LABEL]);
+    const box = (await chart.canvas().boundingBox())!;
+    const ratio = await page.evaluate(() => window.devicePixelRatio);
+    assert.equal(picture.width, Math.round(box.width * ratio), 'as wide as the chart');
+    // One caption line, or two where the title and the time would meet on a narrow chart.
+    assert.ok([36, 54].some((caption) => picture.height === Math.round((box.height + caption) * ratio)), `the chart under its caption: ${picture.height}`);
+    assert.equal(picture.counts[0], 0, 'no crosshair label in the picture');
+    assert.ok((await captionInk(page, png)) > 100, 'the caption is written');
+
+    // The dark theme's picture, on the theme's background.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(400);
+    const [dark] = await Promise.all([page.waitForEvent('download'), save.tap()]);
+    writeFileSync(join(ARTIFACTS, 'phone-chart-saved-picture-dark.png'), readFileSync((await dark.path())!));
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Center, Loader, Menu, Text, Tooltip } from '@mantine/core';
-import { IconChartArea, IconChartCandle, IconChevronDown, IconCrosshair, IconEye, IconEyeOff, IconMagnet, IconMenu2, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconCamera, IconChartArea, IconChartCandle, IconChevronDown, IconCrosshair, IconEye, IconEyeOff, IconMagnet, IconMenu2, IconPlus, IconTrash } from '@tabler/icons-react';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
 import { useState } from 'react';
 import { useSymbols } from '../api/queries';
@@ -22,8 +22,9 @@ export interface PhoneChartTabProps {
 /**
  * The phone's chart tab (spec section 2, "Mobile trading screen"): a toolbar with the menu toggle,
  * chart type (candles or area), show/hide chart, the period menu (M1 … MN, H1 first) and New order,
- * and a left column with the crosshair, the drawing tools, the magnet, "remove all" and the
- * indicators (the desktop's, with the same settings). It is the
+ * and a left column with the crosshair, the drawing tools, the magnet, "remove all", "save image"
+ * (the desktop's clean, captioned picture) and the indicators (the desktop's, with the same
+ * settings). It is the
  * terminal's chart (same controller, tools, layout kept on the server and trade levels) with
  * finger-sized controls, and fills the height its parent gives it.
  */
@@ -166,6 +167,9 @@ function PhoneCanvas({ model, crosshair, onCrosshair, label }: { model: ChartMod
         </ActionIcon>
         <ActionIcon size={44} variant="subtle" color="gray" aria-label="Remove all drawings" disabled={!layout.drawings.length} onClick={() => setConfirmClear(true)}>
           <IconTrash size={22} />
+        </ActionIcon>
+        <ActionIcon size={44} variant="subtle" color="gray" aria-label="Save image" disabled={stage.load.status !== 'ready'} onClick={stage.saveImage}>
+          <IconCamera size={22} />
         </ActionIcon>
         <span className={classes.toolColumnDivider} aria-hidden />
         <PhoneIndicators model={model} />
