@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { DateInput, DateTimePicker, type CalendarAriaLabels } from '@mantine/dates';
+import { DateInput, DateTimePicker, type CalendarAriaLabels, type DayOfWeek } from '@mantine/dates';
 import { useId } from 'react';
 import { formDateTime, parseDayText, pickerDateTime } from './date-text';
 
@@ -21,7 +21,7 @@ const ARIA_LABELS: CalendarAriaLabels = {
   // The level buttons ('November 2030', '2030') are named by their text.
 };
 /** Weekends in the text's colour: Mantine's red fails the contrast rule, and a weekend day may still be picked. */
-const NO_WEEKEND: number[] = [];
+const NO_WEEKEND: DayOfWeek[] = [];
 
 export interface DayFieldProps {
   label: string;
