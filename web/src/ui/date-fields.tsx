@@ -107,7 +107,8 @@ export function DateTimeField({ label, description, value, onChange, clearLabel,
       popoverProps={{ withinPortal: true, id }}
       hideOutsideDates
       weekendDays={NO_WEEKEND}
-      styles={{ description: { marginTop: 4 } }}
+      // Mantine's placeholder grey is below the contrast rule on a button's text; the app's dimmed is not.
+      styles={{ description: { marginTop: 4 }, placeholder: { color: 'var(--mantine-color-dimmed)' } }}
       data-testid={rest['data-testid']}
     />
   );
