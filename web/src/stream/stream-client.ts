@@ -1,4 +1,5 @@
 import type { AccountEvent, AdminEvent, CandleRecord, PeriodName, Quote, ServerMessage } from '@tradeport/contracts';
+import { QuoteBook, QuotePoller, type QuoteEntry } from './quote-book';
 
 /**
  * The app's one connection to `/api/stream`. It owns the socket, the live quotes and the account
@@ -15,23 +16,14 @@ import type { AccountEvent, AdminEvent, CandleRecord, PeriodName, Quote, ServerM
  *   treated as dead and replaced: the app says so and polls meanwhile.
  * - While the socket is down, quotes are polled through `pollQuotes` (the spec's 1 s refresh)
  *   so prices keep moving and their staleness stays visible.
+ *
+ * The quotes, who follows them and the polling live in `quote-book.ts`; this module is the
+ * connection.
  */
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
-export type Direction = 'up' | 'down' | 'none';
-
-/** A symbol's latest quote with its movement versus the previous different value. Immutable. */
-export interface QuoteEntry {
-  quote: Quote;
-  bidDirection: Direction;
-  askDirection: Direction;
-}
-
-/** A symbol's entry for a quote with nothing before it to move from. */
-export function firstEntry(quote: Quote): QuoteEntry {
-  return { quote, bidDirection: 'none', askDirection: 'none' };
-}
+export { firstEntry, type Direction, type QuoteEntry } from './quote-book';
 
 export interface SocketLike {
   readyState: number;
@@ -77,11 +69,6 @@ function candleKey(symbol: string, period: PeriodName): string {
   return `${symbol}:${period}`;
 }
 
-function direction(previous: number | null | undefined, next: number | null, before: Direction): Direction {
-  if (previous === null || previous === undefined || next === null || next === previous) return before;
-  return next > previous ? 'up' : 'down';
-}
-
 export class StreamClient {
   private socket: SocketLike | null = null;
   private state: ConnectionState = 'closed';
@@ -93,17 +80,14 @@ export class StreamClient {
   private livenessTimer: ReturnType<typeof setInterval> | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private watchdogTimer: ReturnType<typeof setTimeout> | null = null;
-  private pollTimer: ReturnType<typeof setInterval> | null = null;
-  private pollInFlight = false;
-  /** Symbol changes are sent once per tick, so a page of rows mounting costs one message, not twenty. */
-  private readonly pendingSubscribe = new Set<string>();
-  private readonly pendingUnsubscribe = new Set<string>();
-  private flushQueued = false;
 
-  private readonly quotes = new Map<string, QuoteEntry>();
-  /** Symbols whose quote is still the page's seed (`seedQuotes`). */
-  private readonly seeded = new Set<string>();
-  private readonly quoteListeners = new Map<string, Set<Listener>>();
+  /** The live quotes; a symbol is subscribed on the server while anyone follows it there. */
+  private readonly book = new QuoteBook((subscribe, unsubscribe) => {
+    if (unsubscribe.length > 0) this.send({ type: 'unsubscribe', symbols: unsubscribe });
+    if (subscribe.length > 0) this.send({ type: 'subscribe', symbols: subscribe });
+  });
+  /** Quotes by REST while the socket is not open (answers arriving once it is are dropped). */
+  private readonly poller: QuotePoller | null;
   private readonly candleListeners = new Map<string, Set<CandleListener>>();
   private readonly eventListeners = new Set<(event: AccountEvent) => void>();
   private readonly stateListeners = new Set<Listener>();
@@ -111,7 +95,10 @@ export class StreamClient {
   private readonly sessionEndedListeners = new Set<Listener>();
   private readonly adminListeners = new Set<(event: AdminEvent) => void>();
 
-  constructor(private readonly options: StreamClientOptions) {}
+  constructor(private readonly options: StreamClientOptions) {
+    const poll = options.pollQuotes;
+    this.poller = poll ? new QuotePoller(this.book, poll, options.pollIntervalMs ?? 1000, () => this.started && this.state !== 'open') : null;
+  }
 
   start(): void {
     if (this.started) return;
@@ -127,10 +114,7 @@ export class StreamClient {
     // The next start may be another user's: nothing of this connection carries over.
     this.lastSeq = 0;
     this.attempt = 0;
-    this.pendingSubscribe.clear();
-    this.pendingUnsubscribe.clear();
-    this.quotes.clear();
-    this.seeded.clear();
+    this.book.forget();
     this.setState('closed');
   }
 
@@ -180,43 +164,17 @@ export class StreamClient {
   }
 
   getQuote(symbol: string): QuoteEntry | undefined {
-    return this.quotes.get(symbol);
+    return this.book.get(symbol);
   }
 
-  /**
-   * Quotes the page came with (the server's, as it sent the page: see page-frames.tsx), shown
-   * until the client has its own. They are provisional: the first quote of a symbol from the
-   * stream or a poll replaces its seed whatever its time, since it may come from another instance
-   * whose book is behind, or stale, which the table must then show. A symbol already quoted keeps
-   * its quote.
-   */
+  /** The page's own quotes, shown until the client has its own (`QuoteBook.seed`). */
   seedQuotes(quotes: readonly Quote[]): void {
-    for (const quote of quotes) {
-      if (this.quotes.has(quote.symbol)) continue;
-      this.quotes.set(quote.symbol, firstEntry(quote));
-      this.seeded.add(quote.symbol);
-      this.quoteListeners.get(quote.symbol)?.forEach((l) => l());
-    }
+    this.book.seed(quotes);
   }
 
   /** Follow one symbol's quote; the symbol is subscribed on the server while anyone follows it. */
   subscribeQuote(symbol: string, listener: Listener): () => void {
-    let listeners = this.quoteListeners.get(symbol);
-    if (!listeners) {
-      listeners = new Set();
-      this.quoteListeners.set(symbol, listeners);
-      this.queueSymbolChange(symbol, true);
-    }
-    listeners.add(listener);
-    return () => {
-      const current = this.quoteListeners.get(symbol);
-      if (!current) return;
-      current.delete(listener);
-      if (current.size === 0) {
-        this.quoteListeners.delete(symbol);
-        this.queueSymbolChange(symbol, false);
-      }
-    };
+    return this.book.follow(symbol, listener);
   }
 
   subscribeCandles(symbol: string, period: PeriodName, listener: CandleListener): () => void {
@@ -239,30 +197,8 @@ export class StreamClient {
     };
   }
 
-  /**
-   * The server allows a few dozen client messages a second: changes of the followed symbols are
-   * gathered and sent as one subscribe and one unsubscribe after the current task (a symbol
-   * dropped and followed again meanwhile cancels out).
-   */
-  private queueSymbolChange(symbol: string, follow: boolean): void {
-    if (follow) {
-      if (!this.pendingUnsubscribe.delete(symbol)) this.pendingSubscribe.add(symbol);
-    } else if (!this.pendingSubscribe.delete(symbol)) this.pendingUnsubscribe.add(symbol);
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    queueMicrotask(() => {
-      this.flushQueued = false;
-      const subscribe = [...this.pendingSubscribe];
-      const unsubscribe = [...this.pendingUnsubscribe];
-      this.pendingSubscribe.clear();
-      this.pendingUnsubscribe.clear();
-      if (unsubscribe.length > 0) this.send({ type: 'unsubscribe', symbols: unsubscribe });
-      if (subscribe.length > 0) this.send({ type: 'subscribe', symbols: subscribe });
-    });
-  }
-
   subscribedSymbols(): string[] {
-    return [...this.quoteListeners.keys()];
+    return this.book.followed();
   }
 
   // ------------------------------------------------------------------ connection
@@ -379,38 +315,11 @@ export class StreamClient {
   }
 
   private startPolling(): void {
-    const poll = this.options.pollQuotes;
-    if (!poll || this.pollTimer) return;
-    const run = () => {
-      const symbols = this.subscribedSymbols();
-      if (symbols.length === 0 || this.pollInFlight) return;
-      this.pollInFlight = true;
-      poll(symbols)
-        .then((quotes) => {
-          if (this.started && this.state !== 'open') quotes.forEach((q) => this.applyQuote(q));
-        })
-        .catch(() => {
-          // Neither the socket nor REST answers: the prices shown are no longer current.
-          if (this.started && this.state !== 'open') this.markAllStale();
-        })
-        .finally(() => {
-          this.pollInFlight = false;
-        });
-    };
-    this.pollTimer = setInterval(run, this.options.pollIntervalMs ?? 1000);
-  }
-
-  private markAllStale(): void {
-    for (const [symbol, entry] of this.quotes) {
-      if (entry.quote.stale) continue;
-      this.quotes.set(symbol, { ...entry, quote: { ...entry.quote, stale: true } });
-      this.quoteListeners.get(symbol)?.forEach((l) => l());
-    }
+    this.poller?.start();
   }
 
   private stopPolling(): void {
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.poller?.stop();
   }
 
   private setState(state: ConnectionState): void {
@@ -462,7 +371,7 @@ export class StreamClient {
     switch (message.type) {
       case 'snapshot':
       case 'quotes':
-        message.quotes.forEach((q) => this.applyQuote(q));
+        message.quotes.forEach((q) => this.book.apply(q));
         break;
       case 'candle':
         this.candleListeners.get(candleKey(message.symbol, message.period))?.forEach((l) => l(message.candle));
@@ -480,20 +389,5 @@ export class StreamClient {
       default:
         break;
     }
-  }
-
-  private applyQuote(quote: Quote): void {
-    const previous = this.quotes.get(quote.symbol);
-    // The client's first quote of a symbol replaces the page's seed, whatever its time.
-    const seed = this.seeded.delete(quote.symbol);
-    // An answer to a slow poll must not take a price back in time.
-    if (!seed && previous && previous.quote.time !== null && quote.time !== null && quote.time < previous.quote.time) return;
-    if (!seed && previous && previous.quote.bid === quote.bid && previous.quote.ask === quote.ask && previous.quote.stale === quote.stale && previous.quote.open === quote.open && previous.quote.time === quote.time) return;
-    this.quotes.set(quote.symbol, {
-      quote,
-      bidDirection: direction(previous?.quote.bid, quote.bid, previous?.bidDirection ?? 'none'),
-      askDirection: direction(previous?.quote.ask, quote.ask, previous?.askDirection ?? 'none'),
-    });
-    this.quoteListeners.get(quote.symbol)?.forEach((l) => l());
   }
 }
