@@ -1,19 +1,21 @@
-import { Badge, Button, Group, NativeSelect, Select, Skeleton, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconCaretDownFilled, IconCaretUpFilled, IconClockPause, IconLock, IconSearch, IconStar, IconStarFilled } from '@tabler/icons-react';
-import type { SymbolRecord } from '@tradeport/contracts';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
+import { Badge, Button, Group, NativeSelect, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconClockPause, IconSearch } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
 import { useMarketSummary, useSymbols } from '../api/queries';
-import { formatPercent, formatPrice } from '../format/format';
 import { useAppStore, type PriceCategory } from '../state/app-store';
-import { useDelayed, useQuote } from '../stream/hooks';
+import { useDelayed } from '../stream/hooks';
 import { ErrorState, TableSkeleton } from '../ui/page';
 import { useFavourites, useToggleFavourite } from './favourites';
-import { InstrumentDetailsModal } from './instrument-details';
 import { PriceColumnsMenu } from './price-columns-menu';
-import { dailyChangePct, FIRST_ROWS, FIRST_ROWS_PHONE, listedSymbols, movedRow, PRICE_CATEGORIES, ROW_HEIGHT, ROW_HEIGHT_PHONE, scrollToShow, spreadPoints, visibleRows } from './price-pages';
-import { PriceRowMenu, type RowActions, type RowMenuTarget } from './price-row-menu';
+import { FIRST_ROWS, FIRST_ROWS_PHONE, listedSymbols, movedRow, PRICE_CATEGORIES, ROW_HEIGHT, ROW_HEIGHT_PHONE, scrollToShow, visibleRows } from './price-pages';
+import { PriceRow } from './price-row';
+import type { RowActions, RowMenuTarget } from './price-row-menu';
 import { useTerminalSettings } from './terminal-settings';
 import classes from './price-table.module.css';
+
+// What a row's menu and Details show is downloaded when first asked for, not with the table.
+const PriceRowMenu = lazy(() => import('./price-row-menu').then((m) => ({ default: m.PriceRowMenu })));
+const InstrumentDetailsModal = lazy(() => import('./instrument-details').then((m) => ({ default: m.InstrumentDetailsModal })));
 
 const PHONE_TEXT = { input: { fontSize: 'var(--mantine-font-size-md)' } };
 
@@ -21,163 +23,6 @@ const PHONE_TEXT = { input: { fontSize: 'var(--mantine-font-size-md)' } };
 const LONG_PRESS_MS = 500;
 /** A finger that moves further than this is scrolling, not pressing. */
 const LONG_PRESS_SLOP_PX = 10;
-
-function Price({ value, digits, direction }: { value: number; digits: number; direction: 'up' | 'down' | 'none' }) {
-  return <span className={direction === 'up' ? 'tp-up' : direction === 'down' ? 'tp-down' : undefined}>{formatPrice(value, digits)}</span>;
-}
-
-/** The day's change in percent, blue up and red down like the prices, with its sign and arrow. */
-function Change({ pct }: { pct: number | null }) {
-  if (pct === null) return <span className="tp-muted">—</span>;
-  const text = formatPercent(pct, { sign: true });
-  const way = text.startsWith('+') ? 'up' : text.startsWith('-') ? 'down' : 'none';
-  return (
-    <span className={`${classes.change} ${way === 'up' ? 'tp-up' : way === 'down' ? 'tp-down' : ''}`} data-direction={way}>
-      {way === 'up' && <IconCaretUpFilled size={11} aria-hidden />}
-      {way === 'down' && <IconCaretDownFilled size={11} aria-hidden />}
-      {text}
-    </span>
-  );
-}
-
-/** The star that adds a symbol to the favourites or takes it out. Out of the tab order: the row's menu does the same by keyboard. */
-function FavouriteStar({ symbol, favourite, onToggle }: { symbol: string; favourite: boolean; onToggle(symbol: string, favourite: boolean): void }) {
-  return (
-    <button
-      type="button"
-      tabIndex={-1}
-      className={classes.star}
-      aria-pressed={favourite}
-      aria-label={favourite ? `Remove ${symbol} from favourites` : `Add ${symbol} to favourites`}
-      data-testid="favourite"
-      onClick={(e) => {
-        e.stopPropagation();
-        onToggle(symbol, !favourite);
-      }}
-      onDoubleClick={(e) => e.stopPropagation()}
-    >
-      {favourite ? <IconStarFilled size={15} aria-hidden /> : <IconStar size={15} aria-hidden />}
-    </button>
-  );
-}
-
-interface RowProps {
-  record: SymbolRecord;
-  index: number;
-  selected: boolean;
-  /** The row Tab reaches (one row of the table is in the tab order). */
-  tabbable: boolean;
-  /** The row whose menu is open. */
-  menuOpen: boolean;
-  favourite: boolean;
-  changeColumn: boolean;
-  spreadColumn: boolean;
-  /** The previous day's close (undefined: not asked for, null: none known). */
-  prevClose: number | null | undefined;
-  phone: boolean;
-  onToggleFavourite(symbol: string, favourite: boolean): void;
-}
-
-/**
- * One row; it alone re-renders when its symbol ticks, and only the rows in view are drawn. Every
- * figure is in tabular numerals in a column of fixed width, so a tick never moves anything.
- */
-const PriceRow = memo(function PriceRow({ record, index, selected, tabbable, menuOpen, favourite, changeColumn, spreadColumn, prevClose, phone, onToggleFavourite }: RowProps) {
-  const entry = useQuote(record.Symbol);
-  const q = entry?.quote;
-  const unavailable = !q || q.bid === null || q.ask === null || q.stale;
-  const direction = entry?.bidDirection ?? 'none';
-  const pct = !unavailable ? dailyChangePct(q.bid, prevClose) : null;
-  const spread = !unavailable ? spreadPoints(q.bid, q.ask, record.digits) : null;
-  const extra = (changeColumn ? 1 : 0) + (spreadColumn ? 1 : 0);
-  return (
-    <Table.Tr
-      className={classes.row}
-      data-selected={selected || undefined}
-      data-menu-open={menuOpen || undefined}
-      aria-selected={selected}
-      aria-rowindex={index + 2}
-      tabIndex={tabbable ? 0 : -1}
-      data-index={index}
-      data-symbol={record.Symbol}
-      data-testid={`price-row-${record.Symbol}`}
-      data-state={!entry ? 'loading' : unavailable ? 'error' : q.open ? 'open' : 'closed'}
-    >
-      <Table.Td className={classes.starCell}>
-        <FavouriteStar symbol={record.Symbol} favourite={favourite} onToggle={onToggleFavourite} />
-      </Table.Td>
-      <Table.Td className={classes.arrow} aria-hidden>
-        {!unavailable && direction === 'up' && <IconCaretUpFilled size={14} color="var(--tp-positive)" />}
-        {!unavailable && direction === 'down' && <IconCaretDownFilled size={14} color="var(--tp-negative)" />}
-      </Table.Td>
-      <Table.Td className={classes.symbolCell}>
-        <span className={classes.symbol}>{record.Symbol}</span>
-        {/* A phone has no room for more columns: the optional figures go under the symbol. */}
-        {phone && extra > 0 && !unavailable && (
-          <span className={`${classes.under} tp-figure`}>
-            {changeColumn && (
-              <span data-testid="change">
-                <Change pct={pct} />
-              </span>
-            )}
-            {spreadColumn && (
-              <span className="tp-muted" data-testid="spread">
-                {spread === null ? '—' : `${spread} pt`}
-              </span>
-            )}
-          </span>
-        )}
-      </Table.Td>
-      {!entry ? (
-        <>
-          <Table.Td className="tp-num" data-testid="bid">
-            <Skeleton height={10} width="70%" ml="auto" radius="sm" aria-label={`Loading ${record.Symbol}`} />
-          </Table.Td>
-          <Table.Td className="tp-num" data-testid="ask">
-            <Skeleton height={10} width="70%" ml="auto" radius="sm" />
-          </Table.Td>
-        </>
-      ) : unavailable ? (
-        <>
-          <Table.Td className="tp-num tp-muted" data-testid="bid">
-            <Group gap={4} justify="flex-end" wrap="nowrap">
-              <IconAlertCircle size={14} color="var(--tp-muted)" aria-hidden /> Error
-            </Group>
-          </Table.Td>
-          <Table.Td className="tp-num tp-muted" data-testid="ask">
-            <Group gap={4} justify="flex-end" wrap="nowrap">
-              <IconAlertCircle size={14} color="var(--tp-muted)" aria-hidden /> Error
-            </Group>
-          </Table.Td>
-        </>
-      ) : (
-        <>
-          <Table.Td className="tp-num" data-testid="bid" data-direction={entry.bidDirection}>
-            <Price value={q.bid as number} digits={record.digits} direction={entry.bidDirection} />
-          </Table.Td>
-          <Table.Td className="tp-num" data-testid="ask" data-direction={entry.askDirection}>
-            {!q.open && (
-              <Tooltip label="Market closed">
-                <IconLock size={12} color="var(--tp-muted)" style={{ marginRight: 4, verticalAlign: -1 }} aria-label="Market closed" />
-              </Tooltip>
-            )}
-            <Price value={q.ask as number} digits={record.digits} direction={entry.askDirection} />
-          </Table.Td>
-        </>
-      )}
-      {!phone && changeColumn && (
-        <Table.Td className="tp-num" data-testid="change">
-          <Change pct={pct} />
-        </Table.Td>
-      )}
-      {!phone && spreadColumn && (
-        <Table.Td className="tp-num" data-testid="spread">
-          {spread === null ? <span className="tp-muted">—</span> : spread}
-        </Table.Td>
-      )}
-    </Table.Tr>
-  );
-});
 
 /** The previous day's close of every symbol, from the market summary (asked for only while the change column shows). */
 function usePrevCloses(enabled: boolean): ReadonlyMap<string, number | null> | null {
@@ -233,6 +78,12 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
   /** The symbol whose menu is open, as the events of one press see it (state would lag a render). */
   const menuFor = useRef<string | null>(null);
   const [details, setDetails] = useState<string | null>(null);
+  // The menu and the Details dialog mount at their first use, and stay for their closing transitions.
+  const [used, setUsed] = useState({ menu: false, details: false });
+  const showDetails = useCallback((symbol: string) => {
+    setUsed((u) => (u.details ? u : { ...u, details: true }));
+    setDetails(symbol);
+  }, []);
   const [active, setActive] = useState<string | null>(null);
   const [view, setView] = useState<View>({ topRow: 0, height: null, header: 0 });
   const scroller = useRef<HTMLDivElement>(null);
@@ -308,10 +159,10 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
       newOrder: onNewOrder ?? ((symbol) => openOrderTicket({ symbol })),
       // The desktop's chart shows the selected symbol.
       chart: onChart ?? select,
-      details: onDetails ?? setDetails,
+      details: onDetails ?? showDetails,
       favourite: toggleFavourite,
     }),
-    [onNewOrder, onChart, onDetails, openOrderTicket, select, toggleFavourite],
+    [onNewOrder, onChart, onDetails, showDetails, openOrderTicket, select, toggleFavourite],
   );
 
   /** Moves the focus to row `index`, scrolling it into view (drawing it first if it was not). */
@@ -332,6 +183,7 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
     const box = row.getBoundingClientRect();
     setActive(symbol);
     menuFor.current = symbol;
+    setUsed((u) => (u.menu ? u : { ...u, menu: true }));
     setMenuKey((k) => k + 1);
     setMenu({ symbol, x: at?.x ?? box.left + 24, y: at?.y ?? box.bottom, row });
   };
@@ -540,8 +392,8 @@ export function PriceTable({ phone = false, onPick, onChart, onDetails, onNewOrd
           </Table>
         )}
       </div>
-      <PriceRowMenu key={menuKey} target={menu} favourite={!!menu && favourites.has.has(menu.symbol)} actions={actions} onClose={closeMenu} phone={phone} />
-      {!onDetails && <InstrumentDetailsModal symbol={details} onClose={() => setDetails(null)} />}
+      <Suspense fallback={null}>{used.menu && <PriceRowMenu key={menuKey} target={menu} favourite={!!menu && favourites.has.has(menu.symbol)} actions={actions} onClose={closeMenu} phone={phone} />}</Suspense>
+      <Suspense fallback={null}>{used.details && !onDetails && <InstrumentDetailsModal symbol={details} onClose={() => setDetails(null)} />}</Suspense>
     </div>
   );
 }
