@@ -1,4 +1,3 @@
-import type { SymbolRecord } from '@tradeport/contracts';
 import {
   figuresAfterOrder,
   marginUsd,
@@ -19,7 +18,11 @@ import {
 } from '@tradeport/trading-math';
 import { fromLocalInput } from '../format/format';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
+import { DEFAULT_VOLUME, stepVolume, type OrderInstrument, type OrderRequest, type QuoteState } from './order-rules';
 import { roundToDigits } from './stop-levels';
+
+// What the quick-trade widget shares with the form, from where it lives (its chunk stays small).
+export { decimalsOf, DEFAULT_VOLUME, quickOrderRequest, quoteBlock, stepVolume, type OrderInstrument, type OrderRequest } from './order-rules';
 
 /**
  * The new-order dialog's form, without React: a reducer over its fields, the summary it shows
@@ -35,14 +38,11 @@ export const ORDER_TYPES: readonly { value: OrderType; label: string }[] = [
   ...(['buy_limit', 'sell_limit', 'buy_stop', 'sell_stop', 'buy_stop_limit', 'sell_stop_limit'] as const).map((value) => ({ value, label: ORDER_TYPE_LABELS[value] })),
 ];
 
-/** The spec's defaults after a successful order (section 4): volume 0.01, SL/TP 0, empty comment. */
-export const DEFAULT_VOLUME = 0.01;
+/** The spec's defaults after a successful order (section 4): volume 0.01 (`DEFAULT_VOLUME`), SL/TP 0, empty comment. */
 export const COMMENT_MAX = 100;
 /** How far from the market a pending price is first put, in points, on its valid side. */
 export const PENDING_OFFSET_POINTS = 10;
 
-/** The instrument terms the form needs: the catalogue's record. */
-export type OrderInstrument = Pick<SymbolRecord, 'Symbol' | 'digits' | 'contractSize' | 'volumeMin' | 'volumeStep' | 'volumeMax' | 'calcMode' | 'baseCurrency' | 'quoteCurrency'>;
 
 export interface OrderForm {
   symbol: string;
@@ -79,31 +79,6 @@ export type OrderFormAction =
 
 export function initialOrderForm(symbol = '', side: Side = 'buy', volume = DEFAULT_VOLUME): OrderForm {
   return { symbol, type: 'instant', side, volume, stopLoss: 0, takeProfit: 0, price: 0, stopLimitPrice: 0, expiry: '', comment: '', revision: 0 };
-}
-
-/** Decimal places of a step such as 0.01 → 2, 1 → 0. */
-export function decimalsOf(step: number): number {
-  const text = String(step);
-  if (/e-/i.test(text)) return Number(text.split(/e-/i)[1]);
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
-}
-
-/**
- * The volume one step up or down, kept on the instrument's grid (min + k × step) and within its
- * limits: minus never goes below the minimum, plus never above the maximum.
- */
-export function stepVolume(volume: number, direction: 1 | -1, instrument: Pick<OrderInstrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>): number {
-  const { volumeMin: min, volumeStep: step, volumeMax: max } = instrument;
-  // Counted in units finer than the step, so an off-grid volume is seen as off the grid.
-  const scale = 10 ** (Math.max(decimalsOf(step), decimalsOf(min)) + 4);
-  const units = (v: number) => Math.round(v * scale);
-  const stepUnits = Math.max(1, units(step));
-  const fromMin = units(Number.isFinite(volume) ? volume : min) - units(min);
-  // Off-grid values snap to the grid in the pressed direction.
-  const k = direction === 1 ? Math.floor(fromMin / stepUnits) + 1 : Math.ceil(fromMin / stepUnits) - 1;
-  const next = units(min) + Math.max(0, k) * stepUnits;
-  return Math.min(next, units(max)) / scale;
 }
 
 function edited(state: OrderForm, patch: Partial<OrderForm>): OrderForm {
@@ -178,7 +153,7 @@ export function sendableSides(form: Pick<OrderForm, 'type'>): Side[] {
 export interface OrderContext {
   instrument: OrderInstrument | null;
   /** The symbol's live quote (null fields before the first tick). */
-  quote: { bid: number | null; ask: number | null; open: boolean; stale: boolean } | null;
+  quote: QuoteState | null;
   /** Other instruments' prices, for converting margin and profit to USD. */
   prices: PriceLookup;
   leverage: number | null;
@@ -195,18 +170,6 @@ export function toInstrumentSpec(i: OrderInstrument): Pick<InstrumentSpec, 'cont
 function livePrices(ctx: OrderContext): Prices | null {
   const q = ctx.quote;
   return q && !q.stale && q.bid !== null && q.ask !== null && q.bid > 0 && q.ask > 0 ? { bid: q.bid, ask: q.ask } : null;
-}
-
-/**
- * Why no order may go out now, whatever the form says: the market is closed ('Market Closed', the
- * spec's notice), or there is no current price (never trade on a stale one).
- */
-export function quoteBlock(ctx: Pick<OrderContext, 'quote'>): { kind: 'closed' | 'stale'; message: string } | null {
-  const q = ctx.quote;
-  if (!q || q.bid === null || q.ask === null) return { kind: 'stale', message: 'No price yet for this symbol.' };
-  if (!q.open) return { kind: 'closed', message: 'Market Closed' };
-  if (q.stale) return { kind: 'stale', message: 'No recent price: trading resumes with the next quote.' };
-  return null;
 }
 
 /** A USD amount as the trading math returns it (an exact decimal). */
@@ -290,13 +253,6 @@ export function orderProblems(form: OrderForm, side: Side, ctx: OrderContext): O
 
 export const hasProblems = (problems: OrderProblems): boolean => Object.values(problems).some(Boolean);
 
-export type OrderRequest =
-  | { call: 'addTrades'; body: { fullSymbol: string; tradestypes: Side; volume: number; stopLoss: number; takeProfit: number; comment: string } }
-  | {
-      call: 'addPendingOrder';
-      body: { fullSymbol: string; orderType: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiration: number | null };
-    };
-
 /** The call the form's choice makes: a market order, or the chosen pending type. */
 export function orderRequest(form: OrderForm, side: Side): OrderRequest {
   const common = { fullSymbol: form.symbol, volume: form.volume, stopLoss: form.stopLoss, takeProfit: form.takeProfit, comment: form.comment.trim() };
@@ -307,7 +263,3 @@ export function orderRequest(form: OrderForm, side: Side): OrderRequest {
   };
 }
 
-/** A one-click order (the quick-trade widget with one-click trading on): market, no stops. */
-export function quickOrderRequest(symbol: string, side: Side, volume: number): OrderRequest {
-  return { call: 'addTrades', body: { fullSymbol: symbol, tradestypes: side, volume, stopLoss: 0, takeProfit: 0, comment: '' } };
-}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import type { OrderRequest } from './order-form';
+import type { OrderRequest } from './order-rules';
 
 /**
  * An `Idempotency-Key`: random, 32 hex digits. `crypto.randomUUID` exists only in secure contexts,

@@ -1,21 +1,19 @@
-import { Badge, Button, Group, Menu, Modal, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Menu, Tabs, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconClockPause } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { errorMessage } from '../api/client';
-import { useCloseTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
-import { formatUsd, signOf } from '../format/format';
+import { usePendingOrders, useTrades } from '../api/terminal-queries';
 import { useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { TableSkeleton } from '../ui/page';
-import { toastError, toastSuccess } from '../ui/toast';
+import type { BulkChoice } from './bulk-close-dialog';
 import { AccountFooter, MarginCallBanner } from './positions-account';
 import { useSymbolMap } from './positions-hooks';
 import { closeGroup, priceLookup, profitText, type CloseGroup } from './positions-live';
 import classes from './positions-panel.module.css';
 import { PositionsTable } from './positions-table';
 
-const GROUP_TITLES: Record<CloseGroup, string> = { all: 'Close all', profitable: 'Close profitable', losing: 'Close losing' };
-const GROUP_NONE: Record<CloseGroup, string> = { all: 'There are no positions to close.', profitable: 'No position is in profit.', losing: 'No position is at a loss.' };
+// The confirmation is downloaded when a group is first chosen.
+const BulkCloseDialog = lazy(() => import('./bulk-close-dialog').then((m) => ({ default: m.BulkCloseDialog })));
 
 /**
  * 'Close all / profitable / losing': one confirmation that says how many positions and their
@@ -24,36 +22,14 @@ const GROUP_NONE: Record<CloseGroup, string> = { all: 'There are no positions to
 function BulkClose() {
   const trades = useTrades().data?.data ?? [];
   const known = useSymbolMap();
-  const close = useCloseTrade();
-  const [group, setGroup] = useState<CloseGroup | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [choice, setChoice] = useState<BulkChoice | null>(null);
+  const [used, setUsed] = useState(false);
   // Read when the menu is chosen, so the total is the one the trader confirms.
-  const [chosen, setChosen] = useState<{ tickets: number[]; total: string }>({ tickets: [], total: '0.00' });
-
-  const choose = (g: CloseGroup) => {
+  const choose = (group: CloseGroup) => {
     const prices = priceLookup((s) => stream.getQuote(s)?.quote);
-    setChosen(closeGroup(trades, g, (t) => profitText(t, known.get(t.symbol), prices)));
-    setGroup(g);
+    setChoice({ group, ...closeGroup(trades, group, (t) => profitText(t, known.get(t.symbol), prices)) });
+    setUsed(true);
   };
-  const confirm = async () => {
-    setBusy(true);
-    const refused: string[] = [];
-    // One after another: each close is its own exactly-once request, answered before the next.
-    for (const ticket of chosen.tickets) {
-      try {
-        await close.mutateAsync(ticket);
-      } catch (err) {
-        refused.push(`#${ticket}: ${errorMessage(err)}`);
-      }
-    }
-    setBusy(false);
-    setGroup(null);
-    const closed = chosen.tickets.length - refused.length;
-    if (refused.length === 0) toastSuccess(`${closed} position${closed === 1 ? '' : 's'} closed.`, GROUP_TITLES[group ?? 'all']);
-    else toastError(`${closed} closed; not closed: ${refused.join('; ')}`, 'Some positions were not closed');
-  };
-  const n = chosen.tickets.length;
-  const sign = signOf(chosen.total);
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -68,44 +44,11 @@ function BulkClose() {
           <Menu.Item onClick={() => choose('losing')}>Close losing</Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={group !== null} onClose={() => !busy && setGroup(null)} title={group ? GROUP_TITLES[group] : ''} size="sm" centered>
-        {n === 0 ? (
-          <Stack gap="md">
-            <Text size="sm">{GROUP_NONE[group ?? 'all']}</Text>
-            <Group justify="flex-end">
-              <Button size="xs" variant="default" onClick={() => setGroup(null)}>
-                OK
-              </Button>
-            </Group>
-          </Stack>
-        ) : (
-          <Stack gap="md">
-            <div data-testid="bulk-close-summary">
-              <Text size="sm">
-                Close {n} position{n === 1 ? '' : 's'} at the market price?{' '}
-              </Text>
-              <Text size="sm" mt={4}>
-                Approximate total:{' '}
-                <Text span fw={700} className={`tp-figure ${sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : ''}`}>
-                  {sign > 0 ? '+' : ''}
-                  {formatUsd(chosen.total)} USD
-                </Text>
-              </Text>
-            </div>
-            <Text size="xs" c="dimmed">
-              Profit and swap at the prices shown now; each position closes at the server&apos;s price when it is sent.
-            </Text>
-            <Group justify="flex-end" gap="xs">
-              <Button size="xs" variant="default" onClick={() => setGroup(null)} disabled={busy}>
-                Cancel
-              </Button>
-              <Button size="xs" color="red.9" loading={busy} onClick={() => void confirm()}>
-                Close {n} position{n === 1 ? '' : 's'}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      {used && (
+        <Suspense fallback={null}>
+          <BulkCloseDialog choice={choice} onDone={() => setChoice(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,21 +1,20 @@
 import { ActionIcon, Button, CloseButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconX } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
-import { useCloseTrade, useModifyTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
+import { useCloseTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
 import { formatLocalTime, formatPrice, formatUsd, formatVolume, signOf, timeZoneLabel } from '../format/format';
 import { useAppStore } from '../state/app-store';
-import { useQuote } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
 import { usePositionSelection, useQuotesFrame, useSymbolMap } from './positions-hooks';
 import { priceLookup, profitText, symbolsNeeded } from './positions-live';
-import { ModifyFooter } from './modify-footer';
 import classes from './positions-panel.module.css';
-import { StopLevelInput } from './stop-level-input';
 import { useTerminalSettings } from './terminal-settings';
+
+const ModifyPositionModal = lazy(() => import('./modify-position-modal').then((m) => ({ default: m.ModifyPositionModal })));
 
 /** A profit with its sign and colour; blank when it is not a number (spec). */
 export function SignedMoney({ value, delayed = false, testId }: { value: string | null; delayed?: boolean; testId?: string }) {
@@ -162,50 +161,6 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
   );
 });
 
-/** The price a position closes at now (bid for a Buy, ask for a Sell), live. */
-function CurrentPrice({ symbol, side, digits }: { symbol: string; side: 'buy' | 'sell'; digits: number }) {
-  const q = useQuote(symbol)?.quote;
-  return <span className="tp-figure">{formatPrice(side === 'buy' ? q?.bid : q?.ask, digits)}</span>;
-}
-
-/** The stop loss / take profit of one position, with the server's refusal shown in the dialog. */
-function ModifyPositionModal({ trade, record, onClose }: { trade: OpenTradeRow | null; record: SymbolRecord | undefined; onClose(): void }) {
-  const modify = useModifyTrade();
-  const [stopLoss, setStopLoss] = useState(0);
-  const [takeProfit, setTakeProfit] = useState(0);
-  const { reset } = modify;
-  useEffect(() => {
-    setStopLoss(trade?.stopLoss ?? 0);
-    setTakeProfit(trade?.takeProfit ?? 0);
-    reset();
-  }, [trade, reset]);
-  const side = trade?.type === 'Buy' ? 'buy' : 'sell';
-  const digits = record?.digits ?? 5;
-  // Each level shows what the position makes or loses there, from its own open price.
-  const stake = trade && record ? { volume: trade.volume, open: trade.orginalPrice, instrument: record } : undefined;
-  return (
-    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={trade !== null} onClose={onClose} title={trade ? `Modify #${trade.ticket} · ${trade.symbol} ${trade.type} ${formatVolume(trade.volume)}` : ''} size="sm" centered>
-      {trade && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            modify.mutate({ ticket: trade.ticket, stopLoss, takeProfit }, { onSuccess: onClose });
-          }}
-        >
-          <Stack gap="sm">
-            <Text size="xs" c="dimmed">
-              Opened at <span className="tp-figure">{formatPrice(trade.orginalPrice, digits)}</span>, now <CurrentPrice symbol={trade.symbol} side={side} digits={digits} /> ({side === 'buy' ? 'bid' : 'ask'}). Leave a level empty to remove it.
-            </Text>
-            <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} stake={stake} data-testid="modify-sl" />
-            <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} stake={stake} data-testid="modify-tp" />
-            <ModifyFooter error={modify.isError ? modify.error : null} pending={modify.isPending} onCancel={onClose} errorTestId="modify-error" />
-          </Stack>
-        </form>
-      )}
-    </Modal>
-  );
-}
-
 export function PositionsHead() {
   return (
     <Table.Thead>
@@ -246,6 +201,9 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
   const openOrderTicket = useAppStore((s) => s.openOrderTicket);
   const selectedSymbol = useAppStore((s) => s.selectedSymbol);
   const [modifying, setModifying] = useState<OpenTradeRow | null>(null);
+  // The dialog mounts at the first Modify, and stays for its transitions.
+  const [modifyUsed, setModifyUsed] = useState(false);
+  if (modifying && !modifyUsed) setModifyUsed(true);
   const [refusals, setRefusals] = useState<ReadonlyMap<number, string>>(new Map());
   const [confirming, setConfirming] = useState<number | null>(null);
   const { oneClickTrading } = useTerminalSettings();
@@ -310,7 +268,11 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
           ))}
         </Table.Tbody>
       </Table>
-      <ModifyPositionModal trade={modifying} record={modifying ? known.get(modifying.symbol) : undefined} onClose={() => setModifying(null)} />
+      {modifyUsed && (
+        <Suspense fallback={null}>
+          <ModifyPositionModal trade={modifying} record={modifying ? known.get(modifying.symbol) : undefined} onClose={() => setModifying(null)} />
+        </Suspense>
+      )}
       <ConfirmClose
         trade={rows.find((t) => t.ticket === confirming) ?? null}
         known={known}

@@ -11,7 +11,7 @@ import { useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
 import { stream } from '../stream/stream';
 import { toastError, toastSuccess } from '../ui/toast';
-import { DEFAULT_VOLUME, quickOrderRequest, quoteBlock } from './order-form';
+import { DEFAULT_VOLUME, quickOrderRequest, quoteBlock } from './order-rules';
 import { newIdempotencyKey, useSendOrder } from './order-send';
 import { useTerminalSettings } from './terminal-settings';
 import { VolumeStepper } from './volume-stepper';

@@ -3,7 +3,7 @@ import { useFullscreenDocument, useMediaQuery } from '@mantine/hooks';
 import { IconLayoutDashboard, IconLogout, IconMaximize, IconMinimize, IconUserCircle } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppConfig, useSession, useSymbols } from '../api/queries';
 import { formatBalance, formatPercent } from '../format/format';
@@ -15,7 +15,6 @@ import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
 import { hotkeyAction, keyPressOf } from './hotkeys';
-import { OrderDialog } from './order-dialog';
 import { figureWarnings, hasCredit, useLiveAccount } from './positions-account';
 import { closeSelectedPosition } from './positions-hooks';
 import { PositionsPanel } from './positions-panel';
@@ -27,6 +26,21 @@ import { useTerminalSettings } from './terminal-settings';
 import { HotkeysHelp, TerminalSettingsMenu } from './terminal-settings-menu';
 import classes from './trading-page.module.css';
 import { useSignOut } from '../auth/use-sign-out';
+
+// The new-order dialog is downloaded when a ticket is first asked for: the first screen does not show it.
+const OrderDialog = lazy(() => import('./order-dialog').then((m) => ({ default: m.OrderDialog })));
+
+/** The new-order dialog, mounted from the first ticket on (and kept, for its transitions). */
+function LazyOrderDialog() {
+  const asked = useAppStore((s) => s.orderTicket !== null);
+  const [mounted, setMounted] = useState(false);
+  if (asked && !mounted) setMounted(true);
+  return mounted ? (
+    <Suspense fallback={null}>
+      <OrderDialog />
+    </Suspense>
+  ) : null;
+}
 
 function useSelectedRecord(): SymbolRecord | undefined {
   const symbol = useAppStore((s) => s.selectedSymbol);
@@ -226,7 +240,7 @@ export function TradingPage() {
           <PositionsPanel />
         </div>
       </main>
-      <OrderDialog />
+      <LazyOrderDialog />
       <Hotkeys onHelp={showHelp} />
       <HotkeysHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>

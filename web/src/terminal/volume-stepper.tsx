@@ -1,6 +1,6 @@
 import { ActionIcon, NumberInput, type NumberInputProps } from '@mantine/core';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
-import { decimalsOf, stepVolume, type OrderInstrument } from './order-form';
+import { decimalsOf, stepVolume, type OrderInstrument } from './order-rules';
 
 type Limits = Pick<OrderInstrument, 'volumeMin' | 'volumeStep' | 'volumeMax'>;
 
