@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { addPaymentAccountRequest, auditFilters, DATES_OUT_OF_ORDER, datesInOrder, moneyRequestsQuery } from './admin';
 import { idField } from './common';
-import { cancelPendingOrderRequest, closedTradesQuery, modifyPendingOrderRequest } from './trading';
+import { cancelPendingOrderRequest, modifyPendingOrderRequest } from './trading';
+import { closedTradesQuery } from './trading-history';
 
 /**
  * The back office's exports and its changes on a trader's behalf: CSV files of the filtered lists,

@@ -8,6 +8,8 @@ export * from './events';
 export * from './calls';
 export * from './market';
 export * from './trading';
+export * from './trading-history';
+export * from './history-paging';
 export * from './site';
 export * from './chart';
 export * from './favourites';
