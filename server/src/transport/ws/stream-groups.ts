@@ -1,3 +1,5 @@
+import type { PeriodName, Quote } from '@tradeport/contracts';
+import type { Candle } from '../../domain/candles';
 import type { WebSocket } from 'ws';
 
 /** A stream connection (stream-hub.ts). */
@@ -11,15 +13,23 @@ export interface Client {
   group: Group | null;
   candleKeys: Set<string>;
   /** Quotes carried over from frames this client was skipped in (slow reader); usually empty. */
-  pendingQuotes: Map<string, string>;
-  pendingCandles: Map<string, string>;
+  pendingQuotes: Map<string, Quote>;
+  /** Candles waiting for the next frame, by symbol, period and bucket. */
+  pendingCandles: Map<string, CandleUpdate>;
   alive: boolean;
   /** performance.now() time of this client's next heartbeat. */
   nextHeartbeat: number;
   messagesThisSecond: number;
 }
 
-/** Clients following exactly the same symbols share the body of their quotes messages. */
+/** A candle message's body. */
+export interface CandleUpdate {
+  symbol: string;
+  period: PeriodName;
+  candle: Candle;
+}
+
+/** Clients following exactly the same symbols: each frame's quotes are picked out once for them all. */
 export interface Group {
   key: string;
   symbols: string[];
@@ -32,12 +42,10 @@ export const OPEN = 1;
 
 /**
  * The stream's clients by the set of symbols they follow: once per frame, the quotes that changed
- * are encoded once per group, and every client of the group is sent that body behind its own `seq`.
+ * are picked out once per group, and every client of the group is handed that same list.
  */
 export class QuoteGroups {
   private readonly groups = new Map<string, Group>();
-
-  constructor(private readonly maxBufferedBytes: number) {}
 
   /** Takes the client out of its group; a group left empty goes. */
   leave(client: Client): void {
@@ -60,38 +68,20 @@ export class QuoteGroups {
     client.group = g;
   }
 
-  /**
-   * Sends each group's changed quotes, with the body built and encoded once per group; a client
-   * that reads slowly gets them merged into its own pending quotes instead, and is `skipped`.
-   */
-  send(changed: ReadonlyMap<string, string>, skipped: (client: Client) => void): void {
+  /** Hands each open client the quotes of this frame that it follows (none: not called). */
+  forEach(changed: ReadonlyMap<string, Quote>, deliver: (client: Client, quotes: Quote[]) => void): void {
     for (const g of this.groups.values()) {
-      const fragments: string[] = [];
+      const quotes: Quote[] = [];
       if (changed.size < g.symbols.length) {
-        for (const [symbol, fragment] of changed) if (g.symbolSet.has(symbol)) fragments.push(fragment);
+        for (const [symbol, quote] of changed) if (g.symbolSet.has(symbol)) quotes.push(quote);
       } else {
         for (const symbol of g.symbols) {
-          const fragment = changed.get(symbol);
-          if (fragment !== undefined) fragments.push(fragment);
+          const quote = changed.get(symbol);
+          if (quote !== undefined) quotes.push(quote);
         }
       }
-      if (fragments.length === 0) continue;
-      const tail = Buffer.from(`,"quotes":[${fragments.join(',')}]}`);
-      for (const c of g.clients) {
-        if (c.socket.readyState !== OPEN) continue;
-        if (c.pendingQuotes.size > 0 || c.socket.bufferedAmount > this.maxBufferedBytes) {
-          // Slow path: merged into the client's own pending quotes (newest wins), sent by the
-          // hub's flush() once its buffer drains.
-          for (const symbol of g.symbols) {
-            const fragment = changed.get(symbol);
-            if (fragment !== undefined) c.pendingQuotes.set(symbol, fragment);
-          }
-          skipped(c);
-          continue;
-        }
-        c.seq += 1;
-        c.socket.send(Buffer.concat([Buffer.from(`{"type":"quotes","seq":${c.seq}`), tail]), { binary: false });
-      }
+      if (quotes.length === 0) continue;
+      for (const c of g.clients) if (c.socket.readyState === OPEN) deliver(c, quotes);
     }
   }
 }

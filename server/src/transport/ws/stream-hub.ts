@@ -1,17 +1,17 @@
-import { clientMessage, isAdminEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type PeriodName, type Quote } from '@tradeport/contracts';
+import { clientMessage, isAdminEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type Quote, type ServerMessage } from '@tradeport/contracts';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
 import type { Candle, Period } from '../../domain/candles';
 import type { MarketData } from '../../market/market-data';
-import { OPEN, QuoteGroups, type Client } from './stream-groups';
+import { OPEN, QuoteGroups, type Client, type CandleUpdate } from './stream-groups';
 import { SessionChecks } from './stream-sessions';
 
 /**
  * The fan-out behind `/api/stream`. Ticks never write to sockets directly: a tick only records its
- * symbol's latest quote for the current frame (latest wins). Once per frame, clients that follow
- * exactly the same symbols (a "group") share one encoded message body, built once, behind their own
- * `seq`. A client that reads slowly (its socket buffer above `maxBufferedBytes`) is skipped and keeps
+ * symbol's latest quote for the current frame (latest wins). Once per frame, the quotes that changed
+ * are picked out once for each "group" of clients that follow exactly the same symbols, and each
+ * client is sent them in one message with its own `seq`. A client that reads slowly (its socket buffer above `maxBufferedBytes`) is skipped and keeps
  * only the latest quote per symbol in a map of its own, so its memory is bounded by its
  * subscriptions, never by the tick rate. Frames run on a fixed clock and heartbeats are spread over
  * time, so no single frame stalls. Account events go only to the sockets of their user; back-office
@@ -37,6 +37,8 @@ export interface HubOptions {
 
 /** Client messages per second above which a connection is closed as abusive. */
 const MAX_CLIENT_MESSAGES_PER_SECOND = 50;
+/** A message to send, before its `seq` is set. */
+type Unsequenced = ServerMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
 const candleKey = (symbol: string, period: string) => `${symbol}|${period}`;
 
 export class StreamHub {
@@ -49,7 +51,7 @@ export class StreamHub {
   private readonly dirty = new Set<Client>();
   private readonly groups: QuoteGroups;
   /** The latest quote of every subscribed symbol that changed in this frame. */
-  private frameQuotes = new Map<string, string>();
+  private frameQuotes = new Map<string, Quote>();
   private frameTimer: NodeJS.Timeout | null = null;
   /** Last open/stale flags sent per symbol, so a market opening or going stale is pushed too. */
   private readonly lastFlags = new Map<string, string>();
@@ -62,7 +64,7 @@ export class StreamHub {
     bus: EventBus,
     private readonly options: HubOptions,
   ) {
-    this.groups = new QuoteGroups(options.maxBufferedBytes);
+    this.groups = new QuoteGroups();
     this.sessions = new SessionChecks(options.sessionValid, options.sessionCheckDeadlineMs);
     this.unsubscribers.push(market.book.onQuote((q) => this.quoteChanged(q.symbol)));
     this.unsubscribers.push(market.candles.onCandle((symbol, period, candle) => this.candleChanged(symbol, period, candle)));
@@ -117,7 +119,7 @@ export class StreamHub {
     socket.on('message', (data, isBinary) => this.receive(client, isBinary ? null : data.toString()));
     socket.on('close', () => this.detach(client));
     socket.on('error', () => socket.terminate());
-    this.send(client, (seq) => JSON.stringify({ type: 'hello', seq, userId, serverTime: this.options.now(), heartbeatMs: this.options.heartbeatMs }));
+    this.send(client, { type: 'hello', userId, serverTime: this.options.now(), heartbeatMs: this.options.heartbeatMs });
   }
 
   private detach(client: Client): void {
@@ -132,22 +134,22 @@ export class StreamHub {
   }
 
   /**
-   * Sends one message built with the client's next sequence number. Quotes wait while a client's
-   * buffer is above `maxBufferedBytes` (see flush); anything else that would pile up beyond four
-   * times that means the client is not reading at all, and the connection is dropped.
+   * Sends one message with the client's next sequence number. Quotes wait while a client's buffer
+   * is above `maxBufferedBytes` (see flush); anything else that would pile up beyond four times
+   * that means the client is not reading at all, and the connection is dropped.
    */
-  private send(client: Client, build: (seq: number) => string): void {
+  private send(client: Client, message: Unsequenced): void {
     if (client.socket.readyState !== OPEN) return;
     if (client.socket.bufferedAmount > this.options.maxBufferedBytes * 4) {
       client.socket.terminate();
       return;
     }
     client.seq += 1;
-    client.socket.send(build(client.seq));
+    client.socket.send(JSON.stringify({ ...message, seq: client.seq }));
   }
 
   private error(client: Client, message: string): void {
-    this.send(client, (seq) => JSON.stringify({ type: 'error', seq, message }));
+    this.send(client, { type: 'error', message });
   }
 
   private receive(client: Client, text: string | null): void {
@@ -183,8 +185,7 @@ export class StreamHub {
         }
         this.groups.join(client);
         // The snapshot answers with every requested symbol, so a resubscribe after a gap resyncs.
-        const quotes = requested.map((s) => JSON.stringify(this.market.book.view(s)));
-        this.send(client, (seq) => `{"type":"snapshot","seq":${seq},"quotes":[${quotes.join(',')}]}`);
+        this.send(client, { type: 'snapshot', quotes: requested.map((s) => this.market.book.view(s)) });
         return;
       }
       case 'unsubscribe':
@@ -204,7 +205,7 @@ export class StreamHub {
         if (!set) this.byCandle.set(key, (set = new Set()));
         set.add(client);
         const live = this.market.candles.live(msg.symbol, msg.period as Period);
-        if (live) this.send(client, (seq) => this.candleMessage(seq, msg.symbol, msg.period, live));
+        if (live) this.send(client, { type: 'candle', symbol: msg.symbol, period: msg.period, candle: live });
         return;
       }
       case 'unsubscribeCandles': {
@@ -215,7 +216,7 @@ export class StreamHub {
         return;
       }
       case 'ping':
-        this.send(client, (seq) => JSON.stringify({ type: 'pong', seq, time: this.options.now() }));
+        this.send(client, { type: 'pong', time: this.options.now() });
         return;
       case 'subscribeAdmin':
         if (client.role !== 'admin') return this.error(client, 'Back-office events are for administrators.');
@@ -224,38 +225,48 @@ export class StreamHub {
     }
   }
 
-  private candleMessage(seq: number, symbol: string, period: PeriodName, candle: Candle): string {
-    return JSON.stringify({ type: 'candle', seq, symbol, period, candle });
-  }
-
   private quoteChanged(symbol: string, view: Quote = this.market.book.view(symbol)): void {
     this.lastFlags.set(symbol, `${view.open}|${view.stale}`);
     const subscribers = this.bySymbol.get(symbol);
     if (!subscribers || subscribers.size === 0) return;
-    this.frameQuotes.set(symbol, JSON.stringify(view));
+    this.frameQuotes.set(symbol, view);
   }
 
   private candleChanged(symbol: string, period: Period, candle: Candle): void {
     const subscribers = this.byCandle.get(candleKey(symbol, period));
     if (!subscribers || subscribers.size === 0) return;
-    const payload = JSON.stringify({ symbol, period, candle });
+    const update: CandleUpdate = { symbol, period, candle };
     // Pending candles are kept per bucket: when a bucket closes and the next opens within one
     // frame, the client still gets the closed candle in its final form, then the new one.
     const pendingKey = `${symbol}|${period}|${candle.time}`;
     for (const c of subscribers) {
-      c.pendingCandles.set(pendingKey, payload);
+      c.pendingCandles.set(pendingKey, update);
       // A client stuck behind a full buffer keeps a bounded number: the oldest buckets go first.
       if (c.pendingCandles.size > 2 * c.candleKeys.size + 2) c.pendingCandles.delete(c.pendingCandles.keys().next().value as string);
       this.dirty.add(c);
     }
   }
 
-  /** One frame: shared quotes by group, then each dirty client's own pending quotes and candles. */
+  /**
+   * A frame's quotes for one client. A client that reads slowly (or already has quotes waiting)
+   * gets them merged into its own pending quotes instead (newest wins), sent by flush() once its
+   * buffer drains.
+   */
+  private sendQuotes(client: Client, quotes: Quote[]): void {
+    if (client.pendingQuotes.size > 0 || client.socket.bufferedAmount > this.options.maxBufferedBytes) {
+      for (const q of quotes) client.pendingQuotes.set(q.symbol, q);
+      this.dirty.add(client);
+      return;
+    }
+    this.send(client, { type: 'quotes', quotes });
+  }
+
+  /** One frame: each group's changed quotes, then each dirty client's own pending quotes and candles. */
   flush(): void {
     if (this.frameQuotes.size > 0) {
       const changed = this.frameQuotes;
       this.frameQuotes = new Map();
-      this.groups.send(changed, (c) => this.dirty.add(c));
+      this.groups.forEach(changed, (c, quotes) => this.sendQuotes(c, quotes));
     }
     for (const c of this.dirty) {
       if (c.socket.readyState !== OPEN) {
@@ -264,11 +275,11 @@ export class StreamHub {
       }
       if (c.socket.bufferedAmount > this.options.maxBufferedBytes) continue;
       if (c.pendingQuotes.size > 0) {
-        const quotes = [...c.pendingQuotes.values()].join(',');
+        const quotes = [...c.pendingQuotes.values()];
         c.pendingQuotes.clear();
-        this.send(c, (seq) => `{"type":"quotes","seq":${seq},"quotes":[${quotes}]}`);
+        this.send(c, { type: 'quotes', quotes });
       }
-      for (const payload of c.pendingCandles.values()) this.send(c, (seq) => `{"type":"candle","seq":${seq},${payload.slice(1)}`);
+      for (const update of c.pendingCandles.values()) this.send(c, { type: 'candle', ...update });
       c.pendingCandles.clear();
       this.dirty.delete(c);
     }
@@ -294,7 +305,7 @@ export class StreamHub {
       }
       c.alive = false;
       c.socket.ping();
-      this.send(c, (seq) => JSON.stringify({ type: 'heartbeat', seq, time: this.options.now() }));
+      this.send(c, { type: 'heartbeat', time: this.options.now() });
     }
   }
 
@@ -304,14 +315,12 @@ export class StreamHub {
       void this.sessions.check(this.byUser.get(event.userId) ?? []);
       return;
     }
-    const payload = JSON.stringify(event);
-    for (const c of this.byUser.get(event.userId) ?? []) this.send(c, (seq) => `{"type":"event","seq":${seq},"event":${payload}}`);
+    for (const c of this.byUser.get(event.userId) ?? []) this.send(c, { type: 'event', event });
   }
 
   private adminEvent(event: AdminEvent): void {
     if (this.adminClients.size === 0) return;
-    const payload = JSON.stringify(event);
-    for (const c of this.adminClients) this.send(c, (seq) => `{"type":"admin","seq":${seq},"event":${payload}}`);
+    for (const c of this.adminClients) this.send(c, { type: 'admin', event });
   }
 
   close(): void {
