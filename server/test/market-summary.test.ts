@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { dayFigures } from '../src/domain/candles';
-import { startApp, type TestApp } from './helpers/app';
+import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client, signedInTrader } from './helpers/client';
 import { pushTicks } from './helpers/trading';
 
@@ -113,6 +113,36 @@ describe('GET /api/platform/getMarketSummary.php', () => {
       assert.deepEqual([r.prevClose, r.dayOpen, r.change, r.changePct], [150.123, 150.456, 0.333, 0.22]);
     } finally {
       await u.close();
+    }
+  });
+
+  test('after a restart the day figures are the same: the stored latest and previous daily candles are read back', async () => {
+    const target = await restartableDatabase();
+    const figures = async (u: TestApp) => {
+      const c = (await signedInTrader(u)).client;
+      const r = (await c.get('/platform/getMarketSummary.php')).body.data.find((x: { symbol: string }) => x.symbol === 'EURUSD');
+      return [r.dayOpen, r.dayHigh, r.dayLow, r.prevClose];
+    };
+    try {
+      const first = await startApp({ config: { databaseUrl: target.url } });
+      first.clock.set(at('2026-03-03T12:00:00'));
+      await pushTicks(first, [{ symbol: 'EURUSD', bid: 1.09, ask: 1.0902 }]);
+      first.clock.set(at('2026-03-04T08:00:00'));
+      await pushTicks(first, [{ symbol: 'EURUSD', bid: 1.095, ask: 1.0952 }]);
+      first.clock.set(at('2026-03-04T09:00:00'));
+      await pushTicks(first, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
+      const before = await figures(first);
+      assert.deepEqual(before, [1.095, 1.1, 1.095, 1.09]);
+      await first.close();
+      const second = await startApp({ config: { databaseUrl: target.url } });
+      try {
+        second.clock.set(at('2026-03-04T10:00:00'));
+        assert.deepEqual(await figures(second), before);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await target.drop();
     }
   });
 

@@ -1,11 +1,8 @@
 import { sql } from 'kysely';
 import { applyTick, PERIODS, type Candle, type Period } from '../domain/candles';
 import type { Db } from '../storage/db';
-import { prepared, type Param, type Prepared } from '../storage/prepared';
+import { prepared, type Param } from '../storage/prepared';
 import type { BookQuote } from './types';
-
-/** A stored candle of latestPerSymbol's statement, with its symbol and its rank (1 = newest). */
-type LatestRow = Candle & { symbol: string; rank: number };
 
 type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
 
@@ -33,11 +30,10 @@ const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period
  * bucket that is still current continues instead of starting over.
  */
 export class CandleStore {
-  /** latestPerSymbol's statement for each list of symbols asked for. */
-  private readonly latestQueries = new Map<string, Prepared<{ period: Period; since: number; count: number }, LatestRow>>();
-  private readonly latestByList = new WeakMap<readonly string[], Prepared<{ period: Period; since: number; count: number }, LatestRow>>();
-
+  /** The candle forming now in each series (symbol and period). */
   private readonly current = new Map<string, Candle>();
+  /** The candle before it in each series: the last one closed (or, after a restart, stored). */
+  private readonly previous = new Map<string, Candle>();
   /** Candles changed since the last flush, by series key and bucket time. */
   private dirty = new Map<string, Map<number, Candle>>();
   /** Candles being written right now: still answered from memory until the write commits. */
@@ -51,13 +47,18 @@ export class CandleStore {
     private readonly onListenerError: (err: unknown) => void = () => undefined,
   ) {}
 
-  /** Loads the latest stored candle of every series so aggregation continues where it stopped. */
+  /**
+   * Loads the two latest stored candles of every series, so aggregation continues where it stopped
+   * and `latest` knows the candle before the forming one.
+   */
   async resume(symbols: string[]): Promise<void> {
     // One index probe per series (symbol, period, time desc): cheap however long the history is.
     for (const symbol of symbols) {
       for (const period of PERIODS) {
-        const row = await this.db.selectFrom('candles').selectAll().where('symbol', '=', symbol).where('period', '=', period).orderBy('time', 'desc').limit(1).executeTakeFirst();
-        if (row) this.current.set(key(symbol, period), { time: row.time, open: row.open, high: row.high, low: row.low, close: row.close, volume: row.volume });
+        const [last, before] = await newestCandles.all(this.db, { symbol, period, limit: 2 });
+        const k = key(symbol, period);
+        if (last) this.current.set(k, { ...last });
+        if (before) this.previous.set(k, { ...before });
       }
     }
   }
@@ -69,6 +70,7 @@ export class CandleStore {
       const result = applyTick(this.current.get(k) ?? null, period, quote.time, quote.bid);
       if (result.ignored) continue;
       this.current.set(k, result.current);
+      if (result.closed) this.previous.set(k, result.closed);
       this.markDirty(k, result.current);
       for (const listener of this.listeners) {
         try {
@@ -89,6 +91,15 @@ export class CandleStore {
   /** The candle being formed now, if any. */
   live(symbol: string, period: Period): Candle | undefined {
     return this.current.get(key(symbol, period));
+  }
+
+  /**
+   * The newest candle of a series and the one before it, from memory: the store keeps both as it
+   * folds ticks in (the market summary's day figures read them on every request).
+   */
+  latest(symbol: string, period: Period): { latest: Candle | null; previous: Candle | null } {
+    const k = key(symbol, period);
+    return { latest: this.current.get(k) ?? null, previous: this.previous.get(k) ?? null };
   }
 
   onCandle(listener: CandleListener): () => void {
@@ -170,64 +181,6 @@ export class CandleStore {
       for (const c of pending?.values() ?? []) if (before === undefined || c.time < before) byTime.set(c.time, { ...c });
     }
     return [...byTime.values()].sort((a, b) => a.time - b.time).slice(-limit);
-  }
-
-  /**
-   * The newest `count` candles of each symbol, newest first, from one query (not one per symbol),
-   * merged with the candles not yet written. Only candles from `since` on are considered, which
-   * keeps the query to a few rows per symbol.
-   */
-  async latestPerSymbol(symbols: string[], period: Period, count: number, since: number): Promise<Map<string, Candle[]>> {
-    return this.latestWithUnwritten(await this.latestStored(symbols, period, count, since), symbols, period, count, since);
-  }
-
-  /** The stored part of `latestPerSymbol`. */
-  private async latestStored(symbols: string[], period: Period, count: number, since: number): Promise<readonly LatestRow[]> {
-    if (symbols.length === 0) return [];
-    // Callers pass the same array each time (and never change it): found by identity, not by joining its symbols.
-    let query = this.latestByList.get(symbols);
-    if (query) return query.all(this.db, { period, since, count });
-    const key = symbols.join(',');
-    query = this.latestQueries.get(key);
-    if (!query) {
-      // The symbols are part of the statement (a list cannot be a parameter); callers ask for the same list.
-      if (this.latestQueries.size >= 16) this.latestQueries.clear();
-      const list = [...symbols];
-      query = prepared((db, param: Param<{ period: Period; since: number; count: number }>) =>
-        db
-          .selectFrom(
-            db
-              .selectFrom('candles')
-              .select(['symbol', 'time', 'open', 'high', 'low', 'close', 'volume', sql<number>`row_number() over (partition by symbol order by time desc)`.as('rank')])
-              .where('symbol', 'in', list)
-              .where('period', '=', param('period'))
-              .where('time', '>=', param('since'))
-              .as('ranked'),
-          )
-          .selectAll()
-          .where('rank', '<=', param('count')),
-      );
-      this.latestQueries.set(key, query);
-    }
-    this.latestByList.set(symbols, query);
-    return query.all(this.db, { period, since, count });
-  }
-
-  /** `latestPerSymbol`'s answer from its stored rows. */
-  private latestWithUnwritten(rows: readonly LatestRow[], symbols: string[], period: Period, count: number, since: number): Map<string, Candle[]> {
-    const bySymbol = new Map<string, Map<number, Candle>>(symbols.map((s) => [s, new Map()]));
-    for (const { symbol, rank: _rank, ...c } of rows) bySymbol.get(symbol)?.set(c.time, { time: Number(c.time), open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume });
-    const result = new Map<string, Candle[]>();
-    for (const [symbol, byTime] of bySymbol) {
-      const k = key(symbol, period);
-      for (const pending of [this.writing.get(k), this.dirty.get(k)]) {
-        for (const c of pending?.values() ?? []) if (c.time >= since) byTime.set(c.time, { ...c });
-      }
-      const live = this.current.get(k);
-      if (live && live.time >= since) byTime.set(live.time, { ...live });
-      result.set(symbol, [...byTime.values()].sort((a, b) => b.time - a.time).slice(0, count));
-    }
-    return result;
   }
 
   /** Whether any candle is stored for a symbol (history generation runs only for empty series). */

@@ -5,8 +5,6 @@ import { refuse } from '../../../services/errors';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
 
-const DAY_MS = 24 * 3600_000;
-
 /** The listed instruments as `getMainCurrencies` answers them (also sent inside the phone terminal's page). */
 export function catalogueRows(market: FastifyInstance['market']): SymbolRecord[] {
   return market.listed.map((i) => ({
@@ -51,17 +49,12 @@ export function marketRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, symbol: query.symbol, period, data: await market.candles.query(query.symbol, period, query.limit, query.before) };
   });
 
-  const symbols = market.instruments.map((i) => i.symbol);
   registerCall(app, calls.getMarketSummary, async () => {
-    // A month back (from the start of that day) is enough to find the previous trading day after
-    // any weekend or holiday.
     const time = app.services.now();
-    const since = Math.floor((time - 31 * DAY_MS) / DAY_MS) * DAY_MS;
-    const days = await market.candles.latestPerSymbol(symbols, 'D1', 2, since);
     return successData(
       market.instruments.map((i) => {
         const q = market.book.view(i.symbol, time);
-        const [latest = null, previous = null] = days.get(i.symbol) ?? [];
+        const { latest, previous } = market.candles.latest(i.symbol, 'D1');
         return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, q.bid, i.digits) };
       }),
     );
