@@ -146,6 +146,21 @@ describe('GET /api/platform/getMarketSummary.php', () => {
     }
   });
 
+  test('history imported while the server runs shows in the day figures at once, behind the day still forming', async () => {
+    const u = await startApp();
+    try {
+      const c = (await signedInTrader(u)).client;
+      u.clock.set(at('2026-03-04T09:00:00'));
+      await pushTicks(u, [{ symbol: 'USDCHF', bid: 0.9, ask: 0.9002 }]);
+      const day = (time: string, close: number) => ({ symbol: 'USDCHF', period: 'D1', time: at(time), open: close, high: close, low: close, close, volume: 1 });
+      await u.app.market.candles.importHistory([day('2026-03-02T00:00:00', 0.88), day('2026-03-03T00:00:00', 0.89)]);
+      const r = (await c.get('/platform/getMarketSummary.php')).body.data.find((x: { symbol: string }) => x.symbol === 'USDCHF');
+      assert.deepEqual([r.dayOpen, r.prevClose, r.change], [0.9, 0.89, 0.01]);
+    } finally {
+      await u.close();
+    }
+  });
+
   test('needs a session', async () => {
     const r = await new Client(t).get('/platform/getMarketSummary.php');
     assert.equal(r.status, 401);

@@ -4,6 +4,9 @@ import type { Db } from '../storage/db';
 import { prepared, type Param } from '../storage/prepared';
 import type { BookQuote } from './types';
 
+/** A candle with its series, as stored. */
+type CandleRow = Candle & { symbol: string; period: string };
+
 type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
 
 const key = (symbol: string, period: Period) => `${symbol}|${period}`;
@@ -121,7 +124,7 @@ export class CandleStore {
     if (this.dirty.size === 0) return;
     this.writing = this.dirty;
     this.dirty = new Map();
-    const rows: { symbol: string; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }[] = [];
+    const rows: CandleRow[] = [];
     for (const [k, series] of this.writing) {
       const [symbol, period] = k.split('|') as [string, Period];
       for (const c of series.values()) rows.push({ symbol, period, ...c });
@@ -137,8 +140,33 @@ export class CandleStore {
     }
   }
 
-  /** Inserts or replaces candles (also used to store generated history). */
-  async write(rows: { symbol: string; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }[]): Promise<void> {
+  /**
+   * Inserts or replaces candles from outside the tick stream (generated or imported history), and
+   * takes them into the newest two candles each series keeps in memory (a written candle replaces
+   * the one of its time), so what `latest` answers is the database's newest two.
+   */
+  async importHistory(rows: CandleRow[]): Promise<void> {
+    await this.write(rows);
+    const bySeries = new Map<string, Map<number, Candle>>();
+    for (const { symbol, period, ...c } of rows) {
+      const k = key(symbol, period as Period);
+      let series = bySeries.get(k);
+      if (!series) {
+        series = new Map();
+        for (const kept of [this.previous.get(k), this.current.get(k)]) if (kept) series.set(kept.time, kept);
+        bySeries.set(k, series);
+      }
+      series.set(c.time, c);
+    }
+    for (const [k, series] of bySeries) {
+      const [newest, before] = [...series.values()].sort((a, b) => b.time - a.time);
+      if (newest) this.current.set(k, newest);
+      if (before) this.previous.set(k, before);
+    }
+  }
+
+  /** Inserts or replaces candles (the periodic flush of those formed from ticks). */
+  async write(rows: CandleRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       // 8 columns a row; 400 rows stay well under both engines' parameter limits.

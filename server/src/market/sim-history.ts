@@ -78,7 +78,7 @@ export async function seedSimHistory(store: CandleStore, instruments: Instrument
     const { m1, h1 } = generateHistory(instrument, options);
     const hours = [...h1, ...aggregate(m1, 'H1')];
     const series: [Period, Candle[]][] = [['M1', m1], ...FROM_MINUTES.map((p): [Period, Candle[]] => [p, aggregate(m1, p)]), ['H1', hours], ...FROM_HOURS.map((p): [Period, Candle[]] => [p, aggregate(hours, p)])];
-    await store.write(series.flatMap(([period, candles]) => candles.map((c) => ({ symbol: instrument.symbol, period, ...c }))));
+    await store.importHistory(series.flatMap(([period, candles]) => candles.map((c) => ({ symbol: instrument.symbol, period, ...c }))));
     const last = m1[m1.length - 1] ?? h1[h1.length - 1];
     if (last) lastClose.set(instrument.symbol, last.close);
   }

@@ -199,7 +199,8 @@ export function outbox(h: Harness): { to: string; subject: string; text: string 
 }
 
 /**
- * Daily candles written straight into the candles table, so charts, the technical summary and the
+ * Daily candles imported as history through the candle store (stored, and the newest two kept in its
+ * memory as after a restart), so charts, the technical summary and the
  * market summary have a history to show (the push feed starts with none). A seeded walk, same every run.
  */
 export async function seedDailyCandles(h: Harness, symbol: string, options: { days?: number; start?: number; digits?: number } = {}): Promise<void> {
@@ -219,5 +220,5 @@ export async function seedDailyCandles(h: Harness, symbol: string, options: { da
     const low = Math.min(open, close) * (1 - random() * 0.004);
     rows.push({ symbol, period: 'D1', time: today - i * dayMs, open: round(open), high: round(high), low: round(low), close: round(close), volume: Math.round(1000 + random() * 5000) });
   }
-  for (let i = 0; i < rows.length; i += 100) await h.app.ctx.db.insertInto('candles').values(rows.slice(i, i + 100)).execute();
+  await h.app.app.market.candles.importHistory(rows);
 }
