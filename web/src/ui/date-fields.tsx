@@ -31,6 +31,9 @@ export interface DayFieldProps {
   error?: string;
   size?: 'xs' | 'sm';
   w?: number;
+  /** The first and last days the calendar offers, 'YYYY-MM-DD' (a typed day outside them is not taken). */
+  minDate?: string;
+  maxDate?: string;
 }
 
 /**
@@ -38,12 +41,14 @@ export interface DayFieldProps {
  * field. Only a whole day changes the value (a half-typed text does not), and leaving the field
  * writes the value back in the app's format; emptied, the field has no day.
  */
-export function DayField({ label, value, onChange, error, size = 'xs', w }: DayFieldProps) {
+export function DayField({ label, value, onChange, error, size = 'xs', w, minDate, maxDate }: DayFieldProps) {
   return (
     <DateInput
       label={label}
       size={size}
       w={w}
+      minDate={minDate || undefined}
+      maxDate={maxDate || undefined}
       value={value || null}
       onChange={(day) => onChange(day ?? '')}
       valueFormat="DD MMM YYYY"
