@@ -113,12 +113,17 @@ function RequestTable({ kind, rows, dimmed, onNotes }: RowsProps) {
             #{r.id}
           </Table.Td>
           <TraderCell name={nameOf(r)} email={r.email} id={r.traders_id} />
-          <Table.Td className="tp-figure">{r.paymentAccount}</Table.Td>
+          {/* An IBAN or a wallet address wraps (at its spaces first), so Notes stays on screen at 1440 px. */}
+          <Table.Td>
+            <Text className="tp-figure" size="sm" maw={180} style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
+              {r.paymentAccount}
+            </Text>
+          </Table.Td>
           {isDeposit && <StackedCell main={r.paymentGatewayName || '—'} detail={r.number} maw={220} />}
           <Table.Td className="tp-num" fw={650}>
             {formatUsd(r.amount)}
           </Table.Td>
-          <Table.Td miw={120} maw={240}>
+          <Table.Td miw={150} maw={240}>
             <RequestStatusBadge status={r.status} />
             {r.rejectReason && (
               <Text size="xs" c="dimmed" lineClamp={2} title={r.rejectReason} mt={2} style={{ overflowWrap: 'anywhere' }}>
