@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serverMessage, type Quote, type ServerMessage } from '@tradeport/contracts';
+import fc from 'fast-check';
 import WebSocket from 'ws';
 import { sql } from 'kysely';
+import { QuotesMessage } from '../src/transport/ws/stream-groups';
 import { FEED_TOKEN, startApp, type StartOptions, type TestApp } from './helpers/app';
 import { Client, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
@@ -922,5 +924,25 @@ describe('stream: a client that never reads', () => {
       await closeAll();
       await t.close();
     }
+  });
+});
+
+describe("a group's quotes message", () => {
+  const quote = fc.record({
+    symbol: fc.string({ maxLength: 12 }),
+    bid: fc.oneof(fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    ask: fc.oneof(fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    time: fc.oneof(fc.constant(null), fc.integer({ min: 0 })),
+    open: fc.boolean(),
+    stale: fc.boolean(),
+  });
+
+  test('is, for every seq, exactly what JSON.stringify makes of the whole message', () => {
+    fc.assert(
+      fc.property(fc.array(quote, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), { minLength: 1, maxLength: 5 }), (quotes, seqs) => {
+        const message = new QuotesMessage(quotes as Quote[]);
+        for (const seq of seqs) assert.equal(message.bytes(seq).toString('utf8'), JSON.stringify({ type: 'quotes', seq, quotes }));
+      }),
+    );
   });
 });

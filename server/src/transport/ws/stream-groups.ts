@@ -68,8 +68,11 @@ export class QuoteGroups {
     client.group = g;
   }
 
-  /** Hands each open client the quotes of this frame that it follows (none: not called). */
-  forEach(changed: ReadonlyMap<string, Quote>, deliver: (client: Client, quotes: Quote[]) => void): void {
+  /**
+   * Hands each open client the quotes of this frame that it follows (none: not called), with the
+   * group's message for them encoded once (`QuotesMessage`).
+   */
+  forEach(changed: ReadonlyMap<string, Quote>, deliver: (client: Client, quotes: Quote[], message: QuotesMessage) => void): void {
     for (const g of this.groups.values()) {
       const quotes: Quote[] = [];
       if (changed.size < g.symbols.length) {
@@ -81,7 +84,28 @@ export class QuoteGroups {
         }
       }
       if (quotes.length === 0) continue;
-      for (const c of g.clients) if (c.socket.readyState === OPEN) deliver(c, quotes);
+      const message = new QuotesMessage(quotes);
+      for (const c of g.clients) if (c.socket.readyState === OPEN) deliver(c, quotes, message);
     }
+  }
+}
+
+/**
+ * One frame's `quotes` message for every client of a group, its quotes encoded once: the bytes of
+ * `JSON.stringify({ type: 'quotes', seq, quotes })` for each client's own `seq` (the stream tests
+ * hold it to that). The one message the hub does not hand to JSON.stringify whole: a group's
+ * clients all get the same quotes, and encoding them again for each client halved the quotes
+ * delivered at 5,000 clients (docs/benchmarks.md, stream fan-out).
+ */
+export class QuotesMessage {
+  private readonly tail: Buffer;
+
+  constructor(quotes: readonly Quote[]) {
+    this.tail = Buffer.from(`,"quotes":${JSON.stringify(quotes)}}`);
+  }
+
+  /** The message with this `seq`. */
+  bytes(seq: number): Buffer {
+    return Buffer.concat([Buffer.from(`{"type":"quotes","seq":${JSON.stringify(seq)}`), this.tail]);
   }
 }

@@ -4,14 +4,14 @@ import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
 import type { Candle, Period } from '../../domain/candles';
 import type { MarketData } from '../../market/market-data';
-import { OPEN, QuoteGroups, type Client, type CandleUpdate } from './stream-groups';
+import { OPEN, QuoteGroups, type Client, type CandleUpdate, type QuotesMessage } from './stream-groups';
 import { SessionChecks } from './stream-sessions';
 
 /**
  * The fan-out behind `/api/stream`. Ticks never write to sockets directly: a tick only records its
  * symbol's latest quote for the current frame (latest wins). Once per frame, the quotes that changed
- * are picked out once for each "group" of clients that follow exactly the same symbols, and each
- * client is sent them in one message with its own `seq`. A client that reads slowly (its socket buffer above `maxBufferedBytes`) is skipped and keeps
+ * are picked out and encoded once for each "group" of clients that follow exactly the same
+ * symbols, and each client is sent them in one message with its own `seq`. A client that reads slowly (its socket buffer above `maxBufferedBytes`) is skipped and keeps
  * only the latest quote per symbol in a map of its own, so its memory is bounded by its
  * subscriptions, never by the tick rate. Frames run on a fixed clock and heartbeats are spread over
  * time, so no single frame stalls. Account events go only to the sockets of their user; back-office
@@ -252,13 +252,14 @@ export class StreamHub {
    * gets them merged into its own pending quotes instead (newest wins), sent by flush() once its
    * buffer drains.
    */
-  private sendQuotes(client: Client, quotes: Quote[]): void {
+  private sendQuotes(client: Client, quotes: Quote[], message: QuotesMessage): void {
     if (client.pendingQuotes.size > 0 || client.socket.bufferedAmount > this.options.maxBufferedBytes) {
       for (const q of quotes) client.pendingQuotes.set(q.symbol, q);
       this.dirty.add(client);
       return;
     }
-    this.send(client, { type: 'quotes', quotes });
+    client.seq += 1;
+    client.socket.send(message.bytes(client.seq), { binary: false });
   }
 
   /** One frame: each group's changed quotes, then each dirty client's own pending quotes and candles. */
@@ -266,7 +267,7 @@ export class StreamHub {
     if (this.frameQuotes.size > 0) {
       const changed = this.frameQuotes;
       this.frameQuotes = new Map();
-      this.groups.forEach(changed, (c, quotes) => this.sendQuotes(c, quotes));
+      this.groups.forEach(changed, (c, quotes, message) => this.sendQuotes(c, quotes, message));
     }
     for (const c of this.dirty) {
       if (c.socket.readyState !== OPEN) {
