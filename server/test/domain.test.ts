@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import Decimal from 'decimal.js';
+import fc from 'fast-check';
 import { formatCents, roundToCents, toCents } from '../src/domain/money';
 import { isValidEmail, isValidPhone } from '../src/domain/contact-rules';
 import { createPasswordPolicy, MIN_SCORE, type PasswordScorer } from '../src/domain/password-policy';
@@ -24,6 +26,16 @@ describe('money conversions', () => {
     assert.equal(formatCents(5), '0.05');
     assert.equal(formatCents(-1234), '-12.34');
     assert.equal(formatCents(123456789), '1234567.89');
+  });
+
+  test('cents format as decimal.js divides them by 100 to two places, for whole amounts as number, bigint or digits (to 18 digits, its precision)', () => {
+    const viaDecimal = (c: number | bigint | string) => new Decimal(c.toString()).div(100).toFixed(2);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }).map(String)), (c) => {
+        assert.equal(formatCents(c), viaDecimal(c));
+      }),
+    );
+    for (const c of [0, -0, 1, -1, 99, -99, 100, -100, '007', '-007', 12.5, -12.5, 0.4]) assert.equal(formatCents(c), viaDecimal(c), String(c));
   });
 
   test('rounding to cents is half away from zero', () => {

@@ -21,8 +21,16 @@ export function toCents(amount: string): Cents {
 
 /** Cents to the wire form: a decimal string with exactly two fraction digits. */
 export function formatCents(cents: Cents | bigint | string): string {
-  return new Decimal(cents.toString()).div(CENTS_PER_UNIT).toFixed(2);
+  // Whole cents (every stored amount) are written from their digits: no arithmetic, so exact for
+  // any size. Anything else (a fraction of a cent) goes through decimal.js, rounded half up.
+  const whole = typeof cents === 'number' ? (Number.isSafeInteger(cents) ? String(cents) : null) : WHOLE_CENTS.test(String(cents)) ? String(cents) : null;
+  if (whole === null) return new Decimal(cents.toString()).div(CENTS_PER_UNIT).toFixed(2);
+  const negative = whole.startsWith('-');
+  const digits = (negative ? whole.slice(1) : whole).replace(/^0+/, '').padStart(3, '0');
+  const text = `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  return negative && text !== '0.00' ? `-${text}` : text;
 }
+const WHOLE_CENTS = /^-?\d+$/;
 
 /**
  * Round an exact decimal amount (e.g. a realized profit computed at price precision) to cents,
