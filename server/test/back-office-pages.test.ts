@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openTradesPage, type OpenTradesGroup } from '../src/services/admin-open-trades';
+import { toCents } from '../src/domain/money';
+import { openTradesPage, type HeldTrade, type OpenTradesGroup } from '../src/services/admin-open-trades';
 
 /**
  * The back office's open-trades page without HTTP, against the whole list filtered and cut the
@@ -9,7 +10,7 @@ import { openTradesPage, type OpenTradesGroup } from '../src/services/admin-open
 
 describe('back-office pages', () => {
   test('an open-trades page: a trader matched by name keeps every trade, otherwise the matching trades; the floating profit is exact to the cent', () => {
-    const groups: OpenTradesGroup[] = [
+    const groups: OpenTradesGroup<HeldTrade>[] = [
       { traderId: 1, traderFirstName: 'Ann', traderLastName: 'Lee', traderEmail: 'ann@example.com', trades: [trade(11, 'EURUSD', '0.10'), trade(12, 'GBPUSD', '0.20')] },
       { traderId: 2, traderFirstName: 'Bo', traderLastName: 'Eur', traderEmail: 'bo@example.com', trades: [trade(21, 'XAUUSD', '-0.30'), trade(112, 'BTCUSD', null)] },
       { traderId: 3, traderFirstName: 'Cy', traderLastName: 'Z', traderEmail: 'cy@example.com', trades: [trade(31, 'EURUSD', '1000000.01')] },
@@ -27,9 +28,11 @@ describe('back-office pages', () => {
     const paged = openTradesPage(groups, { limit: 1, offset: 1 });
     assert.deepEqual([paged.total, paged.trades, paged.data.map((g) => g.traderId)], [3, 5, [2]]);
     assert.deepEqual(openTradesPage(groups, { offset: 5 }).data, []);
+    // The rows shown carry the profit as text only.
+    assert.deepEqual(Object.keys(all.data[0]!.trades[0]!).sort(), ['fullSymbol', 'orginalPrice', 'profit', 'timeStamp', 'tradeId', 'tradesTypesName', 'volume']);
   });
 });
 
-function trade(tradeId: number, fullSymbol: string, profit: string | null): OpenTradesGroup['trades'][number] {
-  return { tradeId, fullSymbol, timeStamp: '2026-01-01T00:00:00.000Z', volume: 0.1, orginalPrice: 1, tradesTypesName: 'buy', profit };
+function trade(tradeId: number, fullSymbol: string, profit: string | null): HeldTrade {
+  return { tradeId, fullSymbol, timeStamp: '2026-01-01T00:00:00.000Z', volume: 0.1, orginalPrice: 1, tradesTypesName: 'buy', profit, profitCents: profit === null ? null : toCents(profit) };
 }

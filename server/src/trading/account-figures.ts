@@ -33,6 +33,11 @@ export class AccountFigures {
     return this.valuations.profitText(p);
   }
 
+  /** The same profit in cents (what `profitShown` writes), or null. */
+  profitShownCents(p: OpenPosition): Cents | null {
+    return this.valuations.profitCents(p);
+  }
+
   /**
    * The account's figures now: its row read from the database (in `trx` when given) and its open
    * positions valued at the book's prices.

@@ -199,6 +199,11 @@ export class TradingEngine {
     return this.parts.accounts.profitShown(p);
   }
 
+  /** `profitShown` in cents: what a total of shown profits adds up. */
+  profitShownCents(p: OpenPosition): Cents | null {
+    return this.parts.accounts.profitShownCents(p);
+  }
+
   account(userId: number, trx?: Tx): Promise<AccountState> {
     return this.parts.accounts.account(userId, trx);
   }

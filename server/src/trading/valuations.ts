@@ -1,7 +1,7 @@
 import type Decimal from 'decimal.js';
 import { marginUsd, profitUsd, type PriceLookup } from '@tradeport/trading-math';
 import type { Instrument } from '../domain/instruments';
-import { formatCents, roundToCents } from '../domain/money';
+import { formatCents, roundToCents, type Cents } from '../domain/money';
 import type { OpenPosition } from './types';
 
 /** One position's profit and margin, with the quotes they were computed from. */
@@ -11,8 +11,8 @@ interface Valuation {
   /** Symbol, then the quote object it had (undefined: none), for every price looked up. */
   reads: unknown[];
   profit: Decimal | null;
-  /** The profit as the API writes it (undefined: not yet asked for). */
-  profitText: string | null | undefined;
+  /** The profit rounded to cents, as the API writes it (undefined: not yet asked for). */
+  profitCents: Cents | null | undefined;
   /** The leverage `margin` is for (NaN: not computed yet). */
   leverage: number;
   margin: Decimal | null;
@@ -45,11 +45,17 @@ export class Valuations {
     return this.valuation(p).profit;
   }
 
+  /** The profit in USD rounded to cents, as the API shows it, or null. */
+  profitCents(p: OpenPosition): Cents | null {
+    const v = this.valuation(p);
+    if (v.profitCents === undefined) v.profitCents = v.profit === null ? null : roundToCents(v.profit);
+    return v.profitCents;
+  }
+
   /** The profit as the API shows it: USD rounded to cents ("12.34"), or null. */
   profitText(p: OpenPosition): string | null {
-    const v = this.valuation(p);
-    if (v.profitText === undefined) v.profitText = v.profit === null ? null : formatCents(roundToCents(v.profit));
-    return v.profitText;
+    const cents = this.profitCents(p);
+    return cents === null ? null : formatCents(cents);
   }
 
   /** The margin the position holds at `leverage`, in USD, or null without a conversion rate. */
@@ -71,7 +77,7 @@ export class Valuations {
     const q = prices(p.symbol);
     const instrument = this.instrument(p.symbol);
     const profit = q && instrument ? profitUsd(p.side, p.volume, p.openPrice, q, instrument, prices) : null;
-    const v: Valuation = { volume: p.volume, reads, profit, profitText: undefined, leverage: Number.NaN, margin: null };
+    const v: Valuation = { volume: p.volume, reads, profit, profitCents: undefined, leverage: Number.NaN, margin: null };
     this.kept.set(p, v);
     return v;
   }

@@ -1,7 +1,7 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
-import { openTradesPage, type OpenTradesGroup } from '../../../services/admin-open-trades';
+import { openTradesPage, pageRange, type HeldTrade, type OpenTradesGroup } from '../../../services/admin-open-trades';
 import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
@@ -101,39 +101,40 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     return CsvFile.of({ fileName: exportFileName('closed-trades', query, ctx.now()), rowsName: 'closed trades', header: closedTradeColumns.header, total, batches: batches(), cells: closedTradeColumns.cells });
   });
 
-  // Who holds open positions, with their names (the engine's positions are the truth; names come from the users table).
-  const holdersOfOpenPositions = prepared((db) =>
-    db
-      .selectFrom('users')
-      .select(['id', 'first_name', 'last_name', 'email'])
-      .where('id', 'in', (eb) => eb.selectFrom('positions').select('user_id').where('status', '=', 'open'))
-      .orderBy('id'),
-  );
+  // The names of the traders on a page (all of them when searching: the search reads names).
+  const namesOf = async (ids: readonly number[]) => {
+    const names = new Map<number, { first_name: string; last_name: string; email: string }>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) names.set(r.id, r);
+    }
+    return names;
+  };
   registerCall(app, calls.getOpenTrades, async ({ query }) => {
-    if (engine.openCount === 0) return { status: 'success' as const, ...openTradesPage([], query) };
-    const named = await holdersOfOpenPositions.all(ctx.db, {});
-    // Grouped once: a per-trader filter would walk every open position once per trader.
+    // The engine's positions are the truth, grouped by trader once (a per-trader filter would walk
+    // every open position once per trader); holders in id order.
     const byTrader = new Map<number, OpenPosition[]>();
     for (const p of engine.allOpen()) {
       const list = byTrader.get(p.userId);
       if (list) list.push(p);
       else byTrader.set(p.userId, [p]);
     }
-    // A trader whose first position committed after the names were read is looked up on its own.
-    const users = named.filter((u) => byTrader.has(u.id));
-    const found = new Set(users.map((u) => u.id));
-    const missing = [...byTrader.keys()].filter((id) => !found.has(id));
-    if (missing.length > 0) {
-      users.push(...(await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', missing).execute()));
-      users.sort((a, b) => a.id - b.id);
-    }
-    const groups: OpenTradesGroup[] = users.map((u) => ({
-      traderId: u.id,
-      traderFirstName: u.first_name,
-      traderLastName: u.last_name,
-      traderEmail: u.email,
-      trades: (byTrader.get(u.id) ?? []).map((p) => ({ tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: engine.profitShown(p) })),
-    }));
+    const ids = [...byTrader.keys()].sort((a, b) => a - b);
+    const [start, end] = pageRange(ids.length, query);
+    const names = await namesOf(query.search ? ids : ids.slice(start, end));
+    const groups: OpenTradesGroup<HeldTrade>[] = ids.map((id) => {
+      const u = names.get(id);
+      return {
+        traderId: id,
+        traderFirstName: u?.first_name ?? '',
+        traderLastName: u?.last_name ?? '',
+        traderEmail: u?.email ?? '',
+        trades: (byTrader.get(id) ?? []).map((p) => {
+          const profitCents = engine.profitShownCents(p);
+          return { tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents), profitCents };
+        }),
+      };
+    });
     return { status: 'success' as const, ...openTradesPage(groups, query) };
   });
 
