@@ -13,6 +13,7 @@ import type { IncomingTick } from '../src/market/types';
 import { rolloversBetween } from '../src/domain/rollover-schedule';
 import type { PendingOrderType } from '../src/storage/schema-trading';
 import { arg, busyBetween, log, machine, machineCpu, mb, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
+import { nameSortKey } from '../src/domain/sort-key';
 
 /**
  * Tick evaluation benchmark (`npm run bench:ticks`, or `node --expose-gc --import tsx
@@ -174,6 +175,7 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       password_hash: 'not-a-hash',
       first_name: 'Bench',
       last_name: `Trader ${i}`,
+      sort_name: nameSortKey('Bench', `Trader ${i}`),
       phone_no: '4915112345678',
       country_id: null,
       date_of_birth: '',

@@ -5,7 +5,7 @@ import { startApp, type TestApp } from './helpers/app';
 
 /**
  * The cold reads that page through a long list read it in the list's order from an index
- * (storage/migrations/0019-read-indexes.ts), so a page costs its own rows, not a sort of every
+ * (storage/migrations/0019-read-indexes.ts, 0020-name-sort-keys.ts), so a page costs its own rows, not a sort of every
  * row that matches. Each query below has the shape of the read it stands for; its plan must name
  * the index and sort nothing. On PostgreSQL sorting and whole-table scans are priced out first
  * (`enable_sort`, `enable_seqscan` off), so a plan that still sorts has no index to read in order.
@@ -53,6 +53,12 @@ describe('cold reads read their pages in order from an index', () => {
   test("a trader's latest orders of every status, newest placed first", async () => {
     const db = t.ctx.db;
     readsInOrder(await plan(db.selectFrom('orders').selectAll().where('user_id', '=', 7).orderBy('id', 'desc').limit(200)), 'orders_user_idx');
+  });
+
+  test("the back office's users by name (migration 0020: the name's sort key), from A", async () => {
+    const db = t.ctx.db;
+    const key = t.ctx.engine === 'postgres' ? sql`u.sort_name collate "C"` : sql`u.sort_name`;
+    readsInOrder(await plan(db.selectFrom('users as u').leftJoin('countries as c', 'c.id', 'u.country_id').select(['u.id', 'u.first_name', 'c.name']).orderBy(key, 'asc').orderBy('u.id', 'asc').limit(10).offset(0)), 'users_sort_name_idx');
   });
 
   test("the back office's money requests of one status, newest first", async () => {

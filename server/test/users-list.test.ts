@@ -3,8 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { traderSortKeys, type TraderRow, type TraderSortKey, type TradersQuery } from '@tradeport/contracts';
 import fc from 'fast-check';
 import { formatCents } from '../src/domain/money';
+import { nameSortKey } from '../src/domain/sort-key';
 import { usersPage } from '../src/services/users-list';
-import { startApp, type TestApp } from './helpers/app';
+import { openDatabase } from '../src/storage/db';
+import { migrateToLatest, migratorFor } from '../src/storage/migrate';
+import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 
 /**
  * The back office's users table as the database pages it (services/users-list.ts), against the
@@ -39,6 +42,7 @@ describe('the users table, filtered, ordered and paged by the database', () => {
           password_hash: 'x',
           first_name: names[i % names.length]!,
           last_name: names[(i * 3 + 1) % names.length]!,
+          sort_name: nameSortKey(names[i % names.length]!, names[(i * 3 + 1) % names.length]!),
           phone_no: ['4477', '4915', '1212', ''][i % 4]!,
           country_id: countries[i % countries.length]!,
           date_of_birth: '',
@@ -135,5 +139,27 @@ describe('the users table, filtered, ordered and paged by the database', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('migration 0020: the names’ sort keys', () => {
+  test('users stored before it get the key of their name; a key drops case and accents and writes out ß and ø', async () => {
+    const target = await restartableDatabase();
+    const handle = openDatabase(target.url);
+    try {
+      const { error } = await migratorFor(handle).migrateTo('0019-read-indexes');
+      assert.equal(error, undefined);
+      const db = handle.db;
+      const now = Date.parse('2026-03-04T10:00:00Z');
+      for (const [i, first, last] of [[1, 'Zoë', 'Ångström'], [2, 'Jörg', 'Strauß'], [3, '', 'Øster  Berg']] as const) {
+        await db.insertInto('users').values({ email: `before.${i}@example.com`, password_hash: 'x', first_name: first, last_name: last, phone_no: '123', role: 'trader', leverage: 100, created_at: now, updated_at: now } as never).execute();
+      }
+      assert.ok((await migrateToLatest(handle)).includes('0020-name-sort-keys'));
+      const keys = await db.selectFrom('users').select(['email', 'sort_name']).where('email', 'like', 'before.%').orderBy('email').execute();
+      assert.deepEqual(keys.map((k) => k.sort_name), ['zoe angstrom', 'jorg strauss', 'oster berg']);
+    } finally {
+      await handle.close();
+      await target.drop();
+    }
   });
 });

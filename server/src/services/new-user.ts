@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { nameSortKey } from '../domain/sort-key';
 import type { UsersTable } from '../storage/schema';
 
 /** The row of a new account: no money, no profile extras, active, not yet seen. */
@@ -19,6 +20,7 @@ export function newUserRow(u: {
     password_hash: u.passwordHash,
     first_name: u.firstName,
     last_name: u.lastName,
+    sort_name: nameSortKey(u.firstName, u.lastName),
     phone_no: u.phoneNo,
     country_id: u.countryId,
     date_of_birth: '',

@@ -1,6 +1,7 @@
 import type { ActivityEntry, EditProfileRequest, ProfileDetails } from '@tradeport/contracts';
 import { isValidPhone, normalizePhone } from '../domain/contact-rules';
 import { formatCents } from '../domain/money';
+import { nameSortKey } from '../domain/sort-key';
 import { activityLabels, recordActivity, type ActivityKind } from './activity';
 import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
@@ -58,7 +59,7 @@ export async function editProfile(ctx: ServiceContext, userId: number, input: Ed
   await inTransaction(ctx, async (trx) => {
     await trx
       .updateTable('users')
-      .set({ first_name: input.firstName, last_name: input.lastName, phone_no: phone, country_id: countryId, date_of_birth: input.dateOfBirth, nationality: input.nationality, updated_at: now })
+      .set({ first_name: input.firstName, last_name: input.lastName, sort_name: nameSortKey(input.firstName, input.lastName), phone_no: phone, country_id: countryId, date_of_birth: input.dateOfBirth, nationality: input.nationality, updated_at: now })
       .where('id', '=', userId)
       .execute();
     await recordActivity(trx, { userId, kind: 'profile-updated', details: 'Profile details updated', status: 'Success', ip: client.ip, at: now });

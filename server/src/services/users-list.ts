@@ -7,10 +7,10 @@ import { isoTime, isoTimeOrNull, type ServiceContext } from './context';
 
 /**
  * The back office's users table, filtered, counted, ordered and paged by the database: a page reads
- * its own rows, with their ledger totals and Online/Offline, not every user's. Names and countries
- * are ordered as people read them (`Intl.Collator`, case and accents aside), which neither engine's
- * SQL offers alike: for those two orders the matching users' ids and names are read, sorted here,
- * and then the page's rows.
+ * its own rows, with their ledger totals and Online/Offline, not every user's. Names are ordered
+ * by the sort key stored with them (case and accents aside; an index ends in it). Countries are
+ * ordered as people read them (`Intl.Collator`), which neither engine's SQL offers alike: for that
+ * order the matching users' ids and countries are read, sorted here, and then the page's rows.
  */
 
 /** A whole list (no `limit`) holds at most this many users. */
@@ -60,12 +60,18 @@ const counts = preparedShapes((db, param: Param<ListValues>, shape) =>
   ]),
 );
 
-/** A page in an order SQL gives alike on both engines (`sort:…;` and `desc;` in the shape); ties by id. */
+/**
+ * A page in an order SQL gives alike on both engines (`sort:…;` and `desc;` in the shape, and
+ * `pg;` on PostgreSQL); ties by id. Names are ordered by their sort key (domain/sort-key.ts),
+ * compared code point by code point on both engines.
+ */
 const page = preparedShapes((db, param: Param<ListValues>, shape) => {
   const desc = shape.includes('desc;');
   const dir = desc ? 'desc' : 'asc';
   const q = withRows(db, param, shape);
-  const sorted = shape.includes('sort:balance;')
+  const sorted = shape.includes('sort:name;')
+    ? q.orderBy(shape.includes('pg;') ? sql`u.sort_name collate "C"` : sql`u.sort_name`, dir)
+    : shape.includes('sort:balance;')
     ? q.orderBy('balance_cents', dir)
     : shape.includes('sort:credit;')
       ? q.orderBy('credit_cents', dir)
@@ -82,15 +88,14 @@ const page = preparedShapes((db, param: Param<ListValues>, shape) => {
   return (sorted ? sorted.orderBy('u.id', 'asc') : q.orderBy('u.id', dir)).limit(param('limit')).offset(param('offset'));
 });
 
-/** The matching users' ids, the text the collator orders (names, countries) and what is counted. */
-const names = preparedShapes((db, param: Param<ListValues>, shape) =>
+/** The matching users' ids, the country names the collator orders and what is counted. */
+const countryNames = preparedShapes((db, param: Param<ListValues>, shape) =>
   matching(db, param, shape)
-    .select(['u.id', 'u.first_name', 'u.last_name', 'c.name as country_name', 'u.is_active', sql<number>`case when ${online(param)} then 1 else 0 end`.as('online')])
+    .select(['u.id', 'c.name as country_name', 'u.is_active', sql<number>`case when ${online(param)} then 1 else 0 end`.as('online')])
     .orderBy('u.id'),
 );
 
 const byText = new Intl.Collator('en', { sensitivity: 'base' });
-const fullName = (first: string, last: string) => `${first} ${last}`.trim();
 
 function traderRowOf(u: UserRow): TraderRow {
   return {
@@ -134,16 +139,15 @@ export async function usersPage(ctx: ServiceContext, query: TradersQuery): Promi
   };
   const filters = `${query.role !== undefined ? 'role;' : ''}${text !== '' ? 'search;' : ''}`;
   const sort = query.sort;
-  if (sort !== 'name' && sort !== 'country') {
+  if (sort !== 'country') {
     const count = await counts.first(ctx.db, filters, values);
-    const rows = await page.all(ctx.db, `${filters}${sort ? `sort:${sort};` : ''}${query.direction === 'desc' ? 'desc;' : ''}`, values);
+    const rows = await page.all(ctx.db, `${filters}${sort ? `sort:${sort};` : ''}${query.direction === 'desc' ? 'desc;' : ''}${ctx.engine === 'postgres' ? 'pg;' : ''}`, values);
     return { total: Number(count?.total ?? 0), active: Number(count?.active ?? 0), online: Number(count?.online ?? 0), data: rows.map(traderRowOf) };
   }
-  const matched = await names.all(ctx.db, filters, values);
+  const matched = await countryNames.all(ctx.db, filters, values);
   const totals = { total: matched.length, active: matched.filter((r) => r.is_active === 1).length, online: matched.filter((r) => Number(r.online) === 1).length };
-  const textOf = sort === 'name' ? (r: { first_name: string; last_name: string }) => fullName(r.first_name, r.last_name) : (r: { country_name: string | null }) => r.country_name ?? '';
   const sign = query.direction === 'desc' ? -1 : 1;
-  const keyed = matched.map((r) => ({ id: r.id, text: textOf(r) }));
+  const keyed = matched.map((r) => ({ id: r.id, text: r.country_name ?? '' }));
   keyed.sort((a, b) => byText.compare(a.text, b.text) * sign || a.id - b.id);
   const ids = keyed.slice(values.offset, values.offset + values.limit).map((k) => k.id);
   if (ids.length === 0) return { ...totals, data: [] };

@@ -19,6 +19,7 @@ import { legalAcceptancesMigration } from './migrations/0016-legal-acceptances';
 import { priceTableMigration } from './migrations/0017-price-table';
 import { auditSubjectsMigration } from './migrations/0018-audit-subjects';
 import { readIndexesMigration } from './migrations/0019-read-indexes';
+import { nameSortKeysMigration } from './migrations/0020-name-sort-keys';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -52,6 +53,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0017-price-table': priceTableMigration(handle.engine),
       '0018-audit-subjects': auditSubjectsMigration(handle.engine),
       '0019-read-indexes': readIndexesMigration(),
+      '0020-name-sort-keys': nameSortKeysMigration(handle.engine),
     }),
   });
 }

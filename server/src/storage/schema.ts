@@ -9,6 +9,8 @@ export interface UsersTable {
   password_hash: string;
   first_name: string;
   last_name: string;
+  /** The name's sort key (domain/sort-key.ts), written with the name. */
+  sort_name: string;
   phone_no: string;
   country_id: number | null;
   date_of_birth: string;
