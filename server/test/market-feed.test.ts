@@ -645,6 +645,23 @@ describe('getCandles', () => {
     assert.deepEqual((await candles(`symbol=EURUSD&period=M1&before=${at('2026-03-04T10:01') + 1}`)).map((x) => x.time), [at('2026-03-04T10:00'), at('2026-03-04T10:01')]);
   });
 
+  test("a chart's first page is the series' newest 500 candles, kept current by ticks after the first ask; a longer one or an earlier page comes from the database", async () => {
+    const minute = 60_000;
+    const start = at('2026-03-04T00:00');
+    const ticks = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ symbol: 'USDCAD', bid: 1.3 + (from + i) / 10_000, ask: 1.3002 + (from + i) / 10_000, time: start + (from + i) * minute + 1_000 }));
+    await push(t, ticks(0, 300));
+    assert.equal((await candles('symbol=USDCAD&period=M1&limit=500')).length, 300, 'the first ask reads what there is');
+    await push(t, ticks(300, 520));
+    const page = await candles('symbol=USDCAD&period=M1&limit=500');
+    assert.deepEqual([page.length, page[0]!.time, page.at(-1)!.time], [500, start + 20 * minute, start + 519 * minute], 'the newest 500, the forming minute last');
+    assert.ok(page.every((x, i) => i === 0 || x.time - page[i - 1]!.time === minute), 'no minute lost or repeated');
+    // A tick in the forming minute changes its candle, not the count.
+    await push(t, [{ symbol: 'USDCAD', bid: 1.5, ask: 1.5002, time: start + 519 * minute + 30_000 }]);
+    assert.deepEqual((await candles('symbol=USDCAD&period=M1&limit=2')).map((x) => [x.time, x.high, x.volume]), [[start + 518 * minute, 1.3518, 1], [start + 519 * minute, 1.5, 2]]);
+    assert.equal((await candles('symbol=USDCAD&period=M1&limit=600')).length, 520, 'longer than the window: the database with the unwritten candles');
+    assert.deepEqual((await candles(`symbol=USDCAD&period=M1&limit=3&before=${start + 20 * minute}`)).map((x) => x.time), [start + 17 * minute, start + 18 * minute, start + 19 * minute]);
+  });
+
   test('bad queries → 400 with a message; no session → 401', async () => {
     const cases: [string, RegExp][] = [
       ['symbol=FOO&period=M1', /Unknown symbol: FOO/],

@@ -11,6 +11,9 @@ type CandleListener = (symbol: string, period: Period, candle: Candle) => void;
 
 const key = (symbol: string, period: Period) => `${symbol}|${period}`;
 
+/** How many of a series' newest candles the store keeps once the series is asked for: a chart's first page (the web app's CANDLE_PAGE). */
+export const RECENT_CANDLES = 500;
+
 const newestCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number }>) =>
   db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', param('symbol')).where('period', '=', param('period')).orderBy('time', 'desc').limit(param('limit')),
 );
@@ -37,6 +40,14 @@ export class CandleStore {
   private readonly current = new Map<string, Candle>();
   /** The candle before it in each series: the last one closed (or, after a restart, stored). */
   private readonly previous = new Map<string, Candle>();
+  /**
+   * The newest RECENT_CANDLES candles of each series asked for since the start (oldest first, the
+   * forming one last): read from the database once, then kept by `onTick` as it folds each tick in,
+   * so a chart's first page needs no query. Imported history drops a series' window (read again
+   * on the next ask). At most one window per series: 100 symbols × 9 periods × 500 candles is
+   * about 45 MB, and only series somebody charts are held.
+   */
+  private readonly recent = new Map<string, Candle[]>();
   /** Candles changed since the last flush, by series key and bucket time. */
   private dirty = new Map<string, Map<number, Candle>>();
   /** Candles being written right now: still answered from memory until the write commits. */
@@ -75,6 +86,11 @@ export class CandleStore {
       this.current.set(k, result.current);
       if (result.closed) this.previous.set(k, result.closed);
       this.markDirty(k, result.current);
+      const window = this.recent.get(k);
+      if (window) {
+        if (window.at(-1)?.time === result.current.time) window[window.length - 1] = result.current;
+        else if (window.push(result.current) > RECENT_CANDLES) window.shift();
+      }
       for (const listener of this.listeners) {
         try {
           listener(quote.symbol, period, result.current);
@@ -150,6 +166,7 @@ export class CandleStore {
     const bySeries = new Map<string, Map<number, Candle>>();
     for (const { symbol, period, ...c } of rows) {
       const k = key(symbol, period as Period);
+      this.recent.delete(k);
       let series = bySeries.get(k);
       if (!series) {
         series = new Map();
@@ -193,7 +210,22 @@ export class CandleStore {
    * including the one still forming.
    */
   async query(symbol: string, period: Period, limit: number, before?: number): Promise<Candle[]> {
+    if (before === undefined && limit <= RECENT_CANDLES) return (await this.window(symbol, period)).slice(-limit);
     return this.withUnwritten(await this.stored(symbol, period, limit, before), symbol, period, limit, before);
+  }
+
+  /** The series' newest candles (see `recent`), read from the database on the first ask. */
+  private async window(symbol: string, period: Period): Promise<readonly Candle[]> {
+    const k = key(symbol, period);
+    const kept = this.recent.get(k);
+    if (kept) return kept;
+    const stored = await this.stored(symbol, period, RECENT_CANDLES);
+    // Another ask may have filled it meanwhile; the first one stays, and ticks keep it current.
+    const again = this.recent.get(k);
+    if (again) return again;
+    const window = this.withUnwritten(stored, symbol, period, RECENT_CANDLES);
+    this.recent.set(k, window);
+    return window;
   }
 
   /** The stored part of `query` (newest first). */
