@@ -22,36 +22,28 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   const engine = app.trading;
   const book = app.market.book;
 
-  const closedPositions = (db: Db | Tx) =>
-    db
-      .selectFrom('positions as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .leftJoin('users as c', 'c.id', 'p.closed_by')
-      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email'])
-      .where('p.status', '=', 'closed');
-
   // User Closed Records: the filters present pick the statement; their values are its parameters.
   type ClosedFilters = { traderId: number; symbol: string; from: number; to: number; limit: number; offset: number };
-  const filteredClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) => {
-    let q = closedPositions(db);
+  /** The closed positions the filters match; they name only the position's columns. */
+  const matchingClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) => {
+    let q = db.selectFrom('positions as p').where('p.status', '=', 'closed');
     if (shape.includes('traderId;')) q = q.where('p.user_id', '=', param('traderId'));
     if (shape.includes('symbol;')) q = q.where('p.symbol', '=', param('symbol'));
     if (shape.includes('from;')) q = q.where('p.closed_at', '>=', param('from'));
     if (shape.includes('to;')) q = q.where('p.closed_at', '<', param('to'));
     return q;
   };
-  // Counted from the positions alone: every position has its user (a foreign key), and the filters
-  // name only the position's columns, so the joins would count the same rows, slower.
-  const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => {
-    let q = db.selectFrom('positions as p').where('p.status', '=', 'closed');
-    if (shape.includes('traderId;')) q = q.where('p.user_id', '=', param('traderId'));
-    if (shape.includes('symbol;')) q = q.where('p.symbol', '=', param('symbol'));
-    if (shape.includes('from;')) q = q.where('p.closed_at', '>=', param('from'));
-    if (shape.includes('to;')) q = q.where('p.closed_at', '<', param('to'));
-    return q.select((eb) => eb.fn.countAll<number>().as('n'));
-  });
+  /** Those positions with their trader and who closed them. */
+  const filteredClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) =>
+    matchingClosed(db, param, shape)
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .leftJoin('users as c', 'c.id', 'p.closed_by')
+      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email']);
+  // Counted from the positions alone: every position has its user (a foreign key), so the joins
+  // would count the same rows, slower.
+  const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => matchingClosed(db, param, shape).select((eb) => eb.fn.countAll<number>().as('n')));
   const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit')).offset(param('offset')));
-  type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof closedPositions>['execute']>>[number];
+  type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof filteredClosed>['execute']>>[number];
   const closedRecordOf = (r: ClosedJoinRow) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
   type ClosedQuery = { traderId?: number; symbol?: string; from?: string; to?: string };
   const closedFilters = (query: ClosedQuery, page: { limit: number; offset: number }) => {
