@@ -51,6 +51,17 @@ export default tseslint.config(
     },
   },
 
+  // A bound LIMIT makes SQLite prepare the statement again on every run (storage/prepared.ts).
+  {
+    files: ['server/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name='limit'][arguments.length=1]:not([arguments.0.callee.name='rowLimit']):not([arguments.0.name='rows'])",
+        message: 'A row limit is written into the statement: .limit(rowLimit(n)), or the `rows` a prepared query is handed (storage/prepared.ts).',
+      }],
+    },
+  },
+
   // The server's floors, inner to outer: domain; storage and bus; services; market and trading;
   // transport and cluster; plugins; app. A file imports from its own floor or those below it.
   ...[

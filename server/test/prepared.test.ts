@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { openDatabase, type DatabaseHandle } from '../src/storage/db';
 import { migrateToLatest } from '../src/storage/migrate';
-import { prepared, type Param } from '../src/storage/prepared';
+import { prepared, rowLimit, type Param } from '../src/storage/prepared';
 import { startApp, type TestApp } from './helpers/app';
 import { signedInTrader } from './helpers/client';
 
@@ -51,6 +51,19 @@ describe('prepared statements', () => {
       await trx.updateTable('users').set({ nationality: 'Icelandic' }).where('id', '=', ids[0]!).execute();
       assert.equal((await nationalityOf.first(trx, { id: ids[0]! }))?.nationality, 'Icelandic');
     });
+  });
+
+  test('a row limit is written into the statement, not bound, and each run gets its own limit', async () => {
+    const compiled = t.ctx.db.selectFrom('users').select('id').where('role', '=', 'trader').limit(rowLimit(2)).compile();
+    assert.match(compiled.sql, /limit 2$/);
+    assert.deepEqual(compiled.parameters, ['trader'], 'the limit is not among the bound values');
+    const newest = prepared((db, param: Param<{ role: 'trader' | 'admin'; limit: number }>, rows) => db.selectFrom('users').select('id').where('role', '=', param('role')).orderBy('id', 'desc').limit(rows));
+    const all = await t.ctx.db.selectFrom('users').select('id').where('role', '=', 'trader').orderBy('id', 'desc').execute();
+    for (const limit of [1, 3, 2, 1, 0]) assert.deepEqual(await newest.all(t.ctx.db, { role: 'trader', limit }), all.slice(0, limit), `limit ${limit}`);
+  });
+
+  test('a row limit that is not a whole number is refused before any SQL is written', () => {
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) assert.throws(() => rowLimit(bad), RangeError, String(bad));
   });
 
   test('a missing value is an error, not a query with a placeholder in it', async () => {

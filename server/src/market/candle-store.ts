@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { applyTick, PERIODS, type Candle, type Period } from '../domain/candles';
 import type { Db } from '../storage/db';
-import { prepared, type Param } from '../storage/prepared';
+import { prepared, rowLimit, type Param } from '../storage/prepared';
 import type { BookQuote } from './types';
 
 /** A candle with its series, as stored. */
@@ -14,10 +14,10 @@ const key = (symbol: string, period: Period) => `${symbol}|${period}`;
 /** How many of a series' newest candles the store keeps once the series is asked for: a chart's first page (the web app's CANDLE_PAGE). */
 export const RECENT_CANDLES = 500;
 
-const newestCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number }>) =>
-  db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', param('symbol')).where('period', '=', param('period')).orderBy('time', 'desc').limit(param('limit')),
+const newestCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number }>, rows) =>
+  db.selectFrom('candles').select(['time', 'open', 'high', 'low', 'close', 'volume']).where('symbol', '=', param('symbol')).where('period', '=', param('period')).orderBy('time', 'desc').limit(rows),
 );
-const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number; before: number }>) =>
+const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period; limit: number; before: number }>, rows) =>
   db
     .selectFrom('candles')
     .select(['time', 'open', 'high', 'low', 'close', 'volume'])
@@ -25,7 +25,7 @@ const olderCandles = prepared((db, param: Param<{ symbol: string; period: Period
     .where('period', '=', param('period'))
     .where('time', '<', param('before'))
     .orderBy('time', 'desc')
-    .limit(param('limit')),
+    .limit(rows),
 );
 
 /**
@@ -245,6 +245,6 @@ export class CandleStore {
 
   /** Whether any candle is stored for a symbol (history generation runs only for empty series). */
   async hasHistory(symbol: string): Promise<boolean> {
-    return (await this.db.selectFrom('candles').select('time').where('symbol', '=', symbol).limit(1).executeTakeFirst()) !== undefined;
+    return (await this.db.selectFrom('candles').select('time').where('symbol', '=', symbol).limit(rowLimit(1)).executeTakeFirst()) !== undefined;
   }
 }

@@ -85,10 +85,10 @@ function filteredAudit(db: Db | Tx, param: Param<AuditParams>, shape: string) {
   if (has('to')) q = q.where('a.created_at', '<', param('to'));
   return q;
 }
-const auditPage = preparedShapes((db, param: Param<AuditParams>, shape) => {
+const auditPage = preparedShapes((db, param: Param<AuditParams>, shape, rows) => {
   let q = filteredAudit(db, param, shape);
   if (shape.includes('before;')) q = q.where('a.id', '<', param('before'));
-  return q.orderBy('a.id', 'desc').limit(param('limit'));
+  return q.orderBy('a.id', 'desc').limit(rows);
 });
 const auditCount = preparedShapes((db, param: Param<AuditParams>, shape) => filteredAudit(db, param, shape).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')));
 

@@ -1,3 +1,4 @@
+import { rowLimit } from '../storage/prepared';
 import type { AddBalanceOperationRequest, BalanceOperationRow, BalanceOperationType } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, formatUsd, toCents } from '../domain/money';
@@ -92,7 +93,7 @@ export async function listBalanceOperations(ctx: ServiceContext, traderId: numbe
     .select(['o.id', 'o.kind', 'o.amount_cents', 'o.reason', 'o.created_at', 'a.email', 'l.balance_after_cents'])
     .where('o.user_id', '=', traderId)
     .orderBy('o.id', 'desc')
-    .limit(limit)
+    .limit(rowLimit(limit))
     .offset(offset)
     .execute();
   return {

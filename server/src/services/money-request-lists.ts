@@ -2,7 +2,7 @@ import type { DepositRecord, MoneyRequestRow, MoneyRequestsQuery, WithdrawalReco
 import { sql, type RawBuilder } from 'kysely';
 import { formatCents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
-import { prepared, preparedShapes, type Param } from '../storage/prepared';
+import { prepared, preparedShapes, rowLimit, type Param } from '../storage/prepared';
 import type { MoneyRequestKind, MoneyRequestStatus } from '../storage/schema';
 import { isoTime, isoTimeOrNull, type ServiceContext } from './context';
 
@@ -37,9 +37,9 @@ const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit'
     .where('r.user_id', '=', param('userId'))
     .where('r.kind', '=', param('kind'))
     .orderBy('r.id', 'desc')
-    .limit(500),
+    .limit(rowLimit(500)),
 );
-const pendingRequests = prepared((db, param: Param<{ kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.kind', '=', param('kind')).where('r.status', '=', '0').orderBy('r.id', 'asc').limit(1000));
+const pendingRequests = prepared((db, param: Param<{ kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.kind', '=', param('kind')).where('r.status', '=', '0').orderBy('r.id', 'asc').limit(rowLimit(1000)));
 type RequestJoinRow = Awaited<ReturnType<ReturnType<typeof requestsQuery>['execute']>>[number];
 
 const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'payment_account_id' | 'gateway_name' | 'gateway_number' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): DepositRecord => ({
@@ -127,11 +127,11 @@ function filteredRequests(db: Db | Tx, param: Param<RequestFilters>, shape: stri
   return q;
 }
 const requestCount = preparedShapes((db, param: Param<RequestFilters>, shape) => filteredRequests(db, param, shape).clearSelect().select(sql<number>`count(*)`.as('n')));
-const requestPage = preparedShapes((db, param: Param<RequestFilters>, shape) => filteredRequests(db, param, shape).orderBy('r.id', 'desc').limit(param('limit')).offset(param('offset')));
+const requestPage = preparedShapes((db, param: Param<RequestFilters>, shape, rows) => filteredRequests(db, param, shape).orderBy('r.id', 'desc').limit(rows).offset(param('offset')));
 /** An export's batch: the matches below an id (`before`), newest first. */
-const requestBatch = preparedShapes((db, param: Param<RequestFilters>, shape) => {
+const requestBatch = preparedShapes((db, param: Param<RequestFilters>, shape, rows) => {
   const q = filteredRequests(db, param, shape);
-  return (shape.includes('before;') ? q.where('r.id', '<', param('before')) : q).orderBy('r.id', 'desc').limit(param('limit'));
+  return (shape.includes('before;') ? q.where('r.id', '<', param('before')) : q).orderBy('r.id', 'desc').limit(rows);
 });
 
 function requestFilters(f: RequestFilterFields, page: { limit: number; offset?: number; before?: number }): { shape: string; values: RequestFilters } {

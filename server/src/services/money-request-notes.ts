@@ -1,3 +1,4 @@
+import { rowLimit } from '../storage/prepared';
 import { NOTES_PER_REQUEST_MAX, type MoneyRequestNote } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
@@ -33,7 +34,7 @@ const noteOf = (r: { id: number; request_id: number; note: string; author_id: nu
 export async function listRequestNotes(ctx: ServiceContext, requestId: number): Promise<MoneyRequestNote[]> {
   const request = await ctx.db.selectFrom('money_requests').select('id').where('id', '=', requestId).executeTakeFirst();
   if (!request) throw refuse.notFound(`Request #${requestId} was not found.`);
-  const rows = await notesQuery(ctx.db).where('n.request_id', '=', requestId).orderBy('n.id', 'asc').limit(NOTES_PER_REQUEST_MAX).execute();
+  const rows = await notesQuery(ctx.db).where('n.request_id', '=', requestId).orderBy('n.id', 'asc').limit(rowLimit(NOTES_PER_REQUEST_MAX)).execute();
   return rows.map(noteOf);
 }
 

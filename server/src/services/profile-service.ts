@@ -66,9 +66,9 @@ export async function editProfile(ctx: ServiceContext, userId: number, input: Ed
   });
 }
 
-const newestActivity = prepared((db, param: Param<{ userId: number; limit: number }>) => db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(param('limit')));
-const olderActivity = prepared((db, param: Param<{ userId: number; before: number; limit: number }>) =>
-  db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).where('id', '<', param('before')).orderBy('id', 'desc').limit(param('limit')),
+const newestActivity = prepared((db, param: Param<{ userId: number; limit: number }>, rows) => db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(rows));
+const olderActivity = prepared((db, param: Param<{ userId: number; before: number; limit: number }>, rows) =>
+  db.selectFrom('activity_log').selectAll().where('user_id', '=', param('userId')).where('id', '<', param('before')).orderBy('id', 'desc').limit(rows),
 );
 
 const activityEntryOf = (r: { id: number; created_at: number; kind: string; details: string; ip: string; status: string }): ActivityEntry => ({

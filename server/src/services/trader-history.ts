@@ -1,3 +1,4 @@
+import { rowLimit } from '../storage/prepared';
 import { HISTORY_PAGE_DEFAULT, orderCursorOf, pageCursorOf } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, type Cents } from '../domain/money';
@@ -74,8 +75,8 @@ export async function orderHistoryPage(db: Db, userId: number, q: Page<OrderCurs
   if (c) market = c.kind === 'market' ? market.where((eb) => eb(eb.refTuple('p.opened_at', 'p.id'), '<', eb.tuple(c.time, c.id))) : market.where('p.opened_at', '<=', c.time);
 
   const [orders, positions] = await Promise.all([
-    pending.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute(),
-    market.orderBy('p.opened_at', 'desc').orderBy('p.id', 'desc').limit(limit + 1).execute(),
+    pending.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(rowLimit(limit + 1)).execute(),
+    market.orderBy('p.opened_at', 'desc').orderBy('p.id', 'desc').limit(rowLimit(limit + 1)).execute(),
   ]);
   const keyed: Keyed[] = [
     ...orders.map(
@@ -142,7 +143,7 @@ export async function balanceOperationsPage(db: Db, userId: number, q: Page<{ ti
   if (q.to !== undefined) rows = rows.where('created_at', '<', q.to);
   const c = q.before;
   if (c) rows = rows.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(c.time, c.id)));
-  const found = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const found = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(rowLimit(limit + 1)).execute();
   const page = found.slice(0, limit);
   const last = page.at(-1);
   return {

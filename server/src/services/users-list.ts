@@ -65,7 +65,7 @@ const counts = preparedShapes((db, param: Param<ListValues>, shape) =>
  * `pg;` on PostgreSQL); ties by id. Names are ordered by their sort key (domain/sort-key.ts),
  * compared code point by code point on both engines.
  */
-const page = preparedShapes((db, param: Param<ListValues>, shape) => {
+const page = preparedShapes((db, param: Param<ListValues>, shape, rows) => {
   const desc = shape.includes('desc;');
   const dir = desc ? 'desc' : 'asc';
   const q = withRows(db, param, shape);
@@ -85,7 +85,7 @@ const page = preparedShapes((db, param: Param<ListValues>, shape) => {
               ? q.orderBy('online', desc ? 'asc' : 'desc')
               : null;
   // No column named: id order, reversed by `desc`; a column's ties always by id, ascending.
-  return (sorted ? sorted.orderBy('u.id', 'asc') : q.orderBy('u.id', dir)).limit(param('limit')).offset(param('offset'));
+  return (sorted ? sorted.orderBy('u.id', 'asc') : q.orderBy('u.id', dir)).limit(rows).offset(param('offset'));
 });
 
 /** The matching users' ids, the country names the collator orders and what is counted. */

@@ -1,3 +1,4 @@
+import { rowLimit } from '../../../storage/prepared';
 import { calls, type WithdrawalRiskRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
@@ -33,7 +34,7 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
       .where('kind', '=', 'withdrawal')
       .where('status', '=', '0')
       .orderBy('id', 'asc')
-      .limit(1000)
+      .limit(rowLimit(1000))
       .execute();
     const pending = new Map<number, number>();
     for (const r of queue) pending.set(r.user_id, (pending.get(r.user_id) ?? 0) + Number(r.amount_cents));

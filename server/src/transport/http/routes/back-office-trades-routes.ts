@@ -7,7 +7,7 @@ import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
 import { listActivity } from '../../../services/profile-service';
 import type { Db, Tx } from '../../../storage/db';
-import { prepared, preparedShapes, type Param } from '../../../storage/prepared';
+import { prepared, preparedShapes, rowLimit, type Param } from '../../../storage/prepared';
 import { figureTexts } from '../../../trading/account-figures';
 import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
@@ -42,7 +42,7 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   // Counted from the positions alone: every position has its user (a foreign key), so the joins
   // would count the same rows, slower.
   const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => matchingClosed(db, param, shape).select((eb) => eb.fn.countAll<number>().as('n')));
-  const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit')).offset(param('offset')));
+  const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape, rows) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rows).offset(param('offset')));
   type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof filteredClosed>['execute']>>[number];
   const closedRecordOf = (r: ClosedJoinRow) => ({ ...historyOf(r), traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
   type ClosedQuery = { traderId?: number; symbol?: string; from?: string; to?: string };
@@ -73,9 +73,9 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   // The export reads every match in batches, each below the last (close time, id) of the one before:
   // a close meanwhile is newer than the first batch, so it never shifts the rows read.
   const CLOSED_EXPORT_BATCH = 1000;
-  const closedBatch = preparedShapes((db, param: Param<ClosedFilters & { beforeTime: number; beforeId: number }>, shape) => {
+  const closedBatch = preparedShapes((db, param: Param<ClosedFilters & { beforeTime: number; beforeId: number }>, shape, rows) => {
     const q = filteredClosed(db, param, shape);
-    return (shape.includes('before;') ? q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(param('beforeTime'), param('beforeId')))) : q).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(param('limit'));
+    return (shape.includes('before;') ? q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(param('beforeTime'), param('beforeId')))) : q).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rows);
   });
   registerCall(app, calls.exportClosedTrades, async ({ query }) => {
     const { shape, values } = closedFilters(query, { limit: CLOSED_EXPORT_BATCH, offset: 0 });

@@ -4,7 +4,7 @@ import { formatCents } from '../../../domain/money';
 import { refuse } from '../../../services/errors';
 import { editTerminalSettings, settingsOfRows, terminalSettingsRows } from '../../../services/terminal-settings';
 import { balanceOperationsPage, historyTotals, orderHistoryPage } from '../../../services/trader-history';
-import { prepared, type Param } from '../../../storage/prepared';
+import { prepared, rowLimit, type Param } from '../../../storage/prepared';
 import { figureTexts } from '../../../trading/account-figures';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
@@ -66,7 +66,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   }, orderLimited);
 
   // The spec's list of every recent order (no paging): the newest 200 rows.
-  const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(200));
+  const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(rowLimit(200)));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
     // The terminal's list of working orders: the engine's own, newest first (a user holds at most MAX_PENDING_ORDERS).
     if (query.status === 'pending' && !pages(query)) return successData(engine.pendingOf(session.userId).reverse().map(heldOrderOf));
@@ -81,7 +81,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     if (query.from !== undefined) q = q.where(time, '>=', query.from);
     if (query.to !== undefined) q = q.where(time, '<', query.to);
     if (query.before) q = q.where((eb) => eb(eb.refTuple(time, 'id'), '<', eb.tuple(query.before!.time, query.before!.id)));
-    const rows = await q.orderBy(time, 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await q.orderBy(time, 'desc').orderBy('id', 'desc').limit(rowLimit(limit + 1)).execute();
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { ...successData(page.map(pendingOrderOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last[time]), last.id) : null };
@@ -105,7 +105,7 @@ export function tradingRoutes(app: FastifyInstance): void {
 
   // The owner's history shows no names: the positions table alone, its newest 1,000 closes.
   const ownHistory = prepared((db, param: Param<{ userId: number }>) =>
-    db.selectFrom('positions as p').select(CLOSED_COLUMNS).where('p.status', '=', 'closed').where('p.user_id', '=', param('userId')).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(1000),
+    db.selectFrom('positions as p').select(CLOSED_COLUMNS).where('p.status', '=', 'closed').where('p.user_id', '=', param('userId')).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rowLimit(1000)),
   );
   registerCall(app, calls.getTradesHistory, async ({ query, session }) => {
     if (!pages(query)) return successData((await ownHistory.all(ctx.db, { userId: session.userId })).map(historyOf));
@@ -115,7 +115,7 @@ export function tradingRoutes(app: FastifyInstance): void {
     if (query.from !== undefined) q = q.where('p.closed_at', '>=', query.from);
     if (query.to !== undefined) q = q.where('p.closed_at', '<', query.to);
     if (query.before) q = q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(query.before!.time, query.before!.id)));
-    const rows = await q.orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(limit + 1).execute();
+    const rows = await q.orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rowLimit(limit + 1)).execute();
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { ...successData(page.map(historyOf)), nextCursor: rows.length > limit && last ? pageCursorOf(Number(last.closed_at), last.id) : null };
