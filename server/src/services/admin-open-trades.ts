@@ -1,5 +1,5 @@
 import type { AdminOpenTradesQuery } from '@tradeport/contracts';
-import { formatCents, type Cents } from '../domain/money';
+import type { Cents } from '../domain/money';
 
 /** One open position as the back office lists it. */
 export interface OpenTradeRow {
@@ -13,34 +13,51 @@ export interface OpenTradeRow {
 }
 
 /** One trader's open positions as the back office lists them (getOpenTrades' rows). */
-export interface OpenTradesGroup<T extends OpenTradeRow = OpenTradeRow> {
+export interface OpenTradesGroup {
   traderId: number;
   traderFirstName: string;
   traderLastName: string;
   traderEmail: string;
-  trades: T[];
+  trades: OpenTradeRow[];
 }
 
-/** A row with its profit in cents (what `profit` shows), for the page's total. */
-export type HeldTrade = OpenTradeRow & { profitCents: Cents | null };
+/** What the search reads of a trader. */
+export interface TraderNames {
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+/** What the search reads of a position: its ticket and symbol. */
+export interface Ticketed {
+  id: number;
+  symbol: string;
+}
+
+/** One trader's open positions, before any row is shaped. */
+export interface Holding<P extends Ticketed> {
+  traderId: number;
+  positions: readonly P[];
+}
 
 /**
  * The spec's open-trades search: "contains", ignoring case. A trader whose name or email contains the
  * text keeps all of their trades; otherwise only the trades whose symbol or ticket (a leading # left
  * out) contains it are kept, and a trader with none is left out.
  */
-function searched(groups: readonly OpenTradesGroup<HeldTrade>[], search: string | undefined): readonly OpenTradesGroup<HeldTrade>[] {
+function searched<P extends Ticketed>(holdings: readonly Holding<P>[], search: string | undefined, names: ReadonlyMap<number, TraderNames>): readonly Holding<P>[] {
   const text = search?.toLowerCase() ?? '';
-  if (text === '') return groups;
+  if (text === '') return holdings;
   const ticket = text.replace(/^#/, '');
-  const out: OpenTradesGroup<HeldTrade>[] = [];
-  for (const g of groups) {
-    if (`${g.traderFirstName} ${g.traderLastName}`.trim().toLowerCase().includes(text) || g.traderEmail.toLowerCase().includes(text)) {
-      out.push(g);
+  const out: Holding<P>[] = [];
+  for (const h of holdings) {
+    const n = names.get(h.traderId);
+    if (n && (`${n.first_name} ${n.last_name}`.trim().toLowerCase().includes(text) || n.email.toLowerCase().includes(text))) {
+      out.push(h);
       continue;
     }
-    const trades = g.trades.filter((t) => t.fullSymbol.toLowerCase().includes(text) || String(t.tradeId).includes(ticket));
-    if (trades.length > 0) out.push({ ...g, trades });
+    const positions = h.positions.filter((p) => p.symbol.toLowerCase().includes(text) || String(p.id).includes(ticket));
+    if (positions.length > 0) out.push({ traderId: h.traderId, positions });
   }
   return out;
 }
@@ -52,20 +69,25 @@ export function pageRange(count: number, query: Pick<AdminOpenTradesQuery, 'limi
 }
 
 /**
- * One page of the open trades (`groups`: every holder, in id order): the traders `query`'s search
- * keeps, from `offset`, at most `limit` (all when no limit is given), with how many traders and
- * trades it kept and the sum of those trades' profits (the ones with a price), to the cent.
- * Without a search only the page's traders need their names.
+ * One page of the open trades (`holdings`: every holder, in id order): the traders `query`'s search
+ * keeps (it reads `names`, which must hold every holder when there is a search), from `offset`, at
+ * most `limit` (all when no limit is given), with how many traders and positions it kept and the
+ * sum of the kept positions' profits in cents as the list shows them (`profitCents`; null: no price,
+ * left out). Only the page's positions are shaped into rows, by the caller.
  */
-export function openTradesPage(groups: readonly OpenTradesGroup<HeldTrade>[], query: AdminOpenTradesQuery): { total: number; trades: number; floatingProfit: string; data: OpenTradesGroup[] } {
-  const kept = searched(groups, query.search);
+export function openTradesPage<P extends Ticketed>(
+  holdings: readonly Holding<P>[],
+  query: AdminOpenTradesQuery,
+  names: ReadonlyMap<number, TraderNames>,
+  profitCents: (p: P) => Cents | null,
+): { total: number; trades: number; floatingCents: Cents; page: readonly Holding<P>[] } {
+  const kept = searched(holdings, query.search, names);
   let trades = 0;
   let floatingCents = 0;
-  for (const g of kept) {
-    trades += g.trades.length;
-    for (const t of g.trades) if (t.profitCents !== null) floatingCents += t.profitCents;
+  for (const h of kept) {
+    trades += h.positions.length;
+    for (const p of h.positions) floatingCents += profitCents(p) ?? 0;
   }
   const [start, end] = pageRange(kept.length, query);
-  const data = kept.slice(start, end).map((g) => ({ ...g, trades: g.trades.map(({ profitCents: _cents, ...row }) => row) }));
-  return { total: kept.length, trades, floatingProfit: formatCents(floatingCents), data };
+  return { total: kept.length, trades, floatingCents: floatingCents as Cents, page: kept.slice(start, end) };
 }

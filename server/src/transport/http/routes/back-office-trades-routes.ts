@@ -1,7 +1,7 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
-import { openTradesPage, pageRange, type HeldTrade, type OpenTradesGroup } from '../../../services/admin-open-trades';
+import { openTradesPage, type OpenTradesGroup, type TraderNames } from '../../../services/admin-open-trades';
 import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
@@ -95,7 +95,7 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
 
   // The names of the traders on a page (all of them when searching: the search reads names).
   const namesOf = async (ids: readonly number[]) => {
-    const names = new Map<number, { first_name: string; last_name: string; email: string }>();
+    const names = new Map<number, TraderNames>();
     for (let i = 0; i < ids.length; i += 500) {
       const rows = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('id', 'in', ids.slice(i, i + 500)).execute();
       for (const r of rows) names.set(r.id, r);
@@ -111,27 +111,29 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
       if (list) list.push(p);
       else byTrader.set(p.userId, [p]);
     }
-    const ids = [...byTrader.keys()].sort((a, b) => a - b);
-    const [start, end] = pageRange(ids.length, query);
-    const names = await namesOf(query.search ? ids : ids.slice(start, end));
-    const groups: OpenTradesGroup<HeldTrade>[] = ids.map((id) => {
-      const u = names.get(id);
+    const holdings = [...byTrader.keys()].sort((a, b) => a - b).map((traderId) => ({ traderId, positions: byTrader.get(traderId) ?? [] }));
+    // The search reads every holder's name; without one, only the page's names are read.
+    const searchNames = query.search ? await namesOf(holdings.map((h) => h.traderId)) : new Map<number, TraderNames>();
+    const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p));
+    const names = query.search ? searchNames : await namesOf(found.page.map((h) => h.traderId));
+    const data: OpenTradesGroup[] = found.page.map(({ traderId, positions }) => {
+      const u = names.get(traderId);
       return {
-        traderId: id,
+        traderId,
         traderFirstName: u?.first_name ?? '',
         traderLastName: u?.last_name ?? '',
         traderEmail: u?.email ?? '',
-        trades: (byTrader.get(id) ?? []).map((p) => {
+        trades: positions.map((p) => {
           const profitCents = engine.profitShownCents(p);
-          return { tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents), profitCents };
+          return { tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents) };
         }),
       };
     });
-    return { status: 'success' as const, ...openTradesPage(groups, query) };
+    return { status: 'success' as const, total: found.total, trades: found.trades, floatingProfit: formatCents(found.floatingCents), data };
   });
 
   // The back office's trader page: everything support needs about one user in one answer.
-  const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(200));
+  const pendingOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '=', 'pending').orderBy('id', 'desc').limit(rowLimit(200)));
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
     const sources = await traderSources(ctx, query.traderId);
     const orders = await pendingOrders.all(ctx.db, { userId: sources.user.id });
