@@ -66,6 +66,17 @@ describe('prepared statements', () => {
     for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) assert.throws(() => rowLimit(bad), RangeError, String(bad));
   });
 
+  test('a transaction runs the form compiled for its database: the query is built once', async () => {
+    let builds = 0;
+    const nameOf = prepared((db, param: Param<{ id: number }>) => {
+      builds += 1;
+      return db.selectFrom('users').select('first_name').where('id', '=', param('id'));
+    });
+    assert.equal((await nameOf.first(t.ctx.db, { id: ids[1]! }))?.first_name, 'Grace');
+    for (let i = 0; i < 3; i++) await t.ctx.db.transaction().execute(async (trx) => assert.equal((await nameOf.first(trx, { id: ids[1]! }))?.first_name, 'Grace'));
+    assert.equal(builds, 1);
+  });
+
   test('a missing value is an error, not a query with a placeholder in it', async () => {
     await assert.rejects(byIdAndRole.all(t.ctx.db, { id: ids[0]! } as { id: number; role: 'trader' }), /no value for role/);
   });

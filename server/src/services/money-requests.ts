@@ -2,6 +2,7 @@ import type { AddDepositRequest, AddWithdrawalRequest } from '@tradeport/contrac
 import { sql } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Tx } from '../storage/db';
+import { prepared, type Param } from '../storage/prepared';
 import type { MoneyRequestKind, MoneyRequestStatus } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
@@ -45,17 +46,22 @@ export interface WithdrawableFunds {
  * are set aside so they cannot be requested twice). Trading is not held back by pending
  * withdrawals; the approval re-checks the funds instead.
  */
-export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, userId: number): Promise<WithdrawableFunds> {
-  const user = await trx.selectFrom('users').select(['balance_cents']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const pending = await trx
+const balanceOf = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents']).where('id', '=', param('userId')));
+const pendingWithdrawalsOf = prepared((db, param: Param<{ userId: number }>) =>
+  db
     .selectFrom('money_requests')
     .select(sql<number>`cast(coalesce(sum(amount_cents), 0) as bigint)`.as('total'))
-    .where('user_id', '=', userId)
+    .where('user_id', '=', param('userId'))
     .where('kind', '=', 'withdrawal')
-    .where('status', '=', '0')
-    .executeTakeFirstOrThrow();
+    .where('status', '=', '0'),
+);
+
+export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, userId: number): Promise<WithdrawableFunds> {
+  const user = await balanceOf.first(trx, { userId });
+  if (!user) throw new Error(`account ${userId} not found`);
+  const pending = await pendingWithdrawalsOf.first(trx, { userId });
   const marginHeldCents = await reservedCents(ctx, trx, userId);
-  const pendingCents = Number(pending.total);
+  const pendingCents = Number(pending?.total ?? 0);
   return { balanceCents: user.balance_cents, marginHeldCents, pendingCents, withdrawableCents: user.balance_cents - marginHeldCents - pendingCents };
 }
 

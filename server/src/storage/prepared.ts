@@ -22,14 +22,13 @@ export function rowLimit(n: number): RawBuilder<number> {
  * `param(name)` function whose result stands in for a value, and each run substitutes the real
  * values into the compiled parameter list. Name the values by annotating `param`:
  * `prepared((db, param: Param<{ id: number }>) => db.selectFrom('users').selectAll().where('id', '=', param('id')))`.
- * SQL differs per dialect, so the query is compiled once per database handle (lazily, on first use).
+ * SQL differs per dialect, so the query is compiled once per database (lazily, on first use); its
+ * transactions share the database's compiled form (they share its dialect adapter, which is the key).
  *
  * Only single values can be parameters (not lists for `in`), used where Kysely binds a value
  * (comparisons, `set`, `offset`). A row limit is not a parameter but part of the statement (see
  * `rowLimit`): `build`'s third argument `rows` is the `limit` of the values it runs with, and the
  * query is compiled once for each limit it is run with (a page size: a handful of them).
- * Run it on the handle it was compiled for, or on a transaction of that handle (it compiles anew
- * for each transaction, so keep hot paths outside).
  */
 export interface Prepared<A extends Record<string, unknown>, R> {
   all(db: Db | Tx, args: A): Promise<R[]>;
@@ -47,7 +46,7 @@ interface Compiled {
   slots: { index: number; name: string }[];
 }
 
-/** Compiled forms kept per query and handle: its limits (and, for `preparedShapes`, its shapes). */
+/** Compiled forms kept per query and database: its limits (and, for `preparedShapes`, its shapes). */
 const COMPILED_FORMS_MAX = 64;
 
 /** The limit `args` name, for `build`; undefined when they name none. */
@@ -55,11 +54,12 @@ const limitOf = (args: Record<string, unknown>): number | undefined => (typeof a
 
 export function prepared<A extends Record<string, unknown>, Q extends Compilable<unknown>>(build: (db: Db | Tx, param: Param<A>, rows: RawBuilder<number>) => Q): Prepared<A, InferResult<Q>[number]> {
   type R = InferResult<Q>[number];
-  const byHandle = new WeakMap<Db | Tx, Map<number | undefined, Compiled>>();
+  const byDatabase = new WeakMap<object, Map<number | undefined, Compiled>>();
   const param = ((name: string) => `${MARK}${name}`) as Param<A>;
   const compiledFor = (on: Db | Tx, limit: number | undefined): Compiled => {
-    let forms = byHandle.get(on);
-    if (!forms) byHandle.set(on, (forms = new Map()));
+    const database = on.getExecutor().adapter;
+    let forms = byDatabase.get(database);
+    if (!forms) byDatabase.set(database, (forms = new Map()));
     let c = forms.get(limit);
     if (!c) {
       // `rows` is only read by a query with a limit, and then `args.limit` is there.

@@ -9,6 +9,7 @@ import type { AccountState, OpenPosition } from './types';
 import { Valuations } from './valuations';
 
 const accountRow = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('userId')));
+const openPositionRows = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('user_id', '=', param('userId')).where('status', '=', 'open'));
 
 /**
  * An account's figures — floating profit, margin, equity, free margin and margin level — from its
@@ -45,12 +46,18 @@ export class AccountFigures {
   async account(userId: number, trx?: Tx): Promise<AccountState> {
     const before = trx ? undefined : this.state.holdings.get(userId);
     const version = before?.version;
-    const user = trx ? await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirst() : await accountRow.first(this.state.ctx.db, { userId });
+    const user = await accountRow.first(trx ?? this.state.ctx.db, { userId });
     if (!user) throw new Error(`account ${userId} not found`);
     // The margin sweep's screen reads the balance it was last given: refreshed here, unless a
     // balance event came in while this read was under way (see MarginMonitor.followBalances).
     if (before && this.state.holdings.get(userId) === before && before.version === version) before.account = { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage };
     return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
+  }
+
+  /** The figures of several accounts now (the withdrawal queue's traders): their rows read in one statement. */
+  async accounts(userIds: readonly number[]): Promise<Map<number, AccountState>> {
+    const rows = userIds.length === 0 ? [] : await this.state.ctx.db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', userIds).execute();
+    return new Map(rows.map((u) => [u.id, this.figures(u.id, u.balance_cents, u.credit_cents, u.leverage)]));
   }
 
   /** The figures of an account with this balance, credit and leverage and the positions it holds. */
@@ -65,8 +72,9 @@ export class AccountFigures {
    * committed a moment ago is always counted.
    */
   async withdrawalFloorCents(trx: Tx, userId: number): Promise<Cents> {
-    const user = await trx.selectFrom('users').select(['leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
-    const rows = await trx.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('user_id', '=', userId).where('status', '=', 'open').execute();
+    const user = await accountRow.first(trx, { userId });
+    if (!user) throw new Error(`account ${userId} not found`);
+    const rows = await openPositionRows.all(trx, { userId });
     let floating = new Decimal(0);
     let margin = new Decimal(0);
     for (const r of rows) {
