@@ -29,9 +29,15 @@ const online = (param: Param<ListValues>) =>
 /** The sum of a user's ledger entries matching `kinds`, from the ledger (not the users row's running totals). */
 const ledgerSum = (kinds: RawBuilder<unknown>) => sql<number>`(select cast(coalesce(sum(l.amount_cents), 0) as bigint) from ledger_entries l where l.user_id = u.id and ${kinds})`;
 
-/** The users the filters present in `shape` match (`role;`, `search;`: a field starts with the text, case aside). */
-function matching(db: Db | Tx, param: Param<ListValues>, shape: string) {
-  let q = db.selectFrom('users as u').leftJoin('countries as c', 'c.id', 'u.country_id');
+/**
+ * The users the filters present in `shape` match (`role;`, `search;`: a field starts with the text,
+ * case aside). The countries are joined for the rows and the search (the country's name); a count
+ * without a search reads the users alone.
+ */
+function matching(db: Db | Tx, param: Param<ListValues>, shape: string, countries = true) {
+  const withCountries = db.selectFrom('users as u').leftJoin('countries as c', 'c.id', 'u.country_id');
+  // Typed as joined either way: only the count leaves the join out, and it names no country column.
+  let q = countries || shape.includes('search;') ? withCountries : (db.selectFrom('users as u') as unknown as typeof withCountries);
   if (shape.includes('role;')) q = q.where('u.role', '=', param('role') as 'trader' | 'admin');
   if (shape.includes('search;')) {
     const starts = (field: RawBuilder<string>) => sql<boolean>`${field} like ${param('like')} escape '\\'`;
@@ -53,7 +59,7 @@ function withRows(db: Db | Tx, param: Param<ListValues>, shape: string) {
 type UserRow = Awaited<ReturnType<ReturnType<typeof withRows>['execute']>>[number];
 
 const counts = preparedShapes((db, param: Param<ListValues>, shape) =>
-  matching(db, param, shape).select([
+  matching(db, param, shape, false).select([
     sql<number>`count(*)`.as('total'),
     sql<number>`coalesce(sum(case when u.is_active = 1 then 1 else 0 end), 0)`.as('active'),
     sql<number>`coalesce(sum(case when ${online(param)} then 1 else 0 end), 0)`.as('online'),

@@ -208,6 +208,11 @@ export class TradingEngine {
     return this.parts.accounts.account(userId, trx);
   }
 
+  /** `account` for several users at once (one read of their rows); a user not found is left out. */
+  accounts(userIds: readonly number[]): Promise<Map<number, AccountState>> {
+    return this.parts.accounts.accounts(userIds);
+  }
+
   pendingOf(userId: number): PendingOrder[] {
     return this.parts.orders.pendingOf(userId);
   }

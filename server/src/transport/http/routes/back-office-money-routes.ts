@@ -1,9 +1,9 @@
-import { rowLimit } from '../../../storage/prepared';
 import { calls, type WithdrawalRiskRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { addBalanceOperation, listBalanceOperations } from '../../../services/balance-operations';
 import { addRequestNote, listRequestNotes } from '../../../services/money-request-notes';
+import { prepared, rowLimit } from '../../../storage/prepared';
 import { figureTexts, withdrawalFloor } from '../../../trading/account-figures';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
@@ -26,21 +26,17 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
 
   // Runs on the engine leader (an engine call): the figures are its, at its prices, as the
   // approval that follows will see them.
+  const pendingWithdrawals = prepared((db) => db.selectFrom('money_requests').select(['id', 'user_id', 'amount_cents']).where('kind', '=', 'withdrawal').where('status', '=', '0').orderBy('id', 'asc').limit(rowLimit(1000)));
   registerCall(app, calls.getWithdrawalRisk, async () => {
     // The traders of the pending queue (its first 1,000 requests, as the queue itself shows).
-    const queue = await ctx.db
-      .selectFrom('money_requests')
-      .select(['id', 'user_id', 'amount_cents'])
-      .where('kind', '=', 'withdrawal')
-      .where('status', '=', '0')
-      .orderBy('id', 'asc')
-      .limit(rowLimit(1000))
-      .execute();
+    const queue = await pendingWithdrawals.all(ctx.db, {});
     const pending = new Map<number, number>();
     for (const r of queue) pending.set(r.user_id, (pending.get(r.user_id) ?? 0) + Number(r.amount_cents));
+    const accounts = await engine.accounts([...pending.keys()]);
     const data: WithdrawalRiskRow[] = [];
     for (const [traderId, pendingCents] of pending) {
-      const state = await engine.account(traderId);
+      const state = accounts.get(traderId);
+      if (!state) continue;
       const positions = engine.positionsOf(traderId);
       const texts = figureTexts(state);
       const floor = state.unvalued > 0 ? null : withdrawalFloor(state.margin, state.floating);
