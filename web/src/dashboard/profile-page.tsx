@@ -1,12 +1,15 @@
 import { Badge, Button, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../api/client';
 import { useCountries, useEditProfile, useProfile } from '../api/queries';
 import { CountrySelect } from '../auth/country-select';
-import { formatBalance, formatDate } from '../format/format';
+import { formatBalance, formatDate, toLocalInput } from '../format/format';
 import { FormMessage } from '../ui/form-message';
 import { ErrorState, PageHeader } from '../ui/page';
 import { toastSuccess } from '../ui/toast';
+
+// The date picker is a chunk of its own, fetched when the form first shows.
+const DayField = lazy(() => import('../ui/date-fields').then((m) => ({ default: m.DayField })));
 
 interface ProfileForm {
   firstName: string;
@@ -98,7 +101,9 @@ export function ProfilePage() {
                     <TextInput label="First Name" required value={form.firstName} onChange={(e) => set('firstName')(e.currentTarget.value)} autoComplete="given-name" />
                     <TextInput label="Last Name" required value={form.lastName} onChange={(e) => set('lastName')(e.currentTarget.value)} autoComplete="family-name" />
                     <TextInput label="Phone Number" required type="tel" inputMode="numeric" value={form.phoneNo} onChange={(e) => set('phoneNo')(e.currentTarget.value.replace(/[^\d+]/g, ''))} autoComplete="tel" />
-                    <TextInput label="Date of Birth" type="date" value={form.dateOfBirth} onChange={(e) => set('dateOfBirth')(e.currentTarget.value)} />
+                    <Suspense fallback={<Skeleton h={60} aria-label="Loading the date field" role="status" />}>
+                      <DayField label="Date of Birth" size="sm" value={form.dateOfBirth} onChange={set('dateOfBirth')} maxDate={toLocalInput(Date.now()).slice(0, 10)} />
+                    </Suspense>
                     <TextInput label="Nationality" value={form.nationality} onChange={(e) => set('nationality')(e.currentTarget.value)} />
                     <CountrySelect countries={countries.data?.data ?? []} loading={countries.isPending} value={form.country_id} onChange={set('country_id')} />
                   </SimpleGrid>
