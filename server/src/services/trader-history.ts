@@ -1,8 +1,8 @@
-import { rowLimit } from '../storage/prepared';
 import { HISTORY_PAGE_DEFAULT, orderCursorOf, pageCursorOf } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, type Cents } from '../domain/money';
-import type { Db } from '../storage/db';
+import type { Db, Tx } from '../storage/db';
+import { preparedShapes, type Param } from '../storage/prepared';
 import { isoTime } from './context';
 
 /**
@@ -46,6 +46,36 @@ export type OrderHistoryRow = {
 type Keyed = { time: number; rank: 0 | 1; id: number; row: OrderHistoryRow };
 const newestFirst = (a: Keyed, b: Keyed) => b.time - a.time || b.rank - a.rank || b.id - a.id;
 
+/** A page's values (absent filters are 0 and left out of its statement's shape), `limit` one more than is shown. */
+type PageValues = { userId: number; from: number; to: number; cursorTime: number; cursorId: number; limit: number };
+/** Which of `from` and `to` a statement has (a page's shape adds its cursor). */
+const rangeShape = (q: Range) => `${q.from !== undefined ? 'from;' : ''}${q.to !== undefined ? 'to;' : ''}`;
+
+/** Finished pending orders, newest to finish first. After a pending row: older, or as old with a lower id; after a market row: older only (at one time every pending row comes before every market row). */
+const finishedOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, shape, rows) => {
+  let q = db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '!=', 'pending');
+  if (shape.includes('from;')) q = q.where('updated_at', '>=', param('from'));
+  if (shape.includes('to;')) q = q.where('updated_at', '<', param('to'));
+  if (shape.includes('after:pending;')) q = q.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(param('cursorTime'), param('cursorId'))));
+  if (shape.includes('after:market;')) q = q.where('updated_at', '<', param('cursorTime'));
+  return q.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(rows);
+});
+
+/** Market orders: the positions no filled pending order opened, newest first. */
+const marketOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, shape, rows) => {
+  let q = db
+    .selectFrom('positions as p')
+    .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.comment', 'p.opened_at'])
+    .where('p.user_id', '=', param('userId'))
+    // The user's filled orders narrow the look-up (orders_user_status_idx); a position one of them opened was not a market order.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select('o.id').whereRef('o.user_id', '=', 'p.user_id').where('o.status', '=', 'filled').whereRef('o.position_id', '=', 'p.id'))));
+  if (shape.includes('from;')) q = q.where('p.opened_at', '>=', param('from'));
+  if (shape.includes('to;')) q = q.where('p.opened_at', '<', param('to'));
+  if (shape.includes('after:market;')) q = q.where((eb) => eb(eb.refTuple('p.opened_at', 'p.id'), '<', eb.tuple(param('cursorTime'), param('cursorId'))));
+  if (shape.includes('after:pending;')) q = q.where('p.opened_at', '<=', param('cursorTime'));
+  return q.orderBy('p.opened_at', 'desc').orderBy('p.id', 'desc').limit(rows);
+});
+
 /**
  * One page of the trader's finished orders. A market order is the position it opened (no pending
  * order points at it), dated when it filled; a pending order is dated when it finished. Each source
@@ -56,28 +86,9 @@ const newestFirst = (a: Keyed, b: Keyed) => b.time - a.time || b.rank - a.rank |
 export async function orderHistoryPage(db: Db, userId: number, q: Page<OrderCursor>): Promise<{ data: OrderHistoryRow[]; nextCursor: string | null }> {
   const limit = q.limit ?? HISTORY_PAGE_DEFAULT;
   const c = q.before;
-
-  let pending = db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('status', '!=', 'pending');
-  if (q.from !== undefined) pending = pending.where('updated_at', '>=', q.from);
-  if (q.to !== undefined) pending = pending.where('updated_at', '<', q.to);
-  // After a pending row: older, or as old with a lower id. After a market row: older only (at one
-  // time every pending row comes before every market row).
-  if (c) pending = c.kind === 'pending' ? pending.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(c.time, c.id))) : pending.where('updated_at', '<', c.time);
-
-  let market = db
-    .selectFrom('positions as p')
-    .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.comment', 'p.opened_at'])
-    .where('p.user_id', '=', userId)
-    // The user's filled orders narrow the look-up (orders_user_status_idx); a position one of them opened was not a market order.
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select('o.id').whereRef('o.user_id', '=', 'p.user_id').where('o.status', '=', 'filled').whereRef('o.position_id', '=', 'p.id'))));
-  if (q.from !== undefined) market = market.where('p.opened_at', '>=', q.from);
-  if (q.to !== undefined) market = market.where('p.opened_at', '<', q.to);
-  if (c) market = c.kind === 'market' ? market.where((eb) => eb(eb.refTuple('p.opened_at', 'p.id'), '<', eb.tuple(c.time, c.id))) : market.where('p.opened_at', '<=', c.time);
-
-  const [orders, positions] = await Promise.all([
-    pending.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(rowLimit(limit + 1)).execute(),
-    market.orderBy('p.opened_at', 'desc').orderBy('p.id', 'desc').limit(rowLimit(limit + 1)).execute(),
-  ]);
+  const shape = `${rangeShape(q)}${c ? `after:${c.kind};` : ''}`;
+  const values: PageValues = { userId, from: q.from ?? 0, to: q.to ?? 0, cursorTime: c?.time ?? 0, cursorId: c?.id ?? 0, limit: limit + 1 };
+  const [orders, positions] = await Promise.all([finishedOrders.all(db, shape, values), marketOrders.all(db, shape, values)]);
   const keyed: Keyed[] = [
     ...orders.map(
       (o): Keyed => ({
@@ -133,17 +144,21 @@ export async function orderHistoryPage(db: Db, userId: number, q: Page<OrderCurs
   return { data: page.map((k) => k.row), nextCursor: keyed.length > limit && last ? orderCursorOf(last.time, last.row.kind, last.id) : null };
 }
 
+const balanceEntries = preparedShapes((db: Db | Tx, param: Param<PageValues>, shape, rows) => {
+  let q = db.selectFrom('ledger_entries').select(['id', 'kind', 'amount_cents', 'balance_after_cents', 'ref_type', 'ref_id', 'memo', 'created_at']).where('user_id', '=', param('userId')).where('kind', '!=', 'trade');
+  if (shape.includes('from;')) q = q.where('created_at', '>=', param('from'));
+  if (shape.includes('to;')) q = q.where('created_at', '<', param('to'));
+  if (shape.includes('after;')) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('cursorTime'), param('cursorId'))));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(rows);
+});
+
 export type BalanceOperationRow = { id: number; kind: string; amount: string; balanceAfter: string; ticket: number | null; comment: string; timeStamp: string };
 
 /** One page of the ledger's entries other than closed positions' profits, newest first (by time, then id). */
 export async function balanceOperationsPage(db: Db, userId: number, q: Page<{ time: number; id: number }>): Promise<{ data: BalanceOperationRow[]; nextCursor: string | null }> {
   const limit = q.limit ?? HISTORY_PAGE_DEFAULT;
-  let rows = db.selectFrom('ledger_entries').select(['id', 'kind', 'amount_cents', 'balance_after_cents', 'ref_type', 'ref_id', 'memo', 'created_at']).where('user_id', '=', userId).where('kind', '!=', 'trade');
-  if (q.from !== undefined) rows = rows.where('created_at', '>=', q.from);
-  if (q.to !== undefined) rows = rows.where('created_at', '<', q.to);
   const c = q.before;
-  if (c) rows = rows.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(c.time, c.id)));
-  const found = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(rowLimit(limit + 1)).execute();
+  const found = await balanceEntries.all(db, `${rangeShape(q)}${c ? 'after;' : ''}`, { userId, from: q.from ?? 0, to: q.to ?? 0, cursorTime: c?.time ?? 0, cursorId: c?.id ?? 0, limit: limit + 1 });
   const page = found.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -171,29 +186,28 @@ export interface HistoryTotals {
   closedPositions: number;
 }
 
+type RangeValues = { userId: number; from: number; to: number };
+const ledgerSums = preparedShapes((db: Db | Tx, param: Param<RangeValues>, shape) => {
+  let q = db.selectFrom('ledger_entries').select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', '=', param('userId'));
+  if (shape.includes('from;')) q = q.where('created_at', '>=', param('from'));
+  if (shape.includes('to;')) q = q.where('created_at', '<', param('to'));
+  return q.groupBy('kind').orderBy('kind');
+});
+const closedCount = preparedShapes((db: Db | Tx, param: Param<RangeValues>, shape) => {
+  let q = db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', param('userId')).where('status', '=', 'closed');
+  if (shape.includes('from;')) q = q.where('closed_at', '>=', param('from'));
+  if (shape.includes('to;')) q = q.where('closed_at', '<', param('to'));
+  return q;
+});
+
 /**
  * The range's totals, from the ledger (a position's profit and swap are posted when it closes, so
  * they fall in the range its close does) and the count of positions closed in it.
  */
 export async function historyTotals(db: Db, userId: number, range: Range): Promise<HistoryTotals> {
-  let sums = db
-    .selectFrom('ledger_entries')
-    .select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')])
-    .where('user_id', '=', userId);
-  let closed = db
-    .selectFrom('positions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .where('status', '=', 'closed');
-  if (range.from !== undefined) {
-    sums = sums.where('created_at', '>=', range.from);
-    closed = closed.where('closed_at', '>=', range.from);
-  }
-  if (range.to !== undefined) {
-    sums = sums.where('created_at', '<', range.to);
-    closed = closed.where('closed_at', '<', range.to);
-  }
-  const [rows, count] = await Promise.all([sums.groupBy('kind').orderBy('kind').execute(), closed.executeTakeFirst()]);
+  const shape = rangeShape(range);
+  const values: RangeValues = { userId, from: range.from ?? 0, to: range.to ?? 0 };
+  const [rows, count] = await Promise.all([ledgerSums.all(db, shape, values), closedCount.first(db, shape, values)]);
   const byKind = new Map<string, Cents>(rows.map((r) => [r.kind, Number(r.total)]));
   const of = (kind: string) => byKind.get(kind) ?? 0;
   const named = new Set(['trade', 'swap', 'deposit', 'withdrawal', 'credit']);
