@@ -54,12 +54,6 @@ export class AccountFigures {
     return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
   }
 
-  /** The figures of several accounts now (the withdrawal queue's traders): their rows read in one statement. */
-  async accounts(userIds: readonly number[]): Promise<Map<number, AccountState>> {
-    const rows = userIds.length === 0 ? [] : await this.state.ctx.db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', userIds).execute();
-    return new Map(rows.map((u) => [u.id, this.figures(u.id, u.balance_cents, u.credit_cents, u.leverage)]));
-  }
-
   /** The figures of an account with this balance, credit and leverage and the positions it holds. */
   figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
     const held = this.state.positionsOf(userId).map((p) => ({ profit: this.valuations.profit(p), margin: this.valuations.margin(p, leverage), swapCents: p.swapCents }));

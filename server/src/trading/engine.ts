@@ -181,6 +181,11 @@ export class TradingEngine {
     return this.parts.state.open.size;
   }
 
+  /** The users holding open positions, in id order. */
+  holderIds(): number[] {
+    return [...this.parts.state.holdings.keys()].sort((a, b) => a - b);
+  }
+
   allOpen(): OpenPosition[] {
     return [...this.parts.state.open.values()].sort((a, b) => a.id - b.id);
   }
@@ -208,9 +213,9 @@ export class TradingEngine {
     return this.parts.accounts.account(userId, trx);
   }
 
-  /** `account` for several users at once (one read of their rows); a user not found is left out. */
-  accounts(userIds: readonly number[]): Promise<Map<number, AccountState>> {
-    return this.parts.accounts.accounts(userIds);
+  /** The figures of an account whose balance, credit and leverage the caller has just read, with the positions it holds now. */
+  figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
+    return this.parts.accounts.figures(userId, balanceCents, creditCents, leverage);
   }
 
   pendingOf(userId: number): PendingOrder[] {

@@ -26,17 +26,29 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
 
   // Runs on the engine leader (an engine call): the figures are its, at its prices, as the
   // approval that follows will see them.
-  const pendingWithdrawals = prepared((db) => db.selectFrom('money_requests').select(['id', 'user_id', 'amount_cents']).where('kind', '=', 'withdrawal').where('status', '=', '0').orderBy('id', 'asc').limit(rowLimit(1000)));
+  // The queue's requests with their traders' balance rows, read in one statement.
+  const pendingWithdrawals = prepared((db) =>
+    db
+      .selectFrom('money_requests as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .select(['r.user_id', 'r.amount_cents', 'u.balance_cents', 'u.credit_cents', 'u.leverage'])
+      .where('r.kind', '=', 'withdrawal')
+      .where('r.status', '=', '0')
+      .orderBy('r.id', 'asc')
+      .limit(rowLimit(1000)),
+  );
   registerCall(app, calls.getWithdrawalRisk, async () => {
     // The traders of the pending queue (its first 1,000 requests, as the queue itself shows).
     const queue = await pendingWithdrawals.all(ctx.db, {});
-    const pending = new Map<number, number>();
-    for (const r of queue) pending.set(r.user_id, (pending.get(r.user_id) ?? 0) + Number(r.amount_cents));
-    const accounts = await engine.accounts([...pending.keys()]);
+    const pending = new Map<number, { cents: number; row: (typeof queue)[number] }>();
+    for (const r of queue) {
+      const seen = pending.get(r.user_id);
+      if (seen) seen.cents += Number(r.amount_cents);
+      else pending.set(r.user_id, { cents: Number(r.amount_cents), row: r });
+    }
     const data: WithdrawalRiskRow[] = [];
-    for (const [traderId, pendingCents] of pending) {
-      const state = accounts.get(traderId);
-      if (!state) continue;
+    for (const [traderId, { cents: pendingCents, row }] of pending) {
+      const state = engine.figures(traderId, row.balance_cents, row.credit_cents, row.leverage);
       const positions = engine.positionsOf(traderId);
       const texts = figureTexts(state);
       const floor = state.unvalued > 0 ? null : withdrawalFloor(state.margin, state.floating);

@@ -9,7 +9,6 @@ import { listActivity } from '../../../services/profile-service';
 import type { Db, Tx } from '../../../storage/db';
 import { preparedShapes, type Param } from '../../../storage/prepared';
 import { figureTexts } from '../../../trading/account-figures';
-import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { CsvFile, exportFileName } from '../csv-file';
 import { closedTradeColumns } from '../export-columns';
@@ -105,15 +104,8 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     return names;
   };
   registerCall(app, calls.getOpenTrades, async ({ query }) => {
-    // The engine's positions are the truth, grouped by trader once (a per-trader filter would walk
-    // every open position once per trader); holders in id order.
-    const byTrader = new Map<number, OpenPosition[]>();
-    for (const p of engine.allOpen()) {
-      const list = byTrader.get(p.userId);
-      if (list) list.push(p);
-      else byTrader.set(p.userId, [p]);
-    }
-    const holdings = [...byTrader.keys()].sort((a, b) => a - b).map((traderId) => ({ traderId, positions: byTrader.get(traderId) ?? [] }));
+    // The engine's positions are the truth, as it holds them: by trader, holders in id order.
+    const holdings = engine.holderIds().map((traderId) => ({ traderId, positions: engine.positionsOf(traderId) }));
     // The search reads every holder's name; without one, only the page's names are read.
     const searchNames = query.search ? await namesOf(holdings.map((h) => h.traderId)) : new Map<number, TraderNames>();
     const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p));
