@@ -106,8 +106,15 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-email"]')?.textContent !== '');
     assert.equal(await page.getByTestId('profile-email').textContent(), trader.email);
     await page.getByLabel('Nationality').fill('American');
+    // The date of birth is the app's date field: typed as a person writes it, shown in the app's format.
+    const birth = page.getByRole('textbox', { name: 'Date of Birth' });
+    await birth.fill('5 Jan 1990');
+    await birth.press('Tab');
+    assert.equal(await birth.inputValue(), '05 Jan 1990');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.waitForFunction(() => /updated/.test(document.querySelector('[data-testid="form-message"]')?.textContent ?? ''));
+    const saved = await trader.client.get('/dashboard/customer/getProfileDetails.php');
+    assert.equal(saved.body.data[0].dateOfBirth, '1990-01-05');
     await screenshots(page, 'profile');
     assert.deepEqual(await seriousA11yViolations(page), []);
 

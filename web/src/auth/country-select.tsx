@@ -11,7 +11,7 @@ function Flag({ code }: { code: string }) {
  * The spec's country dropdown: searchable, each option a flag and the country's name, placeholder
  * 'Select a Country'. Flags come from the flag-icons package bundled with the app (no network).
  */
-export function CountrySelect({ countries, value, onChange, error, loading }: { countries: Country[]; value: string | null; onChange: (id: string | null) => void; error?: string; loading: boolean }) {
+export function CountrySelect({ countries, value, onChange, error, loading, size = 'md' }: { countries: Country[]; value: string | null; onChange: (id: string | null) => void; error?: string; loading: boolean; size?: 'sm' | 'md' }) {
   const data = useMemo(() => countries.map((c) => ({ value: String(c.id), label: c.countryName, code: c.countryCode })), [countries]);
   const codes = useMemo(() => new Map(data.map((d) => [d.value, d.code])), [data]);
   const selectedCode = value ? codes.get(value) : undefined;
@@ -26,7 +26,7 @@ export function CountrySelect({ countries, value, onChange, error, loading }: { 
       value={value}
       onChange={onChange}
       error={error}
-      size="md"
+      size={size}
       maxDropdownHeight={280}
       leftSection={selectedCode ? <Flag code={selectedCode} /> : undefined}
       renderOption={({ option }) => (

@@ -105,7 +105,7 @@ export function ProfilePage() {
                       <DayField label="Date of Birth" size="sm" value={form.dateOfBirth} onChange={set('dateOfBirth')} maxDate={toLocalInput(Date.now()).slice(0, 10)} />
                     </Suspense>
                     <TextInput label="Nationality" value={form.nationality} onChange={(e) => set('nationality')(e.currentTarget.value)} />
-                    <CountrySelect countries={countries.data?.data ?? []} loading={countries.isPending} value={form.country_id} onChange={set('country_id')} />
+                    <CountrySelect countries={countries.data?.data ?? []} loading={countries.isPending} value={form.country_id} onChange={set('country_id')} size="sm" />
                   </SimpleGrid>
                   <Group justify="flex-end">
                     <Button type="submit" loading={edit.isPending}>
