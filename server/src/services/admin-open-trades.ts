@@ -63,7 +63,7 @@ function searched<P extends Ticketed>(holdings: readonly Holding<P>[], search: s
 }
 
 /** Where a page of `count` traders starts and ends (`limit` absent: to the end). */
-export function pageRange(count: number, query: Pick<AdminOpenTradesQuery, 'limit' | 'offset'>): [start: number, end: number] {
+function pageRange(count: number, query: Pick<AdminOpenTradesQuery, 'limit' | 'offset'>): [start: number, end: number] {
   const start = Math.min(count, query.offset ?? 0);
   return [start, query.limit === undefined ? count : Math.min(count, start + query.limit)];
 }

@@ -24,8 +24,6 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getMoneyRequestNotes, async ({ query }) => successData(await listRequestNotes(ctx, query.requestId)));
 
-  // Runs on the engine leader (an engine call): the figures are its, at its prices, as the
-  // approval that follows will see them.
   // The queue's requests with their traders' balance rows, read in one statement.
   const pendingWithdrawals = prepared((db) =>
     db
@@ -37,6 +35,8 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
       .orderBy('r.id', 'asc')
       .limit(rowLimit(1000)),
   );
+  // Runs on the engine leader (an engine call): the figures are its, at its prices, as the
+  // approval that follows will see them.
   registerCall(app, calls.getWithdrawalRisk, async () => {
     // The traders of the pending queue (its first 1,000 requests, as the queue itself shows).
     const queue = await pendingWithdrawals.all(ctx.db, {});
