@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import { openDatabase, type DatabaseHandle } from '../src/storage/db';
 import { migrateToLatest } from '../src/storage/migrate';
@@ -75,6 +76,23 @@ describe('prepared statements', () => {
     assert.equal((await nameOf.first(t.ctx.db, { id: ids[1]! }))?.first_name, 'Grace');
     for (let i = 0; i < 3; i++) await t.ctx.db.transaction().execute(async (trx) => assert.equal((await nameOf.first(trx, { id: ids[1]! }))?.first_name, 'Grace'));
     assert.equal(builds, 1);
+  });
+
+  test('on PostgreSQL a prepared query is a named statement of the connection, planned once; other queries are not', async (c) => {
+    if (t.ctx.engine !== 'postgres') return c.skip('SQLite prepares every statement once per connection by itself (sqlite-driver.ts)');
+    const emailOf = prepared((db, param: Param<{ id: number }>) => db.selectFrom('users').select('email').where('id', '=', param('id')));
+    await t.ctx.db.transaction().execute(async (trx) => {
+      // One transaction is one connection: the statements it prepared are listed for that connection.
+      for (const id of ids) assert.match((await emailOf.first(trx, { id }))?.email ?? '', /@/);
+      const onTheSpot = trx.selectFrom('users').select(['last_name', 'phone_no']).where('email', '=', 'nobody@example.com');
+      await onTheSpot.execute();
+      const listed = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx);
+      const text = trx.selectFrom('users').select('email').where('id', '=', 0).compile().sql;
+      const mine = listed.rows.filter((r) => r.statement === text);
+      assert.equal(mine.length, 1, 'prepared once, run three times');
+      assert.match(mine[0]!.name, /^tp_\d+$/);
+      assert.deepEqual(listed.rows.filter((r) => r.statement === onTheSpot.compile().sql), [], 'a query built on the spot is not kept');
+    });
   });
 
   test('a missing value is an error, not a query with a placeholder in it', async () => {

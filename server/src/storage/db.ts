@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, type Dialect, type KyselyConfig } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect, type KyselyConfig, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { statementName } from './prepared';
 import type { Database } from './schema';
 import { QueuedSqliteDialect } from './sqlite-driver';
 import { timedConnections, type DatabaseObserver } from './timed-connections';
@@ -65,10 +66,38 @@ export function openDatabase(url: string, onConnectionError: (err: Error) => voi
     // An idle connection the server drops (restart, failover, admin command) must not crash the
     // process: the pool discards that client and the next query opens a fresh one.
     pool.on('error', onConnectionError);
-    const db = kysely(new PostgresDialect({ pool }));
+    const db = kysely(new PostgresDialect({ pool: namingPool(pool) }));
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   throw new Error(`Unsupported DATABASE_URL: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+}
+
+/**
+ * `pool` as Kysely's PostgreSQL dialect uses it, with each statement `prepared` compiled
+ * (storage/prepared.ts) sent by its name: PostgreSQL parses and plans it the first time a
+ * connection runs it and only binds and runs it after that. Parsing and planning cost more than
+ * running most of our reads (docs/benchmarks.md, "Authenticated reads over HTTP"). Every other
+ * statement goes as it would without this.
+ */
+function namingPool(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let named = clients.get(client);
+      if (!named) {
+        const query = (text: string, values: ReadonlyArray<unknown>) => {
+          const name = statementName(text);
+          return client.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+        };
+        // Only the (text, values) form: Kysely calls the cursor form only when given a cursor class.
+        named = { query, release: () => client.release() } as unknown as PostgresPoolClient;
+        clients.set(client, named);
+      }
+      return named;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** True when an error is a unique-constraint violation on either engine. */

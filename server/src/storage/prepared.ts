@@ -49,6 +49,20 @@ interface Compiled {
 /** Compiled forms kept per query and database: its limits (and, for `preparedShapes`, its shapes). */
 const COMPILED_FORMS_MAX = 64;
 
+/**
+ * The statements `prepared` compiled, by their text, each with a name of its own. On PostgreSQL a
+ * named statement is parsed and planned once per connection and then only bound and run
+ * (db.ts sends these texts named); every other statement is parsed and planned on each run. The
+ * names are bounded like the compiled forms: past the bound, new texts run unnamed.
+ */
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 2_000;
+
+/** The name `prepared` gave this statement text, if it compiled it. */
+export function statementName(text: string): string | undefined {
+  return statementNames.get(text);
+}
+
 /** The limit `args` name, for `build`; undefined when they name none. */
 const limitOf = (args: Record<string, unknown>): number | undefined => (typeof args.limit === 'number' ? args.limit : undefined);
 
@@ -72,6 +86,7 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
       // A caller choosing a new page size for every request would otherwise grow this without end.
       if (forms.size >= COMPILED_FORMS_MAX) forms.clear();
       forms.set(limit, (c = { query, slots }));
+      if (!statementNames.has(query.sql) && statementNames.size < STATEMENT_NAMES_MAX) statementNames.set(query.sql, `tp_${statementNames.size + 1}`);
     }
     return c;
   };
