@@ -425,6 +425,7 @@ try {
       log(`instance ${i + 1} answered its health check ${((performance.now() - t0) / 1000).toFixed(1)} s after the first was started`);
     }
     sessions = await setUpTraders(`http://127.0.0.1:${PORT}`, seeded);
+    await database.analyze();
     targets = production.map(productionTarget);
     setup = `${INSTANCES > 1 ? `${INSTANCES} instances of the production entry (EVENT_BUS=redis, the connections split between them; p50/p99 of the slower, server CPU of all)` : 'The production entry'} (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
   } else {
