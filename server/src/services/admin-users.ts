@@ -1,25 +1,24 @@
+import { sql } from 'kysely';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { accountTotalRows, totalsFromRows } from './ledger';
+import { ledgerTotalColumns, totalsOfColumns } from './ledger';
 import { hashPassword } from './passwords';
 import { retireResetLinks, revokeUserSessions } from './sessions';
 import { prepared, type Param } from '../storage/prepared';
 
+/** One user's row with their ledger totals and the end of their last usable session, in one statement. */
 const oneUser = prepared((db, param: Param<{ id: number }>) =>
   db
-    .selectFrom('users')
-    .leftJoin('countries', 'countries.id', 'users.country_id')
-    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'leverage', 'is_active', 'is_reserved', 'role', 'last_seen_at', 'created_at'])
-    .where('users.id', '=', param('id')),
-);
-const sessionEndOf = prepared((db, param: Param<{ id: number }>) =>
-  db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.max('expires_at').as('expires_at'))
-    .where('user_id', '=', param('id'))
-    .where('revoked_at', 'is', null),
+    .selectFrom('users as u')
+    .leftJoin('countries as c', 'c.id', 'u.country_id')
+    .select([
+      'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', 'u.leverage', 'u.is_active', 'u.is_reserved', 'u.role', 'u.last_seen_at', 'u.created_at',
+      ...ledgerTotalColumns,
+      sql<number | null>`(select max(s.expires_at) from sessions s where s.user_id = u.id and s.revoked_at is null)`.as('session_end'),
+    ])
+    .where('u.id', '=', param('id')),
 );
 
 /**
@@ -34,12 +33,12 @@ function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: nu
 export async function traderSources(ctx: ServiceContext, id: number) {
   const user = await oneUser.first(ctx.db, { id });
   if (!user) throw refuse.notFound('User not found.');
-  return { user, totals: await accountTotalRows(ctx.db, id), session: (await sessionEndOf.first(ctx.db, { id })) ?? { expires_at: null } };
+  return { user };
 }
 export type TraderSources = Awaited<ReturnType<typeof traderSources>>;
 
 export function traderIsOnline(ctx: ServiceContext, sources: TraderSources, now: number): boolean {
-  return isOnline(ctx, sources.user.last_seen_at, sources.session.expires_at, now);
+  return isOnline(ctx, sources.user.last_seen_at, sources.user.session_end, now);
 }
 
 /** One user's profile for the back office's trader page, with ledger totals and Online/Offline. */
@@ -64,7 +63,7 @@ export function traderProfile(sources: TraderSources, online: boolean) {
       createdAt: isoTime(u.created_at),
       lastSeen: isoTimeOrNull(u.last_seen_at),
     },
-    totals: totalsFromRows(sources.totals),
+    totals: totalsOfColumns(u),
   };
 }
 

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import type { LedgerKind } from '../storage/schema';
-import { prepared, type Param } from '../storage/prepared';
+import { prepared } from '../storage/prepared';
 
 /**
  * The ledger: every change of a balance is one entry, written in the caller's transaction together
@@ -72,28 +72,22 @@ export interface AccountTotals {
 
 export const emptyTotals = (): AccountTotals => ({ balanceCents: 0, creditCents: 0, depositsCents: 0, withdrawalsCents: 0 });
 
-const totalsOfOne = prepared((db, param: Param<{ userId: number }>) =>
-  db
-    .selectFrom('ledger_entries')
-    .select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')])
-    .where('user_id', '=', param('userId'))
-    .groupBy('kind'),
-);
+/** The sum of the outer query's user's (`users as u`) ledger entries matching `kinds`. */
+const ledgerSum = (kinds: RawBuilder<unknown>) => sql<number>`(select cast(coalesce(sum(l.amount_cents), 0) as bigint) from ledger_entries l where l.user_id = u.id and ${kinds})`;
 
-/** One account's totals (its profile), derived from the ledger rather than from cached columns. */
-export async function accountTotals(db: Db | Tx, userId: number): Promise<AccountTotals> {
-  return totalsFromRows(await accountTotalRows(db, userId));
-}
+/**
+ * A user's totals from the ledger as four columns of a query over `users as u`, so a read that
+ * shows a user's row with their totals is one statement; `totalsOfColumns` reads them back.
+ */
+export const ledgerTotalColumns = [
+  ledgerSum(sql`l.kind <> 'credit'`).as('balance_cents'),
+  ledgerSum(sql`l.kind = 'credit'`).as('credit_cents'),
+  ledgerSum(sql`l.kind = 'deposit'`).as('deposits_cents'),
+  sql<number>`0 - ${ledgerSum(sql`l.kind = 'withdrawal'`)}`.as('withdrawals_cents'),
+] as const;
 
-/** The rows accountTotals sums. */
-export function accountTotalRows(db: Db | Tx, userId: number) {
-  return totalsOfOne.all(db, { userId });
-}
-
-export function totalsFromRows(rows: readonly { kind: string; total: number }[]): AccountTotals {
-  const t = emptyTotals();
-  for (const row of rows) addToTotals(t, row.kind, Number(row.total));
-  return t;
+export function totalsOfColumns(r: { balance_cents: number; credit_cents: number; deposits_cents: number; withdrawals_cents: number }): AccountTotals {
+  return { balanceCents: Number(r.balance_cents), creditCents: Number(r.credit_cents), depositsCents: Number(r.deposits_cents), withdrawalsCents: Number(r.withdrawals_cents) };
 }
 
 function addToTotals(t: AccountTotals, kind: string, amount: number): void {

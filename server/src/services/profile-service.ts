@@ -6,23 +6,24 @@ import { activityLabels, recordActivity, type ActivityKind } from './activity';
 import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse } from './errors';
-import { accountTotals } from './ledger';
+import { ledgerTotalColumns, totalsOfColumns } from './ledger';
 import { prepared, type Param } from '../storage/prepared';
 import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
+/** The profile and its totals from the ledger, in one statement. */
 const profileRow = prepared((db, param: Param<{ userId: number }>) =>
   db
-    .selectFrom('users')
-    .leftJoin('countries', 'countries.id', 'users.country_id')
-    .select(['users.id', 'first_name', 'last_name', 'email', 'phone_no', 'country_id', 'countries.name as country_name', 'countries.code as country_code', 'date_of_birth', 'nationality', 'role', 'leverage', 'created_at'])
-    .where('users.id', '=', param('userId')),
+    .selectFrom('users as u')
+    .leftJoin('countries as c', 'c.id', 'u.country_id')
+    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'u.country_id', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', 'u.role', 'u.leverage', 'u.created_at', ...ledgerTotalColumns])
+    .where('u.id', '=', param('userId')),
 );
 
 /** A user's profile, with their totals from the ledger. */
 export async function profileDetails(ctx: ServiceContext, userId: number): Promise<ProfileDetails> {
   const u = await profileRow.first(ctx.db, { userId });
   if (!u) throw refuse.notFound('Account not found.');
-  const t = await accountTotals(ctx.db, userId);
+  const t = totalsOfColumns(u);
   return {
     id: u.id,
     firstName: u.first_name,

@@ -4,6 +4,7 @@ import { formatCents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import { preparedShapes, type Param } from '../storage/prepared';
 import { isoTime, isoTimeOrNull, type ServiceContext } from './context';
+import { ledgerTotalColumns } from './ledger';
 
 /**
  * The back office's users table, filtered, counted, ordered and paged by the database: a page reads
@@ -26,9 +27,6 @@ type ListValues = { like: string; role: string; now: number; seenFrom: number; l
 const online = (param: Param<ListValues>) =>
   sql<boolean>`(u.last_seen_at >= ${param('seenFrom')} and exists (select 1 from sessions s where s.user_id = u.id and s.revoked_at is null and s.expires_at > ${param('now')}))`;
 
-/** The sum of a user's ledger entries matching `kinds`, from the ledger (not the users row's running totals). */
-const ledgerSum = (kinds: RawBuilder<unknown>) => sql<number>`(select cast(coalesce(sum(l.amount_cents), 0) as bigint) from ledger_entries l where l.user_id = u.id and ${kinds})`;
-
 /**
  * The users the filters present in `shape` match (`role;`, `search;`: a field starts with the text,
  * case aside). The countries are joined for the rows and the search (the country's name); a count
@@ -49,10 +47,7 @@ function matching(db: Db | Tx, param: Param<ListValues>, shape: string, countrie
 function withRows(db: Db | Tx, param: Param<ListValues>, shape: string) {
   return matching(db, param, shape).select([
     'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'c.name as country_name', 'c.code as country_code', 'u.is_active', 'u.is_reserved', 'u.role', 'u.last_seen_at', 'u.created_at',
-    ledgerSum(sql`l.kind <> 'credit'`).as('balance_cents'),
-    ledgerSum(sql`l.kind = 'credit'`).as('credit_cents'),
-    ledgerSum(sql`l.kind = 'deposit'`).as('deposits_cents'),
-    sql<number>`0 - ${ledgerSum(sql`l.kind = 'withdrawal'`)}`.as('withdrawals_cents'),
+    ...ledgerTotalColumns,
     sql<number>`case when ${online(param)} then 1 else 0 end`.as('online'),
   ]);
 }
