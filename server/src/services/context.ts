@@ -26,10 +26,10 @@ export interface ServiceContext {
   /** This app's Prometheus metrics (metrics.ts). */
   metrics: Metrics;
   /**
-   * Margin held by the user's open positions, in cents: funds a withdrawal may not take. Supplied
-   * by the trading engine; without one nothing is held.
+   * Margin held by the user's open positions at their `leverage`, in cents: funds a withdrawal may
+   * not take. Supplied by the trading engine; without one nothing is held.
    */
-  reservedMargin?: (trx: Tx, userId: number) => Promise<number>;
+  reservedMargin?: (trx: Tx, userId: number, leverage: number) => Promise<number>;
 }
 
 /** Who is making a call. */

@@ -28,9 +28,18 @@ function checkAmount(amount: string, maxCents: Cents, what: 'deposit' | 'withdra
   return cents;
 }
 
-/** Funds a withdrawal may not touch: margin held by open positions (the trading engine adds it). */
-async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number): Promise<Cents> {
-  return ctx.reservedMargin ? ctx.reservedMargin(trx, userId) : 0;
+/** Funds a withdrawal may not take: margin held by open positions (the trading engine adds it). */
+async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number, leverage: number): Promise<Cents> {
+  return ctx.reservedMargin ? ctx.reservedMargin(trx, userId, leverage) : 0;
+}
+
+const leverageOf = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select('leverage').where('id', '=', param('userId')));
+
+/** `reservedCents` at the account's own leverage, read in the caller's transaction. */
+async function withdrawalFloorOf(ctx: ServiceContext, trx: Tx, userId: number): Promise<Cents> {
+  const user = await leverageOf.first(trx, { userId });
+  if (!user) throw new Error(`account ${userId} not found`);
+  return reservedCents(ctx, trx, userId, user.leverage);
 }
 
 export interface WithdrawableFunds {
@@ -46,22 +55,22 @@ export interface WithdrawableFunds {
  * are set aside so they cannot be requested twice). Trading is not held back by pending
  * withdrawals; the approval re-checks the funds instead.
  */
-const balanceOf = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents']).where('id', '=', param('userId')));
-const pendingWithdrawalsOf = prepared((db, param: Param<{ userId: number }>) =>
+const fundsOf = prepared((db, param: Param<{ userId: number }>) =>
   db
-    .selectFrom('money_requests')
-    .select(sql<number>`cast(coalesce(sum(amount_cents), 0) as bigint)`.as('total'))
-    .where('user_id', '=', param('userId'))
-    .where('kind', '=', 'withdrawal')
-    .where('status', '=', '0'),
+    .selectFrom('users as u')
+    .select([
+      'u.balance_cents',
+      'u.leverage',
+      sql<number>`(select cast(coalesce(sum(r.amount_cents), 0) as bigint) from money_requests r where r.user_id = u.id and r.kind = 'withdrawal' and r.status = '0')`.as('pending_cents'),
+    ])
+    .where('u.id', '=', param('userId')),
 );
 
 export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, userId: number): Promise<WithdrawableFunds> {
-  const user = await balanceOf.first(trx, { userId });
+  const user = await fundsOf.first(trx, { userId });
   if (!user) throw new Error(`account ${userId} not found`);
-  const pending = await pendingWithdrawalsOf.first(trx, { userId });
-  const marginHeldCents = await reservedCents(ctx, trx, userId);
-  const pendingCents = Number(pending?.total ?? 0);
+  const marginHeldCents = await reservedCents(ctx, trx, userId, user.leverage);
+  const pendingCents = Number(user.pending_cents);
   return { balanceCents: user.balance_cents, marginHeldCents, pendingCents, withdrawableCents: user.balance_cents - marginHeldCents - pendingCents };
 }
 
@@ -163,7 +172,7 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
         refId: id,
         memo: `${label} request #${id}`,
         at: now,
-        ...(kind === 'withdrawal' ? { floorCents: await reservedCents(ctx, trx, userId) } : {}),
+        ...(kind === 'withdrawal' ? { floorCents: await withdrawalFloorOf(ctx, trx, userId) } : {}),
       });
       if (!balanceAfter) throw refuse.conflict(`Insufficient available balance to approve withdrawal request #${id}; it stays pending.`);
     }

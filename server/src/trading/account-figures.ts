@@ -61,13 +61,12 @@ export class AccountFigures {
   }
 
   /**
-   * The lowest balance a withdrawal may leave (see `withdrawalFloor`). Read from the positions table
-   * inside the caller's transaction (which holds the account lock), not from memory, so an order
-   * committed a moment ago is always counted.
+   * The lowest balance a withdrawal may leave (see `withdrawalFloor`), for an account with this
+   * leverage (read by the caller in the same transaction). Read from the positions table inside the
+   * caller's transaction (which holds the account lock), not from memory, so an order committed a
+   * moment ago is always counted.
    */
-  async withdrawalFloorCents(trx: Tx, userId: number): Promise<Cents> {
-    const user = await accountRow.first(trx, { userId });
-    if (!user) throw new Error(`account ${userId} not found`);
+  async withdrawalFloorCents(trx: Tx, userId: number, leverage: number): Promise<Cents> {
     const rows = await openPositionRows.all(trx, { userId });
     let floating = new Decimal(0);
     let margin = new Decimal(0);
@@ -76,7 +75,7 @@ export class AccountFigures {
       const instrument = this.state.instrumentOrNone(r.symbol);
       const profit = q && instrument ? profitUsd(r.side, r.volume, r.open_price, q, instrument, this.state.prices) : null;
       floating = floating.plus(profit ?? 0).plus(new Decimal(Number(r.swap_cents)).div(100));
-      const m = this.positionMargin({ symbol: r.symbol, volume: r.volume, openPrice: r.open_price }, user.leverage);
+      const m = this.positionMargin({ symbol: r.symbol, volume: r.volume, openPrice: r.open_price }, leverage);
       // Fail closed: what the positions need cannot be known, so nothing may be withdrawn now.
       if (m === null || profit === null) throw refuse.invalid(`Withdrawals are paused while a conversion rate for your ${r.symbol} position is missing; please try again shortly.`);
       margin = margin.plus(m);

@@ -63,7 +63,7 @@ export class TradingEngine {
     // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin. The
     // floor is read from the database and the quote book, so every instance can compute it, the
     // engine leader or not.
-    this.ctx.reservedMargin = (trx, userId) => this.parts.accounts.withdrawalFloorCents(trx, userId);
+    this.ctx.reservedMargin = (trx, userId, leverage) => this.parts.accounts.withdrawalFloorCents(trx, userId, leverage);
   }
 
   private build(): Parts {
