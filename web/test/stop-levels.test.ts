@@ -38,6 +38,8 @@ describe('stop-level stepper', () => {
   it('never goes below zero and keeps a missing price unset', () => {
     assert.equal(nudgeStopLevel({ kind: 'sl', side: 'buy', current: 0, direction: 1, bid: 0.00005, ask: 0.00006, digits: 5 }), 0);
     assert.equal(nudgeStopLevel({ kind: 'sl', side: 'buy', current: 0.00001, direction: -1, ...quote }), 0);
+    // A Sell take profit ten spreads (130 points) below an ask of 130 would be exactly zero: unset.
+    assert.equal(nudgeStopLevel({ kind: 'tp', side: 'sell', current: 0, direction: 1, bid: 117, ask: 130, digits: 0 }), 0);
     assert.equal(nudgeStopLevel({ kind: 'tp', side: 'buy', current: 0, direction: 1, bid: Number.NaN, ask: Number.NaN, digits: 5 }), 0);
   });
 
@@ -50,9 +52,10 @@ describe('stop-level stepper', () => {
         const level = nudgeStopLevel({ kind, side, current: 0, direction: 1, bid, ask, digits });
         const reference = side === 'buy' ? bid : ask;
         const distance = Math.max(FIRST_PRESS_POINTS, 10 * spread);
-        // A stop loss under the price cannot go below zero: it then stays unset.
+        // A level under the price (a Buy's stop loss, a Sell's take profit) that would reach zero
+        // or go below it stays unset (0).
         if (level === 0) {
-          assert.ok(Math.round(reference * scale) - distance < 0);
+          assert.ok(Math.round(reference * scale) - distance <= 0);
           return;
         }
         assert.equal(pointsBetween(level, reference, digits), distance);
