@@ -29,21 +29,20 @@ function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: nu
   return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
 }
 
-/** The rows one user's back-office profile is built from. */
-export async function traderSources(ctx: ServiceContext, id: number) {
+/** The row one user's back-office profile is built from. */
+export async function traderRow(ctx: ServiceContext, id: number) {
   const user = await oneUser.first(ctx.db, { id });
   if (!user) throw refuse.notFound('User not found.');
-  return { user };
+  return user;
 }
-export type TraderSources = Awaited<ReturnType<typeof traderSources>>;
+export type TraderDetailsRow = Awaited<ReturnType<typeof traderRow>>;
 
-export function traderIsOnline(ctx: ServiceContext, sources: TraderSources, now: number): boolean {
-  return isOnline(ctx, sources.user.last_seen_at, sources.user.session_end, now);
+export function traderIsOnline(ctx: ServiceContext, u: TraderDetailsRow, now: number): boolean {
+  return isOnline(ctx, u.last_seen_at, u.session_end, now);
 }
 
 /** One user's profile for the back office's trader page, with ledger totals and Online/Offline. */
-export function traderProfile(sources: TraderSources, online: boolean) {
-  const u = sources.user;
+export function traderProfile(u: TraderDetailsRow, online: boolean) {
   return {
     profile: {
       id: u.id,

@@ -19,13 +19,16 @@ export const MAX_USERS_LISTED = 10_000;
 
 type ListValues = { like: string; role: string; now: number; seenFrom: number; limit: number; offset: number };
 
+/** A session `s` that is neither revoked nor expired. */
+const liveSession = (param: Param<ListValues>) => sql<boolean>`s.revoked_at is null and s.expires_at > ${param('now')}`;
+
 /**
  * Online means seen within the online window *and* still holding a session that is neither revoked
  * nor expired: signing out or being deactivated (which revokes every session) takes a user offline
  * at once.
  */
 const online = (param: Param<ListValues>) =>
-  sql<boolean>`(u.last_seen_at >= ${param('seenFrom')} and exists (select 1 from sessions s where s.user_id = u.id and s.revoked_at is null and s.expires_at > ${param('now')}))`;
+  sql<boolean>`(u.last_seen_at >= ${param('seenFrom')} and exists (select 1 from sessions s where s.user_id = u.id and ${liveSession(param)}))`;
 
 /**
  * `online`, for counting every matching user: the users holding a live session are read once into
@@ -33,7 +36,7 @@ const online = (param: Param<ListValues>) =>
  * against 1.5 ms for 1,000 users online).
  */
 const onlineCounted = (param: Param<ListValues>) =>
-  sql<boolean>`(u.last_seen_at >= ${param('seenFrom')} and u.id in (select s.user_id from sessions s where s.revoked_at is null and s.expires_at > ${param('now')}))`;
+  sql<boolean>`(u.last_seen_at >= ${param('seenFrom')} and u.id in (select s.user_id from sessions s where ${liveSession(param)}))`;
 
 /**
  * The users the filters present in `shape` match (`role;`, `search;`: a field starts with the text,

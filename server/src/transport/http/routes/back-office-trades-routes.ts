@@ -2,7 +2,7 @@ import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { openTradesPage, type OpenTradesGroup, type TraderNames } from '../../../services/admin-open-trades';
-import { traderIsOnline, traderProfile, traderSources } from '../../../services/admin-users';
+import { traderIsOnline, traderProfile, traderRow } from '../../../services/admin-users';
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
 import { listActivity } from '../../../services/profile-service';
@@ -128,13 +128,13 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
 
   // The back office's trader page: everything support needs about one user in one answer.
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
-    const sources = await traderSources(ctx, query.traderId);
+    const user = await traderRow(ctx, query.traderId);
     // The engine's own working orders, newest first (a user holds at most MAX_PENDING_ORDERS).
-    const orders = engine.pendingOf(sources.user.id).reverse();
-    const activity = await listActivity(ctx, sources.user.id, 50);
-    const figures = figureTexts(await engine.account(sources.user.id));
-    const positions = engine.positionsOf(sources.user.id);
-    const { profile, totals } = traderProfile(sources, traderIsOnline(ctx, sources, ctx.now()));
+    const orders = engine.pendingOf(user.id).reverse();
+    const activity = await listActivity(ctx, user.id, 50);
+    const figures = figureTexts(await engine.account(user.id));
+    const positions = engine.positionsOf(user.id);
+    const { profile, totals } = traderProfile(user, traderIsOnline(ctx, user, ctx.now()));
     return {
       status: 'success' as const,
       profile,
