@@ -86,16 +86,18 @@ export interface DayFigures {
   changePct: number | null;
 }
 
+/** `v` rounded to `d` decimals, half away from zero (a value printed as …5 rounds up). */
+const roundTo = (v: number, d: number) => (Math.sign(v) * Math.round(Math.abs(v) * 10 ** d * (1 + Number.EPSILON))) / 10 ** d;
+
 /**
  * A symbol's day as a market watch shows it: the latest daily candle's open, high and low, the
  * close of the day before, and how far `price` (the current bid; the day's close without one) has
  * moved since that close. Prices are rounded to the instrument's digits, the percentage to 2.
  */
 export function dayFigures(latest: Candle | null, previous: Candle | null, price: number | null, digits: number): DayFigures {
-  const round = (v: number, d: number) => (Math.sign(v) * Math.round(Math.abs(v) * 10 ** d * (1 + Number.EPSILON))) / 10 ** d;
   const last = price ?? latest?.close ?? null;
   const prevClose = previous?.close ?? null;
-  const change = last !== null && prevClose !== null ? round(last - prevClose, digits) : null;
-  const changePct = change !== null && prevClose !== null && prevClose !== 0 ? round(((last! - prevClose) / prevClose) * 100, 2) : null;
+  const change = last !== null && prevClose !== null ? roundTo(last - prevClose, digits) : null;
+  const changePct = change !== null && prevClose !== null && prevClose !== 0 ? roundTo(((last! - prevClose) / prevClose) * 100, 2) : null;
   return { dayOpen: latest?.open ?? null, dayHigh: latest?.high ?? null, dayLow: latest?.low ?? null, prevClose, change, changePct };
 }

@@ -9,6 +9,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
 import { EngineUnavailable } from '../../trading/engine';
 import type { CallHandler, CallInput } from './call-types';
 import { CsvFile } from './csv-file';
+import { responseSchema } from './json-schemas';
 import { instrumentOrderCall } from './order-calls';
 import { sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
@@ -51,6 +52,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   const run = instrumentOrderCall(app.services.metrics, () => app.trading, call, handler);
   app.route({
     ...routeOptions,
+    schema: { ...responseSchema(call), ...routeOptions.schema },
     config: { ...routeOptions.config, multipart: call.encoding === 'multipart' },
     method: call.method,
     url: `/api${call.path}`,

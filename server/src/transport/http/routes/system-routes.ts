@@ -1,7 +1,7 @@
 import { calls, failureResponse, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { databaseAnswers } from '../../../services/health';
+import { jsonSchema } from '../json-schemas';
 import { sendFailure } from '../responses';
 import { currentSession, SESSION_COOKIE } from '../session-cookie';
 
@@ -26,8 +26,6 @@ export function systemRoutes(app: FastifyInstance): void {
   let document: object | null = null;
   app.get('/api/docs', async () => (document ??= openApiDocument(Object.values(calls))));
 }
-
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
 
 const failure = { description: 'Refused: `{status: "Failure", message}` (the message says why; nothing was changed).', content: { 'application/json': { schema: jsonSchema(failureResponse, 'output') } } };
 
