@@ -256,6 +256,8 @@ describe('the price table: favourites, the row menu, details and the optional co
     // By keyboard: Shift+F10 on the focused row, the arrow keys, Enter. Chart shows the symbol.
     await page.keyboard.press('Shift+F10');
     await terminal.rowMenu().waitFor();
+    // The menu gives its first item the focus as it opens; the arrow key moves on from there.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'New order');
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Chart');
     await page.keyboard.press('Enter');
