@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,8 +14,8 @@ import { stopChild } from './bench-util';
 
 /**
  * The production entry for the reads benchmark (`reads-http.ts`): `src/main.ts`, as `npm start`
- * runs it, in a child process configured only through its environment (LOG_LEVEL=warn, the
- * simulated feed), with `production-probe.ts` loaded first to answer its CPU time over IPC. Before it starts, the benchmark's traders and their sessions are
+ * runs it, in a child process configured only through its environment (the default log level,
+ * info, unless told otherwise; the simulated feed), with `production-probe.ts` loaded first to answer its CPU time over IPC. Before it starts, the benchmark's traders and their sessions are
  * written straight into its database (signing a thousand people in over HTTP would measure scrypt
  * and the sign-in rate limit, not reads).
  */
@@ -111,8 +111,10 @@ export interface ProductionOptions {
   port: number;
   adminEmail: string;
   adminPassword: string;
-  /** Where the server's log (stdout: JSON lines at warn and above), outbox and empty web folder go. */
+  /** Where the server's log (stdout: JSON lines), outbox and empty web folder go. */
   dir: string;
+  /** LOG_LEVEL (undefined: not set, so the server's default, info: a line per request). */
+  logLevel?: string;
   /** Write a V8 CPU profile of the server there. */
   profileDir?: string;
   /** Extra environment (EVENT_BUS, REDIS_URL, INSTANCE_NAME…). */
@@ -149,7 +151,7 @@ export class ProductionServer {
       DATABASE_URL: o.databaseUrl,
       ADMIN_EMAIL: o.adminEmail,
       ADMIN_PASSWORD: o.adminPassword,
-      LOG_LEVEL: 'warn',
+      ...(o.logLevel ? { LOG_LEVEL: o.logLevel } : {}),
       MARKET_FEED: 'sim',
       // Every market open, so the benchmark's positions can be opened on any day of the week.
       MARKET_SESSIONS: 'always',
@@ -160,8 +162,11 @@ export class ProductionServer {
       ...o.env,
     };
     const execArgv = ['--import', 'tsx', '--import', resolve(here, 'production-probe.ts'), ...(o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(o.profileDir)}`] : [])];
-    const proc = fork(resolve(here, '../src/main.ts'), [], { execArgv, env, cwd: resolve(here, '../..'), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-    proc.stdout?.pipe(createWriteStream(logFile));
+    // Its standard output is the file itself, as under a service manager writing to a file: the
+    // benchmark's process (the load generator) does not copy the lines.
+    const out = openSync(logFile, 'a');
+    const proc = fork(resolve(here, '../src/main.ts'), [], { execArgv, env, cwd: resolve(here, '../..'), stdio: ['ignore', out, 'inherit', 'ipc'] });
+    closeSync(out);
     const server = new ProductionServer(proc, o.port, logFile);
     // The first start generates a year of simulated history (slow into PostgreSQL on a busy machine).
     const deadline = Date.now() + 600_000;
@@ -198,13 +203,43 @@ export class ProductionServer {
     });
   }
 
-  /** Lines the server logged (warn and above) so far. */
-  logLines(): string[] {
+  private readBytes = 0;
+  private partial = '';
+  private readonly warned: string[] = [];
+  private lines = 0;
+
+  /**
+   * What the server has logged so far: how many lines, and those at warn and above (pino's level
+   * 40+). The file is read on from where the last call stopped; at the default level it holds a
+   * line per request, far too much to read whole each time.
+   */
+  log(): { lines: number; warnings: readonly string[] } {
+    let fd: number;
     try {
-      return readFileSync(this.logFile, 'utf8').split('\n').filter(Boolean);
+      fd = openSync(this.logFile, 'r');
     } catch {
-      return [];
+      return { lines: 0, warnings: [] };
     }
+    try {
+      const chunk = Buffer.alloc(1 << 20);
+      for (;;) {
+        const n = readSync(fd, chunk, 0, chunk.length, this.readBytes);
+        if (n === 0) break;
+        this.readBytes += n;
+        const text = this.partial + chunk.toString('utf8', 0, n);
+        const end = text.lastIndexOf('\n');
+        this.partial = text.slice(end + 1);
+        for (const line of text.slice(0, Math.max(0, end)).split('\n')) {
+          if (line === '') continue;
+          this.lines += 1;
+          const level = Number(/"level":(\d+)/.exec(line)?.[1] ?? 0);
+          if (level >= 40) this.warned.push(line);
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return { lines: this.lines, warnings: this.warned };
   }
 
   /** SIGTERM (the server shuts down as in production), then SIGKILL by PID after `graceMs`. */

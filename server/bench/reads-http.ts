@@ -22,7 +22,8 @@ import { armDeadline, ServerChild } from './server-child';
  * Two modes:
  *
  * - `--mode=production` (the default): the production entry, `src/main.ts` as `npm start` runs it,
- *   in a child process with LOG_LEVEL=warn and the simulated feed ticking (`production-server.ts`),
+ *   in a child process with its default log level (info: a JSON line per request on its standard
+ *   output, a file here; `--log-level=warn` for fewer) and the simulated feed ticking (`production-server.ts`),
  *   on a fresh SQLite file (or, with `--database=postgres://…`, a fresh PostgreSQL database), with
  *   `--users=1000` traders signed in (their sessions written up front). Each trader gets a deposit
  *   approved, opens three positions and closes one and places a pending order, over HTTP; every
@@ -54,7 +55,8 @@ import { armDeadline, ServerChild } from './server-child';
  * (the first instance's; the next ones follow) --connections=100 --same-bytes=16384
  * --duration=10 --warmup=2 --calls=getQuotes,getTrades,health (call names from the contracts table,
  * or `health`; default: health and every GET call that needs a session; a public call is measured
- * only when named) --profile=DIR (V8 CPU profile of the server).
+ * only when named) --log-level=warn (the server's LOG_LEVEL; default: not set) --profile=DIR (V8 CPU
+ * profile of the server).
  */
 
 const MODE = arg('mode', 'production');
@@ -67,6 +69,7 @@ const WARMUP_S = Number(arg('warmup', '2'));
 const ONLY = arg('calls', '').split(',').filter(Boolean);
 const PROFILE_DIR = arg('profile', '');
 const SAME_BYTES = Number(arg('same-bytes', '16384'));
+const LOG_LEVEL = arg('log-level', '');
 const ADMIN_EMAIL = 'bench.admin@example.com';
 const ADMIN_PASSWORD = 'Bench-Admin-Pass-42';
 const TRADER_PASSWORD = 'violet-harbour-42';
@@ -76,7 +79,7 @@ const HEALTH_TARGET_SHARE = 0.6;
 const RUN_DEADLINE_MS = 30 * 60_000;
 const SETUP_CONCURRENCY = 16;
 
-const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--same-bytes=16384] [--profile=DIR]';
+const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--same-bytes=16384] [--log-level=warn] [--profile=DIR]';
 if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0) || !(SAME_BYTES >= 0)) {
   console.error(usage);
   process.exit(2);
@@ -419,7 +422,7 @@ try {
     }
     // The first instance starts alone, so it is the engine's leader; the others follow it.
     for (let i = 0; i < INSTANCES; i++) {
-      const server = await ProductionServer.start({ databaseUrl: database.url, port: PORT + i, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, dir, profileDir: PROFILE_DIR || undefined, env: INSTANCES > 1 ? { ...env, INSTANCE_NAME: `bench-${i + 1}` } : {} });
+      const server = await ProductionServer.start({ databaseUrl: database.url, port: PORT + i, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, dir, profileDir: PROFILE_DIR || undefined, logLevel: LOG_LEVEL || undefined, env: INSTANCES > 1 ? { ...env, INSTANCE_NAME: `bench-${i + 1}` } : {} });
       live.push(server);
       production.push(server);
       log(`instance ${i + 1} answered its health check ${((performance.now() - t0) / 1000).toFixed(1)} s after the first was started`);
@@ -427,7 +430,7 @@ try {
     sessions = await setUpTraders(`http://127.0.0.1:${PORT}`, seeded);
     await database.analyze();
     targets = production.map(productionTarget);
-    setup = `${INSTANCES > 1 ? `${INSTANCES} instances of the production entry (EVENT_BUS=redis, the connections split between them; p50/p99 of the slower, server CPU of all)` : 'The production entry'} (\`src/main.ts\`, LOG_LEVEL=warn, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
+    setup = `${INSTANCES > 1 ? `${INSTANCES} instances of the production entry (EVENT_BUS=redis, the connections split between them; p50/p99 of the slower, server CPU of all)` : 'The production entry'} (\`src/main.ts\`, ${LOG_LEVEL ? `LOG_LEVEL=${LOG_LEVEL}` : 'its default log level, info: a line per request'}, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
   } else {
     app = await ServerChild.start('orders-server.ts', [`sqlite:${join(dir, 'bench.db')}`, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR);
     app.send({ type: 'start' });
@@ -437,8 +440,8 @@ try {
     setup = '`buildApp` with the logger off on SQLite, the push feed with 200 ticks/s flowing, one trader (--mode=app).';
   }
   const background = await waitForQuietMachine('reads', { ms: 90_000 });
-  const allLogLines = () => production.flatMap((p) => p.logLines());
-  const logLines = () => allLogLines().length;
+  const allWarnings = () => production.flatMap((p) => p.log().warnings);
+  const logLines = () => allWarnings().length;
   const logLinesBefore = logLines();
   hello = await ServerChild.start('hello-server.ts', []);
   const helloRead: Read = { name: 'hello-world', path: '/', as: null };
@@ -453,7 +456,7 @@ try {
   helloRuns.push(await run(helloRead, [childTarget(hello)], sessions));
   process.stdout.write(`${report(helloRuns, readRuns, sameBytes, background, setup, production.length > 0 ? logLines() - logLinesBefore : null)}\n`);
   // What the server logged while measured, so a warning is read rather than only counted.
-  for (const line of allLogLines().slice(logLinesBefore, logLinesBefore + 5)) log(`server logged: ${line.slice(0, 300)}`);
+  for (const line of allWarnings().slice(logLinesBefore, logLinesBefore + 5)) log(`server logged: ${line.slice(0, 300)}`);
 } catch (err) {
   log(`benchmark failed: ${(err as Error).stack ?? String(err)}`);
   process.exitCode = 1;
