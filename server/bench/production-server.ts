@@ -206,19 +206,18 @@ export class ProductionServer {
   private readBytes = 0;
   private partial = '';
   private readonly warned: string[] = [];
-  private lines = 0;
 
   /**
-   * What the server has logged so far: how many lines, and those at warn and above (pino's level
-   * 40+). The file is read on from where the last call stopped; at the default level it holds a
-   * line per request, far too much to read whole each time.
+   * The lines the server has logged so far at warn and above (pino's level 40+). The file is read
+   * on from where the last call stopped: at the default level it holds a line per request, far too
+   * much to read whole each time.
    */
-  log(): { lines: number; warnings: readonly string[] } {
+  warnings(): readonly string[] {
     let fd: number;
     try {
       fd = openSync(this.logFile, 'r');
     } catch {
-      return { lines: 0, warnings: [] };
+      return [];
     }
     try {
       const chunk = Buffer.alloc(1 << 20);
@@ -231,7 +230,6 @@ export class ProductionServer {
         this.partial = text.slice(end + 1);
         for (const line of text.slice(0, Math.max(0, end)).split('\n')) {
           if (line === '') continue;
-          this.lines += 1;
           const level = Number(/"level":(\d+)/.exec(line)?.[1] ?? 0);
           if (level >= 40) this.warned.push(line);
         }
@@ -239,7 +237,7 @@ export class ProductionServer {
     } finally {
       closeSync(fd);
     }
-    return { lines: this.lines, warnings: this.warned };
+    return this.warned;
   }
 
   /** SIGTERM (the server shuts down as in production), then SIGKILL by PID after `graceMs`. */

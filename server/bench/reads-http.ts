@@ -440,7 +440,7 @@ try {
     setup = '`buildApp` with the logger off on SQLite, the push feed with 200 ticks/s flowing, one trader (--mode=app).';
   }
   const background = await waitForQuietMachine('reads', { ms: 90_000 });
-  const allWarnings = () => production.flatMap((p) => p.log().warnings);
+  const allWarnings = () => production.flatMap((p) => p.warnings());
   const logLines = () => allWarnings().length;
   const logLinesBefore = logLines();
   hello = await ServerChild.start('hello-server.ts', []);
