@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { hashPassword } from '../src/services/passwords';
 import { newUserRow } from '../src/services/new-user';
+import { openTradingAccount } from '../src/services/trading-accounts';
 import { openDatabase } from '../src/storage/db';
 import { migrateToLatest } from '../src/storage/migrate';
 import type { ProbeStats } from './production-probe';
@@ -88,9 +89,10 @@ export async function seedTraders(databaseUrl: string, count: number, password: 
           const email = `bench.trader.${i}@example.com`;
           const user = await trx
             .insertInto('users')
-            .values(newUserRow({ email, passwordHash, firstName: 'Bench', lastName: `Trader ${i}`, phoneNo: '4915112345678', countryId: null, role: 'trader', reserved: false, leverage: 100, now }))
+            .values(newUserRow({ email, passwordHash, firstName: 'Bench', lastName: `Trader ${i}`, phoneNo: '4915112345678', countryId: null, role: 'trader', reserved: false, now }))
             .returning('id')
             .executeTakeFirstOrThrow();
+          await openTradingAccount(trx, { userId: user.id, kind: 'live', leverage: 100, now });
           const token = randomBytes(32).toString('base64url');
           await trx
             .insertInto('sessions')

@@ -14,6 +14,7 @@ import { rolloversBetween } from '../src/domain/rollover-schedule';
 import type { PendingOrderType } from '../src/storage/schema-trading';
 import { arg, busyBetween, log, machine, machineCpu, mb, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
 import { nameSortKey } from '../src/domain/sort-key';
+import { ACCOUNT_NUMBER_MIN } from '../src/domain/account-number';
 
 /**
  * Tick evaluation benchmark (`npm run bench:ticks`, or `node --expose-gc --import tsx
@@ -183,19 +184,26 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       role: 'trader' as const,
       is_active: 1,
       is_reserved: 0,
-      leverage: 100,
-      balance_cents: BALANCE_CENTS,
-      credit_cents: 0,
       created_at: now,
       updated_at: now,
       last_seen_at: null,
     }));
     await chunk(users, 500, (part) => trx.insertInto('users').values(part).execute());
-    const ids = (await trx.selectFrom('users').select('id').where('email', 'like', 'bench.trader.%').orderBy('id').execute()).map((r) => r.id);
+    const userIds = (await trx.selectFrom('users').select('id').where('email', 'like', 'bench.trader.%').orderBy('id').execute()).map((r) => r.id);
+    // One live account each, numbered in order (the server draws numbers at random; any unique ones do here).
+    await chunk(userIds, 500, (part) =>
+      trx
+        .insertInto('trading_accounts')
+        .values(part.map((id) => ({ number: ACCOUNT_NUMBER_MIN + id, user_id: id, kind: 'live' as const, currency: 'USD', leverage: 100, balance_cents: BALANCE_CENTS, credit_cents: 0, state: 'active' as const, initial_balance_cents: null, created_at: now, updated_at: now })))
+        .execute(),
+    );
+    const holders = await trx.selectFrom('trading_accounts').select(['id', 'user_id']).where('user_id', 'in', userIds).orderBy('id').execute();
+    const ids = holders.map((a) => a.user_id);
+    const accountOf = new Map(holders.map((a) => [a.user_id, a.id]));
     await chunk(ids, 500, (part) =>
       trx
         .insertInto('ledger_entries')
-        .values(part.map((id) => ({ user_id: id, kind: 'deposit' as const, amount_cents: BALANCE_CENTS, balance_after_cents: BALANCE_CENTS, ref_type: 'bench-seed', ref_id: String(id), memo: 'Benchmark deposit', created_at: now })))
+        .values(part.map((id) => ({ user_id: id, account_id: accountOf.get(id) as number, kind: 'deposit' as const, amount_cents: BALANCE_CENTS, balance_after_cents: BALANCE_CENTS, ref_type: 'bench-seed', ref_id: String(id), memo: 'Benchmark deposit', created_at: now })))
         .execute(),
     );
 
@@ -209,8 +217,10 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       // Buy: SL on the bid going down, TP on the bid going up. Sell: SL on the ask going up, TP on the ask going down.
       if (sl !== 0) addLevel(s, side === 'buy' ? { price: sl, on: 'bid', dir: 'down' } : { price: sl, on: 'ask', dir: 'up' });
       if (tp !== 0) addLevel(s, side === 'buy' ? { price: tp, on: 'bid', dir: 'up' } : { price: tp, on: 'ask', dir: 'down' });
+      const holder = ids[Math.floor(random() * ids.length)] as number;
       return {
-        user_id: ids[Math.floor(random() * ids.length)] as number,
+        user_id: holder,
+        account_id: accountOf.get(holder) as number,
         symbol: i.symbol,
         side,
         volume: Math.round(between(1, 100)) / 100,
@@ -247,8 +257,10 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       const price = round(i.price * (1 + (above ? d : -d)), i.digits);
       const stopLimit = type === 'buy_stop_limit' ? round(price * 0.998, i.digits) : type === 'sell_stop_limit' ? round(price * 1.002, i.digits) : 0;
       addLevel(s, { price, on: type.startsWith('buy') ? 'ask' : 'bid', dir: above ? 'up' : 'down' });
+      const holder = ids[Math.floor(random() * ids.length)] as number;
       return {
-        user_id: ids[Math.floor(random() * ids.length)] as number,
+        user_id: holder,
+        account_id: accountOf.get(holder) as number,
         symbol: i.symbol,
         type,
         volume: Math.round(between(1, 100)) / 100,

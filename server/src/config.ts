@@ -77,6 +77,9 @@ const envSchema = z.object({
   DEFAULT_LEVERAGE: int('DEFAULT_LEVERAGE', 1, 1000).default(100),
   ORDER_RATE_LIMIT_PER_MINUTE: int('ORDER_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).default(600),
   MAX_PENDING_ORDERS: int('MAX_PENDING_ORDERS', 1, 100_000).default(200),
+  DEMO_INITIAL_BALANCE: decimalAmount('DEMO_INITIAL_BALANCE').default('10000'),
+  MAX_LIVE_ACCOUNTS: int('MAX_LIVE_ACCOUNTS', 1, 100).default(3),
+  MAX_DEMO_ACCOUNTS: int('MAX_DEMO_ACCOUNTS', 0, 100).default(3),
   EVENT_BUS: z.enum(['memory', 'redis']).default('memory'),
   REDIS_URL: z.string().optional(),
   // Never logged, never echoed in a refusal (only its length is judged).
@@ -186,6 +189,11 @@ export interface AppConfig {
   orderRateLimitPerMinute: number;
   /** Pending orders one account may hold at once. */
   maxPendingOrders: number;
+  /** The virtual balance a demo account opens with, and a reset returns it to. */
+  demoInitialBalanceCents: Cents;
+  /** Live and demo trading accounts one trader may hold. */
+  maxLiveAccounts: number;
+  maxDemoAccounts: number;
   /** A user counts as Online when seen within this window. */
   onlineWindowMs: number;
   eventBus: 'memory' | 'redis';
@@ -343,6 +351,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     defaultLeverage: e.DEFAULT_LEVERAGE,
     orderRateLimitPerMinute: e.ORDER_RATE_LIMIT_PER_MINUTE,
     maxPendingOrders: e.MAX_PENDING_ORDERS,
+    demoInitialBalanceCents: toCents(e.DEMO_INITIAL_BALANCE),
+    maxLiveAccounts: e.MAX_LIVE_ACCOUNTS,
+    maxDemoAccounts: e.MAX_DEMO_ACCOUNTS,
     onlineWindowMs: 5 * 60_000,
     eventBus: e.EVENT_BUS,
     redisUrl: e.REDIS_URL ?? null,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calls, type CallDefinition } from '@tradeport/contracts';
 import { findLedgerMismatches, postToLedger } from '../src/services/ledger';
+import { liveAccountOf, setAccount } from './helpers/accounts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, FEED_TOKEN, startApp, type TestApp } from './helpers/app';
 import { Client, fund, paymentAccount, signedInTrader, US, type TraderOptions } from './helpers/client';
 
@@ -128,9 +129,10 @@ describe('admin back office', () => {
       const wd = await trader.client.post(ADD_WITHDRAWAL, { withdrawalsAmount: '100.25', paymentAccount: 'IBAN' });
       await admin.post(DECIDE_WITHDRAWAL, { withdrawals_id: wd.body.id, status: 1 });
       await trader.client.post(ADD_WITHDRAWAL, { withdrawalsAmount: '50', paymentAccount: 'IBAN' }); // pending: not counted
+      const accountId = (await liveAccountOf(t.ctx.db, trader.id)).id;
       await t.ctx.db.transaction().execute(async (trx) => {
-        await postToLedger(trx, { userId: trader.id, kind: 'credit', amountCents: 2_500, refType: 'test', refId: `credit-${trader.id}`, memo: 'bonus', at: t.clock.now() });
-        await postToLedger(trx, { userId: trader.id, kind: 'adjustment', amountCents: -30, refType: 'test', refId: `adj-${trader.id}`, memo: 'fee', at: t.clock.now() });
+        await postToLedger(trx, { accountId, userId: trader.id, kind: 'credit', amountCents: 2_500, refType: 'test', refId: `credit-${trader.id}`, memo: 'bonus', at: t.clock.now() });
+        await postToLedger(trx, { accountId, userId: trader.id, kind: 'adjustment', amountCents: -30, refType: 'test', refId: `adj-${trader.id}`, memo: 'fee', at: t.clock.now() });
       });
 
       const row = await traderRow(trader.id);
@@ -141,12 +143,12 @@ describe('admin back office', () => {
       assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);
 
       // The cached column is not what the table shows: the ledger is.
-      const cached = await t.ctx.db.selectFrom('users').select('balance_cents').where('id', '=', trader.id).executeTakeFirstOrThrow();
-      await t.ctx.db.updateTable('users').set({ balance_cents: 123_456_789 }).where('id', '=', trader.id).execute();
+      const cached = await liveAccountOf(t.ctx.db, trader.id);
+      await setAccount(t.ctx.db, trader.id, { balance_cents: 123_456_789 });
       try {
         assert.equal((await traderRow(trader.id)).balance, '200.00');
       } finally {
-        await t.ctx.db.updateTable('users').set({ balance_cents: cached.balance_cents }).where('id', '=', trader.id).execute();
+        await setAccount(t.ctx.db, trader.id, { balance_cents: cached.balanceCents });
       }
     });
 
@@ -660,10 +662,13 @@ describe('admin back office', () => {
         '/dashboard/admin/getPaymentGetways.php',
         '/dashboard/admin/getPendingDeposite.php',
         '/dashboard/admin/getPendingWithdrawal.php',
+        '/dashboard/admin/getTraderAccounts.php',
         '/dashboard/admin/getTraderDetails.php',
         '/dashboard/admin/getTraders.php',
         '/dashboard/admin/getWithdrawalRisk.php',
         '/dashboard/admin/modifyTraderOrder.php',
+        '/dashboard/admin/resetDemoAccount.php',
+        '/dashboard/admin/setAccountState.php',
       ]);
     });
 

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/storage/db';
 import { migrateToLatest, migratorFor } from '../src/storage/migrate';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, restartableDatabase, startApp, type TestApp } from './helpers/app';
+import { liveAccountOf } from './helpers/accounts';
 import { Client, type SignedInTrader } from './helpers/client';
 import { ASK, BID, assertFailure, eventually, push, recordEvents, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
@@ -139,9 +140,11 @@ describe('back office exports', () => {
 
   test('money requests: every match, across the batches it is read in, once each and newest first', async () => {
     const gateway = desk.gateway;
+    const annAccountId = (await liveAccountOf(t.ctx.db, ann.id)).id;
     const rows = Array.from({ length: 2_345 }, (_, i) => ({
       kind: 'deposit' as const,
       user_id: ann.id,
+      account_id: annAccountId,
       payment_account_id: gateway,
       account_ref: `bulk-${i}`,
       amount_cents: 100 + i,
@@ -174,7 +177,8 @@ describe('back office exports', () => {
     assert.equal((await desk.admin.post(calls.editStatusTrades.path, { traders_id: ann.id, ticket: opened.body.ticket })).status, 200);
     // Many more, written straight into the table (closed long ago: the engine never sees them).
     const closedAt = START - 5 * DAY;
-    const bulk = Array.from({ length: 1_234 }, (_, i) => ({ user_id: bob.id, symbol: 'BTCUSD', side: 'sell' as const, volume: 0.01, open_price: 60000, stop_loss: 0, take_profit: 0, comment: '', opened_at: closedAt - DAY, swap_cents: 0, status: 'closed' as const, close_price: 59990, closed_at: closedAt + i, close_reason: 'manual' as const, profit_cents: 10, closed_by: bob.id }));
+    const bobAccountId = (await liveAccountOf(t.ctx.db, bob.id)).id;
+    const bulk = Array.from({ length: 1_234 }, (_, i) => ({ user_id: bob.id, account_id: bobAccountId, symbol: 'BTCUSD', side: 'sell' as const, volume: 0.01, open_price: 60000, stop_loss: 0, take_profit: 0, comment: '', opened_at: closedAt - DAY, swap_cents: 0, status: 'closed' as const, close_price: 59990, closed_at: closedAt + i, close_reason: 'manual' as const, profit_cents: 10, closed_by: bob.id }));
     for (let i = 0; i < bulk.length; i += 200) await t.ctx.db.insertInto('positions').values(bulk.slice(i, i + 200)).execute();
 
     const base = calls.exportClosedTrades.path;
@@ -204,7 +208,7 @@ describe('back office exports', () => {
     const close = all.records.find((r) => r.Action === 'position.close')!;
     assert.deepEqual([close.Actor, close['Target type'], close['Trader ID'], close['Trader email']], ['admin@tradeport.test', 'position', String(ann.id), ann.email]);
     assert.equal(close['Trader name'], `'=HYPERLINK("http://evil.example","x") Ames`);
-    assert.deepEqual(JSON.parse(close.Before!), { status: 'open', userId: ann.id });
+    assert.deepEqual(JSON.parse(close.Before!), { status: 'open', userId: ann.id, accountId: (await liveAccountOf(t.ctx.db, ann.id)).id });
     assert.equal(JSON.parse(close.After!).profit, '10.00');
     assert.match(close['Time (UTC)']!, SPREADSHEET_TIME);
     const bank = all.records.find((r) => r.Action === 'payment_account.add')!;
@@ -469,7 +473,7 @@ describe("a trader's pending orders from the back office", () => {
       const row = await orderOf(ann.client, orderId);
       assert.deepEqual([row.price, row.stopLoss, row.takeProfit, row.expiration, row.status], [1.0985, 1.096, 1.105, new Date(expiration).toISOString(), 'pending']);
       const event = await eventually('order.updated for the owner', async () => events.find((e) => e.type === 'order.updated' && e.orderId === orderId));
-      assert.deepEqual(event, { type: 'order.updated', userId: ann.id, orderId, status: 'pending', reason: 'Modified by the back office', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1 });
+      assert.deepEqual(event, { type: 'order.updated', userId: ann.id, accountId: (await liveAccountOf(t.ctx.db, ann.id)).id, orderId, status: 'pending', reason: 'Modified by the back office', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1 });
       const [entry] = (await desk.admin.get(`${calls.getAuditLog.path}?action=order.modify`)).body.data;
       assert.deepEqual([entry.targetType, entry.targetId, entry.targetUser.id, entry.actorEmail], ['order', String(orderId), ann.id, 'admin@tradeport.test']);
       assert.deepEqual(entry.before, { price: 1.099, stopLoss: 1.095, takeProfit: 0, expiration: null });
@@ -516,7 +520,7 @@ describe("a trader's pending orders from the back office", () => {
       const row = await orderOf(bob.client, orderId);
       assert.deepEqual([row.status, row.reason], ['cancelled', 'Cancelled by the back office']);
       const event = await eventually('order.updated (cancelled)', async () => events.find((e) => e.type === 'order.updated' && e.orderId === orderId));
-      assert.deepEqual(event, { type: 'order.updated', userId: bob.id, orderId, status: 'cancelled', reason: 'Cancelled by the back office', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 0.1 });
+      assert.deepEqual(event, { type: 'order.updated', userId: bob.id, accountId: (await liveAccountOf(t.ctx.db, bob.id)).id, orderId, status: 'cancelled', reason: 'Cancelled by the back office', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 0.1 });
       const audited = (await desk.admin.get(`${calls.getAuditLog.path}?action=order.cancel&subjectId=${bob.id}`)).body.data;
       assert.equal(audited.length, 1);
       assert.deepEqual([audited[0].before, audited[0].after], [{ status: 'pending' }, { status: 'cancelled' }]);

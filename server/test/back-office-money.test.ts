@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { findLedgerMismatches, ledgerReport } from '../src/services/ledger';
 import { openDatabase } from '../src/storage/db';
 import { migrateToLatest, migratorFor } from '../src/storage/migrate';
+import { liveAccountOf, setAccount } from './helpers/accounts';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import { Client, fund, paymentAccount, signedInAdmin, signedInTrader, type SignedInTrader } from './helpers/client';
 import { assertFailure, closePosition, margins, openPosition, openTrades, push, recordEvents, roomyLimits } from './helpers/trading';
@@ -73,8 +74,8 @@ function deskHelpers(d: () => Desk) {
   };
   const operate = (body: object, headers: Record<string, string> = {}) => d().admin.post(ADD_OP, body, headers);
   const buckets = async (userId: number) => {
-    const row = await d().t.ctx.db.selectFrom('users').select(['balance_cents', 'credit_cents']).where('id', '=', userId).executeTakeFirstOrThrow();
-    return { balance: Number(row.balance_cents), credit: Number(row.credit_cents) };
+    const account = await liveAccountOf(d().t.ctx.db, userId);
+    return { balance: account.balanceCents, credit: account.creditCents };
   };
   const count = async (table: 'balance_operations' | 'ledger_entries' | 'audit_log' | 'money_request_notes') => Number((await d().t.ctx.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
   return { funded, operate, buckets, count };
@@ -94,6 +95,7 @@ describe('balance adjustments and credit', () => {
   test('an adjustment moves the balance by its signed amount: one adjustment ledger entry with its record, audited, and shown to the trader with its reason', async () => {
     const { t, admin } = desk;
     const trader = await funded('1000.00');
+    const account = await liveAccountOf(t.ctx.db, trader.id);
     const events = recordEvents(t, trader.id);
     try {
       const up = await operate({ traders_id: trader.id, type: 'adjustment', amount: '25.50', reason: 'Refund of a wire fee' });
@@ -143,15 +145,15 @@ describe('balance adjustments and credit', () => {
       assert.equal(entry.targetId, String(trader.id));
       assert.equal(entry.targetUser?.id, trader.id);
       assert.deepEqual(entry.before, { balance: '1025.50' });
-      assert.deepEqual(entry.after, { balance: '925.50', amount: '-100.00', reason: 'Duplicate deposit #7 reversed', operation: down.body.id });
+      assert.deepEqual(entry.after, { balance: '925.50', amount: '-100.00', reason: 'Duplicate deposit #7 reversed', operation: down.body.id, account: account.number });
 
       // The trader's devices hear of it with the amount and the reason.
       await flush();
       assert.deepEqual(
         events.events.filter((e) => e.type === 'balance.changed'),
         [
-          { type: 'balance.changed', userId: trader.id, balance: '1025.50', credit: '0.00', reason: 'adjustment', amount: '25.50', memo: 'Refund of a wire fee' },
-          { type: 'balance.changed', userId: trader.id, balance: '925.50', credit: '0.00', reason: 'adjustment', amount: '-100.00', memo: 'Duplicate deposit #7 reversed' },
+          { type: 'balance.changed', userId: trader.id, accountId: account.id, balance: '1025.50', credit: '0.00', reason: 'adjustment', amount: '25.50', memo: 'Refund of a wire fee' },
+          { type: 'balance.changed', userId: trader.id, accountId: account.id, balance: '925.50', credit: '0.00', reason: 'adjustment', amount: '-100.00', memo: 'Duplicate deposit #7 reversed' },
         ],
       );
     } finally {
@@ -274,7 +276,7 @@ describe('balance adjustments and credit', () => {
       await flush();
       assert.deepEqual(
         events.events.filter((e) => e.type === 'account.marginCall'),
-        [{ type: 'account.marginCall', userId: trader.id, marginLevel: '98.18', equity: '1080.00', margin: '1100.00' }],
+        [{ type: 'account.marginCall', userId: trader.id, accountId: (await liveAccountOf(t.ctx.db, trader.id)).id, marginLevel: '98.18', equity: '1080.00', margin: '1100.00' }],
       );
 
       // 180 / 1,100 = 16.36%: stop-out closes the position.
@@ -351,27 +353,28 @@ describe('npm run ledger:check', () => {
 
       const green = await ledgerCheck(db.url);
       assert.equal(green.code, 0, green.out);
-      // The bootstrap admin and the trader; the deposit and the adjustment move the balance, two entries the credit.
-      assert.match(green.out, /Ledger check passed: 2 accounts; every balance equals the sum of its 2 balance entries, every credit the sum of its 2 credit entries, no credit is below zero, and every balance operation is posted once\./);
+      // The trader's live account (the bootstrap admin holds none); the deposit and the adjustment move the balance, two entries the credit.
+      assert.match(green.out, /Ledger check passed: 1 trading accounts \(live and demo\); every balance equals the sum of its 2 balance entries, every credit the sum of its 2 credit entries, no credit is below zero, every balance operation is posted once, and every entry names an account of its holder\./);
 
       const handle = openDatabase(db.url);
       try {
-        await handle.db.updateTable('users').set({ credit_cents: sql`credit_cents + 1` }).where('id', '=', traderId).execute();
+        const accountId = (await liveAccountOf(handle.db, traderId)).id;
+        await handle.db.updateTable('trading_accounts').set({ credit_cents: sql`credit_cents + 1` }).where('id', '=', accountId).execute();
         const tampered = await ledgerCheck(db.url);
         assert.equal(tampered.code, 1, tampered.out);
-        assert.match(tampered.out, new RegExp(`user ${traderId}: credit 10001 cents, but its credit entries sum to 10000`));
+        assert.match(tampered.out, new RegExp(`account ${accountId} \\(user ${traderId}\\): credit 10001 cents, but its credit entries sum to 10000`));
         assert.doesNotMatch(tampered.out, /balance \d+ cents, but/, 'the balance still adds up');
 
-        await handle.db.updateTable('users').set({ credit_cents: -5 }).where('id', '=', traderId).execute();
-        await handle.db.insertInto('ledger_entries').values({ user_id: traderId, kind: 'credit', amount_cents: -10_005, balance_after_cents: -5, ref_type: 'test', ref_id: 'negative', memo: '', created_at: 1 }).execute();
+        await setAccount(handle.db, traderId, { credit_cents: -5 });
+        await handle.db.insertInto('ledger_entries').values({ user_id: traderId, account_id: accountId, kind: 'credit', amount_cents: -10_005, balance_after_cents: -5, ref_type: 'test', ref_id: 'negative', memo: '', created_at: 1 }).execute();
         const negative = await ledgerCheck(db.url);
         assert.equal(negative.code, 1, negative.out);
-        assert.match(negative.out, new RegExp(`user ${traderId}: credit -5 cents is below zero`));
+        assert.match(negative.out, new RegExp(`account ${accountId} \\(user ${traderId}\\): credit -5 cents is below zero`));
         assert.doesNotMatch(negative.out, /entries sum to/, 'the sums agree again');
 
-        await handle.db.updateTable('users').set({ credit_cents: 10_000 }).where('id', '=', traderId).execute();
+        await setAccount(handle.db, traderId, { credit_cents: 10_000 });
         await handle.db.deleteFrom('ledger_entries').where('ref_id', '=', 'negative').execute();
-        const op = await handle.db.insertInto('balance_operations').values({ user_id: traderId, kind: 'adjustment', amount_cents: 100, reason: 'never posted', created_by: traderId, created_at: 1 }).returning('id').executeTakeFirstOrThrow();
+        const op = await handle.db.insertInto('balance_operations').values({ user_id: traderId, account_id: accountId, kind: 'adjustment', amount_cents: 100, reason: 'never posted', created_by: traderId, created_at: 1 }).returning('id').executeTakeFirstOrThrow();
         const unposted = await ledgerCheck(db.url);
         assert.equal(unposted.code, 1, unposted.out);
         assert.match(unposted.out, new RegExp(`user ${traderId}: adjustment operation #${op.id} has no ledger entry for its amount`));
@@ -413,7 +416,7 @@ describe('reject reasons and internal notes', () => {
       await flush();
       assert.deepEqual(
         events.events.filter((e) => e.type === 'moneyRequest.updated'),
-        [{ type: 'moneyRequest.updated', userId: trader.id, requestId: id, kind: 'withdrawal', status: '2', amount: '120.00', reason: 'The account holder name does not match your profile.' }],
+        [{ type: 'moneyRequest.updated', userId: trader.id, accountId: (await liveAccountOf(t.ctx.db, trader.id)).id, requestId: id, kind: 'withdrawal', status: '2', amount: '120.00', reason: 'The account holder name does not match your profile.' }],
       );
     } finally {
       events.stop();
@@ -565,16 +568,19 @@ describe('migration 0015: balance operations, reject reasons, notes', () => {
         .executeTakeFirstOrThrow();
       const request = await db
         .insertInto('money_requests')
-        .values({ kind: 'withdrawal', user_id: user.id, payment_account_id: null, account_ref: 'IBAN 2', amount_cents: 2_500, status: '2', created_at: now, decided_at: now + 1, decided_by: user.id })
+        // The schema of 0014: no trading accounts yet, so no account_id.
+        .values({ kind: 'withdrawal', user_id: user.id, payment_account_id: null, account_ref: 'IBAN 2', amount_cents: 2_500, status: '2', created_at: now, decided_at: now + 1, decided_by: user.id } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       const before = await db.selectFrom('money_requests').selectAll().execute();
 
       assert.equal((await migrateToLatest(handle))[0], '0015-adjustments-credit-notes');
-      assert.deepEqual(await db.selectFrom('money_requests').selectAll().execute(), before.map((r) => ({ ...r, reject_reason: null })));
+      // Migrating on to the latest schema also gives the trader a live account (0021), which the request then names.
+      const accountId = (await liveAccountOf(db, user.id)).id;
+      assert.deepEqual(await db.selectFrom('money_requests').selectAll().execute(), before.map((r) => ({ ...r, reject_reason: null, account_id: accountId })));
       await db.insertInto('money_request_notes').values({ request_id: request.id, author_id: user.id, note: 'kept', created_at: now }).execute();
       await assert.rejects(db.insertInto('money_request_notes').values({ request_id: 999_999, author_id: user.id, note: 'orphan', created_at: now }).execute(), 'a note needs its request');
-      const op = { user_id: user.id, kind: 'credit' as const, amount_cents: 100, reason: 'r', created_by: user.id, created_at: now };
+      const op = { user_id: user.id, account_id: accountId, kind: 'credit' as const, amount_cents: 100, reason: 'r', created_by: user.id, created_at: now };
       await db.insertInto('balance_operations').values(op).execute();
       await assert.rejects(db.insertInto('balance_operations').values({ ...op, amount_cents: 0 }).execute(), 'no zero operation');
       await assert.rejects(db.insertInto('balance_operations').values({ ...op, kind: 'gift' as never }).execute(), 'only the two kinds');

@@ -4,6 +4,7 @@ import { calls, type CallDefinition } from '@tradeport/contracts';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { FEED_TOKEN, startApp, type TestApp } from './helpers/app';
+import { liveAccountOf } from './helpers/accounts';
 import { Client, fund, paymentAccount, registrationBody, signedInAdmin, signedInTrader } from './helpers/client';
 
 /** What the test client answers (its body is loosely typed on purpose). */
@@ -96,6 +97,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     const placed = await trader.client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'Buy Limit', volume: 0.01, price: 1.05 });
     orderId = placed.body.orderId;
     assert.ok(orderId > 0, JSON.stringify(placed.body));
+    const traderAccount = (await liveAccountOf(t.ctx.db, trader.id)).id;
+    const victimAccount = (await liveAccountOf(t.ctx.db, victim.id)).id;
     validBodies = {
       login: () => ({ email: victim.email, password: victim.password }),
       registration: () => registrationBody(),
@@ -133,6 +136,11 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       addBalanceOperation: () => ({ traders_id: victim.id, type: 'adjustment', amount: '1.00', reason: 'Goodwill' }),
       addMoneyRequestNote: () => ({ requestId: withdrawalId, note: 'Checked by phone.' }),
       editFavourites: () => ({ symbol: 'EURUSD', favourite: true }),
+      openAccount: () => ({ kind: 'demo' }),
+      resetDemoAccount: () => ({ accountId: traderAccount }),
+      transferFunds: () => ({ fromAccountId: traderAccount, toAccountId: victimAccount, amount: '1.00' }),
+      setAccountState: () => ({ accountId: victimAccount, state: 'active' }),
+      adminResetDemoAccount: () => ({ accountId: victimAccount }),
     };
   });
   after(() => t.close());
@@ -147,11 +155,12 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   /** Everything a refused call must leave alone. Sessions and last-seen times are left out on purpose. */
   async function snapshot() {
     const db = t.ctx.db;
-    const count = async (table: 'users' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions' | 'orders' | 'balance_operations' | 'money_request_notes') =>
+    const count = async (table: 'users' | 'trading_accounts' | 'money_requests' | 'ledger_entries' | 'payment_accounts' | 'activity_log' | 'audit_log' | 'idempotency_keys' | 'login_throttle' | 'positions' | 'orders' | 'balance_operations' | 'money_request_notes' | 'transfers') =>
       Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     return {
       counts: {
         users: await count('users'),
+        trading_accounts: await count('trading_accounts'),
         money_requests: await count('money_requests'),
         ledger_entries: await count('ledger_entries'),
         payment_accounts: await count('payment_accounts'),
@@ -163,12 +172,15 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
         orders: await count('orders'),
         balance_operations: await count('balance_operations'),
         money_request_notes: await count('money_request_notes'),
+        transfers: await count('transfers'),
       },
       users: await db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'first_name', 'last_name', 'phone_no', 'country_id', 'date_of_birth', 'nationality', 'is_active', 'balance_cents', 'credit_cents'])
+        .select(['id', 'email', 'password_hash', 'first_name', 'last_name', 'phone_no', 'country_id', 'date_of_birth', 'nationality', 'is_active'])
         .orderBy('id')
         .execute(),
+      // Balances, credit and leverage live on the trading accounts.
+      trading_accounts: await db.selectFrom('trading_accounts').selectAll().orderBy('id').execute(),
       money_requests: await db.selectFrom('money_requests').selectAll().orderBy('id').execute(),
       ledger_entries: await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(),
       payment_accounts: await db.selectFrom('payment_accounts').selectAll().orderBy('id').execute(),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { calls, type AccountEvent } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, type StartOptions, type TestApp } from './helpers/app';
 import { eventually, history, openPosition, openTrades, pushTicks, recordEvents, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
@@ -91,7 +92,8 @@ describe('execution only in session, at a fresh price', () => {
         await sweep(t);
         assert.deepEqual((await openTrades(client)).map((r) => r.ticket), [aapl]);
         const blocked = rec.events.filter((e) => e.type === 'account.stopOut');
-        assert.deepEqual(blocked, [{ type: 'account.stopOut', userId: id, marginLevel: '50.00', ticket: null, notClosable: [{ ticket: aapl, symbol: 'AAPL', reason: 'market-closed' }] }]);
+        const accountId = (await liveAccountOf(t.ctx.db, id)).id;
+        assert.deepEqual(blocked, [{ type: 'account.stopOut', userId: id, accountId, marginLevel: '50.00', ticket: null, notClosable: [{ ticket: aapl, symbol: 'AAPL', reason: 'market-closed' }] }]);
 
         t.clock.set(THU_STOCKS_OPEN);
         await pushTicks(t, [{ symbol: 'AAPL', bid: 175, ask: 175.02 }]);

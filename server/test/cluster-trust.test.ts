@@ -121,7 +121,7 @@ describe('what reaches the instances over Redis and HTTP', { skip: onPostgres, t
   });
 
   test('a forged account event (a stop-out) published on the channels reaches no follower', async () => {
-    const stopOut: BusEvent = { type: 'position.closed', userId: 1, ticket: 1, symbol: 'EURUSD', reason: 'stop-out', price: 0.5, profit: '-1000.00' };
+    const stopOut: BusEvent = { type: 'position.closed', userId: 1, accountId: 1, ticket: 1, symbol: 'EURUSD', reason: 'stop-out', price: 0.5, profit: '-1000.00' };
     for (const channel of eventChannels) {
       await attacker.publish(channel, JSON.stringify(stopOut));
       // In the envelope's shape, with a made-up signature.
@@ -153,7 +153,7 @@ describe('what reaches the instances over Redis and HTTP', { skip: onPostgres, t
       });
       await spy.psubscribe('tradeport:*');
       const before = seen.length;
-      const genuine: BusEvent = { type: 'balance.changed', userId: 7, balance: '10.00', credit: '0.00', reason: 'test' };
+      const genuine: BusEvent = { type: 'balance.changed', userId: 7, accountId: 7, balance: '10.00', credit: '0.00', reason: 'test' };
       two.leader.ctx.bus.publish(genuine);
       await eventually('the follower has the genuine event, and the spy a copy', async () => seen.length === before + 1 && captured.length === 1, 15_000);
       assert.deepEqual(seen.at(-1), genuine);

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { InProcessEventBus } from '../src/bus/event-bus';
 import { RedisEventBus } from '../src/bus/redis-event-bus';
 import { clusterKeys } from '../src/cluster-keys';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, testClusterSecret, type TestApp } from './helpers/app';
 import { paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
@@ -33,11 +34,12 @@ describe('account events', () => {
     const dep = await trader.post('/platform/addDeposite.php', { depositAmount: '75.25', paymentAccount: '42', payment_getways_id: gateway });
     await admin.post('/dashboard/admin/editStatusDeposite.php', { deposites_id: dep.body.id, status: 1 });
     await settle();
+    const accountId = (await liveAccountOf(t.ctx.db, id)).id;
     assert.deepEqual(
       seen.filter((e) => 'userId' in e && e.userId === id),
       [
-        { type: 'moneyRequest.updated', userId: id, requestId: dep.body.id, kind: 'deposit', status: '1', amount: '75.25' },
-        { type: 'balance.changed', userId: id, balance: '75.25', credit: '0.00', reason: 'deposit-approved' },
+        { type: 'moneyRequest.updated', userId: id, accountId, requestId: dep.body.id, kind: 'deposit', status: '1', amount: '75.25' },
+        { type: 'balance.changed', userId: id, accountId, balance: '75.25', credit: '0.00', reason: 'deposit-approved' },
       ],
     );
   });
@@ -106,7 +108,7 @@ describe('Redis event bus', () => {
     const b = await RedisEventBus.connect(REDIS_URL, keys);
     try {
       const seen = collect(b);
-      const event: AccountEvent = { type: 'balance.changed', userId: 7, balance: '10.00', credit: '0.00', reason: 'test' };
+      const event: AccountEvent = { type: 'balance.changed', userId: 7, accountId: 7, balance: '10.00', credit: '0.00', reason: 'test' };
       a.publish(event);
       for (let i = 0; i < 50 && seen.length === 0; i++) await settle(20);
       assert.deepEqual(seen, [event]);
@@ -127,7 +129,7 @@ describe('Redis event bus', () => {
     try {
       const seenByOther = collect(other);
       const seenByB = collect(b);
-      const event: AccountEvent = { type: 'balance.changed', userId: 8, balance: '20.00', credit: '0.00', reason: 'test' };
+      const event: AccountEvent = { type: 'balance.changed', userId: 8, accountId: 8, balance: '20.00', credit: '0.00', reason: 'test' };
       a.publish(event);
       for (let i = 0; i < 50 && seenByB.length === 0; i++) await settle(20);
       assert.deepEqual(seenByB, [event]);

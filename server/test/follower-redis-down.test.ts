@@ -34,8 +34,8 @@ async function written(t: TestApp): Promise<string> {
     const { rows: r } = await sql<{ j: unknown }>`select json_agg(t order by t::text) as j from ${sql.table(table)} t`.execute(t.ctx.db);
     rows.push([table, r[0]?.j]);
   }
-  const users = await t.ctx.db.selectFrom('users').select(['id', 'balance_cents']).orderBy('id').execute();
-  return JSON.stringify([rows, users]);
+  const accounts = await t.ctx.db.selectFrom('trading_accounts').select(['id', 'balance_cents']).orderBy('id').execute();
+  return JSON.stringify([rows, accounts]);
 }
 
 describe('a follower while Redis is down', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
+import { liveAccountOf } from './helpers/accounts';
 import { Client } from './helpers/client';
 import { eventually, openPosition, push, tradingDesk } from './helpers/trading';
 import { startLeaderAndFollower } from './helpers/two-instances';
@@ -48,8 +49,8 @@ describe('withdrawals sent to a follower', { skip: PG.startsWith('postgres') ? f
       const approval = await admin.post(calls.editStatusWithdrawal.path, { withdrawals_id: pending.body.id, status: 1 });
       assert.ok(approval.status >= 400 && approval.status < 500, `refused, not retryable: ${approval.status} ${JSON.stringify(approval.body)}`);
       assert.equal(approval.body.status, 'Failure', JSON.stringify(approval.body));
-      const { balance_cents } = await leader.ctx.db.selectFrom('users').select('balance_cents').where('id', '=', trader.id).executeTakeFirstOrThrow();
-      assert.equal(Number(balance_cents), 100_000, 'no money left the account');
+      const { balanceCents } = await liveAccountOf(leader.ctx.db, trader.id);
+      assert.equal(balanceCents, 100_000, 'no money left the account');
     } finally {
       await close();
     }

@@ -207,7 +207,8 @@ describe('ledger invariants under random money traffic (property)', () => {
     // ------------------------------------------------ invariants after the run
     const db = t.ctx.db;
     const ids = traders.map((x) => x.id);
-    const users = await db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).where('id', 'in', ids).execute();
+    // Each trader's live account (the one sign-up opened, and the only one they hold here).
+    const accounts = await db.selectFrom('trading_accounts').select(['user_id', 'balance_cents', 'credit_cents']).where('user_id', 'in', ids).where('kind', '=', 'live').orderBy('id').execute();
     const entries = await db.selectFrom('ledger_entries').selectAll().where('user_id', 'in', ids).orderBy('id').execute();
     const rows = await db.selectFrom('money_requests').select(['id', 'kind', 'user_id', 'amount_cents', 'status']).where('user_id', 'in', ids).orderBy('id').execute();
     const traderRows = (await admin.get('/dashboard/admin/getTraders.php')).body.data as { id: number; balance: string; totalDeposite: string; totalWithdrawals: string }[];
@@ -229,10 +230,10 @@ describe('ledger invariants under random money traffic (property)', () => {
       const tableWithdrawals = rows.filter((r) => r.user_id === trader.id && r.kind === 'withdrawal' && r.status === '1').reduce((s, r) => s + Number(r.amount_cents), 0);
       assert.equal(tableDeposits - tableWithdrawals, expected, `trader ${i}: approved requests in money_requests`);
 
-      const user = users.find((u) => u.id === trader.id)!;
-      assert.equal(Number(user.balance_cents), expected, `trader ${i}: users.balance_cents`);
-      assert.equal(Number(user.credit_cents), 0);
-      assert.ok(Number(user.balance_cents) >= 0, `trader ${i}: negative balance`);
+      const account = accounts.find((a) => a.user_id === trader.id)!;
+      assert.equal(Number(account.balance_cents), expected, `trader ${i}: trading_accounts.balance_cents`);
+      assert.equal(Number(account.credit_cents), 0);
+      assert.ok(Number(account.balance_cents) >= 0, `trader ${i}: negative balance`);
 
       const mineEntries = entries.filter((e) => e.user_id === trader.id);
       assert.equal(mineEntries.reduce((s, e) => s + Number(e.amount_cents), 0), expected, `trader ${i}: sum of ledger entries`);
@@ -278,7 +279,7 @@ describe('ledger invariants under random money traffic (property)', () => {
     ctx.diagnostic(`commands exercised: ${JSON.stringify(seen)}`);
     // The generators must actually reach the interesting cases, or the property proves little.
     assert.ok(seen.approved > 0 && seen.rejected > 0 && seen.repeats > 0 && seen.racesOnPending > 0 && seen.withdrawals > 0, JSON.stringify(seen));
-    const negative = await t.ctx.db.selectFrom('users').select(['id', 'balance_cents']).where('balance_cents', '<', 0).execute();
+    const negative = await t.ctx.db.selectFrom('trading_accounts').select(['id', 'balance_cents']).where('balance_cents', '<', 0).execute();
     assert.deepEqual(negative, []);
     assert.ok(allTraderIds.length >= 50);
   });

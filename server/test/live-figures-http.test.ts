@@ -5,6 +5,7 @@ import Decimal from 'decimal.js';
 import { marginUsd, profitUsd, type PriceLookup } from '@tradeport/trading-math';
 import { formatCents, roundToCents } from '../src/domain/money';
 import { accountStateOf } from '../src/trading/account-figures';
+import { liveAccountOf, setAccount } from './helpers/accounts';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client, SignedInTrader } from './helpers/client';
 import { openPosition, pushTicks, tradingDesk, type Tick } from './helpers/trading';
@@ -52,7 +53,7 @@ describe('live figures: the same texts as the trading math makes afresh of the b
   async function expected() {
     const book = t.app.market.book;
     const prices: PriceLookup = (symbol) => book.get(symbol);
-    const user = await t.ctx.db.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', trader.id).executeTakeFirstOrThrow();
+    const account = await liveAccountOf(t.ctx.db, trader.id);
     const rows = (await trader.client.get(calls.getTrades.path)).body.data as { ticket: number; symbol: string; type: 'Buy' | 'Sell'; volume: number; orginalPrice: number; swap: string }[];
     const held = rows.map((r) => {
       const instrument = book.instruments.get(r.symbol)!;
@@ -60,11 +61,11 @@ describe('live figures: the same texts as the trading math makes afresh of the b
       return {
         ticket: r.ticket,
         profit: profitUsd(side, r.volume, r.orginalPrice, book.get(r.symbol)!, instrument, prices),
-        margin: marginUsd(r.volume, r.orginalPrice, user.leverage, instrument, prices),
+        margin: marginUsd(r.volume, r.orginalPrice, account.leverage, instrument, prices),
         swapCents: Number(new Decimal(r.swap).times(100)),
       };
     });
-    const a = accountStateOf(user.balance_cents, user.credit_cents, user.leverage, held);
+    const a = accountStateOf(account.balanceCents, account.creditCents, account.leverage, held);
     const cents = (d: Decimal) => formatCents(roundToCents(d.toString()));
     return {
       figures: { totalMargin: cents(a.margin), balance: formatCents(a.balanceCents), credit: formatCents(a.creditCents), profit: cents(a.floating), equity: cents(a.equity), freeMargin: cents(a.freeMargin), marginLevel: a.marginLevel.toFixed(2) },
@@ -134,12 +135,12 @@ describe('live figures: the same texts as the trading math makes afresh of the b
   });
 
   test('at a leverage of 33 (margins that do not end in decimals), after every random tick', async () => {
-    await t.ctx.db.updateTable('users').set({ leverage: 33 }).where('id', '=', trader.id).execute();
+    await setAccount(t.ctx.db, trader.id, { leverage: 33 });
     await moveAll(25, 'leverage 33');
   });
 
   test('with no position converting through a price division, the figures still match', async () => {
-    await t.ctx.db.updateTable('users').set({ leverage: 100 }).where('id', '=', trader.id).execute();
+    await setAccount(t.ctx.db, trader.id, { leverage: 100 });
     const jpy = ((await trader.client.get(calls.getTrades.path)).body.data as { ticket: number; symbol: string }[]).find((r) => r.symbol === 'USDJPY');
     assert.ok(jpy);
     assert.equal((await trader.client.post(calls.updateTrades.path, { ticket: jpy.ticket })).status, 200);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TestApp } from './helpers/app';
+import { liveAccountOf, setAccount } from './helpers/accounts';
 import { openPosition, push, recordEvents, roomyLimits, withTradingDesk } from './helpers/trading';
 
 /**
@@ -36,10 +37,11 @@ describe('balance events out of order', () => {
 
         // Another instance committed a withdrawal (2000 → 1500) and its event arrives; then, late,
         // the event of an older change (balance 2000) that was committed before it.
-        await t.ctx.db.updateTable('users').set({ balance_cents: 150_000 }).where('id', '=', trader.id).execute();
-        t.ctx.bus.publish({ type: 'balance.changed', userId: trader.id, balance: '1500.00', credit: '0.00', reason: 'withdrawal-approved' });
+        const account = await liveAccountOf(t.ctx.db, trader.id);
+        await setAccount(t.ctx.db, trader.id, { balance_cents: 150_000 });
+        t.ctx.bus.publish({ type: 'balance.changed', userId: trader.id, accountId: account.id, balance: '1500.00', credit: '0.00', reason: 'withdrawal-approved' });
         await flush();
-        t.ctx.bus.publish({ type: 'balance.changed', userId: trader.id, balance: '2000.00', credit: '0.00', reason: 'deposit-approved' });
+        t.ctx.bus.publish({ type: 'balance.changed', userId: trader.id, accountId: account.id, balance: '2000.00', credit: '0.00', reason: 'deposit-approved' });
         await flush();
 
         // Equity 1480, margin 1100: 134.55%, under the call level, with no tick.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
+import { liveAccountOf, setAccount } from './helpers/accounts';
 import type { TestApp } from './helpers/app';
 import { margins, openPosition, openTrades, push, recordEvents, roomyLimits, withTradingDesk } from './helpers/trading';
 
@@ -74,7 +75,7 @@ describe('margin sweep screening', () => {
         assert.equal((await margins(trader.client)).marginLevel, '134.55');
         assert.deepEqual(
           rec.events.filter((e) => e.type === 'account.marginCall'),
-          [{ type: 'account.marginCall', userId: trader.id, marginLevel: '134.55', equity: '1480.00', margin: '1100.00' }],
+          [{ type: 'account.marginCall', userId: trader.id, accountId: (await liveAccountOf(t.ctx.db, trader.id)).id, marginLevel: '134.55', equity: '1480.00', margin: '1100.00' }],
         );
       } finally {
         rec.stop();
@@ -119,7 +120,7 @@ describe('margin sweep screening', () => {
 
       // As if written by another process whose event never arrived: 5000 → 600 USD. Equity 580,
       // margin 1100: 52.73%; then a tick to bid 1.0990 takes it to 43.67%, below the 50% stop-out.
-      await t.ctx.db.updateTable('users').set({ balance_cents: 60_000 }).where('id', '=', trader.id).execute();
+      await setAccount(t.ctx.db, trader.id, { balance_cents: 60_000 });
       await push(t, 'EURUSD', 1.099, 1.0992);
       t.clock.advance(5_000);
       const r = await sweep(t);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches, postToLedger } from '../src/services/ledger';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, type TestApp } from './helpers/app';
 import { Client, fund, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
@@ -548,8 +549,9 @@ describe('money requests', () => {
       const wd = await trader.post(ADD_WITHDRAWAL, { withdrawalsAmount: '80', paymentAccount: 'IBAN 1' });
       assert.equal(wd.status, 200);
       // The balance drops after the request was made (as a trading loss would).
+      const accountId = (await liveAccountOf(t.ctx.db, traderId)).id;
       await t.ctx.db.transaction().execute((trx) =>
-        postToLedger(trx, { userId: traderId, kind: 'adjustment', amountCents: -5_000, refType: 'test', refId: `recheck-${wd.body.id}`, memo: 'test', at: t.clock.now() }),
+        postToLedger(trx, { accountId, userId: traderId, kind: 'adjustment', amountCents: -5_000, refType: 'test', refId: `recheck-${wd.body.id}`, memo: 'test', at: t.clock.now() }),
       );
       const auditBefore = (await t.ctx.db.selectFrom('audit_log').select('id').execute()).length;
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, type TestApp, restartableDatabase } from './helpers/app';
 import type { Client } from './helpers/client';
 import { ASK, BID, assertFailure, eventually, openTrades, push, pushTicks, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type TradingDesk } from './helpers/trading';
@@ -406,10 +407,11 @@ describe('pending orders over HTTP', () => {
       // The margin of the new position is held.
       assert.equal((await client.get(MARGINS)).body.totalMargin, '1101.00');
 
+      const accountId = (await liveAccountOf(t.ctx.db, userId)).id;
       const updated = await eventually('order.updated (filled)', async () => seen.find((e) => e.type === 'order.updated' && e.orderId === orderId && e.status !== 'pending'));
-      assert.deepEqual(updated, { type: 'order.updated', userId, orderId, status: 'filled', reason: 'Filled', ticket, symbol: 'EURUSD', orderType: 'buy_stop', volume: 1 });
+      assert.deepEqual(updated, { type: 'order.updated', userId, accountId, orderId, status: 'filled', reason: 'Filled', ticket, symbol: 'EURUSD', orderType: 'buy_stop', volume: 1 });
       const opened = await eventually('position.opened', async () => seen.find((e) => e.type === 'position.opened' && e.ticket === ticket));
-      assert.deepEqual(opened, { type: 'position.opened', userId, ticket, symbol: 'EURUSD', side: 'buy', volume: 1, price: 1.1012 });
+      assert.deepEqual(opened, { type: 'position.opened', userId, accountId, ticket, symbol: 'EURUSD', side: 'buy', volume: 1, price: 1.1012 });
       // The other trader's order was not reached: they heard of its placement only.
       assert.equal((await order(other.client, otherOrder)).status, 'pending');
       assert.deepEqual(
@@ -521,7 +523,8 @@ describe('pending orders over HTTP', () => {
       assert.deepEqual(await openTrades(client), []);
       assert.deepEqual(await positionRows(t, userId), []);
       const event = await eventually('order.updated (rejected)', async () => seen.find((e) => e.type === 'order.updated' && e.orderId === orderId && e.status !== 'pending'));
-      assert.deepEqual(event, { type: 'order.updated', userId, orderId, status: 'rejected', reason: row.reason, ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 1 });
+      const accountId = (await liveAccountOf(t.ctx.db, userId)).id;
+      assert.deepEqual(event, { type: 'order.updated', userId, accountId, orderId, status: 'rejected', reason: row.reason, ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 1 });
       assert.ok(!seen.some((e) => e.type === 'position.opened' && e.userId === userId));
       assert.equal((await client.get(MARGINS)).body.balance, '100.00');
       // A rejected order is final: the price coming back does not retry it.
@@ -558,7 +561,8 @@ describe('pending orders over HTTP', () => {
       const row = await order(client, orderId);
       assert.deepEqual([row.status, row.reason, row.ticket, row.expiration], ['expired', 'Expired', null, new Date(expiresAt).toISOString()]);
       const event = await eventually('order.updated (expired)', async () => seen.find((e) => e.type === 'order.updated' && e.orderId === orderId && e.status !== 'pending'));
-      assert.deepEqual(event, { type: 'order.updated', userId, orderId, status: 'expired', reason: 'Expired', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 0.1 });
+      const accountId = (await liveAccountOf(t.ctx.db, userId)).id;
+      assert.deepEqual(event, { type: 'order.updated', userId, accountId, orderId, status: 'expired', reason: 'Expired', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 0.1 });
       assert.deepEqual((await orders(client)).map((o) => o.orderId), [gtc], 'the good-till-cancelled order is still pending');
       // Expiring again changes nothing.
       await t.app.trading.expireOrders(expiresAt + 1000);
@@ -732,7 +736,8 @@ describe('pending orders over HTTP', () => {
       assert.deepEqual([row.status, row.reason, row.ticket], ['cancelled', 'Cancelled by the trader', null]);
       assert.deepEqual(await orders(client), []);
       const event = await eventually('order.updated (cancelled)', async () => seen.find((e) => e.type === 'order.updated' && e.orderId === orderId && e.status !== 'pending'));
-      assert.deepEqual(event, { type: 'order.updated', userId, orderId, status: 'cancelled', reason: 'Cancelled by the trader', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 1 });
+      const accountId = (await liveAccountOf(t.ctx.db, userId)).id;
+      assert.deepEqual(event, { type: 'order.updated', userId, accountId, orderId, status: 'cancelled', reason: 'Cancelled by the trader', ticket: null, symbol: 'EURUSD', orderType: 'sell_limit', volume: 1 });
 
       await push(t, 'EURUSD', 1.1012, 1.1014);
       await sleep(40);

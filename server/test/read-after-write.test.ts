@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client, SignedInTrader } from './helpers/client';
+import { liveAccountOf } from './helpers/accounts';
 import { closePosition, openPosition, push, tradingDesk } from './helpers/trading';
 
 /**
@@ -111,15 +112,16 @@ describe('answers change as soon as what they show changes', () => {
   test('getTraderDetails: an answer whose reads a tick overtook is at that tick; a write during its reads, or a later tick, shows on the next read', async () => {
     const engine = t.app.trading;
     const account = engine.account.bind(engine);
+    const traderAccount = (await liveAccountOf(t.ctx.db, trader.id)).id;
     /** The trader's page, with `during` run while its account row is read (as ticks and writes come while requests queue on a busy server). */
     const overtakenBy = async (during: () => Promise<unknown>) => {
       let ran = false;
-      engine.account = async (userId, trx) => {
-        if (userId === trader.id && !ran) {
+      engine.account = async (accountId, trx) => {
+        if (accountId === traderAccount && !ran) {
           ran = true;
           await during();
         }
-        return account(userId, trx);
+        return account(accountId, trx);
       };
       try {
         const answer = await details();

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { sql } from 'kysely';
 import { QuotesMessage } from '../src/transport/ws/stream-groups';
 import { FEED_TOKEN, startApp, type StartOptions, type TestApp } from './helpers/app';
+import { liveAccountOf } from './helpers/accounts';
 import { Client, paymentAccount, signedInAdmin, signedInTrader } from './helpers/client';
 
 /**
@@ -445,6 +446,8 @@ describe('stream: account events', () => {
   test('a decision on a money request reaches only its owner (every tab of theirs), never another trader or the admin', async () => {
     const a = await signedInTrader(t);
     const b = await signedInTrader(t);
+    const accountA = (await liveAccountOf(t.ctx.db, a.id)).id;
+    const accountB = (await liveAccountOf(t.ctx.db, b.id)).id;
     const a1 = await Stream.open(t, a.client.cookieHeader);
     const a2 = await Stream.open(t, a.client.cookieHeader);
     const bs = await Stream.open(t, b.client.cookieHeader);
@@ -459,8 +462,8 @@ describe('stream: account events', () => {
       assert.deepEqual(
         s.of('event').map((m) => m.event),
         [
-          { type: 'moneyRequest.updated', userId: a.id, requestId: dep.body.id, kind: 'deposit', status: '1', amount: '75.25' },
-          { type: 'balance.changed', userId: a.id, balance: '75.25', credit: '0.00', reason: 'deposit-approved' },
+          { type: 'moneyRequest.updated', userId: a.id, accountId: accountA, requestId: dep.body.id, kind: 'deposit', status: '1', amount: '75.25' },
+          { type: 'balance.changed', userId: a.id, accountId: accountA, balance: '75.25', credit: '0.00', reason: 'deposit-approved' },
         ],
       );
     }
@@ -473,7 +476,7 @@ describe('stream: account events', () => {
     await sleep(300);
     assert.deepEqual(
       bs.of('event').map((m) => m.event),
-      [{ type: 'moneyRequest.updated', userId: b.id, requestId: depB.body.id, kind: 'deposit', status: '2', amount: '10.00' }],
+      [{ type: 'moneyRequest.updated', userId: b.id, accountId: accountB, requestId: depB.body.id, kind: 'deposit', status: '2', amount: '10.00' }],
     );
     assert.equal(a1.of('event').length, 2);
     assert.equal(a2.of('event').length, 2);

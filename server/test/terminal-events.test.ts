@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { accountEvent, calls, type AccountEvent } from '@tradeport/contracts';
 import { after, before, describe, test } from 'node:test';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, type TestApp } from './helpers/app';
 import { eventually, openPosition, push, recordEvents, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
@@ -79,6 +80,7 @@ describe('terminal events', () => {
   test('order.updated tells the owner’s other devices of a placement and of each change as status pending, once per change (a retried placement says nothing more)', async () => {
     const { client, id } = await desk.fundedTrader('500.00');
     const other = await desk.fundedTrader('500.00');
+    const accountId = (await liveAccountOf(t.ctx.db, id)).id;
     const rec = recordEvents(t);
     try {
       await push(t, 'EURUSD', 1.1, 1.1002);
@@ -87,7 +89,7 @@ describe('terminal events', () => {
       assert.equal(placed.status, 200, JSON.stringify(placed.body));
       const orderId = placed.body.orderId as number;
       const first = await eventually('the placement event', async () => orderEvents(rec.events, orderId)[0]);
-      assert.deepEqual(first, { type: 'order.updated', userId: id, orderId, status: 'pending', reason: 'Placed', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.05 });
+      assert.deepEqual(first, { type: 'order.updated', userId: id, accountId, orderId, status: 'pending', reason: 'Placed', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.05 });
       assert.deepEqual(accountEvent.parse(first), first, 'matches the contract');
       // The same request again (a retry): the same order, and no second announcement.
       const retry = await client.post(calls.addPendingOrder.path, body, { 'idempotency-key': 'place-once-1' });

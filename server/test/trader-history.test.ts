@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches, postToLedger } from '../src/services/ledger';
 import type { LedgerKind } from '../src/storage/schema';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, type TestApp } from './helpers/app';
 import { signedInAdmin, type Client, type SignedInTrader } from './helpers/client';
 import { ASK, assertFailure, BID, closePosition, eventually, openPosition, openTrades, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
@@ -55,8 +56,13 @@ describe('trader history: orders, balance operations and totals', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.orderId as number;
   };
-  const post = (userId: number, kind: LedgerKind, amountCents: number, memo: string) =>
-    t.ctx.db.transaction().execute((trx) => postToLedger(trx, { userId, kind, amountCents, refType: 'test', refId: `${kind}-${t.clock.now()}`, memo, at: t.clock.now() }));
+  /** Each trader's live account id, looked up once. */
+  const accountIds = new Map<number, number>();
+  const post = async (userId: number, kind: LedgerKind, amountCents: number, memo: string) => {
+    if (!accountIds.has(userId)) accountIds.set(userId, (await liveAccountOf(t.ctx.db, userId)).id);
+    const accountId = accountIds.get(userId)!;
+    return t.ctx.db.transaction().execute((trx) => postToLedger(trx, { accountId, userId, kind, amountCents, refType: 'test', refId: `${kind}-${t.clock.now()}`, memo, at: t.clock.now() }));
+  };
 
   before(async () => {
     t = await startApp({ config });

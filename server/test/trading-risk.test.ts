@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { findLedgerMismatches } from '../src/services/ledger';
+import { liveAccountOf } from './helpers/accounts';
 import { startApp, type StartOptions, type TestApp, restartableDatabase } from './helpers/app';
 import type { Client } from './helpers/client';
 import { closePosition, eventually, history, margins, openPosition, openTrades, push, recordEvents, roomyLimits, signIn, tradingDesk, type TradingDesk } from './helpers/trading';
@@ -77,6 +78,7 @@ describe('margin call', () => {
   test('a fall to ≤ 100% publishes account.marginCall once; further low ticks repeat nothing; after recovery above 100% a new fall publishes again', () =>
     withApp({ config: manualSweeps }, async ({ t, trader }) => {
       const { client, id } = await trader('1200.00');
+      const accountId = (await liveAccountOf(t.ctx.db, id)).id;
       const rec = recordEvents(t, id);
       try {
         await push(t, 'EURUSD', 1.1, 1.1002);
@@ -90,7 +92,7 @@ describe('margin call', () => {
         // Bid 1.0990: equity 1200 − 120 = 1080, margin 1099: 98.27%.
         await push(t, 'EURUSD', 1.099, 1.0992);
         await sweep(t);
-        const call = { type: 'account.marginCall', userId: id, marginLevel: '98.27', equity: '1080.00', margin: '1099.00' };
+        const call = { type: 'account.marginCall', userId: id, accountId, marginLevel: '98.27', equity: '1080.00', margin: '1099.00' };
         assert.deepEqual(rec.events.filter((e) => e.type === 'account.marginCall'), [call]);
 
         // Still low (93.76%, then 89.25%): not repeated, and nothing is closed above 50%.
@@ -122,6 +124,7 @@ describe('margin call', () => {
     withApp({ config: manualSweeps }, async ({ t, trader }) => {
       // 1120 − 20 of spread = 1100 equity against 1100 margin: exactly 100%, and free margin exactly 0.
       const { client, id } = await trader('1120.00');
+      const accountId = (await liveAccountOf(t.ctx.db, id)).id;
       const rec = recordEvents(t, id);
       try {
         await push(t, 'EURUSD', 1.1, 1.1002);
@@ -129,7 +132,7 @@ describe('margin call', () => {
         assert.deepEqual([(await margins(client)).marginLevel, (await margins(client)).freeMargin], ['100.00', '0.00']);
         await push(t, 'EURUSD', 1.1, 1.1002);
         await sweep(t);
-        assert.deepEqual(rec.events.filter((e) => e.type === 'account.marginCall'), [{ type: 'account.marginCall', userId: id, marginLevel: '100.00', equity: '1100.00', margin: '1100.00' }]);
+        assert.deepEqual(rec.events.filter((e) => e.type === 'account.marginCall'), [{ type: 'account.marginCall', userId: id, accountId, marginLevel: '100.00', equity: '1100.00', margin: '1100.00' }]);
       } finally {
         rec.stop();
       }
@@ -142,6 +145,7 @@ describe('stop-out', () => {
   test('≤ 50% closes the largest loss first, re-checks and keeps closing while ≤ 50%; a position that leaves the level above 50% stays open', () =>
     withApp({ config: manualSweeps }, async ({ t, trader }) => {
       const { client, id } = await trader('3500.00');
+      const accountId = (await liveAccountOf(t.ctx.db, id)).id;
       await push(t, 'EURUSD', 1.1, 1.1002);
       await push(t, 'GBPUSD', 1.27, 1.2702);
       await push(t, 'USDJPY', 150, 150.02);
@@ -169,9 +173,9 @@ describe('stop-out', () => {
         assert.deepEqual(
           rec.events.filter((e) => e.type === 'position.closed' || e.type === 'account.marginCall'),
           [
-            { type: 'position.closed', userId: id, ticket: c, symbol: 'USDJPY', reason: 'stop-out', price: 148.095, profit: '-1299.84' },
-            { type: 'position.closed', userId: id, ticket: b, symbol: 'GBPUSD', reason: 'stop-out', price: 1.2612, profit: '-900.00' },
-            { type: 'account.marginCall', userId: id, marginLevel: '73.06', equity: '800.16', margin: '1095.20' },
+            { type: 'position.closed', userId: id, accountId, ticket: c, symbol: 'USDJPY', reason: 'stop-out', price: 148.095, profit: '-1299.84' },
+            { type: 'position.closed', userId: id, accountId, ticket: b, symbol: 'GBPUSD', reason: 'stop-out', price: 1.2612, profit: '-900.00' },
+            { type: 'account.marginCall', userId: id, accountId, marginLevel: '73.06', equity: '800.16', margin: '1095.20' },
           ],
         );
         assert.deepEqual((await openTrades(client)).map((r) => r.ticket), [a]);
@@ -224,6 +228,7 @@ describe('stop-out', () => {
   test('the stop-out keeps closing until nothing is open when every close still leaves the level ≤ 50%', () =>
     withApp({ config: manualSweeps }, async ({ t, trader }) => {
       const { client, id } = await trader('1700.00');
+      const accountId = (await liveAccountOf(t.ctx.db, id)).id;
       await push(t, 'EURUSD', 1.1, 1.1002);
       const small = await openPosition(client, { side: 'buy', volume: 0.5 });
       const big = await openPosition(client, { side: 'buy', volume: 1 });
@@ -235,8 +240,8 @@ describe('stop-out', () => {
         assert.deepEqual(
           rec.events.filter((e) => e.type === 'position.closed' || e.type === 'account.marginCall'),
           [
-            { type: 'position.closed', userId: id, ticket: big, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-1020.00' },
-            { type: 'position.closed', userId: id, ticket: small, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-510.00' },
+            { type: 'position.closed', userId: id, accountId, ticket: big, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-1020.00' },
+            { type: 'position.closed', userId: id, accountId, ticket: small, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-510.00' },
           ],
         );
         assert.deepEqual(await openTrades(client), []);
@@ -263,6 +268,7 @@ describe('stop-out', () => {
   test('a margin level of exactly 50% is a stop-out; 50.18% is only a margin call', () =>
     withApp({ config: manualSweeps }, async ({ t, trader }) => {
       const { client, id } = await trader('1127.20');
+      const accountId = (await liveAccountOf(t.ctx.db, id)).id;
       await push(t, 'EURUSD', 1.1, 1.1002);
       const ticket = await openPosition(client, { side: 'buy', volume: 1 }); // at 1.10020
       const rec = recordEvents(t, id);
@@ -270,7 +276,7 @@ describe('stop-out', () => {
         // Bid 1.09442: equity 1127.20 − 578.00 = 549.20, margin 1094.42: 50.18%.
         await push(t, 'EURUSD', 1.09442, 1.09462);
         await sweep(t);
-        assert.deepEqual(rec.events.filter((e) => e.type === 'account.marginCall' || e.type === 'position.closed'), [{ type: 'account.marginCall', userId: id, marginLevel: '50.18', equity: '549.20', margin: '1094.42' }]);
+        assert.deepEqual(rec.events.filter((e) => e.type === 'account.marginCall' || e.type === 'position.closed'), [{ type: 'account.marginCall', userId: id, accountId, marginLevel: '50.18', equity: '549.20', margin: '1094.42' }]);
         assert.deepEqual((await openTrades(client)).map((r) => r.ticket), [ticket]);
 
         // Bid 1.09440: equity 547.20, margin 1094.40: exactly 50%.
@@ -290,6 +296,7 @@ describe('stop-out', () => {
     withApp({ config: roomyLimits }, async ({ t, trader }) => {
       assert.equal(t.config.trading.marginCheckMs, 250);
       const { client, id } = await trader('1200.00');
+      const accountId = (await liveAccountOf(t.ctx.db, id)).id;
       await push(t, 'EURUSD', 1.1, 1.1002);
       const ticket = await openPosition(client, { side: 'buy', volume: 1 });
       const rec = recordEvents(t, id);
@@ -301,7 +308,7 @@ describe('stop-out', () => {
         await eventually('position.closed', async () => rec.events.find((e) => e.type === 'position.closed'));
         assert.deepEqual(
           rec.events.filter((e) => e.type === 'position.closed'),
-          [{ type: 'position.closed', userId: id, ticket, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-1020.00' }],
+          [{ type: 'position.closed', userId: id, accountId, ticket, symbol: 'EURUSD', reason: 'stop-out', price: 1.09, profit: '-1020.00' }],
         );
         assert.deepEqual(await tradingEntries(t, id), [{ kind: 'trade', cents: -102000, ref: `position:${ticket}` }]);
         assert.equal((await margins(client)).balance, '180.00');
@@ -560,6 +567,7 @@ describe('risk checks that follow other prices and the clock', () => {
       await push(t, 'USDJPY', 150, 150.02);
       await push(t, 'EURJPY', 162, 162.03);
       const tr = await trader('1250.00');
+      const accountId = (await liveAccountOf(t.ctx.db, tr.id)).id;
       await openPosition(tr.client, { symbol: 'EURJPY', side: 'sell', volume: 1 });
       const rec = recordEvents(t, tr.id);
       try {
@@ -572,7 +580,7 @@ describe('risk checks that follow other prices and the clock', () => {
         await sweep(t);
         assert.deepEqual(
           rec.events.filter((e) => e.type === 'account.marginCall'),
-          [{ type: 'account.marginCall', userId: tr.id, marginLevel: '97.99', equity: '1058.33', margin: '1080.00' }],
+          [{ type: 'account.marginCall', userId: tr.id, accountId, marginLevel: '97.99', equity: '1058.33', margin: '1080.00' }],
         );
       } finally {
         rec.stop();

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { startApp, type TestApp, restartableDatabase } from './helpers/app';
+import { liveAccountOf } from './helpers/accounts';
 import { signedInTrader, type Client } from './helpers/client';
 import { figuresAfterOrder, marginUsd, notEnoughMarginMessage, profitUsd } from '@tradeport/trading-math';
 import { ASK, BID, assertFailure, eventually, history, margins, openPosition, openTrades, push, pushTicks, recordEvents, roomyLimits, signIn, sleep, tradingDesk, type Side, type TradingDesk } from './helpers/trading';
@@ -696,27 +697,28 @@ describe('trading engine over HTTP', () => {
 
   test('position.opened, position.closed and balance.changed reach the owner over the bus', async () => {
     const { client, id } = await fundedTrader('10000.00');
+    const accountId = (await liveAccountOf(t.ctx.db, id)).id;
     const other = await fundedTrader();
     const { events: seen, stop: unsubscribe } = recordEvents(t);
     try {
       await push(t, 'EURUSD', BID, ASK);
       const ticket = await openPosition(client, { side: 'buy', volume: 1, stopLoss: 1.09 });
       const opened = await eventually('position.opened', async () => seen.find((e) => e.type === 'position.opened' && e.ticket === ticket));
-      assert.deepEqual(opened, { type: 'position.opened', userId: id, ticket, symbol: 'EURUSD', side: 'buy', volume: 1, price: ASK });
+      assert.deepEqual(opened, { type: 'position.opened', userId: id, accountId, ticket, symbol: 'EURUSD', side: 'buy', volume: 1, price: ASK });
 
       await push(t, 'EURUSD', 1.1012, 1.1014);
       assert.equal((await client.post(CLOSE, { ticket })).status, 200);
       const closed = await eventually('position.closed', async () => seen.find((e) => e.type === 'position.closed' && e.ticket === ticket));
-      assert.deepEqual(closed, { type: 'position.closed', userId: id, ticket, symbol: 'EURUSD', reason: 'manual', price: 1.1012, profit: '100.00' });
+      assert.deepEqual(closed, { type: 'position.closed', userId: id, accountId, ticket, symbol: 'EURUSD', reason: 'manual', price: 1.1012, profit: '100.00' });
       const balance = await eventually('balance.changed', async () => seen.find((e) => e.type === 'balance.changed' && e.userId === id && e.reason === 'position-closed'));
-      assert.deepEqual(balance, { type: 'balance.changed', userId: id, balance: '10100.00', credit: '0.00', reason: 'position-closed' });
+      assert.deepEqual(balance, { type: 'balance.changed', userId: id, accountId, balance: '10100.00', credit: '0.00', reason: 'position-closed' });
 
       // A stop loss close is announced too, with its reason.
       await push(t, 'EURUSD', BID, ASK);
       const sl = await openPosition(client, { side: 'sell', volume: 0.1, stopLoss: 1.1010 });
       await push(t, 'EURUSD', 1.1008, 1.101);
       const slClosed = await eventually('position.closed (sl)', async () => seen.find((e) => e.type === 'position.closed' && e.ticket === sl));
-      assert.deepEqual(slClosed, { type: 'position.closed', userId: id, ticket: sl, symbol: 'EURUSD', reason: 'sl', price: 1.101, profit: '-10.00' });
+      assert.deepEqual(slClosed, { type: 'position.closed', userId: id, accountId, ticket: sl, symbol: 'EURUSD', reason: 'sl', price: 1.101, profit: '-10.00' });
       await eventually('balance.changed after the stop loss', async () => seen.find((e) => e.type === 'balance.changed' && e.userId === id && e.balance === '10090.00'));
 
       // Every trading event is addressed to its owner only.

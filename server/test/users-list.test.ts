@@ -50,18 +50,21 @@ describe('the users table, filtered, ordered and paged by the database', () => {
           role: i % 7 === 0 ? 'admin' : 'trader',
           is_active: i % 5 === 0 ? 0 : 1,
           is_reserved: 0,
-          leverage: 100,
-          balance_cents: 0,
-          credit_cents: 0,
           created_at: now - i,
           updated_at: now,
           last_seen_at: lastSeen,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // The live account the entries below are on (administrators here hold money too, so every user gets one).
+      const account = await db
+        .insertInto('trading_accounts')
+        .values({ number: 10_000_000 + user.id, user_id: user.id, kind: 'live', currency: 'USD', leverage: 100, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: null, created_at: now - i, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const withdrawal = -Math.floor(deposit / 3);
       for (const [kind, amount] of [['deposit', deposit], ['withdrawal', withdrawal], ['trade', trade], ['credit', credit]] as const) {
-        if (amount !== 0) await db.insertInto('ledger_entries').values({ user_id: user.id, kind, amount_cents: amount, balance_after_cents: 0, ref_type: 'test', ref_id: `${user.id}-${kind}`, memo: '', created_at: now }).execute();
+        if (amount !== 0) await db.insertInto('ledger_entries').values({ user_id: user.id, account_id: account.id, kind, amount_cents: amount, balance_after_cents: 0, ref_type: 'test', ref_id: `${user.id}-${kind}`, memo: '', created_at: now }).execute();
       }
       if (session !== 'none') {
         await db

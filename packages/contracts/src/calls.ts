@@ -13,6 +13,7 @@ import * as site from './site';
 import * as chart from './chart';
 import * as favourites from './favourites';
 import * as backOffice from './back-office';
+import * as accounts from './accounts';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -58,6 +59,10 @@ export const calls = {
   addWithdrawal: define({ method: 'POST', path: '/platform/addWithdrawal.php', access: 'trader', summary: 'Request a withdrawal (Pending until an admin decides).', body: money.addWithdrawalRequest, response: money.createdRequestResponse, idempotent: true }),
   getWithdrawable: define({ method: 'GET', path: '/platform/getWithdrawable.php', access: 'trader', summary: 'What a withdrawal may take now: balance less margin held and pending withdrawals.', query: emptyQuery, response: money.withdrawableResponse }),
   cancelMoneyRequest: define({ method: 'POST', path: '/platform/cancelMoneyRequest.php', access: 'trader', summary: 'Cancel an own pending deposit or withdrawal request (status 3), exactly once.', body: money.cancelMoneyRequestRequest, response: successMessageResponse }),
+  getAccounts: define({ method: 'GET', path: '/platform/getAccounts.php', access: 'trader', summary: "Own trading accounts (live and demo), each with its number, kind, state, leverage and figures now; which one calls act on without `X-Trading-Account`; how many of each kind may be held.", query: emptyQuery, response: accounts.accountsResponse }),
+  openAccount: define({ method: 'POST', path: '/platform/openAccount.php', access: 'trader', summary: 'Open another trading account: a demo account (with the virtual balance `demoInitialBalance`) or a live one, up to the limits `getAccounts` names.', body: accounts.openAccountRequest, response: accounts.accountChangeResponse, idempotent: true }),
+  resetDemoAccount: define({ method: 'POST', path: '/platform/resetDemoAccount.php', access: 'trader', summary: "Reset an own demo account: its positions closed and pending orders cancelled (history kept), its balance back to its initial balance, with an entry that says so.", body: accounts.resetDemoRequest, response: accounts.accountChangeResponse }),
+  transferFunds: define({ method: 'POST', path: '/platform/transferFunds.php', access: 'trader', summary: "Move money between two of one's own live accounts, ledgered on both sides at once, exactly once with an Idempotency-Key; refused when it would take what the source's positions need.", body: accounts.transferRequest, response: accounts.transferResponse, idempotent: true }),
   getTraderDeposites: define({ method: 'GET', path: '/platform/getTraderDeposites.php', access: 'trader', summary: 'Own deposit requests, newest first.', query: emptyQuery, response: money.depositsResponse }),
   getTraderWithdrawals: define({ method: 'GET', path: '/platform/getTraderWithdrawals.php', access: 'trader', summary: 'Own withdrawal requests, newest first.', query: emptyQuery, response: money.withdrawalsResponse }),
 
@@ -101,6 +106,9 @@ export const calls = {
   getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'admin', summary: 'Open positions grouped per trader; searched and paged per trader when asked (every holder, in id order, when not).', query: trading.adminOpenTradesQuery, response: trading.adminOpenTradesResponse }),
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'admin', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
+  getTraderAccounts: define({ method: 'GET', path: '/dashboard/admin/getTraderAccounts.php', access: 'admin', summary: "One trader's trading accounts with their figures now (demo ones marked; their money counts in no total).", query: accounts.traderAccountsQuery, response: accounts.accountsResponse }),
+  setAccountState: define({ method: 'POST', path: '/dashboard/admin/setAccountState.php', access: 'admin', summary: 'Make a trading account active, close-only (it may close positions and cancel orders, nothing else) or disabled (it cannot trade); audited.', body: accounts.setAccountStateRequest, response: accounts.accountChangeResponse }),
+  adminResetDemoAccount: define({ method: 'POST', path: '/dashboard/admin/resetDemoAccount.php', access: 'admin', summary: "Reset a trader's demo account, as the trader can; audited.", body: accounts.resetDemoRequest, response: accounts.accountChangeResponse }),
   getTraderDetails: define({ method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin', summary: "One user's back-office page: profile, ledger totals and live account figures, open positions, pending orders and the newest 50 activity entries.", query: trading.traderDetailsQuery, response: trading.traderDetailsResponse }),
   getClosedTrades: define({ method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin', summary: 'Closed positions of all traders (User Closed Records), newest first, with filters.', query: history.closedTradesQuery, response: history.closedTradesResponse }),
 

@@ -3,12 +3,15 @@ import { money, requestStatus } from './common';
 import { PENDING_ORDER_TYPES } from './trading';
 
 /**
- * Account events, addressed to one user. The server publishes them on its event bus after the
- * transaction that caused them commits; the stream delivers them to that user's sockets only.
+ * Account events, addressed to one user and (all but the end of their sessions) about one of their
+ * trading accounts. The server publishes them on its event bus after the transaction that caused
+ * them commits; the stream delivers them to that user's sockets only.
  */
 export const moneyRequestEvent = z.object({
   type: z.literal('moneyRequest.updated'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   requestId: z.number(),
   kind: z.enum(['deposit', 'withdrawal']),
   status: requestStatus,
@@ -25,6 +28,8 @@ export const moneyRequestEvent = z.object({
 export const balanceEvent = z.object({
   type: z.literal('balance.changed'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   balance: money,
   credit: money,
   reason: z.string(),
@@ -41,6 +46,8 @@ export const accountStatusEvent = z.object({
 export const positionOpenedEvent = z.object({
   type: z.literal('position.opened'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   ticket: z.number(),
   symbol: z.string(),
   side: z.enum(['buy', 'sell']),
@@ -52,6 +59,8 @@ export const positionOpenedEvent = z.object({
 export const positionClosedEvent = z.object({
   type: z.literal('position.closed'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   ticket: z.number(),
   symbol: z.string(),
   reason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
@@ -63,6 +72,8 @@ export const positionClosedEvent = z.object({
 export const marginCallEvent = z.object({
   type: z.literal('account.marginCall'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   marginLevel: z.string(),
   equity: money,
   margin: money,
@@ -76,6 +87,8 @@ export const marginCallEvent = z.object({
 export const stopOutEvent = z.object({
   type: z.literal('account.stopOut'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   marginLevel: z.string(),
   ticket: z.number().nullable(),
   notClosable: z.array(z.object({ ticket: z.number(), symbol: z.string(), reason: z.enum(['market-closed', 'no-fresh-price']) })),
@@ -91,6 +104,8 @@ export const stopOutEvent = z.object({
 export const orderEvent = z.object({
   type: z.literal('order.updated'),
   userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
   orderId: z.number(),
   status: z.enum(['pending', 'filled', 'cancelled', 'expired', 'rejected']),
   reason: z.string(),
@@ -100,7 +115,18 @@ export const orderEvent = z.object({
   volume: z.number(),
 });
 
-export const accountEvent = z.discriminatedUnion('type', [moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);
+/**
+ * One of the user's trading accounts was opened, reset (a demo account), had its state changed by
+ * the back office, or had money transferred in or out: their screens reload their accounts.
+ */
+export const accountChangedEvent = z.object({
+  type: z.literal('account.changed'),
+  userId: z.number(),
+  accountId: z.number(),
+  change: z.enum(['opened', 'reset', 'state', 'transfer']),
+});
+
+export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 
 /**

@@ -15,3 +15,4 @@ export * from './chart';
 export * from './favourites';
 export * from './back-office';
 export * from './csv';
+export * from './accounts';

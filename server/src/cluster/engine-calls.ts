@@ -10,9 +10,10 @@ import type { FastifyReply } from 'fastify';
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
  * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
- * answered from the engine's memory (open positions, account figures, working orders), and the two calls that
+ * answered from the engine's memory (open positions, account figures, working orders, the lists of
+ * trading accounts), a demo account's reset (it closes positions), and the calls that
  * value open positions to keep a withdrawal from taking what they need (a withdrawal request, its
- * approval, and the trader's read of what is withdrawable): at the leader's prices, which a follower's relayed ones trail — by a relay's
+ * approval, the trader's read of what is withdrawable, and a transfer between accounts): at the leader's prices, which a follower's relayed ones trail — by a relay's
  * turn, or by as long as Redis is away. Anywhere but on the engine leader they are forwarded to it.
  */
 export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>([
@@ -35,6 +36,11 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.getOpenTrades,
   calls.getTraderDetails,
   calls.getWithdrawalRisk,
+  calls.getAccounts,
+  calls.getTraderAccounts,
+  calls.resetDemoAccount,
+  calls.adminResetDemoAccount,
+  calls.transferFunds,
 ]);
 
 /** What a refused client is told to wait, in seconds: about one turn of the lock's polling. */

@@ -29,7 +29,7 @@ export const ANSWER_HEADER = 'x-tradeport-answer';
  */
 export const SIGNATURE_VALID_MS = 15_000;
 /** The headers a forwarded call carries: who is calling, from where, and the call's own. */
-export const PASSED_ON = ['host', 'cookie', 'origin', 'referer', 'user-agent', 'accept', 'accept-language', 'authorization', 'idempotency-key', 'x-forwarded-proto'];
+export const PASSED_ON = ['host', 'cookie', 'origin', 'referer', 'user-agent', 'accept', 'accept-language', 'authorization', 'idempotency-key', 'x-trading-account', 'x-forwarded-proto'];
 /** The headers a forwarded call's signature covers: every one passed on, and the client's address. */
 const SIGNED = [...PASSED_ON, CLIENT_IP_HEADER];
 /**

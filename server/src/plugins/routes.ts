@@ -3,6 +3,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { accountRoutes } from '../transport/http/routes/account-routes';
+import { tradingAccountRoutes } from '../transport/http/routes/trading-account-routes';
 import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-routes';
 import { authRoutes } from '../transport/http/routes/auth-routes';
 import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
@@ -75,6 +76,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     favouritesRoutes(api);
     authRoutes(api);
     accountRoutes(api);
+    tradingAccountRoutes(api);
     adminRoutes(api);
     backOfficeMoneyRoutes(api);
     backOfficeRoutes(api);

@@ -70,9 +70,10 @@ async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: numb
   });
 
   // Sessions ended on another instance stop working here as soon as the bus brings the news
-  // (those ended here were dropped already, right after their commit).
+  // (those ended here were dropped already, right after their commit); so does a new trading
+  // account (the sessions' lists of the person's accounts are read again).
   const unsubscribe = services.bus.subscribe((event) => {
-    if (event.type === 'account.sessionsRevoked') services.sessionCache.dropUser(event.userId);
+    if (event.type === 'account.sessionsRevoked' || (event.type === 'account.changed' && event.change === 'opened')) services.sessionCache.dropUser(event.userId);
   });
 
   const pruneTimer = setInterval(() => {

@@ -26,7 +26,11 @@ export type ActivityKind =
   | 'withdrawal-cancelled'
   | 'balance-adjusted'
   | 'credit-granted'
-  | 'credit-removed';
+  | 'credit-removed'
+  | 'trading-account-opened'
+  | 'demo-account-reset'
+  | 'funds-transferred'
+  | 'trading-account-state';
 
 export const activityLabels: Record<ActivityKind, string> = {
   signin: 'Signed in',
@@ -51,6 +55,10 @@ export const activityLabels: Record<ActivityKind, string> = {
   'balance-adjusted': 'Balance adjusted by the broker',
   'credit-granted': 'Credit granted',
   'credit-removed': 'Credit removed',
+  'trading-account-opened': 'Trading account opened',
+  'demo-account-reset': 'Demo account reset',
+  'funds-transferred': 'Funds transferred between accounts',
+  'trading-account-state': 'Trading account state changed by the broker',
 };
 
 export interface ActivityInput {

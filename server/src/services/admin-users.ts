@@ -4,6 +4,7 @@ import { recordAudit } from './audit';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
 import { ledgerTotalColumns, totalsOfColumns } from './ledger';
+import { primaryLeverageOf } from './trading-accounts';
 import { hashPassword } from './passwords';
 import { retireResetLinks, revokeUserSessions } from './sessions';
 import { prepared, type Param } from '../storage/prepared';
@@ -14,7 +15,7 @@ const oneUser = prepared((db, param: Param<{ id: number }>) =>
     .selectFrom('users as u')
     .leftJoin('countries as c', 'c.id', 'u.country_id')
     .select([
-      'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', 'u.leverage', 'u.is_active', 'u.is_reserved', 'u.role', 'u.last_seen_at', 'u.created_at',
+      'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', primaryLeverageOf('u.id').as('leverage'), 'u.is_active', 'u.is_reserved', 'u.role', 'u.last_seen_at', 'u.created_at',
       ...ledgerTotalColumns,
       sql<number | null>`(select max(s.expires_at) from sessions s where s.user_id = u.id and s.revoked_at is null)`.as('session_end'),
     ])
@@ -41,8 +42,8 @@ export function traderIsOnline(ctx: ServiceContext, u: TraderDetailsRow, now: nu
   return isOnline(ctx, u.last_seen_at, u.session_end, now);
 }
 
-/** One user's profile for the back office's trader page, with ledger totals and Online/Offline. */
-export function traderProfile(u: TraderDetailsRow, online: boolean) {
+/** One user's profile for the back office's trader page, with ledger totals and Online/Offline; `defaultLeverage` for a person holding no account. */
+export function traderProfile(u: TraderDetailsRow, online: boolean, defaultLeverage: number) {
   return {
     profile: {
       id: u.id,
@@ -58,7 +59,7 @@ export function traderProfile(u: TraderDetailsRow, online: boolean) {
       isReserved: u.is_reserved === 1,
       isActive: u.is_active === 1 ? ('1' as const) : ('0' as const),
       status: online ? ('Online' as const) : ('Offline' as const),
-      leverage: u.leverage,
+      leverage: u.leverage ?? defaultLeverage,
       createdAt: isoTime(u.created_at),
       lastSeen: isoTimeOrNull(u.last_seen_at),
     },

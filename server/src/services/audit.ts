@@ -39,6 +39,8 @@ async function subjectOf(trx: Tx, a: AuditInput): Promise<number | null> {
       return (await trx.selectFrom('orders').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
     case 'money_request':
       return (await trx.selectFrom('money_requests').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+    case 'trading_account':
+      return (await trx.selectFrom('trading_accounts').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
     default:
       return null;
   }

@@ -4,6 +4,7 @@ import { isValidEmail, isValidPhone, normalizePhone } from '../domain/contact-ru
 import { isUniqueViolation } from '../storage/db';
 import { recordActivity } from './activity';
 import { newUserRow } from './new-user';
+import { openTradingAccount } from './trading-accounts';
 import { inTransaction, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse, Refusal } from './errors';
@@ -51,9 +52,11 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
     const userId = await inTransaction(ctx, async (trx) => {
       const row = await trx
         .insertInto('users')
-        .values(newUserRow({ email, passwordHash, firstName: input.firstName, lastName: input.lastName, phoneNo: phone, countryId, role: 'trader', reserved: false, leverage: ctx.config.defaultLeverage, now }))
+        .values(newUserRow({ email, passwordHash, firstName: input.firstName, lastName: input.lastName, phoneNo: phone, countryId, role: 'trader', reserved: false, now }))
         .returning('id')
         .executeTakeFirstOrThrow();
+      // Sign-up opens the trader's first live account, as it opened the one account before.
+      await openTradingAccount(trx, { userId: row.id, kind: 'live', leverage: ctx.config.defaultLeverage, now });
       await recordActivity(trx, { userId: row.id, kind: 'signup', details: 'Account created', status: 'Success', ip: client.ip, at: now });
       if (accepted && accepted.length > 0) {
         await trx

@@ -8,6 +8,7 @@ import { isoTime, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
 import { runIdempotent } from './idempotency';
 import { lockAccount, postToLedger } from './ledger';
+import { primaryAccount } from './trading-accounts';
 
 /**
  * The back office's manual balance operations: an adjustment moves the trader's balance, a credit
@@ -38,22 +39,25 @@ export async function addBalanceOperation(ctx: ServiceContext, actor: Actor, inp
   const limit = ctx.config.maxDepositCents;
   if (Math.abs(cents) > limit) throw refuse.invalid(`An adjustment or credit is at most ${formatUsd(limit)} either way.`);
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'addBalanceOperation', input, async (trx, emit) => {
-    const trader = await trx.selectFrom('users').select(['id', 'role', 'first_name', 'last_name', 'balance_cents', 'credit_cents']).where('id', '=', input.traders_id).executeTakeFirst();
+    const trader = await trx.selectFrom('users').select(['id', 'role', 'first_name', 'last_name']).where('id', '=', input.traders_id).executeTakeFirst();
     if (!trader) throw refuse.notFound(`Trader #${input.traders_id} was not found.`);
     if (trader.role !== 'trader') throw refuse.invalid('Only a trader account has a balance and credit to adjust.');
-    // The trader's orders, withdrawals and their approvals take the same lock: one change at a time.
-    await lockAccount(ctx, trx, trader.id);
+    // The trader's first live account: the one the spec's single balance is.
+    const account = await primaryAccount(trx, trader.id);
+    if (!account) throw refuse.invalid('This trader holds no live trading account to adjust.');
+    // The account's orders, withdrawals and their approvals take the same lock: one change at a time.
+    await lockAccount(ctx, trx, account.id);
     const now = ctx.now();
     const row = await trx
       .insertInto('balance_operations')
-      .values({ user_id: trader.id, kind: type, amount_cents: cents, reason: input.reason, created_by: actor.userId, created_at: now })
+      .values({ user_id: trader.id, account_id: account.id, kind: type, amount_cents: cents, reason: input.reason, created_by: actor.userId, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     // Only a removal has a floor: money added to a negative balance (after a loss) is still added.
-    const posted = await postToLedger(trx, { userId: trader.id, kind: type, amountCents: cents, refType: 'balance_operation', refId: row.id, memo: input.reason, at: now, ...(cents < 0 ? { floorCents: 0 } : {}) });
+    const posted = await postToLedger(trx, { accountId: account.id, userId: trader.id, kind: type, amountCents: cents, refType: 'balance_operation', refId: row.id, memo: input.reason, at: now, ...(cents < 0 ? { floorCents: 0 } : {}) });
     if (!posted) {
-      const current = await trx.selectFrom('users').select(['balance_cents', 'credit_cents']).where('id', '=', trader.id).executeTakeFirstOrThrow();
-      const have = type === 'credit' ? current.credit_cents : current.balance_cents;
+      const current = await trx.selectFrom('trading_accounts').select(['balance_cents', 'credit_cents']).where('id', '=', account.id).executeTakeFirstOrThrow();
+      const have = Number(type === 'credit' ? current.credit_cents : current.balance_cents);
       throw refuse.conflict(`Removing ${formatUsd(-cents)} would take the trader's ${label.bucket} below zero: it is ${formatUsd(have)}. Nothing was changed.`);
     }
     const before = { balance: formatCents(posted.balanceCents - (type === 'adjustment' ? cents : 0)), credit: formatCents(posted.creditCents - (type === 'credit' ? cents : 0)) };
@@ -64,12 +68,12 @@ export async function addBalanceOperation(ctx: ServiceContext, actor: Actor, inp
       targetType: 'user',
       targetId: trader.id,
       before: type === 'credit' ? { credit: before.credit } : { balance: before.balance },
-      after: { ...(type === 'credit' ? { credit: after.credit } : { balance: after.balance }), amount: formatCents(cents), reason: input.reason, operation: row.id },
+      after: { ...(type === 'credit' ? { credit: after.credit } : { balance: after.balance }), amount: formatCents(cents), reason: input.reason, operation: row.id, account: account.number },
       ip: actor.ip,
       at: now,
     });
     await recordActivity(trx, { userId: trader.id, kind: label.activity(cents), details: `${signedUsd(cents)}: ${input.reason}`, status: 'Applied', ip: actor.ip, at: now });
-    emit({ type: 'balance.changed', userId: trader.id, balance: after.balance, credit: after.credit, reason: type, amount: formatCents(cents), memo: input.reason });
+    emit({ type: 'balance.changed', userId: trader.id, accountId: account.id, balance: after.balance, credit: after.credit, reason: type, amount: formatCents(cents), memo: input.reason });
     const name = `${trader.first_name} ${trader.last_name}`.trim();
     const message =
       type === 'adjustment' ? `Balance of ${name} adjusted by ${signedUsd(cents)}; it is now ${formatUsd(posted.balanceCents)}.` : `Credit of ${name} ${cents > 0 ? 'increased' : 'reduced'} by ${formatUsd(Math.abs(cents))}; it is now ${formatUsd(posted.creditCents)}.`;

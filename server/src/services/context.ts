@@ -29,12 +29,14 @@ export interface ServiceContext {
    * Margin held by the user's open positions at their `leverage`, in cents: funds a withdrawal may
    * not take. Supplied by the trading engine; without one nothing is held.
    */
-  reservedMargin?: (trx: Tx, userId: number, leverage: number) => Promise<number>;
+  reservedMargin?: (trx: Tx, accountId: number, leverage: number) => Promise<number>;
 }
 
 /** Who is making a call. */
 export interface Actor {
   userId: number;
+  /** The trading account the call acts on (the session's); null for a person holding none. */
+  accountId: number | null;
   role: 'trader' | 'admin';
   ip: string;
 }
@@ -47,8 +49,9 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit
   const events: BusEvent[] = [];
   const result = await ctx.db.transaction().execute((trx) => work(trx, (e) => events.push(e)));
   for (const e of events) {
-    // Ended sessions stop working on this instance before anyone hears of it; the bus tells the others.
-    if (e.type === 'account.sessionsRevoked') ctx.sessionCache.dropUser(e.userId);
+    // Ended sessions stop working on this instance before anyone hears of it, and a new trading
+    // account is known to the person's sessions; the bus tells the others.
+    if (e.type === 'account.sessionsRevoked' || (e.type === 'account.changed' && e.change === 'opened')) ctx.sessionCache.dropUser(e.userId);
     ctx.bus.publish(e);
   }
   return result;

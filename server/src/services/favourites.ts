@@ -2,7 +2,7 @@ import { MAX_FAVOURITES } from '@tradeport/contracts';
 import { prepared, type Param } from '../storage/prepared';
 import type { ServiceContext } from './context';
 import { refuse } from './errors';
-import { lockAccount } from './ledger';
+import { lockUser } from './ledger';
 
 /**
  * A trader's favourite symbols: the price table's Favourites category, in the order they were
@@ -33,7 +33,7 @@ export async function listFavourites(ctx: ServiceContext, userId: number, listed
  */
 export async function editFavourite(ctx: ServiceContext, userId: number, symbol: string, favourite: boolean, listed: ReadonlySet<string>): Promise<string[]> {
   const rows = await ctx.db.transaction().execute(async (trx) => {
-    await lockAccount(ctx, trx, userId);
+    await lockUser(ctx, trx, userId);
     const stored = await trx.selectFrom('favourite_symbols').select(['symbol', 'position']).where('user_id', '=', userId).execute();
     const has = stored.some((r) => r.symbol === symbol);
     // A symbol no longer listed may still be removed while it is stored; nothing else unknown is taken.

@@ -5,12 +5,15 @@ import type { LedgerKind } from '../storage/schema';
 import { prepared } from '../storage/prepared';
 
 /**
- * The ledger: every change of a balance is one entry, written in the caller's transaction together
- * with the change itself. `users.balance_cents` / `credit_cents` are a running total kept in the
- * same statement order, so a balance always equals the sum of its entries (see `findLedgerMismatches`).
- * Credit entries move the credit bucket; every other kind moves the balance.
+ * The ledger: every change of a trading account's balance is one entry, written in the caller's
+ * transaction together with the change itself. `trading_accounts.balance_cents` / `credit_cents`
+ * are a running total kept in the same statement order, so a balance always equals the sum of its
+ * entries (see `findLedgerMismatches`). Credit entries move the credit bucket; every other kind
+ * moves the balance. Each entry names its account and the account's holder.
  */
 export interface Posting {
+  accountId: number;
+  /** The account's holder (entries are also listed per person). */
   userId: number;
   kind: LedgerKind;
   /** Signed: positive credits the account, negative debits it. Never zero. */
@@ -33,9 +36,10 @@ export async function postToLedger(trx: Tx, p: Posting): Promise<PostedBalance |
   if (!Number.isSafeInteger(p.amountCents) || p.amountCents === 0) throw new RangeError(`invalid posting amount: ${p.amountCents}`);
   const column = p.kind === 'credit' ? 'credit_cents' : 'balance_cents';
   let update = trx
-    .updateTable('users')
+    .updateTable('trading_accounts')
     .set({ [column]: sql`${sql.ref(column)} + ${p.amountCents}` })
-    .where('id', '=', p.userId);
+    .where('id', '=', p.accountId)
+    .where('user_id', '=', p.userId);
   if (p.floorCents !== undefined) update = update.where(sql<boolean>`${sql.ref(column)} + ${p.amountCents} >= ${p.floorCents}`);
   const row = await update.returning(['balance_cents', 'credit_cents']).executeTakeFirst();
   if (!row) return null;
@@ -43,6 +47,7 @@ export async function postToLedger(trx: Tx, p: Posting): Promise<PostedBalance |
     .insertInto('ledger_entries')
     .values({
       user_id: p.userId,
+      account_id: p.accountId,
       kind: p.kind,
       amount_cents: p.amountCents,
       balance_after_cents: p.kind === 'credit' ? row.credit_cents : row.balance_cents,
@@ -56,10 +61,16 @@ export async function postToLedger(trx: Tx, p: Posting): Promise<PostedBalance |
 }
 
 /**
- * Takes the account's row lock for the rest of the transaction (PostgreSQL `FOR UPDATE`). SQLite
- * needs none: it runs one write transaction at a time on the single connection.
+ * Takes the trading account's row lock for the rest of the transaction (PostgreSQL `FOR UPDATE`):
+ * what changes its money or positions runs one at a time. SQLite needs none: it runs one write
+ * transaction at a time on the single connection.
  */
-export async function lockAccount(ctx: { engine: 'sqlite' | 'postgres' }, trx: Tx, userId: number): Promise<void> {
+export async function lockAccount(ctx: { engine: 'sqlite' | 'postgres' }, trx: Tx, accountId: number): Promise<void> {
+  if (ctx.engine === 'postgres') await trx.selectFrom('trading_accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+}
+
+/** The same for a person's own records (favourites, a request's notes): their user row's lock. */
+export async function lockUser(ctx: { engine: 'sqlite' | 'postgres' }, trx: Tx, userId: number): Promise<void> {
   if (ctx.engine === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
@@ -72,12 +83,17 @@ export interface AccountTotals {
 
 export const emptyTotals = (): AccountTotals => ({ balanceCents: 0, creditCents: 0, depositsCents: 0, withdrawalsCents: 0 });
 
-/** The sum of the outer query's user's (`users as u`) ledger entries matching `kinds`. */
-const ledgerSum = (kinds: RawBuilder<unknown>) => sql<number>`(select cast(coalesce(sum(l.amount_cents), 0) as bigint) from ledger_entries l where l.user_id = u.id and ${kinds})`;
+/**
+ * The sum of the outer query's user's (`users as u`) ledger entries matching `kinds`, on their live
+ * accounts only: demo money never counts in a person's totals.
+ */
+const ledgerSum = (kinds: RawBuilder<unknown>) =>
+  sql<number>`(select cast(coalesce(sum(l.amount_cents), 0) as bigint) from ledger_entries l join trading_accounts a on a.id = l.account_id where l.user_id = u.id and a.kind = 'live' and ${kinds})`;
 
 /**
- * A user's totals from the ledger as four columns of a query over `users as u`, so a read that
- * shows a user's row with their totals is one statement; `totalsOfColumns` reads them back.
+ * A user's totals from the ledger of their live accounts as four columns of a query over
+ * `users as u`, so a read that shows a user's row with their totals is one statement;
+ * `totalsOfColumns` reads them back.
  */
 export const ledgerTotalColumns = [
   ledgerSum(sql`l.kind <> 'credit'`).as('balance_cents'),
@@ -97,31 +113,22 @@ function addToTotals(t: AccountTotals, kind: string, amount: number): void {
   if (kind === 'withdrawal') t.withdrawalsCents -= amount;
 }
 
-/** Profile and admin totals, derived from the ledger rather than from cached columns. */
-const totalsOfAll = prepared((db) => db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).groupBy(['user_id', 'kind']));
+/** Every trading account's ledger sums by kind. */
+const totalsOfAll = prepared((db) => db.selectFrom('ledger_entries').select(['account_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).groupBy(['account_id', 'kind']));
 
-export async function ledgerTotals(db: Db | Tx, userIds?: number[]): Promise<Map<number, AccountTotals>> {
-  if (!userIds) return totalsByUser(await ledgerTotalRows(db));
-  if (userIds.length === 0) return new Map();
-  return totalsByUser(await db.selectFrom('ledger_entries').select(['user_id', 'kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', 'in', userIds).groupBy(['user_id', 'kind']).execute());
-}
-
-/** Every account's ledger sums by kind. */
-export function ledgerTotalRows(db: Db | Tx) {
-  return totalsOfAll.all(db, {});
-}
-
-export function totalsByUser(rows: readonly { user_id: number; kind: string; total: number }[]): Map<number, AccountTotals> {
+/** Each trading account's totals from its ledger entries, by account id. */
+export async function ledgerTotals(db: Db | Tx): Promise<Map<number, AccountTotals>> {
   const totals = new Map<number, AccountTotals>();
-  for (const row of rows) {
-    const t = totals.get(row.user_id) ?? emptyTotals();
+  for (const row of await totalsOfAll.all(db, {})) {
+    const t = totals.get(row.account_id) ?? emptyTotals();
     addToTotals(t, row.kind, Number(row.total));
-    totals.set(row.user_id, t);
+    totals.set(row.account_id, t);
   }
   return totals;
 }
 
 export interface LedgerMismatch {
+  accountId: number;
   userId: number;
   balanceCents: Cents;
   ledgerBalanceCents: Cents;
@@ -129,21 +136,29 @@ export interface LedgerMismatch {
   ledgerCreditCents: Cents;
 }
 
-/** The invariant check: every user's balance and credit equal the sums of their ledger entries, read in one snapshot. */
-export async function findLedgerMismatches(db: Db): Promise<LedgerMismatch[]> {
-  // Both reads from one snapshot: a close committing between them must not look like a mismatch.
-  const [users, totals] = await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => [await trx.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).execute(), await ledgerTotals(trx)] as const);
+const accountBalances = (db: Db | Tx) => db.selectFrom('trading_accounts').select(['id', 'user_id', 'balance_cents', 'credit_cents']).orderBy('id').execute();
+
+function mismatchesOf(accounts: Awaited<ReturnType<typeof accountBalances>>, totals: Map<number, AccountTotals>): LedgerMismatch[] {
   const mismatches: LedgerMismatch[] = [];
-  for (const u of users) {
-    const t = totals.get(u.id) ?? emptyTotals();
-    if (t.balanceCents !== u.balance_cents || t.creditCents !== u.credit_cents) {
-      mismatches.push({ userId: u.id, balanceCents: u.balance_cents, ledgerBalanceCents: t.balanceCents, creditCents: u.credit_cents, ledgerCreditCents: t.creditCents });
+  for (const a of accounts) {
+    const t = totals.get(a.id) ?? emptyTotals();
+    const balanceCents = Number(a.balance_cents);
+    const creditCents = Number(a.credit_cents);
+    if (t.balanceCents !== balanceCents || t.creditCents !== creditCents) {
+      mismatches.push({ accountId: a.id, userId: a.user_id, balanceCents, ledgerBalanceCents: t.balanceCents, creditCents, ledgerCreditCents: t.creditCents });
     }
   }
   return mismatches;
+}
+
+/** The invariant check: every trading account's balance and credit equal the sums of its ledger entries, read in one snapshot. */
+export async function findLedgerMismatches(db: Db): Promise<LedgerMismatch[]> {
+  // Both reads from one snapshot: a close committing between them must not look like a mismatch.
+  const [accounts, totals] = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => [await accountBalances(trx), await ledgerTotals(trx)] as const);
+  return mismatchesOf(accounts, totals);
 }
 
 export interface LedgerReport {
@@ -154,9 +169,11 @@ export interface LedgerReport {
   /** Accounts whose balance or credit differs from the sum of its entries. */
   mismatches: LedgerMismatch[];
   /** Accounts holding less than no credit (credit is only ever removed down to zero). */
-  negativeCredit: { userId: number; creditCents: Cents }[];
+  negativeCredit: { accountId: number; userId: number; creditCents: Cents }[];
   /** Balance operations of the back office without exactly one ledger entry of their kind and amount. */
   unpostedOperations: { operationId: number; userId: number; kind: string }[];
+  /** Entries that name no account, or an account another person holds. */
+  strayEntries: { entryId: number; userId: number; accountId: number | null }[];
 }
 
 /**
@@ -170,7 +187,7 @@ export async function ledgerReport(db: Db): Promise<LedgerReport> {
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      const users = await trx.selectFrom('users').select(['id', 'balance_cents', 'credit_cents']).execute();
+      const accounts = await accountBalances(trx);
       const totals = await ledgerTotals(trx);
       const counts = await trx
         .selectFrom('ledger_entries')
@@ -178,27 +195,28 @@ export async function ledgerReport(db: Db): Promise<LedgerReport> {
         .executeTakeFirstOrThrow();
       const unposted = await trx
         .selectFrom('balance_operations as o')
-        .leftJoin('ledger_entries as l', (join) => join.onRef('l.kind', '=', 'o.kind').on('l.ref_type', '=', 'balance_operation').onRef('l.ref_id', '=', sql<string>`cast(o.id as varchar(64))`).onRef('l.amount_cents', '=', 'o.amount_cents').onRef('l.user_id', '=', 'o.user_id'))
+        .leftJoin('ledger_entries as l', (join) => join.onRef('l.kind', '=', 'o.kind').on('l.ref_type', '=', 'balance_operation').onRef('l.ref_id', '=', sql<string>`cast(o.id as varchar(64))`).onRef('l.amount_cents', '=', 'o.amount_cents').onRef('l.account_id', '=', 'o.account_id'))
         .select(['o.id', 'o.user_id', 'o.kind'])
         .where('l.id', 'is', null)
         .orderBy('o.id')
         .execute();
-      const mismatches: LedgerMismatch[] = [];
-      const negativeCredit: LedgerReport['negativeCredit'] = [];
-      for (const u of users) {
-        const t = totals.get(u.id) ?? emptyTotals();
-        if (t.balanceCents !== u.balance_cents || t.creditCents !== u.credit_cents) {
-          mismatches.push({ userId: u.id, balanceCents: u.balance_cents, ledgerBalanceCents: t.balanceCents, creditCents: u.credit_cents, ledgerCreditCents: t.creditCents });
-        }
-        if (u.credit_cents < 0) negativeCredit.push({ userId: u.id, creditCents: u.credit_cents });
-      }
+      const stray = await trx
+        .selectFrom('ledger_entries as l')
+        .leftJoin('trading_accounts as a', 'a.id', 'l.account_id')
+        .select(['l.id', 'l.user_id', 'l.account_id'])
+        .where((eb) => eb.or([eb('a.id', 'is', null), eb('a.user_id', '<>', eb.ref('l.user_id'))]))
+        .orderBy('l.id')
+        .execute();
+      const mismatches = mismatchesOf(accounts, totals);
+      const negativeCredit = accounts.filter((a) => Number(a.credit_cents) < 0).map((a) => ({ accountId: a.id, userId: a.user_id, creditCents: Number(a.credit_cents) }));
       return {
-        accounts: users.length,
+        accounts: accounts.length,
         balanceEntries: Number(counts.balance ?? 0),
         creditEntries: Number(counts.credit ?? 0),
         mismatches,
         negativeCredit,
         unpostedOperations: unposted.map((o) => ({ operationId: o.id, userId: o.user_id, kind: o.kind })),
+        strayEntries: stray.map((e) => ({ entryId: e.id, userId: e.user_id, accountId: e.account_id ?? null })),
       };
     });
 }

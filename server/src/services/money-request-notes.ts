@@ -5,7 +5,7 @@ import type { Db, Tx } from '../storage/db';
 import { recordAudit } from './audit';
 import { inTransaction, isoTime, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
-import { lockAccount } from './ledger';
+import { lockUser } from './ledger';
 
 /**
  * Administrators' internal notes on deposit and withdrawal requests ("called the trader, the
@@ -42,9 +42,9 @@ export async function addRequestNote(ctx: ServiceContext, actor: Actor, requestI
   return inTransaction(ctx, async (trx) => {
     const request = await trx.selectFrom('money_requests').select(['id', 'kind', 'user_id']).where('id', '=', requestId).executeTakeFirst();
     if (!request) throw refuse.notFound(`Request #${requestId} was not found.`);
-    // Notes of one request are counted one writer at a time (the trader's account lock), so two
+    // Notes of one request are counted one writer at a time (the trader's user row lock), so two
     // administrators adding the last allowed note at once cannot both pass the count.
-    await lockAccount(ctx, trx, request.user_id);
+    await lockUser(ctx, trx, request.user_id);
     const count = await trx.selectFrom('money_request_notes').select(sql<number>`count(*)`.as('n')).where('request_id', '=', requestId).executeTakeFirstOrThrow();
     if (Number(count.n) >= NOTES_PER_REQUEST_MAX) throw refuse.conflict(`Request #${requestId} already has ${NOTES_PER_REQUEST_MAX} notes, the most a request may hold.`);
     const now = ctx.now();

@@ -28,18 +28,29 @@ function checkAmount(amount: string, maxCents: Cents, what: 'deposit' | 'withdra
   return cents;
 }
 
-/** Funds a withdrawal may not take: margin held by open positions (the trading engine adds it). */
-async function reservedCents(ctx: ServiceContext, trx: Tx, userId: number, leverage: number): Promise<Cents> {
-  return ctx.reservedMargin ? ctx.reservedMargin(trx, userId, leverage) : 0;
+/** Funds a withdrawal may not take: margin held by the account's open positions (the trading engine adds it). */
+async function reservedCents(ctx: ServiceContext, trx: Tx, accountId: number, leverage: number): Promise<Cents> {
+  return ctx.reservedMargin ? ctx.reservedMargin(trx, accountId, leverage) : 0;
 }
 
-const leverageOf = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select('leverage').where('id', '=', param('userId')));
+const leverageOf = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('trading_accounts').select('leverage').where('id', '=', param('accountId')));
 
 /** `reservedCents` at the account's own leverage, read in the caller's transaction. */
-async function withdrawalFloorOf(ctx: ServiceContext, trx: Tx, userId: number): Promise<Cents> {
-  const user = await leverageOf.first(trx, { userId });
-  if (!user) throw new Error(`account ${userId} not found`);
-  return reservedCents(ctx, trx, userId, user.leverage);
+async function withdrawalFloorOf(ctx: ServiceContext, trx: Tx, accountId: number): Promise<Cents> {
+  const account = await leverageOf.first(trx, { accountId });
+  if (!account) throw new Error(`trading account ${accountId} not found`);
+  return reservedCents(ctx, trx, accountId, account.leverage);
+}
+
+/**
+ * The live account a trader's deposit or withdrawal is for: the one the session acts on. Refused
+ * when they hold none, and for a demo account, whose virtual money never meets real money.
+ */
+async function liveAccountOf(trx: Tx, actor: Actor, what: 'deposit' | 'withdrawal'): Promise<number> {
+  const account = actor.accountId === null ? undefined : await trx.selectFrom('trading_accounts').select(['id', 'kind']).where('id', '=', actor.accountId).where('user_id', '=', actor.userId).executeTakeFirst();
+  if (!account) throw refuse.invalid(`You have no trading account to make a ${what} for.`);
+  if (account.kind !== 'live') throw refuse.invalid(`A demo account holds virtual money only: switch to a live account to request a ${what}.`);
+  return account.id;
 }
 
 export interface WithdrawableFunds {
@@ -55,28 +66,31 @@ export interface WithdrawableFunds {
  * are set aside so they cannot be requested twice). Trading is not held back by pending
  * withdrawals; the approval re-checks the funds instead.
  */
-const fundsOf = prepared((db, param: Param<{ userId: number }>) =>
+const fundsOf = prepared((db, param: Param<{ accountId: number }>) =>
   db
-    .selectFrom('users as u')
+    .selectFrom('trading_accounts as a')
     .select([
-      'u.balance_cents',
-      'u.leverage',
-      sql<number>`(select cast(coalesce(sum(r.amount_cents), 0) as bigint) from money_requests r where r.user_id = u.id and r.kind = 'withdrawal' and r.status = '0')`.as('pending_cents'),
+      'a.balance_cents',
+      'a.leverage',
+      sql<number>`(select cast(coalesce(sum(r.amount_cents), 0) as bigint) from money_requests r where r.account_id = a.id and r.kind = 'withdrawal' and r.status = '0')`.as('pending_cents'),
     ])
-    .where('u.id', '=', param('userId')),
+    .where('a.id', '=', param('accountId')),
 );
 
-export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, userId: number): Promise<WithdrawableFunds> {
-  const user = await fundsOf.first(trx, { userId });
-  if (!user) throw new Error(`account ${userId} not found`);
-  const marginHeldCents = await reservedCents(ctx, trx, userId, user.leverage);
-  const pendingCents = Number(user.pending_cents);
-  return { balanceCents: user.balance_cents, marginHeldCents, pendingCents, withdrawableCents: user.balance_cents - marginHeldCents - pendingCents };
+/** What a new withdrawal may take from the trading account `accountId`. */
+export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, accountId: number): Promise<WithdrawableFunds> {
+  const account = await fundsOf.first(trx, { accountId });
+  if (!account) throw new Error(`trading account ${accountId} not found`);
+  const balanceCents = Number(account.balance_cents);
+  const marginHeldCents = await reservedCents(ctx, trx, accountId, account.leverage);
+  const pendingCents = Number(account.pending_cents);
+  return { balanceCents, marginHeldCents, pendingCents, withdrawableCents: balanceCents - marginHeldCents - pendingCents };
 }
 
-/** The trader's read of {@link withdrawableFunds}; never below zero (a loss can leave less than is pending). */
-export async function getWithdrawable(ctx: ServiceContext, userId: number) {
-  const funds = await inTransaction(ctx, (trx) => withdrawableFunds(ctx, trx, userId));
+/** The trader's read of {@link withdrawableFunds} for the account the session acts on; never below zero (a loss can leave less than is pending). */
+export async function getWithdrawable(ctx: ServiceContext, accountId: number | null) {
+  if (accountId === null) throw refuse.invalid('You have no trading account to withdraw from.');
+  const funds = await inTransaction(ctx, (trx) => withdrawableFunds(ctx, trx, accountId));
   return {
     status: 'success' as const,
     balance: formatCents(funds.balanceCents),
@@ -91,10 +105,11 @@ export async function createDeposit(ctx: ServiceContext, actor: Actor, input: Ad
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'addDeposite', input, async (trx, emit) => {
     const gateway = await trx.selectFrom('payment_accounts').select(['id', 'is_active', 'name']).where('id', '=', input.payment_getways_id).executeTakeFirst();
     if (!gateway || gateway.is_active !== 1) throw refuse.invalid('Please select an active payment account.');
+    const accountId = await liveAccountOf(trx, actor, 'deposit');
     const now = ctx.now();
     const row = await trx
       .insertInto('money_requests')
-      .values({ kind: 'deposit', user_id: actor.userId, payment_account_id: gateway.id, account_ref: input.paymentAccount, amount_cents: cents, status: '0', created_at: now, decided_at: null, decided_by: null })
+      .values({ kind: 'deposit', user_id: actor.userId, account_id: accountId, payment_account_id: gateway.id, account_ref: input.paymentAccount, amount_cents: cents, status: '0', created_at: now, decided_at: null, decided_by: null })
       .returning('id')
       .executeTakeFirstOrThrow();
     await recordActivity(trx, { userId: actor.userId, kind: 'deposit-requested', details: `Deposit request #${row.id} of ${usd(cents)} via ${gateway.name}`, status: 'Pending', ip: actor.ip, at: now });
@@ -106,17 +121,18 @@ export async function createDeposit(ctx: ServiceContext, actor: Actor, input: Ad
 export async function createWithdrawal(ctx: ServiceContext, actor: Actor, input: AddWithdrawalRequest, idempotencyKey: string | undefined) {
   const cents = checkAmount(input.withdrawalsAmount, ctx.config.maxWithdrawalCents, 'withdrawal');
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'addWithdrawal', input, async (trx, emit) => {
-    // Withdrawals of one trader are checked one at a time, so simultaneous requests cannot all
+    // Withdrawals from one account are checked one at a time, so simultaneous requests cannot all
     // see the same "nothing pending yet".
-    await lockAccount(ctx, trx, actor.userId);
-    const funds = await withdrawableFunds(ctx, trx, actor.userId);
+    const accountId = await liveAccountOf(trx, actor, 'withdrawal');
+    await lockAccount(ctx, trx, accountId);
+    const funds = await withdrawableFunds(ctx, trx, accountId);
     if (cents > funds.withdrawableCents) {
       throw refuse.invalid(`Insufficient available balance. You can withdraw at most ${usd(Math.max(0, funds.withdrawableCents))}${funds.pendingCents > 0 ? ' (pending withdrawals are already set aside)' : ''}.`);
     }
     const now = ctx.now();
     const row = await trx
       .insertInto('money_requests')
-      .values({ kind: 'withdrawal', user_id: actor.userId, payment_account_id: null, account_ref: input.paymentAccount, amount_cents: cents, status: '0', created_at: now, decided_at: null, decided_by: null })
+      .values({ kind: 'withdrawal', user_id: actor.userId, account_id: accountId, payment_account_id: null, account_ref: input.paymentAccount, amount_cents: cents, status: '0', created_at: now, decided_at: null, decided_by: null })
       .returning('id')
       .executeTakeFirstOrThrow();
     await recordActivity(trx, { userId: actor.userId, kind: 'withdrawal-requested', details: `Withdrawal request #${row.id} of ${usd(cents)} to ${input.paymentAccount}`, status: 'Pending', ip: actor.ip, at: now });
@@ -145,8 +161,8 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
     if (kind === 'withdrawal') {
       // The trader's orders and withdrawals take the same account lock, so the funds an order needs
       // are counted before this withdrawal's floor is computed.
-      const owner = await trx.selectFrom('money_requests').select('user_id').where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
-      if (owner) await lockAccount(ctx, trx, owner.user_id);
+      const owner = await trx.selectFrom('money_requests').select('account_id').where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+      if (owner) await lockAccount(ctx, trx, owner.account_id);
     }
     const updated = await trx
       .updateTable('money_requests')
@@ -154,17 +170,18 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
       .where('id', '=', id)
       .where('kind', '=', kind)
       .where('status', '=', '0')
-      .returning(['user_id', 'amount_cents'])
+      .returning(['user_id', 'account_id', 'amount_cents'])
       .executeTakeFirst();
     if (!updated) {
       const existing = await trx.selectFrom('money_requests').select(['status']).where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
       if (!existing) throw refuse.notFound(`${label} request #${id} was not found.`);
       throw refuse.conflict(`${label} request #${id} has already been ${STATUS_PAST[existing.status]}.`);
     }
-    const { user_id: userId, amount_cents: cents } = updated;
+    const { user_id: userId, account_id: accountId, amount_cents: cents } = updated;
     let balanceAfter: { balanceCents: Cents; creditCents: Cents } | null = null;
     if (decision === '1') {
       balanceAfter = await postToLedger(trx, {
+        accountId,
         userId,
         kind,
         amountCents: kind === 'deposit' ? cents : -cents,
@@ -172,7 +189,7 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
         refId: id,
         memo: `${label} request #${id}`,
         at: now,
-        ...(kind === 'withdrawal' ? { floorCents: await withdrawalFloorOf(ctx, trx, userId) } : {}),
+        ...(kind === 'withdrawal' ? { floorCents: await withdrawalFloorOf(ctx, trx, accountId) } : {}),
       });
       if (!balanceAfter) throw refuse.conflict(`Insufficient available balance to approve withdrawal request #${id}; it stays pending.`);
     }
@@ -195,9 +212,9 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
       ip: actor.ip,
       at: now,
     });
-    emit({ type: 'moneyRequest.updated', userId, requestId: id, kind, status: decision, amount: formatCents(cents), ...(rejectReason !== null ? { reason: rejectReason } : {}) });
+    emit({ type: 'moneyRequest.updated', userId, accountId, requestId: id, kind, status: decision, amount: formatCents(cents), ...(rejectReason !== null ? { reason: rejectReason } : {}) });
     emit({ type: 'moneyRequest.decided', requestId: id, kind, traderId: userId, status: decision, decidedBy: actor.userId });
-    if (balanceAfter) emit({ type: 'balance.changed', userId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
+    if (balanceAfter) emit({ type: 'balance.changed', userId, accountId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
     return `${label} request #${id} ${verb} successfully`;
   });
 }
@@ -214,22 +231,22 @@ export async function cancelRequest(ctx: ServiceContext, actor: Actor, id: numbe
     // A withdrawal's cancel takes the account lock first, as a new withdrawal and its decision do,
     // so the set-aside total changes one step at a time. A deposit's does not: its approval locks
     // the request row before the account, and taking them the other way round could deadlock.
-    const target = await trx.selectFrom('money_requests').select('kind').where('id', '=', id).where('user_id', '=', actor.userId).executeTakeFirst();
-    if (target?.kind === 'withdrawal') await lockAccount(ctx, trx, actor.userId);
+    const target = await trx.selectFrom('money_requests').select(['kind', 'account_id']).where('id', '=', id).where('user_id', '=', actor.userId).executeTakeFirst();
+    if (target?.kind === 'withdrawal') await lockAccount(ctx, trx, target.account_id);
     const updated = await trx
       .updateTable('money_requests')
       .set({ status: '3', decided_at: now, decided_by: actor.userId })
       .where('id', '=', id)
       .where('user_id', '=', actor.userId)
       .where('status', '=', '0')
-      .returning(['kind', 'amount_cents'])
+      .returning(['kind', 'account_id', 'amount_cents'])
       .executeTakeFirst();
     if (!updated) {
       const existing = await trx.selectFrom('money_requests').select(['status', 'kind']).where('id', '=', id).where('user_id', '=', actor.userId).executeTakeFirst();
       if (!existing) throw refuse.notFound(`Request #${id} was not found.`);
       throw refuse.conflict(`${kindLabel[existing.kind]} request #${id} has already been ${STATUS_PAST[existing.status]}; only a pending request can be cancelled.`);
     }
-    const { kind, amount_cents: cents } = updated;
+    const { kind, account_id: accountId, amount_cents: cents } = updated;
     const label = kindLabel[kind];
     await recordAudit(trx, {
       actorId: actor.userId,
@@ -242,7 +259,7 @@ export async function cancelRequest(ctx: ServiceContext, actor: Actor, id: numbe
       at: now,
     });
     await recordActivity(trx, { userId: actor.userId, kind: `${kind}-cancelled`, details: `${label} request #${id} of ${usd(cents)} cancelled`, status: 'Cancelled', ip: actor.ip, at: now });
-    emit({ type: 'moneyRequest.updated', userId: actor.userId, requestId: id, kind, status: '3', amount: formatCents(cents) });
+    emit({ type: 'moneyRequest.updated', userId: actor.userId, accountId, requestId: id, kind, status: '3', amount: formatCents(cents) });
     emit({ type: 'moneyRequest.cancelled', requestId: id, kind, traderId: actor.userId });
     return `${label} request #${id} cancelled.`;
   });

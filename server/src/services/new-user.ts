@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import { nameSortKey } from '../domain/sort-key';
 import type { UsersTable } from '../storage/schema';
 
-/** The row of a new account: no money, no profile extras, active, not yet seen. */
+/** The row of a new person: no profile extras, active, not yet seen (their money lives in their trading accounts). */
 export function newUserRow(u: {
   email: string;
   passwordHash: string;
@@ -12,7 +12,6 @@ export function newUserRow(u: {
   countryId: number | null;
   role: 'trader' | 'admin';
   reserved: boolean;
-  leverage: number;
   now: number;
 }): Insertable<UsersTable> {
   return {
@@ -28,9 +27,6 @@ export function newUserRow(u: {
     role: u.role,
     is_active: 1,
     is_reserved: u.reserved ? 1 : 0,
-    leverage: u.leverage,
-    balance_cents: 0,
-    credit_cents: 0,
     created_at: u.now,
     updated_at: u.now,
     last_seen_at: null,

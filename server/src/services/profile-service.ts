@@ -7,15 +7,16 @@ import { inTransaction, isoTime, type ServiceContext } from './context';
 import { existingCountryId } from './countries';
 import { refuse } from './errors';
 import { ledgerTotalColumns, totalsOfColumns } from './ledger';
+import { primaryLeverageOf } from './trading-accounts';
 import { prepared, type Param } from '../storage/prepared';
 import { INVALID_COUNTRY_MESSAGE, INVALID_PHONE_MESSAGE, type ClientInfo } from './auth-service';
 
-/** The profile and its totals from the ledger, in one statement. */
+/** The profile and its totals from the ledger of their live accounts, in one statement. */
 const profileRow = prepared((db, param: Param<{ userId: number }>) =>
   db
     .selectFrom('users as u')
     .leftJoin('countries as c', 'c.id', 'u.country_id')
-    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'u.country_id', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', 'u.role', 'u.leverage', 'u.created_at', ...ledgerTotalColumns])
+    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'u.country_id', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', 'u.role', primaryLeverageOf('u.id').as('leverage'), 'u.created_at', ...ledgerTotalColumns])
     .where('u.id', '=', param('userId')),
 );
 
@@ -36,7 +37,8 @@ export async function profileDetails(ctx: ServiceContext, userId: number): Promi
     dateOfBirth: u.date_of_birth,
     nationality: u.nationality,
     accountType: u.role === 'admin' ? '1' : '0',
-    leverage: u.leverage,
+    // The person's first live account's (an administrator, who holds none: what a new account would get).
+    leverage: u.leverage ?? ctx.config.defaultLeverage,
     createdAt: isoTime(u.created_at),
     totalBalance: formatCents(t.balanceCents),
     totalCredit: formatCents(t.creditCents),

@@ -17,6 +17,9 @@
 export interface CachedSession {
   userId: number;
   role: 'trader' | 'admin';
+  /** The trading account the session acts on, and all the person holds (see SessionUser). */
+  accountId: number | null;
+  accounts: readonly number[];
   persistent: boolean;
   lastSeenAt: number;
   expiresAt: number;

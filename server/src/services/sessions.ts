@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
-import { prepared, type Param } from '../storage/prepared';
+import { prepared, preparedShapes, type Param } from '../storage/prepared';
 import type { ServiceContext } from './context';
 import type { CachedSession } from './session-cache';
+import { accountIdsOf, parseAccountIds, primaryAccountIdOf } from './trading-accounts';
 
 /**
  * Server-side sessions. The cookie carries 256 random bits; the database keeps only their SHA-256,
@@ -21,6 +22,13 @@ export interface SessionUser {
   userId: number;
   role: 'trader' | 'admin';
   sessionHash: string;
+  /**
+   * The trading account the session's calls act on unless a call names another of the person's
+   * (`X-Trading-Account`): their first live account; null when they hold none.
+   */
+  accountId: number | null;
+  /** Every trading account the person holds, in id order: the ones a call may name. */
+  accounts: readonly number[];
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -63,11 +71,16 @@ export async function issueSession(ctx: ServiceContext, trx: Tx, userId: number,
 const touchSession = prepared((db, param: Param<{ idHash: string; at: number }>) => db.updateTable('sessions').set({ last_seen_at: param('at') }).where('id_hash', '=', param('idHash')).where('last_seen_at', '<', param('at')));
 const touchUser = prepared((db, param: Param<{ userId: number; at: number }>) => db.updateTable('users').set({ last_seen_at: param('at') }).where('id', '=', param('userId')).where(sql<number>`coalesce(last_seen_at, 0)`, '<', param('at')));
 
-const lookupSession = prepared((db, param: Param<{ idHash: string }>) =>
+/** The session with its user and their trading accounts, in one statement (`pg;` in the shape on PostgreSQL). */
+const lookupSession = preparedShapes((db, param: Param<{ idHash: string }>, shape) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active'])
+    .select([
+      'sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active',
+      primaryAccountIdOf('sessions.user_id').as('account_id'),
+      accountIdsOf('sessions.user_id', shape.includes('pg;') ? 'postgres' : 'sqlite').as('account_ids'),
+    ])
     .where('sessions.id_hash', '=', param('idHash')),
 );
 
@@ -83,11 +96,11 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
   let session = options.fresh ? undefined : ctx.sessionCache.get(idHash, now);
   if (session === undefined) {
     const ticket = ctx.sessionCache.ticket();
-    const row = await lookupSession.first(ctx.db, { idHash });
+    const row = await lookupSession.first(ctx.db, ctx.engine === 'postgres' ? 'pg;' : '', { idHash });
     if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
     // A use noted here and not written yet counts as much as the row's.
     const lastSeenAt = Math.max(row.last_seen_at, ctx.sessionCache.pendingTouch(idHash) ?? 0);
-    session = { userId: row.user_id, role: row.role, persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now, token };
+    session = { userId: row.user_id, role: row.role, accountId: row.account_id === null ? null : Number(row.account_id), accounts: parseAccountIds(row.account_ids), persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now, token };
     ctx.sessionCache.put(idHash, session, ticket);
   }
   return checked(ctx, idHash, session, now);
@@ -119,7 +132,7 @@ const ended = (ctx: ServiceContext, session: CachedSession, now: number): boolea
 /** Expiry and idle time checked on every request, from the entry as from the row; the use noted. */
 function checked(ctx: ServiceContext, idHash: string, session: CachedSession, now: number): SessionUser | null | Promise<SessionUser | null> {
   if (ended(ctx, session, now)) return null;
-  const user = { userId: session.userId, role: session.role, sessionHash: idHash };
+  const user = { userId: session.userId, role: session.role, sessionHash: idHash, accountId: session.accountId, accounts: session.accounts };
   if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
     const pause = now - session.lastSeenAt;
     session.lastSeenAt = now;

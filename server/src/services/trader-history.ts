@@ -47,13 +47,13 @@ type Keyed = { time: number; rank: 0 | 1; id: number; row: OrderHistoryRow };
 const newestFirst = (a: Keyed, b: Keyed) => b.time - a.time || b.rank - a.rank || b.id - a.id;
 
 /** A page's values (absent filters are 0 and left out of its statement's shape), `limit` one more than is shown. */
-type PageValues = { userId: number; from: number; to: number; cursorTime: number; cursorId: number; limit: number };
+type PageValues = { accountId: number; from: number; to: number; cursorTime: number; cursorId: number; limit: number };
 /** Which of `from` and `to` a statement has (a page's shape adds its cursor). */
 const rangeShape = (q: Range) => `${q.from !== undefined ? 'from;' : ''}${q.to !== undefined ? 'to;' : ''}`;
 
 /** Finished pending orders, newest to finish first. After a pending row: older, or as old with a lower id; after a market row: older only (at one time every pending row comes before every market row). */
 const finishedOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, shape, rows) => {
-  let q = db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).where('status', '!=', 'pending');
+  let q = db.selectFrom('orders').selectAll().where('account_id', '=', param('accountId')).where('status', '!=', 'pending');
   if (shape.includes('from;')) q = q.where('updated_at', '>=', param('from'));
   if (shape.includes('to;')) q = q.where('updated_at', '<', param('to'));
   if (shape.includes('after:pending;')) q = q.where((eb) => eb(eb.refTuple('updated_at', 'id'), '<', eb.tuple(param('cursorTime'), param('cursorId'))));
@@ -66,9 +66,9 @@ const marketOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, shap
   let q = db
     .selectFrom('positions as p')
     .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.comment', 'p.opened_at'])
-    .where('p.user_id', '=', param('userId'))
-    // The user's filled orders narrow the look-up (orders_user_status_idx); a position one of them opened was not a market order.
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select('o.id').whereRef('o.user_id', '=', 'p.user_id').where('o.status', '=', 'filled').whereRef('o.position_id', '=', 'p.id'))));
+    .where('p.account_id', '=', param('accountId'))
+    // The account's filled orders narrow the look-up (orders_account_status_idx); a position one of them opened was not a market order.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select('o.id').whereRef('o.account_id', '=', 'p.account_id').where('o.status', '=', 'filled').whereRef('o.position_id', '=', 'p.id'))));
   if (shape.includes('from;')) q = q.where('p.opened_at', '>=', param('from'));
   if (shape.includes('to;')) q = q.where('p.opened_at', '<', param('to'));
   if (shape.includes('after:market;')) q = q.where((eb) => eb(eb.refTuple('p.opened_at', 'p.id'), '<', eb.tuple(param('cursorTime'), param('cursorId'))));
@@ -83,11 +83,11 @@ const marketOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, shap
  * rows are ordered by (time, pending before market, id), so following the cursors returns every
  * row exactly once.
  */
-export async function orderHistoryPage(db: Db, userId: number, q: Page<OrderCursor>): Promise<{ data: OrderHistoryRow[]; nextCursor: string | null }> {
+export async function orderHistoryPage(db: Db, accountId: number, q: Page<OrderCursor>): Promise<{ data: OrderHistoryRow[]; nextCursor: string | null }> {
   const limit = q.limit ?? HISTORY_PAGE_DEFAULT;
   const c = q.before;
   const shape = `${rangeShape(q)}${c ? `after:${c.kind};` : ''}`;
-  const values: PageValues = { userId, from: q.from ?? 0, to: q.to ?? 0, cursorTime: c?.time ?? 0, cursorId: c?.id ?? 0, limit: limit + 1 };
+  const values: PageValues = { accountId, from: q.from ?? 0, to: q.to ?? 0, cursorTime: c?.time ?? 0, cursorId: c?.id ?? 0, limit: limit + 1 };
   const [orders, positions] = await Promise.all([finishedOrders.all(db, shape, values), marketOrders.all(db, shape, values)]);
   const keyed: Keyed[] = [
     ...orders.map(
@@ -145,7 +145,7 @@ export async function orderHistoryPage(db: Db, userId: number, q: Page<OrderCurs
 }
 
 const balanceEntries = preparedShapes((db: Db | Tx, param: Param<PageValues>, shape, rows) => {
-  let q = db.selectFrom('ledger_entries').select(['id', 'kind', 'amount_cents', 'balance_after_cents', 'ref_type', 'ref_id', 'memo', 'created_at']).where('user_id', '=', param('userId')).where('kind', '!=', 'trade');
+  let q = db.selectFrom('ledger_entries').select(['id', 'kind', 'amount_cents', 'balance_after_cents', 'ref_type', 'ref_id', 'memo', 'created_at']).where('account_id', '=', param('accountId')).where('kind', '!=', 'trade');
   if (shape.includes('from;')) q = q.where('created_at', '>=', param('from'));
   if (shape.includes('to;')) q = q.where('created_at', '<', param('to'));
   if (shape.includes('after;')) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('cursorTime'), param('cursorId'))));
@@ -155,10 +155,10 @@ const balanceEntries = preparedShapes((db: Db | Tx, param: Param<PageValues>, sh
 export type BalanceOperationRow = { id: number; kind: string; amount: string; balanceAfter: string; ticket: number | null; comment: string; timeStamp: string };
 
 /** One page of the ledger's entries other than closed positions' profits, newest first (by time, then id). */
-export async function balanceOperationsPage(db: Db, userId: number, q: Page<{ time: number; id: number }>): Promise<{ data: BalanceOperationRow[]; nextCursor: string | null }> {
+export async function balanceOperationsPage(db: Db, accountId: number, q: Page<{ time: number; id: number }>): Promise<{ data: BalanceOperationRow[]; nextCursor: string | null }> {
   const limit = q.limit ?? HISTORY_PAGE_DEFAULT;
   const c = q.before;
-  const found = await balanceEntries.all(db, `${rangeShape(q)}${c ? 'after;' : ''}`, { userId, from: q.from ?? 0, to: q.to ?? 0, cursorTime: c?.time ?? 0, cursorId: c?.id ?? 0, limit: limit + 1 });
+  const found = await balanceEntries.all(db, `${rangeShape(q)}${c ? 'after;' : ''}`, { accountId, from: q.from ?? 0, to: q.to ?? 0, cursorTime: c?.time ?? 0, cursorId: c?.id ?? 0, limit: limit + 1 });
   const page = found.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -186,15 +186,15 @@ export interface HistoryTotals {
   closedPositions: number;
 }
 
-type RangeValues = { userId: number; from: number; to: number };
+type RangeValues = { accountId: number; from: number; to: number };
 const ledgerSums = preparedShapes((db: Db | Tx, param: Param<RangeValues>, shape) => {
-  let q = db.selectFrom('ledger_entries').select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('user_id', '=', param('userId'));
+  let q = db.selectFrom('ledger_entries').select(['kind', sql<number>`cast(sum(amount_cents) as bigint)`.as('total')]).where('account_id', '=', param('accountId'));
   if (shape.includes('from;')) q = q.where('created_at', '>=', param('from'));
   if (shape.includes('to;')) q = q.where('created_at', '<', param('to'));
   return q.groupBy('kind').orderBy('kind');
 });
 const closedCount = preparedShapes((db: Db | Tx, param: Param<RangeValues>, shape) => {
-  let q = db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', param('userId')).where('status', '=', 'closed');
+  let q = db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', param('accountId')).where('status', '=', 'closed');
   if (shape.includes('from;')) q = q.where('closed_at', '>=', param('from'));
   if (shape.includes('to;')) q = q.where('closed_at', '<', param('to'));
   return q;
@@ -204,9 +204,9 @@ const closedCount = preparedShapes((db: Db | Tx, param: Param<RangeValues>, shap
  * The range's totals, from the ledger (a position's profit and swap are posted when it closes, so
  * they fall in the range its close does) and the count of positions closed in it.
  */
-export async function historyTotals(db: Db, userId: number, range: Range): Promise<HistoryTotals> {
+export async function historyTotals(db: Db, accountId: number, range: Range): Promise<HistoryTotals> {
   const shape = rangeShape(range);
-  const values: RangeValues = { userId, from: range.from ?? 0, to: range.to ?? 0 };
+  const values: RangeValues = { accountId, from: range.from ?? 0, to: range.to ?? 0 };
   const [rows, count] = await Promise.all([ledgerSums.all(db, shape, values), closedCount.first(db, shape, values)]);
   const byKind = new Map<string, Cents>(rows.map((r) => [r.kind, Number(r.total)]));
   const of = (kind: string) => byKind.get(kind) ?? 0;

@@ -20,6 +20,7 @@ import { priceTableMigration } from './migrations/0017-price-table';
 import { auditSubjectsMigration } from './migrations/0018-audit-subjects';
 import { readIndexesMigration } from './migrations/0019-read-indexes';
 import { nameSortKeysMigration } from './migrations/0020-name-sort-keys';
+import { tradingAccountsMigration } from './migrations/0021-trading-accounts';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -54,6 +55,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0018-audit-subjects': auditSubjectsMigration(handle.engine),
       '0019-read-indexes': readIndexesMigration(),
       '0020-name-sort-keys': nameSortKeysMigration(handle.engine),
+      '0021-trading-accounts': tradingAccountsMigration(handle.engine),
     }),
   });
 }

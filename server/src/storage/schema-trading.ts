@@ -3,6 +3,8 @@ import type { Generated } from 'kysely';
 export interface PositionsTable {
   id: Generated<number>;
   user_id: number;
+  /** The trading account it belongs to (user_id is the account's holder). */
+  account_id: number;
   symbol: string;
   side: 'buy' | 'sell';
   volume: number;
@@ -45,6 +47,8 @@ export type PendingOrderType = 'buy_limit' | 'sell_limit' | 'buy_stop' | 'sell_s
 export interface OrdersTable {
   id: Generated<number>;
   user_id: number;
+  /** The trading account it belongs to (user_id is the account's holder). */
+  account_id: number;
   symbol: string;
   type: PendingOrderType;
   volume: number;

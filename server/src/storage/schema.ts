@@ -18,12 +18,31 @@ export interface UsersTable {
   role: 'trader' | 'admin';
   is_active: number;
   is_reserved: number;
-  leverage: number;
-  balance_cents: number;
-  credit_cents: number;
   created_at: number;
   updated_at: number;
   last_seen_at: number | null;
+}
+
+export type AccountKind = 'live' | 'demo';
+/** Active; close-only (it may close positions and cancel orders, nothing else); disabled (nothing). */
+export type AccountState = 'active' | 'close-only' | 'disabled';
+
+/** A trading account (docs/design.md#trading-accounts): its money and settings; its records name it. */
+export interface TradingAccountsTable {
+  id: Generated<number>;
+  /** The number people see (domain/account-number.ts); never the id. */
+  number: number;
+  user_id: number;
+  kind: AccountKind;
+  currency: string;
+  leverage: number;
+  balance_cents: number;
+  credit_cents: number;
+  state: AccountState;
+  /** A demo account's virtual balance at opening (what a reset restores); null for live. */
+  initial_balance_cents: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface SessionsTable {
@@ -69,6 +88,7 @@ export interface MoneyRequestsTable {
   id: Generated<number>;
   kind: MoneyRequestKind;
   user_id: number;
+  account_id: number;
   payment_account_id: number | null;
   account_ref: string;
   amount_cents: number;
@@ -84,6 +104,7 @@ export interface MoneyRequestsTable {
 export interface BalanceOperationsTable {
   id: Generated<number>;
   user_id: number;
+  account_id: number;
   kind: 'adjustment' | 'credit';
   /** Signed: positive added, negative removed. */
   amount_cents: number;
@@ -101,11 +122,23 @@ export interface MoneyRequestNotesTable {
   created_at: number;
 }
 
-export type LedgerKind = 'deposit' | 'withdrawal' | 'credit' | 'trade' | 'swap' | 'adjustment';
+/** `transfer`: between a person's live accounts; `demo`: a demo account's virtual money (opening, reset). */
+export type LedgerKind = 'deposit' | 'withdrawal' | 'credit' | 'trade' | 'swap' | 'adjustment' | 'transfer' | 'demo';
+
+/** Money moved between two live trading accounts of one person (docs/design.md#trading-accounts). */
+export interface TransfersTable {
+  id: Generated<number>;
+  user_id: number;
+  from_account_id: number;
+  to_account_id: number;
+  amount_cents: number;
+  created_at: number;
+}
 
 export interface LedgerEntriesTable {
   id: Generated<number>;
   user_id: number;
+  account_id: number;
   kind: LedgerKind;
   amount_cents: number;
   balance_after_cents: number;
@@ -205,6 +238,8 @@ export interface PasswordResetsTable {
 
 export interface Database {
   users: UsersTable;
+  trading_accounts: TradingAccountsTable;
+  transfers: TransfersTable;
   sessions: SessionsTable;
   login_throttle: LoginThrottleTable;
   countries: CountriesTable;

@@ -8,8 +8,8 @@ import type { EngineState } from './engine-state';
 import type { AccountState, OpenPosition } from './types';
 import { Valuations } from './valuations';
 
-const accountRow = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('userId')));
-const openPositionRows = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('user_id', '=', param('userId')).where('status', '=', 'open'));
+const accountRow = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('trading_accounts').select(['user_id', 'balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('accountId')));
+const openPositionRows = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('account_id', '=', param('accountId')).where('status', '=', 'open'));
 
 /**
  * An account's figures — floating profit, margin, equity, free margin and margin level — from its
@@ -43,20 +43,22 @@ export class AccountFigures {
    * The account's figures now: its row read from the database (in `trx` when given) and its open
    * positions valued at the book's prices.
    */
-  async account(userId: number, trx?: Tx): Promise<AccountState> {
-    const before = trx ? undefined : this.state.holdings.get(userId);
+  async account(accountId: number, trx?: Tx): Promise<AccountState & { userId: number }> {
+    const before = trx ? undefined : this.state.holdings.get(accountId);
     const version = before?.version;
-    const user = await accountRow.first(trx ?? this.state.ctx.db, { userId });
-    if (!user) throw new Error(`account ${userId} not found`);
+    const row = await accountRow.first(trx ?? this.state.ctx.db, { accountId });
+    if (!row) throw new Error(`trading account ${accountId} not found`);
+    const balanceCents = Number(row.balance_cents);
+    const creditCents = Number(row.credit_cents);
     // The margin sweep's screen reads the balance it was last given: refreshed here, unless a
     // balance event came in while this read was under way (see MarginMonitor.followBalances).
-    if (before && this.state.holdings.get(userId) === before && before.version === version) before.account = { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage };
-    return this.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
+    if (before && this.state.holdings.get(accountId) === before && before.version === version) before.account = { balanceCents, creditCents, leverage: row.leverage };
+    return { ...this.figures(accountId, balanceCents, creditCents, row.leverage), userId: row.user_id };
   }
 
-  /** The figures of an account with this balance, credit and leverage and the positions it holds. */
-  figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
-    const held = this.state.positionsOf(userId).map((p) => ({ profit: this.valuations.profit(p), margin: this.valuations.margin(p, leverage), swapCents: p.swapCents }));
+  /** The figures of a trading account with this balance, credit and leverage and the positions it holds. */
+  figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
+    const held = this.state.positionsOf(accountId).map((p) => ({ profit: this.valuations.profit(p), margin: this.valuations.margin(p, leverage), swapCents: p.swapCents }));
     return accountStateOf(balanceCents, creditCents, leverage, held);
   }
 
@@ -66,8 +68,8 @@ export class AccountFigures {
    * caller's transaction (which holds the account lock), not from memory, so an order committed a
    * moment ago is always counted.
    */
-  async withdrawalFloorCents(trx: Tx, userId: number, leverage: number): Promise<Cents> {
-    const rows = await openPositionRows.all(trx, { userId });
+  async withdrawalFloorCents(trx: Tx, accountId: number, leverage: number): Promise<Cents> {
+    const rows = await openPositionRows.all(trx, { accountId });
     let floating = new Decimal(0);
     let margin = new Decimal(0);
     for (const r of rows) {

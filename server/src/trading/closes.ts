@@ -34,15 +34,15 @@ export class Closes {
 
   /**
    * Closes a position at the current server price (or at the tick that triggered it), exactly once.
-   * `owner` restricts the close to that user's position; `by` records who closed it.
+   * `account` restricts the close to that trading account's position; `by` records who closed it.
    */
   close(positionId: number, reason: CloseReason, opts: CloseOptions = {}): Promise<{ profitCents: Cents; price: number }> {
     const p = this.state.open.get(positionId);
-    if (!p || (opts.owner !== undefined && p.userId !== opts.owner)) return this.notOpen(positionId, opts.owner);
-    return this.state.serialize(p.userId, () => this.closeNow(p, reason, opts));
+    if (!p || (opts.account !== undefined && p.accountId !== opts.account) || (opts.holder !== undefined && p.userId !== opts.holder)) return this.notOpen(positionId, opts);
+    return this.state.serialize(p.accountId, () => this.closeNow(p, reason, opts));
   }
 
-  /** The close itself; the caller holds the user's turn in the command queue. */
+  /** The close itself; the caller holds the account's turn in the command queue. */
   async closeNow(p: OpenPosition, reason: CloseReason, opts: CloseOptions): Promise<{ profitCents: Cents; price: number }> {
     const { ctx } = this.state;
     const positionId = p.id;
@@ -68,7 +68,7 @@ export class Closes {
           throw refuse.conflict(`Position #${positionId} has already been closed.`);
         }
         if (opts.audit) {
-          await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
+          await recordAudit(trx, { actorId: opts.audit.actorId, action: 'position.close', targetType: 'position', targetId: positionId, before: { status: 'open', userId: p.userId, accountId: p.accountId }, after: { status: 'closed', price, profit: formatCents(profitCents) }, ip: opts.audit.ip, at: now });
         }
       });
     } catch (err) {
@@ -112,18 +112,18 @@ export class Closes {
       .executeTakeFirst();
     if (!updated) return false;
     let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
-    if (c.profitCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
+    if (c.profitCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
     const swapCents = Number(updated.swap_cents);
-    if (swapCents !== 0) balance = await postToLedger(trx, { userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: p.id, memo: `Swap of position #${p.id}`, at: c.now });
-    emit({ type: 'position.closed', userId: p.userId, ticket: p.id, symbol: p.symbol, reason: c.reason, price: c.price, profit: formatCents(c.profitCents) });
-    if (balance) emit({ type: 'balance.changed', userId: p.userId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
+    if (swapCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: p.id, memo: `Swap of position #${p.id}`, at: c.now });
+    emit({ type: 'position.closed', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, reason: c.reason, price: c.price, profit: formatCents(c.profitCents) });
+    if (balance) emit({ type: 'balance.changed', userId: p.userId, accountId: p.accountId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
     return true;
   }
 
-  /** Why a ticket cannot be closed: already closed (409), or no such position of this owner (404). */
-  private async notOpen(positionId: number, owner: number | undefined): Promise<never> {
-    const row = await this.state.ctx.db.selectFrom('positions').select(['user_id', 'status']).where('id', '=', positionId).executeTakeFirst();
-    if (row && row.status === 'closed' && (owner === undefined || row.user_id === owner)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
+  /** Why a ticket cannot be closed: already closed (409), or no such position of this account (404). */
+  private async notOpen(positionId: number, opts: CloseOptions): Promise<never> {
+    const row = await this.state.ctx.db.selectFrom('positions').select(['account_id', 'user_id', 'status']).where('id', '=', positionId).executeTakeFirst();
+    if (row && row.status === 'closed' && (opts.account === undefined || row.account_id === opts.account) && (opts.holder === undefined || row.user_id === opts.holder)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
     throw refuse.notFound(`Position #${positionId} is not open.`);
   }
 
@@ -179,7 +179,7 @@ export class Closes {
    */
   private async closeBatch(batch: QueuedClose[]): Promise<void> {
     const { state } = this;
-    const owners = [...new Set(batch.map((e) => e.p.userId))];
+    const owners = [...new Set(batch.map((e) => e.p.accountId))];
     let release = () => {};
     const done = new Promise<void>((resolve) => (release = resolve));
     await Promise.all(owners.map((u) => new Promise<void>((turn) => void state.serialize(u, () => (turn(), done)))));
@@ -242,7 +242,7 @@ export class Closes {
 
   /** Closes one triggered position on its own (its owner's turn taken), at its trigger tick. */
   private closeTriggeredInBackground(p: OpenPosition): void {
-    const work = this.state.serialize(p.userId, () => this.closeTriggeredNow(p));
+    const work = this.state.serialize(p.accountId, () => this.closeTriggeredNow(p));
     this.state.background(work);
   }
 

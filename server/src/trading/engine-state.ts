@@ -4,11 +4,11 @@ import type { Instrument } from '../domain/instruments';
 import type { PriceLookup } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
-import { inTransaction, type ServiceContext } from '../services/context';
+import { inTransaction, type Actor, type ServiceContext } from '../services/context';
 import type { Tx } from '../storage/db';
 import { refuse } from '../services/errors';
 import { TriggerIndex } from './trigger-index';
-import type { Holding, OpenPosition } from './types';
+import type { AccountRef, Holding, OpenPosition } from './types';
 
 /**
  * A command reached an instance whose engine is not running: it is not (or no longer) the engine
@@ -27,7 +27,7 @@ export interface EngineLog {
 
 /**
  * What the engine's parts share, passed to each of them: the open positions and the accounts
- * holding them, the SL/TP trigger index, the marks the margin sweep works from, the per-user
+ * holding them, the SL/TP trigger index, the marks the margin sweep works from, the per-account
  * command queue and the lookups into the quote book. One object rather than a base class, so each
  * part shows in its constructor what it uses, and no part reaches into another one's state.
  */
@@ -40,8 +40,8 @@ export class EngineState {
   readonly holders = new Map<string, Map<Holding, number>>();
   /** Symbols whose prices moved since the last margin sweep (the sweep takes the set and starts a new one). */
   dirtySymbols = new Set<string>();
-  /** Accounts to sweep whatever the prices did: a balance changed, a position opened or closed. */
-  dirtyUsers = new Set<number>();
+  /** Accounts (by id) to sweep whatever the prices did: a balance changed, a position opened or closed. */
+  dirtyAccounts = new Set<number>();
   /** Accounts told of a margin call, not told again until the level recovers (forgotten with the last position). */
   readonly marginCalled = new Set<number>();
   /** Positions with swap kept in `swap_deferred`, waiting for a conversion rate. */
@@ -108,46 +108,56 @@ export class EngineState {
     // The catalogue's own string: every map lookup by symbol then compares one pointer.
     p.symbol = this.market.book.instruments.get(p.symbol)?.symbol ?? p.symbol;
     this.open.set(p.id, p);
-    let h = this.holdings.get(p.userId);
-    if (!h) this.holdings.set(p.userId, (h = { userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
+    let h = this.holdings.get(p.accountId);
+    if (!h) this.holdings.set(p.accountId, (h = { accountId: p.accountId, userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
     h.positions.set(p.id, p);
     this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
     let counts = this.holders.get(p.symbol);
     if (!counts) this.holders.set(p.symbol, (counts = new Map()));
     counts.set(h, (counts.get(h) ?? 0) + 1);
-    this.dirtyUsers.add(p.userId);
+    this.dirtyAccounts.add(p.accountId);
   }
 
   untrack(p: OpenPosition): void {
     this.open.delete(p.id);
     this.deferredSwap.delete(p.id);
     this.triggers.remove(p.id);
-    const h = this.holdings.get(p.userId);
+    const h = this.holdings.get(p.accountId);
     if (!h) return;
     h.positions.delete(p.id);
     const counts = this.holders.get(p.symbol);
     const left = (counts?.get(h) ?? 1) - 1;
     if (left > 0) counts?.set(h, left);
     else counts?.delete(h);
-    if (h.positions.size > 0) this.dirtyUsers.add(p.userId);
+    if (h.positions.size > 0) this.dirtyAccounts.add(p.accountId);
     else {
-      this.holdings.delete(p.userId);
-      this.marginCalled.delete(p.userId);
+      this.holdings.delete(p.accountId);
+      this.marginCalled.delete(p.accountId);
     }
   }
 
-  positionsOf(userId: number): OpenPosition[] {
-    return [...(this.holdings.get(userId)?.positions.values() ?? [])].sort((a, b) => a.id - b.id);
+  /** The open positions of a trading account, in ticket order. */
+  positionsOf(accountId: number): OpenPosition[] {
+    return [...(this.holdings.get(accountId)?.positions.values() ?? [])].sort((a, b) => a.id - b.id);
   }
 
-  /** Runs `work` after the user's previous command has finished. */
-  serialize<T>(userId: number, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(userId) ?? Promise.resolve();
+  /**
+   * The trading account a trader's command acts on (the session's), with its holder; refused when
+   * the person holds none (an administrator).
+   */
+  accountOf(actor: Actor): AccountRef {
+    if (actor.accountId === null) throw refuse.invalid('You have no trading account to trade on.');
+    return { accountId: actor.accountId, userId: actor.userId };
+  }
+
+  /** Runs `work` after the trading account's previous command has finished. */
+  serialize<T>(accountId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(accountId) ?? Promise.resolve();
     const next = previous.then(work, work);
     const settled = next.catch(() => undefined);
-    this.queues.set(userId, settled);
+    this.queues.set(accountId, settled);
     void settled.then(() => {
-      if (this.queues.get(userId) === settled) this.queues.delete(userId);
+      if (this.queues.get(accountId) === settled) this.queues.delete(accountId);
     });
     return next;
   }

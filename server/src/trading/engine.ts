@@ -6,6 +6,7 @@ import type { BookQuote } from '../market/types';
 import type { Actor, ServiceContext } from '../services/context';
 import type { Tx } from '../storage/db';
 import { AccountFigures } from './account-figures';
+import { AccountResets } from './account-resets';
 import { Closes } from './closes';
 import { EngineState, EngineUnavailable, type EngineLog } from './engine-state';
 import { MarginMonitor } from './margin-monitor';
@@ -16,6 +17,7 @@ import type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition
 
 interface Parts {
   state: EngineState;
+  resets: AccountResets;
   accounts: AccountFigures;
   rollovers: Rollovers;
   closes: Closes;
@@ -31,7 +33,7 @@ export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition
 /**
  * The trading engine: open positions live in memory (loaded at start, written through on every
  * change), their SL/TP levels in a per-symbol trigger index evaluated on every tick of the quote
- * book, with every browser closed. Commands of one user run one at a time, so margin checks see the
+ * book, with every browser closed. Commands of one trading account run one at a time, so margin checks see the
  * effect of the previous command; a close is a guarded `open → closed` update that posts its profit
  * to the ledger in the same transaction, so a manual close racing its own stop loss, or 50 clients
  * closing one ticket, close it once.
@@ -63,7 +65,7 @@ export class TradingEngine {
     // Withdrawals may not take what open positions need: see ServiceContext.reservedMargin. The
     // floor is read from the database and the quote book, so every instance can compute it, the
     // engine leader or not.
-    this.ctx.reservedMargin = (trx, userId, leverage) => this.parts.accounts.withdrawalFloorCents(trx, userId, leverage);
+    this.ctx.reservedMargin = (trx, accountId, leverage) => this.parts.accounts.withdrawalFloorCents(trx, accountId, leverage);
   }
 
   private build(): Parts {
@@ -74,7 +76,8 @@ export class TradingEngine {
     const positions = new Positions(state, accounts);
     const orders = new PendingOrders(state, positions);
     const monitor = new MarginMonitor(state, accounts, closes);
-    return { state, accounts, rollovers, closes, positions, orders, monitor };
+    const resets = new AccountResets(state, closes, orders);
+    return { state, accounts, rollovers, closes, positions, orders, monitor, resets };
   }
 
   /** The fencing epoch this engine claimed when it last started (null before its first start). */
@@ -173,15 +176,16 @@ export class TradingEngine {
   // figures, pending orders): the engine's own memory, kept current as it applies each change, and
   // the quote book. Profits and margins come from `AccountFigures`/`Valuations` (trading-math).
 
-  positionsOf(userId: number): OpenPosition[] {
-    return this.parts.state.positionsOf(userId);
+  /** A trading account's open positions, in ticket order. */
+  positionsOf(accountId: number): OpenPosition[] {
+    return this.parts.state.positionsOf(accountId);
   }
 
   get openCount(): number {
     return this.parts.state.open.size;
   }
 
-  /** The users holding open positions, in id order. */
+  /** The trading accounts holding open positions, in id order. */
   holderIds(): number[] {
     return [...this.parts.state.holdings.keys()].sort((a, b) => a - b);
   }
@@ -209,17 +213,19 @@ export class TradingEngine {
     return this.parts.accounts.profitShownCents(p);
   }
 
-  account(userId: number, trx?: Tx): Promise<AccountState> {
-    return this.parts.accounts.account(userId, trx);
+  /** A trading account's figures now (its row read, in `trx` when given), with its holder. */
+  account(accountId: number, trx?: Tx): Promise<AccountState & { userId: number }> {
+    return this.parts.accounts.account(accountId, trx);
   }
 
-  /** The figures of an account whose balance, credit and leverage the caller has just read, with the positions it holds now. */
-  figures(userId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
-    return this.parts.accounts.figures(userId, balanceCents, creditCents, leverage);
+  /** The figures of a trading account whose balance, credit and leverage the caller has just read, with the positions it holds now. */
+  figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
+    return this.parts.accounts.figures(accountId, balanceCents, creditCents, leverage);
   }
 
-  pendingOf(userId: number): PendingOrder[] {
-    return this.parts.orders.pendingOf(userId);
+  /** A trading account's pending orders, in id order. */
+  pendingOf(accountId: number): PendingOrder[] {
+    return this.parts.orders.pendingOf(accountId);
   }
 
   pendingOrder(orderId: number): PendingOrder | undefined {
@@ -243,7 +249,7 @@ export class TradingEngine {
 
   /**
    * Closes a position at the current server price (or at the tick that triggered it), exactly once.
-   * `owner` restricts the close to that user's position; `by` records who closed it.
+   * `account` restricts the close to that trading account's position; `by` records who closed it.
    */
   close(positionId: number, reason: CloseReason, opts: CloseOptions = {}): Promise<{ profitCents: Cents; price: number }> {
     return this.commanding((p) => p.closes.close(positionId, reason, opts));
@@ -263,6 +269,11 @@ export class TradingEngine {
     return this.commanding((p) => p.orders.cancelOrder(actor, orderId, onBehalf));
   }
 
+  /** Resets a demo account of `userId` (see AccountResets.resetDemo); `by.admin`: audited. */
+  resetDemo(accountId: number, userId: number, by: { actorId: number; ip: string; admin: boolean }): Promise<{ balanceCents: number }> {
+    return this.commanding((p) => p.resets.resetDemo(accountId, userId, by));
+  }
+
   // ------------------------------------------------------------------ timed work (timers call it; tests call it with their own clock)
 
   /** Expires pending orders whose time has come (every second, and callable with an injected clock). */
@@ -275,8 +286,8 @@ export class TradingEngine {
     return this.parts.monitor.marginSweep();
   }
 
-  checkMargin(userId: number): Promise<void> {
-    return this.parts.monitor.checkMargin(userId);
+  checkMargin(accountId: number): Promise<void> {
+    return this.parts.monitor.checkMargin(accountId);
   }
 
   /** Charges swap for every rollover since the last one applied, exactly once (see Rollovers.applyRollovers). */

@@ -40,12 +40,12 @@ export class MarginMonitor {
   followBalances(): () => void {
     return this.state.ctx.bus.subscribe((event) => {
       if (event.type !== 'balance.changed') return;
-      const h = this.state.holdings.get(event.userId);
+      const h = this.state.holdings.get(event.accountId);
       if (!h) return;
       // A read of the database that started before this event must not fill the cache (see AccountFigures.account()).
       h.version += 1;
       h.account = null;
-      this.state.dirtyUsers.add(event.userId);
+      this.state.dirtyAccounts.add(event.accountId);
     });
   }
 
@@ -61,7 +61,7 @@ export class MarginMonitor {
       // back at 0) has newer figures than this read, just like one whose version moved on.
       const seen = new Map(chunk.map((u) => [u, holdings.get(u)]));
       const versions = new Map(chunk.map((u) => [u, seen.get(u)?.version]));
-      const rows = await ctx.db.selectFrom('users').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', chunk).execute();
+      const rows = await ctx.db.selectFrom('trading_accounts').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', chunk).execute();
       for (const r of rows) {
         const h = holdings.get(r.id);
         // Gone, or a balance event arrived during the read (it is newer than what was read).
@@ -69,7 +69,7 @@ export class MarginMonitor {
         const cached = h.account;
         if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage) continue;
         h.account = { balanceCents: r.balance_cents, creditCents: r.credit_cents, leverage: r.leverage };
-        this.state.dirtyUsers.add(r.id);
+        this.state.dirtyAccounts.add(r.id);
       }
     }
   }
@@ -89,16 +89,16 @@ export class MarginMonitor {
     this.sweeping = true;
     try {
       if (state.ctx.now() - this.lastResync >= this.resyncMs || state.ctx.now() < this.lastResync) await this.resyncAccounts().catch((err: unknown) => state.log.warn({ err }, 'could not re-read account balances'));
-      if (state.dirtySymbols.size === 0 && state.dirtyUsers.size === 0) return { screened: 0, checked: 0 };
+      if (state.dirtySymbols.size === 0 && state.dirtyAccounts.size === 0) return { screened: 0, checked: 0 };
       const symbols = state.dirtySymbols;
-      const users = state.dirtyUsers;
+      const accounts = state.dirtyAccounts;
       state.dirtySymbols = new Set();
-      state.dirtyUsers = new Set();
+      state.dirtyAccounts = new Set();
       // The holdings to look at: each once (stamped), whether marked by a symbol or by itself.
       const stamp = ++this.sweepStamp;
       const due: Holding[] = [];
-      for (const u of users) {
-        const h = state.holdings.get(u);
+      for (const a of accounts) {
+        const h = state.holdings.get(a);
         if (h && h.stamp !== stamp) {
           h.stamp = stamp;
           due.push(h);
@@ -120,14 +120,14 @@ export class MarginMonitor {
         const screen = h.account ? screenAccount(h.account, h.positions.values(), prices) : null;
         if (screen && clearlyAbove(screen, marginCallLevel)) {
           // Not near the line; a margin call under way ends only once clearly above its release level.
-          if (clearlyAbove(screen, marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(h.userId);
-        } else near.push(h.userId);
+          if (clearlyAbove(screen, marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(h.accountId);
+        } else near.push(h.accountId);
         // Keep each stretch of the event loop short on a very large book.
         if (++screened % 500 === 0) await nextTurn();
       }
       let checked = 0;
-      for (const u of near) {
-        await this.checkMargin(u).catch((err: unknown) => state.log.warn({ err, userId: u }, 'margin check failed'));
+      for (const a of near) {
+        await this.checkMargin(a).catch((err: unknown) => state.log.warn({ err, accountId: a }, 'margin check failed'));
         // Yield to ticks and requests between small batches.
         if (++checked % 50 === 0) await nextTurn();
       }
@@ -138,34 +138,34 @@ export class MarginMonitor {
   }
 
   /** The exact check of one account, in its owner's turn: margin call, or stop-out until the level is back above. */
-  checkMargin(userId: number): Promise<void> {
+  checkMargin(accountId: number): Promise<void> {
     const { state } = this;
-    return state.serialize(userId, async () => {
+    return state.serialize(accountId, async () => {
       const { marginCallLevel, stopOutLevel } = state.ctx.config.trading;
       for (;;) {
-        const a = await this.accounts.account(userId);
+        const a = await this.accounts.account(accountId);
         if (a.margin.isZero()) {
-          state.marginCalled.delete(userId);
-          this.stopOutBlocked.delete(userId);
+          state.marginCalled.delete(accountId);
+          this.stopOutBlocked.delete(accountId);
           return;
         }
         if (a.marginLevel.gt(marginCallLevel)) {
           // Hysteresis: back above the line is not the end of a margin call until clearly above it.
-          if (a.marginLevel.gt(marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(userId);
-          this.stopOutBlocked.delete(userId);
+          if (a.marginLevel.gt(marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(accountId);
+          this.stopOutBlocked.delete(accountId);
           return;
         }
         if (a.marginLevel.gt(stopOutLevel)) {
-          this.stopOutBlocked.delete(userId);
-          if (!state.marginCalled.has(userId)) {
-            state.marginCalled.add(userId);
-            state.ctx.bus.publish({ type: 'account.marginCall', userId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
+          this.stopOutBlocked.delete(accountId);
+          if (!state.marginCalled.has(accountId)) {
+            state.marginCalled.add(accountId);
+            state.ctx.bus.publish({ type: 'account.marginCall', userId: a.userId, accountId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
           }
           return;
         }
         // Stop-out. Stops and take-profits already reached (queued for the next batch) are closed
         // first, at the ticks that reached them; then the level is looked at again.
-        const fired = state.positionsOf(userId).filter((p) => p.triggered && !p.closing);
+        const fired = state.positionsOf(accountId).filter((p) => p.triggered && !p.closing);
         if (fired.length > 0) {
           for (const p of fired) await this.closes.closeTriggeredNow(p);
           continue;
@@ -175,7 +175,7 @@ export class MarginMonitor {
         let worst: OpenPosition | null = null;
         let worstProfit: Decimal | null = null;
         const notClosable: { ticket: number; symbol: string; reason: 'market-closed' | 'no-fresh-price' }[] = [];
-        for (const p of state.positionsOf(userId)) {
+        for (const p of state.positionsOf(accountId)) {
           if (p.closing) continue;
           const blocked = state.untradableReason(p.symbol);
           if (blocked) {
@@ -189,17 +189,17 @@ export class MarginMonitor {
             worstProfit = f;
           }
         }
-        const event = { type: 'account.stopOut' as const, userId, marginLevel: a.marginLevel.toFixed(2), ticket: worst?.id ?? null, notClosable };
+        const event = { type: 'account.stopOut' as const, userId: a.userId, accountId, marginLevel: a.marginLevel.toFixed(2), ticket: worst?.id ?? null, notClosable };
         if (!worst) {
           // Told once per set of blocked positions, not on every sweep while the markets stay closed.
           const key = notClosable.map((n) => `${n.ticket}:${n.reason}`).join(',');
-          if (notClosable.length > 0 && this.stopOutBlocked.get(userId) !== key) {
-            this.stopOutBlocked.set(userId, key);
+          if (notClosable.length > 0 && this.stopOutBlocked.get(accountId) !== key) {
+            this.stopOutBlocked.set(accountId, key);
             state.ctx.bus.publish(event);
           }
           return;
         }
-        this.stopOutBlocked.delete(userId);
+        this.stopOutBlocked.delete(accountId);
         await this.closes.closeNow(worst, 'stop-out', {});
         state.ctx.bus.publish(event);
       }

@@ -7,9 +7,9 @@ import type { Actor } from '../services/context';
 import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import type { EngineState } from './engine-state';
-import { closeOnlyMessage, roundLevels, type Positions } from './positions';
+import { accountStateMessage, closeOnlyMessage, roundLevels, type Positions } from './positions';
 import { OrderIndex } from './trigger-index';
-import type { Inserted, PendingOrder } from './types';
+import type { AccountRef, Inserted, PendingOrder } from './types';
 
 /** Whether a price reaches a pending order's activation condition. */
 function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number, p: { bid: number; ask: number }): boolean {
@@ -47,8 +47,8 @@ const orderLevels = (o: { price: number; stopLimitPrice: number; stopLoss: numbe
 export class PendingOrders {
   private readonly orders = new Map<number, PendingOrder>();
   private readonly orderIndex = new OrderIndex();
-  /** Each user's pending orders (the cap is checked against their count; the trader's list is read here). */
-  private readonly byUser = new Map<number, Map<number, PendingOrder>>();
+  /** Each trading account's pending orders (the cap is checked against their count; the trader's list is read here). */
+  private readonly byAccount = new Map<number, Map<number, PendingOrder>>();
 
   constructor(
     private readonly state: EngineState,
@@ -59,13 +59,13 @@ export class PendingOrders {
   async load(): Promise<void> {
     const orders = await this.state.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
     for (const r of orders) {
-      this.trackOrder({ id: r.id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), busy: false });
+      this.trackOrder({ id: r.id, accountId: r.account_id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), busy: false });
     }
   }
 
   private trackOrder(o: PendingOrder): void {
-    let own = this.byUser.get(o.userId);
-    if (!own) this.byUser.set(o.userId, (own = new Map()));
+    let own = this.byAccount.get(o.accountId);
+    if (!own) this.byAccount.set(o.accountId, (own = new Map()));
     own.set(o.id, o);
     this.orders.set(o.id, o);
     this.orderIndex.set(o.id, o.symbol, pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
@@ -73,10 +73,10 @@ export class PendingOrders {
 
   private untrackOrder(id: number): void {
     const o = this.orders.get(id);
-    const own = o ? this.byUser.get(o.userId) : undefined;
+    const own = o ? this.byAccount.get(o.accountId) : undefined;
     if (o && own) {
       own.delete(id);
-      if (own.size === 0) this.byUser.delete(o.userId);
+      if (own.size === 0) this.byAccount.delete(o.accountId);
     }
     this.orders.delete(id);
     this.orderIndex.remove(id);
@@ -86,9 +86,9 @@ export class PendingOrders {
     return this.orders.get(orderId);
   }
 
-  /** The user's pending orders, oldest first. */
-  pendingOf(userId: number): PendingOrder[] {
-    return [...(this.byUser.get(userId)?.values() ?? [])].sort((a, b) => a.id - b.id);
+  /** A trading account's pending orders, oldest first. */
+  pendingOf(accountId: number): PendingOrder[] {
+    return [...(this.byAccount.get(accountId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   }
 
   private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): void {
@@ -113,23 +113,33 @@ export class PendingOrders {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.state.serialize(actor.userId, async () => {
+    let account: AccountRef;
+    try {
+      account = this.state.accountOf(actor);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const { accountId } = account;
+    return this.state.serialize(accountId, async () => {
       let created: PendingOrder | null = null;
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx, emit) => {
         await this.state.fence(trx);
-        // Checked inside the user's turn (serialize), so orders sent at once cannot all pass it.
+        // Checked inside the account's turn (serialize), so orders sent at once cannot all pass it.
         const cap = this.state.ctx.config.maxPendingOrders;
-        if ((this.byUser.get(actor.userId)?.size ?? 0) >= cap) throw refuse.conflict(`You already have ${cap} pending orders, the most an account may hold. Cancel one before placing another.`);
+        if ((this.byAccount.get(accountId)?.size ?? 0) >= cap) throw refuse.conflict(`You already have ${cap} pending orders, the most an account may hold. Cancel one before placing another.`);
+        const held = await trx.selectFrom('trading_accounts').select('state').where('id', '=', accountId).where('user_id', '=', actor.userId).executeTakeFirst();
+        if (!held) throw refuse.notFound('The trading account was not found.');
+        if (held.state !== 'active') throw refuse.invalid(accountStateMessage(held.state));
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx
           .insertInto('orders')
-          .values({ user_id: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now })
+          .values({ user_id: actor.userId, account_id: accountId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now })
           .returning('id')
           .executeTakeFirstOrThrow();
-        created = { id: row.id, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now, busy: false };
+        created = { id: row.id, accountId, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now, busy: false };
         // The owner's other devices show the new order at once (a replayed retry placed nothing and says nothing).
-        emit({ type: 'order.updated', userId: actor.userId, orderId: row.id, status: 'pending', reason: 'Placed', ticket: null, symbol: instrument.symbol, orderType: order.type, volume: order.volume });
+        emit({ type: 'order.updated', userId: actor.userId, accountId, orderId: row.id, status: 'pending', reason: 'Placed', ticket: null, symbol: instrument.symbol, orderType: order.type, volume: order.volume });
         return { orderId: row.id };
       });
       if (created) this.trackOrder(created);
@@ -143,10 +153,7 @@ export class PendingOrders {
    * the same checks; the change is audited and the owner is told it came from the back office.
    */
   modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }, onBehalf?: OnBehalf): Promise<void> {
-    const owner = onBehalf?.owner ?? actor.userId;
-    return this.state.serialize(owner, async () => {
-      const o = this.orders.get(orderId);
-      if (!o || o.userId !== owner) throw refuse.notFound(`Order #${orderId} is not pending.`);
+    return this.inOwnersTurn(actor, orderId, onBehalf, async (o) => {
       const instrument = this.state.instrument(o.symbol);
       const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
@@ -164,7 +171,7 @@ export class PendingOrders {
           await recordAudit(trx, { actorId: actor.userId, action: 'order.modify', targetType: 'order', targetId: o.id, subjectUserId: o.userId, before: orderLevels(o), after: orderLevels(next), ip: actor.ip, at: now });
         }
         // Published once the change is committed: the owner's other devices show the new levels.
-        emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'pending', reason: onBehalf ? ORDER_REASONS.modifiedByBackOffice : 'Modified', ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
+        emit({ type: 'order.updated', userId: o.userId, accountId: o.accountId, orderId: o.id, status: 'pending', reason: onBehalf ? ORDER_REASONS.modifiedByBackOffice : 'Modified', ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
       });
       Object.assign(o, next, { updatedAt: now });
       this.trackOrder(o);
@@ -173,12 +180,38 @@ export class PendingOrders {
 
   /** Cancels a pending order, exactly once; `onBehalf` as for `modifyOrder` (audited, the owner told who). */
   cancelOrder(actor: Actor, orderId: number, onBehalf?: OnBehalf): Promise<void> {
-    const owner = onBehalf?.owner ?? actor.userId;
-    return this.state.serialize(owner, async () => {
-      const o = this.orders.get(orderId);
-      if (!o || o.userId !== owner) throw refuse.notFound(`Order #${orderId} is not pending.`);
+    return this.inOwnersTurn(actor, orderId, onBehalf, async (o) => {
       const audit = onBehalf ? { actorId: actor.userId, action: 'order.cancel', targetType: 'order', targetId: o.id, subjectUserId: o.userId, before: { status: 'pending' }, after: { status: 'cancelled' }, ip: actor.ip } : undefined;
       await this.finishOrder(o, 'cancelled', onBehalf ? ORDER_REASONS.cancelledByBackOffice : 'Cancelled by the trader', audit);
+    });
+  }
+
+  /** Cancels every pending order of a trading account (a demo account's reset), each exactly once, telling its owner why. */
+  async cancelAllOf(accountId: number, reason: string): Promise<number> {
+    let cancelled = 0;
+    for (const o of this.pendingOf(accountId)) {
+      await this.state.serialize(accountId, async () => {
+        if (!this.orders.has(o.id)) return;
+        await this.finishOrder(o, 'cancelled', reason);
+        cancelled += 1;
+      });
+    }
+    return cancelled;
+  }
+
+  /**
+   * Runs `work` on a pending order of the caller's in its account's turn: a trader's own order of
+   * the account the session acts on, or (`onBehalf`) an order of the trader the administrator
+   * names. Refused as not pending otherwise, and when it is no longer pending once its turn comes.
+   */
+  private inOwnersTurn(actor: Actor, orderId: number, onBehalf: OnBehalf | undefined, work: (o: PendingOrder) => Promise<void>): Promise<void> {
+    const mine = (o: PendingOrder | undefined): o is PendingOrder => o !== undefined && (onBehalf ? o.userId === onBehalf.owner : o.accountId === actor.accountId && o.userId === actor.userId);
+    const found = this.orders.get(orderId);
+    if (!mine(found)) return Promise.reject(refuse.notFound(`Order #${orderId} is not pending.`));
+    return this.state.serialize(found.accountId, async () => {
+      const o = this.orders.get(orderId);
+      if (!mine(o)) throw refuse.notFound(`Order #${orderId} is not pending.`);
+      await work(o);
     });
   }
 
@@ -189,7 +222,7 @@ export class PendingOrders {
       const result = await trx.updateTable('orders').set({ status, reason, updated_at: now }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw refuse.conflict(`Order #${o.id} is no longer pending.`);
       if (audit) await recordAudit(trx, { ...audit, at: now });
-      emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status, reason, ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
+      emit({ type: 'order.updated', userId: o.userId, accountId: o.accountId, orderId: o.id, status, reason, ticket: null, symbol: o.symbol, orderType: o.type, volume: o.volume });
     });
     this.untrackOrder(o.id);
   }
@@ -201,7 +234,7 @@ export class PendingOrders {
     const due: PendingOrder[] = [];
     for (const o of this.orders.values()) if (o.expiresAt !== null && o.expiresAt <= now) due.push(o);
     for (const o of due) {
-      await this.state.serialize(o.userId, async () => {
+      await this.state.serialize(o.accountId, async () => {
         if (!this.orders.has(o.id)) return;
         await this.finishOrder(o, 'expired', 'Expired');
         expired += 1;
@@ -231,14 +264,14 @@ export class PendingOrders {
       o.updatedAt = state.ctx.now();
       this.trackOrder(o);
       const at = o.updatedAt;
-      const persisted = state.serialize(o.userId, async () => {
+      const persisted = state.serialize(o.accountId, async () => {
         await state.transaction((trx) => trx.updateTable('orders').set({ stop_triggered: 1, updated_at: at }).where('id', '=', o.id).where('status', '=', 'pending').execute());
       }).catch((err: unknown) => state.log.warn({ err, orderId }, 'could not record a stop-limit order reaching its stop'));
       state.background(persisted);
       return;
     }
     o.busy = true;
-    const work = state.serialize(o.userId, async () => {
+    const work = state.serialize(o.accountId, async () => {
       if (!this.orders.has(o.id)) return;
       if (o.expiresAt !== null && o.expiresAt <= state.ctx.now()) return this.finishOrder(o, 'expired', 'Expired');
       // The order may have been changed while this fill waited its turn: the tick must still reach it.
@@ -253,9 +286,9 @@ export class PendingOrders {
         await state.transaction(async (trx, emit) => {
           const claimed = await trx.updateTable('orders').set({ status: 'filled', reason: 'Filled', updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
           if (Number(claimed.numUpdatedRows) !== 1) return;
-          position = await this.positions.insertPosition(trx, emit, o.userId, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
+          position = await this.positions.insertPosition(trx, emit, { accountId: o.accountId, userId: o.userId }, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
           await trx.updateTable('orders').set({ position_id: position.position.id }).where('id', '=', o.id).execute();
-          emit({ type: 'order.updated', userId: o.userId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id, symbol: o.symbol, orderType: o.type, volume: o.volume });
+          emit({ type: 'order.updated', userId: o.userId, accountId: o.accountId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id, symbol: o.symbol, orderType: o.type, volume: o.volume });
         });
       } catch (err) {
         if (err instanceof Refusal) return this.finishOrder(o, 'rejected', err.message);

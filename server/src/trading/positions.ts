@@ -9,7 +9,7 @@ import { lockAccount } from '../services/ledger';
 import type { Tx } from '../storage/db';
 import type { AccountFigures } from './account-figures';
 import type { EngineState } from './engine-state';
-import type { Inserted, OpenedOrder } from './types';
+import type { AccountRef, Inserted, OpenedOrder } from './types';
 
 /**
  * SL/TP levels at the instrument's digits, as order prices are (0 stays "none"). A level that
@@ -22,6 +22,10 @@ export function roundLevels<T extends { stopLoss: number; takeProfit: number }>(
   if (o.takeProfit !== 0 && takeProfit === 0) throw refuse.invalid(`Take profit must be at least one point (${instrument.point}) for ${instrument.symbol}.`);
   return { ...o, stopLoss, takeProfit };
 }
+
+/** Why an account that is not active may not open positions or place orders. */
+export const accountStateMessage = (state: 'active' | 'close-only' | 'disabled') =>
+  state === 'disabled' ? 'This trading account is disabled: it cannot trade. Please contact support.' : 'This trading account is close-only: you may close positions and cancel orders, nothing else.';
 
 export const closeOnlyMessage = (i: Instrument) => `${i.symbol} is close-only: it was removed from the instrument catalogue. Open positions in it can still be closed.`;
 
@@ -39,7 +43,7 @@ export class Positions {
   async load(): Promise<void> {
     const rows = await this.state.ctx.db.selectFrom('positions').selectAll().where('status', '=', 'open').execute();
     for (const r of rows) {
-      this.state.track({ id: r.id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
+      this.state.track({ id: r.id, accountId: r.account_id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
     }
   }
 
@@ -60,14 +64,20 @@ export class Positions {
     if (instrument.closeOnly) return Promise.reject(refuse.invalid(closeOnlyMessage(instrument)));
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
-    return this.state.serialize(actor.userId, async () => {
+    let account: AccountRef;
+    try {
+      account = this.state.accountOf(actor);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.state.serialize(account.accountId, async () => {
       let created: Inserted | null = null;
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', order, async (trx, emit) => {
         await this.state.fence(trx);
         const quote = this.state.tradableQuote(instrument);
         const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
         if (stops) throw refuse.invalid(stops);
-        created = await this.insertPosition(trx, emit, actor.userId, instrument, order, quote);
+        created = await this.insertPosition(trx, emit, account, instrument, order, quote);
         return { ticket: created.position.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price: created.position.openPrice };
       });
       // Only a fresh order is tracked; a replayed answer refers to a position already known.
@@ -78,19 +88,23 @@ export class Positions {
 
   /**
    * Inserts a position filled at `quote` (Buy at ask, Sell at bid) after the margin check, in the
-   * caller's transaction (which takes the account lock). Not yet tracked: the caller does that after
-   * the commit.
+   * caller's transaction (which takes the account lock). Refused unless the account is active (a
+   * close-only or disabled account opens nothing). Not yet tracked: the caller does that after the
+   * commit.
    */
-  async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, userId: number, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<Inserted> {
+  async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, owner: AccountRef, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<Inserted> {
     const { ctx } = this.state;
+    const { accountId, userId } = owner;
     const price = openPrice(order.side, quote);
     const now = ctx.now();
-    await lockAccount(ctx, trx, userId);
-    const user = await trx.selectFrom('users').select(['balance_cents', 'credit_cents', 'leverage']).where('id', '=', userId).executeTakeFirstOrThrow();
+    await lockAccount(ctx, trx, accountId);
+    const user = await trx.selectFrom('trading_accounts').select(['balance_cents', 'credit_cents', 'leverage', 'state']).where('id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+    if (!user) throw refuse.notFound('The trading account was not found.');
+    if (user.state !== 'active') throw refuse.invalid(accountStateMessage(user.state));
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
     if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
-    const held = this.accounts.figures(userId, user.balance_cents, user.credit_cents, user.leverage);
+    const held = this.accounts.figures(accountId, user.balance_cents, user.credit_cents, user.leverage);
     // Fail closed: with a position that cannot be valued, free margin is unknown.
     if (held.unvalued > 0) throw refuse.invalid('A conversion rate needed to value your open positions is missing right now; new orders are paused until it is available. Please try again shortly.');
     // The new position counts with the spread it pays at once (it opens at ask, values at bid). The
@@ -99,12 +113,12 @@ export class Positions {
     if (after.freeMargin.isNegative()) throw refuse.invalid(notEnoughMarginMessage(margin, after.freeMargin));
     const row = await trx
       .insertInto('positions')
-      .values({ user_id: userId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+      .values({ user_id: userId, account_id: accountId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
       .returning('id')
       .executeTakeFirstOrThrow();
-    emit({ type: 'position.opened', userId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
+    emit({ type: 'position.opened', userId, accountId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
     return {
-      position: { id: row.id, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
+      position: { id: row.id, accountId, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
       account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage },
     };
   }
@@ -115,14 +129,20 @@ export class Positions {
    */
   trackInserted({ position, account }: Inserted): void {
     this.state.track(position);
-    const h = this.state.holdings.get(position.userId);
+    const h = this.state.holdings.get(position.accountId);
     if (h && !h.account) h.account = account;
   }
 
   modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
-    return this.state.serialize(actor.userId, async () => {
+    let account: AccountRef;
+    try {
+      account = this.state.accountOf(actor);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.state.serialize(account.accountId, async () => {
       const p = this.state.open.get(positionId);
-      if (!p || p.userId !== actor.userId) throw refuse.notFound(`Position #${positionId} is not open.`);
+      if (!p || p.accountId !== account.accountId) throw refuse.notFound(`Position #${positionId} is not open.`);
       const instrument = this.state.instrument(p.symbol);
       levels = roundLevels(levels, instrument);
       const quote = this.state.tradableQuote(instrument);

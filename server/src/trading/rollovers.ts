@@ -129,7 +129,7 @@ export class Rollovers {
         const p = open.get(id);
         if (!p) continue;
         p.swapCents += cents;
-        this.state.dirtyUsers.add(p.userId);
+        this.state.dirtyAccounts.add(p.accountId);
       }
       for (const id of deferred) this.state.deferredSwap.add(id);
       if (deferred.length > 0) this.state.log.warn({ rolloverAt: new Date(at).toISOString(), positions: deferred.length }, 'swap of some positions could not be priced (no conversion rate); it is kept and charged once a rate exists');
@@ -176,7 +176,7 @@ export class Rollovers {
       const p = open.get(id);
       if (!p) continue;
       p.swapCents += cents;
-      this.state.dirtyUsers.add(p.userId);
+      this.state.dirtyAccounts.add(p.accountId);
     }
     const left = new Set((await ctx.db.selectFrom('swap_deferred').select('position_id').execute()).map((r) => r.position_id));
     for (const id of [...deferredSwap]) if (!left.has(id)) deferredSwap.delete(id);

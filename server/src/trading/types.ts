@@ -15,6 +15,8 @@ export type CloseReason = 'manual' | 'sl' | 'tp' | 'stop-out' | 'admin';
 
 export interface OpenPosition {
   id: number;
+  /** The trading account holding it, and the account's holder (to whom its events are addressed). */
+  accountId: number;
   userId: number;
   symbol: string;
   side: Side;
@@ -33,6 +35,7 @@ export interface OpenPosition {
 
 export interface PendingOrder {
   id: number;
+  accountId: number;
   userId: number;
   symbol: string;
   type: PendingType;
@@ -52,8 +55,10 @@ export interface PendingOrder {
 }
 
 export interface CloseOptions {
-  /** Only this user's position may be closed. */
-  owner?: number;
+  /** Only a position of this trading account may be closed (a trader's own close). */
+  account?: number;
+  /** Only a position of one of this person's accounts may be closed (the back office names the trader). */
+  holder?: number;
   /** Who closed it (recorded). */
   by?: number;
   /** The tick that triggered the close (SL/TP): its prices are the fill. */
@@ -67,8 +72,10 @@ export interface QueuedClose {
   tick: BookQuote;
 }
 
-/** An account holding open positions, as the engine keeps it. */
+/** A trading account holding open positions, as the engine keeps it. */
 export interface Holding {
+  accountId: number;
+  /** The account's holder, to whom its events are addressed. */
   userId: number;
   positions: Map<number, OpenPosition>;
   /**
@@ -94,6 +101,12 @@ export interface OpenedOrder {
   side: Side;
   volume: number;
   price: number;
+}
+
+/** A trading account as its commands name it: the account, and the person holding it. */
+export interface AccountRef {
+  accountId: number;
+  userId: number;
 }
 
 export interface AccountState {

@@ -26,6 +26,13 @@ export class Client {
     this.defaultHeaders = opts.headers ?? {};
   }
 
+  /** The same signed-in client (its cookies shared), acting on another of the person's trading accounts (`X-Trading-Account`). */
+  onAccount(accountId: number | string): Client {
+    const c = new Client(this.t, { origin: this.origin, headers: { ...this.defaultHeaders, 'x-trading-account': String(accountId) } });
+    c.cookies = this.cookies;
+    return c;
+  }
+
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }

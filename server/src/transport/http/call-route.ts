@@ -13,6 +13,7 @@ import { responseSchema } from './json-schemas';
 import { instrumentOrderCall } from './order-calls';
 import { sendRefusal } from './responses';
 import { currentSession } from './session-cookie';
+import type { SessionUser } from '../../services/sessions';
 
 export const MAX_FORM_BYTES = 64 * 1024;
 /** Where the per-user counts live in Redis (with EVENT_BUS=redis; beside the per-address ones). */
@@ -83,8 +84,9 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
           idempotencyKey = rawKey;
         }
         const client = { ip: forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
-        const actor: Actor | null = session ? { userId: session.userId, role: session.role, ip: client.ip } : null;
-        const result = await run({ body, query, session, actor, idempotencyKey, client, request, reply } as CallInput<C>);
+        const acting = session ? actingAccount(session, request.headers[TRADING_ACCOUNT_HEADER], request.cookies[TRADING_ACCOUNT_COOKIE]) : null;
+        const actor: Actor | null = acting ? { userId: acting.userId, accountId: acting.accountId, role: acting.role, ip: client.ip } : null;
+        const result = await run({ body, query, session: acting, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
         if (result instanceof CsvFile) return result.send(reply);
         return reply.send(result);
@@ -99,6 +101,33 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
 }
 
 /** Counts one call against the user's limit; over it, a 429 that says when to try again (nothing was done). */
+/** The header naming the trading account a call acts on (docs/api.md#trading-accounts). */
+export const TRADING_ACCOUNT_HEADER = 'x-trading-account';
+/** The cookie holding the account a browser chose (the web app's switcher sets it). */
+export const TRADING_ACCOUNT_COOKIE = 'tp_account';
+
+const accountIdOf = (text: string): number => (/^[1-9][0-9]{0,9}$/.test(text) ? Number(text) : Number.NaN);
+
+/**
+ * The session as the call acts: on the trading account the header names — one of the person's own,
+ * or the call is refused as if it did not exist; else on the one the browser's cookie names, if it
+ * is one of theirs (a choice left by another person who used the browser is passed over); else on
+ * their first live account. A cookie goes with everything a browser asks, the page's preloaded
+ * reads and the stream included, so they all follow the choice.
+ */
+function actingAccount(session: SessionUser, header: string | string[] | undefined, cookie: string | undefined): SessionUser {
+  let id: number;
+  if (header !== undefined) {
+    id = typeof header === 'string' ? accountIdOf(header) : Number.NaN;
+    if (!session.accounts.includes(id)) throw refuse.notFound('That trading account was not found.');
+  } else {
+    if (cookie === undefined) return session;
+    id = accountIdOf(cookie);
+    if (!session.accounts.includes(id)) return session;
+  }
+  return id === session.accountId ? session : { ...session, accountId: id };
+}
+
 async function countUserCall(app: FastifyInstance, limit: UserRateLimit, userId: number, reply: FastifyReply): Promise<void> {
   const { current, ttl } = await app.windowCounts.incr(`${USER_LIMIT_KEY_PREFIX}${limit.bucket}:${userId}`, limit.windowMs);
   if (current <= limit.max) return;

@@ -24,12 +24,12 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getMoneyRequestNotes, async ({ query }) => successData(await listRequestNotes(ctx, query.requestId)));
 
-  // The queue's requests with their traders' balance rows, read in one statement.
+  // The queue's requests with their accounts' balance rows, read in one statement.
   const pendingWithdrawals = prepared((db) =>
     db
       .selectFrom('money_requests as r')
-      .innerJoin('users as u', 'u.id', 'r.user_id')
-      .select(['r.user_id', 'r.amount_cents', 'u.balance_cents', 'u.credit_cents', 'u.leverage'])
+      .innerJoin('trading_accounts as a', 'a.id', 'r.account_id')
+      .select(['r.user_id', 'r.account_id', 'r.amount_cents', 'a.balance_cents', 'a.credit_cents', 'a.leverage'])
       .where('r.kind', '=', 'withdrawal')
       .where('r.status', '=', '0')
       .orderBy('r.id', 'asc')
@@ -38,18 +38,19 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
   // Runs on the engine leader (an engine call): the figures are its, at its prices, as the
   // approval that follows will see them.
   registerCall(app, calls.getWithdrawalRisk, async () => {
-    // The traders of the pending queue (its first 1,000 requests, as the queue itself shows).
+    // The accounts of the pending queue (its first 1,000 requests, as the queue itself shows).
     const queue = await pendingWithdrawals.all(ctx.db, {});
     const pending = new Map<number, { cents: number; row: (typeof queue)[number] }>();
     for (const r of queue) {
-      const seen = pending.get(r.user_id);
+      const seen = pending.get(r.account_id);
       if (seen) seen.cents += Number(r.amount_cents);
-      else pending.set(r.user_id, { cents: Number(r.amount_cents), row: r });
+      else pending.set(r.account_id, { cents: Number(r.amount_cents), row: r });
     }
     const data: WithdrawalRiskRow[] = [];
-    for (const [traderId, { cents: pendingCents, row }] of pending) {
-      const state = engine.figures(traderId, row.balance_cents, row.credit_cents, row.leverage);
-      const positions = engine.positionsOf(traderId);
+    for (const [accountId, { cents: pendingCents, row }] of pending) {
+      const traderId = row.user_id;
+      const state = engine.figures(accountId, Number(row.balance_cents), Number(row.credit_cents), row.leverage);
+      const positions = engine.positionsOf(accountId);
       const texts = figureTexts(state);
       const floor = state.unvalued > 0 ? null : withdrawalFloor(state.margin, state.floating);
       data.push({

@@ -6,9 +6,11 @@ import { traderIsOnline, traderProfile, traderRow } from '../../../services/admi
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
 import { listActivity } from '../../../services/profile-service';
+import { primaryAccount } from '../../../services/trading-accounts';
 import type { Db, Tx } from '../../../storage/db';
 import { preparedShapes, type Param } from '../../../storage/prepared';
-import { figureTexts } from '../../../trading/account-figures';
+import { accountStateOf, figureTexts } from '../../../trading/account-figures';
+import type { OpenPosition } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 import { CsvFile, exportFileName } from '../csv-file';
 import { closedTradeColumns } from '../export-columns';
@@ -104,8 +106,17 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     return names;
   };
   registerCall(app, calls.getOpenTrades, async ({ query }) => {
-    // The engine's positions are the truth, as it holds them: by trader, holders in id order.
-    const holdings = engine.holderIds().map((traderId) => ({ traderId, positions: engine.positionsOf(traderId) }));
+    // The engine's positions are the truth, as it holds them: by trader (all of their accounts'),
+    // traders in id order, each one's positions in ticket order.
+    const byTrader = new Map<number, OpenPosition[]>();
+    for (const accountId of engine.holderIds()) {
+      for (const p of engine.positionsOf(accountId)) {
+        const list = byTrader.get(p.userId);
+        if (list) list.push(p);
+        else byTrader.set(p.userId, [p]);
+      }
+    }
+    const holdings = [...byTrader].sort((a, b) => a[0] - b[0]).map(([traderId, positions]) => ({ traderId, positions: positions.sort((a, b) => a.id - b.id) }));
     // The search reads every holder's name; without one, only the page's names are read.
     const searchNames = query.search ? await namesOf(holdings.map((h) => h.traderId)) : new Map<number, TraderNames>();
     const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p));
@@ -129,12 +140,14 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   // The back office's trader page: everything support needs about one user in one answer.
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
     const user = await traderRow(ctx, query.traderId);
-    // The engine's own working orders, newest first (a user holds at most MAX_PENDING_ORDERS).
-    const orders = engine.pendingOf(user.id).reverse();
+    // The trader's first live account (the spec's one account); a person holding none shows nothing held.
+    const account = await primaryAccount(ctx.db, user.id);
+    // The engine's own working orders, newest first (an account holds at most MAX_PENDING_ORDERS).
+    const orders = account ? engine.pendingOf(account.id).reverse() : [];
     const activity = await listActivity(ctx, user.id, 50);
-    const figures = figureTexts(await engine.account(user.id));
-    const positions = engine.positionsOf(user.id);
-    const { profile, totals } = traderProfile(user, traderIsOnline(ctx, user, ctx.now()));
+    const figures = figureTexts(account ? await engine.account(account.id) : accountStateOf(0, 0, ctx.config.defaultLeverage, []));
+    const positions = account ? engine.positionsOf(account.id) : [];
+    const { profile, totals } = traderProfile(user, traderIsOnline(ctx, user, ctx.now()), ctx.config.defaultLeverage);
     return {
       status: 'success' as const,
       profile,
@@ -154,7 +167,7 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editStatusTrades, async ({ body, actor }) => {
     // Closed already: 409, as for the trader; not this trader's (or no such) ticket: 404.
-    await engine.close(body.ticket, 'admin', { owner: body.traders_id, by: actor.userId, audit: { actorId: actor.userId, ip: actor.ip } }).catch((err: unknown) => {
+    await engine.close(body.ticket, 'admin', { holder: body.traders_id, by: actor.userId, audit: { actorId: actor.userId, ip: actor.ip } }).catch((err: unknown) => {
       if (err instanceof Refusal && err.kind === 'not-found') throw refuse.notFound(`Ticket #${body.ticket} is not an open position of trader #${body.traders_id}.`);
       throw err;
     });

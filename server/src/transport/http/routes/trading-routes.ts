@@ -13,8 +13,14 @@ import { CLOSED_COLUMNS, heldOrderOf, historyOf, openTradeOf, pendingOrderOf } f
 /** Whether a history request asked for a page (any paging parameter), rather than the spec's plain list. */
 const pages = (q: { limit?: number; before?: unknown; from?: number; to?: number }) => q.limit !== undefined || q.before !== undefined || q.from !== undefined || q.to !== undefined;
 
+/** The trading account a trader's call acts on (the session's); refused for a person holding none. */
+function accountOf(who: { accountId: number | null }): number {
+  if (who.accountId === null) throw refuse.invalid('You have no trading account.');
+  return who.accountId;
+}
+
 /**
- * The spec's trading calls of a trader. Prices, profits and margins a client sends are ignored.
+ * The spec's trading calls of a trader, on the trading account the session acts on. Prices, profits and margins a client sends are ignored.
  * Open positions, their profits and the account figures are read from the engine (its read
  * interface, see trading/engine.ts); everything else from the database.
  */
@@ -33,21 +39,22 @@ export function tradingRoutes(app: FastifyInstance): void {
   }, orderLimited);
 
   registerCall(app, calls.getTrades, async ({ session }) =>
-    successData(engine.positionsOf(session.userId).map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol)))),
+    successData(engine.positionsOf(accountOf(session)).map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol)))),
   );
 
   registerCall(app, calls.getProfit, async ({ body, session }) => {
+    const accountId = accountOf(session);
     const p = engine.get(body.ticketNumber);
-    const row = p ?? (await ctx.db.selectFrom('positions').select(['user_id as userId', 'symbol']).where('id', '=', body.ticketNumber).executeTakeFirst());
-    if (!row || row.userId !== session.userId) throw refuse.notFound(`Position #${body.ticketNumber} was not found.`);
-    const user = await ctx.db.selectFrom('users').select('leverage').where('id', '=', session.userId).executeTakeFirstOrThrow();
-    return { status: 'success' as const, lots: book.instruments.get(row.symbol)?.contractSize ?? 0, leverage: user.leverage };
+    const row = p ?? (await ctx.db.selectFrom('positions').select(['account_id as accountId', 'symbol']).where('id', '=', body.ticketNumber).executeTakeFirst());
+    if (!row || row.accountId !== accountId) throw refuse.notFound(`Position #${body.ticketNumber} was not found.`);
+    const account = await ctx.db.selectFrom('trading_accounts').select('leverage').where('id', '=', accountId).executeTakeFirstOrThrow();
+    return { status: 'success' as const, lots: book.instruments.get(row.symbol)?.contractSize ?? 0, leverage: account.leverage };
   });
 
-  registerCall(app, calls.getMargins, async ({ session }) => ({ status: 'success' as const, ...figureTexts(await engine.account(session.userId)) }));
+  registerCall(app, calls.getMargins, async ({ session }) => ({ status: 'success' as const, ...figureTexts(await engine.account(accountOf(session))) }));
 
   registerCall(app, calls.updateTrades, async ({ body, actor }) => {
-    const { profitCents, price } = await engine.close(body.ticket, 'manual', { owner: actor.userId, by: actor.userId });
+    const { profitCents, price } = await engine.close(body.ticket, 'manual', { account: accountOf(actor), by: actor.userId });
     return successMessage(`Ticket #${body.ticket} closed at ${price}; profit ${formatCents(profitCents)} USD.`);
   }, orderLimited);
 
@@ -66,16 +73,17 @@ export function tradingRoutes(app: FastifyInstance): void {
   }, orderLimited);
 
   // The spec's list of every recent order (no paging): the newest 200 rows.
-  const recentOrders = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('orders').selectAll().where('user_id', '=', param('userId')).orderBy('id', 'desc').limit(rowLimit(200)));
+  const recentOrders = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('orders').selectAll().where('account_id', '=', param('accountId')).orderBy('id', 'desc').limit(rowLimit(200)));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
-    // The terminal's list of working orders: the engine's own, newest first (a user holds at most MAX_PENDING_ORDERS).
-    if (query.status === 'pending' && !pages(query)) return successData(engine.pendingOf(session.userId).reverse().map(heldOrderOf));
-    if (query.status === 'all' && !pages(query)) return successData((await recentOrders.all(ctx.db, { userId: session.userId })).map(pendingOrderOf));
+    const accountId = accountOf(session);
+    // The terminal's list of working orders: the engine's own, newest first (an account holds at most MAX_PENDING_ORDERS).
+    if (query.status === 'pending' && !pages(query)) return successData(engine.pendingOf(accountId).reverse().map(heldOrderOf));
+    if (query.status === 'all' && !pages(query)) return successData((await recentOrders.all(ctx.db, { accountId })).map(pendingOrderOf));
     // One page, newest first; a row more than asked tells whether another page follows. Finished
     // orders go by the time they finished (final, so it never moves), the others by when placed.
     const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
     const time = query.status === 'history' ? 'updated_at' : 'created_at';
-    let q = ctx.db.selectFrom('orders').selectAll().where('user_id', '=', session.userId);
+    let q = ctx.db.selectFrom('orders').selectAll().where('account_id', '=', accountId);
     if (query.status === 'pending') q = q.where('status', '=', 'pending');
     if (query.status === 'history') q = q.where('status', '!=', 'pending');
     if (query.from !== undefined) q = q.where(time, '>=', query.from);
@@ -89,9 +97,9 @@ export function tradingRoutes(app: FastifyInstance): void {
 
   // History beyond closed positions: every finished order (market and pending), the ledger's other
   // entries, and the totals of a range (services/trader-history.ts).
-  registerCall(app, calls.getOrderHistory, async ({ query, session }) => ({ status: 'success' as const, ...(await orderHistoryPage(ctx.db, session.userId, query)) }));
-  registerCall(app, calls.getBalanceOperations, async ({ query, session }) => ({ status: 'success' as const, ...(await balanceOperationsPage(ctx.db, session.userId, query)) }));
-  registerCall(app, calls.getHistoryTotals, async ({ query, session }) => successData(await historyTotals(ctx.db, session.userId, query)));
+  registerCall(app, calls.getOrderHistory, async ({ query, session }) => ({ status: 'success' as const, ...(await orderHistoryPage(ctx.db, accountOf(session), query)) }));
+  registerCall(app, calls.getBalanceOperations, async ({ query, session }) => ({ status: 'success' as const, ...(await balanceOperationsPage(ctx.db, accountOf(session), query)) }));
+  registerCall(app, calls.getHistoryTotals, async ({ query, session }) => successData(await historyTotals(ctx.db, accountOf(session), query)));
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
     await engine.modifyOrder(actor, body.orderId, { price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, expiresAt: body.expiration });
@@ -104,14 +112,15 @@ export function tradingRoutes(app: FastifyInstance): void {
   }, orderLimited);
 
   // The owner's history shows no names: the positions table alone, its newest 1,000 closes.
-  const ownHistory = prepared((db, param: Param<{ userId: number }>) =>
-    db.selectFrom('positions as p').select(CLOSED_COLUMNS).where('p.status', '=', 'closed').where('p.user_id', '=', param('userId')).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rowLimit(1000)),
+  const ownHistory = prepared((db, param: Param<{ accountId: number }>) =>
+    db.selectFrom('positions as p').select(CLOSED_COLUMNS).where('p.status', '=', 'closed').where('p.account_id', '=', param('accountId')).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rowLimit(1000)),
   );
   registerCall(app, calls.getTradesHistory, async ({ query, session }) => {
-    if (!pages(query)) return successData((await ownHistory.all(ctx.db, { userId: session.userId })).map(historyOf));
+    const accountId = accountOf(session);
+    if (!pages(query)) return successData((await ownHistory.all(ctx.db, { accountId })).map(historyOf));
     // One page, newest closed first; a row more than asked tells whether another page follows.
     const limit = query.limit ?? HISTORY_PAGE_DEFAULT;
-    let q = ctx.db.selectFrom('positions as p').select(CLOSED_COLUMNS).where('p.user_id', '=', session.userId).where('p.status', '=', 'closed');
+    let q = ctx.db.selectFrom('positions as p').select(CLOSED_COLUMNS).where('p.account_id', '=', accountId).where('p.status', '=', 'closed');
     if (query.from !== undefined) q = q.where('p.closed_at', '>=', query.from);
     if (query.to !== undefined) q = q.where('p.closed_at', '<', query.to);
     if (query.before) q = q.where((eb) => eb(eb.refTuple('p.closed_at', 'p.id'), '<', eb.tuple(query.before!.time, query.before!.id)));

@@ -1,0 +1,97 @@
+import { calls, type TradingAccount as AccountRow } from '@tradeport/contracts';
+import type { FastifyInstance } from 'fastify';
+import { formatCents } from '../../../domain/money';
+import { isoTime } from '../../../services/context';
+import { refuse } from '../../../services/errors';
+import { accountsOf, openAccount, setAccountState, tradingAccount, transferFunds, type TradingAccount } from '../../../services/trading-accounts';
+import { figureTexts } from '../../../trading/account-figures';
+import type { TradingEngine } from '../../../trading/engine';
+import { registerCall } from '../call-route';
+
+/** An account as the API shows it: its row with its figures now, at the engine's prices. */
+function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean): AccountRow {
+  const f = figureTexts(engine.figures(a.id, a.balanceCents, a.creditCents, a.leverage));
+  return {
+    id: a.id,
+    number: a.number,
+    kind: a.kind,
+    currency: a.currency,
+    leverage: a.leverage,
+    state: a.state,
+    balance: f.balance,
+    credit: f.credit,
+    profit: f.profit,
+    equity: f.equity,
+    margin: f.totalMargin,
+    freeMargin: f.freeMargin,
+    marginLevel: f.marginLevel,
+    openPositions: engine.positionsOf(a.id).length,
+    pendingOrders: engine.pendingOf(a.id).length,
+    initialBalance: a.initialBalanceCents === null ? null : formatCents(a.initialBalanceCents),
+    primary,
+    createdAt: isoTime(a.createdAt),
+  };
+}
+
+/**
+ * Trading accounts (docs/api.md#trading-accounts): a trader's own — list, open, reset a demo one,
+ * transfer between live ones — and the back office's view of a trader's, with the state an
+ * administrator may set. Figures come from the engine, so the calls that show them run on the
+ * engine leader (cluster/engine-calls.ts).
+ */
+export function tradingAccountRoutes(app: FastifyInstance): void {
+  const ctx = app.services;
+  const engine = app.trading;
+
+  const listOf = async (userId: number) => {
+    const accounts = await accountsOf(ctx.db, userId);
+    const primary = accounts.find((a) => a.kind === 'live')?.id;
+    return {
+      status: 'success' as const,
+      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary)),
+      maxLive: ctx.config.maxLiveAccounts,
+      maxDemo: ctx.config.maxDemoAccounts,
+      demoInitialBalance: formatCents(ctx.config.demoInitialBalanceCents),
+    };
+  };
+  /** The account as it is now, for the answer of a call that changed it. */
+  const answerFor = async (accountId: number, message: string) => {
+    const a = await tradingAccount(ctx.db, accountId);
+    if (!a) throw refuse.notFound('That trading account was not found.');
+    const primary = (await accountsOf(ctx.db, a.userId)).find((x) => x.kind === 'live')?.id === a.id;
+    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary) };
+  };
+  const name = (a: { kind: string; number: number }) => `${a.kind === 'live' ? 'Live' : 'Demo'} account ${a.number}`;
+
+  registerCall(app, calls.getAccounts, async ({ session }) => listOf(session.userId));
+
+  registerCall(app, calls.openAccount, async ({ body, actor, idempotencyKey }) => {
+    const opened = await openAccount(ctx, actor, body.kind, idempotencyKey);
+    return answerFor(opened.id, `${name(opened)} opened.`);
+  });
+
+  registerCall(app, calls.resetDemoAccount, async ({ body, actor }) => {
+    await engine.resetDemo(body.accountId, actor.userId, { actorId: actor.userId, ip: actor.ip, admin: false });
+    return answerFor(body.accountId, 'The demo account was reset.');
+  });
+
+  registerCall(app, calls.transferFunds, async ({ body, actor, idempotencyKey }) => transferFunds(ctx, actor, body, idempotencyKey));
+
+  registerCall(app, calls.getTraderAccounts, async ({ query }) => {
+    const user = await ctx.db.selectFrom('users').select('id').where('id', '=', query.traderId).executeTakeFirst();
+    if (!user) throw refuse.notFound('User not found.');
+    return listOf(user.id);
+  });
+
+  registerCall(app, calls.setAccountState, async ({ body, actor }) => {
+    const a = await setAccountState(ctx, actor, body.accountId, body.state);
+    return answerFor(a.id, `${name(a)} is ${body.state} now.`);
+  });
+
+  registerCall(app, calls.adminResetDemoAccount, async ({ body, actor }) => {
+    const a = await tradingAccount(ctx.db, body.accountId);
+    if (!a) throw refuse.notFound(`Trading account #${body.accountId} was not found.`);
+    await engine.resetDemo(a.id, a.userId, { actorId: actor.userId, ip: actor.ip, admin: true });
+    return answerFor(a.id, `${name(a)} was reset.`);
+  });
+}
