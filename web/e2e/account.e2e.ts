@@ -127,8 +127,8 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     await page.getByTestId('account-card').waitFor();
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'accounts');
-    await page.getByText('Rejected', { exact: true }).click();
-    await page.getByText('No rejected accounts.').waitFor();
+    await page.getByText('Demo', { exact: true }).click();
+    await page.getByText('No demo accounts.').waitFor();
 
     await page.goto('/dashboard/Policies');
     await page.locator('article h1').waitFor();
@@ -136,7 +136,7 @@ describe('the dashboard shell, account pages and roles in the browser', () => {
     assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.goto('/dashboard/transfers');
-    await page.getByText(/Transfers are unavailable/).waitFor();
+    await page.getByText(/Transfers need two live accounts/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Transfer' }).isDisabled(), true);
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'transfers');

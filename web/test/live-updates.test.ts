@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { queryKeys } from '../src/api/query-keys';
 import { keysForEvent, toastForEvent } from '../src/stream/live-updates';
 
-const order = { type: 'order.updated', userId: 7, orderId: 12, reason: '', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1 } as const;
+const order = { type: 'order.updated', userId: 7, accountId: 3, orderId: 12, reason: '', ticket: null, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1 } as const;
 
 describe('account events in the terminal', () => {
   it('toasts a pending order filling, expiring or being rejected, naming the order, and stays quiet on a cancel', () => {
@@ -21,7 +21,7 @@ describe('account events in the terminal', () => {
   });
 
   it('toasts closes the trader did not make (stop loss, take profit, stop-out, back office), not their own', () => {
-    const closed = { type: 'position.closed', userId: 7, ticket: 5, symbol: 'EURUSD', price: 1.0985, profit: '-3.50' } as const;
+    const closed = { type: 'position.closed', userId: 7, accountId: 3, ticket: 5, symbol: 'EURUSD', price: 1.0985, profit: '-3.50' } as const;
     assert.equal(toastForEvent({ ...closed, reason: 'sl' })?.title, 'Position #5 closed by stop loss');
     assert.equal(toastForEvent({ ...closed, reason: 'tp' })?.title, 'Position #5 closed by take profit');
     assert.equal(toastForEvent({ ...closed, reason: 'stop-out' })?.title, 'Position #5 closed by stop-out');
@@ -30,29 +30,29 @@ describe('account events in the terminal', () => {
   });
 
   it('refetches the open positions and pending orders on every trading event', () => {
-    for (const event of [{ ...order, status: 'filled' as const }, { type: 'position.closed' as const, userId: 7, ticket: 5, symbol: 'EURUSD', price: 1.1, profit: '0.00', reason: 'sl' as const }]) {
+    for (const event of [{ ...order, status: 'filled' as const }, { type: 'position.closed' as const, userId: 7, accountId: 3, ticket: 5, symbol: 'EURUSD', price: 1.1, profit: '0.00', reason: 'sl' as const }]) {
       const keys = keysForEvent(event);
       assert.ok(keys.includes(queryKeys.trades) && keys.includes(queryKeys.pendingOrders) && keys.includes(queryKeys.margins), event.type);
     }
   });
 
   it('refetches the withdrawable figures and the list on a money event; a cancel is quiet, a decision is toasted', () => {
-    const request = { type: 'moneyRequest.updated', userId: 7, requestId: 9, kind: 'withdrawal', amount: '500.00' } as const;
+    const request = { type: 'moneyRequest.updated', userId: 7, accountId: 3, requestId: 9, kind: 'withdrawal', amount: '500.00' } as const;
     for (const status of ['0', '1', '2', '3'] as const) {
       const keys = keysForEvent({ ...request, status });
       assert.ok(keys.includes(queryKeys.withdrawals) && keys.includes(queryKeys.withdrawable), status);
     }
-    assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, balance: '1.00', credit: '0.00', reason: 'deposit-approved' }).includes(queryKeys.withdrawable));
+    assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, accountId: 3, balance: '1.00', credit: '0.00', reason: 'deposit-approved' }).includes(queryKeys.withdrawable));
     // History's balance operations and totals follow every money event.
     for (const status of ['0', '1', '2', '3'] as const) assert.ok(keysForEvent({ ...request, status }).includes(queryKeys.ledger), status);
-    assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, balance: '1.00', credit: '0.00', reason: 'position-closed' }).includes(queryKeys.ledger));
+    assert.ok(keysForEvent({ type: 'balance.changed', userId: 7, accountId: 3, balance: '1.00', credit: '0.00', reason: 'position-closed' }).includes(queryKeys.ledger));
     assert.equal(toastForEvent({ ...request, status: '3' }), null);
     assert.equal(toastForEvent({ ...request, status: '0' }), null);
     assert.equal(toastForEvent({ ...request, status: '2' })?.title, 'Withdrawal rejected');
   });
 
   it("names the broker's reason when it rejects a request", () => {
-    const request = { type: 'moneyRequest.updated', userId: 7, requestId: 9, kind: 'withdrawal', amount: '500.00', status: '2' } as const;
+    const request = { type: 'moneyRequest.updated', userId: 7, accountId: 3, requestId: 9, kind: 'withdrawal', amount: '500.00', status: '2' } as const;
     assert.deepEqual(toastForEvent({ ...request, reason: 'The account name does not match.' }), {
       title: 'Withdrawal rejected',
       message: 'Your withdrawal request #9 of 500.00 USD was rejected. Reason: The account name does not match.',
@@ -62,7 +62,7 @@ describe('account events in the terminal', () => {
   });
 
   it("toasts the broker's balance adjustments and credit with amount and reason, and refetches the activity; other balance changes stay quiet", () => {
-    const base = { type: 'balance.changed', userId: 7, balance: '1025.50', credit: '0.00' } as const;
+    const base = { type: 'balance.changed', userId: 7, accountId: 3, balance: '1025.50', credit: '0.00' } as const;
     assert.deepEqual(toastForEvent({ ...base, reason: 'adjustment', amount: '25.50', memo: 'Refund of a wire fee' }), { title: 'Balance adjusted by the broker', message: '+25.50 USD: Refund of a wire fee', color: 'green' });
     assert.deepEqual(toastForEvent({ ...base, reason: 'adjustment', amount: '-1250.00', memo: 'Chargeback' }), { title: 'Balance adjusted by the broker', message: '-1,250.00 USD: Chargeback', color: 'yellow' });
     assert.deepEqual(toastForEvent({ ...base, reason: 'credit', amount: '1000.00', memo: 'Welcome bonus' }), { title: 'Credit granted', message: '+1,000.00 USD: Welcome bonus', color: 'green' });

@@ -13,6 +13,7 @@ import { badgeStyles, SignedUsd, usePhone } from './admin-parts';
 import { BalanceOperationButton, BalanceOperations } from './balance-adjustment';
 import { useRowDialog } from './list-page/row-action';
 import { Activity, ClosedTrades, MoneyRequests, OpenPositions } from './trader-lists';
+import { TraderAccounts } from './trader-accounts';
 import { TraderPendingOrders } from './trader-pending-orders';
 import { ActiveCell, ChangePasswordDialog, DeactivateDialog, type EditableUser } from './user-actions';
 
@@ -42,8 +43,8 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'balance' | 'activity';
-const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'balance', 'activity'];
+type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'balance' | 'accounts' | 'activity';
+const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'balance', 'accounts', 'activity'];
 
 function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
@@ -168,6 +169,7 @@ function TraderView({ details }: { details: TraderDetails }) {
             <Tabs.Tab value="closed">Closed trades</Tabs.Tab>
             <Tabs.Tab value="requests">Money requests</Tabs.Tab>
             {p.accountType === '0' && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}
+            {p.accountType === '0' && <Tabs.Tab value="accounts">Trading accounts</Tabs.Tab>}
             <Tabs.Tab value="activity">Activity</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="positions">
@@ -184,6 +186,9 @@ function TraderView({ details }: { details: TraderDetails }) {
           </Tabs.Panel>
           <Tabs.Panel value="balance">
             <BalanceOperations traderId={p.id} />
+          </Tabs.Panel>
+          <Tabs.Panel value="accounts">
+            <TraderAccounts traderId={p.id} />
           </Tabs.Panel>
           <Tabs.Panel value="activity">
             <Activity details={details} />

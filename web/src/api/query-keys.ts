@@ -21,6 +21,8 @@ export const queryKeys = {
   /** The trader's favourite symbols (the price table's Favourites category). */
   favourites: ['favourites'] as const,
   margins: ['margins'] as const,
+  /** The trader's trading accounts with their figures (the switcher, the Trading Accounts page). */
+  accounts: ['accounts'] as const,
   /** What a withdrawal may take now (balance less margin held and pending withdrawals). */
   withdrawable: ['withdrawable'] as const,
   symbols: ['symbols'] as const,

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { AccountEvent } from '@tradeport/contracts';
+import type { AccountEvent, AccountsResponse } from '@tradeport/contracts';
 import { ORDER_REASONS } from '@tradeport/contracts/messages';
 import { queryKeys } from '../api/queries';
+import { ACCOUNT_KEYS, accountLabel, chosenAccount, currentAccountOf } from '../api/trading-accounts';
 import { formatUsd, formatVolume } from '../format/format';
 
 const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected', '3': 'cancelled' } as const;
@@ -21,9 +22,33 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
     case 'account.marginCall':
     case 'account.stopOut':
       return [queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory, queryKeys.ledger];
+    case 'account.changed':
+      return [queryKeys.accounts];
     case 'account.sessionsRevoked':
       return [];
   }
+}
+
+/** The trading account an event is about, if any (all but the end of sessions). */
+const accountOf = (event: AccountEvent): number | null => ('accountId' in event ? event.accountId : null);
+
+/**
+ * Whether the screens show the account an event is about: the chosen account, or (none chosen, or
+ * not the person's) the first live one. Unknown until the accounts have loaded: then taken as shown.
+ */
+export function showsAccount(client: QueryClient, accountId: number | null): boolean {
+  if (accountId === null) return true;
+  const accounts = client.getQueryData<AccountsResponse>(queryKeys.accounts)?.data;
+  if (!accounts) return true;
+  const shown = currentAccountOf(accounts, chosenAccount());
+  return shown === undefined || shown.id === accountId;
+}
+
+/** The account an event is about as people read it ("Demo 12345678"), when the list of accounts has it. */
+export function eventAccountLabel(client: QueryClient, event: AccountEvent): string | null {
+  const id = accountOf(event);
+  const account = id === null ? undefined : client.getQueryData<AccountsResponse>(queryKeys.accounts)?.data.find((a) => a.id === id);
+  return account ? accountLabel(account) : null;
 }
 
 /** A toast for the events a trader should hear about even when the screen does not show them. */
@@ -76,11 +101,22 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
   }
 }
 
+/**
+ * Refetches what an event changed. An event about another of the trader's accounts than the one
+ * shown changes only the list of accounts (its figures there): the screens' rows are the shown
+ * account's, and must not be refetched as if they were its.
+ */
 export function invalidateForEvent(client: QueryClient, event: AccountEvent): void {
-  for (const key of keysForEvent(event)) void client.invalidateQueries({ queryKey: key });
+  const shown = showsAccount(client, accountOf(event));
+  const accountKeys: readonly (readonly unknown[])[] = ACCOUNT_KEYS;
+  for (const key of keysForEvent(event)) {
+    if (!shown && accountKeys.includes(key)) continue;
+    void client.invalidateQueries({ queryKey: key });
+  }
+  if (event.type !== 'account.sessionsRevoked' && event.type !== 'account.changed') void client.invalidateQueries({ queryKey: queryKeys.accounts });
 }
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.withdrawable, queryKeys.ledger]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
 }

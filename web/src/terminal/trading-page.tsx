@@ -12,6 +12,7 @@ import { useAppStore } from '../state/app-store';
 import { useDelayed, useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
 import { ConnectionBadge } from '../ui/connection-badge';
+import { AccountSwitcher } from './account-switcher';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
 import { hotkeyAction, keyPressOf } from './hotkeys';
@@ -175,6 +176,7 @@ function TopBar({ onShowHotkeys }: { onShowHotkeys(): void }) {
         <ActionIcon component={Link} to="/dashboard/home" variant="default" size="lg" aria-label="Dashboard" hiddenFrom="xs">
           <IconLayoutDashboard size={18} />
         </ActionIcon>
+        <AccountSwitcher />
       </Group>
       <AccountBrief />
       <Group gap="xs" wrap="nowrap">

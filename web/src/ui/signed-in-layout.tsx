@@ -4,7 +4,7 @@ import { Outlet, useNavigate } from 'react-router';
 import { callApi } from '../api/client';
 import { queryClient } from '../api/query-client';
 import { currentSession } from '../auth/session';
-import { invalidateAccountData, invalidateForEvent, toastForEvent } from '../stream/live-updates';
+import { eventAccountLabel, invalidateAccountData, invalidateForEvent, showsAccount, toastForEvent } from '../stream/live-updates';
 import { stream } from '../stream/stream';
 import { toast } from './toast';
 
@@ -22,7 +22,10 @@ function goLive(): void {
     const offEvent = stream.onEvent((event) => {
       invalidateForEvent(queryClient, event);
       const t = toastForEvent(event);
-      if (t) toast(t);
+      if (!t) return;
+      // A notice about another of the trader's accounts says which.
+      const label = 'accountId' in event && !showsAccount(queryClient, event.accountId) ? eventAccountLabel(queryClient, event) : null;
+      toast(label ? { ...t, title: `${label}: ${t.title}` } : t);
     });
     const offResync = stream.onResync(() => invalidateAccountData(queryClient));
     live = () => {

@@ -20,6 +20,8 @@ export const adminQueryKeys = {
   auditLog: ['admin', 'audit-log'] as const,
   traderDetails: ['admin', 'trader'] as const,
   traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
+  /** A trader's trading accounts (under the trader's key: what changes the trader changes them). */
+  traderAccountsOf: (id: number) => ['admin', 'trader', id, 'accounts'] as const,
   auditLogPage: (page: AuditPage) => ['admin', 'audit-log', page.filters ?? {}, page.before ?? 'latest', page.limit] as const,
 };
 

@@ -83,3 +83,30 @@ export function useEditTraderPassword() {
     onSuccess: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }
+
+/** A trader's trading accounts with their figures (the trader page's Accounts tab). */
+export function useTraderAccounts(traderId: number) {
+  return useQuery({
+    queryKey: adminQueryKeys.traderAccountsOf(traderId),
+    queryFn: ({ signal }) => callApi('getTraderAccounts', { traderId }, { signal }),
+    refetchInterval: PENDING_REFETCH_MS,
+  });
+}
+
+/** Make an account active, close-only or disabled; the trader's page and the audit log follow. */
+export function useSetAccountState() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { accountId: number; state: 'active' | 'close-only' | 'disabled' }) => callApi('setAccountState', input),
+    onSettled: () => invalidate(client, [adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
+  });
+}
+
+/** Reset a trader's demo account (audited). */
+export function useAdminResetDemo() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { accountId: number }) => callApi('adminResetDemoAccount', input),
+    onSettled: () => invalidate(client, [adminQueryKeys.traderDetails, adminQueryKeys.auditLog, adminQueryKeys.openTrades, adminQueryKeys.closedTrades]),
+  });
+}

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useSymbols } from '../../api/queries';
 import { useAppStore } from '../../state/app-store';
 import { ConnectionBadge } from '../../ui/connection-badge';
+import { AccountSwitcher } from '../account-switcher';
 import { LoadingScreen } from '../../ui/loading-screen';
 import { TableSkeleton } from '../../ui/page';
 import { PriceColumnsMenu } from '../price-columns-menu';
@@ -108,6 +109,7 @@ export function PhoneTerminal() {
           </Text>
         </div>
         <div className={classes.headerEnd}>
+          <AccountSwitcher compact />
           {view === 'prices' && <PriceColumnsMenu phone />}
           <ConnectionBadge />
         </div>
