@@ -74,6 +74,7 @@ describe('trading accounts', () => {
     const requests = await t.ctx.db.selectFrom('money_requests').select('id').where('user_id', '=', trader.id).execute();
     assertFailure(await onDemo.post(calls.addDeposite.path, { depositAmount: '10.00', paymentAccount: '1', payment_getways_id: desk.gateway }), 400, /demo account holds virtual money only/);
     assertFailure(await onDemo.post(calls.addWithdrawal.path, { withdrawalsAmount: '1.00', paymentAccount: 'IBAN' }), 400, /demo account holds virtual money only/);
+    assertFailure(await onDemo.get(calls.getWithdrawable.path), 400, /demo account holds virtual money only/);
     assertFailure(await trader.client.post(calls.transferFunds.path, { fromAccountId: demo.id, toAccountId: live.id, amount: '1.00' }), 400, /between live accounts only/);
     assertFailure(await trader.client.post(calls.transferFunds.path, { fromAccountId: live.id, toAccountId: demo.id, amount: '1.00' }), 400, /between live accounts only/);
     assert.deepEqual(await t.ctx.db.selectFrom('money_requests').select('id').where('user_id', '=', trader.id).execute(), requests);
@@ -104,6 +105,17 @@ describe('trading accounts', () => {
     assert.equal((await margins(bob.client)).balance, '200.00', "Ann's account in Bob's cookie: Bob's own first live account");
     bob.client.setCookie('tp_account', 'junk');
     assert.equal((await margins(bob.client)).balance, '200.00');
+  });
+
+  test("an order's Idempotency-Key names its account too: the same key and order on another account is refused, never answered with the first account's ticket", async () => {
+    const trader = await desk.fundedTrader('1000.00');
+    const demo = await open(trader.client, 'demo');
+    const order = { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 };
+    const first = await trader.client.post(calls.addTrades.path, order, { 'idempotency-key': 'order-7' });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal((await trader.client.post(calls.addTrades.path, order, { 'idempotency-key': 'order-7' })).body.ticket, first.body.ticket, 'a retry on the same account is the first answer');
+    assertFailure(await trader.client.onAccount(demo.id).post(calls.addTrades.path, order, { 'idempotency-key': 'order-7' }), 409);
+    assert.deepEqual(await openTrades(trader.client.onAccount(demo.id)), []);
   });
 
   test('accounts are opened up to the limits, once per Idempotency-Key', async () => {
@@ -193,6 +205,8 @@ describe('trading accounts', () => {
     assert.equal((await trader.client.post(calls.updateTrades.path, { ticket })).status, 200, 'closing is still allowed');
     await desk.admin.post(calls.setAccountState.path, { accountId: live!.id, state: 'disabled' });
     assertFailure(await trader.client.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 }), 400, 'This trading account is disabled: it cannot trade. Please contact support.');
+    assertFailure(await trader.client.post(calls.addWithdrawal.path, { withdrawalsAmount: '1.00', paymentAccount: 'IBAN' }), 400, /disabled: it can request no withdrawal/);
+    assertFailure(await trader.client.post(calls.addDeposite.path, { depositAmount: '10.00', paymentAccount: '1', payment_getways_id: desk.gateway }), 400, /disabled: it can request no deposit/);
     await desk.admin.post(calls.setAccountState.path, { accountId: live!.id, state: 'active' });
     assert.equal((await trader.client.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 })).status, 200);
     const audit = await t.ctx.db.selectFrom('audit_log').select(['action', 'before_json', 'after_json', 'subject_user_id']).where('target_type', '=', 'trading_account').where('target_id', '=', String(live!.id)).orderBy('id').execute();

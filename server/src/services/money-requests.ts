@@ -47,9 +47,10 @@ async function withdrawalFloorOf(ctx: ServiceContext, trx: Tx, accountId: number
  * when they hold none, and for a demo account, whose virtual money never meets real money.
  */
 async function liveAccountOf(trx: Tx, actor: Actor, what: 'deposit' | 'withdrawal'): Promise<number> {
-  const account = actor.accountId === null ? undefined : await trx.selectFrom('trading_accounts').select(['id', 'kind']).where('id', '=', actor.accountId).where('user_id', '=', actor.userId).executeTakeFirst();
+  const account = actor.accountId === null ? undefined : await trx.selectFrom('trading_accounts').select(['id', 'kind', 'state']).where('id', '=', actor.accountId).where('user_id', '=', actor.userId).executeTakeFirst();
   if (!account) throw refuse.invalid(`You have no trading account to make a ${what} for.`);
   if (account.kind !== 'live') throw refuse.invalid(`A demo account holds virtual money only: switch to a live account to request a ${what}.`);
+  if (account.state === 'disabled') throw refuse.invalid(`This trading account is disabled: it can request no ${what}. Please contact support.`);
   return account.id;
 }
 
@@ -87,10 +88,13 @@ export async function withdrawableFunds(ctx: ServiceContext, trx: Tx, accountId:
   return { balanceCents, marginHeldCents, pendingCents, withdrawableCents: balanceCents - marginHeldCents - pendingCents };
 }
 
-/** The trader's read of {@link withdrawableFunds} for the account the session acts on; never below zero (a loss can leave less than is pending). */
-export async function getWithdrawable(ctx: ServiceContext, accountId: number | null) {
-  if (accountId === null) throw refuse.invalid('You have no trading account to withdraw from.');
-  const funds = await inTransaction(ctx, (trx) => withdrawableFunds(ctx, trx, accountId));
+/**
+ * The trader's read of {@link withdrawableFunds} for the account the session acts on; never below
+ * zero (a loss can leave less than is pending). A demo account has nothing to withdraw: its money is
+ * virtual, and it says so rather than showing an amount.
+ */
+export async function getWithdrawable(ctx: ServiceContext, actor: Actor) {
+  const funds = await inTransaction(ctx, async (trx) => withdrawableFunds(ctx, trx, await liveAccountOf(trx, actor, 'withdrawal')));
   return {
     status: 'success' as const,
     balance: formatCents(funds.balanceCents),

@@ -122,7 +122,7 @@ export class PendingOrders {
     const { accountId } = account;
     return this.state.serialize(accountId, async () => {
       let created: PendingOrder | null = null;
-      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', o, async (trx, emit) => {
+      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', { ...o, accountId }, async (trx, emit) => {
         await this.state.fence(trx);
         // Checked inside the account's turn (serialize), so orders sent at once cannot all pass it.
         const cap = this.state.ctx.config.maxPendingOrders;

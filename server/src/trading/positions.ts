@@ -72,7 +72,8 @@ export class Positions {
     }
     return this.state.serialize(account.accountId, async () => {
       let created: Inserted | null = null;
-      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', order, async (trx, emit) => {
+      // The key is the person's; the account is part of what it names, so a key reused on another account is refused, not replayed.
+      const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', { ...order, accountId: account.accountId }, async (trx, emit) => {
         await this.state.fence(trx);
         const quote = this.state.tradableQuote(instrument);
         const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);

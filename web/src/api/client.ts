@@ -35,6 +35,13 @@ export const MESSAGES = {
 
 let unauthorizedHandler: (() => void) | null = null;
 
+/** The trading account this tab's trader calls act on (api/trading-accounts.ts pins it); null: the server's choice. */
+let accountForCalls: () => number | null = () => null;
+
+export function callsActOn(account: () => number | null): void {
+  accountForCalls = account;
+}
+
 /** Called when a call that needs a session is refused with 401: the session has ended. */
 export function onUnauthorized(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
@@ -81,6 +88,9 @@ export async function callApi<K extends CallName>(name: K, input?: CallInput<K>,
   const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const signal = options.signal ? anySignal([options.signal, timeout]) : timeout;
   const headers: Record<string, string> = { accept: 'application/json' };
+  // Each tab trades on the account it shows, whatever another tab of the browser chose since.
+  const account = route.access === 'trader' && name !== 'getAccounts' ? accountForCalls() : null;
+  if (account !== null) headers['x-trading-account'] = String(account);
   let url = `/api${route.path}`;
   let body: string | undefined;
   if (route.method === 'GET') url += queryString(input);

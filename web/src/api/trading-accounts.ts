@@ -1,19 +1,21 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TradingAccount } from '@tradeport/contracts';
 import { useSyncExternalStore } from 'react';
-import { callApi, type CallInput } from './client';
+import { callApi, callsActOn, type CallInput } from './client';
 import { queryKeys } from './query-keys';
 
 /**
- * The trader's trading accounts (docs/api.md#trading-accounts) and the one the screens show. The
- * choice is this browser's: the `tp_account` cookie, which goes with every call (the page's
- * preloaded reads and the stream included), so the server answers for the chosen account; it
- * passes over a choice that is not the signed-in person's, and then the first live account is
- * shown, as here.
+ * The trader's trading accounts (docs/api.md#trading-accounts) and the one the screens show.
  *
- * Switching never shows one account's rows as another's: the cookie changes first, then every
- * request of the old account still under way is cancelled and what the screens held of it is reset
- * to nothing, so they load the new account's (showing their loading state meanwhile).
+ * The browser's choice is the `tp_account` cookie: it goes with every request, the page's preloaded
+ * reads included, so a page opens on it (the server passes over a choice that is not the signed-in
+ * person's and answers for their first live account). Once the list of accounts is in, the tab
+ * pins the account it shows and names it in every trader call (`X-Trading-Account`): another tab
+ * that switches later changes the browser's choice, never what this tab trades on.
+ *
+ * Switching never shows one account's rows as another's: the pin and the cookie change first, then
+ * every request of the old account still under way is cancelled and what the screens held of it is
+ * reset to nothing, so they load the new account's (showing their loading state meanwhile).
  */
 
 /** What belongs to one trading account: reset on a switch. Everything else is the person's. */
@@ -23,6 +25,31 @@ const COOKIE = 'tp_account';
 const YEAR_S = 365 * 24 * 3600;
 const listeners = new Set<() => void>();
 let last: number | null | undefined;
+/** The account this tab shows and trades on, once the list of accounts has told it (null before). */
+let pinned: number | null = null;
+callsActOn(() => pinned);
+
+function writeCookie(accountId: number): void {
+  document.cookie = `${COOKIE}=${accountId}; path=/; max-age=${YEAR_S}; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
+}
+
+/** The account the screens show: the tab's, or (not known yet) the browser's choice. */
+export function shownAccountId(): number | null {
+  return pinned ?? chosenAccount();
+}
+
+/**
+ * With the list of accounts in: the tab keeps the account it shows while it is still the person's;
+ * otherwise (first load, or it is gone) it takes the browser's choice, or the first live account,
+ * and the cookie says so (a choice another person left in the browser is replaced).
+ */
+function settle(accounts: readonly TradingAccount[]): void {
+  if (pinned !== null && accounts.some((a) => a.id === pinned)) return;
+  const shown = currentAccountOf(accounts, chosenAccount());
+  pinned = shown?.id ?? null;
+  if (shown && chosenAccount() !== shown.id) writeCookie(shown.id);
+  listeners.forEach((l) => l());
+}
 
 /** The account the browser chose (its cookie), or null. */
 export function chosenAccount(): number | null {
@@ -36,8 +63,9 @@ export function chosenAccount(): number | null {
 
 /** Switches the screens to `accountId` (see above). */
 export async function switchAccount(client: QueryClient, accountId: number): Promise<void> {
-  if (chosenAccount() === accountId) return;
-  document.cookie = `${COOKIE}=${accountId}; path=/; max-age=${YEAR_S}; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
+  if (shownAccountId() === accountId) return;
+  pinned = accountId;
+  writeCookie(accountId);
   // Requests of the old account still under way are dropped, then what the screens hold of it is
   // reset to nothing: the panels on screen load the new account's (their loading state meanwhile).
   await Promise.all(ACCOUNT_KEYS.map((queryKey) => client.cancelQueries({ queryKey })));
@@ -46,20 +74,28 @@ export async function switchAccount(client: QueryClient, accountId: number): Pro
   void client.invalidateQueries({ queryKey: queryKeys.accounts });
 }
 
-/** The id of the account the browser chose (null: none, the first live one is shown). */
+/** The id of the account the screens show (null: not known yet; the first live one is shown). */
 export function useActingAccountId(): number | null {
   return useSyncExternalStore(
     (l) => {
       listeners.add(l);
       return () => listeners.delete(l);
     },
-    chosenAccount,
-    chosenAccount,
+    shownAccountId,
+    shownAccountId,
   );
 }
 
 export function useTradingAccounts(enabled = true) {
-  return useQuery({ queryKey: queryKeys.accounts, queryFn: ({ signal }) => callApi('getAccounts', undefined, { signal }), enabled });
+  return useQuery({
+    queryKey: queryKeys.accounts,
+    queryFn: async ({ signal }) => {
+      const answer = await callApi('getAccounts', undefined, { signal });
+      settle(answer.data);
+      return answer;
+    },
+    enabled,
+  });
 }
 
 /** The account the screens show, from the list: the chosen one, or the first live one. */

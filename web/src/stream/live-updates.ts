@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { AccountEvent, AccountsResponse } from '@tradeport/contracts';
 import { ORDER_REASONS } from '@tradeport/contracts/messages';
 import { queryKeys } from '../api/queries';
-import { ACCOUNT_KEYS, accountLabel, chosenAccount, currentAccountOf } from '../api/trading-accounts';
+import { ACCOUNT_KEYS, accountLabel, currentAccountOf, shownAccountId } from '../api/trading-accounts';
 import { formatUsd, formatVolume } from '../format/format';
 
 const STATUS_NAMES = { '0': 'pending', '1': 'approved', '2': 'rejected', '3': 'cancelled' } as const;
@@ -40,7 +40,7 @@ export function showsAccount(client: QueryClient, accountId: number | null): boo
   if (accountId === null) return true;
   const accounts = client.getQueryData<AccountsResponse>(queryKeys.accounts)?.data;
   if (!accounts) return true;
-  const shown = currentAccountOf(accounts, chosenAccount());
+  const shown = currentAccountOf(accounts, shownAccountId());
   return shown === undefined || shown.id === accountId;
 }
 

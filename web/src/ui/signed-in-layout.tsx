@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { callApi } from '../api/client';
+import { useSession } from '../api/queries';
+import { useTradingAccounts } from '../api/trading-accounts';
 import { queryClient } from '../api/query-client';
 import { currentSession } from '../auth/session';
 import { eventAccountLabel, invalidateAccountData, invalidateForEvent, showsAccount, toastForEvent } from '../stream/live-updates';
@@ -54,6 +56,8 @@ export async function connectEarly(): Promise<void> {
 export function SignedInLayout() {
   const client = useQueryClient();
   const navigate = useNavigate();
+  // A trader's tab learns its accounts at once, and pins the one it shows (api/trading-accounts.ts).
+  useTradingAccounts(useSession().data?.accountType === '0');
 
   useEffect(() => {
     goLive();

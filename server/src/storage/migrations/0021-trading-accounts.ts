@@ -38,8 +38,8 @@ const INDEXES: [name: string, table: string, columns: string[]][] = [
 export function tradingAccountsMigration(engine: Engine) {
   const idType = engine === 'postgres' ? 'serial' : 'integer';
   const id = (col: ColumnDefinitionBuilder) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement());
-  return {
-    async up(db: Kysely<unknown>): Promise<void> {
+  /** The whole migration; on SQLite in a transaction of its own (its DDL is transactional, and the migrator opens none there), so a failure leaves the schema as it was. */
+  const run = async (db: Kysely<unknown>): Promise<void> => {
       await db.schema
         .createTable('trading_accounts')
         .addColumn('id', idType, id)
@@ -101,6 +101,11 @@ export function tradingAccountsMigration(engine: Engine) {
         .addCheckConstraint('transfers_accounts_check', sql`from_account_id <> to_account_id`)
         .execute();
       await db.schema.createIndex('transfers_user_idx').on('transfers').columns(['user_id', 'id']).execute();
+  };
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (engine === 'sqlite') await db.transaction().execute(run);
+      else await run(db);
     },
     async down(): Promise<void> {
       throw new Error('Not reversible; restore from a backup instead.');

@@ -12,8 +12,8 @@ import { CsvFile } from './csv-file';
 import { responseSchema } from './json-schemas';
 import { instrumentOrderCall } from './order-calls';
 import { sendRefusal } from './responses';
-import { currentSession } from './session-cookie';
-import type { SessionUser } from '../../services/sessions';
+import { currentSession, SESSION_COOKIE } from './session-cookie';
+import { resolveSession, type SessionUser } from '../../services/sessions';
 
 export const MAX_FORM_BYTES = 64 * 1024;
 /** Where the per-user counts live in Redis (with EVENT_BUS=redis; beside the per-address ones). */
@@ -84,7 +84,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
           idempotencyKey = rawKey;
         }
         const client = { ip: forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
-        const acting = session ? actingAccount(session, request.headers[TRADING_ACCOUNT_HEADER], request.cookies[TRADING_ACCOUNT_COOKIE]) : null;
+        const acting = session ? await actingAccount(session, request.headers[TRADING_ACCOUNT_HEADER], request.cookies[TRADING_ACCOUNT_COOKIE], () => resolveSession(app.services, request.cookies[SESSION_COOKIE] ?? '', { fresh: true })) : null;
         const actor: Actor | null = acting ? { userId: acting.userId, accountId: acting.accountId, role: acting.role, ip: client.ip } : null;
         const result = await run({ body, query, session: acting, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
@@ -114,18 +114,21 @@ const accountIdOf = (text: string): number => (/^[1-9][0-9]{0,9}$/.test(text) ? 
  * is one of theirs (a choice left by another person who used the browser is passed over); else on
  * their first live account. A cookie goes with everything a browser asks, the page's preloaded
  * reads and the stream included, so they all follow the choice.
+ *
+ * An id the session's list lacks may be an account opened a moment ago on another instance (whose
+ * news has not reached this one's session cache yet): the session is read afresh before the id is
+ * refused or passed over, so a new account is never taken for another one.
  */
-function actingAccount(session: SessionUser, header: string | string[] | undefined, cookie: string | undefined): SessionUser {
-  let id: number;
-  if (header !== undefined) {
-    id = typeof header === 'string' ? accountIdOf(header) : Number.NaN;
-    if (!session.accounts.includes(id)) throw refuse.notFound('That trading account was not found.');
-  } else {
-    if (cookie === undefined) return session;
-    id = accountIdOf(cookie);
-    if (!session.accounts.includes(id)) return session;
+async function actingAccount(session: SessionUser, header: string | string[] | undefined, cookie: string | undefined, fresh: () => Promise<SessionUser | null>): Promise<SessionUser> {
+  const named = header !== undefined ? (typeof header === 'string' ? accountIdOf(header) : Number.NaN) : cookie !== undefined ? accountIdOf(cookie) : null;
+  if (named === null) return session;
+  let known = session;
+  if (!known.accounts.includes(named) && Number.isInteger(named)) known = (await fresh()) ?? session;
+  if (!known.accounts.includes(named)) {
+    if (header !== undefined) throw refuse.notFound('That trading account was not found.');
+    return session;
   }
-  return id === session.accountId ? session : { ...session, accountId: id };
+  return named === session.accountId && known === session ? session : { ...session, accounts: known.accounts, accountId: named };
 }
 
 async function countUserCall(app: FastifyInstance, limit: UserRateLimit, userId: number, reply: FastifyReply): Promise<void> {

@@ -26,7 +26,7 @@ export function accountRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.addWithdrawal, async ({ body, actor, idempotencyKey }) => createWithdrawal(ctx, actor, body, idempotencyKey));
 
-  registerCall(app, calls.getWithdrawable, async ({ session }) => getWithdrawable(ctx, session.accountId));
+  registerCall(app, calls.getWithdrawable, async ({ actor }) => getWithdrawable(ctx, actor));
 
   registerCall(app, calls.cancelMoneyRequest, async ({ body, actor }) => successMessage(await cancelRequest(ctx, actor, body.id)));
 
