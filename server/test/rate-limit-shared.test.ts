@@ -78,6 +78,15 @@ describe('rate limits across instances (EVENT_BUS=redis)', () => {
 
   test('two instances share one count per address: the limit holds for the pair, not for each', async (ctx) => {
     if (!available) return ctx.skip('redis-server is not installed');
+    // Both instances count in Redis before the attempts: on a busy machine a client may still be
+    // connecting as the servers start, and a count made then goes to the instance's memory (by design).
+    for (let i = 0; ; i++) {
+      const key = `warm-up:${i}`;
+      await a.app.windowCounts.incr(key, 60_000);
+      if ((await b.app.windowCounts.incr(key, 60_000)).current === 2) break;
+      assert.ok(i < 200, 'both instances reach Redis within 20 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const statuses = [await attempt(a), await attempt(b), await attempt(a)];
     assert.deepEqual(statuses, [401, 401, 401]);
     assert.equal(await attempt(b), 429, 'the fourth attempt, on the instance that saw only one, is over the shared limit');
@@ -86,6 +95,7 @@ describe('rate limits across instances (EVENT_BUS=redis)', () => {
 
   test('with Redis down, sign-in still answers, each instance counting on its own, and the log says so once', async (ctx) => {
     if (!available || !redis) return ctx.skip('redis-server is not installed');
+    const warnedBefore = logA.filter((l) => l.includes('Redis does not answer')).length;
     await stopRedis(redis);
     redis = null;
     const onA = [];
@@ -93,7 +103,7 @@ describe('rate limits across instances (EVENT_BUS=redis)', () => {
     assert.deepEqual(onA, [401, 401, 401, 429], 'counted in the instance’s memory: never a 500, never refused for want of Redis');
     assert.equal(await attempt(b), 401, 'the other instance counts apart meanwhile');
     const warnings = logA.filter((l) => l.includes('Redis does not answer'));
-    assert.equal(warnings.length, 1, logA.join('\n'));
+    assert.equal(warnings.length - warnedBefore, 1, logA.join('\n'));
   });
 
   test('when Redis is back, the counts are shared (and kept in Redis) again', async (ctx) => {
