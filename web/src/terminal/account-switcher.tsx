@@ -39,7 +39,8 @@ function StateBadge({ account }: { account: Pick<TradingAccount, 'state'> }) {
 export function AccountSwitcher({ compact = false }: { compact?: boolean }) {
   const client = useQueryClient();
   const { account, accounts, isLoading } = useCurrentAccount();
-  if (isLoading || !account) return <Skeleton h={compact ? 28 : 36} w={compact ? 110 : 170} radius="sm" aria-label="Loading trading accounts" />;
+  // The size the switcher will have, so nothing moves when it arrives.
+  if (isLoading || !account) return <Skeleton h={compact ? 44 : 36} w={compact ? 139 : 170} radius="sm" />;
   return (
     <Menu position="bottom-start" withinPortal shadow="md" width={300} withInitialFocusPlaceholder={false}>
       <Menu.Target>
