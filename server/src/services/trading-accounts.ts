@@ -1,11 +1,11 @@
 import type { TransferRequest } from '@tradeport/contracts';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { drawAccountNumber } from '../domain/account-number';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import { prepared, rowLimit, type Param } from '../storage/prepared';
-import type { AccountKind, AccountState } from '../storage/schema';
+import type { AccountKind, AccountState, TradingAccountsTable } from '../storage/schema';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, type Actor, type ServiceContext } from './context';
@@ -35,19 +35,7 @@ export interface TradingAccount {
 }
 
 const COLUMNS = ['id', 'number', 'user_id', 'kind', 'currency', 'leverage', 'balance_cents', 'credit_cents', 'state', 'initial_balance_cents', 'created_at'] as const;
-type Row = {
-  id: number;
-  number: number;
-  user_id: number;
-  kind: AccountKind;
-  currency: string;
-  leverage: number;
-  balance_cents: number;
-  credit_cents: number;
-  state: AccountState;
-  initial_balance_cents: number | null;
-  created_at: number;
-};
+type Row = Pick<Selectable<TradingAccountsTable>, (typeof COLUMNS)[number]>;
 
 const accountOfRow = (r: Row): TradingAccount => ({
   id: r.id,

@@ -150,6 +150,17 @@ export class EngineState {
     return { accountId: actor.accountId, userId: actor.userId };
   }
 
+  /** Runs `work` with the actor's trading account (`accountOf`) in that account's turn; refused when they hold none. */
+  inAccountTurn<T>(actor: Actor, work: (account: AccountRef) => Promise<T>): Promise<T> {
+    let account: AccountRef;
+    try {
+      account = this.accountOf(actor);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.serialize(account.accountId, () => work(account));
+  }
+
   /** Runs `work` after the trading account's previous command has finished. */
   serialize<T>(accountId: number, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(accountId) ?? Promise.resolve();

@@ -9,7 +9,7 @@ import { runIdempotent } from '../services/idempotency';
 import type { EngineState } from './engine-state';
 import { accountStateMessage, closeOnlyMessage, roundLevels, type Positions } from './positions';
 import { OrderIndex } from './trigger-index';
-import type { AccountRef, Inserted, PendingOrder } from './types';
+import type { Inserted, PendingOrder } from './types';
 
 /** Whether a price reaches a pending order's activation condition. */
 function reaches(condition: 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=', level: number, p: { bid: number; ask: number }): boolean {
@@ -113,14 +113,7 @@ export class PendingOrders {
     } catch (err) {
       return Promise.reject(err);
     }
-    let account: AccountRef;
-    try {
-      account = this.state.accountOf(actor);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    const { accountId } = account;
-    return this.state.serialize(accountId, async () => {
+    return this.state.inAccountTurn(actor, async ({ accountId }) => {
       let created: PendingOrder | null = null;
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addPendingOrder', { ...o, accountId }, async (trx, emit) => {
         await this.state.fence(trx);

@@ -64,13 +64,7 @@ export class Positions {
     if (instrument.closeOnly) return Promise.reject(refuse.invalid(closeOnlyMessage(instrument)));
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
-    let account: AccountRef;
-    try {
-      account = this.state.accountOf(actor);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return this.state.serialize(account.accountId, async () => {
+    return this.state.inAccountTurn(actor, async (account) => {
       let created: Inserted | null = null;
       // The key is the person's; the account is part of what it names, so a key reused on another account is refused, not replayed.
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', { ...order, accountId: account.accountId }, async (trx, emit) => {
@@ -135,13 +129,7 @@ export class Positions {
   }
 
   modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
-    let account: AccountRef;
-    try {
-      account = this.state.accountOf(actor);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return this.state.serialize(account.accountId, async () => {
+    return this.state.inAccountTurn(actor, async (account) => {
       const p = this.state.open.get(positionId);
       if (!p || p.accountId !== account.accountId) throw refuse.notFound(`Position #${positionId} is not open.`);
       const instrument = this.state.instrument(p.symbol);

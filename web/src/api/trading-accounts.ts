@@ -24,7 +24,6 @@ export const ACCOUNT_KEYS = [queryKeys.trades, queryKeys.pendingOrders, queryKey
 const COOKIE = 'tp_account';
 const YEAR_S = 365 * 24 * 3600;
 const listeners = new Set<() => void>();
-let last: number | null | undefined;
 /** The account this tab shows and trades on, once the list of accounts has told it (null before). */
 let pinned: number | null = null;
 callsActOn(() => pinned);
@@ -55,10 +54,7 @@ function settle(accounts: readonly TradingAccount[]): void {
 export function chosenAccount(): number | null {
   if (typeof document === 'undefined') return null;
   const match = /(?:^|;\s*)tp_account=(\d{1,10})(?:;|$)/.exec(document.cookie);
-  const id = match ? Number(match[1]) : null;
-  // The same value each time it is read while the cookie is the same (useSyncExternalStore needs it).
-  if (id !== last) last = id;
-  return last;
+  return match ? Number(match[1]) : null;
 }
 
 /** Switches the screens to `accountId` (see above). */
