@@ -521,12 +521,13 @@ describe('admin back office', () => {
       assert.equal(r.body.total, 4);
       assert.deepEqual(idsOf(r), [ids.a3, ids.a2, ids.b1, ids.a1]);
       const [a3, a2, b1, a1] = r.body.data;
+      const { number: accountNumber } = await liveAccountOf(t.ctx.db, a.id);
       assert.deepEqual(a1, {
-        id: ids.a1, type: 'deposit', traders_id: a.id, firstName: 'Filter', lastName: `Alpha${tag}`, email: a.email, amount: '10.00', paymentAccount: 'ACC-A1',
+        id: ids.a1, type: 'deposit', traders_id: a.id, firstName: 'Filter', lastName: `Alpha${tag}`, email: a.email, accountNumber, amount: '10.00', paymentAccount: 'ACC-A1',
         paymentGatewayName: 'Admin test bank', number: 'GB29NWBK60161331926819', status: '1', timeStamp: '2026-03-11T09:30:00.000Z', decidedAt: '2026-03-12T09:30:00.000Z', decidedBy: ADMIN_EMAIL, rejectReason: null, notes: 0,
       });
       assert.deepEqual(a2, {
-        id: ids.a2, type: 'withdrawal', traders_id: a.id, firstName: 'Filter', lastName: `Alpha${tag}`, email: a.email, amount: '5.00', paymentAccount: 'ACC-A2',
+        id: ids.a2, type: 'withdrawal', traders_id: a.id, firstName: 'Filter', lastName: `Alpha${tag}`, email: a.email, accountNumber, amount: '5.00', paymentAccount: 'ACC-A2',
         paymentGatewayName: '', number: '', status: '0', timeStamp: '2026-03-12T09:30:00.000Z', decidedAt: null, decidedBy: '', rejectReason: null, notes: 0,
       });
       assert.equal(b1.status, '2');

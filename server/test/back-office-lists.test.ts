@@ -107,7 +107,7 @@ describe('back office exports', () => {
     const base = calls.exportMoneyRequests.path;
 
     const all = await exported(t, desk.admin, base);
-    assert.deepEqual(all.rows[0], ['Request', 'Type', 'Trader ID', 'First name', 'Last name', 'Email', 'Amount (USD)', "Trader's account", 'Paid to', 'Paid to number', 'Status', 'Requested (UTC)', 'Decided (UTC)', 'Decided by']);
+    assert.deepEqual(all.rows[0], ['Request', 'Type', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Amount (USD)', "Trader's account", 'Paid to', 'Paid to number', 'Status', 'Requested (UTC)', 'Decided (UTC)', 'Decided by']);
     assert.equal(all.count, 3, 'two approved deposits and the pending withdrawal');
     assert.deepEqual(all.records.map((r) => Number(r.Request)), [withdrawal.body.id, 2, 1], 'newest first');
     const w = all.records[0]!;
@@ -183,7 +183,7 @@ describe('back office exports', () => {
 
     const base = calls.exportClosedTrades.path;
     const all = await exported(t, desk.admin, base);
-    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment']);
+    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment']);
     assert.equal(all.count, 1_235);
     const first = all.records[0]!;
     assert.deepEqual(
@@ -204,7 +204,7 @@ describe('back office exports', () => {
   test('the audit log export: the page’s filters, who, what, on whom, before and after', async () => {
     const base = calls.exportAuditLog.path;
     const all = await exported(t, desk.admin, base);
-    assert.deepEqual(all.rows[0], ['Entry', 'Time (UTC)', 'Actor', 'Actor ID', 'Action', 'Target type', 'Target ID', 'Trader ID', 'Trader name', 'Trader email', 'Before', 'After', 'IP']);
+    assert.deepEqual(all.rows[0], ['Entry', 'Time (UTC)', 'Actor', 'Actor ID', 'Action', 'Target type', 'Target ID', 'Trader ID', 'Trader name', 'Trader email', 'Trading account', 'Before', 'After', 'IP']);
     const close = all.records.find((r) => r.Action === 'position.close')!;
     assert.deepEqual([close.Actor, close['Target type'], close['Trader ID'], close['Trader email']], ['admin@tradeport.test', 'position', String(ann.id), ann.email]);
     assert.equal(close['Trader name'], `'=HYPERLINK("http://evil.example","x") Ames`);

@@ -533,10 +533,10 @@ describe('withdrawal risk', () => {
       const r = await admin.get(RISK);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       const rows = r.body.data as Record<string, unknown>[];
-      assert.deepEqual(rows.map((x) => x.traderId), [calm.id, risky.id], 'one row per trader with a pending withdrawal, in queue order');
-      assert.deepEqual(rows[0], { traderId: calm.id, balance: '500.00', credit: '0.00', equity: '500.00', margin: '0.00', freeMargin: '500.00', marginLevel: '0.00', floatingProfit: '0.00', openPositions: 0, openVolume: 0, pendingWithdrawals: '100.00', approvable: '500.00', unvalued: 0 });
+      assert.deepEqual(rows.map((x) => x.traderId), [calm.id, risky.id], 'one row per account with a pending withdrawal, in queue order');
+      assert.deepEqual(rows[0], { traderId: calm.id, accountNumber: (await liveAccountOf(t.ctx.db, calm.id)).number, balance: '500.00', credit: '0.00', equity: '500.00', margin: '0.00', freeMargin: '500.00', marginLevel: '0.00', floatingProfit: '0.00', openPositions: 0, openVolume: 0, pendingWithdrawals: '100.00', approvable: '500.00', unvalued: 0 });
       // EURUSD 1 lot: margin 1,100.00, −20.00; GBPUSD 0.03 sold: margin 38.10, −0.60. Equity 1,179.40, 103.63%.
-      assert.deepEqual(rows[1], { traderId: risky.id, balance: '200.00', credit: '1000.00', equity: '1179.40', margin: '1138.10', freeMargin: '41.30', marginLevel: '103.63', floatingProfit: '-20.60', openPositions: 2, openVolume: 1.03, pendingWithdrawals: '75.00', approvable: '0.00', unvalued: 0 });
+      assert.deepEqual(rows[1], { traderId: risky.id, accountNumber: (await liveAccountOf(t.ctx.db, risky.id)).number, balance: '200.00', credit: '1000.00', equity: '1179.40', margin: '1138.10', freeMargin: '41.30', marginLevel: '103.63', floatingProfit: '-20.60', openPositions: 2, openVolume: 1.03, pendingWithdrawals: '75.00', approvable: '0.00', unvalued: 0 });
 
       // What it says is what an approval finds.
       assertFailure(await admin.post(DECIDE_WITHDRAWAL, { withdrawals_id: riskyId, status: 1 }), 409, /Insufficient available balance/);

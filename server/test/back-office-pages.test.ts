@@ -12,13 +12,14 @@ interface Held {
   id: number;
   symbol: string;
   profit: Cents | null;
+  account: number;
 }
 
 describe('back-office pages', () => {
-  test('an open-trades page: a trader matched by name keeps every trade, otherwise the matching trades; the floating profit is exact to the cent', () => {
+  test('an open-trades page: a trader matched by name keeps every trade, otherwise the trades matching by symbol, ticket or account; the floating profit is exact to the cent', () => {
     const holdings: Holding<Held>[] = [
       { traderId: 1, positions: [held(11, 'EURUSD', '0.10'), held(12, 'GBPUSD', '0.20')] },
-      { traderId: 2, positions: [held(21, 'XAUUSD', '-0.30'), held(112, 'BTCUSD', null)] },
+      { traderId: 2, positions: [held(21, 'XAUUSD', '-0.30'), held(112, 'BTCUSD', null, 55500020)] },
       { traderId: 3, positions: [held(31, 'EURUSD', '1000000.01')] },
     ];
     const names = new Map<number, TraderNames>([
@@ -27,7 +28,7 @@ describe('back-office pages', () => {
       [3, { first_name: 'Cy', last_name: 'Z', email: 'cy@example.com' }],
     ]);
     const page = (h: readonly Holding<Held>[], query: Parameters<typeof openTradesPage>[1]) => {
-      const r = openTradesPage(h, query, names, (p) => p.profit);
+      const r = openTradesPage(h, query, names, (p) => p.profit, (p) => p.account);
       return { ...r, floatingProfit: formatCents(r.floatingCents), ids: r.page.map((g) => g.traderId), tickets: r.page.map((g) => g.positions.map((p) => p.id)) };
     };
     const all = page(holdings, {});
@@ -42,12 +43,14 @@ describe('back-office pages', () => {
     assert.deepEqual(page(holdings, { search: 'cy@' }).ids, [3]);
     // A ticket, with or without #: "#12" is in 12 and 112.
     assert.deepEqual(page(holdings, { search: '#12' }).tickets, [[12], [112]]);
+    // An account number: Bo's second account holds 112.
+    assert.deepEqual(page(holdings, { search: '5550002' }).tickets, [[112]]);
     const paged = page(holdings, { limit: 1, offset: 1 });
     assert.deepEqual([paged.total, paged.trades, paged.ids], [3, 5, [2]]);
     assert.deepEqual(page(holdings, { offset: 5 }).page, []);
   });
 });
 
-function held(id: number, symbol: string, profit: string | null): Held {
-  return { id, symbol, profit: profit === null ? null : toCents(profit) };
+function held(id: number, symbol: string, profit: string | null, account = 10000000 + id): Held {
+  return { id, symbol, profit: profit === null ? null : toCents(profit), account };
 }

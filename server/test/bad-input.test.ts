@@ -471,6 +471,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       role: ['customer', '', 'ADMIN', 'trader&role=admin'],
       sort: ['price', '', 'NAME', 'name&sort=email'],
       direction: ['up', '', 'ASC'],
+      accountKind: ['paper', '', 'LIVE', 'live&accountKind=demo'],
       actorId: ['abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
       subjectId: ['abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
       action: ['', 'deposit', 'DEPOSIT.APPROVE', 'deposit.approve;drop', `a.${'b'.repeat(60)}`, 'deposit.approve&action=user.status'],

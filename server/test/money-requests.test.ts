@@ -142,6 +142,7 @@ describe('money requests', () => {
         {
           id: r.body.id,
           traders_id: traderId,
+          accountNumber: (await liveAccountOf(t.ctx.db, traderId)).number,
           paymentAccount: 'DE12 3456',
           payment_getways_id: gateway,
           paymentGatewayName: 'Shared bank',
@@ -293,7 +294,7 @@ describe('money requests', () => {
       assert.equal(list.status, 200);
       assert.equal(list.body.status, 'success');
       assert.deepEqual(list.body.data, [
-        { id: r.body.id, traders_id: traderId, paymentAccount: 'IBAN DE89 3704', withdrawalsAmount: '60.25', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null },
+        { id: r.body.id, traders_id: traderId, accountNumber: (await liveAccountOf(t.ctx.db, traderId)).number, paymentAccount: 'IBAN DE89 3704', withdrawalsAmount: '60.25', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null },
       ]);
       // Nothing leaves the balance until an admin approves.
       assert.equal((await profileOf(trader)).totalBalance, '100.00');
@@ -470,8 +471,8 @@ describe('money requests', () => {
       assert.deepEqual(ids, [...ids].sort((x, y) => x - y), 'oldest first');
       const mine = data.filter((row) => [d1, d2, d3, d4].includes(row.id));
       assert.deepEqual(mine, [
-        { id: d1, traders_id: a.id, paymentAccount: 'A1', payment_getways_id: gateway, paymentGatewayName: 'Shared bank', number: 'GB29NWBK60161331926819', depositAmount: '11.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Penny', lastName: 'Pending', email: a.email },
-        { id: d4, traders_id: b.id, paymentAccount: 'B2', payment_getways_id: gateway, paymentGatewayName: 'Shared bank', number: 'GB29NWBK60161331926819', depositAmount: '44.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Quentin', lastName: 'Queue', email: b.email },
+        { id: d1, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'A1', payment_getways_id: gateway, paymentGatewayName: 'Shared bank', number: 'GB29NWBK60161331926819', depositAmount: '11.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Penny', lastName: 'Pending', email: a.email },
+        { id: d4, traders_id: b.id, accountNumber: (await liveAccountOf(t.ctx.db, b.id)).number, paymentAccount: 'B2', payment_getways_id: gateway, paymentGatewayName: 'Shared bank', number: 'GB29NWBK60161331926819', depositAmount: '44.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Quentin', lastName: 'Queue', email: b.email },
       ]);
     });
 
@@ -537,8 +538,8 @@ describe('money requests', () => {
       assert.deepEqual(
         data.filter((row) => [w1, w2, w3].includes(row.id)),
         [
-          { id: w1, traders_id: a.id, paymentAccount: 'W1', withdrawalsAmount: '10.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email },
-          { id: w3, traders_id: a.id, paymentAccount: 'W3', withdrawalsAmount: '30.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email },
+          { id: w1, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'W1', withdrawalsAmount: '10.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email },
+          { id: w3, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'W3', withdrawalsAmount: '30.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email },
         ],
       );
     });

@@ -57,6 +57,8 @@ async function fillOldSchema(handle: DatabaseHandle): Promise<{ ids: Record<'adm
     if (kind !== 'credit') running.set(userId, after);
     await db.insertInto('ledger_entries').values({ user_id: userId, kind, amount_cents: cents, balance_after_cents: kind === 'credit' ? cents : after, ref_type: refType, ref_id: String(refId), memo: `${kind} before accounts`, created_at: NOW } as never).execute();
   };
+  const audit = async (action: string, targetType: string, targetId: number, subject: number | null, after: unknown) =>
+    db.insertInto('audit_log').values({ actor_id: admin, action, target_type: targetType, target_id: String(targetId), before_json: 'null', after_json: JSON.stringify(after), ip: '127.0.0.1', created_at: NOW, subject_user_id: subject } as never).execute();
   const position = async (userId: number, status: 'open' | 'closed', profit: number | null, swap: number) =>
     (
       await db
@@ -73,7 +75,11 @@ async function fillOldSchema(handle: DatabaseHandle): Promise<{ ids: Record<'adm
   for (const [kind, cents] of [['credit', 50_000], ['adjustment', 1_000]] as const) {
     const op = (await db.insertInto('balance_operations').values({ user_id: ann, kind, amount_cents: cents, reason: 'before accounts', created_by: admin, created_at: NOW } as never).returning('id').executeTakeFirstOrThrow()).id;
     await entry(ann, kind, cents, 'balance_operation', op);
+    await audit(kind === 'credit' ? 'credit.adjust' : 'balance.adjust', 'user', ann, ann, { amount: '1.00', operation: op });
   }
+  await audit('position.close', 'position', closed, ann, { status: 'closed' });
+  await audit('user.status', 'user', bob, bob, { isActive: '0' });
+  await audit('payment_account.add', 'payment_account', bank, null, { name: 'Bank' });
   await request(ann, 'withdrawal', 20_000, '0');
   await position(ann, 'open', null, -150);
   await db
@@ -122,6 +128,12 @@ describe('migration 0021: trading accounts', () => {
         assert.ok(rows.length > 0, `${table} has rows to check`);
         for (const r of rows) assert.equal(r.account_id, accountOf.get(r.user_id), `${table}: a row of user ${r.user_id} names their account`);
       }
+      // Migration 0022: the audit entries about an account's records name it; the others none.
+      const audited = await db.selectFrom('audit_log').select(['action', 'subject_account_id']).orderBy('id').execute();
+      assert.deepEqual(
+        audited.map((a) => [a.action, a.subject_account_id]),
+        [['credit.adjust', accountOf.get(ids.ann)], ['balance.adjust', accountOf.get(ids.ann)], ['position.close', accountOf.get(ids.ann)], ['user.status', null], ['payment_account.add', null]],
+      );
       const userColumns =
         t.ctx.engine === 'sqlite'
           ? (await sql<{ name: string }>`select name from pragma_table_info('users')`.execute(db)).rows.map((r) => r.name)

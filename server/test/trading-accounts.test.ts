@@ -233,4 +233,78 @@ describe('trading accounts', () => {
     assert.deepEqual(audit.map((a) => [a.action, a.subject_user_id]), [['account.resetDemo', trader.id]]);
     await cleanLedger(t);
   });
+
+  test("the back office names the account everywhere: money requests, open trades and closed records (live by default, demo on asking, each kind's own total), balance operations and the audit log", async () => {
+    const trader = await desk.fundedTrader('1000.00');
+    const [first] = await accountsOf(trader.client);
+    const second = await open(trader.client, 'live');
+    const demo = await open(trader.client, 'demo');
+    const onSecond = trader.client.onAccount(second.id);
+    // A deposit and a withdrawal request of the second account name it, for the trader and the back office.
+    const deposit = await onSecond.post(calls.addDeposite.path, { depositAmount: '25.00', paymentAccount: 'CARD-1', payment_getways_id: desk.gateway });
+    assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+    const own = (await onSecond.get(calls.getTraderDeposites.path)).body.data as { id: number; accountNumber: number }[];
+    // The person's list holds every account's requests (the funding deposit went to the first), each naming its account.
+    assert.deepEqual(own.map((d) => d.accountNumber), [second.number, first!.number]);
+    assert.equal(own[0]?.id, deposit.body.id);
+    const queue = (await desk.admin.get(calls.getPendingDeposite.path)).body.data as { id: number; accountNumber: number }[];
+    assert.equal(queue.find((d) => d.id === deposit.body.id)?.accountNumber, second.number);
+    const found = await desk.admin.get(`${calls.getMoneyRequests.path}?search=${second.number}`);
+    assert.deepEqual(found.body.data.map((r: { id: number; accountNumber: number }) => [r.id, r.accountNumber]), [[deposit.body.id, second.number]], 'the search finds a request by its account number');
+    const csv = await desk.admin.get(`${calls.exportMoneyRequests.path}?search=${second.number}`);
+    assert.match(String(csv.body), new RegExp(`,${second.number},25\\.00,`));
+
+    // Open trades: the live accounts' positions by default, the demo ones on asking; each total is its kind's own.
+    const liveTicket = await openPosition(trader.client, { side: 'buy', volume: 0.1 });
+    const demoTicket = await openPosition(trader.client.onAccount(demo.id), { side: 'buy', volume: 2 });
+    await push(t, 'EURUSD', 1.1010, 1.1012);
+    const rowsOf = (body: { data: { traderId: number; trades: { tradeId: number; accountNumber: number }[] }[] }) => body.data.filter((g) => g.traderId === trader.id).flatMap((g) => g.trades.map((r) => [r.tradeId, r.accountNumber]));
+    const live = (await desk.admin.get(`${calls.getOpenTrades.path}?search=${encodeURIComponent(trader.email)}`)).body;
+    assert.deepEqual(rowsOf(live), [[liveTicket, first!.number]]);
+    // Bought at 1.1002, bid now 1.1010: 0.1 lot is +8.00, the demo's 2 lots (+160.00) not in it.
+    assert.equal(live.floatingProfit, '8.00');
+    const demoList = (await desk.admin.get(`${calls.getOpenTrades.path}?accountKind=demo&search=${encodeURIComponent(trader.email)}`)).body;
+    assert.deepEqual(rowsOf(demoList), [[demoTicket, demo.number]]);
+    assert.equal(demoList.floatingProfit, '160.00');
+    assertFailure(await desk.admin.get(`${calls.getOpenTrades.path}?accountKind=paper`), 400, "accountKind must be 'live' or 'demo'.");
+
+    // Closed records: the same split, each row naming its account.
+    await trader.client.post(calls.updateTrades.path, { ticket: liveTicket });
+    const adminClose = await desk.admin.post(calls.editStatusTrades.path, { traders_id: trader.id, ticket: demoTicket });
+    assert.equal(adminClose.status, 200, JSON.stringify(adminClose.body));
+    const closed = async (kind?: string) => ((await desk.admin.get(`${calls.getClosedTrades.path}?traderId=${trader.id}${kind ? `&accountKind=${kind}` : ''}`)).body.data as { ID: number; accountNumber: number }[]).map((r) => [r.ID, r.accountNumber]);
+    assert.deepEqual(await closed(), [[liveTicket, first!.number]]);
+    assert.deepEqual(await closed('demo'), [[demoTicket, demo.number]]);
+
+    // A balance operation on the second live account, named by its id; a demo or another person's account is refused.
+    const op = await desk.admin.post(calls.addBalanceOperation.path, { traders_id: trader.id, accountId: second.id, type: 'adjustment', amount: '5.00', reason: 'Goodwill' });
+    assert.equal(op.status, 200, JSON.stringify(op.body));
+    assert.deepEqual((await accountsOf(trader.client)).filter((a) => a.kind === 'live').map((a) => a.balance), ['1008.00', '5.00'], 'the first account kept the closed position’s 8.00');
+    const ops = (await desk.admin.get(`${calls.getTraderBalanceOperations.path}?traderId=${trader.id}`)).body.data as { id: number; accountNumber: number }[];
+    assert.deepEqual(ops.map((o) => [o.id, o.accountNumber]), [[op.body.id, second.number]]);
+    // The withdrawal risk is per account: a request of the second account shows that account's figures.
+    const w = await onSecond.post(calls.addWithdrawal.path, { withdrawalsAmount: '1.00', paymentAccount: 'IBAN' });
+    assert.equal(w.status, 200, JSON.stringify(w.body));
+    const risk = (await desk.admin.get(calls.getWithdrawalRisk.path)).body.data as { accountNumber: number; balance: string; pendingWithdrawals: string }[];
+    assert.deepEqual(risk.filter((r) => r.accountNumber === second.number).map((r) => [r.balance, r.pendingWithdrawals]), [['5.00', '1.00']]);
+    assert.equal(risk.filter((r) => r.accountNumber === first!.number).length, 0, 'the first account has no pending withdrawal');
+    assertFailure(await desk.admin.post(calls.addBalanceOperation.path, { traders_id: trader.id, accountId: demo.id, type: 'adjustment', amount: '5.00', reason: 'Goodwill' }), 400, /demo account holds virtual money/);
+    const stranger = await desk.fundedTrader('1.00');
+    const theirs = (await accountsOf(stranger.client))[0]!;
+    assertFailure(await desk.admin.post(calls.addBalanceOperation.path, { traders_id: trader.id, accountId: theirs.id, type: 'adjustment', amount: '5.00', reason: 'Goodwill' }), 404, /not one of this trader's/);
+    assert.equal((await accountsOf(stranger.client))[0]!.balance, '1.00');
+
+    // The audit log names the account of each entry about one, and none for one about the person.
+    await desk.admin.post(calls.setAccountState.path, { accountId: second.id, state: 'close-only' });
+    assert.equal((await desk.admin.postForm(calls.editStatusTraders.path, { id: trader.id, isActive: '1' })).status, 200);
+    const log = (await desk.admin.get(`${calls.getAuditLog.path}?subjectId=${trader.id}`)).body.data as { action: string; targetAccount: { number: number; kind: string } | null }[];
+    const named = log.map((e) => [e.action, e.targetAccount && `${e.targetAccount.kind} ${e.targetAccount.number}`]);
+    assert.deepEqual(named.slice(0, 4), [
+      ['user.status', null],
+      ['account.state', `live ${second.number}`],
+      ['balance.adjust', `live ${second.number}`],
+      ['position.close', `demo ${demo.number}`],
+    ]);
+    await cleanLedger(t);
+  });
 });

@@ -11,6 +11,12 @@ export const ACCOUNT_STATES = ['active', 'close-only', 'disabled'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
+/**
+ * The back office's trade lists (open trades, closed records) show one kind of account at a time:
+ * live, the default (so their totals are real money), or demo.
+ */
+export const accountKindFilter = z.enum(ACCOUNT_KINDS, { error: "accountKind must be 'live' or 'demo'." }).optional().default('live');
+
 /** The header a call names its trading account with (the account's id). */
 export const TRADING_ACCOUNT_HEADER = 'X-Trading-Account';
 

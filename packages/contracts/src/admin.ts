@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountType, flagField, idField, money, multiline, oneLine, requestStatus, timestamp } from './common';
+import { ACCOUNT_KINDS } from './accounts';
 import { rejectReasonField } from './back-office-money';
 import { depositRecord, withdrawalRecord } from './money-requests';
 
@@ -97,6 +98,8 @@ export const moneyRequestRow = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
+  /** The trading account the money goes to or comes from (ours). */
+  accountNumber: z.number(),
   amount: money,
   paymentAccount: z.string(),
   paymentGatewayName: z.string(),
@@ -154,6 +157,11 @@ export const auditEntry = z.object({
    * money request; null for actions on no user's behalf (payment accounts).
    */
   targetUser: z.object({ id: z.number(), firstName: z.string(), lastName: z.string(), email: z.string() }).nullable(),
+  /**
+   * The trading account it was about (ours): the account of the position, order, money request
+   * or balance operation, or the account itself; null for actions on a person as a whole.
+   */
+  targetAccount: z.object({ number: z.number(), kind: z.enum(ACCOUNT_KINDS) }).nullable(),
 });
 const idQuery = (name: string) =>
   z.coerce.number({ error: `${name} must be an id.` }).int(`${name} must be an id.`).positive(`${name} must be an id.`).max(2_147_483_647, `${name} must be an id.`).optional();

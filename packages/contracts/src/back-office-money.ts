@@ -28,6 +28,8 @@ const reasonMessage = `Please enter a reason of at least ${BALANCE_REASON_MIN} c
 
 export const addBalanceOperationRequest = z.object({
   traders_id: idField('Trader not found.'),
+  /** Which of the trader's live accounts (ours; its id): the first live one when absent. */
+  accountId: idField('Please choose one of the trader\'s live accounts.').optional(),
   type: z.enum(BALANCE_OPERATION_TYPES, { error: "type must be 'adjustment' or 'credit'." }),
   amount: signedMoneyAmountField,
   reason: oneLine(z.string({ error: reasonMessage }).trim().min(BALANCE_REASON_MIN, reasonMessage).max(BALANCE_REASON_MAX, `The reason must be at most ${BALANCE_REASON_MAX} characters.`), 'The reason'),
@@ -46,6 +48,8 @@ export const addBalanceOperationResponse = z.object({
 export const balanceOperationRow = z.object({
   id: z.number(),
   type: z.enum(BALANCE_OPERATION_TYPES),
+  /** The live trading account it changed (ours). */
+  accountNumber: z.number(),
   /** Signed: positive added, negative removed. */
   amount: money,
   /** The balance (adjustment) or credit (credit) right after it. */
@@ -104,12 +108,14 @@ export const moneyRequestNotesResponse = z.object({ status: z.literal('success')
 // ------------------------------------------------------------------ withdrawal risk
 
 /**
- * A trader with a pending withdrawal, as the approver needs to see them: the live account figures
+ * An account with a pending withdrawal, as the approver needs to see it: the live account's figures
  * and what is open. `approvable` is the most an approval may take right now: the balance less what
  * open positions need beyond their floating profit (credit does not count), never below 0.00.
  */
 export const withdrawalRiskRow = z.object({
   traderId: z.number(),
+  /** The live account the withdrawals come from (ours): the figures are its own. */
+  accountNumber: z.number(),
   balance: money,
   credit: money,
   equity: money,

@@ -47,6 +47,8 @@ export type CancelMoneyRequestRequest = z.infer<typeof cancelMoneyRequestRequest
 export const depositRecord = z.object({
   id: z.number(),
   traders_id: z.number(),
+  /** The number of the live trading account the money goes to (ours; docs/api.md#trading-accounts). */
+  accountNumber: z.number(),
   paymentAccount: z.string(),
   payment_getways_id: z.number().nullable(),
   paymentGatewayName: z.string(),
@@ -63,6 +65,8 @@ export type DepositRecord = z.infer<typeof depositRecord>;
 export const withdrawalRecord = z.object({
   id: z.number(),
   traders_id: z.number(),
+  /** The number of the live trading account the money comes from (ours). */
+  accountNumber: z.number(),
   paymentAccount: z.string(),
   withdrawalsAmount: money,
   timeStamp: timestamp,

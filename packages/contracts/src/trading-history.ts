@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { money, timestamp } from './common';
 import { fromBeforeTo, fromBeforeToIssue, historyPaging } from './history-paging';
+import { accountKindFilter } from './accounts';
 import { PENDING_ORDER_TYPES } from './trading';
 
 /**
@@ -121,6 +122,8 @@ export const historyTotalsResponse = z.object({
 export const closedTradesQuery = z.object({
   traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.').optional(),
   symbol: z.string().trim().min(1, 'symbol must not be empty.').max(20, 'symbol is too long.').transform((v) => v.toUpperCase()).optional(),
+  /** Which accounts' positions (ours): live ones (the default) or demo ones. */
+  accountKind: accountKindFilter,
   from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }).optional(),
   to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }).optional(),
   limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional().default(100),
@@ -135,6 +138,8 @@ export const closedTradesResponse = z.object({
       traderFirstName: z.string(),
       traderLastName: z.string(),
       traderEmail: z.string(),
+      /** The trading account that held it (ours). */
+      accountNumber: z.number(),
       closedBy: z.string(),
     }),
   ),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountKindFilter } from './accounts';
 import { idField, money, oneLine, timestamp } from './common';
 import { fromBeforeTo, fromBeforeToIssue, historyPaging } from './history-paging';
 
@@ -87,9 +88,11 @@ export const modifyTradeRequest = z.object({ ticket: idField('Unknown ticket.'),
 export const adminOpenTradesQuery = z.object({
   /**
    * "Contains", ignoring case: a trader whose name or email contains it keeps all of their trades;
-   * otherwise only the trades whose symbol or ticket (a leading # ignored) contains it are kept.
+   * otherwise only the trades whose symbol, ticket (a leading # ignored) or account number contains it are kept.
    */
   search: oneLine(z.string().trim().max(100, 'search must be at most 100 characters.'), 'search').optional(),
+  /** Which accounts' positions (ours): live ones (the default, as before accounts) or demo ones. */
+  accountKind: accountKindFilter,
   limit: z.coerce.number({ error: 'limit must be a number.' }).int('limit must be a whole number.').min(1, 'limit must be between 1 and 500.').max(500, 'limit must be between 1 and 500.').optional(),
   offset: z.coerce.number({ error: 'offset must be a number.' }).int('offset must be a whole number.').min(0, 'offset must not be negative.').max(1_000_000_000, 'offset is too large.').optional(),
 });
@@ -114,6 +117,8 @@ export const adminOpenTradesResponse = z.object({
       trades: z.array(
         z.object({
           tradeId: z.number(),
+          /** The trading account holding it (ours). */
+          accountNumber: z.number(),
           fullSymbol: z.string(),
           timeStamp: timestamp,
           volume: z.number(),

@@ -4,6 +4,7 @@ import type { Cents } from '../domain/money';
 /** One open position as the back office lists it. */
 export interface OpenTradeRow {
   tradeId: number;
+  accountNumber: number;
   fullSymbol: string;
   timeStamp: string;
   volume: number;
@@ -42,10 +43,10 @@ export interface Holding<P extends Ticketed> {
 
 /**
  * The spec's open-trades search: "contains", ignoring case. A trader whose name or email contains the
- * text keeps all of their trades; otherwise only the trades whose symbol or ticket (a leading # left
- * out) contains it are kept, and a trader with none is left out.
+ * text keeps all of their trades; otherwise only the trades whose symbol, ticket (a leading # left
+ * out) or account number (`numberOf`) contains it are kept, and a trader with none is left out.
  */
-function searched<P extends Ticketed>(holdings: readonly Holding<P>[], search: string | undefined, names: ReadonlyMap<number, TraderNames>): readonly Holding<P>[] {
+function searched<P extends Ticketed>(holdings: readonly Holding<P>[], search: string | undefined, names: ReadonlyMap<number, TraderNames>, numberOf: (p: P) => number): readonly Holding<P>[] {
   const text = search?.toLowerCase() ?? '';
   if (text === '') return holdings;
   const ticket = text.replace(/^#/, '');
@@ -56,7 +57,7 @@ function searched<P extends Ticketed>(holdings: readonly Holding<P>[], search: s
       out.push(h);
       continue;
     }
-    const positions = h.positions.filter((p) => p.symbol.toLowerCase().includes(text) || String(p.id).includes(ticket));
+    const positions = h.positions.filter((p) => p.symbol.toLowerCase().includes(text) || String(p.id).includes(ticket) || String(numberOf(p)).includes(text));
     if (positions.length > 0) out.push({ traderId: h.traderId, positions });
   }
   return out;
@@ -73,15 +74,17 @@ function pageRange(count: number, query: Pick<AdminOpenTradesQuery, 'limit' | 'o
  * keeps (it reads `names`, which must hold every holder when there is a search), from `offset`, at
  * most `limit` (all when no limit is given), with how many traders and positions it kept and the
  * sum of the kept positions' profits in cents as the list shows them (`profitCents`; null: no price,
- * left out). Only the page's positions are shaped into rows, by the caller.
+ * left out). `numberOf` gives a position's account number, for the search. Only the page's
+ * positions are shaped into rows, by the caller.
  */
 export function openTradesPage<P extends Ticketed>(
   holdings: readonly Holding<P>[],
-  query: AdminOpenTradesQuery,
+  query: Pick<AdminOpenTradesQuery, 'search' | 'limit' | 'offset'>,
   names: ReadonlyMap<number, TraderNames>,
   profitCents: (p: P) => Cents | null,
+  numberOf: (p: P) => number,
 ): { total: number; trades: number; floatingCents: Cents; page: readonly Holding<P>[] } {
-  const kept = searched(holdings, query.search, names);
+  const kept = searched(holdings, query.search, names, numberOf);
   let trades = 0;
   let floatingCents = 0;
   for (const h of kept) {

@@ -20,33 +20,47 @@ export interface AuditInput {
    * user must pass it, or the audit log's filter by trader will not find the entry.
    */
   subjectUserId?: number | null;
+  /**
+   * The trading account the action was about, when the caller knows it. Otherwise it is found
+   * from the target, as the user is: a 'trading_account' target is that account; a 'position',
+   * 'order' or 'money_request' target the account holding it; any other target none.
+   */
+  subjectAccountId?: number | null;
 }
 
 const MAX_ID = 2_147_483_647;
 const idOf = (text: string): number | null => (/^\d{1,10}$/.test(text) && Number(text) > 0 && Number(text) <= MAX_ID ? Number(text) : null);
 
-/** Whom an entry is about (see AuditInput.subjectUserId), read in the entry's own transaction. */
-async function subjectOf(trx: Tx, a: AuditInput): Promise<number | null> {
-  if (a.subjectUserId !== undefined) return a.subjectUserId;
-  const id = idOf(String(a.targetId));
-  if (id === null) return null;
-  switch (a.targetType) {
+/** Whom (and which trading account) an entry is about (see AuditInput), read in the entry's own transaction. */
+async function subjectOf(trx: Tx, a: AuditInput): Promise<{ userId: number | null; accountId: number | null }> {
+  const known = { userId: a.subjectUserId, accountId: a.subjectAccountId };
+  if (known.userId !== undefined && known.accountId !== undefined) return { userId: known.userId, accountId: known.accountId };
+  const found = await targetSubject(trx, a.targetType, idOf(String(a.targetId)));
+  return { userId: known.userId === undefined ? found.userId : known.userId, accountId: known.accountId === undefined ? found.accountId : known.accountId };
+}
+
+async function targetSubject(trx: Tx, targetType: string, id: number | null): Promise<{ userId: number | null; accountId: number | null }> {
+  const none = { userId: null, accountId: null };
+  if (id === null) return none;
+  const owner = (row: { user_id: number; account_id: number } | undefined) => (row ? { userId: row.user_id, accountId: row.account_id } : none);
+  switch (targetType) {
     case 'user':
-      return (await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst())?.id ?? null;
+      return { userId: (await trx.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst())?.id ?? null, accountId: null };
     case 'position':
-      return (await trx.selectFrom('positions').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+      return owner(await trx.selectFrom('positions').select(['user_id', 'account_id']).where('id', '=', id).executeTakeFirst());
     case 'order':
-      return (await trx.selectFrom('orders').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+      return owner(await trx.selectFrom('orders').select(['user_id', 'account_id']).where('id', '=', id).executeTakeFirst());
     case 'money_request':
-      return (await trx.selectFrom('money_requests').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+      return owner(await trx.selectFrom('money_requests').select(['user_id', 'account_id']).where('id', '=', id).executeTakeFirst());
     case 'trading_account':
-      return (await trx.selectFrom('trading_accounts').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+      return owner(await trx.selectFrom('trading_accounts').select(['user_id', 'id as account_id']).where('id', '=', id).executeTakeFirst());
     default:
-      return null;
+      return none;
   }
 }
 
 export async function recordAudit(trx: Tx, a: AuditInput): Promise<void> {
+  const subject = await subjectOf(trx, a);
   await trx
     .insertInto('audit_log')
     .values({
@@ -58,7 +72,8 @@ export async function recordAudit(trx: Tx, a: AuditInput): Promise<void> {
       after_json: JSON.stringify(a.after ?? null),
       ip: a.ip.slice(0, 64),
       created_at: a.at,
-      subject_user_id: await subjectOf(trx, a),
+      subject_user_id: subject.userId,
+      subject_account_id: subject.accountId,
     })
     .execute();
 }
@@ -79,7 +94,11 @@ type AuditParams = { actorId: number; subjectId: number; action: string; from: n
  */
 function filteredAudit(db: Db | Tx, param: Param<AuditParams>, shape: string) {
   const has = (f: string) => shape.includes(`${f};`);
-  let q = db.selectFrom('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_id').select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip', 'a.subject_user_id']);
+  let q = db
+    .selectFrom('audit_log as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .leftJoin('trading_accounts as t', 't.id', 'a.subject_account_id')
+    .select(['a.id', 'a.created_at', 'a.actor_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before_json', 'a.after_json', 'a.ip', 'a.subject_user_id', 't.number as account_number', 't.kind as account_kind']);
   if (has('actor')) q = q.where('a.actor_id', '=', param('actorId'));
   if (has('subject')) q = q.where('a.subject_user_id', '=', param('subjectId'));
   if (has('action')) q = q.where('a.action', '=', param('action'));
@@ -123,6 +142,7 @@ function auditEntryOf(r: AuditRow) {
     after: JSON.parse(r.after_json) as unknown,
     ip: r.ip,
     subjectUserId: r.subject_user_id,
+    targetAccount: r.account_number === null || r.account_kind === null ? null : { number: Number(r.account_number), kind: r.account_kind },
   };
 }
 export type AuditEntryRow = ReturnType<typeof auditEntryOf>;
@@ -175,6 +195,7 @@ export async function withTargetUsers(ctx: ServiceContext, entries: readonly Aud
     before: e.before,
     after: e.after,
     ip: e.ip,
+    targetAccount: e.targetAccount,
     targetUser: (e.subjectUserId === null ? undefined : users.get(e.subjectUserId)) ?? null,
   }));
 }

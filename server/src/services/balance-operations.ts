@@ -8,7 +8,7 @@ import { isoTime, type Actor, type ServiceContext } from './context';
 import { refuse } from './errors';
 import { runIdempotent } from './idempotency';
 import { lockAccount, postToLedger } from './ledger';
-import { primaryAccount } from './trading-accounts';
+import { primaryAccount, tradingAccount } from './trading-accounts';
 
 /**
  * The back office's manual balance operations: an adjustment moves the trader's balance, a credit
@@ -42,9 +42,10 @@ export async function addBalanceOperation(ctx: ServiceContext, actor: Actor, inp
     const trader = await trx.selectFrom('users').select(['id', 'role', 'first_name', 'last_name']).where('id', '=', input.traders_id).executeTakeFirst();
     if (!trader) throw refuse.notFound(`Trader #${input.traders_id} was not found.`);
     if (trader.role !== 'trader') throw refuse.invalid('Only a trader account has a balance and credit to adjust.');
-    // The trader's first live account: the one the spec's single balance is.
-    const account = await primaryAccount(trx, trader.id);
-    if (!account) throw refuse.invalid('This trader holds no live trading account to adjust.');
+    // The account named, or the trader's first live account: the one the spec's single balance is.
+    const account = input.accountId === undefined ? await primaryAccount(trx, trader.id) : await tradingAccount(trx, input.accountId);
+    if (!account || account.userId !== trader.id) throw input.accountId === undefined ? refuse.invalid('This trader holds no live trading account to adjust.') : refuse.notFound('That trading account is not one of this trader\'s.');
+    if (account.kind !== 'live') throw refuse.invalid('A demo account holds virtual money: reset it instead of adjusting it.');
     // The account's orders, withdrawals and their approvals take the same lock: one change at a time.
     await lockAccount(ctx, trx, account.id);
     const now = ctx.now();
@@ -71,6 +72,8 @@ export async function addBalanceOperation(ctx: ServiceContext, actor: Actor, inp
       after: { ...(type === 'credit' ? { credit: after.credit } : { balance: after.balance }), amount: formatCents(cents), reason: input.reason, operation: row.id, account: account.number },
       ip: actor.ip,
       at: now,
+      subjectUserId: trader.id,
+      subjectAccountId: account.id,
     });
     await recordActivity(trx, { userId: trader.id, kind: label.activity(cents), details: `${signedUsd(cents)}: ${input.reason}`, status: 'Applied', ip: actor.ip, at: now });
     emit({ type: 'balance.changed', userId: trader.id, accountId: account.id, balance: after.balance, credit: after.credit, reason: type, amount: formatCents(cents), memo: input.reason });
@@ -92,9 +95,10 @@ export async function listBalanceOperations(ctx: ServiceContext, traderId: numbe
   const rows = await ctx.db
     .selectFrom('balance_operations as o')
     .innerJoin('users as a', 'a.id', 'o.created_by')
+    .innerJoin('trading_accounts as t', 't.id', 'o.account_id')
     // The entry's kind is the operation's, and its ref the operation: one row each (unique index).
     .innerJoin('ledger_entries as l', (join) => join.onRef('l.kind', '=', 'o.kind').on('l.ref_type', '=', 'balance_operation').onRef('l.ref_id', '=', sql<string>`cast(o.id as varchar(64))`))
-    .select(['o.id', 'o.kind', 'o.amount_cents', 'o.reason', 'o.created_at', 'a.email', 'l.balance_after_cents'])
+    .select(['o.id', 'o.kind', 'o.amount_cents', 'o.reason', 'o.created_at', 'a.email', 'l.balance_after_cents', 't.number as account_number'])
     .where('o.user_id', '=', traderId)
     .orderBy('o.id', 'desc')
     .limit(rowLimit(limit))
@@ -102,6 +106,6 @@ export async function listBalanceOperations(ctx: ServiceContext, traderId: numbe
     .execute();
   return {
     total: Number(count.n),
-    data: rows.map((r) => ({ id: r.id, type: r.kind, amount: formatCents(r.amount_cents), after: formatCents(r.balance_after_cents), reason: r.reason, timeStamp: isoTime(r.created_at), createdBy: r.email })),
+    data: rows.map((r) => ({ id: r.id, type: r.kind, accountNumber: Number(r.account_number), amount: formatCents(r.amount_cents), after: formatCents(r.balance_after_cents), reason: r.reason, timeStamp: isoTime(r.created_at), createdBy: r.email })),
   };
 }

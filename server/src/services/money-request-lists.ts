@@ -15,10 +15,12 @@ function requestsQuery(db: Db | Tx) {
   return db
     .selectFrom('money_requests as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
+    .innerJoin('trading_accounts as a', 'a.id', 'r.account_id')
     .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
     .leftJoin('users as d', 'd.id', 'r.decided_by')
     .select([
       'r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at',
+      'a.number as account_number',
       'u.first_name', 'u.last_name', 'u.email',
       'p.name as gateway_name', 'p.number as gateway_number',
       'd.email as decided_by_email',
@@ -29,11 +31,12 @@ function requestsQuery(db: Db | Tx) {
 }
 /** A trader's own requests of one kind, newest first, and the admin queues of pending ones, oldest first: compiled once. */
 const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit' | 'withdrawal' }>) =>
-  // The owner's list shows no names, so it reads only the request and its payment account.
+  // The owner's list shows no names, so it reads only the request, its account and its payment account.
   db
     .selectFrom('money_requests as r')
+    .innerJoin('trading_accounts as a', 'a.id', 'r.account_id')
     .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
-    .select(['r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at', 'r.reject_reason', 'p.name as gateway_name', 'p.number as gateway_number'])
+    .select(['r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at', 'r.reject_reason', 'a.number as account_number', 'p.name as gateway_name', 'p.number as gateway_number'])
     .where('r.user_id', '=', param('userId'))
     .where('r.kind', '=', param('kind'))
     .orderBy('r.id', 'desc')
@@ -42,9 +45,10 @@ const ownRequests = prepared((db, param: Param<{ userId: number; kind: 'deposit'
 const pendingRequests = prepared((db, param: Param<{ kind: 'deposit' | 'withdrawal' }>) => requestsQuery(db).where('r.kind', '=', param('kind')).where('r.status', '=', '0').orderBy('r.id', 'asc').limit(rowLimit(1000)));
 type RequestJoinRow = Awaited<ReturnType<ReturnType<typeof requestsQuery>['execute']>>[number];
 
-const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'payment_account_id' | 'gateway_name' | 'gateway_number' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): DepositRecord => ({
+const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_number' | 'account_ref' | 'payment_account_id' | 'gateway_name' | 'gateway_number' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): DepositRecord => ({
   id: r.id,
   traders_id: r.user_id,
+  accountNumber: Number(r.account_number),
   paymentAccount: r.account_ref,
   payment_getways_id: r.payment_account_id,
   paymentGatewayName: r.gateway_name ?? '',
@@ -55,9 +59,10 @@ const toDeposit = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'p
   decidedAt: isoTimeOrNull(r.decided_at),
   rejectReason: r.reject_reason,
 });
-const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_ref' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): WithdrawalRecord => ({
+const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_number' | 'account_ref' | 'amount_cents' | 'created_at' | 'status' | 'decided_at' | 'reject_reason'>): WithdrawalRecord => ({
   id: r.id,
   traders_id: r.user_id,
+  accountNumber: Number(r.account_number),
   paymentAccount: r.account_ref,
   withdrawalsAmount: formatCents(r.amount_cents),
   timeStamp: isoTime(r.created_at),
@@ -98,6 +103,7 @@ const moneyRequestRowOf = (r: RequestJoinRow): MoneyRequestRow => ({
   firstName: r.first_name,
   lastName: r.last_name,
   email: r.email,
+  accountNumber: Number(r.account_number),
   amount: formatCents(r.amount_cents),
   paymentAccount: r.account_ref,
   paymentGatewayName: r.gateway_name ?? '',
@@ -125,7 +131,7 @@ function filteredRequests(db: Db | Tx, param: Param<RequestFilters>, shape: stri
   if (has('search')) {
     // "Contains", with the admin's % and _ taken literally.
     const matches = (column: RawBuilder<string>) => sql<boolean>`${column} like ${param('like')} escape '\\'`;
-    q = q.where((eb) => eb.or([matches(sql`lower(u.first_name || ' ' || u.last_name)`), matches(sql`lower(u.email)`), matches(sql`lower(r.account_ref)`)]));
+    q = q.where((eb) => eb.or([matches(sql`lower(u.first_name || ' ' || u.last_name)`), matches(sql`lower(u.email)`), matches(sql`lower(r.account_ref)`), matches(sql`cast(a.number as text)`)]));
   }
   return q;
 }

@@ -21,6 +21,7 @@ import { auditSubjectsMigration } from './migrations/0018-audit-subjects';
 import { readIndexesMigration } from './migrations/0019-read-indexes';
 import { nameSortKeysMigration } from './migrations/0020-name-sort-keys';
 import { tradingAccountsMigration } from './migrations/0021-trading-accounts';
+import { auditAccountsMigration } from './migrations/0022-audit-accounts';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -56,6 +57,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0019-read-indexes': readIndexesMigration(),
       '0020-name-sort-keys': nameSortKeysMigration(handle.engine),
       '0021-trading-accounts': tradingAccountsMigration(handle.engine),
+      '0022-audit-accounts': auditAccountsMigration(handle.engine),
     }),
   });
 }

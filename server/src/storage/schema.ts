@@ -170,6 +170,8 @@ export interface AuditLogTable {
   created_at: number;
   /** The user the action was about (the user itself, or the owner of the position, order or money request); null for payment accounts. */
   subject_user_id: number | null;
+  /** The trading account it was about (of the position, order, money request or balance operation, or the account itself); null otherwise. */
+  subject_account_id: number | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -11,7 +11,7 @@ import type { AuditTargetUser } from '../../services/audit';
 const REQUEST_STATUS = { '0': 'Pending', '1': 'Approved', '2': 'Rejected', '3': 'Cancelled' } as const;
 
 export const moneyRequestColumns = {
-  header: ['Request', 'Type', 'Trader ID', 'First name', 'Last name', 'Email', 'Amount (USD)', "Trader's account", 'Paid to', 'Paid to number', 'Status', 'Requested (UTC)', 'Decided (UTC)', 'Decided by'],
+  header: ['Request', 'Type', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Amount (USD)', "Trader's account", 'Paid to', 'Paid to number', 'Status', 'Requested (UTC)', 'Decided (UTC)', 'Decided by'],
   cells: (r: MoneyRequestRow): CsvCell[] => [
     r.id,
     r.type === 'deposit' ? 'Deposit' : 'Withdrawal',
@@ -19,6 +19,7 @@ export const moneyRequestColumns = {
     r.firstName,
     r.lastName,
     r.email,
+    r.accountNumber,
     r.amount,
     r.paymentAccount,
     r.paymentGatewayName,
@@ -34,13 +35,14 @@ type ClosedRecord = z.input<typeof closedTradesResponse>['data'][number];
 const CLOSED_BY = { manual: 'Trader', admin: 'Back office', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
 
 export const closedTradeColumns = {
-  header: ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment'],
+  header: ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment'],
   cells: (r: ClosedRecord): CsvCell[] => [
     r.ID,
     r.traderId,
     r.traderFirstName,
     r.traderLastName,
     r.traderEmail,
+    r.accountNumber,
     r.symbol,
     r.tradeType,
     r.volume,
@@ -70,13 +72,14 @@ interface AuditCsvRow {
   after: unknown;
   ip: string;
   targetUser: AuditTargetUser | null;
+  targetAccount: { number: number; kind: 'live' | 'demo' } | null;
 }
 
 /** A state before or after an action, as the JSON it was recorded as ('' for none). */
 const state = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
 
 export const auditColumns = {
-  header: ['Entry', 'Time (UTC)', 'Actor', 'Actor ID', 'Action', 'Target type', 'Target ID', 'Trader ID', 'Trader name', 'Trader email', 'Before', 'After', 'IP'],
+  header: ['Entry', 'Time (UTC)', 'Actor', 'Actor ID', 'Action', 'Target type', 'Target ID', 'Trader ID', 'Trader name', 'Trader email', 'Trading account', 'Before', 'After', 'IP'],
   cells: (e: AuditCsvRow): CsvCell[] => [
     e.id,
     csvTime(e.timeStamp),
@@ -89,6 +92,7 @@ export const auditColumns = {
     e.targetUser?.id ?? '',
     e.targetUser ? `${e.targetUser.firstName} ${e.targetUser.lastName}`.trim() : '',
     e.targetUser?.email ?? '',
+    e.targetAccount ? `${e.targetAccount.number}${e.targetAccount.kind === 'demo' ? ' (demo)' : ''}` : '',
     state(e.before),
     state(e.after),
     e.ip,

@@ -29,7 +29,7 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
     db
       .selectFrom('money_requests as r')
       .innerJoin('trading_accounts as a', 'a.id', 'r.account_id')
-      .select(['r.user_id', 'r.account_id', 'r.amount_cents', 'a.balance_cents', 'a.credit_cents', 'a.leverage'])
+      .select(['r.user_id', 'r.account_id', 'a.number', 'r.amount_cents', 'a.balance_cents', 'a.credit_cents', 'a.leverage'])
       .where('r.kind', '=', 'withdrawal')
       .where('r.status', '=', '0')
       .orderBy('r.id', 'asc')
@@ -55,6 +55,7 @@ export function backOfficeMoneyRoutes(app: FastifyInstance): void {
       const floor = state.unvalued > 0 ? null : withdrawalFloor(state.margin, state.floating);
       data.push({
         traderId,
+        accountNumber: Number(row.number),
         balance: texts.balance,
         credit: texts.credit,
         equity: texts.equity,

@@ -1,4 +1,4 @@
-import { calls } from '@tradeport/contracts';
+import { calls, type AccountKind } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { openTradesPage, type OpenTradesGroup, type TraderNames } from '../../../services/admin-open-trades';
@@ -24,10 +24,10 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   const book = app.market.book;
 
   // User Closed Records: the filters present pick the statement; their values are its parameters.
-  type ClosedFilters = { traderId: number; symbol: string; from: number; to: number; limit: number; offset: number };
-  /** The closed positions the filters match; they name only the position's columns. */
+  type ClosedFilters = { traderId: number; symbol: string; accountKind: AccountKind; from: number; to: number; limit: number; offset: number };
+  /** The closed positions the filters match, of one kind of account. */
   const matchingClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) => {
-    let q = db.selectFrom('positions as p').where('p.status', '=', 'closed');
+    let q = db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').where('a.kind', '=', param('accountKind')).where('p.status', '=', 'closed');
     if (shape.includes('traderId;')) q = q.where('p.user_id', '=', param('traderId'));
     if (shape.includes('symbol;')) q = q.where('p.symbol', '=', param('symbol'));
     if (shape.includes('from;')) q = q.where('p.closed_at', '>=', param('from'));
@@ -39,21 +39,22 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     matchingClosed(db, param, shape)
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .leftJoin('users as c', 'c.id', 'p.closed_by')
-      .select(['p.id', 'p.user_id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email']);
-  // Counted from the positions alone: every position has its user (a foreign key), so the joins
-  // would count the same rows, slower.
+      .select(['p.id', 'p.user_id', 'a.number as account_number', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email']);
+  // Counted from the positions and their accounts alone: every position has its user (a foreign
+  // key), so the user joins would count the same rows, slower.
   const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => matchingClosed(db, param, shape).select((eb) => eb.fn.countAll<number>().as('n')));
   const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape, rows) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rows).offset(param('offset')));
   type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof filteredClosed>['execute']>>[number];
   // Object.assign, not a spread: V8 copies the spread row by its slow path, ~13 µs a row of 100.
   const closedRecordOf = (r: ClosedJoinRow) =>
-    Object.assign(historyOf(r), { traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
-  type ClosedQuery = { traderId?: number; symbol?: string; from?: string; to?: string };
+    Object.assign(historyOf(r), { traderId: r.user_id, traderFirstName: r.first_name, traderLastName: r.last_name, traderEmail: r.email, accountNumber: Number(r.account_number), closedBy: r.closed_by_email ?? (r.close_reason === 'manual' ? r.email : 'system') });
+  type ClosedQuery = { traderId?: number; symbol?: string; accountKind: AccountKind; from?: string; to?: string };
   const closedFilters = (query: ClosedQuery, page: { limit: number; offset: number }) => {
     if (query.symbol !== undefined && !book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const values: ClosedFilters = {
       traderId: query.traderId ?? 0,
       symbol: query.symbol ?? '',
+      accountKind: query.accountKind,
       from: query.from ? Date.parse(`${query.from}T00:00:00Z`) : 0,
       to: query.to ? Date.parse(`${query.to}T00:00:00Z`) + 24 * 3600_000 : 0,
       ...page,
@@ -105,11 +106,23 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     }
     return names;
   };
+  /** The number and kind of each account named (read 500 at a time). */
+  const accountsNamed = async (ids: readonly number[]) => {
+    const accounts = new Map<number, { number: number; kind: AccountKind }>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await ctx.db.selectFrom('trading_accounts').select(['id', 'number', 'kind']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) accounts.set(r.id, { number: Number(r.number), kind: r.kind });
+    }
+    return accounts;
+  };
   registerCall(app, calls.getOpenTrades, async ({ query }) => {
-    // The engine's positions are the truth, as it holds them: by trader (all of their accounts'),
-    // traders in id order, each one's positions in ticket order.
+    // The engine's positions are the truth, as it holds them: by trader (all of their accounts of the
+    // kind asked for), traders in id order, each one's positions in ticket order.
+    const holders = engine.holderIds();
+    const accounts = await accountsNamed(holders);
     const byTrader = new Map<number, OpenPosition[]>();
-    for (const accountId of engine.holderIds()) {
+    for (const accountId of holders) {
+      if (accounts.get(accountId)?.kind !== query.accountKind) continue;
       for (const p of engine.positionsOf(accountId)) {
         const list = byTrader.get(p.userId);
         if (list) list.push(p);
@@ -119,7 +132,8 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     const holdings = [...byTrader].sort((a, b) => a[0] - b[0]).map(([traderId, positions]) => ({ traderId, positions: positions.sort((a, b) => a.id - b.id) }));
     // The search reads every holder's name; without one, only the page's names are read.
     const searchNames = query.search ? await namesOf(holdings.map((h) => h.traderId)) : new Map<number, TraderNames>();
-    const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p));
+    const numberOf = (p: OpenPosition) => accounts.get(p.accountId)?.number ?? 0;
+    const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p), numberOf);
     const names = query.search ? searchNames : await namesOf(found.page.map((h) => h.traderId));
     const data: OpenTradesGroup[] = found.page.map(({ traderId, positions }) => {
       const u = names.get(traderId);
@@ -130,7 +144,7 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
         traderEmail: u?.email ?? '',
         trades: positions.map((p) => {
           const profitCents = engine.profitShownCents(p);
-          return { tradeId: p.id, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents) };
+          return { tradeId: p.id, accountNumber: numberOf(p), fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents) };
         }),
       };
     });
