@@ -212,6 +212,10 @@ export class Closes {
         else ready.push({ e, price: closePrice(e.p.side, e.tick), profitCents: roundToCents(profit) });
       }
       if (ready.length === 0) return;
+      // Written account by account in id order: each close locks its account's row, and a transfer
+      // locks its two accounts in id order too, so on PostgreSQL the two never wait on each other
+      // in a circle.
+      ready.sort((a, b) => a.e.p.accountId - b.e.p.accountId || a.e.p.id - b.e.p.id);
       try {
         await state.writingManyPositions(() =>
           state.transaction(async (trx, emit) => {
