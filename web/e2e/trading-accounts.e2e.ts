@@ -198,4 +198,85 @@ describe('trading accounts in the browser', () => {
     assert.match(disabled.body.message, /disabled: it cannot trade/);
     await a.context.close();
   });
+
+  it('the dashboard shows the chosen account and files money requests for a live one; the back office names the account in its lists and log', async () => {
+    const trader = await fundedTrader('800.00');
+    const second = (await postJson(trader.client, '/platform/openAccount.php', { kind: 'live' })).body.account as { id: number; number: number };
+    const demo = (await postJson(trader.client, '/platform/openAccount.php', { kind: 'demo' })).body.account as { id: number; number: number };
+    const [first] = await accounts(trader.client);
+    const liveTicket = await openMarket(trader.client, 'buy', 0.1);
+    const demoTicket = await openMarket(trader.client, 'sell', 1, demo.id);
+
+    // The home's account box follows the chosen account: the demo one, marked, with no money buttons.
+    const { context, page } = await signIn(trader);
+    await context.addCookies([{ name: 'tp_account', value: String(demo.id), url: h.origin }]);
+    await page.goto('/dashboard');
+    await page.getByTestId('home-account').getByTestId('demo-mark').waitFor();
+    assert.equal(await page.getByTestId('home-account-number').textContent(), String(demo.number));
+    await page.getByRole('link', { name: 'Manage accounts' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Deposit', exact: true }).count(), 0);
+    await screenshots(page, 'home-demo-account');
+
+    // The deposit form does not take a demo account: a live one is chosen, and the request names it.
+    await page.goto('/dashboard/deposit');
+    await page.getByText(`Demo ${demo.number} holds virtual money only: choose a live account.`).waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('Please choose the live account to deposit into.').waitFor();
+    await page.getByRole('combobox', { name: 'Trading account' }).click();
+    await page.getByRole('option', { name: new RegExp(`Live ${second.number}`) }).click();
+    await page.getByRole('combobox', { name: 'Payment account' }).click();
+    await page.getByRole('option').first().click();
+    await page.getByLabel('Your account').fill('9911');
+    await page.getByLabel('Amount').fill('40');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByTestId('form-message').filter({ hasText: /successfully/ }).waitFor();
+    const filed = (await trader.client.request('GET', '/platform/getTraderDeposites.php')).body.data[0] as { id: number; accountNumber: number };
+    assert.equal(filed.accountNumber, second.number);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'deposit-live-account');
+    await page.goto('/dashboard/deposit_requests');
+    await page.getByTestId(`request-deposit-${filed.id}`).getByTestId('request-trading-account').filter({ hasText: String(second.number) }).waitFor();
+    await context.close();
+
+    // The back office: the queue names the account; open trades show live and demo apart; the log names the account.
+    const a = await signIn({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    await a.page.goto('/dashboard/requests/user_deposit_requests');
+    await a.page.getByTestId('request-trading-account').filter({ hasText: String(second.number) }).first().waitFor();
+    await screenshots(a.page, 'deposit-queue-accounts');
+    await a.page.goto('/dashboard/open_trades');
+    await a.page.getByLabel('Search trades').fill(trader.email);
+    await a.page.getByTestId(`account-${liveTicket}`).filter({ hasText: String(first!.number) }).waitFor();
+    assert.equal(await a.page.getByTestId(`account-${demoTicket}`).count(), 0, 'a demo position is not among the live ones');
+    await a.page.getByTestId('account-kind').getByText('Demo', { exact: true }).click();
+    await a.page.getByTestId(`account-${demoTicket}`).filter({ hasText: String(demo.number) }).waitFor();
+    assert.equal(await a.page.getByTestId(`account-${liveTicket}`).count(), 0);
+    assert.deepEqual(await seriousA11yViolations(a.page), []);
+    await screenshots(a.page, 'open-trades-demo');
+    const closed = await postJson(admin, '/dashboard/admin/editStatusTrades.php', { traders_id: trader.id, ticket: demoTicket });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    await a.page.goto('/dashboard/requests/user_closs_records');
+    await a.page.getByTestId('account-kind').getByText('Demo', { exact: true }).click();
+    await a.page.getByTestId(`closed-account-${demoTicket}`).filter({ hasText: String(demo.number) }).waitFor();
+    await screenshots(a.page, 'closed-records-demo');
+
+    // A balance adjustment names one of the trader's live accounts.
+    await a.page.goto(`/dashboard/users/${trader.id}`);
+    await a.page.getByRole('button', { name: 'Adjust balance' }).click();
+    await a.page.getByRole('combobox', { name: 'Trading account' }).click();
+    await a.page.getByRole('option', { name: new RegExp(`Live ${second.number}`) }).click();
+    await a.page.getByLabel('Amount').fill('15');
+    await a.page.getByLabel('Reason').fill('Goodwill for the delay');
+    assert.deepEqual(await seriousA11yViolations(a.page, ['[role="dialog"]']), []);
+    await screenshots(a.page, 'balance-adjustment-account');
+    await a.page.getByRole('button', { name: /Add 15\.00 USD to balance/ }).click();
+    await a.page.getByRole('dialog').waitFor({ state: 'detached' });
+    const after = await accounts(trader.client);
+    assert.deepEqual([after.find((x) => x.id === first!.id)!.balance, after.find((x) => x.id === second.id)!.balance], ['800.00', '15.00']);
+
+    await a.page.goto('/dashboard/audit_log');
+    await a.page.getByTestId('audit-account').filter({ hasText: `Demo account ${demo.number}` }).first().waitFor();
+    await a.page.getByTestId('audit-account').filter({ hasText: `Live account ${second.number}` }).first().waitFor();
+    await screenshots(a.page, 'audit-log-accounts');
+    await a.context.close();
+  });
 });

@@ -1,7 +1,7 @@
-import { ActionIcon, Badge, Group, Loader, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Loader, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
-import type { SymbolRecord } from '@tradeport/contracts';
+import type { AccountKind, SymbolRecord } from '@tradeport/contracts';
 import { PENDING_REFETCH_MS } from '../api/admin/keys';
 import { useSymbols } from '../api/queries';
 import { formatUsd, formatVolume, signOf } from '../format/format';
@@ -144,5 +144,22 @@ export function RecordTable({ label, minWidth, head, dimmed = false, spacing = 6
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** Which kind of trading account a back-office trade list shows: live (real money) or demo. */
+export function AccountKindChoice({ value, onChange }: { value: AccountKind; onChange: (kind: AccountKind) => void }) {
+  return (
+    <SegmentedControl
+      aria-label="Accounts"
+      size="sm"
+      value={value}
+      onChange={(v) => onChange(v === 'demo' ? 'demo' : 'live')}
+      data={[
+        { value: 'live', label: 'Live' },
+        { value: 'demo', label: 'Demo' },
+      ]}
+      data-testid="account-kind"
+    />
   );
 }

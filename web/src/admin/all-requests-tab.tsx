@@ -14,7 +14,7 @@ import { ListBody } from './list-page/list-body';
 import { FilterGrid, ListCount, ListSummary } from './list-page/list-page';
 import { TablePager } from './list-page/pagers';
 import { useListQuery } from './list-page/paging';
-import { nameOf, StackedCell, TEXT, TraderCell } from './request-parts';
+import { nameOf, RequestCell, StackedCell, TEXT, TraderCell } from './request-parts';
 import { NotesButton, useNotesDialog, type NotesTarget } from './request-notes';
 import { TraderPicker } from './trader-picker';
 
@@ -58,7 +58,7 @@ function RequestCards({ kind, rows, dimmed, onNotes }: RowsProps) {
         >
           <Group gap={4} wrap="nowrap">
             <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-              #{r.id} · {r.paymentAccount}
+              #{r.id} · Live {r.accountNumber} · {r.paymentAccount}
               {isDeposit && r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}
             </Text>
             <NotesButton target={{ id: r.id, kind, traderName: nameOf(r) }} count={r.notes} onOpen={onNotes} />
@@ -109,9 +109,7 @@ function RequestTable({ kind, rows, dimmed, onNotes }: RowsProps) {
     >
       {rows.map((r) => (
         <Table.Tr key={r.id}>
-          <Table.Td className="tp-figure" c="dimmed">
-            #{r.id}
-          </Table.Td>
+          <RequestCell id={r.id} account={r.accountNumber} />
           <TraderCell name={nameOf(r)} email={r.email} id={r.traders_id} />
           {/* An IBAN or a wallet address wraps (at its spaces first), so Notes stays on screen at 1440 px. */}
           <Table.Td>

@@ -34,6 +34,8 @@ const ACTIONS: Record<string, string> = {
   'withdrawal.note': 'Noted on withdrawal',
   'order.modify': 'Changed pending order',
   'order.cancel': 'Cancelled pending order',
+  'account.state': 'Changed trading account state',
+  'account.resetDemo': 'Reset demo account',
 };
 
 /** The Action filter's choices, grouped as the back office thinks of them. */
@@ -42,6 +44,7 @@ const ACTION_GROUPS: { group: string; actions: string[] }[] = [
   { group: 'Balance and credit', actions: ['balance.adjust', 'credit.adjust'] },
   { group: 'Trading', actions: ['position.close', 'order.modify', 'order.cancel'] },
   { group: 'Users', actions: ['user.status', 'user.password'] },
+  { group: 'Trading accounts', actions: ['account.state', 'account.resetDemo'] },
   { group: 'Payment accounts', actions: ['payment_account.add', 'payment_account.edit', 'payment_account.status'] },
 ];
 const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, actions }) => ({ group, items: actions.map((value) => ({ value, label: ACTIONS[value] ?? value })) }));
@@ -75,8 +78,22 @@ function TargetUser({ entry, fallbackId }: { entry: AuditEntry; fallbackId: numb
 
 const numericId = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
 
-/** The target of an action, with the user it was about linked to their page. */
+/** The target of an action, with the user and the trading account it was about. */
 function Target({ entry }: { entry: AuditEntry }) {
+  const account = entry.targetAccount;
+  if (!account) return <TargetOf entry={entry} />;
+  return (
+    <Stack gap={2} miw={0}>
+      <TargetOf entry={entry} />
+      <Text size="xs" className="tp-figure" data-testid="audit-account" style={{ whiteSpace: 'nowrap' }}>
+        {account.kind === 'demo' ? 'Demo' : 'Live'} account {account.number}
+      </Text>
+    </Stack>
+  );
+}
+
+/** What an action was on, with the user it was about linked to their page. */
+function TargetOf({ entry }: { entry: AuditEntry }) {
   const id = entry.targetId;
   switch (entry.targetType) {
     case 'user':
@@ -92,6 +109,9 @@ function Target({ entry }: { entry: AuditEntry }) {
       );
     case 'payment_account':
       return <Text size="sm">Payment account #{id}</Text>;
+    case 'trading_account':
+      // The account itself is named under it (Target).
+      return <TargetUser entry={entry} fallbackId={null} />;
     case 'position':
       return (
         <Stack gap={2} miw={0}>
@@ -117,6 +137,8 @@ function Target({ entry }: { entry: AuditEntry }) {
 
 /** One field of a before/after state, in words: 'Active', 'Approved', 'Trader balance 75.25 USD'. */
 function describe(key: string, value: unknown, entry: AuditEntry): string {
+  // The trading account is named in the On column.
+  if (key === 'accountId' || key === 'account' || (key === 'number' && entry.targetType === 'trading_account')) return '';
   if (key === 'isActive') return value === '1' ? 'Active' : 'Inactive';
   if (key === 'status' && entry.targetType === 'money_request' && (value === '0' || value === '1' || value === '2' || value === '3')) return REQUEST_STATUS_NAMES[value];
   if (key === 'status' && typeof value === 'string') return value[0]?.toUpperCase() + value.slice(1);
@@ -136,6 +158,7 @@ function describe(key: string, value: unknown, entry: AuditEntry): string {
   if ((key === 'balance' || key === 'credit' || key === 'amount') && typeof value === 'string') return `${key[0]?.toUpperCase()}${key.slice(1)} ${formatUsd(value)} USD`;
   if (key === 'reason' || key === 'note') return `${key === 'reason' ? 'Reason' : 'Note'}: ${String(value)}`;
   if (key === 'operation') return '';
+  if (key === 'state' && typeof value === 'string') return value === 'close-only' ? 'Close-only' : `${value[0]?.toUpperCase()}${value.slice(1)}`;
   return `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
 }
 

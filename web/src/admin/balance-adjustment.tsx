@@ -1,6 +1,7 @@
-import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconScale } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTraderAccounts } from '../api/admin/users';
 import { errorMessage } from '../api/client';
 import { useAddBalanceOperation, useBalanceOperations, type BalanceOperationRow } from '../api/money-tools-queries';
 import { formatDateTime, formatUsd, signOf } from '../format/format';
@@ -32,7 +33,9 @@ const TYPE_TEXT: Record<OperationType, { bucket: string; explain: string }> = {
   credit: { bucket: 'Credit', explain: 'Credit (a bonus) counts toward equity and free margin for trading, but can never be withdrawn.' },
 };
 
+/** The trader whose money is changed, with their first live account's figures (the default account). */
 export interface AdjustableAccount {
+  /** The trader's id. */
   id: number;
   name: string;
   balance: string;
@@ -50,8 +53,23 @@ function moneyText(typed: string): string | null {
   return `${whole}.${(match[2] ?? '').padEnd(2, '0')}`;
 }
 
-function OperationForm({ account, onDone }: { account: AdjustableAccount; onDone: () => void }) {
+/**
+ * Which of the trader's live accounts the operation changes (their first live one unless another
+ * is picked), with its figures: the trader page's own figures stand in until the list arrives.
+ */
+function useTargetAccount(trader: AdjustableAccount) {
+  const list = useTraderAccounts(trader.id);
+  const live = (list.data?.data ?? []).filter((a) => a.kind === 'live');
+  const [picked, setPicked] = useState<string | null>(null);
+  const chosen = live.find((a) => String(a.id) === picked) ?? live.find((a) => a.primary) ?? live[0];
+  const figures = chosen ? { balance: chosen.balance, credit: chosen.credit, freeMargin: chosen.freeMargin, holdsMargin: Number(chosen.margin) > 0 } : trader;
+  return { live, chosen, picked, setPicked, figures };
+}
+
+function OperationForm({ account: trader, onDone }: { account: AdjustableAccount; onDone: () => void }) {
   const add = useAddBalanceOperation();
+  const target = useTargetAccount(trader);
+  const account = target.figures;
   const [type, setType] = useState<OperationType>('adjustment');
   const [direction, setDirection] = useState<Direction>('add');
   const [amount, setAmount] = useState('');
@@ -62,7 +80,7 @@ function OperationForm({ account, onDone }: { account: AdjustableAccount; onDone
   const key = useRef(newIdempotencyKey());
   useEffect(() => {
     key.current = newIdempotencyKey();
-  }, [type, direction, amount, reason]);
+  }, [type, direction, amount, reason, target.chosen?.id]);
 
   const typed = moneyText(amount);
   const signed = typed && Number(typed) > 0 ? (direction === 'add' ? typed : negatedMoney(typed)) : null;
@@ -81,7 +99,7 @@ function OperationForm({ account, onDone }: { account: AdjustableAccount; onDone
     setErrors(found);
     if (found.amount || found.reason || !signed) return;
     add.mutate(
-      { input: { traders_id: account.id, type, amount: signed, reason: reason.trim() }, idempotencyKey: key.current },
+      { input: { traders_id: trader.id, ...(target.chosen ? { accountId: target.chosen.id } : {}), type, amount: signed, reason: reason.trim() }, idempotencyKey: key.current },
       {
         onSuccess: (answer) => {
           toastSuccess(answer.message);
@@ -97,8 +115,25 @@ function OperationForm({ account, onDone }: { account: AdjustableAccount; onDone
   const label = signed && typed ? `${verb} ${formatUsd(typed)} USD ${direction === 'add' ? 'to' : 'from'} ${what}` : `${verb} ${what}`;
 
   return (
-    <form onSubmit={submit} noValidate aria-label={`Balance operation for ${account.name}`}>
+    <form onSubmit={submit} noValidate aria-label={`Balance operation for ${trader.name}`}>
       <Stack gap="md">
+        {target.live.length > 1 ? (
+          <Select
+            label="Trading account"
+            data={target.live.map((a) => ({ value: String(a.id), label: `Live ${a.number} · ${formatUsd(a.balance)} USD` }))}
+            value={target.chosen ? String(target.chosen.id) : null}
+            onChange={target.setPicked}
+            allowDeselect={false}
+            classNames={{ input: 'tp-figure' }}
+            data-testid="operation-account"
+          />
+        ) : (
+          target.chosen && (
+            <Text size="sm" c="dimmed">
+              Trading account <span className="tp-figure">Live {target.chosen.number}</span>
+            </Text>
+          )
+        )}
         <SegmentedControl
           fullWidth
           aria-label="What to change"
@@ -228,7 +263,7 @@ export function BalanceOperations({ traderId }: { traderId: number }) {
       cards={() => (
         <RecordList label="Balance operations" dimmed={ops.isPlaceholderData}>
           {rows.map((r) => (
-            <RecordItem key={r.id} title={<TypeBadge type={r.type} />} subtitle={`${formatDateTime(r.timeStamp)} · by ${r.createdBy}`} aside={<SignedUsd value={r.amount} />}>
+            <RecordItem key={r.id} title={<TypeBadge type={r.type} />} subtitle={`${formatDateTime(r.timeStamp)} · Live ${r.accountNumber} · by ${r.createdBy}`} aside={<SignedUsd value={r.amount} />}>
               <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {r.reason}
               </Text>
@@ -242,12 +277,13 @@ export function BalanceOperations({ traderId }: { traderId: number }) {
       table={() => (
         <RecordTable
           label="Balance operations"
-          minWidth={820}
+          minWidth={900}
           dimmed={ops.isPlaceholderData}
           head={
             <>
               <Table.Th>When</Table.Th>
               <Table.Th>Type</Table.Th>
+              <Table.Th>Account</Table.Th>
               <Table.Th className="tp-num">Amount (USD)</Table.Th>
               <Table.Th className="tp-num">After (USD)</Table.Th>
               <Table.Th>Reason (shown to the trader)</Table.Th>
@@ -263,6 +299,7 @@ export function BalanceOperations({ traderId }: { traderId: number }) {
               <Table.Td>
                 <TypeBadge type={r.type} />
               </Table.Td>
+              <Table.Td className="tp-figure">{r.accountNumber}</Table.Td>
               <Table.Td className="tp-num">
                 <SignedUsd value={r.amount} />
               </Table.Td>

@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { useClosedTrades, type ClosedTradeRow } from '../api/admin/trades';
 import { useSymbols } from '../api/queries';
 import { formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
-import { badgeStyles, BusyMark, RecordItem, RecordList, RecordTable } from './admin-parts';
+import type { AccountKind } from '@tradeport/contracts';
+import { AccountKindChoice, badgeStyles, BusyMark, RecordItem, RecordList, RecordTable } from './admin-parts';
 import { ExportButton } from './export-button';
 import { datesProblem, DateRangeFields, useFilters } from './list-page/filters';
 import { ListBody } from './list-page/list-body';
@@ -66,7 +67,7 @@ function ClosedCards({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
                 </Text>
               </Group>
             }
-            subtitle={`${r.traderFirstName} ${r.traderLastName} · ${r.traderEmail}`}
+            subtitle={`${r.traderFirstName} ${r.traderLastName} · Acc. ${r.accountNumber}`}
             aside={
               <Text size="sm" fw={700} className={`tp-figure ${sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : ''}`}>
                 {sign > 0 ? '+' : ''}
@@ -122,10 +123,16 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
         const who = r.closedBy && r.closedBy !== 'system' ? r.closedBy : null;
         return (
           <Table.Tr key={r.ID}>
-            <Table.Td className="tp-figure" c="dimmed">
-              #{r.ID}
+            {/* The ticket, and under it the trading account that held it. */}
+            <Table.Td>
+              <Text size="sm" c="dimmed" className="tp-figure">
+                #{r.ID}
+              </Text>
+              <Text size="xs" className="tp-figure" style={{ whiteSpace: 'nowrap' }} data-testid={`closed-account-${r.ID}`}>
+                Acc. {r.accountNumber}
+              </Text>
             </Table.Td>
-            <Table.Td maw={180}>
+            <Table.Td maw={160}>
               <Text size="sm" fw={600} truncate="end" title={`${r.traderFirstName} ${r.traderLastName}`}>
                 {`${r.traderFirstName} ${r.traderLastName}`}
               </Text>
@@ -180,10 +187,11 @@ const DATE_LABELS = { from: 'Closed from', to: 'Closed to' };
 /** User Closed Records: every trader's closed positions, newest first, with who closed each and why. */
 export function ClosedRecordsPage() {
   const symbols = useSymbols();
-  const filters = useFilters({ traderId: null as string | null, symbol: null as string | null, from: '', to: '' });
-  const { traderId, symbol, from, to } = filters.values;
+  const filters = useFilters({ accountKind: 'live' as AccountKind, traderId: null as string | null, symbol: null as string | null, from: '', to: '' });
+  const { accountKind, traderId, symbol, from, to } = filters.values;
   const problem = datesProblem(from, to, DATE_LABELS);
-  const list = useListQuery(useClosedTrades, { traderId: traderId ? Number(traderId) : undefined, symbol: symbol ?? undefined, from: from || undefined, to: to || undefined }, problem === null);
+  const query = { accountKind, traderId: traderId ? Number(traderId) : undefined, symbol: symbol ?? undefined, from: from || undefined, to: to || undefined };
+  const list = useListQuery(useClosedTrades, query, problem === null);
   const closed = list.query;
 
   const symbolOptions = useMemo(() => {
@@ -198,7 +206,7 @@ export function ClosedRecordsPage() {
   const rows = { rows: closed.data?.data ?? [], digitsOf, dimmed: closed.isPlaceholderData };
 
   return (
-    <ListPage title="User Closed Records" description="Every trader's closed positions, newest first: at what price, for what profit, and who or what closed them.">
+    <ListPage title="User Closed Records" description="Every trader's closed positions, newest first (live and demo accounts apart): at what price, for what profit, and who or what closed them.">
       <FilterGrid columns={4}>
         <TraderPicker value={traderId} onChange={filters.set('traderId')} />
         <Select
@@ -215,9 +223,10 @@ export function ClosedRecordsPage() {
         <DateRangeFields from={from} to={to} onFrom={filters.set('from')} onTo={filters.set('to')} labels={DATE_LABELS} toError="Must be on or after 'Closed from'" />
       </FilterGrid>
       <ListSummary
-        actions={<ExportButton call="exportClosedTrades" input={{ traderId: traderId ? Number(traderId) : undefined, symbol: symbol ?? undefined, from: from || undefined, to: to || undefined }} disabled={problem !== null || closed.data?.total === 0} what="closed trade" />}
+        actions={<ExportButton call="exportClosedTrades" input={query} disabled={problem !== null || closed.data?.total === 0} what="closed trade" />}
       >
-        <Group gap="xs">
+        <Group gap="sm">
+          <AccountKindChoice value={accountKind} onChange={filters.set('accountKind')} />
           {closed.data && problem === null && (
             <ListCount>
               {list.total} closed {list.total === 1 ? 'trade' : 'trades'}

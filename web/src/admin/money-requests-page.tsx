@@ -21,6 +21,7 @@ function useDepositQueue(): Queue {
         traderId: r.traders_id,
         traderName: nameOf(r),
         traderEmail: r.email,
+        tradingAccount: r.accountNumber,
         account: r.paymentAccount,
         paidTo: { name: r.paymentGatewayName || '—', number: r.number },
         amount: r.depositAmount,
@@ -36,7 +37,7 @@ function useWithdrawalQueue(): Queue {
   const query = useLivePendingWithdrawals();
   const decide = useDecideWithdrawal();
   const rows = useMemo(
-    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp, notes: r.notes })),
+    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, tradingAccount: r.accountNumber, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp, notes: r.notes })),
     [query.data],
   );
   return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };

@@ -1,13 +1,13 @@
 import { ActionIcon, Anchor, Group, Paper, Stack, Table, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconRefresh } from '@tabler/icons-react';
-import type { SymbolRecord } from '@tradeport/contracts';
+import type { AccountKind, SymbolRecord } from '@tradeport/contracts';
 import { Fragment, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { PENDING_REFETCH_MS } from '../api/admin/keys';
 import { useOpenTrades, type OpenTradesGroup } from '../api/admin/trades';
 import { negatedMoney, sumMoney } from '../format/money-sum';
-import { BusyMark, RecordTable, SearchField, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
+import { AccountKindChoice, BusyMark, RecordTable, SearchField, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { ListBody } from './list-page/list-body';
 import { ListCount, ListPage } from './list-page/list-page';
 import { TablePager } from './list-page/pagers';
@@ -149,12 +149,14 @@ export function OpenTradesPage() {
   const info = useSymbolInfo();
   const phone = usePhone();
   const [search, setSearch] = useState('');
+  const [kind, setKind] = useState<AccountKind>('live');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const closeDialog = useRowDialog<CloseTarget>();
   // Searched (the spec's "contains") and paged per trader on the server: only the page shown
   // travels, and a new search (once it is sent) starts on page 1.
-  const list = useListQuery(useOpenTrades, { search: debouncedSearch || undefined });
+  // Live and demo accounts are listed apart: the totals of one are never mixed with the other's.
+  const list = useListQuery(useOpenTrades, { search: debouncedSearch || undefined, accountKind: kind });
   const openTrades = list.query;
   const { total, pageSize } = list;
 
@@ -186,15 +188,18 @@ export function OpenTradesPage() {
   return (
     <ListPage
       title="Open Trades"
-      description="Every trader's open positions at live prices. Closing a position settles it at the server's price."
+      description="Every trader's open positions at live prices, live and demo accounts apart. Closing a position settles it at the server's price."
       dialogs={<CloseDialog target={closeDialog.row} opened={closeDialog.opened} onClose={closeDialog.close} info={info} price={price} />}
     >
       <Group justify="space-between" mb="md" gap="sm" align="flex-end">
-        <SearchField label="Search trades" placeholder="Trader, email, symbol or ticket" value={search} onChange={setSearch} />
+        <Group gap="sm" align="flex-end" style={{ flexGrow: phone ? 1 : 0 }}>
+          <SearchField label="Search trades" placeholder="Trader, email, symbol, ticket or account" value={search} onChange={setSearch} />
+          <AccountKindChoice value={kind} onChange={setKind} />
+        </Group>
         <Group gap="sm" justify="flex-end" style={{ flexGrow: phone ? 1 : 0 }}>
           {!openTrades.isPending && !openTrades.isError && (
             <ListCount>
-              {tradeCount} {tradeCount === 1 ? 'trade' : 'trades'} · {total} {total === 1 ? 'trader' : 'traders'} · <SignedUsd value={floating} size="sm" fw={600} /> USD
+              {tradeCount} {tradeCount === 1 ? 'trade' : 'trades'} · {total} {total === 1 ? 'trader' : 'traders'} · <SignedUsd value={floating} size="sm" fw={600} /> USD{kind === 'demo' ? ' (demo)' : ''}
             </ListCount>
           )}
           {shown.length > 0 && needle === '' && (

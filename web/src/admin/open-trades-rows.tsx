@@ -55,9 +55,14 @@ export function TradesList({ group, info, price, onClose }: { group: OpenTradesG
               </span>
             </Group>
             <Group justify="space-between" gap="xs" wrap="nowrap">
-              <Text size="xs" c="dimmed" className="tp-figure">
-                {formatPrice(t.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)}
-              </Text>
+              <Stack gap={0} miw={0}>
+                <Text size="xs" c="dimmed" className="tp-figure">
+                  {formatPrice(t.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)}
+                </Text>
+                <Text size="xs" c="dimmed" className="tp-figure" data-testid={`account-${t.tradeId}`}>
+                  Acc. {t.accountNumber}
+                </Text>
+              </Stack>
               <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
                 Close
               </Button>
@@ -74,10 +79,11 @@ export function TradesTable({ group, info, price, onClose }: { group: OpenTrades
   return (
     <RecordTable
       label={`Open trades of ${name}`}
-      minWidth={820}
+      minWidth={900}
       head={
         <>
           <TradeLeadHeads />
+          <Table.Th>Account</Table.Th>
           <Table.Th className="tp-num">Open price</Table.Th>
           <Table.Th className="tp-num">Current price</Table.Th>
           <Table.Th className="tp-num">Profit (USD)</Table.Th>
@@ -94,6 +100,9 @@ export function TradesTable({ group, info, price, onClose }: { group: OpenTrades
         return (
           <Table.Tr key={t.tradeId}>
             <TradeLeadCells id={t.tradeId} symbol={t.fullSymbol} side={t.tradesTypesName} volume={t.volume} />
+            <Table.Td className="tp-figure" data-testid={`account-${t.tradeId}`}>
+              {t.accountNumber}
+            </Table.Td>
             <Table.Td className="tp-num">{formatPrice(t.orginalPrice, digits)}</Table.Td>
             <Table.Td className="tp-num" data-testid={`price-${t.tradeId}`}>
               {now === null ? '—' : formatPrice(now, digits)}

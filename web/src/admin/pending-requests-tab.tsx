@@ -13,9 +13,9 @@ import { ListCount } from './list-page/list-page';
 import { TablePager } from './list-page/pagers';
 import { usePaging, useStayOnAPage } from './list-page/paging';
 import { toastOutcome, useRowDialog } from './list-page/row-action';
-import { notesTarget, StackedCell, TEXT, TraderCell } from './request-parts';
+import { notesTarget, RequestCell, StackedCell, TEXT, TraderCell } from './request-parts';
 import { NotesButton, useNotesDialog } from './request-notes';
-import { useRiskByTrader, WithdrawalRiskFacts, WithdrawalRiskLine, WithdrawalRiskSummary } from './withdrawal-risk';
+import { useRiskByAccount, WithdrawalRiskFacts, WithdrawalRiskLine, WithdrawalRiskSummary } from './withdrawal-risk';
 
 /** A queue's Pending tab: the requests waiting for a decision, Approve / Reject on each, live. */
 
@@ -25,6 +25,8 @@ export interface PendingRow {
   traderId: number;
   traderName: string;
   traderEmail: string;
+  /** The number of the live trading account the money goes to or comes from. */
+  tradingAccount: number;
   /** The trader's own account: paid from (deposit) or to be paid to (withdrawal). */
   account: string;
   /** The broker's payment account a deposit was paid to; withdrawals have none. */
@@ -42,7 +44,7 @@ export interface Queue extends ListQueryState {
   decide: (input: DecisionInput) => Promise<unknown>;
 }
 
-type Risk = ReturnType<typeof useRiskByTrader>;
+type Risk = ReturnType<typeof useRiskByAccount>;
 
 interface RowsProps {
   kind: MoneyRequestKind;
@@ -74,10 +76,10 @@ function PendingCards({ kind, rows, risk, actions }: RowsProps) {
           }
         >
           <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-            #{r.id} · {r.account}
+            #{r.id} · Live {r.tradingAccount} · {r.account}
             {r.paidTo ? ` → ${r.paidTo.name}` : ''}
           </Text>
-          {isWithdrawal && <WithdrawalRiskSummary risk={risk.byTrader.get(r.traderId)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />}
+          {isWithdrawal && <WithdrawalRiskSummary risk={risk.byAccount.get(r.tradingAccount)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />}
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <div>
               <DateTimeText value={r.time} />
@@ -114,9 +116,7 @@ function PendingTable({ kind, rows, risk, actions }: RowsProps) {
         <Fragment key={r.id}>
           {/* A withdrawal's row goes on in a line of its own under it: its trader's account now. */}
           <Table.Tr style={isWithdrawal ? { borderBottom: 0 } : undefined}>
-            <Table.Td className="tp-figure" c="dimmed">
-              #{r.id}
-            </Table.Td>
+            <RequestCell id={r.id} account={r.tradingAccount} />
             <TraderCell name={r.traderName} email={r.traderEmail} id={r.traderId} />
             {/* A deposit's account, and under it the broker's account it was paid to. */}
             <StackedCell main={r.account} detail={r.paidTo ? `to ${r.paidTo.name} · ${r.paidTo.number}` : undefined} maw={300} />
@@ -132,7 +132,7 @@ function PendingTable({ kind, rows, risk, actions }: RowsProps) {
             <Table.Tr>
               <Table.Td pt={0} />
               <Table.Td colSpan={5} pt={0}>
-                <WithdrawalRiskLine risk={risk.byTrader.get(r.traderId)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />
+                <WithdrawalRiskLine risk={risk.byAccount.get(r.tradingAccount)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />
               </Table.Td>
             </Table.Tr>
           )}
@@ -193,7 +193,7 @@ function DecisionForm({ kind, target, onClose, goneElsewhere, risk, onDecide }: 
           Another administrator has just decided this request, or the trader cancelled it, so it has left the queue.
         </Alert>
       )}
-      {!goneElsewhere && approving && isWithdrawal && <WithdrawalRiskFacts risk={risk.byTrader.get(target.row.traderId)} amount={target.row.amount} />}
+      {!goneElsewhere && approving && isWithdrawal && <WithdrawalRiskFacts risk={risk.byAccount.get(target.row.tradingAccount)} amount={target.row.amount} />}
       {!goneElsewhere && !approving && (
         <TextInput
           label="Reason"
@@ -235,7 +235,7 @@ export function PendingTab({ kind, queue }: { kind: MoneyRequestKind; queue: Que
   const [asked, setAsked] = useState(0);
   const notes = useNotesDialog();
   // Beside each pending withdrawal: its trader's live figures, so the approver sees the risk.
-  const risk = useRiskByTrader(
+  const risk = useRiskByAccount(
     rows.map((r) => r.id),
     kind === 'withdrawal' && rows.length > 0,
   );

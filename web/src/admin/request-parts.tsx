@@ -50,6 +50,20 @@ export function StackedCell({ main, detail, bold, maw = 240, to }: { main: strin
   );
 }
 
+/** A request's cell: its number, and under it the live trading account the money goes to or comes from. */
+export function RequestCell({ id, account }: { id: number; account: number }) {
+  return (
+    <Table.Td>
+      <Text size="sm" c="dimmed" className="tp-figure">
+        #{id}
+      </Text>
+      <Text size="xs" className="tp-figure" data-testid="request-trading-account" style={{ whiteSpace: 'nowrap' }}>
+        Live {account}
+      </Text>
+    </Table.Td>
+  );
+}
+
 export function TraderCell({ name, email, id }: { name: string; email: string; id?: number }) {
   return <StackedCell main={name} detail={email} bold to={id ? `/dashboard/users/${id}` : undefined} />;
 }

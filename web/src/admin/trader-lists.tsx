@@ -125,7 +125,7 @@ export function ClosedTrades({ traderId }: { traderId: number }) {
       cards={() => (
         <RecordList label="Closed trades" dimmed={closed.isPlaceholderData}>
           {rows.map((r) => (
-            <RecordItem key={r.ID} title={<TradeTitle symbol={r.symbol} side={<SideBadge side={r.tradeType} />} volume={r.volume} id={r.ID} />} subtitle={`Closed ${formatDateTime(r.closeTime)}`} aside={<SignedUsd value={r.profit} />}>
+            <RecordItem key={r.ID} title={<TradeTitle symbol={r.symbol} side={<SideBadge side={r.tradeType} />} volume={r.volume} id={r.ID} />} subtitle={`Closed ${formatDateTime(r.closeTime)} · Live ${r.accountNumber}`} aside={<SignedUsd value={r.profit} />}>
               <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
                 {formatPrice(r.tradePrice, digitsOf(r.symbol))} → {formatPrice(r.lastPrice, digitsOf(r.symbol))} · closed by {CLOSE_REASONS[r.closeReason].toLowerCase()}
               </Text>
@@ -136,11 +136,12 @@ export function ClosedTrades({ traderId }: { traderId: number }) {
       table={() => (
         <RecordTable
           label="Closed trades"
-          minWidth={860}
+          minWidth={940}
           dimmed={closed.isPlaceholderData}
           head={
             <>
               <TradeLeadHeads />
+              <Table.Th>Account</Table.Th>
               <Table.Th className="tp-num">Open / close price</Table.Th>
               <Table.Th className="tp-num">Profit (USD)</Table.Th>
               <Table.Th>Closed by</Table.Th>
@@ -151,6 +152,7 @@ export function ClosedTrades({ traderId }: { traderId: number }) {
           {rows.map((r) => (
             <Table.Tr key={r.ID}>
               <TradeLeadCells id={r.ID} symbol={r.symbol} side={r.tradeType} volume={r.volume} />
+              <Table.Td className="tp-figure">{r.accountNumber}</Table.Td>
               <Table.Td className="tp-num">
                 {formatPrice(r.tradePrice, digitsOf(r.symbol))} → {formatPrice(r.lastPrice, digitsOf(r.symbol))}
               </Table.Td>
@@ -196,7 +198,7 @@ export function MoneyRequests({ traderId }: { traderId: number }) {
                   </Text>
                 </Text>
               }
-              subtitle={`${r.paymentAccount}${r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}`}
+              subtitle={`Live ${r.accountNumber} · ${r.paymentAccount}${r.paymentGatewayName ? ` → ${r.paymentGatewayName}` : ''}`}
               aside={<AmountAndStatus amount={r.amount} status={r.status} />}
             >
               <Text size="xs" c="dimmed" className="tp-figure">
@@ -214,13 +216,14 @@ export function MoneyRequests({ traderId }: { traderId: number }) {
       table={() => (
         <RecordTable
           label="Money requests"
-          minWidth={760}
+          minWidth={860}
           dimmed={requests.isPlaceholderData}
           head={
             <>
               <Table.Th>Request</Table.Th>
               <Table.Th>Kind</Table.Th>
-              <Table.Th>Account</Table.Th>
+              <Table.Th>Trading account</Table.Th>
+              <Table.Th>Paid from / to</Table.Th>
               <Table.Th className="tp-num">Amount (USD)</Table.Th>
               <Table.Th>Status</Table.Th>
               <Table.Th>Requested</Table.Th>
@@ -234,6 +237,7 @@ export function MoneyRequests({ traderId }: { traderId: number }) {
                 #{r.id}
               </Table.Td>
               <Table.Td>{kindOf(r.type)}</Table.Td>
+              <Table.Td className="tp-figure">{r.accountNumber}</Table.Td>
               <Table.Td maw={220}>
                 <Text size="sm" truncate="end" title={r.paymentAccount}>
                   {r.paymentAccount}

@@ -6,16 +6,16 @@ import { formatPercent, formatUsd, formatVolume, signOf } from '../format/format
 import { badgeStyles } from './admin-parts';
 
 /**
- * What the approver of a withdrawal needs to see about its trader: the live free margin, what is
+ * What the approver of a withdrawal needs to see about its account: the live free margin, what is
  * open (positions, lots, margin held), and whether the trader's own funds cover the amount now.
  * The server decides at approval with the same rule (`approvable`); this only shows it beforehand.
  */
 
-/** The figures of every trader in the withdrawal queue, by trader id. */
-export function useRiskByTrader(requestIds: readonly number[], enabled: boolean) {
+/** The figures of every account in the withdrawal queue, by account number. */
+export function useRiskByAccount(requestIds: readonly number[], enabled: boolean) {
   const query = useWithdrawalRisk(requestIds, enabled);
-  const byTrader = useMemo(() => new Map((query.data?.data ?? []).map((r) => [r.traderId, r])), [query.data]);
-  return { byTrader, isPending: query.isPending && enabled, isError: query.isError };
+  const byAccount = useMemo(() => new Map((query.data?.data ?? []).map((r) => [r.accountNumber, r])), [query.data]);
+  return { byAccount, isPending: query.isPending && enabled, isError: query.isError };
 }
 
 /** Whether the amount is more than an approval may take now (null: not known, a position cannot be valued). */

@@ -99,8 +99,9 @@ export function currentAccountOf(accounts: readonly TradingAccount[] | undefined
   return accounts?.find((a) => a.id === chosen) ?? accounts?.find((a) => a.primary);
 }
 
-export function useCurrentAccount(): { account: TradingAccount | undefined; accounts: readonly TradingAccount[] | undefined; isLoading: boolean; isError: boolean } {
-  const list = useTradingAccounts();
+/** `enabled` false (not a trader: no trading accounts): nothing is read, and no account is shown. */
+export function useCurrentAccount(enabled = true): { account: TradingAccount | undefined; accounts: readonly TradingAccount[] | undefined; isLoading: boolean; isError: boolean } {
+  const list = useTradingAccounts(enabled);
   const chosen = useActingAccountId();
   return { account: currentAccountOf(list.data?.data, chosen), accounts: list.data?.data, isLoading: list.isLoading, isError: list.isError };
 }

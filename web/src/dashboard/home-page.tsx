@@ -3,6 +3,7 @@ import type { CandleRecord, PeriodName } from '@tradeport/contracts';
 import { memo, startTransition, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { useCandles, useProfile, useSession, useSymbols, useTradesHistory } from '../api/queries';
+import { useCurrentAccount } from '../api/trading-accounts';
 import { roleOf } from '../auth/session';
 import { formatBalance, formatDateTime, formatPrice, formatUsd, formatVolume, signOf } from '../format/format';
 import { DeferredCandleChart } from '../market/deferred-candle-chart';
@@ -10,7 +11,9 @@ import { DEFAULT_SPEC_SYMBOL, SPEC_SYMBOLS } from '../market/spec-symbols';
 import { TechnicalGauges } from '../market/technical-gauge';
 import { SUMMARY_CANDLES, type TechnicalSummary } from '../market/technical-summary-types';
 import { technicalSummaryOffThread } from '../market/technical-summary-off-thread';
+import { AccountKindBadge } from '../terminal/account-switcher';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '../ui/page';
+import { DepositWithdrawButtons } from '../money/money-buttons';
 import { AdminOverview } from './admin-overview';
 import { SegmentedChoice } from './segmented-choice';
 
@@ -82,9 +85,18 @@ function StatCard({ label, value, loading }: { label: string; value: string; loa
   );
 }
 
+/**
+ * The account box: the person's name, then for a trader the trading account the screens show (its
+ * number and kind, its balance, equity and leverage; the cards above are the totals of every live
+ * account) with what can be done with it: money in or out of a live one, a demo one's reset from
+ * the Accounts page. An administrator sees their own balance, as the spec's box does.
+ */
 function AccountBox({ trader }: { trader: boolean }) {
   const profile = useProfile();
   const p = profile.data?.data[0];
+  const current = useCurrentAccount(trader);
+  const account = trader ? current.account : undefined;
+  const ready = trader ? account !== undefined : p !== undefined;
   return (
     <Paper p="lg" h="100%">
       <Stack gap="md" h="100%" justify="space-between">
@@ -93,33 +105,60 @@ function AccountBox({ trader }: { trader: boolean }) {
             Account Name
           </Text>
           {p ? <Text fw={700} fz="lg" data-testid="account-name">{`${p.firstName} ${p.lastName}`}</Text> : <Skeleton h={24} mt={4} w="60%" />}
+          {trader && (
+            <Group gap={6} mt={6} wrap="nowrap" h={22} data-testid="home-account">
+              {account ? (
+                <>
+                  <AccountKindBadge account={account} size="xs" />
+                  <Text size="sm" fw={600} className="tp-figure" data-testid="home-account-number">
+                    {account.number}
+                  </Text>
+                  {account.state !== 'active' && (
+                    <Text size="xs" c="dimmed">
+                      {account.state === 'close-only' ? 'close-only' : 'disabled'}
+                    </Text>
+                  )}
+                </>
+              ) : (
+                <Skeleton h={18} w="50%" />
+              )}
+            </Group>
+          )}
           <Text size="xs" tt="uppercase" fw={600} c="dimmed" mt="md">
             Balance
           </Text>
-          {p ? (
+          {ready ? (
             <Text fz={28} fw={750} className="tp-figure" data-testid="account-balance">
-              {formatBalance(p.totalBalance)} <Text span fz="sm" c="dimmed">USD</Text>
+              {formatBalance(account ? account.balance : p?.totalBalance)} <Text span fz="sm" c="dimmed">USD</Text>
             </Text>
           ) : (
             <Skeleton h={34} mt={4} w="80%" />
           )}
-          {p && trader && (
-            <Text size="xs" c="dimmed" mt={4}>
-              Leverage 1:{p.leverage}
+          {account && (
+            <Text size="xs" c="dimmed" mt={4} className="tp-figure">
+              Equity {formatBalance(account.equity)} USD · Leverage 1:{account.leverage}
             </Text>
           )}
         </div>
         {profile.isError && <ErrorState error={profile.error} onRetry={() => void profile.refetch()} />}
-        {trader && (
-          <Group grow>
-            <Button component={Link} to="/dashboard/deposit_options">
-              Deposit
-            </Button>
-            <Button component={Link} to="/dashboard/withdraw_options" variant="default">
-              Withdraw
-            </Button>
-          </Group>
+        {trader && current.isError && (
+          <Text size="sm" c="red">
+            The trading account could not be loaded.
+          </Text>
         )}
+        {trader &&
+          (account?.kind === 'demo' ? (
+            <Stack gap={6}>
+              <Text size="xs" c="dimmed">
+                A demo account trades virtual money: no deposits or withdrawals.
+              </Text>
+              <Button component={Link} to="/dashboard/accounts" variant="default">
+                Manage accounts
+              </Button>
+            </Stack>
+          ) : (
+            <DepositWithdrawButtons />
+          ))}
       </Stack>
     </Paper>
   );

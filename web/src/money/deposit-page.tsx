@@ -6,6 +6,7 @@ import { errorMessage } from '../api/client';
 import { useActivePaymentAccounts, useAddDeposit, useDeposits } from '../api/queries';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
+import { useLiveAccountChoice } from './live-account-field';
 import { AmountInput, amountError, useRequestForm } from './money-form';
 import { RecentRequests } from './request-lists';
 
@@ -17,8 +18,9 @@ export function DepositPage() {
   const [gateway, setGateway] = useState<string | null>(params.get('method'));
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
-  const [errors, setErrors] = useState<{ gateway?: string; account?: string; amount?: string }>({});
-  const form = useRequestForm([gateway, account, amount], useDeposits().data?.data);
+  const [errors, setErrors] = useState<{ tradingAccount?: string; gateway?: string; account?: string; amount?: string }>({});
+  const trading = useLiveAccountChoice();
+  const form = useRequestForm([trading.account?.id, gateway, account, amount], useDeposits().data?.data);
   const list = accounts.data?.data ?? [];
   const selected = list.find((a) => String(a.id) === gateway);
 
@@ -30,12 +32,13 @@ export function DepositPage() {
     event.preventDefault();
     form.clearMessage();
     const found = {
+      tradingAccount: trading.account ? undefined : 'Please choose the live account to deposit into.',
       gateway: gateway ? undefined : 'Please select a payment account.',
       account: account.trim() ? undefined : 'Please enter your account number.',
       amount: amountError(amount, 'deposit'),
     };
     setErrors(found);
-    if (found.gateway || found.account || found.amount) return;
+    if (found.tradingAccount || found.gateway || found.account || found.amount) return;
     add.mutate(
       { input: { depositAmount: amount, paymentAccount: account.trim(), payment_getways_id: Number(gateway) }, idempotencyKey: form.idempotencyKey() },
       form.outcome(() => {
@@ -53,6 +56,7 @@ export function DepositPage() {
           <Paper p="lg">
             <form onSubmit={submit} noValidate aria-label="Deposit request">
               <Stack gap="md">
+                {trading.field(errors.tradingAccount)}
                 <Select
                   label="Payment account"
                   placeholder={accounts.isPending ? 'Loading…' : 'Select a payment account'}

@@ -1,6 +1,6 @@
-import { Button, Grid, Group, Paper, Stack } from '@mantine/core';
-import { Link } from 'react-router';
+import { Grid, Paper, Stack } from '@mantine/core';
 import { PageHeader } from '../ui/page';
+import { DepositWithdrawButtons } from './money-buttons';
 import { RecentRequests } from './request-lists';
 import { AvailableFunds } from './withdraw-page';
 
@@ -12,14 +12,7 @@ export function FundsPage() {
       <Paper p="lg">
         <Stack gap="md">
           <AvailableFunds />
-          <Group grow>
-            <Button component={Link} to="/dashboard/deposit_options">
-              Deposit
-            </Button>
-            <Button component={Link} to="/dashboard/withdraw_options" variant="default">
-              Withdraw
-            </Button>
-          </Group>
+          <DepositWithdrawButtons />
         </Stack>
       </Paper>
       <Grid gap="lg">

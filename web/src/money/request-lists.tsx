@@ -12,6 +12,8 @@ import { toastSuccess } from '../ui/toast';
 interface Row {
   kind: 'deposit' | 'withdrawal';
   id: number;
+  /** The number of the trading account the money goes to or comes from. */
+  tradingAccount: number;
   method: string;
   account: string;
   amount: string;
@@ -27,8 +29,8 @@ function useRequests(kinds: Row['kind'][]) {
   const withdrawals = useWithdrawals();
   const queries = [kinds.includes('deposit') ? deposits : null, kinds.includes('withdrawal') ? withdrawals : null].filter((q) => q !== null);
   const rows: Row[] = [
-    ...(kinds.includes('deposit') ? (deposits.data?.data ?? []).map((d): Row => ({ kind: 'deposit', id: d.id, method: d.paymentGatewayName, account: d.paymentAccount, amount: d.depositAmount, time: d.timeStamp, status: d.status, decidedAt: d.decidedAt, rejectReason: d.rejectReason })) : []),
-    ...(kinds.includes('withdrawal') ? (withdrawals.data?.data ?? []).map((w): Row => ({ kind: 'withdrawal', id: w.id, method: 'Bank transfer', account: w.paymentAccount, amount: w.withdrawalsAmount, time: w.timeStamp, status: w.status, decidedAt: w.decidedAt, rejectReason: w.rejectReason })) : []),
+    ...(kinds.includes('deposit') ? (deposits.data?.data ?? []).map((d): Row => ({ kind: 'deposit', id: d.id, tradingAccount: d.accountNumber, method: d.paymentGatewayName, account: d.paymentAccount, amount: d.depositAmount, time: d.timeStamp, status: d.status, decidedAt: d.decidedAt, rejectReason: d.rejectReason })) : []),
+    ...(kinds.includes('withdrawal') ? (withdrawals.data?.data ?? []).map((w): Row => ({ kind: 'withdrawal', id: w.id, tradingAccount: w.accountNumber, method: 'Bank transfer', account: w.paymentAccount, amount: w.withdrawalsAmount, time: w.timeStamp, status: w.status, decidedAt: w.decidedAt, rejectReason: w.rejectReason })) : []),
   ].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.id - a.id));
   return {
     rows,
@@ -76,6 +78,12 @@ function useCancelDialog(): { open: (row: Row) => void; dialog: ReactNode } {
             </Text>
             <Text size="sm" fw={600} className="tp-figure">
               {formatUsd(row.amount)} USD
+            </Text>
+            <Text size="sm" c="dimmed">
+              Trading account
+            </Text>
+            <Text size="sm" className="tp-figure">
+              Live {row.tradingAccount}
             </Text>
             <Text size="sm" c="dimmed">
               Account
@@ -158,7 +166,15 @@ function CompactRequestsTable({ rows, label, onCancel }: { rows: Row[]; label: s
       <Table.Tbody>
         {rows.map((r) => (
           <Table.Tr key={`${r.kind}-${r.id}`} data-testid={`request-${r.kind}-${r.id}`}>
-            <Table.Td className="tp-figure">#{r.id}</Table.Td>
+            {/* The request, and under it the trading account it is for. */}
+            <Table.Td>
+              <Text size="sm" className="tp-figure">
+                #{r.id}
+              </Text>
+              <Text size="xs" c="dimmed" className="tp-figure" data-testid="request-trading-account" style={{ whiteSpace: 'nowrap' }}>
+                Acc. {r.tradingAccount}
+              </Text>
+            </Table.Td>
             <Table.Td className="tp-figure">{formatDate(r.time)}</Table.Td>
             <Table.Td className="tp-num" fw={600}>
               {formatUsd(r.amount)}
@@ -199,7 +215,7 @@ function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showK
           >
             <Group justify="space-between" gap="xs" wrap="nowrap">
               <Text size="xs" c="dimmed" className="tp-figure">
-                {formatDateTime(r.time)}
+                {formatDateTime(r.time)} · Live {r.tradingAccount}
               </Text>
               <CancelButton row={r} onCancel={onCancel} />
             </Group>
@@ -214,13 +230,14 @@ function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showK
     );
   }
   return (
-    <Table.ScrollContainer minWidth={620}>
+    <Table.ScrollContainer minWidth={720}>
       <Table fz="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>ID</Table.Th>
             {showKind && <Table.Th>Type</Table.Th>}
             <Table.Th>Time</Table.Th>
+            <Table.Th>Trading account</Table.Th>
             <Table.Th>Method</Table.Th>
             <Table.Th>Account</Table.Th>
             <Table.Th className="tp-num">Amount (USD)</Table.Th>
@@ -242,6 +259,9 @@ function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showK
                 </Table.Td>
               )}
               <Table.Td className="tp-figure">{formatDateTime(r.time)}</Table.Td>
+              <Table.Td className="tp-figure" data-testid="request-trading-account">
+                {r.tradingAccount}
+              </Table.Td>
               <Table.Td>{r.method}</Table.Td>
               <Table.Td className="tp-figure">{r.account}</Table.Td>
               <Table.Td className="tp-num" fw={600}>

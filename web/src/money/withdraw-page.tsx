@@ -5,6 +5,7 @@ import { useAddWithdrawal, useProfile, useWithdrawable, useWithdrawals } from '.
 import { formatBalance, formatUsd } from '../format/format';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
+import { useLiveAccountChoice } from './live-account-field';
 import { AmountInput, amountError, useRequestForm } from './money-form';
 import { RecentRequests } from './request-lists';
 
@@ -59,15 +60,16 @@ export function WithdrawPage() {
   const add = useAddWithdrawal();
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
-  const [errors, setErrors] = useState<{ account?: string; amount?: string }>({});
-  const form = useRequestForm([account, amount], useWithdrawals().data?.data);
+  const [errors, setErrors] = useState<{ tradingAccount?: string; account?: string; amount?: string }>({});
+  const trading = useLiveAccountChoice();
+  const form = useRequestForm([trading.account?.id, account, amount], useWithdrawals().data?.data);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     form.clearMessage();
-    const found = { account: account.trim() ? undefined : 'Please enter the account to receive the funds.', amount: amountError(amount, 'withdrawal') };
+    const found = { tradingAccount: trading.account ? undefined : 'Please choose the live account to withdraw from.', account: account.trim() ? undefined : 'Please enter the account to receive the funds.', amount: amountError(amount, 'withdrawal') };
     setErrors(found);
-    if (found.account || found.amount) return;
+    if (found.tradingAccount || found.account || found.amount) return;
     add.mutate(
       { input: { withdrawalsAmount: amount, paymentAccount: account.trim() }, idempotencyKey: form.idempotencyKey() },
       form.outcome(() => {
@@ -85,7 +87,8 @@ export function WithdrawPage() {
           <Paper p="lg">
             <form onSubmit={submit} noValidate aria-label="Withdrawal request">
               <Stack gap="md">
-                <AvailableFunds />
+                {trading.field(errors.tradingAccount)}
+                {!trading.onDemo && <AvailableFunds />}
                 <TextInput label="Account" description="The bank account (IBAN or number) to receive the funds." value={account} onChange={(e) => setAccount(e.currentTarget.value)} error={errors.account} size="md" maxLength={64} />
                 <AmountInput label="Amount" value={amount} onChange={setAmount} error={errors.amount} />
                 <Button type="submit" size="md" loading={add.isPending}>
