@@ -268,6 +268,11 @@ describe('trading accounts', () => {
     assert.equal(demoList.floatingProfit, '160.00');
     assertFailure(await desk.admin.get(`${calls.getOpenTrades.path}?accountKind=paper`), 400, "accountKind must be 'live' or 'demo'.");
 
+    // The trader's page lists every account's positions, each naming its account; its figures are the first live account's.
+    const page = (await desk.admin.get(`${calls.getTraderDetails.path}?traderId=${trader.id}`)).body;
+    assert.deepEqual(page.openTrades.map((p: { ticket: number; accountNumber: number; accountKind: string }) => [p.ticket, p.accountNumber, p.accountKind]), [[liveTicket, first!.number, 'live'], [demoTicket, demo.number, 'demo']]);
+    assert.deepEqual([page.account.balance, page.account.openPositions], ['1000.00', 1]);
+
     // Closed records: the same split, each row naming its account.
     await trader.client.post(calls.updateTrades.path, { ticket: liveTicket });
     const adminClose = await desk.admin.post(calls.editStatusTrades.path, { traders_id: trader.id, ticket: demoTicket });

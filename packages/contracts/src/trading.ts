@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountKindFilter } from './accounts';
+import { ACCOUNT_KINDS, accountKindFilter } from './accounts';
 import { idField, money, oneLine, timestamp } from './common';
 import { fromBeforeTo, fromBeforeToIssue, historyPaging } from './history-paging';
 
@@ -206,6 +206,9 @@ export const pendingOrdersResponse = z.object({
   nextCursor: z.string().nullable().optional(),
 });
 
+/** Which trading account holds a position or an order on the back office's trader page. */
+const heldBy = { accountNumber: z.number(), accountKind: z.enum(ACCOUNT_KINDS) };
+
 /** One trader's page in the back office (`getTraderDetails.php`). */
 export const traderDetailsQuery = z.object({
   traderId: z.coerce.number({ error: 'traderId must be an id.' }).int('traderId must be an id.').positive('traderId must be an id.').max(2_147_483_647, 'traderId must be an id.'),
@@ -230,10 +233,11 @@ export const traderDetailsResponse = z.object({
     createdAt: timestamp,
     lastSeen: timestamp.nullable(),
   }),
-  /** Ledger totals and, with open positions, the live account figures at the server's prices. */
+  /** Ledger totals and the first live account's figures at the server's prices (its positions and orders counted). */
   account: marginsResponse.omit({ status: true }).extend({ totalDeposite: money, totalWithdrawals: money, totalCredit: money, openPositions: z.number(), pendingOrders: z.number() }),
-  openTrades: z.array(openTrade),
-  pendingOrders: z.array(pendingOrder),
+  /** Every account's open positions and working orders (ours: each names its account), newest orders first. */
+  openTrades: z.array(openTrade.extend(heldBy)),
+  pendingOrders: z.array(pendingOrder.extend(heldBy)),
   /** The newest 50 entries of the trader's activity log. */
   activity: z.array(z.object({ id: z.number(), timeStamp: timestamp, activity: z.string(), details: z.string(), ip: z.string(), status: z.string() })),
 });

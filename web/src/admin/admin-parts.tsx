@@ -163,3 +163,6 @@ export function AccountKindChoice({ value, onChange }: { value: AccountKind; onC
     />
   );
 }
+
+/** "Live 12345678" / "Demo 12345678": the account holding a position or an order. */
+export const accountName = (held: { accountKind: 'live' | 'demo'; accountNumber: number }) => `${held.accountKind === 'demo' ? 'Demo' : 'Live'} ${held.accountNumber}`;

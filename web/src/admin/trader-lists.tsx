@@ -7,7 +7,7 @@ import { formatDateTime, formatPrice, formatUsd, formatVolume } from '../format/
 import { ActivityRecords } from '../ui/activity-list';
 import { EmptyState } from '../ui/page';
 import { RequestStatusBadge } from '../ui/status-badge';
-import { AmountAndStatus, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
+import { accountName, AmountAndStatus, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
 import { DateTimeText } from './list-page/cells';
 import { ListBody } from './list-page/list-body';
 import { TablePager } from './list-page/pagers';
@@ -60,7 +60,7 @@ export function OpenPositions({ details }: { details: TraderDetails }) {
         {details.openTrades.map((p) => {
           const { digits, now, profit } = live(p);
           return (
-            <RecordItem key={p.ticket} title={<TradeTitle symbol={p.symbol} side={<SideBadge side={p.type} />} volume={p.volume} id={p.ticket} />} subtitle={`Opened ${formatDateTime(p.timeStamp)}`} aside={<SignedUsd value={profit} />}>
+            <RecordItem key={p.ticket} title={<TradeTitle symbol={p.symbol} side={<SideBadge side={p.type} />} volume={p.volume} id={p.ticket} />} subtitle={`${accountName(p)} · opened ${formatDateTime(p.timeStamp)}`} aside={<SignedUsd value={profit} />}>
               <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
                 {formatPrice(p.orginalPrice, digits)} → {now === null ? '—' : formatPrice(now, digits)} · {levels(p.stopLoss, p.takeProfit, digits)}
               </Text>
@@ -73,10 +73,11 @@ export function OpenPositions({ details }: { details: TraderDetails }) {
   return (
     <RecordTable
       label="Open positions"
-      minWidth={880}
+      minWidth={980}
       head={
         <>
           <TradeLeadHeads />
+          <Table.Th>Account</Table.Th>
           <Table.Th className="tp-num">Open price</Table.Th>
           <Table.Th className="tp-num">SL / TP</Table.Th>
           <Table.Th className="tp-num">Current price</Table.Th>
@@ -90,6 +91,9 @@ export function OpenPositions({ details }: { details: TraderDetails }) {
         return (
           <Table.Tr key={p.ticket}>
             <TradeLeadCells id={p.ticket} symbol={p.symbol} side={p.type} volume={p.volume} />
+            <Table.Td className="tp-figure" style={{ whiteSpace: 'nowrap' }} data-testid={`position-account-${p.ticket}`}>
+              {accountName(p)}
+            </Table.Td>
             <Table.Td className="tp-num">{formatPrice(p.orginalPrice, digits)}</Table.Td>
             <Table.Td className="tp-num" c="dimmed">
               {p.stopLoss ? formatPrice(p.stopLoss, digits) : '—'} / {p.takeProfit ? formatPrice(p.takeProfit, digits) : '—'}

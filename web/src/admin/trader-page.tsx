@@ -164,8 +164,9 @@ function TraderView({ details }: { details: TraderDetails }) {
         <Tabs value={tab} onChange={(v) => setParams(v && v !== 'positions' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
           {/* On a phone the tabs wrap onto a second line rather than hide behind a sideways scroll. */}
           <Tabs.List ref={tabList} mb="md" style={phone ? undefined : { flexWrap: 'nowrap', overflowX: 'auto' }}>
-            <Tabs.Tab value="positions">Open positions ({a.openPositions})</Tabs.Tab>
-            <Tabs.Tab value="orders">Pending orders ({a.pendingOrders})</Tabs.Tab>
+            {/* Every account's, as the tabs list them (the figures above are the first live account's). */}
+            <Tabs.Tab value="positions">Open positions ({details.openTrades.length})</Tabs.Tab>
+            <Tabs.Tab value="orders">Pending orders ({details.pendingOrders.length})</Tabs.Tab>
             <Tabs.Tab value="closed">Closed trades</Tabs.Tab>
             <Tabs.Tab value="requests">Money requests</Tabs.Tab>
             {p.accountType === '0' && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}

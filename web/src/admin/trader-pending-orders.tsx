@@ -9,7 +9,7 @@ import { ORDER_TYPE_LABELS } from '../format/order-types';
 import { PendingOrderModal, type OrderModifier } from '../terminal/modify-order-modal';
 import { EmptyState } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
-import { negativeButton, RecordItem, RecordList, RecordTable, usePhone, useSymbolInfo } from './admin-parts';
+import { accountName, negativeButton, RecordItem, RecordList, RecordTable, usePhone, useSymbolInfo } from './admin-parts';
 import { DateTimeText } from './list-page/cells';
 import { useRowDialog } from './list-page/row-action';
 
@@ -112,7 +112,7 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
                   </Text>
                 </Group>
               }
-              subtitle={`Placed ${formatDateTime(o.timeStamp)}`}
+              subtitle={`${accountName(o)} · placed ${formatDateTime(o.timeStamp)}`}
               aside={
                 <Text size="sm" fw={700} className="tp-figure">
                   {priceText(o, digits)}
@@ -132,10 +132,11 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
     list = (
       <RecordTable
         label="Pending orders"
-        minWidth={900}
+        minWidth={1000}
         head={
           <>
             <Table.Th>Order</Table.Th>
+            <Table.Th>Account</Table.Th>
             <Table.Th>Symbol</Table.Th>
             <Table.Th>Type</Table.Th>
             <Table.Th className="tp-num">Volume</Table.Th>
@@ -153,6 +154,9 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
             <Table.Tr key={o.orderId}>
               <Table.Td className="tp-figure" c="dimmed">
                 #{o.orderId}
+              </Table.Td>
+              <Table.Td className="tp-figure" style={{ whiteSpace: 'nowrap' }}>
+                {accountName(o)}
               </Table.Td>
               <Table.Td fw={600}>{o.symbol}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }} fw={600} className={sideClass(o)}>

@@ -6,7 +6,7 @@ import { traderIsOnline, traderProfile, traderRow } from '../../../services/admi
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
 import { listActivity } from '../../../services/profile-service';
-import { primaryAccount } from '../../../services/trading-accounts';
+import { accountsOf } from '../../../services/trading-accounts';
 import type { Db, Tx } from '../../../storage/db';
 import { preparedShapes, type Param } from '../../../storage/prepared';
 import { accountStateOf, figureTexts } from '../../../trading/account-figures';
@@ -154,13 +154,17 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   // The back office's trader page: everything support needs about one user in one answer.
   registerCall(app, calls.getTraderDetails, async ({ query }) => {
     const user = await traderRow(ctx, query.traderId);
-    // The trader's first live account (the spec's one account); a person holding none shows nothing held.
-    const account = await primaryAccount(ctx.db, user.id);
+    // The figures are the trader's first live account's (the spec's one account); a person holding
+    // none shows nothing held. The positions and working orders are every account's, each named.
+    const accounts = await accountsOf(ctx.db, user.id);
+    const account = accounts.find((a) => a.kind === 'live');
+    const heldBy = new Map(accounts.map((a) => [a.id, { accountNumber: a.number, accountKind: a.kind }]));
+    const holder = (accountId: number) => heldBy.get(accountId) ?? { accountNumber: 0, accountKind: 'live' as const };
+    const positions = accounts.flatMap((a) => engine.positionsOf(a.id)).sort((x, y) => x.id - y.id);
     // The engine's own working orders, newest first (an account holds at most MAX_PENDING_ORDERS).
-    const orders = account ? engine.pendingOf(account.id).reverse() : [];
+    const orders = accounts.flatMap((a) => engine.pendingOf(a.id)).sort((x, y) => y.id - x.id);
     const activity = await listActivity(ctx, user.id, 50);
     const figures = figureTexts(account ? await engine.account(account.id) : accountStateOf(0, 0, ctx.config.defaultLeverage, []));
-    const positions = account ? engine.positionsOf(account.id) : [];
     const { profile, totals } = traderProfile(user, traderIsOnline(ctx, user, ctx.now()), ctx.config.defaultLeverage);
     return {
       status: 'success' as const,
@@ -170,11 +174,12 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
         totalDeposite: formatCents(totals.depositsCents),
         totalWithdrawals: formatCents(totals.withdrawalsCents),
         totalCredit: formatCents(totals.creditCents),
-        openPositions: positions.length,
-        pendingOrders: orders.length,
+        openPositions: account ? engine.positionsOf(account.id).length : 0,
+        pendingOrders: account ? engine.pendingOf(account.id).length : 0,
       },
-      openTrades: positions.map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol))),
-      pendingOrders: orders.map(heldOrderOf),
+      // Object.assign, not a spread: the spread copies each row by V8's slow path.
+      openTrades: positions.map((p) => Object.assign(openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol)), holder(p.accountId))),
+      pendingOrders: orders.map((o) => Object.assign(heldOrderOf(o), holder(o.accountId))),
       activity,
     };
   });
