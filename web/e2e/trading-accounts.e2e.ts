@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PositionsPanel } from './pages/positions-panel';
+import { OrderEntry } from './pages/terminal-page';
 import { SignInPage } from './pages/sign-in-page';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDeposit, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
 
@@ -278,5 +279,39 @@ describe('trading accounts in the browser', () => {
     await a.page.getByTestId('audit-account').filter({ hasText: `Live account ${second.number}` }).first().waitFor();
     await screenshots(a.page, 'audit-log-accounts');
     await a.context.close();
+  });
+
+  it('two tabs on two accounts: a switch in one never moves the other, whose order goes to the account it shows', async () => {
+    const trader = await fundedTrader('1000.00');
+    const demo = (await postJson(trader.client, '/platform/openAccount.php', { kind: 'demo' })).body.account as { id: number; number: number };
+    const [live] = await accounts(trader.client);
+    const { context, page: first } = await signIn(trader);
+    await first.waitForURL((u) => u.pathname === '/trading');
+    await first.getByTestId('account-number').filter({ hasText: String(live!.number) }).waitFor();
+
+    // A second tab of the same browser switches to the demo account.
+    const second = await context.newPage();
+    await second.goto('/trading');
+    await second.getByTestId('account-switcher').click();
+    await second.getByTestId(`account-option-${demo.number}`).click();
+    await second.getByTestId('account-switcher').getByTestId('demo-mark').waitFor();
+
+    // The first tab still shows, and trades on, the live account.
+    await first.bringToFront();
+    assert.equal(await first.getByTestId('account-switcher').getByTestId('demo-mark').count(), 0);
+    const entry = new OrderEntry(first);
+    await entry.openFromRow('EURUSD');
+    await entry.setVolume('0.1');
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const onLive = await trader.client.request('GET', '/platform/getTrades.php');
+    const onDemo = await trader.client.request('GET', '/platform/getTrades.php', { headers: { 'x-trading-account': String(demo.id) } });
+    assert.deepEqual([onLive.body.data.length, onDemo.body.data.length], [1, 0], 'the order went to the live account the first tab shows');
+    await first.waitForFunction((t) => document.querySelector(`[data-testid="position-${t}"]`), onLive.body.data[0].ticket as number);
+
+    // A reload of the first tab opens on the browser's latest choice: the demo account.
+    await first.reload();
+    await first.getByTestId('account-switcher').getByTestId('demo-mark').waitFor();
+    await context.close();
   });
 });
