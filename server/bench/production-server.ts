@@ -92,7 +92,7 @@ export async function seedTraders(databaseUrl: string, count: number, password: 
             .values(newUserRow({ email, passwordHash, firstName: 'Bench', lastName: `Trader ${i}`, phoneNo: '4915112345678', countryId: null, role: 'trader', reserved: false, now }))
             .returning('id')
             .executeTakeFirstOrThrow();
-          await openTradingAccount(trx, { userId: user.id, kind: 'live', leverage: 100, now });
+          await openTradingAccount(trx, { userId: user.id, kind: 'live', defaultLeverage: 100, now });
           const token = randomBytes(32).toString('base64url');
           await trx
             .insertInto('sessions')

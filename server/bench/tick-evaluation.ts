@@ -15,6 +15,7 @@ import type { PendingOrderType } from '../src/storage/schema-trading';
 import { arg, busyBetween, log, machine, machineCpu, mb, ms, num, pct, summarize, waitForQuietMachine, type Summary } from './bench-util';
 import { nameSortKey } from '../src/domain/sort-key';
 import { ACCOUNT_NUMBER_MIN } from '../src/domain/account-number';
+import { defaultAccountType } from '../src/services/account-types';
 
 /**
  * Tick evaluation benchmark (`npm run bench:ticks`, or `node --expose-gc --import tsx
@@ -190,11 +191,12 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
     }));
     await chunk(users, 500, (part) => trx.insertInto('users').values(part).execute());
     const userIds = (await trx.selectFrom('users').select('id').where('email', 'like', 'bench.trader.%').orderBy('id').execute()).map((r) => r.id);
-    // One live account each, numbered in order (the server draws numbers at random; any unique ones do here).
+    // One live account each, of the default live type, numbered in order (the server draws numbers at random; any unique ones do here).
+    const type = await defaultAccountType(trx, 'live');
     await chunk(userIds, 500, (part) =>
       trx
         .insertInto('trading_accounts')
-        .values(part.map((id) => ({ number: ACCOUNT_NUMBER_MIN + id, user_id: id, kind: 'live' as const, currency: 'USD', leverage: 100, balance_cents: BALANCE_CENTS, credit_cents: 0, state: 'active' as const, initial_balance_cents: null, created_at: now, updated_at: now })))
+        .values(part.map((id) => ({ number: ACCOUNT_NUMBER_MIN + id, user_id: id, kind: 'live' as const, currency: 'USD', leverage: 100, balance_cents: BALANCE_CENTS, credit_cents: 0, state: 'active' as const, initial_balance_cents: null, account_type_id: type.id, created_at: now, updated_at: now })))
         .execute(),
     );
     const holders = await trx.selectFrom('trading_accounts').select(['id', 'user_id']).where('user_id', 'in', userIds).orderBy('id').execute();

@@ -654,6 +654,7 @@ describe('admin back office', () => {
         '/dashboard/admin/exportAuditLog.php',
         '/dashboard/admin/exportClosedTrades.php',
         '/dashboard/admin/exportMoneyRequests.php',
+        '/dashboard/admin/getAccountTypes.php',
         '/dashboard/admin/getAuditLog.php',
         '/dashboard/admin/getBalanceOperations.php',
         '/dashboard/admin/getClosedTrades.php',
@@ -669,7 +670,9 @@ describe('admin back office', () => {
         '/dashboard/admin/getWithdrawalRisk.php',
         '/dashboard/admin/modifyTraderOrder.php',
         '/dashboard/admin/resetDemoAccount.php',
+        '/dashboard/admin/saveAccountType.php',
         '/dashboard/admin/setAccountState.php',
+        '/dashboard/admin/setAccountType.php',
       ]);
     });
 

@@ -99,6 +99,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     assert.ok(orderId > 0, JSON.stringify(placed.body));
     const traderAccount = (await liveAccountOf(t.ctx.db, trader.id)).id;
     const victimAccount = (await liveAccountOf(t.ctx.db, victim.id)).id;
+    const standardType = (await t.ctx.db.selectFrom('account_types').select('id').where('kind', '=', 'live').where('is_default', '=', 1).executeTakeFirstOrThrow()).id;
     validBodies = {
       login: () => ({ email: victim.email, password: victim.password }),
       registration: () => registrationBody(),
@@ -141,6 +142,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       transferFunds: () => ({ fromAccountId: traderAccount, toAccountId: victimAccount, amount: '1.00' }),
       setAccountState: () => ({ accountId: victimAccount, state: 'active' }),
       adminResetDemoAccount: () => ({ accountId: victimAccount }),
+      saveAccountType: () => ({ name: 'Bad input type', kind: 'live', leverage: 200, marginCallLevel: 120, stopOutLevel: 60, tradingMode: 'full', isDefault: false, state: 'active' }),
+      setAccountType: () => ({ accountId: victimAccount, typeId: standardType }),
     };
   });
   after(() => t.close());

@@ -122,6 +122,10 @@ describe('migration 0021: trading accounts', () => {
       for (const a of accounts) assert.ok(Number(a.number) >= ACCOUNT_NUMBER_MIN && Number(a.number) <= ACCOUNT_NUMBER_MAX && Number(a.number) !== a.id, `account ${a.id} has an eight-digit number of its own`);
       assert.equal(new Set(accounts.map((a) => a.number)).size, accounts.length);
       const accountOf = new Map(accounts.map((a) => [a.user_id, a.id]));
+      // Migration 0023: each account is of its kind's default type, which sets nothing of its own.
+      const standard = await db.selectFrom('account_types').selectAll().where('kind', '=', 'live').where('is_default', '=', 1).executeTakeFirstOrThrow();
+      assert.deepEqual([standard.name, standard.leverage, standard.margin_call_level, standard.stop_out_level, standard.trading_mode], ['Standard', null, null, null, 'full']);
+      assert.ok(accounts.every((a) => a.account_type_id === standard.id));
 
       for (const table of ['positions', 'orders', 'ledger_entries', 'money_requests', 'balance_operations'] as const) {
         const rows = (await sql<{ user_id: number; account_id: number | null }>`select user_id, account_id from ${sql.table(table)}`.execute(db)).rows;

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { formatCents } from '../src/domain/money';
 import { nameSortKey } from '../src/domain/sort-key';
 import { usersPage } from '../src/services/users-list';
+import { defaultAccountType } from '../src/services/account-types';
 import { openDatabase } from '../src/storage/db';
 import { migrateToLatest, migratorFor } from '../src/storage/migrate';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
@@ -59,7 +60,7 @@ describe('the users table, filtered, ordered and paged by the database', () => {
       // The live account the entries below are on (administrators here hold money too, so every user gets one).
       const account = await db
         .insertInto('trading_accounts')
-        .values({ number: 10_000_000 + user.id, user_id: user.id, kind: 'live', currency: 'USD', leverage: 100, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: null, created_at: now - i, updated_at: now })
+        .values({ number: 10_000_000 + user.id, user_id: user.id, kind: 'live', currency: 'USD', leverage: 100, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: null, account_type_id: (await defaultAccountType(db, 'live')).id, created_at: now - i, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       const withdrawal = -Math.floor(deposit / 3);

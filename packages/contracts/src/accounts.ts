@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, money, moneyAmountField, timestamp } from './common';
+import { idField, money, moneyAmountField, oneLine, timestamp } from './common';
 
 /**
  * Trading accounts (docs/api.md#trading-accounts): a trader holds one or more, live or demo, each
@@ -42,6 +42,9 @@ export const tradingAccount = z.object({
   initialBalance: money.nullable(),
   /** The account calls act on when they name none (the first live account). */
   primary: z.boolean(),
+  /** Its account type (docs/api.md#account-types): id and name. */
+  typeId: z.number(),
+  type: z.string(),
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -89,4 +92,62 @@ export const traderAccountsQuery = z.object({
 export const setAccountStateRequest = z.object({
   accountId: idField('Please choose an account.'),
   state: z.enum(ACCOUNT_STATES, { message: 'The state must be active, close-only or disabled.' }),
+});
+
+// ------------------------------------------------------------------ account types
+
+/**
+ * Account types (docs/api.md#account-types): what a broker sells. A type may set a leverage, the
+ * margin-call and stop-out levels (percent) and a trading mode; a value left null is the
+ * installation's. One default type per kind: new accounts of the kind get it.
+ */
+export const ACCOUNT_TRADING_MODES = ['full', 'close-only', 'disabled'] as const;
+export const ACCOUNT_TYPE_STATES = ['active', 'disabled'] as const;
+export const ACCOUNT_TYPE_NAME_MAX = 60;
+export const MAX_LEVERAGE = 1000;
+
+const nullableNumber = (message: string, check: (v: number) => boolean) =>
+  z.union([z.number({ error: message }), z.null()], { error: message }).refine((v) => v === null || (Number.isFinite(v) && check(v)), { message });
+
+export const accountTypeInput = z.object({
+  /** Absent: a new type. */
+  id: idField('That account type was not found.').optional(),
+  name: oneLine(z.string({ error: 'Please name the account type.' }).trim().min(2, 'The name must be 2 to 60 characters.').max(ACCOUNT_TYPE_NAME_MAX, 'The name must be 2 to 60 characters.'), 'The name'),
+  kind: z.enum(ACCOUNT_KINDS, { error: 'Please choose live or demo.' }),
+  leverage: nullableNumber(`The leverage must be a whole number from 1 to ${MAX_LEVERAGE}, or none (the installation's).`, (v) => Number.isInteger(v) && v >= 1 && v <= MAX_LEVERAGE),
+  marginCallLevel: nullableNumber('The margin-call level must be a percentage from 1 to 1000 with at most 2 decimals, or none.', (v) => v >= 1 && v <= 1000 && Math.round(v * 100) === v * 100),
+  stopOutLevel: nullableNumber('The stop-out level must be a percentage from 0 to 999 with at most 2 decimals, or none.', (v) => v >= 0 && v <= 999 && Math.round(v * 100) === v * 100),
+  tradingMode: z.enum(ACCOUNT_TRADING_MODES, { error: 'The trading mode must be full, close-only or disabled.' }),
+  isDefault: z.boolean({ error: 'isDefault must be true or false.' }),
+  state: z.enum(ACCOUNT_TYPE_STATES, { error: 'The state must be active or disabled.' }),
+});
+export type AccountTypeInput = z.infer<typeof accountTypeInput>;
+
+const terms = z.object({ leverage: z.number(), marginCallLevel: z.number(), stopOutLevel: z.number() });
+
+export const accountTypeRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.enum(ACCOUNT_KINDS),
+  /** As set on the type; null: the installation's (`installation` below). */
+  leverage: z.number().nullable(),
+  marginCallLevel: z.number().nullable(),
+  stopOutLevel: z.number().nullable(),
+  tradingMode: z.enum(ACCOUNT_TRADING_MODES),
+  isDefault: z.boolean(),
+  state: z.enum(ACCOUNT_TYPE_STATES),
+  /** What its accounts trade with: its own values, else the installation's. */
+  effective: terms,
+  /** How many accounts hold it. */
+  accounts: z.number(),
+  updatedAt: timestamp,
+});
+export type AccountTypeRow = z.infer<typeof accountTypeRow>;
+
+export const accountTypesResponse = z.object({ status: z.literal('success'), data: z.array(accountTypeRow), installation: terms });
+export const saveAccountTypeResponse = z.object({ status: z.literal('success'), message: z.string(), data: accountTypeRow });
+
+export const setAccountTypeRequest = z.object({
+  accountId: idField('Please choose an account.'),
+  typeId: idField('Please choose an account type.'),
 });

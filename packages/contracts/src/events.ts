@@ -123,7 +123,7 @@ export const accountChangedEvent = z.object({
   type: z.literal('account.changed'),
   userId: z.number(),
   accountId: z.number(),
-  change: z.enum(['opened', 'reset', 'state', 'transfer']),
+  change: z.enum(['opened', 'reset', 'state', 'transfer', 'type']),
 });
 
 export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);

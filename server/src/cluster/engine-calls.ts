@@ -11,8 +11,9 @@ import type { FastifyReply } from 'fastify';
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
  * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
  * answered from the engine's memory (open positions, account figures, working orders, the lists of
- * trading accounts, and the answers of opening an account or setting its state, which show its
- * figures), a demo account's reset (it closes positions), and the calls that
+ * trading accounts, and the answers of opening an account or setting its state or type, which
+ * show its figures; a type's move also checks the margin level at the new leverage, and a type's
+ * change reaches the margin sweep at once), a demo account's reset (it closes positions), and the calls that
  * value open positions to keep a withdrawal from taking what they need (a withdrawal request, its
  * approval, the trader's read of what is withdrawable, and a transfer between accounts): at the leader's prices, which a follower's relayed ones trail — by a relay's
  * turn, or by as long as Redis is away. Anywhere but on the engine leader they are forwarded to it.
@@ -41,6 +42,8 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.getTraderAccounts,
   calls.openAccount,
   calls.setAccountState,
+  calls.setAccountType,
+  calls.saveAccountType,
   calls.resetDemoAccount,
   calls.adminResetDemoAccount,
   calls.transferFunds,

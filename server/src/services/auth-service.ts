@@ -56,7 +56,7 @@ export async function register(ctx: ServiceContext, input: RegistrationRequest, 
         .returning('id')
         .executeTakeFirstOrThrow();
       // Sign-up opens the trader's first live account, as it opened the one account before.
-      await openTradingAccount(trx, { userId: row.id, kind: 'live', leverage: ctx.config.defaultLeverage, now });
+      await openTradingAccount(trx, { userId: row.id, kind: 'live', defaultLeverage: ctx.config.defaultLeverage, now });
       await recordActivity(trx, { userId: row.id, kind: 'signup', details: 'Account created', status: 'Success', ip: client.ip, at: now });
       if (accepted && accepted.length > 0) {
         await trx

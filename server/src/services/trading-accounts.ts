@@ -6,6 +6,7 @@ import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import { prepared, rowLimit, type Param } from '../storage/prepared';
 import type { AccountKind, AccountState, TradingAccountsTable } from '../storage/schema';
+import { defaultAccountType } from './account-types';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, type Actor, type ServiceContext } from './context';
@@ -31,10 +32,12 @@ export interface TradingAccount {
   state: AccountState;
   /** A demo account's virtual balance at opening; null for live. */
   initialBalanceCents: Cents | null;
+  /** Its account type (account-types.ts). */
+  typeId: number;
   createdAt: number;
 }
 
-const COLUMNS = ['id', 'number', 'user_id', 'kind', 'currency', 'leverage', 'balance_cents', 'credit_cents', 'state', 'initial_balance_cents', 'created_at'] as const;
+const COLUMNS = ['id', 'number', 'user_id', 'kind', 'currency', 'leverage', 'balance_cents', 'credit_cents', 'state', 'initial_balance_cents', 'account_type_id', 'created_at'] as const;
 type Row = Pick<Selectable<TradingAccountsTable>, (typeof COLUMNS)[number]>;
 
 const accountOfRow = (r: Row): TradingAccount => ({
@@ -48,6 +51,7 @@ const accountOfRow = (r: Row): TradingAccount => ({
   creditCents: Number(r.credit_cents),
   state: r.state,
   initialBalanceCents: r.initial_balance_cents === null ? null : Number(r.initial_balance_cents),
+  typeId: r.account_type_id,
   createdAt: Number(r.created_at),
 });
 
@@ -109,16 +113,20 @@ const NUMBER_DRAWS = 20;
 
 /**
  * Opens a trading account for `userId` in the caller's transaction: a fresh number, no money (a
- * demo account's virtual balance is posted to its ledger by the caller), active.
+ * demo account's virtual balance is posted to its ledger by the caller), active, of its kind's
+ * default type and at that type's leverage (`defaultLeverage`, the installation's, when the type
+ * sets none).
  */
-export async function openTradingAccount(trx: Tx, o: { userId: number; kind: AccountKind; leverage: number; initialBalanceCents?: Cents | null; now: number }): Promise<TradingAccount> {
+export async function openTradingAccount(trx: Tx, o: { userId: number; kind: AccountKind; defaultLeverage: number; initialBalanceCents?: Cents | null; now: number }): Promise<TradingAccount> {
+  const type = await defaultAccountType(trx, o.kind);
+  const leverage = type.leverage ?? o.defaultLeverage;
   for (let draw = 0; draw < NUMBER_DRAWS; draw += 1) {
     const number = drawAccountNumber(randomInt);
     const taken = await trx.selectFrom('trading_accounts').select('id').where('number', '=', number).executeTakeFirst();
     if (taken) continue;
     const row = await trx
       .insertInto('trading_accounts')
-      .values({ number, user_id: o.userId, kind: o.kind, currency: 'USD', leverage: o.leverage, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: o.initialBalanceCents ?? null, created_at: o.now, updated_at: o.now })
+      .values({ number, user_id: o.userId, kind: o.kind, currency: 'USD', leverage, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: o.initialBalanceCents ?? null, account_type_id: type.id, created_at: o.now, updated_at: o.now })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     return accountOfRow(row);
@@ -136,7 +144,7 @@ const countOfKind = prepared((db, param: Param<{ userId: number; kind: AccountKi
 /**
  * Opens another trading account for the trader: a live one (no money until a deposit or a transfer)
  * or a demo one, funded with its virtual balance by a `demo` ledger entry; up to the configured
- * number of each kind. Both at the default leverage. With an Idempotency-Key a retry opens nothing.
+ * number of each kind. Each of its kind's default type. With an Idempotency-Key a retry opens nothing.
  */
 export async function openAccount(ctx: ServiceContext, actor: Actor, kind: AccountKind, idempotencyKey: string | undefined): Promise<TradingAccount> {
   return runIdempotent(ctx, actor.userId, idempotencyKey, 'openAccount', { kind }, async (trx, emit) => {
@@ -147,7 +155,7 @@ export async function openAccount(ctx: ServiceContext, actor: Actor, kind: Accou
     if (held >= max) throw refuse.conflict(max === 0 ? 'Demo accounts are not offered here.' : `You already hold ${held} ${kind} account${held === 1 ? '' : 's'}, the most allowed.`);
     const now = ctx.now();
     const initial = kind === 'demo' ? ctx.config.demoInitialBalanceCents : null;
-    const account = await openTradingAccount(trx, { userId: actor.userId, kind, leverage: ctx.config.defaultLeverage, initialBalanceCents: initial, now });
+    const account = await openTradingAccount(trx, { userId: actor.userId, kind, defaultLeverage: ctx.config.defaultLeverage, initialBalanceCents: initial, now });
     let funded = account;
     if (initial !== null && initial > 0) {
       const posted = await postToLedger(trx, { accountId: account.id, userId: actor.userId, kind: 'demo', amountCents: initial, refType: 'demo_account', refId: `${account.id}:0`, memo: 'Virtual balance of a new demo account', at: now });

@@ -22,6 +22,7 @@ import { readIndexesMigration } from './migrations/0019-read-indexes';
 import { nameSortKeysMigration } from './migrations/0020-name-sort-keys';
 import { tradingAccountsMigration } from './migrations/0021-trading-accounts';
 import { auditAccountsMigration } from './migrations/0022-audit-accounts';
+import { accountTypesMigration } from './migrations/0023-account-types';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -58,6 +59,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0020-name-sort-keys': nameSortKeysMigration(handle.engine),
       '0021-trading-accounts': tradingAccountsMigration(handle.engine),
       '0022-audit-accounts': auditAccountsMigration(handle.engine),
+      '0023-account-types': accountTypesMigration(handle.engine),
     }),
   });
 }

@@ -28,6 +28,21 @@ export type AccountKind = 'live' | 'demo';
 export type AccountState = 'active' | 'close-only' | 'disabled';
 
 /** A trading account (docs/design.md#trading-accounts): its money and settings; its records name it. */
+/** What a broker sells (migration 0023): a null value is the installation's (docs/design.md#account-types). */
+export interface AccountTypesTable {
+  id: Generated<number>;
+  name: string;
+  kind: AccountKind;
+  leverage: number | null;
+  margin_call_level: number | null;
+  stop_out_level: number | null;
+  trading_mode: 'full' | 'close-only' | 'disabled';
+  is_default: number;
+  state: 'active' | 'disabled';
+  created_at: number;
+  updated_at: number;
+}
+
 export interface TradingAccountsTable {
   id: Generated<number>;
   /** The number people see (domain/account-number.ts); never the id. */
@@ -41,6 +56,8 @@ export interface TradingAccountsTable {
   state: AccountState;
   /** A demo account's virtual balance at opening (what a reset restores); null for live. */
   initial_balance_cents: number | null;
+  /** Its account type (account_types). */
+  account_type_id: number;
   created_at: number;
   updated_at: number;
 }
@@ -240,6 +257,7 @@ export interface PasswordResetsTable {
 
 export interface Database {
   users: UsersTable;
+  account_types: AccountTypesTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

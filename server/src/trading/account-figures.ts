@@ -8,7 +8,13 @@ import type { EngineState } from './engine-state';
 import type { AccountState, OpenPosition } from './types';
 import { Valuations } from './valuations';
 
-const accountRow = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('trading_accounts').select(['user_id', 'balance_cents', 'credit_cents', 'leverage']).where('id', '=', param('accountId')));
+const accountRow = prepared((db, param: Param<{ accountId: number }>) =>
+  db
+    .selectFrom('trading_accounts as a')
+    .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+    .select(['a.user_id', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 't.margin_call_level', 't.stop_out_level'])
+    .where('a.id', '=', param('accountId')),
+);
 const openPositionRows = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('positions').select(['symbol', 'side', 'volume', 'open_price', 'swap_cents']).where('account_id', '=', param('accountId')).where('status', '=', 'open'));
 
 /**
@@ -43,17 +49,21 @@ export class AccountFigures {
    * The account's figures now: its row read from the database (in `trx` when given) and its open
    * positions valued at the book's prices.
    */
-  async account(accountId: number, trx?: Tx): Promise<AccountState & { userId: number }> {
+  async account(accountId: number, trx?: Tx): Promise<AccountState & { userId: number; marginCallLevel: number; stopOutLevel: number }> {
     const before = trx ? undefined : this.state.holdings.get(accountId);
     const version = before?.version;
     const row = await accountRow.first(trx ?? this.state.ctx.db, { accountId });
     if (!row) throw new Error(`trading account ${accountId} not found`);
     const balanceCents = Number(row.balance_cents);
     const creditCents = Number(row.credit_cents);
+    // The levels are the account type's, else the installation's (docs/design.md#account-types).
+    const { trading } = this.state.ctx.config;
+    const marginCallLevel = row.margin_call_level === null ? trading.marginCallLevel : Number(row.margin_call_level);
+    const stopOutLevel = row.stop_out_level === null ? trading.stopOutLevel : Number(row.stop_out_level);
     // The margin sweep's screen reads the balance it was last given: refreshed here, unless a
     // balance event came in while this read was under way (see MarginMonitor.followBalances).
-    if (before && this.state.holdings.get(accountId) === before && before.version === version) before.account = { balanceCents, creditCents, leverage: row.leverage };
-    return { ...this.figures(accountId, balanceCents, creditCents, row.leverage), userId: row.user_id };
+    if (before && this.state.holdings.get(accountId) === before && before.version === version) before.account = { balanceCents, creditCents, leverage: row.leverage, marginCallLevel };
+    return { ...this.figures(accountId, balanceCents, creditCents, row.leverage), userId: row.user_id, marginCallLevel, stopOutLevel };
   }
 
   /** The figures of a trading account with this balance, credit and leverage and the positions it holds. */

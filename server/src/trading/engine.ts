@@ -290,6 +290,15 @@ export class TradingEngine {
     return this.parts.monitor.checkMargin(accountId);
   }
 
+  /**
+   * An account type changed: every holding account's cached leverage and margin-call level is read
+   * again now, and each is looked at by the next margin sweep against its type's levels.
+   */
+  async accountTypesChanged(): Promise<void> {
+    await this.parts.monitor.resyncAccounts();
+    for (const accountId of this.parts.state.holdings.keys()) this.parts.state.dirtyAccounts.add(accountId);
+  }
+
   /** Charges swap for every rollover since the last one applied, exactly once (see Rollovers.applyRollovers). */
   applyRollovers(now: number): Promise<number> {
     return this.parts.rollovers.applyRollovers(now);

@@ -61,14 +61,20 @@ export class MarginMonitor {
       // back at 0) has newer figures than this read, just like one whose version moved on.
       const seen = new Map(chunk.map((u) => [u, holdings.get(u)]));
       const versions = new Map(chunk.map((u) => [u, seen.get(u)?.version]));
-      const rows = await ctx.db.selectFrom('trading_accounts').select(['id', 'balance_cents', 'credit_cents', 'leverage']).where('id', 'in', chunk).execute();
+      const rows = await ctx.db
+        .selectFrom('trading_accounts as a')
+        .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+        .select(['a.id', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 't.margin_call_level'])
+        .where('a.id', 'in', chunk)
+        .execute();
       for (const r of rows) {
         const h = holdings.get(r.id);
         // Gone, or a balance event arrived during the read (it is newer than what was read).
         if (!h || h !== seen.get(r.id) || h.version !== versions.get(r.id)) continue;
         const cached = h.account;
-        if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage) continue;
-        h.account = { balanceCents: r.balance_cents, creditCents: r.credit_cents, leverage: r.leverage };
+        const marginCallLevel = r.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(r.margin_call_level);
+        if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage && cached.marginCallLevel === marginCallLevel) continue;
+        h.account = { balanceCents: r.balance_cents, creditCents: r.credit_cents, leverage: r.leverage, marginCallLevel };
         this.state.dirtyAccounts.add(r.id);
       }
     }
@@ -111,16 +117,16 @@ export class MarginMonitor {
           due.push(h);
         }
       }
-      const { marginCallLevel } = state.ctx.config.trading;
       const prices = new SweepPrices(state.instrumentOrNone, state.prices);
       const near: number[] = [];
       let screened = 0;
       for (const h of due) {
         if (h.positions.size === 0) continue;
         const screen = h.account ? screenAccount(h.account, h.positions.values(), prices) : null;
-        if (screen && clearlyAbove(screen, marginCallLevel)) {
+        // Each account against its own margin-call level (its type's).
+        if (screen && h.account && clearlyAbove(screen, h.account.marginCallLevel)) {
           // Not near the line; a margin call under way ends only once clearly above its release level.
-          if (clearlyAbove(screen, marginCallReleaseLevel(marginCallLevel))) state.marginCalled.delete(h.accountId);
+          if (clearlyAbove(screen, marginCallReleaseLevel(h.account.marginCallLevel))) state.marginCalled.delete(h.accountId);
         } else near.push(h.accountId);
         // Keep each stretch of the event loop short on a very large book.
         if (++screened % 500 === 0) await nextTurn();
@@ -141,9 +147,10 @@ export class MarginMonitor {
   checkMargin(accountId: number): Promise<void> {
     const { state } = this;
     return state.serialize(accountId, async () => {
-      const { marginCallLevel, stopOutLevel } = state.ctx.config.trading;
       for (;;) {
+        // The levels are the account's (its type's, else the installation's), read with its balance.
         const a = await this.accounts.account(accountId);
+        const { marginCallLevel, stopOutLevel } = a;
         if (a.margin.isZero()) {
           state.marginCalled.delete(accountId);
           this.stopOutBlocked.delete(accountId);

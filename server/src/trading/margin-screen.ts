@@ -17,6 +17,8 @@ export interface CachedAccount {
   balanceCents: Cents;
   creditCents: Cents;
   leverage: number;
+  /** The account's margin-call level (its type's, else the installation's). */
+  marginCallLevel: number;
 }
 
 export interface ScreenedPosition {
@@ -95,7 +97,7 @@ export type Screened =
   | { kind: 'unknown' };
 
 /** The approximate margin level of an account holding `positions`. */
-export function screenAccount(account: CachedAccount, positions: Iterable<ScreenedPosition>, prices: SweepPrices): Screened {
+export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'creditCents' | 'leverage'>, positions: Iterable<ScreenedPosition>, prices: SweepPrices): Screened {
   let floating = 0;
   let margin = 0;
   for (const p of positions) {

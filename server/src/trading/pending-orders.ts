@@ -7,7 +7,7 @@ import type { Actor } from '../services/context';
 import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import type { EngineState } from './engine-state';
-import { accountStateMessage, closeOnlyMessage, roundLevels, type Positions } from './positions';
+import { accountStateMessage, closeOnlyMessage, roundLevels, type Positions , tradingStateOf} from './positions';
 import { OrderIndex } from './trigger-index';
 import type { Inserted, PendingOrder } from './types';
 
@@ -120,9 +120,16 @@ export class PendingOrders {
         // Checked inside the account's turn (serialize), so orders sent at once cannot all pass it.
         const cap = this.state.ctx.config.maxPendingOrders;
         if ((this.byAccount.get(accountId)?.size ?? 0) >= cap) throw refuse.conflict(`You already have ${cap} pending orders, the most an account may hold. Cancel one before placing another.`);
-        const held = await trx.selectFrom('trading_accounts').select('state').where('id', '=', accountId).where('user_id', '=', actor.userId).executeTakeFirst();
+        const held = await trx
+          .selectFrom('trading_accounts as a')
+          .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+          .select(['a.state', 't.trading_mode'])
+          .where('a.id', '=', accountId)
+          .where('a.user_id', '=', actor.userId)
+          .executeTakeFirst();
         if (!held) throw refuse.notFound('The trading account was not found.');
-        if (held.state !== 'active') throw refuse.invalid(accountStateMessage(held.state));
+        const allowed = tradingStateOf(held.state, held.trading_mode);
+        if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx

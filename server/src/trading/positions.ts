@@ -27,6 +27,13 @@ export function roundLevels<T extends { stopLoss: number; takeProfit: number }>(
 export const accountStateMessage = (state: 'active' | 'close-only' | 'disabled') =>
   state === 'disabled' ? 'This trading account is disabled: it cannot trade. Please contact support.' : 'This trading account is close-only: you may close positions and cancel orders, nothing else.';
 
+/**
+ * What an account may do: the stricter of its own state and its type's trading mode
+ * (docs/design.md#account-types); 'active' when both allow everything.
+ */
+export const tradingStateOf = (state: 'active' | 'close-only' | 'disabled', mode: 'full' | 'close-only' | 'disabled'): 'active' | 'close-only' | 'disabled' =>
+  state === 'disabled' || mode === 'disabled' ? 'disabled' : state === 'close-only' || mode === 'close-only' ? 'close-only' : 'active';
+
 export const closeOnlyMessage = (i: Instrument) => `${i.symbol} is close-only: it was removed from the instrument catalogue. Open positions in it can still be closed.`;
 
 /**
@@ -93,9 +100,16 @@ export class Positions {
     const price = openPrice(order.side, quote);
     const now = ctx.now();
     await lockAccount(ctx, trx, accountId);
-    const user = await trx.selectFrom('trading_accounts').select(['balance_cents', 'credit_cents', 'leverage', 'state']).where('id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+    const user = await trx
+      .selectFrom('trading_accounts as a')
+      .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+      .select(['a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level'])
+      .where('a.id', '=', accountId)
+      .where('a.user_id', '=', userId)
+      .executeTakeFirst();
     if (!user) throw refuse.notFound('The trading account was not found.');
-    if (user.state !== 'active') throw refuse.invalid(accountStateMessage(user.state));
+    const allowed = tradingStateOf(user.state, user.trading_mode);
+    if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
     if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
@@ -114,7 +128,7 @@ export class Positions {
     emit({ type: 'position.opened', userId, accountId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
     return {
       position: { id: row.id, accountId, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
-      account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage },
+      account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage, marginCallLevel: user.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(user.margin_call_level) },
     };
   }
 

@@ -1,15 +1,17 @@
-import { calls, type TradingAccount as AccountRow } from '@tradeport/contracts';
+import { calls, type AccountTypeRow, type TradingAccount as AccountRow } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
+import { installationTerms, listAccountTypes, saveAccountType, setAccountType, termsOf, type AccountType, type InstallationTerms } from '../../../services/account-types';
 import { accountsOf, openAccount, setAccountState, tradingAccount, transferFunds, type TradingAccount } from '../../../services/trading-accounts';
+import type { Db } from '../../../storage/db';
 import { figureTexts } from '../../../trading/account-figures';
 import type { TradingEngine } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 
 /** An account as the API shows it: its row with its figures now, at the engine's prices. */
-function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean): AccountRow {
+function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean, typeNames: ReadonlyMap<number, string>): AccountRow {
   const f = figureTexts(engine.figures(a.id, a.balanceCents, a.creditCents, a.leverage));
   return {
     id: a.id,
@@ -29,9 +31,33 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     pendingOrders: engine.pendingOf(a.id).length,
     initialBalance: a.initialBalanceCents === null ? null : formatCents(a.initialBalanceCents),
     primary,
+    typeId: a.typeId,
+    type: typeNames.get(a.typeId) ?? '',
     createdAt: isoTime(a.createdAt),
   };
 }
+
+/** Every account type's name, by id (a handful of rows). */
+const typeNamesOf = async (db: Db): Promise<Map<number, string>> => new Map((await db.selectFrom('account_types').select(['id', 'name']).execute()).map((t) => [t.id, t.name]));
+
+/** An account type as the API shows it: its own values and what its accounts trade with. */
+const typeAnswer = (t: AccountType & { accounts: number }, installation: InstallationTerms): AccountTypeRow => {
+  const terms = termsOf(t, installation);
+  return {
+    id: t.id,
+    name: t.name,
+    kind: t.kind,
+    leverage: t.leverage,
+    marginCallLevel: t.marginCallLevel,
+    stopOutLevel: t.stopOutLevel,
+    tradingMode: t.tradingMode,
+    isDefault: t.isDefault,
+    state: t.state,
+    effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
+    accounts: t.accounts,
+    updatedAt: isoTime(t.updatedAt),
+  };
+};
 
 /**
  * Trading accounts (docs/api.md#trading-accounts): a trader's own — list, open, reset a demo one,
@@ -46,9 +72,10 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   const listOf = async (userId: number) => {
     const accounts = await accountsOf(ctx.db, userId);
     const primary = accounts.find((a) => a.kind === 'live')?.id;
+    const typeNames = await typeNamesOf(ctx.db);
     return {
       status: 'success' as const,
-      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary)),
+      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary, typeNames)),
       maxLive: ctx.config.maxLiveAccounts,
       maxDemo: ctx.config.maxDemoAccounts,
       demoInitialBalance: formatCents(ctx.config.demoInitialBalanceCents),
@@ -59,7 +86,7 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
     const a = await tradingAccount(ctx.db, accountId);
     if (!a) throw refuse.notFound('That trading account was not found.');
     const primary = (await accountsOf(ctx.db, a.userId)).find((x) => x.kind === 'live')?.id === a.id;
-    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary) };
+    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary, await typeNamesOf(ctx.db)) };
   };
   const name = (a: { kind: string; number: number }) => `${a.kind === 'live' ? 'Live' : 'Demo'} account ${a.number}`;
 
@@ -86,6 +113,36 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   registerCall(app, calls.setAccountState, async ({ body, actor }) => {
     const a = await setAccountState(ctx, actor, body.accountId, body.state);
     return answerFor(a.id, `${name(a)} is ${body.state} now.`);
+  });
+
+  const installation = installationTerms(ctx.config);
+  registerCall(app, calls.getAccountTypes, async () => ({
+    status: 'success' as const,
+    data: (await listAccountTypes(ctx.db)).map((t) => typeAnswer(t, installation)),
+    installation: { leverage: installation.defaultLeverage, marginCallLevel: installation.marginCallLevel, stopOutLevel: installation.stopOutLevel },
+  }));
+
+  registerCall(app, calls.saveAccountType, async ({ body, actor }) => {
+    const saved = await saveAccountType(ctx, actor, body);
+    // Runs on the engine leader (an engine call): the sweep screens each account against its
+    // type's margin-call level, re-read here at once rather than at the next resync.
+    await engine.accountTypesChanged();
+    const row = (await listAccountTypes(ctx.db)).find((t) => t.id === saved.id);
+    if (!row) throw refuse.notFound('That account type was not found.');
+    return { status: 'success' as const, message: `Account type "${saved.name}" ${body.id === undefined ? 'created' : 'saved'}.`, data: typeAnswer(row, installation) };
+  });
+
+  // Runs on the engine leader (an engine call): the margin level at the new leverage is its
+  // engine's, and the account is checked against its new levels at once.
+  registerCall(app, calls.setAccountType, async ({ body, actor }) => {
+    const moved = await setAccountType(ctx, actor, body.accountId, body.typeId, async (trx, accountId, leverage) => {
+      const a = await engine.account(accountId, trx);
+      const at = engine.figures(accountId, a.balanceCents, a.creditCents, leverage);
+      return { marginCents: Math.round(at.margin.toNumber() * 100), marginLevel: at.marginLevel.toNumber() };
+    });
+    ctx.bus.publish({ type: 'account.changed', userId: moved.userId, accountId: body.accountId, change: 'type' });
+    await engine.checkMargin(body.accountId);
+    return answerFor(body.accountId, `Account ${moved.number} is of type "${moved.type.name}" now (leverage 1:${moved.leverage}).`);
   });
 
   registerCall(app, calls.adminResetDemoAccount, async ({ body, actor }) => {

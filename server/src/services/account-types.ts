@@ -1,0 +1,211 @@
+import type { AccountKind, AccountTypeInput } from '@tradeport/contracts';
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db, Tx } from '../storage/db';
+import { prepared, type Param } from '../storage/prepared';
+import type { AccountTypesTable } from '../storage/schema';
+import { recordAudit } from './audit';
+import type { Actor, ServiceContext } from './context';
+import { refuse } from './errors';
+import { lockAccount } from './ledger';
+
+/**
+ * Account types (docs/design.md#account-types): what a broker sells. A type may set a leverage for
+ * the accounts it is given, margin-call and stop-out levels and a trading mode; **a value it leaves
+ * unset is the installation's** (`DEFAULT_LEVERAGE`, `MARGIN_CALL_LEVEL`, `STOP_OUT_LEVEL`) — the one
+ * inheritance rule. Each kind (live, demo) has one default type, which new accounts of the kind get.
+ */
+
+export type TradingMode = AccountTypesTable['trading_mode'];
+
+export interface AccountType {
+  id: number;
+  name: string;
+  kind: AccountKind;
+  /** As set on the type; null: the installation's. */
+  leverage: number | null;
+  marginCallLevel: number | null;
+  stopOutLevel: number | null;
+  tradingMode: TradingMode;
+  isDefault: boolean;
+  state: 'active' | 'disabled';
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The values an account of a type trades with: the type's, else the installation's. */
+export interface AccountTerms {
+  leverage: number;
+  marginCallLevel: number;
+  stopOutLevel: number;
+  tradingMode: TradingMode;
+}
+
+/** What the installation sets, which a type's unset values fall back to. */
+export interface InstallationTerms {
+  defaultLeverage: number;
+  marginCallLevel: number;
+  stopOutLevel: number;
+}
+
+export const installationTerms = (config: { defaultLeverage: number; trading: { marginCallLevel: number; stopOutLevel: number } }): InstallationTerms => ({
+  defaultLeverage: config.defaultLeverage,
+  marginCallLevel: config.trading.marginCallLevel,
+  stopOutLevel: config.trading.stopOutLevel,
+});
+
+/** The inheritance rule: each value the type sets, else the installation's. */
+export function termsOf(t: Pick<AccountType, 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode'>, installation: InstallationTerms): AccountTerms {
+  return {
+    leverage: t.leverage ?? installation.defaultLeverage,
+    marginCallLevel: t.marginCallLevel ?? installation.marginCallLevel,
+    stopOutLevel: t.stopOutLevel ?? installation.stopOutLevel,
+    tradingMode: t.tradingMode,
+  };
+}
+
+const COLUMNS = ['id', 'name', 'kind', 'leverage', 'margin_call_level', 'stop_out_level', 'trading_mode', 'is_default', 'state', 'created_at', 'updated_at'] as const;
+type Row = Pick<Selectable<AccountTypesTable>, (typeof COLUMNS)[number]>;
+const level = (v: number | string | null) => (v === null ? null : Number(v));
+const typeOfRow = (r: Row): AccountType => ({
+  id: r.id,
+  name: r.name,
+  kind: r.kind,
+  leverage: r.leverage,
+  marginCallLevel: level(r.margin_call_level),
+  stopOutLevel: level(r.stop_out_level),
+  tradingMode: r.trading_mode,
+  isDefault: Number(r.is_default) === 1,
+  state: r.state,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const defaultOfKind = prepared((db, param: Param<{ kind: AccountKind }>) => db.selectFrom('account_types').select(COLUMNS).where('kind', '=', param('kind')).where('is_default', '=', 1));
+const byId = prepared((db, param: Param<{ id: number }>) => db.selectFrom('account_types').select(COLUMNS).where('id', '=', param('id')));
+
+/** The default type of a kind: the one new accounts of the kind get (there is always one). */
+export async function defaultAccountType(db: Db | Tx, kind: AccountKind): Promise<AccountType> {
+  const row = await defaultOfKind.first(db, { kind });
+  if (!row) throw new Error(`no default ${kind} account type`);
+  return typeOfRow(row);
+}
+
+export async function accountType(db: Db | Tx, id: number): Promise<AccountType | undefined> {
+  const row = await byId.first(db, { id });
+  return row ? typeOfRow(row) : undefined;
+}
+
+/** Every type, defaults first, then by name, with how many accounts hold each. */
+export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { accounts: number })[]> {
+  const rows = await db
+    .selectFrom('account_types as t')
+    .select(COLUMNS.map((c) => `t.${c}` as const))
+    .select((eb) => eb.selectFrom('trading_accounts as a').select(sql<number>`count(*)`.as('n')).whereRef('a.account_type_id', '=', 't.id').as('accounts'))
+    .orderBy('t.kind', 'asc')
+    .orderBy('t.is_default', 'desc')
+    .orderBy('t.name', 'asc')
+    .execute();
+  return rows.map((r) => Object.assign(typeOfRow(r), { accounts: Number(r.accounts) }));
+}
+
+/** A type's values as the audit log records them. */
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'isDefault' | 'state'>) => ({
+  name: t.name,
+  kind: t.kind,
+  leverage: t.leverage,
+  marginCallLevel: t.marginCallLevel,
+  stopOutLevel: t.stopOutLevel,
+  tradingMode: t.tradingMode,
+  isDefault: t.isDefault,
+  state: t.state,
+});
+
+/**
+ * Creates a type (no `id`) or changes one, audited with before and after. The levels it ends up
+ * with (its own or the installation's) must keep the stop-out below the margin call. A default type
+ * stays active and takes the default from the kind's previous one; the default cannot be given up
+ * except by making another type the default; a type held by accounts keeps its kind.
+ */
+export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: AccountTypeInput): Promise<AccountType> {
+  const installation = installationTerms(ctx.config);
+  const terms = termsOf({ leverage: input.leverage, marginCallLevel: input.marginCallLevel, stopOutLevel: input.stopOutLevel, tradingMode: input.tradingMode }, installation);
+  if (terms.stopOutLevel >= terms.marginCallLevel) throw refuse.invalid(`The stop-out level (${terms.stopOutLevel}%) must be below the margin-call level (${terms.marginCallLevel}%).`);
+  if (input.isDefault && input.state !== 'active') throw refuse.invalid('The default type must be active.');
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    // One change of types at a time (PostgreSQL): the default of a kind moves in one step.
+    if (ctx.engine === 'postgres') await sql`lock table account_types in share row exclusive mode`.execute(trx);
+    const clash = await trx.selectFrom('account_types').select('id').where(sql<string>`lower(name)`, '=', input.name.toLowerCase()).executeTakeFirst();
+    if (clash && clash.id !== input.id) throw refuse.conflict(`An account type named "${input.name}" exists already.`);
+    const before = input.id === undefined ? undefined : await accountType(trx, input.id);
+    if (input.id !== undefined && !before) throw refuse.notFound('That account type was not found.');
+    if (before) {
+      if (before.kind !== input.kind) {
+        const held = await trx.selectFrom('trading_accounts').select('id').where('account_type_id', '=', before.id).executeTakeFirst();
+        if (held) throw refuse.invalid(`"${before.name}" is held by ${before.kind} accounts: its kind cannot change.`);
+      }
+      if (before.isDefault && (!input.isDefault || before.kind !== input.kind)) throw refuse.invalid(`"${before.name}" is the default ${before.kind} type: make another type the default first.`);
+    }
+    if (input.isDefault) await trx.updateTable('account_types').set({ is_default: 0, updated_at: now }).where('kind', '=', input.kind).where('is_default', '=', 1).where('id', '!=', input.id ?? 0).execute();
+    const values = {
+      name: input.name,
+      kind: input.kind,
+      leverage: input.leverage,
+      margin_call_level: input.marginCallLevel,
+      stop_out_level: input.stopOutLevel,
+      trading_mode: input.tradingMode,
+      is_default: input.isDefault ? 1 : 0,
+      state: input.state,
+      updated_at: now,
+    };
+    const row = before
+      ? await trx.updateTable('account_types').set(values).where('id', '=', before.id).returning(COLUMNS).executeTakeFirstOrThrow()
+      : await trx.insertInto('account_types').values({ ...values, created_at: now }).returning(COLUMNS).executeTakeFirstOrThrow();
+    const saved = typeOfRow(row);
+    await recordAudit(trx, { actorId: actor.userId, action: before ? 'account_type.edit' : 'account_type.add', targetType: 'account_type', targetId: saved.id, subjectUserId: null, subjectAccountId: null, before: before ? audited(before) : null, after: audited(saved), ip: actor.ip, at: now });
+    return saved;
+  });
+}
+
+/** What moving an account to another type needs of the engine: the account's margin level at a leverage. */
+export type MarginLevelAt = (trx: Tx, accountId: number, leverage: number) => Promise<{ marginCents: number; marginLevel: number }>;
+
+/**
+ * Moves an account to another type of its kind, audited: its leverage becomes the type's, its
+ * levels and trading mode the type's at once. Refused when, with positions open, the margin level
+ * at the new leverage would be at or below the new type's stop-out level (the reason says by how
+ * much), or when the type is disabled.
+ */
+export async function setAccountType(ctx: ServiceContext, actor: Actor, accountId: number, typeId: number, marginLevelAt: MarginLevelAt) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const account = await trx.selectFrom('trading_accounts').select(['id', 'number', 'user_id', 'kind', 'leverage', 'account_type_id']).where('id', '=', accountId).executeTakeFirst();
+    if (!account) throw refuse.notFound('That trading account was not found.');
+    const type = await accountType(trx, typeId);
+    if (!type) throw refuse.notFound('That account type was not found.');
+    if (type.kind !== account.kind) throw refuse.invalid(`"${type.name}" is a ${type.kind} type; account ${account.number} is ${account.kind}.`);
+    if (type.state !== 'active') throw refuse.invalid(`"${type.name}" is disabled: no account can be moved to it.`);
+    const previous = await accountType(trx, account.account_type_id);
+    const terms = termsOf(type, installationTerms(ctx.config));
+    const at = await marginLevelAt(trx, accountId, terms.leverage);
+    if (at.marginCents > 0 && at.marginLevel <= terms.stopOutLevel) {
+      throw refuse.invalid(`Account ${account.number} cannot move to "${type.name}": at 1:${terms.leverage} its margin level would be ${at.marginLevel.toFixed(2)}%, at or below the type's stop-out level of ${terms.stopOutLevel}%.`);
+    }
+    const now = ctx.now();
+    await trx.updateTable('trading_accounts').set({ account_type_id: type.id, leverage: terms.leverage, updated_at: now }).where('id', '=', accountId).execute();
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: 'account.type',
+      targetType: 'trading_account',
+      targetId: accountId,
+      subjectUserId: account.user_id,
+      subjectAccountId: accountId,
+      before: { type: previous?.name ?? null, leverage: account.leverage },
+      after: { type: type.name, leverage: terms.leverage },
+      ip: actor.ip,
+      at: now,
+    });
+    return { userId: account.user_id, number: Number(account.number), type, leverage: terms.leverage };
+  });
+}
