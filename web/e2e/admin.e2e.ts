@@ -393,8 +393,8 @@ describe('the back office', () => {
     assert.ok(!joined.includes('User #'), `no bare user numbers:\n${joined}`);
     assert.ok(entries.some((e) => /^Changed password · Eleanor Voss \S+@\S+$/.test(e)), `the password change names Eleanor Voss and her email:\n${joined}`);
     assert.equal(entries.filter((e) => /^Changed account status · Dmitri Abernathy \S+@\S+$/.test(e)).length, 2);
-    assert.ok(entries.some((e) => /^Closed position · Ticket #\d+ Gustavo Nakamura-Ferreira \S+@\S+$/.test(e)), `the closed position names its owner:\n${joined}`);
-    assert.ok(entries.some((e) => /^Approved deposit · Deposit request #\d+ Bruno Castellanos \S+@\S+$/.test(e)), `the deposit names its trader:\n${joined}`);
+    assert.ok(entries.some((e) => /^Closed position · Ticket #\d+ Gustavo Nakamura-Ferreira \S+@\S+ Live account \d{8}$/.test(e)), `the closed position names its owner:\n${joined}`);
+    assert.ok(entries.some((e) => /^Approved deposit · Deposit request #\d+ Bruno Castellanos \S+@\S+ Live account \d{8}$/.test(e)), `the deposit names its trader:\n${joined}`);
     // Each name links to the user's page.
     const links = await audit.table().getByRole('link').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
     assert.ok(links.length > 0 && links.every(([text, href]) => /^\/dashboard\/users\/\d+$/.test(href ?? '') && !/^User #/.test(text ?? '')), JSON.stringify(links));

@@ -107,17 +107,18 @@ describe('the back office lists', () => {
     assert.match(file.fileName, new RegExp(`^tradeport-closed-trades-trader-${zoe.id}-start-to-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     assert.ok(file.text.startsWith('\uFEFF'), 'a byte-order mark, so spreadsheets read UTF-8');
     const [header, ...rows] = file.rows;
-    assert.equal(header?.join(','), 'Ticket,Trader ID,First name,Last name,Email,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap (USD),Profit (USD),Close reason,Closed by,Comment');
+    assert.equal(header?.join(','), 'Ticket,Trader ID,First name,Last name,Email,Trading account,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap (USD),Profit (USD),Close reason,Closed by,Comment');
     assert.equal(rows.length, 15, 'every row of the filter, beyond the 10 on screen');
     assert.ok(rows.every((r) => r[1] === String(zoe.id) && r[3] === 'Ångström-Castellanos'), 'only Zoë’s, her name intact');
-    assert.ok(rows.every((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(r[12] ?? '')), 'close times a spreadsheet reads');
+    assert.ok(rows.every((r) => /^\d{8}$/.test(r[5] ?? '')), 'each names its trading account');
+    assert.ok(rows.every((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(r[13] ?? '')), 'close times a spreadsheet reads');
     await page.getByText(/exported to tradeport-closed-trades/).waitFor();
 
     // The symbol filter narrows the file too.
     await choose(page, 'Symbol', 'GBP', 'GBPUSD');
     await page.getByText('1 closed trade', { exact: true }).waitFor();
     const gbp = await exportCsv(page);
-    assert.deepEqual(gbp.rows.slice(1).map((r) => r[5]), ['GBPUSD']);
+    assert.deepEqual(gbp.rows.slice(1).map((r) => r[6]), ['GBPUSD']);
   });
 
   it('the request history exports its filters; a formula in a name stays text', async () => {
@@ -129,7 +130,8 @@ describe('the back office lists', () => {
     assert.match(file.fileName, /^tradeport-deposit-requests-start-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const [header, ...rows] = file.rows;
     assert.equal(header?.[0], 'Request');
-    assert.equal(header?.[11], 'Requested (UTC)');
+    assert.equal(header?.[6], 'Trading account');
+    assert.equal(header?.[12], 'Requested (UTC)');
     assert.deepEqual(rows.map((r) => r[4]).sort(), ["'=HYPERLINK(\"x\")", 'Ångström-Castellanos'].sort(), 'the formula is prefixed, so it opens as text');
     await page.getByRole('textbox', { name: 'Search' }).fill('zo');
     await page.getByText('1 request', { exact: true }).waitFor();
@@ -226,7 +228,7 @@ describe('the back office lists', () => {
     await choose(page, 'Action', 'pending', 'Cancelled pending order');
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 1);
     const [cancelled] = await audit.entries();
-    assert.match(cancelled ?? '', /^Cancelled pending order · Pending order #\d+ Zoë Ångström-Castellanos \S+@\S+$/);
+    assert.match(cancelled ?? '', /^Cancelled pending order · Pending order #\d+ Zoë Ångström-Castellanos \S+@\S+ Live account \d{8}$/);
     await page.getByRole('button', { name: 'Clear filters' }).click();
 
     await choose(page, 'About user', 'Zoë', /Zoë Ångström-Castellanos/);
@@ -238,9 +240,10 @@ describe('the back office lists', () => {
     const file = await exportCsv(page);
     assert.match(file.fileName, new RegExp(`^tradeport-audit-log-trader-${zoe.id}-start-to-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const [header, ...rows] = file.rows;
-    assert.equal(header?.join(','), 'Entry,Time (UTC),Actor,Actor ID,Action,Target type,Target ID,Trader ID,Trader name,Trader email,Before,After,IP');
+    assert.equal(header?.join(','), 'Entry,Time (UTC),Actor,Actor ID,Action,Target type,Target ID,Trader ID,Trader name,Trader email,Trading account,Before,After,IP');
     assert.deepEqual(rows.map((r) => r[4]), ['order.cancel', 'order.modify', 'deposit.approve']);
-    assert.deepEqual(JSON.parse(rows[1]?.[11] ?? '{}').price, 1.0965);
+    assert.ok(rows.every((r) => /^\d{8}$/.test(r[10] ?? '')), 'each names the trading account it was about');
+    assert.deepEqual(JSON.parse(rows[1]?.[12] ?? '{}').price, 1.0965);
 
     // Who did it, and a day with nothing.
     await choose(page, 'Done by', 'admin', /admin@tradeport\.test/);

@@ -110,7 +110,10 @@ describe('the back office money tools', () => {
     await detail.tab('Balance operations');
     const table = page.getByRole('table', { name: 'Balance operations' });
     await table.getByText('Welcome bonus').waitFor();
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 5).map((td) => td.textContent?.trim())));
+    const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 6).map((td) => td.textContent?.trim() ?? '')));
+    // Each names the trading account it changed (the trader's one live account).
+    assert.ok(cells.every((r) => /^\d{8}$/.test(r[1] ?? '')), JSON.stringify(cells));
+    const rows = cells.map((r) => [r[0], ...r.slice(2)]);
     assert.deepEqual(rows, [
       ['Credit', '+1,000.00', '1,000.00', 'Welcome bonus'],
       ['Adjustment', '+250.50', '1,750.50', 'Refund of the bank fee on deposit #1'],
@@ -121,8 +124,8 @@ describe('the back office money tools', () => {
     const audit = new AdminAuditLogPage(page);
     await audit.goto();
     const entries = (await audit.entries()).join('\n');
-    assert.match(entries, /^Changed credit · Ingrid Solberg-Achterberg \S+@\S+$/m);
-    assert.match(entries, /^Adjusted balance · Ingrid Solberg-Achterberg \S+@\S+$/m);
+    assert.match(entries, /^Changed credit · Ingrid Solberg-Achterberg \S+@\S+ Live account \d{8}$/m);
+    assert.match(entries, /^Adjusted balance · Ingrid Solberg-Achterberg \S+@\S+ Live account \d{8}$/m);
     await audit.table().getByText('Reason: Welcome bonus').waitFor();
 
     // The trader: Credit beside the balance in the terminal, the reasons in the activity, and a

@@ -237,6 +237,7 @@ describe('trading accounts in the browser', () => {
     await screenshots(page, 'deposit-live-account');
     await page.goto('/dashboard/deposit_requests');
     await page.getByTestId(`request-deposit-${filed.id}`).getByTestId('request-trading-account').filter({ hasText: String(second.number) }).waitFor();
+    await screenshots(page, 'deposit-requests-accounts');
     await context.close();
 
     // The back office: the queue names the account; open trades show live and demo apart; the log names the account.

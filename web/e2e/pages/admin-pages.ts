@@ -68,7 +68,8 @@ export class AdminRequestsPage extends AdminScreen {
     super(page);
   }
   readonly pending = () => this.page.getByRole('table', { name: `Pending ${this.kind} requests` });
-  readonly row = (id: number) => this.pending().getByRole('row').filter({ has: this.page.getByRole('cell', { name: `#${id}`, exact: true }) });
+  // The request's cell holds its number and, under it, its trading account.
+  readonly row = (id: number) => this.pending().getByRole('row').filter({ has: this.page.getByText(`#${id}`, { exact: true }) });
 
   async goto(): Promise<void> {
     await this.page.goto(`/dashboard/requests/${this.kind === 'deposit' ? 'user_deposit_requests' : 'user_withdraw_requests'}`);
@@ -115,7 +116,7 @@ export class AdminRequestsPage extends AdminScreen {
   }
 
   allRow(id: number): Locator {
-    return this.page.getByRole('table', { name: `All ${this.kind} requests` }).getByRole('row').filter({ has: this.page.getByRole('cell', { name: `#${id}`, exact: true }) });
+    return this.page.getByRole('table', { name: `All ${this.kind} requests` }).getByRole('row').filter({ has: this.page.getByText(`#${id}`, { exact: true }) });
   }
 }
 

@@ -213,9 +213,12 @@ function RequestsTable({ rows, showKind, label, onCancel }: { rows: Row[]; showK
             subtitle={showKind ? `${r.method} · ${r.account}` : r.account}
             aside={<AmountAndStatus amount={r.amount} status={r.status} />}
           >
+            <Text size="xs" c="dimmed" className="tp-figure" data-testid="request-trading-account">
+              Live account {r.tradingAccount}
+            </Text>
             <Group justify="space-between" gap="xs" wrap="nowrap">
               <Text size="xs" c="dimmed" className="tp-figure">
-                {formatDateTime(r.time)} · Live {r.tradingAccount}
+                {formatDateTime(r.time)}
               </Text>
               <CancelButton row={r} onCancel={onCancel} />
             </Group>
