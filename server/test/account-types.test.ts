@@ -33,8 +33,8 @@ describe('account types', () => {
     assert.deepEqual(
       data.map((x) => [x.name, x.kind, x.isDefault, x.leverage, x.marginCallLevel, x.stopOutLevel, x.tradingMode, x.effective]),
       [
-        ['Demo', 'demo', true, null, null, null, 'full', { leverage: 100, marginCallLevel: 100, stopOutLevel: 50 }],
         ['Standard', 'live', true, null, null, null, 'full', { leverage: 100, marginCallLevel: 100, stopOutLevel: 50 }],
+        ['Demo', 'demo', true, null, null, null, 'full', { leverage: 100, marginCallLevel: 100, stopOutLevel: 50 }],
       ],
     );
     const trader = await desk.fundedTrader('10.00');

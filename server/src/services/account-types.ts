@@ -96,13 +96,13 @@ export async function accountType(db: Db | Tx, id: number): Promise<AccountType 
   return row ? typeOfRow(row) : undefined;
 }
 
-/** Every type, defaults first, then by name, with how many accounts hold each. */
+/** Every type — live ones, then demo ones; each kind's default first, then by name — with how many accounts hold each. */
 export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { accounts: number })[]> {
   const rows = await db
     .selectFrom('account_types as t')
     .select(COLUMNS.map((c) => `t.${c}` as const))
     .select((eb) => eb.selectFrom('trading_accounts as a').select(sql<number>`count(*)`.as('n')).whereRef('a.account_type_id', '=', 't.id').as('accounts'))
-    .orderBy('t.kind', 'asc')
+    .orderBy('t.kind', 'desc')
     .orderBy('t.is_default', 'desc')
     .orderBy('t.name', 'asc')
     .execute();

@@ -36,6 +36,9 @@ const ACTIONS: Record<string, string> = {
   'order.cancel': 'Cancelled pending order',
   'account.state': 'Changed trading account state',
   'account.resetDemo': 'Reset demo account',
+  'account.type': 'Moved account to another type',
+  'account_type.add': 'Created account type',
+  'account_type.edit': 'Changed account type',
 };
 
 /** The Action filter's choices, grouped as the back office thinks of them. */
@@ -44,7 +47,8 @@ const ACTION_GROUPS: { group: string; actions: string[] }[] = [
   { group: 'Balance and credit', actions: ['balance.adjust', 'credit.adjust'] },
   { group: 'Trading', actions: ['position.close', 'order.modify', 'order.cancel'] },
   { group: 'Users', actions: ['user.status', 'user.password'] },
-  { group: 'Trading accounts', actions: ['account.state', 'account.resetDemo'] },
+  { group: 'Trading accounts', actions: ['account.state', 'account.type', 'account.resetDemo'] },
+  { group: 'Account types', actions: ['account_type.add', 'account_type.edit'] },
   { group: 'Payment accounts', actions: ['payment_account.add', 'payment_account.edit', 'payment_account.status'] },
 ];
 const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, actions }) => ({ group, items: actions.map((value) => ({ value, label: ACTIONS[value] ?? value })) }));
@@ -109,6 +113,8 @@ function TargetOf({ entry }: { entry: AuditEntry }) {
       );
     case 'payment_account':
       return <Text size="sm">Payment account #{id}</Text>;
+    case 'account_type':
+      return <Text size="sm">Account type #{id}</Text>;
     case 'trading_account':
       // The account itself is named under it (Target).
       return <TargetUser entry={entry} fallbackId={null} />;
@@ -140,6 +146,14 @@ function describe(key: string, value: unknown, entry: AuditEntry): string {
   // The trading account is named in the On column.
   if (key === 'accountId' || key === 'account' || (key === 'number' && entry.targetType === 'trading_account')) return '';
   if (key === 'isActive') return value === '1' ? 'Active' : 'Inactive';
+  // An account type's values, and an account's move between types (null: the installation's).
+  if (key === 'kind' && typeof value === 'string') return value === 'demo' ? 'Demo' : 'Live';
+  if (key === 'leverage') return value === null ? "Leverage: the installation's" : `Leverage 1:${String(value)}`;
+  if (key === 'marginCallLevel') return value === null ? "Margin call: the installation's" : `Margin call ${String(value)}%`;
+  if (key === 'stopOutLevel') return value === null ? "Stop-out: the installation's" : `Stop-out ${String(value)}%`;
+  if (key === 'tradingMode' && typeof value === 'string') return `Trading: ${value === 'full' ? 'full' : value}`;
+  if (key === 'isDefault') return value ? 'Default' : 'Not default';
+  if (key === 'type') return `Type: ${String(value)}`;
   if (key === 'status' && entry.targetType === 'money_request' && (value === '0' || value === '1' || value === '2' || value === '3')) return REQUEST_STATUS_NAMES[value];
   if (key === 'status' && typeof value === 'string') return value[0]?.toUpperCase() + value.slice(1);
   if (key === 'passwordChanged') return value ? 'Password changed' : 'Password unchanged';

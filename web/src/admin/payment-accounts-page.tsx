@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle, IconPencil, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
 import { useAddPaymentAccount, useEditPaymentAccountStatus, usePaymentAccounts, type PaymentAccountRow } from '../api/admin/payment-accounts';
 import { useEditPaymentAccount } from '../api/back-office-queries';
 import { errorMessage } from '../api/client';
@@ -9,7 +9,8 @@ import { formatDate } from '../format/format';
 import { toastSuccess } from '../ui/toast';
 import { ListBody } from './list-page/list-body';
 import { ListPage } from './list-page/list-page';
-import { toastOutcome, useRowDialog } from './list-page/row-action';
+import { useAddEdit } from './list-page/add-edit';
+import { toastOutcome } from './list-page/row-action';
 
 /** The limits and messages of addNewPayments.php's schema (and editPayments.php's), checked here first so a typo costs no round trip. */
 const LIMITS = { name: 100, number: 64, moreInfo: 500 } as const;
@@ -91,14 +92,6 @@ function AccountForm({ account, onDone }: { account?: PaymentAccountRow; onDone:
   );
 }
 
-function EditButton({ account, onEdit }: { account: PaymentAccountRow; onEdit: (account: PaymentAccountRow) => void }) {
-  return (
-    <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => onEdit(account)} aria-label={`Edit ${account.name}`}>
-      Edit
-    </Button>
-  );
-}
-
 function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
   const edit = useEditPaymentAccountStatus();
   const active = account.isActive === '1';
@@ -119,7 +112,7 @@ function ActiveSwitch({ account }: { account: PaymentAccountRow }) {
 }
 
 /** A phone lists the accounts as cards, the switch beside each name. */
-function AccountCards({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (account: PaymentAccountRow) => void }) {
+function AccountCards({ rows, edit }: { rows: PaymentAccountRow[]; edit: (account: PaymentAccountRow) => ReactNode }) {
   return (
     <Stack gap={0} role="list" aria-label="Payment accounts">
       {rows.map((a, i) => (
@@ -142,7 +135,7 @@ function AccountCards({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (ac
             <Text size="xs" c="dimmed">
               Added {formatDate(a.createdAt)}
             </Text>
-            <EditButton account={a} onEdit={onEdit} />
+            {edit(a)}
           </Group>
         </Stack>
       ))}
@@ -150,7 +143,7 @@ function AccountCards({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (ac
   );
 }
 
-function AccountTable({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (account: PaymentAccountRow) => void }) {
+function AccountTable({ rows, edit }: { rows: PaymentAccountRow[]; edit: (account: PaymentAccountRow) => ReactNode }) {
   return (
     <Table.ScrollContainer minWidth={760} type="native">
       <Table aria-label="Payment accounts" fz="sm" verticalSpacing={10}>
@@ -189,7 +182,7 @@ function AccountTable({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (ac
                 <ActiveSwitch account={a} />
               </Table.Td>
               <Table.Td ta="right">
-                <EditButton account={a} onEdit={onEdit} />
+                {edit(a)}
               </Table.Td>
             </Table.Tr>
           ))}
@@ -202,32 +195,12 @@ function AccountTable({ rows, onEdit }: { rows: PaymentAccountRow[]; onEdit: (ac
 /** Admin Accounts: the broker's payment accounts traders deposit to, with their active switch, the Add Account dialog and Edit. */
 export function PaymentAccountsPage() {
   const accounts = usePaymentAccounts();
-  const [adding, setAdding] = useState(false);
-  const editing = useRowDialog<PaymentAccountRow>();
   const rows = accounts.data?.data ?? [];
-  const addButton = (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
-      Add Account
-    </Button>
-  );
+  const { addButton, editButton, dialogs } = useAddEdit<PaymentAccountRow>({ addLabel: 'Add Account', addTitle: 'Add Account', form: (account, done) => <AccountForm account={account} onDone={done} /> });
 
   const activeCount = rows.filter((a) => a.isActive === '1').length;
   return (
-    <ListPage
-      title="Admin Accounts"
-      description="The payment accounts traders deposit to. Only active accounts are offered on the deposit screen."
-      actions={addButton}
-      dialogs={
-        <>
-          <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={adding} onClose={() => setAdding(false)} title="Add Account" centered>
-            <AccountForm onDone={() => setAdding(false)} />
-          </Modal>
-          <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={editing.opened} onClose={editing.close} title={editing.row ? `Edit ${editing.row.name}` : ''} centered>
-            {editing.row && <AccountForm key={editing.row.id} account={editing.row} onDone={editing.close} />}
-          </Modal>
-        </>
-      }
-    >
+    <ListPage title="Admin Accounts" description="The payment accounts traders deposit to. Only active accounts are offered on the deposit screen." actions={addButton} dialogs={dialogs}>
       {accounts.data && rows.length > 0 && (
         <Text size="sm" c="dimmed" mb="md" className="tp-figure">
           {rows.length} {rows.length === 1 ? 'account' : 'accounts'} · {activeCount} active
@@ -240,8 +213,8 @@ export function PaymentAccountsPage() {
         errorTitle="Could not load the payment accounts"
         empty="No payment accounts yet. Add the accounts traders can deposit to."
         emptyAction={addButton}
-        cards={() => <AccountCards rows={rows} onEdit={editing.open} />}
-        table={() => <AccountTable rows={rows} onEdit={editing.open} />}
+        cards={() => <AccountCards rows={rows} edit={editButton} />}
+        table={() => <AccountTable rows={rows} edit={editButton} />}
       />
     </ListPage>
   );

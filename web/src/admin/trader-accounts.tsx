@@ -2,6 +2,7 @@ import { Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import type { AccountState, TradingAccount } from '@tradeport/contracts';
 import { errorMessage } from '../api/client';
+import { useAccountTypes, useSetAccountType, type AccountTypeRow } from '../api/admin/account-types';
 import { useAdminResetDemo, useSetAccountState, useTraderAccounts } from '../api/admin/users';
 import { formatBalance, formatPercent } from '../format/format';
 import { AccountKindBadge } from '../terminal/account-switcher';
@@ -37,6 +38,29 @@ function StateSelect({ account }: { account: TradingAccount }) {
   );
 }
 
+/** The account's type, and the move to another active type of its kind (refused, with the reason, when it would stop the account out). */
+function TypeSelect({ account, types }: { account: TradingAccount; types: readonly AccountTypeRow[] | undefined }) {
+  const move = useSetAccountType();
+  const options = (types ?? []).filter((t) => t.kind === account.kind && (t.state === 'active' || t.id === account.typeId)).map((t) => ({ value: String(t.id), label: t.name, disabled: t.state !== 'active' }));
+  if (!options.some((o) => o.value === String(account.typeId))) options.unshift({ value: String(account.typeId), label: account.type, disabled: true });
+  return (
+    <Select
+      aria-label={`Type of account ${account.number}`}
+      data={options}
+      value={move.isPending ? String(move.variables?.typeId ?? account.typeId) : String(account.typeId)}
+      allowDeselect={false}
+      size="xs"
+      w={140}
+      disabled={move.isPending || types === undefined}
+      onChange={(v) =>
+        v &&
+        Number(v) !== account.typeId &&
+        move.mutate({ accountId: account.id, typeId: Number(v) }, { onSuccess: (answer) => toastSuccess(answer.message), onError: (error) => toastError(errorMessage(error), 'The account was not moved') })
+      }
+    />
+  );
+}
+
 function ResetButton({ account }: { account: TradingAccount }) {
   const reset = useAdminResetDemo();
   return (
@@ -53,19 +77,20 @@ function ResetButton({ account }: { account: TradingAccount }) {
 }
 
 /**
- * A trader's trading accounts in the back office: each with its figures now, its state (active,
- * close-only, disabled: changed here, audited) and, for a demo account, a reset. Demo accounts are
+ * A trader's trading accounts in the back office: each with its figures now, its type and its
+ * state (active, close-only, disabled), both changed here and audited, and, for a demo account, a reset. Demo accounts are
  * marked; their money counts in none of the page's totals.
  */
 export function TraderAccounts({ traderId }: { traderId: number }) {
   const list = useTraderAccounts(traderId);
+  const types = useAccountTypes();
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   if (!list.data) return <TableSkeleton rows={2} />;
   const accounts = list.data.data;
   if (accounts.length === 0) return <EmptyState message="This user holds no trading account." />;
   return (
     <Stack gap="xs">
-      <Table.ScrollContainer minWidth={860}>
+      <Table.ScrollContainer minWidth={1000}>
         <Table verticalSpacing="xs" aria-label="Trading accounts" striped>
           <Table.Thead>
             <Table.Tr>
@@ -75,6 +100,7 @@ export function TraderAccounts({ traderId }: { traderId: number }) {
               <Table.Th ta="right">Free margin</Table.Th>
               <Table.Th ta="right">Level</Table.Th>
               <Table.Th ta="right">Positions</Table.Th>
+              <Table.Th>Type</Table.Th>
               <Table.Th>State</Table.Th>
               <Table.Th />
             </Table.Tr>
@@ -107,6 +133,9 @@ export function TraderAccounts({ traderId }: { traderId: number }) {
                 </Table.Td>
                 <Table.Td ta="right" className="tp-figure">
                   {a.openPositions}
+                </Table.Td>
+                <Table.Td>
+                  <TypeSelect account={a} types={types.data?.data} />
                 </Table.Td>
                 <Table.Td>
                   <StateSelect account={a} />

@@ -49,7 +49,7 @@ function AccountCard({ account, shown, onTrade, onDeposit, onReset }: { account:
             {account.number}
           </Text>
           <Text size="xs" c="dimmed">
-            {account.currency} · 1:{account.leverage}
+            {account.type} · {account.currency} · 1:{account.leverage}
           </Text>
         </div>
         <Stack gap={4} align="flex-end">

@@ -1,6 +1,7 @@
 import {
   IconArrowsExchange,
   IconBuildingBank,
+  IconCategory,
   IconCash,
   IconChartBar,
   IconChartCandle,
@@ -40,7 +41,7 @@ const D = '/dashboard';
 
 /**
  * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
- * Admin Accounts, Users, Open Trades, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
+ * Admin Accounts, Account Types, Users, Open Trades, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
  * trader's own account pages are grouped under My Account.
  */
 export function menuFor(role: Role): MenuEntry[] {
@@ -50,6 +51,7 @@ export function menuFor(role: Role): MenuEntry[] {
     return [
       dashboard,
       { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank },
+      { label: 'Account Types', to: `${D}/account_types`, icon: IconCategory },
       { label: 'Users', to: `${D}/users`, icon: IconUsers },
       { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle },
       {

@@ -1,4 +1,4 @@
-import { Group, Menu, Skeleton, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Group, Menu, Skeleton, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TradingAccount } from '@tradeport/contracts';
@@ -75,9 +75,14 @@ export function AccountSwitcher({ compact = false }: { compact?: boolean }) {
                 </Text>
                 <StateBadge account={a} />
               </Group>
-              <Text size="sm" className="tp-figure" c="dimmed">
-                {formatBalance(a.balance)}
-              </Text>
+              <Stack gap={0} align="flex-end">
+                <Text size="sm" className="tp-figure" c="dimmed">
+                  {formatBalance(a.balance)}
+                </Text>
+                <Text size="xs" c="dimmed" data-testid="account-option-type">
+                  {a.type}
+                </Text>
+              </Stack>
             </Group>
           </Menu.Item>
         ))}

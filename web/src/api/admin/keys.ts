@@ -18,6 +18,7 @@ export const adminQueryKeys = {
   closedTrades: ['admin', 'closed-trades'] as const,
   closedTradesList: (filters: ClosedTradeFilters) => ['admin', 'closed-trades', filters] as const,
   auditLog: ['admin', 'audit-log'] as const,
+  accountTypes: ['admin', 'account-types'] as const,
   traderDetails: ['admin', 'trader'] as const,
   traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
   /** A trader's trading accounts (under the trader's key: what changes the trader changes them). */

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SignInPage } from './pages/sign-in-page';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDeposit, createTrader, newPage, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+
+/**
+ * Account types in the back office: the types page (the defaults showing the installation's
+ * values), a new type made in its editor, and a trader's account moved to it from the trader page.
+ */
+describe('account types in the browser', () => {
+  let h: Harness;
+  let admin: Client;
+  let gateway = 0;
+
+  before(async () => {
+    h = await startHarness();
+    admin = await adminClient(h);
+    gateway = await addPaymentAccount(admin);
+  });
+  after(async () => h?.close());
+
+  it('lists the types, creates one in its editor, and moves a trader’s account to it', async () => {
+    const trader = await createTrader(h, { firstName: 'Ines', lastName: 'Moreau' });
+    await approvedDeposit(trader.client, admin, gateway, '300.00');
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.waitForURL((u) => u.pathname !== '/');
+
+    await page.goto('/dashboard/account_types');
+    const standard = page.getByTestId('account-type-Standard');
+    await standard.waitFor();
+    assert.match((await standard.textContent()) ?? '', /Default.*1:100 \(inherited\)/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'account-types', { dark: true });
+
+    // The editor checks the levels before sending: a stop-out must stay below the margin call.
+    await page.getByRole('button', { name: 'New type' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New account type' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Name').fill('ECN Pro');
+    await dialog.getByLabel('Leverage (1:N)').fill('200');
+    await dialog.getByLabel('Margin call (%)').fill('120');
+    await dialog.getByLabel('Stop-out (%)').fill('130');
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.getByText('Must be below the margin-call level (120%).').waitFor();
+    await dialog.getByLabel('Stop-out (%)').fill('60');
+    assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), []);
+    await screenshots(page, 'account-type-editor');
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const ecn = page.getByTestId('account-type-ECN Pro');
+    await ecn.waitFor();
+    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%/);
+
+    // The trader's page moves the account to it.
+    const [account] = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data as { id: number; number: number }[];
+    await page.goto(`/dashboard/users/${trader.id}?tab=accounts`);
+    const row = page.getByTestId(`trader-account-${account!.number}`);
+    await row.waitFor();
+    await row.getByLabel(`Type of account ${account!.number}`).click();
+    await page.getByRole('option', { name: 'ECN Pro' }).click();
+    await page.getByText(/is of type "ECN Pro" now \(leverage 1:200\)/).first().waitFor();
+    await row.getByText('1:200').waitFor();
+    const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number };
+    assert.deepEqual([after.type, after.leverage], ['ECN Pro', 200]);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'trader-account-type');
+
+    await page.goto('/dashboard/audit_log');
+    await page.getByText('Moved account to another type').first().waitFor();
+    await page.getByText('Created account type').first().waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,311 @@
+import { Alert, Badge, Button, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { ACCOUNT_TYPE_NAME_MAX, MAX_LEVERAGE, type AccountKind } from '@tradeport/contracts';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useAccountTypes, useSaveAccountType, type AccountTypeRow, type AccountTypes } from '../api/admin/account-types';
+import { errorMessage } from '../api/client';
+import { AccountKindBadge } from '../terminal/account-switcher';
+import { toastSuccess } from '../ui/toast';
+import { badgeStyles } from './admin-parts';
+import { ListBody } from './list-page/list-body';
+import { ListPage } from './list-page/list-page';
+import { useAddEdit } from './list-page/add-edit';
+
+/**
+ * Account types (docs/design.md#account-types): what the broker sells. Each type's leverage,
+ * margin-call and stop-out levels and trading mode, shown as its accounts trade with them (a value
+ * the type leaves unset is the installation's, and says so); a type is created and edited in a
+ * dialog, and one per kind is the default new accounts get.
+ */
+
+type Mode = AccountTypeRow['tradingMode'];
+const MODES: { value: Mode; label: string }[] = [
+  { value: 'full', label: 'Full trading' },
+  { value: 'close-only', label: 'Close-only' },
+  { value: 'disabled', label: 'Disabled' },
+];
+const modeLabel = (m: Mode) => MODES.find((x) => x.value === m)?.label ?? m;
+
+type Installation = AccountTypes['installation'];
+
+/** One value of a type: its own, or the installation's (dimmed, and said to be inherited). */
+function Inherited({ own, effective, format }: { own: number | null; effective: number; format: (v: number) => string }) {
+  return own === null ? (
+    <Text span size="sm" c="dimmed" className="tp-figure" title="Not set on the type: the installation's">
+      {format(effective)} <Text span size="xs">(inherited)</Text>
+    </Text>
+  ) : (
+    <Text span size="sm" className="tp-figure">
+      {format(own)}
+    </Text>
+  );
+}
+const leverageText = (v: number) => `1:${v}`;
+const levelText = (v: number) => `${v}%`;
+
+/** A number field that may be left empty (the installation's value, shown as its placeholder). */
+function OptionalNumber({ label, description, value, onChange, placeholder, decimals, min, max, error }: { label: string; description: string; value: number | ''; onChange: (v: number | '') => void; placeholder: string; decimals: number; min: number; max: number; error?: string }) {
+  return (
+    <NumberInput
+      label={label}
+      description={description}
+      value={value}
+      onChange={(v) => onChange(typeof v === 'number' ? v : v === '' ? '' : Number(v))}
+      placeholder={placeholder}
+      allowDecimal={decimals > 0}
+      decimalScale={decimals}
+      allowNegative={false}
+      min={min}
+      max={max}
+      clampBehavior="none"
+      hideControls
+      error={error}
+      classNames={{ input: 'tp-figure' }}
+    />
+  );
+}
+
+function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; installation: Installation; onDone: () => void }) {
+  const save = useSaveAccountType();
+  const [name, setName] = useState(type?.name ?? '');
+  const [kind, setKind] = useState<AccountKind>(type?.kind ?? 'live');
+  const [leverage, setLeverage] = useState<number | ''>(type?.leverage ?? '');
+  const [marginCall, setMarginCall] = useState<number | ''>(type?.marginCallLevel ?? '');
+  const [stopOut, setStopOut] = useState<number | ''>(type?.stopOutLevel ?? '');
+  const [mode, setMode] = useState<Mode>(type?.tradingMode ?? 'full');
+  const [isDefault, setDefault] = useState(type?.isDefault ?? false);
+  const [active, setActive] = useState((type?.state ?? 'active') === 'active');
+  const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string }>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  /** A field's message goes as soon as the field (or one it is checked against) is changed. */
+  const changed =
+    <T,>(set: (v: T) => void, ...fields: (keyof typeof errors)[]) =>
+    (v: T) => {
+      set(v);
+      setErrors((e) => ({ ...e, ...Object.fromEntries(fields.map((f) => [f, undefined])) }));
+    };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setRefusal(null);
+    const effectiveCall = marginCall === '' ? installation.marginCallLevel : marginCall;
+    const effectiveStop = stopOut === '' ? installation.stopOutLevel : stopOut;
+    const found = {
+      name: name.trim().length < 2 || name.trim().length > ACCOUNT_TYPE_NAME_MAX ? `The name must be 2 to ${ACCOUNT_TYPE_NAME_MAX} characters.` : undefined,
+      leverage: leverage !== '' && (!Number.isInteger(leverage) || leverage < 1 || leverage > MAX_LEVERAGE) ? `A whole number from 1 to ${MAX_LEVERAGE}, or empty.` : undefined,
+      stopOut: effectiveStop >= effectiveCall ? `Must be below the margin-call level (${effectiveCall}%).` : undefined,
+    };
+    setErrors(found);
+    if (found.name || found.leverage || found.stopOut) return;
+    save.mutate(
+      {
+        ...(type ? { id: type.id } : {}),
+        name: name.trim(),
+        kind,
+        leverage: leverage === '' ? null : leverage,
+        marginCallLevel: marginCall === '' ? null : marginCall,
+        stopOutLevel: stopOut === '' ? null : stopOut,
+        tradingMode: mode,
+        isDefault,
+        state: active ? 'active' : 'disabled',
+      },
+      {
+        onSuccess: (answer) => {
+          toastSuccess(answer.message);
+          onDone();
+        },
+        onError: (err) => setRefusal(errorMessage(err)),
+      },
+    );
+  };
+
+  const held = (type?.accounts ?? 0) > 0;
+  return (
+    <form onSubmit={submit} noValidate aria-label={type ? `Edit ${type.name}` : 'New account type'}>
+      <Stack gap="md">
+        <TextInput label="Name" description="As the back office and traders see it, e.g. Standard, ECN, VIP" value={name} onChange={(e) => changed(setName, 'name')(e.currentTarget.value)} maxLength={ACCOUNT_TYPE_NAME_MAX} error={errors.name} required data-autofocus />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="type-kind">
+            Kind
+          </Text>
+          <SegmentedControl
+            aria-labelledby="type-kind"
+            value={kind}
+            onChange={(v) => setKind(v === 'demo' ? 'demo' : 'live')}
+            disabled={held}
+            data={[
+              { value: 'live', label: 'Live' },
+              { value: 'demo', label: 'Demo' },
+            ]}
+          />
+          {held && (
+            <Text size="xs" c="dimmed">
+              Accounts hold this type, so its kind stays.
+            </Text>
+          )}
+        </Stack>
+        <Text size="sm" c="dimmed">
+          A field left empty inherits the installation&apos;s value (shown in grey) and follows it if the installation changes.
+        </Text>
+        <Group grow align="flex-start">
+          <OptionalNumber label="Leverage (1:N)" description="For its accounts" value={leverage} onChange={changed(setLeverage, 'leverage')} placeholder={String(installation.leverage)} decimals={0} min={1} max={MAX_LEVERAGE} error={errors.leverage} />
+          <OptionalNumber label="Margin call (%)" description="Warned at or below" value={marginCall} onChange={changed(setMarginCall, 'stopOut')} placeholder={String(installation.marginCallLevel)} decimals={2} min={1} max={1000} />
+          <OptionalNumber label="Stop-out (%)" description="Closed at or below" value={stopOut} onChange={changed(setStopOut, 'stopOut')} placeholder={String(installation.stopOutLevel)} decimals={2} min={0} max={999} error={errors.stopOut} />
+        </Group>
+        <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
+        <Group gap="xl">
+          <Switch label="Default for new accounts" checked={isDefault} onChange={(e) => setDefault(e.currentTarget.checked)} disabled={type?.isDefault} />
+          <Switch label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} disabled={isDefault} color="teal" />
+        </Group>
+        {type?.isDefault && (
+          <Text size="xs" c="dimmed">
+            The default {type.kind} type stays the default until another {type.kind} type is made the default.
+          </Text>
+        )}
+        {refusal && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {refusal}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {type ? 'Save changes' : 'Create type'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function TypeName({ type }: { type: AccountTypeRow }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" fw={600}>
+        {type.name}
+      </Text>
+      {type.isDefault && (
+        <Badge size="sm" variant="light" styles={badgeStyles}>
+          Default
+        </Badge>
+      )}
+      {type.state === 'disabled' && (
+        <Badge size="sm" variant="light" color="gray" styles={badgeStyles}>
+          Disabled
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: AccountTypeRow) => ReactNode }) {
+  return (
+    <Stack gap={0} role="list" aria-label="Account types">
+      {rows.map((t, i) => (
+        <Stack key={t.id} role="listitem" gap={4} py="sm" style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-default-border)' }} data-testid={`account-type-${t.name}`}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Group gap={6} wrap="nowrap">
+              <AccountKindBadge account={t} size="xs" />
+              <TypeName type={t} />
+            </Group>
+            {edit(t)}
+          </Group>
+          <Text size="xs" c="dimmed" className="tp-figure">
+            Leverage {leverageText(t.effective.leverage)} · margin call {levelText(t.effective.marginCallLevel)} · stop-out {levelText(t.effective.stopOutLevel)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {modeLabel(t.tradingMode)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
+          </Text>
+        </Stack>
+      ))}
+    </Stack>
+  );
+}
+
+function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: AccountTypeRow) => ReactNode }) {
+  return (
+    <Table.ScrollContainer minWidth={860} type="native">
+      <Table aria-label="Account types" fz="sm" verticalSpacing={10}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Kind</Table.Th>
+            <Table.Th className="tp-num">Leverage</Table.Th>
+            <Table.Th className="tp-num">Margin call</Table.Th>
+            <Table.Th className="tp-num">Stop-out</Table.Th>
+            <Table.Th>Trading</Table.Th>
+            <Table.Th className="tp-num">Accounts</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((t) => (
+            <Table.Tr key={t.id} data-testid={`account-type-${t.name}`}>
+              <Table.Td>
+                <TypeName type={t} />
+              </Table.Td>
+              <Table.Td>
+                <AccountKindBadge account={t} size="xs" />
+              </Table.Td>
+              <Table.Td className="tp-num">
+                <Inherited own={t.leverage} effective={t.effective.leverage} format={leverageText} />
+              </Table.Td>
+              <Table.Td className="tp-num">
+                <Inherited own={t.marginCallLevel} effective={t.effective.marginCallLevel} format={levelText} />
+              </Table.Td>
+              <Table.Td className="tp-num">
+                <Inherited own={t.stopOutLevel} effective={t.effective.stopOutLevel} format={levelText} />
+              </Table.Td>
+              <Table.Td>{modeLabel(t.tradingMode)}</Table.Td>
+              <Table.Td className="tp-num">{t.accounts}</Table.Td>
+              <Table.Td ta="right">
+                {edit(t)}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** Account Types: the types the broker sells, with New type and Edit. */
+export function AccountTypesPage() {
+  const types = useAccountTypes();
+  const rows = types.data?.data ?? [];
+  const installation = types.data?.installation;
+  const { addButton, editButton, dialogs } = useAddEdit<AccountTypeRow>({
+    addLabel: 'New type',
+    addTitle: 'New account type',
+    size: 'lg',
+    disabled: !installation,
+    form: (type, done) => installation && <TypeForm type={type} installation={installation} onDone={done} />,
+  });
+  return (
+    <ListPage
+      title="Account Types"
+      description="What you sell: each type's leverage, margin-call and stop-out levels and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
+      actions={addButton}
+      dialogs={dialogs}
+    >
+      {installation && (
+        <Text size="sm" c="dimmed" mb="md" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          Installation defaults: leverage {leverageText(installation.leverage)}, margin call {levelText(installation.marginCallLevel)}, stop-out {levelText(installation.stopOutLevel)}.
+        </Text>
+      )}
+      <ListBody
+        query={types}
+        count={rows.length}
+        skeleton={{ rows: 3 }}
+        errorTitle="Could not load the account types"
+        empty="No account types."
+        cards={() => <TypeCards rows={rows} edit={editButton} />}
+        table={() => <TypeTable rows={rows} edit={editButton} />}
+      />
+    </ListPage>
+  );
+}
