@@ -27,7 +27,10 @@ import { armDeadline, ServerChild } from './server-child';
  *   on a fresh SQLite file (or, with `--database=postgres://…`, a fresh PostgreSQL database), with
  *   `--users=1000` traders signed in (their sessions written up front). Each trader gets a deposit
  *   approved, opens three positions and closes one and places a pending order, over HTTP; every
- *   20th also requests a withdrawal. autocannon's 100 connections rotate through all their cookies, so the
+ *   20th also requests a withdrawal. With `--accounts=2` (the default; 1–4), each trader also opens
+ *   a demo account and trades on it (two positions, one closed, a pending order), so the session
+ *   lookup, the engine and the tables hold two accounts per trader; the reads are the first live
+ *   account's, as a client naming no account gets. autocannon's 100 connections rotate through all their cookies, so the
  *   thousand sessions stay active (each is touched every 30 s, as a browser's would be); the back
  *   office's calls use the administrator's session, and `getTraderDetails` rotates through the
  *   traders. The server's CPU time is read from it (`production-probe.ts`).
@@ -51,7 +54,7 @@ import { armDeadline, ServerChild } from './server-child';
  * the hello-world answering a body of the same size (`/bytes/<n>`): what Fastify and autocannon
  * manage at that size on this machine, the most such a read could reach, whatever the app does.
  *
- * Options: --mode=production|app --users=1000 --database=postgres://… --instances=1 --port=47510
+ * Options: --mode=production|app --users=1000 --accounts=2 --database=postgres://… --instances=1 --port=47510
  * (the first instance's; the next ones follow) --connections=100 --same-bytes=16384
  * --duration=10 --warmup=2 --calls=getQuotes,getTrades,health (call names from the contracts table,
  * or `health`; default: health and every GET call that needs a session; a public call is measured
@@ -61,6 +64,7 @@ import { armDeadline, ServerChild } from './server-child';
 
 const MODE = arg('mode', 'production');
 const USERS = Number(arg('users', '1000'));
+const ACCOUNTS = Number(arg('accounts', '2'));
 const DATABASE = arg('database', '');
 const INSTANCES = Number(arg('instances', '1'));
 const CONNECTIONS = Number(arg('connections', '100'));
@@ -79,8 +83,8 @@ const HEALTH_TARGET_SHARE = 0.6;
 const RUN_DEADLINE_MS = 30 * 60_000;
 const SETUP_CONCURRENCY = 16;
 
-const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--same-bytes=16384] [--log-level=warn] [--profile=DIR]';
-if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0) || !(SAME_BYTES >= 0)) {
+const usage = 'usage: reads-http.ts [--mode=production|app] [--users=1000] [--accounts=2] [--database=postgres://…] [--instances=1] [--port=47510] [--connections=100] [--duration=10] [--warmup=2] [--calls=health,getQuotes,getTrades] [--same-bytes=16384] [--log-level=warn] [--profile=DIR]';
+if (!['production', 'app'].includes(MODE) || !Number.isInteger(USERS) || USERS < 1 || !Number.isInteger(ACCOUNTS) || ACCOUNTS < 1 || ACCOUNTS > 4 || !Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || !(DURATION_S > 0) || !(WARMUP_S >= 0) || !(SAME_BYTES >= 0)) {
   console.error(usage);
   process.exit(2);
 }
@@ -133,7 +137,7 @@ function readsToMeasure(): Read[] {
     getMoneyRequestNotes: '?requestId=1',
   };
   /** Calls about one trader: each request names the next trader of the rotation. */
-  const perTrader: CallName[] = ['getTraderDetails', 'getTraderBalanceOperations'];
+  const perTrader: CallName[] = ['getTraderDetails', 'getTraderBalanceOperations', 'getTraderAccounts'];
   /** The spec's form of a call (no query) measured too, after the screen's. */
   const alsoWhole: CallName[] = ['getQuotes', 'getTraders', 'getOpenTrades', 'getClosedTrades', 'getMoneyRequests', 'getAuditLog'];
   const reads: Read[] = [];
@@ -195,6 +199,25 @@ async function furnish(origin: string, admin: string, gateway: number, trader: s
   if (withdrawal) expectOk('withdrawal request', await call(origin, '/platform/addWithdrawal.php', { cookie: trader, body: { withdrawalsAmount: '100', paymentAccount: '1234' } }));
 }
 
+/**
+ * A trader's further accounts (demo ones; up to `ACCOUNTS` in all), each traded as a screen would:
+ * two positions, one of them closed, and a pending order. The browser's choice (the `tp_account`
+ * cookie) names the account, as the web app's switcher does.
+ */
+async function furnishDemoAccounts(origin: string, trader: string): Promise<void> {
+  for (let n = 1; n < ACCOUNTS; n++) {
+    const opened = expectOk('demo account', await call(origin, '/platform/openAccount.php', { cookie: trader, body: { kind: 'demo' } }));
+    const on = `${trader}; tp_account=${(opened.body.account as { id: number }).id}`;
+    const tickets: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const position = expectOk('demo open', await call(origin, '/platform/addTrades.php', { cookie: on, body: { fullSymbol: i ? 'GBPUSD' : 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '' } }));
+      tickets.push(position.body.ticket as number);
+    }
+    expectOk('demo close', await call(origin, '/platform/updateTrades.php', { cookie: on, body: { ticket: tickets[0] } }));
+    expectOk('demo pending order', await call(origin, '/platform/addPendingOrder.php', { cookie: on, body: { fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.1, price: 0.9, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 } }));
+  }
+}
+
 /** --mode=app: one trader signs up and gets seven positions (two closed), two pending orders and a withdrawal. */
 async function setUpOneTrader(origin: string): Promise<Sessions> {
   const { admin, gateway } = await adminSession(origin);
@@ -215,8 +238,11 @@ async function setUpTraders(origin: string, seeded: SeededTrader[]): Promise<Ses
   const { admin, gateway } = await adminSession(origin);
   const t0 = performance.now();
   // A back office's queue holds some withdrawals, not one per trader: every 20th asks for one.
-  await pool(seeded, SETUP_CONCURRENCY, (t, i) => furnish(origin, admin, gateway, t.cookie, 3, 1, 1, i % 20 === 0));
-  log(`furnished ${seeded.length} traders' accounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await pool(seeded, SETUP_CONCURRENCY, async (t, i) => {
+    await furnish(origin, admin, gateway, t.cookie, 3, 1, 1, i % 20 === 0);
+    await furnishDemoAccounts(origin, t.cookie);
+  });
+  log(`furnished ${seeded.length} traders' ${ACCOUNTS === 1 ? 'accounts' : `${ACCOUNTS} accounts each`} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { traders: seeded.map((t) => ({ id: t.id, cookie: t.cookie })), admin };
 }
 
@@ -430,7 +456,7 @@ try {
     sessions = await setUpTraders(`http://127.0.0.1:${PORT}`, seeded);
     await database.analyze();
     targets = production.map(productionTarget);
-    setup = `${INSTANCES > 1 ? `${INSTANCES} instances of the production entry (EVENT_BUS=redis, the connections split between them; p50/p99 of the slower, server CPU of all)` : 'The production entry'} (\`src/main.ts\`, ${LOG_LEVEL ? `LOG_LEVEL=${LOG_LEVEL}` : 'its default log level, info: a line per request'}, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal); trader reads rotate through all their sessions.`;
+    setup = `${INSTANCES > 1 ? `${INSTANCES} instances of the production entry (EVENT_BUS=redis, the connections split between them; p50/p99 of the slower, server CPU of all)` : 'The production entry'} (\`src/main.ts\`, ${LOG_LEVEL ? `LOG_LEVEL=${LOG_LEVEL}` : 'its default log level, info: a line per request'}, simulated feed, every market open) on ${DATABASE ? 'PostgreSQL' : 'SQLite (a fresh file, the server’s durability settings)'}, ${num(USERS)} traders signed in, each with a deposit, 2 open positions, 1 closed and 1 pending order (every 20th with a pending withdrawal)${ACCOUNTS > 1 ? `, and ${ACCOUNTS - 1} demo account${ACCOUNTS > 2 ? 's' : ''} each with 1 open position, 1 closed and 1 pending order` : ''}; trader reads rotate through all their sessions (their first live accounts).`;
   } else {
     app = await ServerChild.start('orders-server.ts', [`sqlite:${join(dir, 'bench.db')}`, ADMIN_EMAIL, ADMIN_PASSWORD], PROFILE_DIR);
     app.send({ type: 'start' });

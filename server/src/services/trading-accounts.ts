@@ -134,6 +134,21 @@ export async function openTradingAccount(trx: Tx, o: { userId: number; kind: Acc
   throw new Error('no free trading-account number found');
 }
 
+/**
+ * An account's number and kind, which never change once it is opened: read from the database the
+ * first time an account is named, then known to this process (the back office's open trades name
+ * every holder's account on each read; nothing about them can go stale).
+ */
+const identities = new Map<number, { number: number; kind: AccountKind }>();
+export async function accountIdentities(db: Db | Tx, ids: readonly number[]): Promise<ReadonlyMap<number, { number: number; kind: AccountKind }>> {
+  const missing = ids.filter((id) => !identities.has(id));
+  for (let i = 0; i < missing.length; i += 500) {
+    const rows = await db.selectFrom('trading_accounts').select(['id', 'number', 'kind']).where('id', 'in', missing.slice(i, i + 500)).execute();
+    for (const r of rows) identities.set(r.id, { number: Number(r.number), kind: r.kind });
+  }
+  return identities;
+}
+
 /** "Live account 12345678" / "Demo account 12345678": an account as messages name it. */
 export const accountName = (a: { kind: AccountKind; number: number }): string => `${a.kind === 'live' ? 'Live' : 'Demo'} account ${a.number}`;
 

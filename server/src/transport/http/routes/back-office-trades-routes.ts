@@ -6,7 +6,7 @@ import { traderIsOnline, traderProfile, traderRow } from '../../../services/admi
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
 import { listActivity } from '../../../services/profile-service';
-import { accountsOf } from '../../../services/trading-accounts';
+import { accountIdentities, accountsOf } from '../../../services/trading-accounts';
 import type { Db, Tx } from '../../../storage/db';
 import { preparedShapes, type Param } from '../../../storage/prepared';
 import { accountStateOf, figureTexts } from '../../../trading/account-figures';
@@ -106,20 +106,11 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
     }
     return names;
   };
-  /** The number and kind of each account named (read 500 at a time). */
-  const accountsNamed = async (ids: readonly number[]) => {
-    const accounts = new Map<number, { number: number; kind: AccountKind }>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await ctx.db.selectFrom('trading_accounts').select(['id', 'number', 'kind']).where('id', 'in', ids.slice(i, i + 500)).execute();
-      for (const r of rows) accounts.set(r.id, { number: Number(r.number), kind: r.kind });
-    }
-    return accounts;
-  };
   registerCall(app, calls.getOpenTrades, async ({ query }) => {
     // The engine's positions are the truth, as it holds them: by trader (all of their accounts of the
     // kind asked for), traders in id order, each one's positions in ticket order.
     const holders = engine.holderIds();
-    const accounts = await accountsNamed(holders);
+    const accounts = await accountIdentities(ctx.db, holders);
     const byTrader = new Map<number, OpenPosition[]>();
     for (const accountId of holders) {
       if (accounts.get(accountId)?.kind !== query.accountKind) continue;
