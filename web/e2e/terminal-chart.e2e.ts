@@ -172,6 +172,8 @@ describe('the terminal chart', () => {
     await settled(page);
     await page.screenshot({ path: `${ARTIFACTS}/terminal-chart-indicator-menu-desktop.png` });
     await page.keyboard.press('Escape');
+    // Closed before the next click on Indicators, which would otherwise land on a closing menu.
+    await page.getByRole('menu', { name: 'Indicators' }).waitFor({ state: 'hidden' });
 
     await chart.addIndicator('Parabolic SAR');
     await chart.canvas().and(page.locator('[data-applied="SAR(2,2,20)"]')).waitFor();
