@@ -223,6 +223,7 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       return {
         user_id: holder,
         account_id: accountOf.get(holder) as number,
+        account_kind: 'live' as const,
         symbol: i.symbol,
         side,
         volume: Math.round(between(1, 100)) / 100,
@@ -263,6 +264,7 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       return {
         user_id: holder,
         account_id: accountOf.get(holder) as number,
+        account_kind: 'live' as const,
         symbol: i.symbol,
         type,
         volume: Math.round(between(1, 100)) / 100,

@@ -178,7 +178,7 @@ describe('back office exports', () => {
     // Many more, written straight into the table (closed long ago: the engine never sees them).
     const closedAt = START - 5 * DAY;
     const bobAccountId = (await liveAccountOf(t.ctx.db, bob.id)).id;
-    const bulk = Array.from({ length: 1_234 }, (_, i) => ({ user_id: bob.id, account_id: bobAccountId, symbol: 'BTCUSD', side: 'sell' as const, volume: 0.01, open_price: 60000, stop_loss: 0, take_profit: 0, comment: '', opened_at: closedAt - DAY, swap_cents: 0, status: 'closed' as const, close_price: 59990, closed_at: closedAt + i, close_reason: 'manual' as const, profit_cents: 10, closed_by: bob.id }));
+    const bulk = Array.from({ length: 1_234 }, (_, i) => ({ user_id: bob.id, account_id: bobAccountId, account_kind: 'live' as const, symbol: 'BTCUSD', side: 'sell' as const, volume: 0.01, open_price: 60000, stop_loss: 0, take_profit: 0, comment: '', opened_at: closedAt - DAY, swap_cents: 0, status: 'closed' as const, close_price: 59990, closed_at: closedAt + i, close_reason: 'manual' as const, profit_cents: 10, closed_by: bob.id }));
     for (let i = 0; i < bulk.length; i += 200) await t.ctx.db.insertInto('positions').values(bulk.slice(i, i + 200)).execute();
 
     const base = calls.exportClosedTrades.path;

@@ -5,7 +5,7 @@ import { startApp, type TestApp } from './helpers/app';
 
 /**
  * The cold reads that page through a long list read it in the list's order from an index
- * (storage/migrations/0019-read-indexes.ts, 0020-name-sort-keys.ts), so a page costs its own rows, not a sort of every
+ * (storage/migrations/0019-read-indexes.ts, 0020-name-sort-keys.ts, 0024-position-account-kind.ts), so a page costs its own rows, not a sort of every
  * row that matches. Each query below has the shape of the read it stands for; its plan must name
  * the index and sort nothing. On PostgreSQL sorting and whole-table scans are priced out first
  * (`enable_sort`, `enable_seqscan` off), so a plan that still sorts has no index to read in order.
@@ -35,9 +35,14 @@ describe('cold reads read their pages in order from an index', () => {
     assert.doesNotMatch(shown, /TEMP B-TREE FOR ORDER BY|\bSort\b/, shown);
   };
 
-  test("the back office's closed trades, newest closed first", async () => {
+  test("the back office's closed trades of live accounts, newest closed first, each with its account", async () => {
     const db = t.ctx.db;
-    readsInOrder(await plan(db.selectFrom('positions as p').selectAll().where('p.status', '=', 'closed').orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(20).offset(0)), 'positions_closed_idx');
+    const closed = db.selectFrom('positions as p').where('p.account_kind', '=', 'live').where('p.status', '=', 'closed');
+    readsInOrder(await plan(closed.innerJoin('trading_accounts as a', 'a.id', 'p.account_id').selectAll('p').select('a.number').orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(20).offset(0)), 'positions_kind_closed_idx');
+    // Their count reads the index alone (migration 0024: the kind is on each position), no account.
+    const counted = await plan(closed.select((eb) => eb.fn.countAll().as('n')));
+    assert.match(counted, /\bpositions_kind_closed_idx\b/, counted);
+    assert.doesNotMatch(counted, /trading_accounts/, counted);
   });
 
   test("a trader's order history: their positions, newest opened first", async () => {

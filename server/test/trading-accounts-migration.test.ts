@@ -186,3 +186,75 @@ describe('migration 0021: trading accounts', () => {
     }
   });
 });
+
+describe('migration 0024: each position carries its account’s kind', () => {
+  test('positions written before it take their account’s kind; the back office keeps live and demo apart by it, open and closed', async () => {
+    const target = await restartableDatabase();
+    const handle = openDatabase(target.url);
+    const ids = { trader: 0, live: 0, demo: 0 };
+    try {
+      const { error } = await migratorFor(handle).migrateTo('0023-account-types');
+      assert.equal(error, undefined);
+      const db = handle.db;
+      const hash = await hashPassword(PASSWORD, 1024);
+      const person = async (email: string, role: 'trader' | 'admin', passwordHash: string) =>
+        (
+          await db
+            .insertInto('users')
+            .values({ email, password_hash: passwordHash, first_name: email.split('@')[0], last_name: 'Before', sort_name: email, phone_no: '4915112345678', country_id: null, date_of_birth: '', nationality: '', role, is_active: 1, is_reserved: role === 'admin' ? 1 : 0, created_at: NOW, updated_at: NOW, last_seen_at: null } as never)
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      await person(ADMIN_EMAIL, 'admin', await hashPassword(ADMIN_PASSWORD, 1024));
+      ids.trader = await person('dee@example.com', 'trader', hash);
+      const account = async (kind: 'live' | 'demo', number: number) => {
+        const type = await db.selectFrom('account_types').select('id').where('kind', '=', kind).where('is_default', '=', 1).executeTakeFirstOrThrow();
+        return (
+          await db
+            .insertInto('trading_accounts')
+            .values({ number, user_id: ids.trader, kind, currency: 'USD', leverage: 100, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: kind === 'demo' ? 0 : null, account_type_id: type.id, created_at: NOW, updated_at: NOW } as never)
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      };
+      ids.live = await account('live', 31_000_001);
+      ids.demo = await account('demo', 32_000_002);
+      const position = (accountId: number, status: 'open' | 'closed', comment: string) =>
+        db
+          .insertInto('positions')
+          .values({ user_id: ids.trader, account_id: accountId, symbol: 'EURUSD', side: 'buy', volume: 0.1, open_price: 1.1, stop_loss: 0, take_profit: 0, comment, opened_at: NOW - 60_000, status, close_price: status === 'closed' ? 1.1 : null, closed_at: status === 'closed' ? NOW - 1_000 : null, close_reason: status === 'closed' ? 'manual' : null, profit_cents: status === 'closed' ? 0 : null, closed_by: null } as never)
+          .execute();
+      await position(ids.live, 'open', 'live open');
+      await position(ids.live, 'closed', 'live closed');
+      await position(ids.demo, 'open', 'demo open');
+      await position(ids.demo, 'closed', 'demo closed');
+    } finally {
+      await handle.close();
+    }
+
+    const t = await startApp({ config: { databaseUrl: target.url } });
+    try {
+      const rows = await t.ctx.db.selectFrom('positions').select(['comment', 'account_id', 'account_kind']).orderBy('id').execute();
+      assert.deepEqual(
+        rows.map((r) => [r.comment, r.account_id, r.account_kind]),
+        [['live open', ids.live, 'live'], ['live closed', ids.live, 'live'], ['demo open', ids.demo, 'demo'], ['demo closed', ids.demo, 'demo']],
+      );
+      await push(t, 'EURUSD', 1.1, 1.1002);
+      const admin = await signedInAdmin(t);
+      for (const kind of ['live', 'demo'] as const) {
+        const closed = (await admin.get(`/dashboard/admin/getClosedTrades.php?accountKind=${kind}`)).body;
+        assert.equal(closed.total, 1, `one closed ${kind} position`);
+        assert.deepEqual(closed.data.map((r: { accountNumber: number }) => r.accountNumber), [kind === 'live' ? 31_000_001 : 32_000_002]);
+        const open = (await admin.get(`/dashboard/admin/getOpenTrades.php?accountKind=${kind}`)).body;
+        assert.deepEqual(
+          open.data.flatMap((g: { trades: { accountNumber: number }[] }) => g.trades.map((r) => r.accountNumber)),
+          [kind === 'live' ? 31_000_001 : 32_000_002],
+          `the engine loaded the open ${kind} position with its account`,
+        );
+      }
+    } finally {
+      await t.close();
+      await target.drop();
+    }
+  });
+});

@@ -32,13 +32,14 @@ export interface TradingAccount {
   state: AccountState;
   /** A demo account's virtual balance at opening; null for live. */
   initialBalanceCents: Cents | null;
-  /** Its account type (account-types.ts). */
+  /** Its account type (account-types.ts) and the type's name. */
   typeId: number;
+  typeName: string;
   createdAt: number;
 }
 
 const COLUMNS = ['id', 'number', 'user_id', 'kind', 'currency', 'leverage', 'balance_cents', 'credit_cents', 'state', 'initial_balance_cents', 'account_type_id', 'created_at'] as const;
-type Row = Pick<Selectable<TradingAccountsTable>, (typeof COLUMNS)[number]>;
+type Row = Pick<Selectable<TradingAccountsTable>, (typeof COLUMNS)[number]> & { type_name: string };
 
 const accountOfRow = (r: Row): TradingAccount => ({
   id: r.id,
@@ -52,12 +53,20 @@ const accountOfRow = (r: Row): TradingAccount => ({
   state: r.state,
   initialBalanceCents: r.initial_balance_cents === null ? null : Number(r.initial_balance_cents),
   typeId: r.account_type_id,
+  typeName: r.type_name,
   createdAt: Number(r.created_at),
 });
 
-const byId = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('trading_accounts').select(COLUMNS).where('id', '=', param('accountId')));
+/** Accounts with their type's name (one row each: every account has a type). */
+const accounts = (db: Db | Tx) =>
+  db
+    .selectFrom('trading_accounts')
+    .select(COLUMNS)
+    .select((eb) => eb.selectFrom('account_types as t').select('t.name').whereRef('t.id', '=', 'trading_accounts.account_type_id').$asScalar().$notNull().as('type_name'));
+
+const byId = prepared((db, param: Param<{ accountId: number }>) => accounts(db).where('id', '=', param('accountId')));
 const firstLive = prepared((db, param: Param<{ userId: number }>) =>
-  db.selectFrom('trading_accounts').select(COLUMNS).where('user_id', '=', param('userId')).where('kind', '=', 'live').orderBy('id').limit(rowLimit(1)),
+  accounts(db).where('user_id', '=', param('userId')).where('kind', '=', 'live').orderBy('id').limit(rowLimit(1)),
 );
 
 /** The account with this id, or undefined. */
@@ -66,7 +75,7 @@ export async function tradingAccount(db: Db | Tx, accountId: number): Promise<Tr
   return row ? accountOfRow(row) : undefined;
 }
 
-const ofUser = prepared((db, param: Param<{ userId: number }>) => db.selectFrom('trading_accounts').select(COLUMNS).where('user_id', '=', param('userId')).orderBy('id'));
+const ofUser = prepared((db, param: Param<{ userId: number }>) => accounts(db).where('user_id', '=', param('userId')).orderBy('id'));
 
 /** Every trading account a person holds, in the order they were opened. */
 export async function accountsOf(db: Db | Tx, userId: number): Promise<TradingAccount[]> {
@@ -129,24 +138,9 @@ export async function openTradingAccount(trx: Tx, o: { userId: number; kind: Acc
       .values({ number, user_id: o.userId, kind: o.kind, currency: 'USD', leverage, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: o.initialBalanceCents ?? null, account_type_id: type.id, created_at: o.now, updated_at: o.now })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return accountOfRow(row);
+    return accountOfRow({ ...row, type_name: type.name });
   }
   throw new Error('no free trading-account number found');
-}
-
-/**
- * An account's number and kind, which never change once it is opened: read from the database the
- * first time an account is named, then known to this process (the back office's open trades name
- * every holder's account on each read; nothing about them can go stale).
- */
-const identities = new Map<number, { number: number; kind: AccountKind }>();
-export async function accountIdentities(db: Db | Tx, ids: readonly number[]): Promise<ReadonlyMap<number, { number: number; kind: AccountKind }>> {
-  const missing = ids.filter((id) => !identities.has(id));
-  for (let i = 0; i < missing.length; i += 500) {
-    const rows = await db.selectFrom('trading_accounts').select(['id', 'number', 'kind']).where('id', 'in', missing.slice(i, i + 500)).execute();
-    for (const r of rows) identities.set(r.id, { number: Number(r.number), kind: r.kind });
-  }
-  return identities;
 }
 
 /** "Live account 12345678" / "Demo account 12345678": an account as messages name it. */

@@ -23,6 +23,7 @@ import { nameSortKeysMigration } from './migrations/0020-name-sort-keys';
 import { tradingAccountsMigration } from './migrations/0021-trading-accounts';
 import { auditAccountsMigration } from './migrations/0022-audit-accounts';
 import { accountTypesMigration } from './migrations/0023-account-types';
+import { positionAccountKindMigration } from './migrations/0024-position-account-kind';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -60,6 +61,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0021-trading-accounts': tradingAccountsMigration(handle.engine),
       '0022-audit-accounts': auditAccountsMigration(handle.engine),
       '0023-account-types': accountTypesMigration(handle.engine),
+      '0024-position-account-kind': positionAccountKindMigration(handle.engine),
     }),
   });
 }

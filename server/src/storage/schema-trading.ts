@@ -5,6 +5,8 @@ export interface PositionsTable {
   user_id: number;
   /** The trading account it belongs to (user_id is the account's holder). */
   account_id: number;
+  /** The account's kind, written with the position (an account's kind never changes; migration 0024). */
+  account_kind: 'live' | 'demo';
   symbol: string;
   side: 'buy' | 'sell';
   volume: number;

@@ -185,9 +185,9 @@ export class TradingEngine {
     return this.parts.state.open.size;
   }
 
-  /** The trading accounts holding open positions, in id order. */
-  holderIds(): number[] {
-    return [...this.parts.state.holdings.keys()].sort((a, b) => a - b);
+  /** Every open position, in no particular order (for a reader that groups or sums them). */
+  openPositions(): IterableIterator<OpenPosition> {
+    return this.parts.state.open.values();
   }
 
   allOpen(): OpenPosition[] {

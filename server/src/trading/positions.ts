@@ -48,9 +48,9 @@ export class Positions {
 
   /** Tracks every open position in the database (at start). */
   async load(): Promise<void> {
-    const rows = await this.state.ctx.db.selectFrom('positions').selectAll().where('status', '=', 'open').execute();
+    const rows = await this.state.ctx.db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').selectAll('p').select('a.number as account_number').where('p.status', '=', 'open').orderBy('p.id').execute();
     for (const r of rows) {
-      this.state.track({ id: r.id, accountId: r.account_id, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
+      this.state.track({ id: r.id, accountId: r.account_id, accountNumber: Number(r.account_number), accountKind: r.account_kind, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
     }
   }
 
@@ -103,7 +103,7 @@ export class Positions {
     const user = await trx
       .selectFrom('trading_accounts as a')
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-      .select(['a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level'])
+      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level'])
       .where('a.id', '=', accountId)
       .where('a.user_id', '=', userId)
       .executeTakeFirst();
@@ -122,12 +122,12 @@ export class Positions {
     if (after.freeMargin.isNegative()) throw refuse.invalid(notEnoughMarginMessage(margin, after.freeMargin));
     const row = await trx
       .insertInto('positions')
-      .values({ user_id: userId, account_id: accountId, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+      .values({ user_id: userId, account_id: accountId, account_kind: user.kind, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
       .returning('id')
       .executeTakeFirstOrThrow();
     emit({ type: 'position.opened', userId, accountId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
     return {
-      position: { id: row.id, accountId, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
+      position: { id: row.id, accountId, accountNumber: Number(user.number), accountKind: user.kind, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
       account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage, marginCallLevel: user.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(user.margin_call_level) },
     };
   }

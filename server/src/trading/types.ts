@@ -17,6 +17,9 @@ export interface OpenPosition {
   id: number;
   /** The trading account holding it, and the account's holder (to whom its events are addressed). */
   accountId: number;
+  /** The account's number and kind (live or demo), which never change once it is opened. */
+  accountNumber: number;
+  accountKind: 'live' | 'demo';
   userId: number;
   symbol: string;
   side: Side;

@@ -6,7 +6,7 @@ import { traderIsOnline, traderProfile, traderRow } from '../../../services/admi
 import { isoTime } from '../../../services/context';
 import { refuse, Refusal } from '../../../services/errors';
 import { listActivity } from '../../../services/profile-service';
-import { accountIdentities, accountsOf } from '../../../services/trading-accounts';
+import { accountsOf } from '../../../services/trading-accounts';
 import type { Db, Tx } from '../../../storage/db';
 import { preparedShapes, type Param } from '../../../storage/prepared';
 import { accountStateOf, figureTexts } from '../../../trading/account-figures';
@@ -25,23 +25,24 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
 
   // User Closed Records: the filters present pick the statement; their values are its parameters.
   type ClosedFilters = { traderId: number; symbol: string; accountKind: AccountKind; from: number; to: number; limit: number; offset: number };
-  /** The closed positions the filters match, of one kind of account. */
+  /** The closed positions the filters match, of one kind of account (written on each position). */
   const matchingClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) => {
-    let q = db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').where('a.kind', '=', param('accountKind')).where('p.status', '=', 'closed');
+    let q = db.selectFrom('positions as p').where('p.account_kind', '=', param('accountKind')).where('p.status', '=', 'closed');
     if (shape.includes('traderId;')) q = q.where('p.user_id', '=', param('traderId'));
     if (shape.includes('symbol;')) q = q.where('p.symbol', '=', param('symbol'));
     if (shape.includes('from;')) q = q.where('p.closed_at', '>=', param('from'));
     if (shape.includes('to;')) q = q.where('p.closed_at', '<', param('to'));
     return q;
   };
-  /** Those positions with their trader and who closed them. */
+  /** Those positions with their account, their trader and who closed them. */
   const filteredClosed = (db: Db | Tx, param: Param<ClosedFilters>, shape: string) =>
     matchingClosed(db, param, shape)
+      .innerJoin('trading_accounts as a', 'a.id', 'p.account_id')
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .leftJoin('users as c', 'c.id', 'p.closed_by')
       .select(['p.id', 'p.user_id', 'a.number as account_number', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email']);
-  // Counted from the positions and their accounts alone: every position has its user (a foreign
-  // key), so the user joins would count the same rows, slower.
+  // Counted from the positions alone (from one index without filters): every position has its
+  // account and its user (foreign keys), so the joins would count the same rows, slower.
   const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => matchingClosed(db, param, shape).select((eb) => eb.fn.countAll<number>().as('n')));
   const closedPage = preparedShapes((db, param: Param<ClosedFilters>, shape, rows) => filteredClosed(db, param, shape).orderBy('p.closed_at', 'desc').orderBy('p.id', 'desc').limit(rows).offset(param('offset')));
   type ClosedJoinRow = Awaited<ReturnType<ReturnType<typeof filteredClosed>['execute']>>[number];
@@ -108,23 +109,18 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
   };
   registerCall(app, calls.getOpenTrades, async ({ query }) => {
     // The engine's positions are the truth, as it holds them: by trader (all of their accounts of the
-    // kind asked for), traders in id order, each one's positions in ticket order.
-    const holders = engine.holderIds();
-    const accounts = await accountIdentities(ctx.db, holders);
+    // kind asked for), traders in id order. Each position names its account (number and kind).
     const byTrader = new Map<number, OpenPosition[]>();
-    for (const accountId of holders) {
-      if (accounts.get(accountId)?.kind !== query.accountKind) continue;
-      for (const p of engine.positionsOf(accountId)) {
-        const list = byTrader.get(p.userId);
-        if (list) list.push(p);
-        else byTrader.set(p.userId, [p]);
-      }
+    for (const p of engine.openPositions()) {
+      if (p.accountKind !== query.accountKind) continue;
+      const list = byTrader.get(p.userId);
+      if (list) list.push(p);
+      else byTrader.set(p.userId, [p]);
     }
-    const holdings = [...byTrader].sort((a, b) => a[0] - b[0]).map(([traderId, positions]) => ({ traderId, positions: positions.sort((a, b) => a.id - b.id) }));
+    const holdings = [...byTrader].sort((a, b) => a[0] - b[0]).map(([traderId, positions]) => ({ traderId, positions }));
     // The search reads every holder's name; without one, only the page's names are read.
     const searchNames = query.search ? await namesOf(holdings.map((h) => h.traderId)) : new Map<number, TraderNames>();
-    const numberOf = (p: OpenPosition) => accounts.get(p.accountId)?.number ?? 0;
-    const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p), numberOf);
+    const found = openTradesPage(holdings, query, searchNames, (p) => engine.profitShownCents(p), (p) => p.accountNumber);
     const names = query.search ? searchNames : await namesOf(found.page.map((h) => h.traderId));
     const data: OpenTradesGroup[] = found.page.map(({ traderId, positions }) => {
       const u = names.get(traderId);
@@ -133,9 +129,10 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
         traderFirstName: u?.first_name ?? '',
         traderLastName: u?.last_name ?? '',
         traderEmail: u?.email ?? '',
-        trades: positions.map((p) => {
+        // Each trader's positions in ticket order (only the page's are sorted).
+        trades: [...positions].sort((a, b) => a.id - b.id).map((p) => {
           const profitCents = engine.profitShownCents(p);
-          return { tradeId: p.id, accountNumber: numberOf(p), fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents) };
+          return { tradeId: p.id, accountNumber: p.accountNumber, fullSymbol: p.symbol, timeStamp: isoTime(p.openedAt), volume: p.volume, orginalPrice: p.openPrice, tradesTypesName: p.side, profit: profitCents === null ? null : formatCents(profitCents) };
         }),
       };
     });
