@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { ACCOUNT_TYPE_NAME_MAX, MAX_LEVERAGE, type AccountKind } from '@tradeport/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -147,11 +147,12 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         <Text size="sm" c="dimmed">
           A field left empty inherits the installation&apos;s value (shown in grey) and follows it if the installation changes.
         </Text>
-        <Group grow align="flex-start">
+        {/* Three across on a wide screen; stacked on a phone, where three would not fit their labels. */}
+        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm" verticalSpacing="sm">
           <OptionalNumber label="Leverage (1:N)" description="For its accounts" value={leverage} onChange={changed(setLeverage, 'leverage')} placeholder={String(installation.leverage)} decimals={0} min={1} max={MAX_LEVERAGE} error={errors.leverage} />
           <OptionalNumber label="Margin call (%)" description="Warned at or below" value={marginCall} onChange={changed(setMarginCall, 'stopOut')} placeholder={String(installation.marginCallLevel)} decimals={2} min={1} max={1000} />
           <OptionalNumber label="Stop-out (%)" description="Closed at or below" value={stopOut} onChange={changed(setStopOut, 'stopOut')} placeholder={String(installation.stopOutLevel)} decimals={2} min={0} max={999} error={errors.stopOut} />
-        </Group>
+        </SimpleGrid>
         <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
         <Group gap="xl">
           <Switch label="Default for new accounts" checked={isDefault} onChange={(e) => setDefault(e.currentTarget.checked)} disabled={type?.isDefault} />

@@ -5,13 +5,12 @@ import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
 import { installationTerms, listAccountTypes, saveAccountType, setAccountType, termsOf, type AccountType, type InstallationTerms } from '../../../services/account-types';
 import { accountsOf, openAccount, setAccountState, tradingAccount, transferFunds, type TradingAccount } from '../../../services/trading-accounts';
-import type { Db } from '../../../storage/db';
 import { figureTexts } from '../../../trading/account-figures';
 import type { TradingEngine } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 
 /** An account as the API shows it: its row with its figures now, at the engine's prices. */
-function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean, typeNames: ReadonlyMap<number, string>): AccountRow {
+function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean): AccountRow {
   const f = figureTexts(engine.figures(a.id, a.balanceCents, a.creditCents, a.leverage));
   return {
     id: a.id,
@@ -32,13 +31,10 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     initialBalance: a.initialBalanceCents === null ? null : formatCents(a.initialBalanceCents),
     primary,
     typeId: a.typeId,
-    type: typeNames.get(a.typeId) ?? '',
+    type: a.typeName,
     createdAt: isoTime(a.createdAt),
   };
 }
-
-/** Every account type's name, by id (a handful of rows). */
-const typeNamesOf = async (db: Db): Promise<Map<number, string>> => new Map((await db.selectFrom('account_types').select(['id', 'name']).execute()).map((t) => [t.id, t.name]));
 
 /** An account type as the API shows it: its own values and what its accounts trade with. */
 const typeAnswer = (t: AccountType & { accounts: number }, installation: InstallationTerms): AccountTypeRow => {
@@ -72,10 +68,9 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   const listOf = async (userId: number) => {
     const accounts = await accountsOf(ctx.db, userId);
     const primary = accounts.find((a) => a.kind === 'live')?.id;
-    const typeNames = await typeNamesOf(ctx.db);
     return {
       status: 'success' as const,
-      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary, typeNames)),
+      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary)),
       maxLive: ctx.config.maxLiveAccounts,
       maxDemo: ctx.config.maxDemoAccounts,
       demoInitialBalance: formatCents(ctx.config.demoInitialBalanceCents),
@@ -86,7 +81,7 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
     const a = await tradingAccount(ctx.db, accountId);
     if (!a) throw refuse.notFound('That trading account was not found.');
     const primary = (await accountsOf(ctx.db, a.userId)).find((x) => x.kind === 'live')?.id === a.id;
-    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary, await typeNamesOf(ctx.db)) };
+    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary) };
   };
   const name = (a: { kind: string; number: number }) => `${a.kind === 'live' ? 'Live' : 'Demo'} account ${a.number}`;
 
