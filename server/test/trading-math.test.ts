@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
+import { accountFigures, commissionUsd, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic
@@ -131,6 +131,45 @@ describe('margin, against exact rational arithmetic', () => {
     assert.equal(toUsd(new Decimal(1), 'JPY', none), null);
     assert.equal(marginUsd(1, 1, 100, { contractSize: 100_000, calcMode: 'forex', base: 'EUR', quote: 'USD' }, none), null);
     assert.equal(profitUsd('buy', 1, 150, { bid: 151, ask: 151.02 }, { contractSize: 100_000, quote: 'JPY' }, none), null);
+  });
+});
+
+describe('commission of a deal, against exact rational arithmetic', () => {
+  // Amounts in cents: 0.01–50.00 USD per lot, or per million USD traded.
+  const amountCents = fc.integer({ min: 1, max: 5_000 });
+
+  test('per lot: amount × V, whatever the instrument or price', () => {
+    fc.assert(
+      fc.property(volumeHundredths, amountCents, (vol, amount) => {
+        const got = commissionUsd({ basis: 'lot', amount: amount / 100 }, vol / 100, 1.2345, { contractSize: 100_000, calcMode: 'forex', base: 'EUR', quote: 'USD' }, () => undefined);
+        assert.equal(BigInt(roundToCents(got!)), cents(mul(r(BigInt(amount), 100n), r(BigInt(vol), 100n))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('per million: amount × the notional in USD / 1,000,000 — V × C in the base (Forex, at the base’s rate), V × C × price in the quote (CFD)', () => {
+    fc.assert(
+      fc.property(volumeHundredths, amountCents, fc.integer({ min: 50_000, max: 200_000 }), fc.integer({ min: 100, max: 500_000 }), (vol, amount, eurusdPts, goldPts) => {
+        const perMillion = { basis: 'million' as const, amount: amount / 100 };
+        const eurusd = { bid: toNumber(eurusdPts, 5), ask: toNumber(eurusdPts + 8, 5) };
+        // EURGBP: 1 lot is 100,000 EUR, in USD at the EURUSD bid; the deal's own price does not matter.
+        const forex = commissionUsd(perMillion, vol / 100, 0.85, { contractSize: 100_000, calcMode: 'forex', base: 'EUR', quote: 'GBP' }, (s) => (s === 'EURUSD' ? eurusd : undefined));
+        const forexNotional = mul(mul(r(BigInt(vol), 100n), r(100_000n)), price(eurusdPts, 5));
+        assert.equal(BigInt(roundToCents(forex!)), cents(div(mul(forexNotional, r(BigInt(amount), 100n)), r(1_000_000n))));
+        // XAUUSD: 1 lot is 100 ounces at the deal's price.
+        const cfd = commissionUsd(perMillion, vol / 100, toNumber(goldPts, 2), { contractSize: 100, calcMode: 'cfd', base: 'XAU', quote: 'USD' }, () => undefined);
+        const cfdNotional = mul(mul(r(BigInt(vol), 100n), r(100n)), price(goldPts, 2));
+        assert.equal(BigInt(roundToCents(cfd!)), cents(div(mul(cfdNotional, r(BigInt(amount), 100n)), r(1_000_000n))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('per million with no rate to USD gives no figure; per lot needs none', () => {
+    const gbpBase = { contractSize: 100_000, calcMode: 'forex' as const, base: 'GBP', quote: 'JPY' };
+    assert.equal(commissionUsd({ basis: 'million', amount: 25 }, 1, 190, gbpBase, () => undefined), null);
+    assert.equal(commissionUsd({ basis: 'lot', amount: 3.5 }, 2, 190, gbpBase, () => undefined)?.toString(), '7');
   });
 });
 

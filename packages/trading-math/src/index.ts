@@ -86,6 +86,27 @@ export function marginUsd(volume: number, open: number, leverage: number, instru
   return toUsd(notional.times(dec(open)), instrument.quote, prices, leverage);
 }
 
+/**
+ * A commission schedule (an account type's, docs/design.md#commission): `amount` USD per lot, or per
+ * million USD of notional traded, charged on each deal (the open and the close), as MetaTrader 5.
+ */
+export interface CommissionSchedule {
+  basis: 'lot' | 'million';
+  amount: number;
+}
+
+/**
+ * The commission of one deal in USD (positive: what the account pays), unrounded: per lot,
+ * amount × V; per million, amount × the deal's notional in USD / 1,000,000 — the notional being
+ * V × C in the base currency (Forex) or V × C × price in the quote currency (CFD), at the current
+ * rate, as the margin at leverage 1. Null when no quote converts it.
+ */
+export function commissionUsd(schedule: CommissionSchedule, volume: number, price: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Decimal | null {
+  if (schedule.basis === 'lot') return dec(schedule.amount).times(dec(volume));
+  const notional = marginUsd(volume, price, 1, instrument, prices);
+  return notional === null ? null : notional.times(dec(schedule.amount)).div(1_000_000);
+}
+
 export interface AccountFigures {
   equity: Decimal;
   freeMargin: Decimal;
@@ -112,10 +133,15 @@ export interface AccountBook {
   margin: Decimal.Value;
 }
 
-/** What an order adds to the account once filled: the margin it holds and its floating profit then (a market order pays the spread at once: negative; a pending order: 0). */
+/**
+ * What an order adds to the account once filled: the margin it holds and its floating profit then (a
+ * market order pays the spread at once: negative; a pending order: 0), and the commission its fill
+ * is charged (USD, positive; paid from the balance at once).
+ */
 export interface OrderEffect {
   margin: Decimal.Value;
   floating: Decimal.Value;
+  commission?: Decimal.Value;
 }
 
 /**
@@ -124,7 +150,7 @@ export interface OrderEffect {
  * refusal and the preview cannot disagree (but for prices that moved in between).
  */
 export function figuresAfterOrder(account: AccountBook, order: OrderEffect): AccountFigures {
-  return accountFigures(account.balance, account.credit, new D(account.floating).plus(order.floating), new D(account.margin).plus(order.margin));
+  return accountFigures(new D(account.balance).minus(order.commission ?? 0), account.credit, new D(account.floating).plus(order.floating), new D(account.margin).plus(order.margin));
 }
 
 /** Decimals of an account figure (balance, equity, margin, free margin) on screen and in messages: the spec's 4. */
