@@ -183,12 +183,12 @@ describe('back office exports', () => {
 
     const base = calls.exportClosedTrades.path;
     const all = await exported(t, desk.admin, base);
-    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment']);
+    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Commission (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment']);
     assert.equal(all.count, 1_235);
     const first = all.records[0]!;
     assert.deepEqual(
-      [first.Ticket, first['Trader ID'], first.Symbol, first.Type, first.Volume, first['Open price'], first['S / L'], first['Close price'], first['Profit (USD)'], first['Close reason'], first['Closed by'], first.Comment],
-      [String(opened.body.ticket), String(ann.id), 'EURUSD', 'Buy', '0.1', '1.1002', '', '1.1012', '10.00', 'Back office', 'admin@tradeport.test', "'@risk, \"hedge\""],
+      [first.Ticket, first['Trader ID'], first.Symbol, first.Type, first.Volume, first['Open price'], first['S / L'], first['Close price'], first['Commission (USD)'], first['Profit (USD)'], first['Close reason'], first['Closed by'], first.Comment],
+      [String(opened.body.ticket), String(ann.id), 'EURUSD', 'Buy', '0.1', '1.1002', '', '1.1012', '0.00', '10.00', 'Back office', 'admin@tradeport.test', "'@risk, \"hedge\""],
     );
     assert.deepEqual([first['Open time (UTC)'], first['Close time (UTC)']], ['2026-03-04 10:00:00', '2026-03-04 10:01:30']);
     assert.equal(new Set(all.records.map((r) => r.Ticket)).size, 1_235, 'no row twice across the batches');

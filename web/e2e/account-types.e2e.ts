@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignInPage } from './pages/sign-in-page';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDeposit, createTrader, newPage, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDeposit, createTrader, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
 
 /**
  * Account types in the back office: the types page (the defaults showing the installation's
@@ -46,13 +46,20 @@ describe('account types in the browser', () => {
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.getByText('Must be below the margin-call level (120%).').waitFor();
     await dialog.getByLabel('Stop-out (%)').fill('60');
+    // A commission per lot: its amount is asked for once a basis is chosen.
+    assert.equal(await dialog.getByLabel('Commission (USD)').isDisabled(), true, 'no basis, no amount');
+    await dialog.getByLabel('Commission', { exact: true }).click();
+    await page.getByRole('option', { name: 'Per lot' }).click();
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.getByText('An amount from 0.01 to 1000 USD, at most 2 decimals.').waitFor();
+    await dialog.getByLabel('Commission (USD)').fill('3.5');
     assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), []);
     await screenshots(page, 'account-type-editor');
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.waitFor({ state: 'detached' });
     const ecn = page.getByTestId('account-type-ECN Pro');
     await ecn.waitFor();
-    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%/);
+    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%.*3\.50 \/ lot/);
 
     // The trader's page moves the account to it.
     const [account] = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data as { id: number; number: number }[];
@@ -65,6 +72,12 @@ describe('account types in the browser', () => {
     await row.getByText('1:200').waitFor();
     const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number };
     assert.deepEqual([after.type, after.leverage], ['ECN Pro', 200]);
+    // Its commission is the type's: 3.50 for the 0.1 lot opened.
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
+    const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const held = (await trader.client.request('GET', '/platform/getTrades.php')).body.data as { commission: string }[];
+    assert.deepEqual(held.map((p) => p.commission), ['-0.35']);
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'trader-account-type');
 

@@ -116,6 +116,45 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
+  it("charges the account type's commission: previewed before sending, then on the position and in History, as the ledger has it", async () => {
+    const { trader, context, page, entry, panel } = await fundedTerminal();
+    // The broker puts the account on a type charging 3.50 per lot on each deal.
+    const admin = await adminClient(harness());
+    const type = await postJson(admin, '/dashboard/admin/saveAccountType.php', { name: 'ECN', kind: 'live', leverage: null, marginCallLevel: null, stopOutLevel: null, tradingMode: 'full', commission: { basis: 'lot', amount: 3.5 }, isDefault: false, state: 'active' });
+    assert.equal(type.status, 200, JSON.stringify(type.body));
+    const account = ((await trader.client.get('/platform/getAccounts.php')).body.data as { id: number }[])[0]!;
+    assert.equal((await postJson(admin, '/dashboard/admin/setAccountType.php', { accountId: account.id, typeId: type.body.data.id })).status, 200);
+    await page.reload();
+    await page.getByTestId('price-row-EURUSD').waitFor();
+    await eurusd(1.1);
+
+    await entry.openFromRow('EURUSD');
+    await entry.setVolume('0.3');
+    // 3.50 × 0.3 = 1.05; free margin 10,000 − 330.00 margin − 6.00 spread − 1.05.
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-commission-buy"]')?.textContent === '1.0500 USD');
+    assert.equal(await entry.commission('sell'), '1.0500 USD');
+    assert.equal(await entry.freeMarginAfter('buy'), '9,662.9500 USD');
+    await look(page, 'terminal-order-dialog-commission');
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    const position = await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    await panel.position(position.ticket).getByTestId('commission').filter({ hasText: '-1.05' }).waitFor();
+
+    await eurusd(1.101);
+    assert.equal((await postJson(trader.client, '/platform/updateTrades.php', { ticket: position.ticket })).status, 200);
+    await panel.openTab('History');
+    await panel.historyRow(position.ticket).getByTestId('commission').filter({ hasText: '-2.10' }).waitFor();
+    const operations = (await trader.client.get('/dashboard/customer/getBalanceOperations.php')).body.data as { kind: string; amount: string; ticket: number | null }[];
+    assert.deepEqual(
+      operations.filter((o) => o.kind === 'commission').map((o) => [o.amount, o.ticket]),
+      [
+        ['-1.05', position.ticket],
+        ['-1.05', position.ticket],
+      ],
+    );
+    await context.close();
+  });
+
   it("previews a cross's margin through its USD rates, as the server then holds it", async () => {
     const { trader, context, page, terminal, entry } = await fundedTerminal();
     // Only GBPJPY on screen: the dialog itself follows the GBPUSD rate it converts with.

@@ -21,6 +21,7 @@ const trade = (over: Partial<TradeRow> = {}): TradeRow => ({
   lastPrice: 1.1012,
   profit: '100.00',
   swap: '-7.20',
+  commission: '0.00',
   closeTime: '2026-03-03T23:00:01.000Z',
   closeReason: 'manual',
   comment: '',

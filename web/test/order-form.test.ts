@@ -28,7 +28,7 @@ const book: Record<'EURUSD' | 'USDJPY' | 'XAUUSD', Prices> = { EURUSD: { bid: 1.
 
 function ctx(instrument: OrderInstrument, over: Partial<OrderContext> = {}): OrderContext {
   const p = book[instrument.Symbol as keyof typeof book];
-  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s as keyof typeof book], leverage: 100, account: { balance: '1000.00', credit: '0.00', floating: 0, margin: 0 }, now: Date.UTC(2026, 0, 5, 12), ...over };
+  return { instrument, quote: { ...p, open: true, stale: false }, prices: (s) => book[s as keyof typeof book], leverage: 100, commission: null, account: { balance: '1000.00', credit: '0.00', floating: 0, margin: 0 }, now: Date.UTC(2026, 0, 5, 12), ...over };
 }
 
 const run = (actions: OrderFormAction[], start: OrderForm = initialOrderForm('EURUSD')) => actions.reduce(orderFormReducer, start);
@@ -41,6 +41,19 @@ describe('order form: margin preview', () => {
     // 0.01 × 100,000 / 100 = 10 EUR at 1.08 = 10.80 USD; the spread costs 0.12 USD at once.
     assert.equal(preview.margin?.toFixed(2), '10.80');
     assert.equal(preview.freeMarginAfter?.toFixed(2), '989.08');
+  });
+
+  it('previews the commission the fill is charged, as the engine charges it, and takes it from free margin', () => {
+    const form = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }, { type: 'setVolume', volume: 0.3 }]);
+    assert.equal(orderPreview(form, 'buy', ctx(EURUSD)).commission?.toFixed(2), '0.00', 'a type without commission charges none');
+    // 3.50 per lot × 0.3 = 1.05; free margin 1,000 − 324.00 margin − 3.60 spread − 1.05.
+    const perLot = orderPreview(form, 'buy', ctx(EURUSD, { commission: { basis: 'lot', amount: 3.5 } }));
+    assert.deepEqual([perLot.commission?.toFixed(2), perLot.margin?.toFixed(2), perLot.freeMarginAfter?.toFixed(2)], ['1.05', '324.00', '671.35']);
+    // 25 per million: 30,000 EUR at the EURUSD bid of 1.08 = 32,400 USD → 0.81.
+    assert.equal(orderPreview(form, 'sell', ctx(EURUSD, { commission: { basis: 'million', amount: 25 } })).commission?.toFixed(2), '0.81');
+    // No rate for the notional: no figure rather than a guess, and no free margin after.
+    const blind = orderPreview(form, 'buy', ctx(EURUSD, { commission: { basis: 'million', amount: 25 }, prices: () => undefined }));
+    assert.deepEqual([blind.commission, blind.freeMarginAfter], [null, null]);
   });
 
   it('previews a USD-based Forex margin without conversion and a CFD margin at the fill price', () => {

@@ -20,6 +20,18 @@ export const accountKindFilter = z.enum(ACCOUNT_KINDS, { error: "accountKind mus
 /** The header a call names its trading account with (the account's id). */
 export const TRADING_ACCOUNT_HEADER = 'X-Trading-Account';
 
+export const COMMISSION_BASES = ['lot', 'million'] as const;
+/** The most a type may charge per lot or per million USD traded, in USD. */
+export const COMMISSION_MAX = 1000;
+
+/** USD per lot or per million USD traded, on each deal (the open and the close). */
+export const commissionSchedule = z.object({
+  basis: z.enum(COMMISSION_BASES, { error: 'The commission is per lot or per million USD traded.' }),
+  amount: z
+    .number({ error: `The commission must be an amount in USD from 0.01 to ${COMMISSION_MAX} with at most 2 decimals.` })
+    .refine((v) => Number.isFinite(v) && v >= 0.01 && v <= COMMISSION_MAX && Math.abs(Math.round(v * 100) - v * 100) < 1e-9, { message: `The commission must be an amount in USD from 0.01 to ${COMMISSION_MAX} with at most 2 decimals.` }),
+});
+
 /** One trading account with its figures now (at the engine's prices). */
 export const tradingAccount = z.object({
   id: z.number(),
@@ -45,6 +57,8 @@ export const tradingAccount = z.object({
   /** Its account type (docs/api.md#account-types): id and name. */
   typeId: z.number(),
   type: z.string(),
+  /** The type's commission on each deal (what the order ticket previews); null: none. */
+  commission: commissionSchedule.nullable(),
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -118,6 +132,8 @@ export const accountTypeInput = z.object({
   marginCallLevel: nullableNumber('The margin-call level must be a percentage from 1 to 1000 with at most 2 decimals, or none.', (v) => v >= 1 && v <= 1000 && Math.round(v * 100) === v * 100),
   stopOutLevel: nullableNumber('The stop-out level must be a percentage from 0 to 999 with at most 2 decimals, or none.', (v) => v >= 0 && v <= 999 && Math.round(v * 100) === v * 100),
   tradingMode: z.enum(ACCOUNT_TRADING_MODES, { error: 'The trading mode must be full, close-only or disabled.' }),
+  /** Null or absent: no commission. */
+  commission: commissionSchedule.nullable().optional(),
   isDefault: z.boolean({ error: 'isDefault must be true or false.' }),
   state: z.enum(ACCOUNT_TYPE_STATES, { error: 'The state must be active or disabled.' }),
 });
@@ -134,6 +150,8 @@ export const accountTypeRow = z.object({
   marginCallLevel: z.number().nullable(),
   stopOutLevel: z.number().nullable(),
   tradingMode: z.enum(ACCOUNT_TRADING_MODES),
+  /** Charged on each deal; null: none. */
+  commission: commissionSchedule.nullable(),
   isDefault: z.boolean(),
   state: z.enum(ACCOUNT_TYPE_STATES),
   /** What its accounts trade with: its own values, else the installation's. */

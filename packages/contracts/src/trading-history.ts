@@ -22,6 +22,8 @@ export const historyRow = z.object({
   lastPrice: z.number(),
   profit: money,
   swap: money,
+  /** Commission charged on the open and the close, negative as posted; 0.00 without one. */
+  commission: money,
   closeTime: timestamp,
   closeReason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
   /** The position's comment, as given when it was opened. */

@@ -52,6 +52,8 @@ export const openTrade = z.object({
   stopLoss: z.number(),
   takeProfit: z.number(),
   swap: money,
+  /** Commission charged so far (the open's), negative as posted; 0.00 without one. */
+  commission: money,
   comment: z.string(),
   /** Server-computed floating profit in USD; null when no price is available. */
   profit: money.nullable(),

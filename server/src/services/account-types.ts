@@ -1,4 +1,5 @@
 import type { AccountKind, AccountTypeInput } from '@tradeport/contracts';
+import type { CommissionSchedule } from '@tradeport/trading-math';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
@@ -27,6 +28,8 @@ export interface AccountType {
   marginCallLevel: number | null;
   stopOutLevel: number | null;
   tradingMode: TradingMode;
+  /** Charged on each deal; null: none (the catalogue charges none). `amount` in USD. */
+  commission: CommissionSchedule | null;
   isDefault: boolean;
   state: 'active' | 'disabled';
   createdAt: number;
@@ -64,9 +67,12 @@ export function termsOf(t: Pick<AccountType, 'leverage' | 'marginCallLevel' | 's
   };
 }
 
-const COLUMNS = ['id', 'name', 'kind', 'leverage', 'margin_call_level', 'stop_out_level', 'trading_mode', 'is_default', 'state', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'name', 'kind', 'leverage', 'margin_call_level', 'stop_out_level', 'trading_mode', 'commission_basis', 'commission_cents', 'is_default', 'state', 'created_at', 'updated_at'] as const;
 type Row = Pick<Selectable<AccountTypesTable>, (typeof COLUMNS)[number]>;
 const level = (v: number | string | null) => (v === null ? null : Number(v));
+/** A commission as stored (cents per lot or per million) as the math takes it (USD); null: none. */
+export const commissionOf = (basis: 'lot' | 'million' | null, cents: number | string | null): CommissionSchedule | null =>
+  basis === null || cents === null ? null : { basis, amount: Number(cents) / 100 };
 const typeOfRow = (r: Row): AccountType => ({
   id: r.id,
   name: r.name,
@@ -75,6 +81,7 @@ const typeOfRow = (r: Row): AccountType => ({
   marginCallLevel: level(r.margin_call_level),
   stopOutLevel: level(r.stop_out_level),
   tradingMode: r.trading_mode,
+  commission: commissionOf(r.commission_basis, r.commission_cents),
   isDefault: Number(r.is_default) === 1,
   state: r.state,
   createdAt: Number(r.created_at),
@@ -110,13 +117,14 @@ export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { ac
 }
 
 /** A type's values as the audit log records them. */
-const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'isDefault' | 'state'>) => ({
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'isDefault' | 'state'>) => ({
   name: t.name,
   kind: t.kind,
   leverage: t.leverage,
   marginCallLevel: t.marginCallLevel,
   stopOutLevel: t.stopOutLevel,
   tradingMode: t.tradingMode,
+  commission: t.commission,
   isDefault: t.isDefault,
   state: t.state,
 });
@@ -155,6 +163,8 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
       margin_call_level: input.marginCallLevel,
       stop_out_level: input.stopOutLevel,
       trading_mode: input.tradingMode,
+      commission_basis: input.commission?.basis ?? null,
+      commission_cents: input.commission ? Math.round(input.commission.amount * 100) : null,
       is_default: input.isDefault ? 1 : 0,
       state: input.state,
       updated_at: now,

@@ -167,7 +167,8 @@ export async function balanceOperationsPage(db: Db, accountId: number, q: Page<{
       kind: r.kind,
       amount: formatCents(r.amount_cents),
       balanceAfter: formatCents(r.balance_after_cents),
-      ticket: r.ref_type === 'position' && /^\d+$/.test(r.ref_id) ? Number(r.ref_id) : null,
+      // A position's profit and swap name it as 'position'; its commissions as 'position.open' / 'position.close' (one entry of a kind per reference).
+      ticket: /^position(\.open|\.close)?$/.test(r.ref_type) && /^\d+$/.test(r.ref_id) ? Number(r.ref_id) : null,
       comment: r.memo,
       timeStamp: isoTime(Number(r.created_at)),
     })),

@@ -5,8 +5,9 @@ import { drawAccountNumber } from '../domain/account-number';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Db, Tx } from '../storage/db';
 import { prepared, rowLimit, type Param } from '../storage/prepared';
-import type { AccountKind, AccountState, TradingAccountsTable } from '../storage/schema';
-import { defaultAccountType } from './account-types';
+import type { AccountKind, AccountState, AccountTypesTable, TradingAccountsTable } from '../storage/schema';
+import { commissionOf, defaultAccountType } from './account-types';
+import type { CommissionSchedule } from '@tradeport/trading-math';
 import { recordActivity } from './activity';
 import { recordAudit } from './audit';
 import { inTransaction, type Actor, type ServiceContext } from './context';
@@ -35,11 +36,13 @@ export interface TradingAccount {
   /** Its account type (account-types.ts) and the type's name. */
   typeId: number;
   typeName: string;
+  /** The type's commission on each deal; null: none. */
+  commission: CommissionSchedule | null;
   createdAt: number;
 }
 
 const COLUMNS = ['id', 'number', 'user_id', 'kind', 'currency', 'leverage', 'balance_cents', 'credit_cents', 'state', 'initial_balance_cents', 'account_type_id', 'created_at'] as const;
-type Row = Pick<Selectable<TradingAccountsTable>, (typeof COLUMNS)[number]> & { type_name: string };
+type Row = Pick<Selectable<TradingAccountsTable>, (typeof COLUMNS)[number]> & Pick<Selectable<AccountTypesTable>, 'commission_basis' | 'commission_cents'> & { type_name: string };
 
 const accountOfRow = (r: Row): TradingAccount => ({
   id: r.id,
@@ -54,19 +57,21 @@ const accountOfRow = (r: Row): TradingAccount => ({
   initialBalanceCents: r.initial_balance_cents === null ? null : Number(r.initial_balance_cents),
   typeId: r.account_type_id,
   typeName: r.type_name,
+  commission: commissionOf(r.commission_basis, r.commission_cents),
   createdAt: Number(r.created_at),
 });
 
-/** Accounts with their type's name (one row each: every account has a type). */
+/** Accounts with their type's name and commission (one row each: every account has a type). */
 const accounts = (db: Db | Tx) =>
   db
     .selectFrom('trading_accounts')
-    .select(COLUMNS)
-    .select((eb) => eb.selectFrom('account_types as t').select('t.name').whereRef('t.id', '=', 'trading_accounts.account_type_id').$asScalar().$notNull().as('type_name'));
+    .innerJoin('account_types as t', 't.id', 'trading_accounts.account_type_id')
+    .select(COLUMNS.map((c) => `trading_accounts.${c}` as const))
+    .select(['t.name as type_name', 't.commission_basis', 't.commission_cents']);
 
-const byId = prepared((db, param: Param<{ accountId: number }>) => accounts(db).where('id', '=', param('accountId')));
+const byId = prepared((db, param: Param<{ accountId: number }>) => accounts(db).where('trading_accounts.id', '=', param('accountId')));
 const firstLive = prepared((db, param: Param<{ userId: number }>) =>
-  accounts(db).where('user_id', '=', param('userId')).where('kind', '=', 'live').orderBy('id').limit(rowLimit(1)),
+  accounts(db).where('trading_accounts.user_id', '=', param('userId')).where('trading_accounts.kind', '=', 'live').orderBy('trading_accounts.id').limit(rowLimit(1)),
 );
 
 /** The account with this id, or undefined. */
@@ -75,7 +80,7 @@ export async function tradingAccount(db: Db | Tx, accountId: number): Promise<Tr
   return row ? accountOfRow(row) : undefined;
 }
 
-const ofUser = prepared((db, param: Param<{ userId: number }>) => accounts(db).where('user_id', '=', param('userId')).orderBy('id'));
+const ofUser = prepared((db, param: Param<{ userId: number }>) => accounts(db).where('trading_accounts.user_id', '=', param('userId')).orderBy('trading_accounts.id'));
 
 /** Every trading account a person holds, in the order they were opened. */
 export async function accountsOf(db: Db | Tx, userId: number): Promise<TradingAccount[]> {
@@ -138,7 +143,7 @@ export async function openTradingAccount(trx: Tx, o: { userId: number; kind: Acc
       .values({ number, user_id: o.userId, kind: o.kind, currency: 'USD', leverage, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: o.initialBalanceCents ?? null, account_type_id: type.id, created_at: o.now, updated_at: o.now })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return accountOfRow({ ...row, type_name: type.name });
+    return accountOfRow({ ...row, type_name: type.name, commission_basis: type.commission ? type.commission.basis : null, commission_cents: type.commission ? Math.round(type.commission.amount * 100) : null });
   }
   throw new Error('no free trading-account number found');
 }

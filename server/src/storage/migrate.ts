@@ -24,6 +24,7 @@ import { tradingAccountsMigration } from './migrations/0021-trading-accounts';
 import { auditAccountsMigration } from './migrations/0022-audit-accounts';
 import { accountTypesMigration } from './migrations/0023-account-types';
 import { positionAccountKindMigration } from './migrations/0024-position-account-kind';
+import { commissionMigration } from './migrations/0025-commission';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -62,6 +63,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0022-audit-accounts': auditAccountsMigration(handle.engine),
       '0023-account-types': accountTypesMigration(handle.engine),
       '0024-position-account-kind': positionAccountKindMigration(handle.engine),
+      '0025-commission': commissionMigration(handle.engine),
     }),
   });
 }

@@ -20,6 +20,8 @@ export interface PositionsTable {
   open_tick_ask: number | null;
   open_tick_time: number | null;
   swap_cents: Generated<number>;
+  /** Commission charged so far (migration 0025), negative as posted: the open's, then the close's. */
+  commission_cents: Generated<number>;
   status: 'open' | 'closed';
   close_price: number | null;
   closed_at: number | null;

@@ -39,6 +39,9 @@ export interface AccountTypesTable {
   trading_mode: 'full' | 'close-only' | 'disabled';
   is_default: number;
   state: 'active' | 'disabled';
+  /** Commission per deal (migration 0025): USD cents per lot or per million USD traded; both null: none. */
+  commission_basis: Generated<'lot' | 'million' | null>;
+  commission_cents: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -140,7 +143,7 @@ export interface MoneyRequestNotesTable {
 }
 
 /** `transfer`: between a person's live accounts; `demo`: a demo account's virtual money (opening, reset). */
-export type LedgerKind = 'deposit' | 'withdrawal' | 'credit' | 'trade' | 'swap' | 'adjustment' | 'transfer' | 'demo';
+export type LedgerKind = 'deposit' | 'withdrawal' | 'credit' | 'trade' | 'swap' | 'commission' | 'adjustment' | 'transfer' | 'demo';
 
 /** Money moved between two live trading accounts of one person (docs/design.md#trading-accounts). */
 export interface TransfersTable {

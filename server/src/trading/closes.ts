@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AccountEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
-import { closePrice, profitUsd } from '@tradeport/trading-math';
+import { closePrice, commissionUsd, profitUsd } from '@tradeport/trading-math';
+import { commissionOf } from '../services/account-types';
 import type { BookQuote } from '../market/types';
 import { Refusal, refuse } from '../services/errors';
 import { recordAudit } from '../services/audit';
@@ -103,9 +104,11 @@ export class Closes {
       await trx.deleteFrom('swap_deferred').where('position_id', '=', p.id).execute();
       if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', p.id).where('status', '=', 'open').execute();
     }
+    // The close is a deal too: its commission is the account's type's now, at the close price.
+    const commissionCents = await this.closeCommissionCents(trx, p, c.price);
     const updated = await trx
       .updateTable('positions')
-      .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by })
+      .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by, commission_cents: sql<number>`commission_cents - cast(${commissionCents} as bigint)` })
       .where('id', '=', p.id)
       .where('status', '=', 'open')
       .returning('swap_cents')
@@ -115,9 +118,28 @@ export class Closes {
     if (c.profitCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
     const swapCents = Number(updated.swap_cents);
     if (swapCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'swap', amountCents: swapCents, refType: 'position', refId: p.id, memo: `Swap of position #${p.id}`, at: c.now });
+    if (commissionCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'commission', amountCents: -commissionCents, refType: 'position.close', refId: p.id, memo: `Commission of position #${p.id} (close)`, at: c.now });
     emit({ type: 'position.closed', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, reason: c.reason, price: c.price, profit: formatCents(c.profitCents) });
     if (balance) emit({ type: 'balance.changed', userId: p.userId, accountId: p.accountId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
     return true;
+  }
+
+  /**
+   * The commission of closing `p` at `price` (cents, positive: what the account pays), by its
+   * account's type as it is now; refused, like the profit, when no rate converts it.
+   */
+  private async closeCommissionCents(trx: Tx, p: OpenPosition, price: number): Promise<Cents> {
+    const type = await trx
+      .selectFrom('trading_accounts as a')
+      .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+      .select(['t.commission_basis', 't.commission_cents'])
+      .where('a.id', '=', p.accountId)
+      .executeTakeFirst();
+    const schedule = type ? commissionOf(type.commission_basis, type.commission_cents) : null;
+    if (!schedule) return 0;
+    const commission = commissionUsd(schedule, p.volume, price, this.state.instrument(p.symbol), this.state.prices);
+    if (commission === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+    return roundToCents(commission);
   }
 
   /** Why a ticket cannot be closed: already closed (409), or no such position of this account (404). */

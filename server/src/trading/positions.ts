@@ -1,11 +1,13 @@
 import type { AccountEvent } from '@tradeport/contracts';
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { Dec, figuresAfterOrder, marginUsd, notEnoughMarginMessage, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '@tradeport/trading-math';
+import { commissionUsd, Dec, figuresAfterOrder, marginUsd, notEnoughMarginMessage, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { Actor } from '../services/context';
 import { refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
-import { lockAccount } from '../services/ledger';
+import { lockAccount, postToLedger } from '../services/ledger';
+import { commissionOf } from '../services/account-types';
+import { formatCents, roundToCents } from '../domain/money';
 import type { Tx } from '../storage/db';
 import type { AccountFigures } from './account-figures';
 import type { EngineState } from './engine-state';
@@ -50,7 +52,7 @@ export class Positions {
   async load(): Promise<void> {
     const rows = await this.state.ctx.db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').selectAll('p').select('a.number as account_number').where('p.status', '=', 'open').orderBy('p.id').execute();
     for (const r of rows) {
-      this.state.track({ id: r.id, accountId: r.account_id, accountNumber: Number(r.account_number), accountKind: r.account_kind, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), closing: false, triggered: null });
+      this.state.track({ id: r.id, accountId: r.account_id, accountNumber: Number(r.account_number), accountKind: r.account_kind, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), commissionCents: Number(r.commission_cents), closing: false, triggered: null });
     }
   }
 
@@ -103,7 +105,7 @@ export class Positions {
     const user = await trx
       .selectFrom('trading_accounts as a')
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level'])
+      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents'])
       .where('a.id', '=', accountId)
       .where('a.user_id', '=', userId)
       .executeTakeFirst();
@@ -112,23 +114,33 @@ export class Positions {
     if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
-    if (margin === null || floating === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
+    const schedule = commissionOf(user.commission_basis, user.commission_cents);
+    const commission = schedule ? commissionUsd(schedule, order.volume, price, instrument, this.state.prices) : new Dec(0);
+    if (margin === null || floating === null || commission === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
+    const commissionCents = roundToCents(commission);
     const held = this.accounts.figures(accountId, user.balance_cents, user.credit_cents, user.leverage);
     // Fail closed: with a position that cannot be valued, free margin is unknown.
     if (held.unvalued > 0) throw refuse.invalid('A conversion rate needed to value your open positions is missing right now; new orders are paused until it is available. Please try again shortly.');
     // The new position counts with the spread it pays at once (it opens at ask, values at bid). The
     // order ticket previews this with the same function and shows it in the same format.
-    const after = figuresAfterOrder({ balance: new Dec(user.balance_cents).div(100), credit: new Dec(user.credit_cents).div(100), floating: held.floating, margin: held.margin }, { floating, margin });
+    const after = figuresAfterOrder({ balance: new Dec(user.balance_cents).div(100), credit: new Dec(user.credit_cents).div(100), floating: held.floating, margin: held.margin }, { floating, margin, commission: new Dec(commissionCents).div(100) });
     if (after.freeMargin.isNegative()) throw refuse.invalid(notEnoughMarginMessage(margin, after.freeMargin));
     const row = await trx
       .insertInto('positions')
-      .values({ user_id: userId, account_id: accountId, account_kind: user.kind, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null })
+      .values({ user_id: userId, account_id: accountId, account_kind: user.kind, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null, commission_cents: -commissionCents })
       .returning('id')
       .executeTakeFirstOrThrow();
+    let balanceCents = Number(user.balance_cents);
+    if (commissionCents !== 0) {
+      const posted = await postToLedger(trx, { accountId, userId, kind: 'commission', amountCents: -commissionCents, refType: 'position.open', refId: row.id, memo: `Commission of position #${row.id} (open)`, at: now });
+      if (!posted) throw new Error('commission posting refused');
+      balanceCents = posted.balanceCents;
+    }
     emit({ type: 'position.opened', userId, accountId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
+    if (commissionCents !== 0) emit({ type: 'balance.changed', userId, accountId, balance: formatCents(balanceCents), credit: formatCents(Number(user.credit_cents)), reason: 'commission', amount: formatCents(-commissionCents), memo: `Commission of position #${row.id}` });
     return {
-      position: { id: row.id, accountId, accountNumber: Number(user.number), accountKind: user.kind, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, closing: false, triggered: null },
-      account: { balanceCents: user.balance_cents, creditCents: user.credit_cents, leverage: user.leverage, marginCallLevel: user.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(user.margin_call_level) },
+      position: { id: row.id, accountId, accountNumber: Number(user.number), accountKind: user.kind, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, commissionCents: -commissionCents, closing: false, triggered: null },
+      account: { balanceCents, creditCents: user.credit_cents, leverage: user.leverage, marginCallLevel: user.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(user.margin_call_level) },
     };
   }
 

@@ -30,6 +30,8 @@ export interface OpenPosition {
   comment: string;
   openedAt: number;
   swapCents: Cents;
+  /** Commission charged so far (the open's), negative as posted. */
+  commissionCents: Cents;
   /** Set while a close is being written, so a tick does not start a second one. */
   closing: boolean;
   /** The SL/TP trigger waiting in the close queue (to be written at its tick), if any. */

@@ -116,6 +116,11 @@ export class OrderEntry {
     return ((await this.page.getByTestId(`dialog-margin-${side}`).textContent()) ?? '').trim();
   }
 
+  /** The commission the dialog says the fill is charged, as shown ('1.0500 USD'). */
+  async commission(side: 'buy' | 'sell'): Promise<string> {
+    return ((await this.page.getByTestId(`dialog-commission-${side}`).textContent()) ?? '').trim();
+  }
+
   async freeMarginAfter(side: 'buy' | 'sell'): Promise<string> {
     return ((await this.page.getByTestId(`dialog-free-after-${side}`).textContent()) ?? '').trim();
   }

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { ACCOUNT_TYPE_NAME_MAX, MAX_LEVERAGE, type AccountKind } from '@tradeport/contracts';
+import { ACCOUNT_TYPE_NAME_MAX, COMMISSION_MAX, MAX_LEVERAGE, type AccountKind } from '@tradeport/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useAccountTypes, useSaveAccountType, type AccountTypeRow, type AccountTypes } from '../api/admin/account-types';
 import { errorMessage } from '../api/client';
@@ -25,6 +25,15 @@ const MODES: { value: Mode; label: string }[] = [
   { value: 'disabled', label: 'Disabled' },
 ];
 const modeLabel = (m: Mode) => MODES.find((x) => x.value === m)?.label ?? m;
+
+type Basis = NonNullable<AccountTypeRow['commission']>['basis'] | 'none';
+const BASES: { value: Basis; label: string }[] = [
+  { value: 'none', label: 'None' },
+  { value: 'lot', label: 'Per lot' },
+  { value: 'million', label: 'Per million USD traded' },
+];
+/** "3.50 / lot", "25.00 / million", or "None". */
+const commissionText = (c: AccountTypeRow['commission']) => (c ? `${c.amount.toFixed(2)} / ${c.basis === 'lot' ? 'lot' : 'million'}` : 'None');
 
 type Installation = AccountTypes['installation'];
 
@@ -73,9 +82,11 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
   const [marginCall, setMarginCall] = useState<number | ''>(type?.marginCallLevel ?? '');
   const [stopOut, setStopOut] = useState<number | ''>(type?.stopOutLevel ?? '');
   const [mode, setMode] = useState<Mode>(type?.tradingMode ?? 'full');
+  const [basis, setBasis] = useState<Basis>(type?.commission?.basis ?? 'none');
+  const [commission, setCommission] = useState<number | ''>(type?.commission?.amount ?? '');
   const [isDefault, setDefault] = useState(type?.isDefault ?? false);
   const [active, setActive] = useState((type?.state ?? 'active') === 'active');
-  const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string }>({});
+  const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string }>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   /** A field's message goes as soon as the field (or one it is checked against) is changed. */
   const changed =
@@ -94,9 +105,10 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
       name: name.trim().length < 2 || name.trim().length > ACCOUNT_TYPE_NAME_MAX ? `The name must be 2 to ${ACCOUNT_TYPE_NAME_MAX} characters.` : undefined,
       leverage: leverage !== '' && (!Number.isInteger(leverage) || leverage < 1 || leverage > MAX_LEVERAGE) ? `A whole number from 1 to ${MAX_LEVERAGE}, or empty.` : undefined,
       stopOut: effectiveStop >= effectiveCall ? `Must be below the margin-call level (${effectiveCall}%).` : undefined,
+      commission: basis !== 'none' && (commission === '' || commission < 0.01 || commission > COMMISSION_MAX || Math.round(commission * 100) !== commission * 100) ? `An amount from 0.01 to ${COMMISSION_MAX} USD, at most 2 decimals.` : undefined,
     };
     setErrors(found);
-    if (found.name || found.leverage || found.stopOut) return;
+    if (found.name || found.leverage || found.stopOut || found.commission) return;
     save.mutate(
       {
         ...(type ? { id: type.id } : {}),
@@ -106,6 +118,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         marginCallLevel: marginCall === '' ? null : marginCall,
         stopOutLevel: stopOut === '' ? null : stopOut,
         tradingMode: mode,
+        commission: basis === 'none' || commission === '' ? null : { basis, amount: commission },
         isDefault,
         state: active ? 'active' : 'disabled',
       },
@@ -152,6 +165,37 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
           <OptionalNumber label="Leverage (1:N)" description="For its accounts" value={leverage} onChange={changed(setLeverage, 'leverage')} placeholder={String(installation.leverage)} decimals={0} min={1} max={MAX_LEVERAGE} error={errors.leverage} />
           <OptionalNumber label="Margin call (%)" description="Warned at or below" value={marginCall} onChange={changed(setMarginCall, 'stopOut')} placeholder={String(installation.marginCallLevel)} decimals={2} min={1} max={1000} />
           <OptionalNumber label="Stop-out (%)" description="Closed at or below" value={stopOut} onChange={changed(setStopOut, 'stopOut')} placeholder={String(installation.stopOutLevel)} decimals={2} min={0} max={999} error={errors.stopOut} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
+          <Select
+            label="Commission"
+            description="On each deal: the open and the close"
+            data={BASES}
+            value={basis}
+            onChange={(v) => {
+              if (!v) return;
+              changed(setBasis, 'commission')(v as Basis);
+              if (v === 'none') setCommission('');
+            }}
+            allowDeselect={false}
+          />
+          <NumberInput
+            label="Commission (USD)"
+            description={basis === 'million' ? 'Per million USD traded' : 'Per lot'}
+            value={commission}
+            onChange={(v) => changed(setCommission, 'commission')(typeof v === 'number' ? v : v === '' ? '' : Number(v))}
+            placeholder={basis === 'none' ? 'None' : '0.00'}
+            disabled={basis === 'none'}
+            allowDecimal
+            decimalScale={2}
+            allowNegative={false}
+            min={0.01}
+            max={COMMISSION_MAX}
+            clampBehavior="none"
+            hideControls
+            error={errors.commission}
+            classNames={{ input: 'tp-figure' }}
+          />
         </SimpleGrid>
         <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
         <Group gap="xl">
@@ -216,6 +260,9 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
           <Text size="xs" c="dimmed" className="tp-figure">
             Leverage {leverageText(t.effective.leverage)} · margin call {levelText(t.effective.marginCallLevel)} · stop-out {levelText(t.effective.stopOutLevel)}
           </Text>
+          <Text size="xs" c="dimmed" className="tp-figure">
+            Commission {t.commission ? `${commissionText(t.commission)} USD` : 'none'}
+          </Text>
           <Text size="xs" c="dimmed">
             {modeLabel(t.tradingMode)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
           </Text>
@@ -227,7 +274,7 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
 
 function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: AccountTypeRow) => ReactNode }) {
   return (
-    <Table.ScrollContainer minWidth={860} type="native">
+    <Table.ScrollContainer minWidth={960} type="native">
       <Table aria-label="Account types" fz="sm" verticalSpacing={10}>
         <Table.Thead>
           <Table.Tr>
@@ -236,6 +283,7 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
             <Table.Th className="tp-num">Leverage</Table.Th>
             <Table.Th className="tp-num">Margin call</Table.Th>
             <Table.Th className="tp-num">Stop-out</Table.Th>
+            <Table.Th className="tp-num">Commission (USD)</Table.Th>
             <Table.Th>Trading</Table.Th>
             <Table.Th className="tp-num">Accounts</Table.Th>
             <Table.Th>
@@ -260,6 +308,11 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
               </Table.Td>
               <Table.Td className="tp-num">
                 <Inherited own={t.stopOutLevel} effective={t.effective.stopOutLevel} format={levelText} />
+              </Table.Td>
+              <Table.Td className="tp-num">
+                <Text span size="sm" className="tp-figure" c={t.commission ? undefined : 'dimmed'}>
+                  {commissionText(t.commission)}
+                </Text>
               </Table.Td>
               <Table.Td>{modeLabel(t.tradingMode)}</Table.Td>
               <Table.Td className="tp-num">{t.accounts}</Table.Td>
@@ -289,7 +342,7 @@ export function AccountTypesPage() {
   return (
     <ListPage
       title="Account Types"
-      description="What you sell: each type's leverage, margin-call and stop-out levels and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
+      description="What you sell: each type's leverage, margin-call and stop-out levels, commission and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
       actions={addButton}
       dialogs={dialogs}
     >

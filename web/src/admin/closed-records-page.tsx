@@ -76,7 +76,7 @@ function ClosedCards({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
             }
           >
             <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
-              {formatPrice(r.tradePrice, d)} → {formatPrice(r.lastPrice, d)} · swap {formatUsd(r.swap)}
+              {formatPrice(r.tradePrice, d)} → {formatPrice(r.lastPrice, d)} · swap {formatUsd(r.swap)}{r.commission !== '0.00' && ` · commission ${formatUsd(r.commission)}`}
             </Text>
             <Group justify="space-between" gap="xs" wrap="nowrap">
               <Badge color={reason.color} variant="dot" styles={badgeStyles}>
@@ -97,7 +97,7 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
   return (
     <RecordTable
       label="Closed trades"
-      minWidth={1060}
+      minWidth={1160}
       spacing={8}
       horizontalSpacing={8}
       dimmed={dimmed}
@@ -112,6 +112,7 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
           <Table.Th className="tp-num">SL / TP</Table.Th>
           <Table.Th className="tp-num">Profit (USD)</Table.Th>
           <Table.Th className="tp-num">Swap</Table.Th>
+          <Table.Th className="tp-num">Commission</Table.Th>
           <Table.Th>Closed by</Table.Th>
           <Table.Th>Closed (opened)</Table.Th>
         </>
@@ -157,6 +158,7 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
             </Table.Td>
             <Profit value={r.profit} />
             <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
+            <Table.Td className="tp-num">{formatUsd(r.commission)}</Table.Td>
             <Table.Td maw={170}>
               <Badge color={reason.color} variant="dot" styles={badgeStyles}>
                 {reason.label}

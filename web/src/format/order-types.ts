@@ -21,6 +21,7 @@ export const LEDGER_KIND_LABELS: Readonly<Record<string, string>> = {
   deposit: 'Deposit',
   withdrawal: 'Withdrawal',
   swap: 'Swap',
+  commission: 'Commission',
   credit: 'Credit',
   adjustment: 'Adjustment',
   trade: 'Trade',

@@ -5,6 +5,7 @@ import { figureText, pendingEntryPrice, type Side } from '@tradeport/trading-mat
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
+import { useCurrentAccount } from '../api/trading-accounts';
 import { formatPrice } from '../format/format';
 import { useAppStore, type OrderTicketRequest } from '../state/app-store';
 import { useQuote } from '../stream/hooks';
@@ -42,6 +43,7 @@ const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const entry = useQuote(record?.Symbol);
   const leverage = useProfile().data?.data[0]?.leverage ?? null;
+  const commission = useCurrentAccount().account?.commission ?? null;
   // What the account holds at streamed prices (the positions panel's live figures, unrounded).
   const account = useLiveAccount()?.book ?? null;
   return {
@@ -49,6 +51,7 @@ function useOrderContext(record: SymbolRecord | undefined): OrderContext {
     quote: entry?.quote ?? null,
     prices: priceLookup((symbol) => stream.getQuote(symbol)?.quote),
     leverage,
+    commission,
     account,
     now: Date.now(),
   };
@@ -281,6 +284,19 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
               );
             })}
           </tr>
+          {ctx.commission && (
+            <tr>
+              <th scope="row">Commission</th>
+              {sides.map((s) => {
+                const p = orderPreview(form, s, ctx);
+                return (
+                  <td key={s} className="tp-num" data-testid={`dialog-commission-${s}`}>
+                    {p.commission ? `${figureText(p.commission)} USD` : '—'}
+                  </td>
+                );
+              })}
+            </tr>
+          )}
           <tr>
             <th scope="row">Free margin after</th>
             {sides.map((s) => {

@@ -1,4 +1,6 @@
 import {
+  commissionUsd,
+  Dec,
   figuresAfterOrder,
   marginUsd,
   openPrice,
@@ -10,6 +12,7 @@ import {
   stopsProblem,
   volumeProblem,
   type AccountBook,
+  type CommissionSchedule,
   type InstrumentSpec,
   type PendingType,
   type PriceLookup,
@@ -157,6 +160,8 @@ export interface OrderContext {
   /** Other instruments' prices, for converting margin and profit to USD. */
   prices: PriceLookup;
   leverage: number | null;
+  /** The account type's commission on each deal; null: none. */
+  commission: CommissionSchedule | null;
   /** What the account holds now (balance, credit, floating profit and margin, unrounded at streamed prices): the preview adds the order to it as the engine does. */
   account: AccountBook | null;
   now: number;
@@ -180,25 +185,30 @@ export interface OrderPreview {
   entryPrice: number | null;
   /** Margin the order needs, USD; null when it cannot be valued yet. */
   margin: Usd | null;
-  /** Free margin once it is filled (including the spread it pays at once), USD. */
+  /** The commission its fill is charged, USD (0 when the account's type charges none); null when it cannot be valued yet. */
+  commission: Usd | null;
+  /** Free margin once it is filled (including the spread and the commission it pays at once), USD. */
   freeMarginAfter: Usd | null;
 }
 
 /** The margin preview, with the same math the engine fills with. */
 export function orderPreview(form: OrderForm, side: Side, ctx: OrderContext): OrderPreview {
-  const none: OrderPreview = { entryPrice: null, margin: null, freeMarginAfter: null };
+  const none: OrderPreview = { entryPrice: null, margin: null, commission: null, freeMarginAfter: null };
   const p = livePrices(ctx);
   if (!ctx.instrument || !p || ctx.leverage === null || !(form.volume > 0)) return none;
   const spec = toInstrumentSpec(ctx.instrument);
   const entry = isPending(form.type) ? pendingEntryPrice(form.type, form.price, form.stopLimitPrice) : openPrice(side, p);
   if (!(entry > 0)) return none;
   const margin = marginUsd(form.volume, entry, ctx.leverage, spec, ctx.prices);
-  if (margin === null) return { ...none, entryPrice: entry };
-  if (ctx.account === null) return { entryPrice: entry, margin, freeMarginAfter: null };
+  // Charged at the fill, at its price, as the engine charges it (to the cent).
+  const charged = ctx.commission ? commissionUsd(ctx.commission, form.volume, entry, spec, ctx.prices) : new Dec(0);
+  const commission = charged === null ? null : charged.toDecimalPlaces(2, Dec.ROUND_HALF_UP);
+  if (margin === null || commission === null) return { ...none, entryPrice: entry, margin, commission };
+  if (ctx.account === null) return { entryPrice: entry, margin, commission, freeMarginAfter: null };
   // A market order pays the spread the moment it fills (its floating profit starts negative).
   const spread = isPending(form.type) ? null : profitUsd(side, form.volume, entry, p, spec, ctx.prices);
   // The engine's own check (figuresAfterOrder), so the preview is the number a refusal names.
-  return { entryPrice: entry, margin, freeMarginAfter: figuresAfterOrder(ctx.account, { margin, floating: spread ?? 0 }).freeMargin };
+  return { entryPrice: entry, margin, commission, freeMarginAfter: figuresAfterOrder(ctx.account, { margin, floating: spread ?? 0, commission }).freeMargin };
 }
 
 export interface OrderProblems {

@@ -68,7 +68,7 @@ type OrderRow = OrdersPage['data'][number];
 const STATUS_COLORS = { filled: 'teal', cancelled: 'gray', expired: 'yellow', rejected: 'red' } as const;
 
 /**
- * The History tab: closed positions (open and close time and price, swap, profit, why it closed)
+ * The History tab: closed positions (open and close time and price, swap, commission, profit, why it closed)
  * or every order placed (market and pending, with how each ended), over a preset span of the
  * trader's days or a custom one, paged through all of it with the server's cursor; under the table
  * the range's totals, and the range exports as CSV (positions with the balance operations).
@@ -181,6 +181,7 @@ export function HistoryTable() {
                   <Table.Th>Close time ({timeZoneLabel()})</Table.Th>
                   <Table.Th className="tp-num">Close price</Table.Th>
                   <Table.Th className="tp-num">Swap</Table.Th>
+                  <Table.Th className="tp-num">Commission</Table.Th>
                   <Table.Th className="tp-num">Profit</Table.Th>
                   <Table.Th>Reason</Table.Th>
                   <Table.Th>Comment</Table.Th>
@@ -206,6 +207,9 @@ export function HistoryTable() {
                       <Table.Td className="tp-figure">{time(r.closeTime)}</Table.Td>
                       <Table.Td className="tp-num">{formatPrice(r.lastPrice, digits)}</Table.Td>
                       <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
+                      <Table.Td className="tp-num" data-testid="commission">
+                        {formatUsd(r.commission)}
+                      </Table.Td>
                       <Table.Td className="tp-num" fw={600}>
                         <SignedMoney value={r.profit} />
                       </Table.Td>

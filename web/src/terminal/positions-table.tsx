@@ -120,6 +120,9 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
         <LivePrice trade={trade} digits={digits} />
       </Table.Td>
       <Table.Td className="tp-num">{formatUsd(trade.swap)}</Table.Td>
+      <Table.Td className="tp-num" data-testid="commission">
+        {formatUsd(trade.commission)}
+      </Table.Td>
       <Table.Td className="tp-num" fw={600}>
         <LiveProfit trade={trade} record={record} known={known} old={old} />
       </Table.Td>
@@ -175,6 +178,7 @@ export function PositionsHead() {
         <Table.Th className="tp-num">T / P</Table.Th>
         <Table.Th className={`tp-num ${classes.liveCol}`}>Current price</Table.Th>
         <Table.Th className="tp-num">Swap</Table.Th>
+        <Table.Th className="tp-num">Commission</Table.Th>
         <Table.Th className={`tp-num ${classes.liveCol}`}>Profit</Table.Th>
         <Table.Th>Comment</Table.Th>
         <Table.Th className={classes.actions}>
@@ -329,7 +333,7 @@ function PositionRowWithRefusal({ refusal, onDismiss, children }: { refusal: str
       {children}
       {refusal && (
         <Table.Tr className={classes.errorRow}>
-          <Table.Td colSpan={13}>
+          <Table.Td colSpan={14}>
             <Group gap="xs" justify="space-between" wrap="nowrap">
               <Text size="xs" c="var(--tp-negative)" fw={600} role="alert" data-testid="close-refusal">
                 Not closed: {refusal}

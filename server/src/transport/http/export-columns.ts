@@ -35,7 +35,7 @@ type ClosedRecord = z.input<typeof closedTradesResponse>['data'][number];
 const CLOSED_BY = { manual: 'Trader', admin: 'Back office', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
 
 export const closedTradeColumns = {
-  header: ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment'],
+  header: ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Commission (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment'],
   cells: (r: ClosedRecord): CsvCell[] => [
     r.ID,
     r.traderId,
@@ -53,6 +53,7 @@ export const closedTradeColumns = {
     csvTime(r.closeTime),
     r.lastPrice,
     r.swap,
+    r.commission,
     r.profit,
     CLOSED_BY[r.closeReason],
     r.closedBy,

@@ -214,7 +214,7 @@ function ClosedPositions({ range }: { range: HistoryRange }) {
                 <SignedMoney value={r.profit} />
               </Text>
               <Text size="xs" c="dimmed" span className="tp-figure">
-                {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)} · swap {formatUsd(r.swap)}
+                {formatPrice(r.tradePrice, digits)} → {formatPrice(r.lastPrice, digits)} · swap {formatUsd(r.swap)}{r.commission !== '0.00' && ` · commission ${formatUsd(r.commission)}`}
               </Text>
               <Text size="xs" c="dimmed" span className={classes.itemEnd}>
                 {CLOSE_REASON_LABELS[r.closeReason]}

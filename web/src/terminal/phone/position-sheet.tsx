@@ -19,7 +19,7 @@ type Notice = { kind: 'closed'; sessions: string[] } | { kind: 'refused'; messag
 
 /**
  * A position's sheet (spec: 45% high): when and what it is, its live profit, open → current price,
- * S / L, swap and T / P; Close Position, Modify (its S / L and T / P, right here), New Order and Chart.
+ * S / L, swap and T / P (and its commission, if charged); Close Position, Modify (its S / L and T / P, right here), New Order and Chart.
  * The position is kept on screen while its close is under way (the list drops it at once).
  */
 export function PositionSheetContent({ ticket, onNewOrder, onChart, onDone }: { ticket: number; onNewOrder(symbol: string): void; onChart(symbol: string): void; onDone(): void }) {
@@ -135,6 +135,12 @@ function PositionDetails({
           <dt>T / P</dt>
           <dd data-testid="sheet-tp">{level(trade.takeProfit, digits)}</dd>
         </div>
+        {trade.commission !== '0.00' && (
+          <div>
+            <dt>Commission</dt>
+            <dd>{formatUsd(trade.commission)}</dd>
+          </div>
+        )}
       </dl>
       {notice?.kind === 'closed' && (
         <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="Market Closed" role="alert" data-testid="sheet-market-closed">

@@ -32,6 +32,7 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     primary,
     typeId: a.typeId,
     type: a.typeName,
+    commission: a.commission,
     createdAt: isoTime(a.createdAt),
   };
 }
@@ -47,6 +48,7 @@ const typeAnswer = (t: AccountType & { accounts: number }, installation: Install
     marginCallLevel: t.marginCallLevel,
     stopOutLevel: t.stopOutLevel,
     tradingMode: t.tradingMode,
+    commission: t.commission,
     isDefault: t.isDefault,
     state: t.state,
     effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
