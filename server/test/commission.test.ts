@@ -35,7 +35,7 @@ describe('commission by account type', () => {
 
   test('a type is saved with its commission, which is checked and audited; the default types charge none', async () => {
     const listed = (await desk.admin.get(calls.getAccountTypes.path)).body.data as AccountTypeRow[];
-    assert.deepEqual(listed.map((x) => [x.name, x.commission]), [['Standard', null], ['Demo', null]]);
+    assert.deepEqual(listed.map((x) => [x.name, x.commission, x.symbolCommissions]), [['Standard', null, []], ['Demo', null, []]]);
     const made = await save({ name: 'ECN', commission: { basis: 'lot', amount: 3.5 } });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     assert.deepEqual(made.body.data.commission, { basis: 'lot', amount: 3.5 });
@@ -97,6 +97,35 @@ describe('commission by account type', () => {
     // Closed at 1.2101; the notional of 200,000 EUR at the bid of 1.2099 is 241,980.00 USD: 6.0495 → 6.05.
     assert.deepEqual((await commissions(trader.account.id)).map((e) => Number(e.amount_cents)), [-600, -605]);
     assert.equal((await history(trader.client)).find((h) => h.ID === ticket)!.commission, '-12.05');
+  });
+
+  test('an instrument may have a commission of its own on a type, in place of the type’s; the account row carries both for the ticket', async () => {
+    assertFailure(await save({ name: 'Mixed', commission: { basis: 'lot', amount: 2 }, symbolCommissions: [{ symbol: 'NOPEUSD', commission: { basis: 'lot', amount: 1 } }] }), 400, 'Unknown symbol: NOPEUSD.');
+    assertFailure(
+      await save({ name: 'Mixed', symbolCommissions: [{ symbol: 'XAUUSD', commission: { basis: 'lot', amount: 1 } }, { symbol: 'xauusd', commission: { basis: 'lot', amount: 2 } }] }),
+      400,
+      'An instrument is listed twice: give each one commission.',
+    );
+    const mixed = await save({ name: 'Mixed', commission: { basis: 'lot', amount: 2 }, symbolCommissions: [{ symbol: 'xauusd', commission: { basis: 'lot', amount: 10 } }] });
+    assert.equal(mixed.status, 200, JSON.stringify(mixed.body));
+    assert.deepEqual(mixed.body.data.symbolCommissions, [{ symbol: 'XAUUSD', commission: { basis: 'lot', amount: 10 } }]);
+    const trader = await traderOn(mixed.body.data as AccountTypeRow);
+    const row = await accountOf(trader.client);
+    assert.deepEqual([row.commission, row.symbolCommissions], [{ basis: 'lot', amount: 2 }, [{ symbol: 'XAUUSD', commission: { basis: 'lot', amount: 10 } }]]);
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    await push(t, 'XAUUSD', 2000, 2000.5);
+    await openPosition(trader.client, { side: 'buy', volume: 0.5 });
+    await openPosition(trader.client, { symbol: 'XAUUSD', side: 'buy', volume: 0.5 });
+    // EURUSD at the type's 2.00 per lot; XAUUSD at its own 10.00.
+    assert.deepEqual((await commissions(trader.account.id)).map((e) => Number(e.amount_cents)), [-100, -500]);
+    // Saved without it, the instrument falls back to the type's commission; the change is audited.
+    const plain = await save({ id: mixed.body.data.id, name: 'Mixed', commission: { basis: 'lot', amount: 2 }, symbolCommissions: [] });
+    assert.deepEqual(plain.body.data.symbolCommissions, []);
+    const gold = (await openTrades(trader.client)).find((p) => p.symbol === 'XAUUSD')!;
+    await closePosition(trader.client, gold.ticket);
+    assert.deepEqual((await commissions(trader.account.id)).map((e) => Number(e.amount_cents)), [-100, -500, -100]);
+    const [entry] = await t.ctx.db.selectFrom('audit_log').select(['before_json', 'after_json']).where('target_type', '=', 'account_type').where('target_id', '=', String(mixed.body.data.id)).orderBy('id', 'desc').limit(1).execute();
+    assert.deepEqual([JSON.parse(entry!.before_json).symbolCommissions, JSON.parse(entry!.after_json).symbolCommissions], [[{ symbol: 'XAUUSD', commission: { basis: 'lot', amount: 10 } }], []]);
   });
 
   test('an order is refused when free margin cannot also pay its commission, and nothing is charged', async () => {

@@ -53,13 +53,20 @@ describe('account types in the browser', () => {
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.getByText('An amount from 0.01 to 1000 USD, at most 2 decimals.').waitFor();
     await dialog.getByLabel('Commission (USD)').fill('3.5');
+    // Gold charged its own commission: an instrument must be chosen first.
+    await dialog.getByRole('button', { name: 'Add instrument' }).click();
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.getByText('Choose an instrument.').waitFor();
+    await dialog.getByLabel('Instrument 1', { exact: true }).click();
+    await page.getByRole('option', { name: 'XAUUSD', exact: true }).click();
+    await dialog.getByLabel('Commission of XAUUSD (USD)').fill('10');
     assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), []);
     await screenshots(page, 'account-type-editor');
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.waitFor({ state: 'detached' });
     const ecn = page.getByTestId('account-type-ECN Pro');
     await ecn.waitFor();
-    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%.*3\.50 \/ lot/);
+    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own/);
 
     // The trader's page moves the account to it.
     const [account] = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data as { id: number; number: number }[];
@@ -72,12 +79,15 @@ describe('account types in the browser', () => {
     await row.getByText('1:200').waitFor();
     const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number };
     assert.deepEqual([after.type, after.leverage], ['ECN Pro', 200]);
-    // Its commission is the type's: 3.50 for the 0.1 lot opened.
     await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '' });
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
-    const held = (await trader.client.request('GET', '/platform/getTrades.php')).body.data as { commission: string }[];
-    assert.deepEqual(held.map((p) => p.commission), ['-0.35']);
+    await pushTicks(h, [{ symbol: 'XAUUSD', bid: 2000, ask: 2000.5 }]);
+    const gold = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'XAUUSD', tradestypes: 'buy', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '' });
+    assert.equal(gold.status, 200, JSON.stringify(gold.body));
+    const held = (await trader.client.request('GET', '/platform/getTrades.php')).body.data as { symbol: string; commission: string }[];
+    // EURUSD at the type's 3.50 per lot; gold at its own 10.00.
+    assert.deepEqual(held.map((p) => [p.symbol, p.commission]), [['EURUSD', '-0.35'], ['XAUUSD', '-0.10']]);
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'trader-account-type');
 

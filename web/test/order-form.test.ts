@@ -5,6 +5,7 @@ import type { SymbolRecord } from '@tradeport/contracts';
 import { figureText, notEnoughMarginMessage, type Prices } from '@tradeport/trading-math';
 import { liveBook } from '../src/terminal/positions-live';
 import {
+  commissionFor,
   hasProblems,
   initialOrderForm,
   orderFormReducer,
@@ -54,6 +55,14 @@ describe('order form: margin preview', () => {
     // No rate for the notional: no figure rather than a guess, and no free margin after.
     const blind = orderPreview(form, 'buy', ctx(EURUSD, { commission: { basis: 'million', amount: 25 }, prices: () => undefined }));
     assert.deepEqual([blind.commission, blind.freeMarginAfter], [null, null]);
+  });
+
+  it("charges an instrument's own commission where the account's type gives it one, else the type's", () => {
+    const account = { commission: { basis: 'lot' as const, amount: 2 }, symbolCommissions: [{ symbol: 'XAUUSD', commission: { basis: 'million' as const, amount: 30 } }] };
+    assert.deepEqual(commissionFor(account, 'XAUUSD'), { basis: 'million', amount: 30 });
+    assert.deepEqual(commissionFor(account, 'EURUSD'), { basis: 'lot', amount: 2 });
+    assert.equal(commissionFor({ commission: null, symbolCommissions: [] }, 'EURUSD'), null);
+    assert.equal(commissionFor(undefined, 'EURUSD'), null, 'no account yet: none shown');
   });
 
   it('previews a USD-based Forex margin without conversion and a CFD margin at the fill price', () => {

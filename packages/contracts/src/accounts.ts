@@ -32,6 +32,15 @@ export const commissionSchedule = z.object({
     .refine((v) => Number.isFinite(v) && v >= 0.01 && v <= COMMISSION_MAX && Math.abs(Math.round(v * 100) - v * 100) < 1e-9, { message: `The commission must be an amount in USD from 0.01 to ${COMMISSION_MAX} with at most 2 decimals.` }),
 });
 
+/** The most instruments a type may give a commission of their own. */
+export const SYMBOL_COMMISSIONS_MAX = 200;
+
+/** A commission on one instrument, in place of the type's own there. */
+export const symbolCommission = z.object({
+  symbol: z.string({ error: 'Please choose an instrument.' }).trim().toUpperCase().min(1, 'Please choose an instrument.').max(20, 'Unknown symbol.'),
+  commission: commissionSchedule,
+});
+
 /** One trading account with its figures now (at the engine's prices). */
 export const tradingAccount = z.object({
   id: z.number(),
@@ -59,6 +68,8 @@ export const tradingAccount = z.object({
   type: z.string(),
   /** The type's commission on each deal (what the order ticket previews); null: none. */
   commission: commissionSchedule.nullable(),
+  /** The instruments whose commission is not the type's, with theirs. */
+  symbolCommissions: z.array(symbolCommission),
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -134,6 +145,12 @@ export const accountTypeInput = z.object({
   tradingMode: z.enum(ACCOUNT_TRADING_MODES, { error: 'The trading mode must be full, close-only or disabled.' }),
   /** Null or absent: no commission. */
   commission: commissionSchedule.nullable().optional(),
+  /** Instruments with a commission of their own (absent: none); each instrument once. */
+  symbolCommissions: z
+    .array(symbolCommission, { error: 'symbolCommissions must be a list.' })
+    .max(SYMBOL_COMMISSIONS_MAX, `At most ${SYMBOL_COMMISSIONS_MAX} instruments may have a commission of their own.`)
+    .refine((list) => new Set(list.map((x) => x.symbol)).size === list.length, { message: 'An instrument is listed twice: give each one commission.' })
+    .optional(),
   isDefault: z.boolean({ error: 'isDefault must be true or false.' }),
   state: z.enum(ACCOUNT_TYPE_STATES, { error: 'The state must be active or disabled.' }),
 });
@@ -152,6 +169,8 @@ export const accountTypeRow = z.object({
   tradingMode: z.enum(ACCOUNT_TRADING_MODES),
   /** Charged on each deal; null: none. */
   commission: commissionSchedule.nullable(),
+  /** Instruments whose commission is their own, by symbol. */
+  symbolCommissions: z.array(symbolCommission),
   isDefault: z.boolean(),
   state: z.enum(ACCOUNT_TYPE_STATES),
   /** What its accounts trade with: its own values, else the installation's. */

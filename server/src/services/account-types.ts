@@ -19,6 +19,12 @@ import { lockAccount } from './ledger';
 
 export type TradingMode = AccountTypesTable['trading_mode'];
 
+/** A commission on one instrument, in place of the type's own there. */
+export interface SymbolCommission {
+  symbol: string;
+  commission: CommissionSchedule;
+}
+
 export interface AccountType {
   id: number;
   name: string;
@@ -30,6 +36,8 @@ export interface AccountType {
   tradingMode: TradingMode;
   /** Charged on each deal; null: none (the catalogue charges none). `amount` in USD. */
   commission: CommissionSchedule | null;
+  /** Instruments charged a commission of their own instead, by symbol. */
+  symbolCommissions: SymbolCommission[];
   isDefault: boolean;
   state: 'active' | 'disabled';
   createdAt: number;
@@ -73,7 +81,7 @@ const level = (v: number | string | null) => (v === null ? null : Number(v));
 /** A commission as stored (cents per lot or per million) as the math takes it (USD); null: none. */
 export const commissionOf = (basis: 'lot' | 'million' | null, cents: number | string | null): CommissionSchedule | null =>
   basis === null || cents === null ? null : { basis, amount: Number(cents) / 100 };
-const typeOfRow = (r: Row): AccountType => ({
+const typeOfRow = (r: Row, symbolCommissions: SymbolCommission[] = []): AccountType => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
@@ -82,6 +90,7 @@ const typeOfRow = (r: Row): AccountType => ({
   stopOutLevel: level(r.stop_out_level),
   tradingMode: r.trading_mode,
   commission: commissionOf(r.commission_basis, r.commission_cents),
+  symbolCommissions,
   isDefault: Number(r.is_default) === 1,
   state: r.state,
   createdAt: Number(r.created_at),
@@ -90,6 +99,32 @@ const typeOfRow = (r: Row): AccountType => ({
 
 const defaultOfKind = prepared((db, param: Param<{ kind: AccountKind }>) => db.selectFrom('account_types').select(COLUMNS).where('kind', '=', param('kind')).where('is_default', '=', 1));
 const byId = prepared((db, param: Param<{ id: number }>) => db.selectFrom('account_types').select(COLUMNS).where('id', '=', param('id')));
+
+/** The instruments with a commission of their own, of each of these types, by symbol. */
+export async function symbolCommissionsOf(db: Db | Tx, typeIds: readonly number[]): Promise<Map<number, SymbolCommission[]>> {
+  const byType = new Map<number, SymbolCommission[]>(typeIds.map((id) => [id, []]));
+  if (typeIds.length === 0) return byType;
+  const rows = await db.selectFrom('account_type_symbols').selectAll().where('account_type_id', 'in', [...new Set(typeIds)]).orderBy('symbol').execute();
+  for (const r of rows) byType.get(r.account_type_id)?.push({ symbol: r.symbol, commission: { basis: r.commission_basis, amount: Number(r.commission_cents) / 100 } });
+  return byType;
+}
+
+/**
+ * The commission of a deal on `symbol` in account `accountId`, as its type charges it now: the
+ * instrument's own if the type gives it one, else the type's; null: none. Read in the deal's
+ * transaction, so a type changed meanwhile charges its new terms.
+ */
+export async function dealCommission(trx: Db | Tx, accountId: number, symbol: string): Promise<CommissionSchedule | null> {
+  const row = await trx
+    .selectFrom('trading_accounts as a')
+    .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+    .leftJoin('account_type_symbols as s', (j) => j.onRef('s.account_type_id', '=', 't.id').on('s.symbol', '=', symbol))
+    .select(['t.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
+    .where('a.id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return commissionOf(row.symbol_basis, row.symbol_cents) ?? commissionOf(row.commission_basis, row.commission_cents);
+}
 
 /** The default type of a kind: the one new accounts of the kind get (there is always one). */
 export async function defaultAccountType(db: Db | Tx, kind: AccountKind): Promise<AccountType> {
@@ -100,7 +135,7 @@ export async function defaultAccountType(db: Db | Tx, kind: AccountKind): Promis
 
 export async function accountType(db: Db | Tx, id: number): Promise<AccountType | undefined> {
   const row = await byId.first(db, { id });
-  return row ? typeOfRow(row) : undefined;
+  return row ? typeOfRow(row, (await symbolCommissionsOf(db, [id])).get(id)) : undefined;
 }
 
 /** Every type — live ones, then demo ones; each kind's default first, then by name — with how many accounts hold each. */
@@ -113,11 +148,12 @@ export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { ac
     .orderBy('t.is_default', 'desc')
     .orderBy('t.name', 'asc')
     .execute();
-  return rows.map((r) => Object.assign(typeOfRow(r), { accounts: Number(r.accounts) }));
+  const symbols = await symbolCommissionsOf(db, rows.map((r) => r.id));
+  return rows.map((r) => Object.assign(typeOfRow(r, symbols.get(r.id)), { accounts: Number(r.accounts) }));
 }
 
 /** A type's values as the audit log records them. */
-const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'isDefault' | 'state'>) => ({
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'isDefault' | 'state'>) => ({
   name: t.name,
   kind: t.kind,
   leverage: t.leverage,
@@ -125,6 +161,7 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
   stopOutLevel: t.stopOutLevel,
   tradingMode: t.tradingMode,
   commission: t.commission,
+  symbolCommissions: t.symbolCommissions,
   isDefault: t.isDefault,
   state: t.state,
 });
@@ -135,8 +172,11 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
  * stays active and takes the default from the kind's previous one; the default cannot be given up
  * except by making another type the default; a type held by accounts keeps its kind.
  */
-export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: AccountTypeInput): Promise<AccountType> {
+export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: AccountTypeInput, knownSymbols: ReadonlySet<string>): Promise<AccountType> {
   const installation = installationTerms(ctx.config);
+  const symbolCommissions = [...(input.symbolCommissions ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  const unknown = symbolCommissions.find((x) => !knownSymbols.has(x.symbol));
+  if (unknown) throw refuse.invalid(`Unknown symbol: ${unknown.symbol}.`);
   const terms = termsOf({ leverage: input.leverage, marginCallLevel: input.marginCallLevel, stopOutLevel: input.stopOutLevel, tradingMode: input.tradingMode }, installation);
   if (terms.stopOutLevel >= terms.marginCallLevel) throw refuse.invalid(`The stop-out level (${terms.stopOutLevel}%) must be below the margin-call level (${terms.marginCallLevel}%).`);
   if (input.isDefault && input.state !== 'active') throw refuse.invalid('The default type must be active.');
@@ -172,7 +212,15 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
     const row = before
       ? await trx.updateTable('account_types').set(values).where('id', '=', before.id).returning(COLUMNS).executeTakeFirstOrThrow()
       : await trx.insertInto('account_types').values({ ...values, created_at: now }).returning(COLUMNS).executeTakeFirstOrThrow();
-    const saved = typeOfRow(row);
+    // The instruments' own commissions are replaced as a whole by the ones sent.
+    await trx.deleteFrom('account_type_symbols').where('account_type_id', '=', row.id).execute();
+    if (symbolCommissions.length > 0) {
+      await trx
+        .insertInto('account_type_symbols')
+        .values(symbolCommissions.map((x) => ({ account_type_id: row.id, symbol: x.symbol, commission_basis: x.commission.basis, commission_cents: Math.round(x.commission.amount * 100) })))
+        .execute();
+    }
+    const saved = typeOfRow(row, symbolCommissions);
     await recordAudit(trx, { actorId: actor.userId, action: before ? 'account_type.edit' : 'account_type.add', targetType: 'account_type', targetId: saved.id, subjectUserId: null, subjectAccountId: null, before: before ? audited(before) : null, after: audited(saved), ip: actor.ip, at: now });
     return saved;
   });

@@ -25,6 +25,7 @@ import { auditAccountsMigration } from './migrations/0022-audit-accounts';
 import { accountTypesMigration } from './migrations/0023-account-types';
 import { positionAccountKindMigration } from './migrations/0024-position-account-kind';
 import { commissionMigration } from './migrations/0025-commission';
+import { typeSymbolsMigration } from './migrations/0026-type-symbols';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -64,6 +65,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0023-account-types': accountTypesMigration(handle.engine),
       '0024-position-account-kind': positionAccountKindMigration(handle.engine),
       '0025-commission': commissionMigration(handle.engine),
+      '0026-type-symbols': typeSymbolsMigration(),
     }),
   });
 }

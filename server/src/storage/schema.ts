@@ -46,6 +46,14 @@ export interface AccountTypesTable {
   updated_at: number;
 }
 
+/** An account type's terms for one instrument (migration 0026): a commission in place of the type's. */
+export interface AccountTypeSymbolsTable {
+  account_type_id: number;
+  symbol: string;
+  commission_basis: 'lot' | 'million';
+  commission_cents: number;
+}
+
 export interface TradingAccountsTable {
   id: Generated<number>;
   /** The number people see (domain/account-number.ts); never the id. */
@@ -261,6 +269,7 @@ export interface PasswordResetsTable {
 export interface Database {
   users: UsersTable;
   account_types: AccountTypesTable;
+  account_type_symbols: AccountTypeSymbolsTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

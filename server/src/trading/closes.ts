@@ -3,7 +3,7 @@ import type { AccountEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
 import { closePrice, commissionUsd, profitUsd } from '@tradeport/trading-math';
-import { commissionOf } from '../services/account-types';
+import { dealCommission } from '../services/account-types';
 import type { BookQuote } from '../market/types';
 import { Refusal, refuse } from '../services/errors';
 import { recordAudit } from '../services/audit';
@@ -129,13 +129,7 @@ export class Closes {
    * account's type as it is now; refused, like the profit, when no rate converts it.
    */
   private async closeCommissionCents(trx: Tx, p: OpenPosition, price: number): Promise<Cents> {
-    const type = await trx
-      .selectFrom('trading_accounts as a')
-      .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-      .select(['t.commission_basis', 't.commission_cents'])
-      .where('a.id', '=', p.accountId)
-      .executeTakeFirst();
-    const schedule = type ? commissionOf(type.commission_basis, type.commission_cents) : null;
+    const schedule = await dealCommission(trx, p.accountId, p.symbol);
     if (!schedule) return 0;
     const commission = commissionUsd(schedule, p.volume, price, this.state.instrument(p.symbol), this.state.prices);
     if (commission === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);

@@ -105,7 +105,8 @@ export class Positions {
     const user = await trx
       .selectFrom('trading_accounts as a')
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents'])
+      .leftJoin('account_type_symbols as s', (j) => j.onRef('s.account_type_id', '=', 't.id').on('s.symbol', '=', instrument.symbol))
+      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
       .where('a.id', '=', accountId)
       .where('a.user_id', '=', userId)
       .executeTakeFirst();
@@ -114,7 +115,8 @@ export class Positions {
     if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
-    const schedule = commissionOf(user.commission_basis, user.commission_cents);
+    // The instrument's own commission on this type, else the type's (as services/account-types.ts dealCommission).
+    const schedule = commissionOf(user.symbol_basis, user.symbol_cents) ?? commissionOf(user.commission_basis, user.commission_cents);
     const commission = schedule ? commissionUsd(schedule, order.volume, price, instrument, this.state.prices) : new Dec(0);
     if (margin === null || floating === null || commission === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
     const commissionCents = roundToCents(commission);

@@ -7,6 +7,7 @@ import { errorMessage } from '../api/client';
 import { AccountKindBadge } from '../terminal/account-switcher';
 import { toastSuccess } from '../ui/toast';
 import { badgeStyles } from './admin-parts';
+import { draftKey, symbolCommissionProblem, SymbolCommissions, type SymbolCommissionDraft } from './symbol-commissions';
 import { ListBody } from './list-page/list-body';
 import { ListPage } from './list-page/list-page';
 import { useAddEdit } from './list-page/add-edit';
@@ -84,6 +85,8 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
   const [mode, setMode] = useState<Mode>(type?.tradingMode ?? 'full');
   const [basis, setBasis] = useState<Basis>(type?.commission?.basis ?? 'none');
   const [commission, setCommission] = useState<number | ''>(type?.commission?.amount ?? '');
+  const [perSymbol, setPerSymbol] = useState<SymbolCommissionDraft[]>(() => (type?.symbolCommissions ?? []).map((x) => ({ key: draftKey(), symbol: x.symbol, basis: x.commission.basis, amount: x.commission.amount })));
+  const [symbolErrors, setSymbolErrors] = useState<Record<number, string | undefined>>({});
   const [isDefault, setDefault] = useState(type?.isDefault ?? false);
   const [active, setActive] = useState((type?.state ?? 'active') === 'active');
   const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string }>({});
@@ -108,7 +111,9 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
       commission: basis !== 'none' && (commission === '' || commission < 0.01 || commission > COMMISSION_MAX || Math.round(commission * 100) !== commission * 100) ? `An amount from 0.01 to ${COMMISSION_MAX} USD, at most 2 decimals.` : undefined,
     };
     setErrors(found);
-    if (found.name || found.leverage || found.stopOut || found.commission) return;
+    const perSymbolFound = Object.fromEntries(perSymbol.map((d) => [d.key, symbolCommissionProblem(d)]));
+    setSymbolErrors(perSymbolFound);
+    if (found.name || found.leverage || found.stopOut || found.commission || Object.values(perSymbolFound).some(Boolean)) return;
     save.mutate(
       {
         ...(type ? { id: type.id } : {}),
@@ -119,6 +124,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         stopOutLevel: stopOut === '' ? null : stopOut,
         tradingMode: mode,
         commission: basis === 'none' || commission === '' ? null : { basis, amount: commission },
+        symbolCommissions: perSymbol.flatMap((d) => (d.symbol && d.amount !== '' ? [{ symbol: d.symbol, commission: { basis: d.basis, amount: d.amount } }] : [])),
         isDefault,
         state: active ? 'active' : 'disabled',
       },
@@ -197,6 +203,14 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
             classNames={{ input: 'tp-figure' }}
           />
         </SimpleGrid>
+        <SymbolCommissions
+          drafts={perSymbol}
+          onChange={(next) => {
+            setPerSymbol(next);
+            setSymbolErrors({});
+          }}
+          errors={symbolErrors}
+        />
         <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
         <Group gap="xl">
           <Switch label="Default for new accounts" checked={isDefault} onChange={(e) => setDefault(e.currentTarget.checked)} disabled={type?.isDefault} />
@@ -262,6 +276,7 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
           </Text>
           <Text size="xs" c="dimmed" className="tp-figure">
             Commission {t.commission ? `${commissionText(t.commission)} USD` : 'none'}
+            {t.symbolCommissions.length > 0 && ` · ${t.symbolCommissions.length} ${t.symbolCommissions.length === 1 ? 'instrument' : 'instruments'} of their own`}
           </Text>
           <Text size="xs" c="dimmed">
             {modeLabel(t.tradingMode)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
@@ -313,6 +328,11 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
                 <Text span size="sm" className="tp-figure" c={t.commission ? undefined : 'dimmed'}>
                   {commissionText(t.commission)}
                 </Text>
+                {t.symbolCommissions.length > 0 && (
+                  <Text size="xs" c="dimmed" title={t.symbolCommissions.map((x) => `${x.symbol}: ${commissionText(x.commission)}`).join(', ')}>
+                    {t.symbolCommissions.length} {t.symbolCommissions.length === 1 ? 'instrument' : 'instruments'} of their own
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{modeLabel(t.tradingMode)}</Table.Td>
               <Table.Td className="tp-num">{t.accounts}</Table.Td>

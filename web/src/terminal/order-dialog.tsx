@@ -17,6 +17,7 @@ import {
   isPending,
   ORDER_TYPES,
   orderFormReducer,
+  commissionFor,
   orderPreview,
   orderProblems,
   orderRequest,
@@ -43,7 +44,7 @@ const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const entry = useQuote(record?.Symbol);
   const leverage = useProfile().data?.data[0]?.leverage ?? null;
-  const commission = useCurrentAccount().account?.commission ?? null;
+  const commission = commissionFor(useCurrentAccount().account, record?.Symbol);
   // What the account holds at streamed prices (the positions panel's live figures, unrounded).
   const account = useLiveAccount()?.book ?? null;
   return {

@@ -167,6 +167,12 @@ export interface OrderContext {
   now: number;
 }
 
+/** The commission a deal on `symbol` pays in this account: the instrument's own on its type, else the type's; null: none (as the engine charges it). */
+export function commissionFor(account: { commission: CommissionSchedule | null; symbolCommissions: readonly { symbol: string; commission: CommissionSchedule }[] } | undefined, symbol: string | undefined): CommissionSchedule | null {
+  if (!account) return null;
+  return account.symbolCommissions.find((x) => x.symbol === symbol)?.commission ?? account.commission;
+}
+
 export function toInstrumentSpec(i: OrderInstrument): Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote' | 'volumeMin' | 'volumeStep' | 'volumeMax'> {
   return { contractSize: i.contractSize, calcMode: i.calcMode, base: i.baseCurrency, quote: i.quoteCurrency, volumeMin: i.volumeMin, volumeStep: i.volumeStep, volumeMax: i.volumeMax };
 }

@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
-import { installationTerms, listAccountTypes, saveAccountType, setAccountType, termsOf, type AccountType, type InstallationTerms } from '../../../services/account-types';
+import { installationTerms, listAccountTypes, saveAccountType, setAccountType, symbolCommissionsOf, termsOf, type AccountType, type InstallationTerms, type SymbolCommission } from '../../../services/account-types';
 import { accountsOf, openAccount, setAccountState, tradingAccount, transferFunds, type TradingAccount } from '../../../services/trading-accounts';
 import { figureTexts } from '../../../trading/account-figures';
 import type { TradingEngine } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 
 /** An account as the API shows it: its row with its figures now, at the engine's prices. */
-function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean): AccountRow {
+function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean, symbolCommissions: ReadonlyMap<number, SymbolCommission[]>): AccountRow {
   const f = figureTexts(engine.figures(a.id, a.balanceCents, a.creditCents, a.leverage));
   return {
     id: a.id,
@@ -33,6 +33,7 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     typeId: a.typeId,
     type: a.typeName,
     commission: a.commission,
+    symbolCommissions: symbolCommissions.get(a.typeId) ?? [],
     createdAt: isoTime(a.createdAt),
   };
 }
@@ -49,6 +50,7 @@ const typeAnswer = (t: AccountType & { accounts: number }, installation: Install
     stopOutLevel: t.stopOutLevel,
     tradingMode: t.tradingMode,
     commission: t.commission,
+    symbolCommissions: t.symbolCommissions,
     isDefault: t.isDefault,
     state: t.state,
     effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
@@ -70,9 +72,10 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   const listOf = async (userId: number) => {
     const accounts = await accountsOf(ctx.db, userId);
     const primary = accounts.find((a) => a.kind === 'live')?.id;
+    const symbols = await symbolCommissionsOf(ctx.db, accounts.map((a) => a.typeId));
     return {
       status: 'success' as const,
-      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary)),
+      data: accounts.map((a) => accountAnswer(engine, a, a.id === primary, symbols)),
       maxLive: ctx.config.maxLiveAccounts,
       maxDemo: ctx.config.maxDemoAccounts,
       demoInitialBalance: formatCents(ctx.config.demoInitialBalanceCents),
@@ -83,7 +86,7 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
     const a = await tradingAccount(ctx.db, accountId);
     if (!a) throw refuse.notFound('That trading account was not found.');
     const primary = (await accountsOf(ctx.db, a.userId)).find((x) => x.kind === 'live')?.id === a.id;
-    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary) };
+    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary, await symbolCommissionsOf(ctx.db, [a.typeId])) };
   };
   const name = (a: { kind: string; number: number }) => `${a.kind === 'live' ? 'Live' : 'Demo'} account ${a.number}`;
 
@@ -120,7 +123,7 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   }));
 
   registerCall(app, calls.saveAccountType, async ({ body, actor }) => {
-    const saved = await saveAccountType(ctx, actor, body);
+    const saved = await saveAccountType(ctx, actor, body, new Set(app.market.book.instruments.keys()));
     // Runs on the engine leader (an engine call): the sweep screens each account against its
     // type's margin-call level, re-read here at once rather than at the next resync.
     await engine.accountTypesChanged();
