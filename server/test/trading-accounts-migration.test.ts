@@ -212,13 +212,21 @@ describe('migration 0024: each position carries its account’s kind', () => {
         return (
           await db
             .insertInto('trading_accounts')
-            .values({ number, user_id: ids.trader, kind, currency: 'USD', leverage: 100, balance_cents: 0, credit_cents: 0, state: 'active', initial_balance_cents: kind === 'demo' ? 0 : null, account_type_id: type.id, created_at: NOW, updated_at: NOW } as never)
+            .values({ number, user_id: ids.trader, kind, currency: 'USD', leverage: 100, balance_cents: 1_000_000, credit_cents: 0, state: 'active', initial_balance_cents: kind === 'demo' ? 1_000_000 : null, account_type_id: type.id, created_at: NOW, updated_at: NOW } as never)
             .returning('id')
             .executeTakeFirstOrThrow()
         ).id;
       };
+      // Each account holds 10,000.00, as its ledger says, so the margin monitor leaves its positions open.
+      const funded = (accountId: number, kind: 'live' | 'demo') =>
+        db
+          .insertInto('ledger_entries')
+          .values({ user_id: ids.trader, account_id: accountId, kind: kind === 'live' ? 'deposit' : 'demo', amount_cents: 1_000_000, balance_after_cents: 1_000_000, ref_type: 'test', ref_id: String(accountId), memo: 'Funded before 0024', created_at: NOW } as never)
+          .execute();
       ids.live = await account('live', 31_000_001);
       ids.demo = await account('demo', 32_000_002);
+      await funded(ids.live, 'live');
+      await funded(ids.demo, 'demo');
       const position = (accountId: number, status: 'open' | 'closed', comment: string) =>
         db
           .insertInto('positions')
