@@ -97,7 +97,7 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
   return (
     <RecordTable
       label="Closed trades"
-      minWidth={1160}
+      minWidth={1060}
       spacing={8}
       horizontalSpacing={8}
       dimmed={dimmed}
@@ -112,7 +112,6 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
           <Table.Th className="tp-num">SL / TP</Table.Th>
           <Table.Th className="tp-num">Profit (USD)</Table.Th>
           <Table.Th className="tp-num">Swap</Table.Th>
-          <Table.Th className="tp-num">Commission</Table.Th>
           <Table.Th>Closed by</Table.Th>
           <Table.Th>Closed (opened)</Table.Th>
         </>
@@ -157,8 +156,15 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
               {r.stopLoss ? formatPrice(r.stopLoss, d) : '—'} / {r.takeProfit ? formatPrice(r.takeProfit, d) : '—'}
             </Table.Td>
             <Profit value={r.profit} />
-            <Table.Td className="tp-num">{formatUsd(r.swap)}</Table.Td>
-            <Table.Td className="tp-num">{formatUsd(r.commission)}</Table.Td>
+            {/* A commission, when charged, under the swap: a column of its own would not fit beside the rest at 1440 px. */}
+            <Table.Td className="tp-num">
+              {formatUsd(r.swap)}
+              {r.commission !== '0.00' && (
+                <Text size="xs" c="dimmed" className="tp-figure" style={{ whiteSpace: 'nowrap' }}>
+                  comm. {formatUsd(r.commission)}
+                </Text>
+              )}
+            </Table.Td>
             <Table.Td maw={170}>
               <Badge color={reason.color} variant="dot" styles={badgeStyles}>
                 {reason.label}
