@@ -109,6 +109,10 @@ export async function symbolCommissionsOf(db: Db | Tx, typeIds: readonly number[
   return byType;
 }
 
+type CommissionColumns = { commission_basis: 'lot' | 'million' | null; commission_cents: number | string | null; symbol_basis: 'lot' | 'million' | null; symbol_cents: number | string | null };
+/** The rule for a deal's commission: the instrument's own on the type (`symbol_*`), else the type's; null: none. */
+export const dealCommissionOf = (r: CommissionColumns): CommissionSchedule | null => commissionOf(r.symbol_basis, r.symbol_cents) ?? commissionOf(r.commission_basis, r.commission_cents);
+
 /**
  * The commission of a deal on `symbol` in account `accountId`, as its type charges it now: the
  * instrument's own if the type gives it one, else the type's; null: none. Read in the deal's
@@ -122,8 +126,7 @@ export async function dealCommission(trx: Db | Tx, accountId: number, symbol: st
     .select(['t.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
     .where('a.id', '=', accountId)
     .executeTakeFirst();
-  if (!row) return null;
-  return commissionOf(row.symbol_basis, row.symbol_cents) ?? commissionOf(row.commission_basis, row.commission_cents);
+  return row ? dealCommissionOf(row) : null;
 }
 
 /** The default type of a kind: the one new accounts of the kind get (there is always one). */

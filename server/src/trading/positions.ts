@@ -6,7 +6,7 @@ import type { Actor } from '../services/context';
 import { refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import { lockAccount, postToLedger } from '../services/ledger';
-import { commissionOf } from '../services/account-types';
+import { dealCommissionOf } from '../services/account-types';
 import { formatCents, roundToCents } from '../domain/money';
 import type { Tx } from '../storage/db';
 import type { AccountFigures } from './account-figures';
@@ -115,8 +115,7 @@ export class Positions {
     if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
-    // The instrument's own commission on this type, else the type's (as services/account-types.ts dealCommission).
-    const schedule = commissionOf(user.symbol_basis, user.symbol_cents) ?? commissionOf(user.commission_basis, user.commission_cents);
+    const schedule = dealCommissionOf(user);
     const commission = schedule ? commissionUsd(schedule, order.volume, price, instrument, this.state.prices) : new Dec(0);
     if (margin === null || floating === null || commission === null) throw refuse.invalid(`No conversion rate to USD for ${instrument.symbol} right now; please try again shortly.`);
     const commissionCents = roundToCents(commission);

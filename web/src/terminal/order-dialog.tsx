@@ -26,6 +26,8 @@ import {
   sendableSides,
   initialOrderForm,
   type OrderContext,
+  type OrderPreview,
+  type Usd,
   type OrderForm,
   type OrderType,
 } from './order-form';
@@ -258,6 +260,22 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
 
 function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
   const sides = sendableSides(form);
+  const previews = sides.map((s) => [s, orderPreview(form, s, ctx)] as const);
+  /** One figure of the preview for each side (`redWhenNegative`: a negative one in red). */
+  const row = (label: string, testId: string, figure: (p: OrderPreview) => Usd | null, redWhenNegative = false) => (
+    <tr>
+      <th scope="row">{label}</th>
+      {previews.map(([s, p]) => {
+        const v = figure(p);
+        const negative = redWhenNegative && (v?.isNegative() ?? false);
+        return (
+          <td key={s} className={`tp-num${negative ? ' tp-negative' : ''}`} data-testid={`dialog-${testId}-${s}`}>
+            {v ? `${figureText(v)} USD` : '—'}
+          </td>
+        );
+      })}
+    </tr>
+  );
   return (
     <Paper p="xs" className={classes.summary} data-testid="dialog-summary">
       <table className={classes.summaryTable}>
@@ -274,42 +292,9 @@ function MarginSummary({ form, ctx }: { form: OrderForm; ctx: OrderContext }) {
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <th scope="row">Margin required</th>
-            {sides.map((s) => {
-              const p = orderPreview(form, s, ctx);
-              return (
-                <td key={s} className="tp-num" data-testid={`dialog-margin-${s}`}>
-                  {p.margin ? `${figureText(p.margin)} USD` : '—'}
-                </td>
-              );
-            })}
-          </tr>
-          {ctx.commission && (
-            <tr>
-              <th scope="row">Commission</th>
-              {sides.map((s) => {
-                const p = orderPreview(form, s, ctx);
-                return (
-                  <td key={s} className="tp-num" data-testid={`dialog-commission-${s}`}>
-                    {p.commission ? `${figureText(p.commission)} USD` : '—'}
-                  </td>
-                );
-              })}
-            </tr>
-          )}
-          <tr>
-            <th scope="row">Free margin after</th>
-            {sides.map((s) => {
-              const p = orderPreview(form, s, ctx);
-              const negative = p.freeMarginAfter?.isNegative() ?? false;
-              return (
-                <td key={s} className={`tp-num${negative ? ' tp-negative' : ''}`} data-testid={`dialog-free-after-${s}`}>
-                  {p.freeMarginAfter ? `${figureText(p.freeMarginAfter)} USD` : '—'}
-                </td>
-              );
-            })}
-          </tr>
+          {row('Margin required', 'margin', (p) => p.margin)}
+          {ctx.commission && row('Commission', 'commission', (p) => p.commission)}
+          {row('Free margin after', 'free-after', (p) => p.freeMarginAfter, true)}
         </tbody>
       </table>
     </Paper>
