@@ -5,7 +5,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDe
 
 /**
  * Account types in the back office: the types page (the defaults showing the installation's
- * values), a new type made in its editor, and a trader's account moved to it from the trader page.
+ * values), a new type made in its editor (with a commission, one instrument's own, and the
+ * instruments it offers), and a trader's account moved to it from the trader page.
  */
 describe('account types in the browser', () => {
   let h: Harness;
@@ -60,13 +61,21 @@ describe('account types in the browser', () => {
     await dialog.getByLabel('Instrument 1', { exact: true }).click();
     await page.getByRole('option', { name: 'XAUUSD', exact: true }).click();
     await dialog.getByLabel('Commission of XAUUSD (USD)').fill('10');
+    // It offers two instruments only: at least one must be chosen.
+    await dialog.getByText('Only these', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.getByText('Choose at least one instrument, or offer every one.').waitFor();
+    await dialog.getByLabel('Instruments offered').click();
+    await page.getByRole('option', { name: 'EURUSD', exact: true }).click();
+    await page.getByRole('option', { name: 'XAUUSD', exact: true }).click();
+    await dialog.getByLabel('Name').click();
     assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), []);
     await screenshots(page, 'account-type-editor');
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.waitFor({ state: 'detached' });
     const ecn = page.getByTestId('account-type-ECN Pro');
     await ecn.waitFor();
-    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own/);
+    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD/);
 
     // The trader's page moves the account to it.
     const [account] = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data as { id: number; number: number }[];

@@ -155,6 +155,38 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
+  it('says on the ticket when the account type does not offer an instrument, with Buy and Sell off', async () => {
+    const { trader, context, page, entry } = await fundedTerminal();
+    // The broker puts the account on a type that offers EURUSD only.
+    const admin = await adminClient(harness());
+    const type = await postJson(admin, '/dashboard/admin/saveAccountType.php', { name: 'Euro only', kind: 'live', leverage: null, marginCallLevel: null, stopOutLevel: null, tradingMode: 'full', instruments: ['EURUSD'], isDefault: false, state: 'active' });
+    assert.equal(type.status, 200, JSON.stringify(type.body));
+    const account = ((await trader.client.get('/platform/getAccounts.php')).body.data as { id: number }[])[0]!;
+    assert.equal((await postJson(admin, '/dashboard/admin/setAccountType.php', { accountId: account.id, typeId: type.body.data.id })).status, 200);
+    await page.reload();
+    await page.getByTestId('price-row-GBPUSD').waitFor();
+    await pushTicks(harness(), [{ symbol: 'GBPUSD', bid: 1.27, ask: 1.2702 }]);
+    await eurusd(1.1);
+
+    await entry.openFromRow('GBPUSD');
+    const notice = entry.dialog().getByTestId('dialog-not-offered');
+    await notice.waitFor();
+    assert.equal(await notice.textContent(), 'GBPUSD is not offered on your account type (Euro only). Buy and Sell are off; positions already open in it can still be closed.');
+    assert.equal(await entry.button('buy').isDisabled(), true);
+    assert.equal(await entry.button('sell').isDisabled(), true);
+    await look(page, 'terminal-order-dialog-not-offered');
+    await page.keyboard.press('Escape');
+    await entry.dialog().waitFor({ state: 'hidden' });
+
+    // What it offers trades as before.
+    await entry.openFromRow('EURUSD');
+    assert.equal(await entry.dialog().getByTestId('dialog-not-offered').count(), 0);
+    await entry.button('buy').click();
+    await entry.dialog().waitFor({ state: 'hidden' });
+    await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    await context.close();
+  });
+
   it("previews a cross's margin through its USD rates, as the server then holds it", async () => {
     const { trader, context, page, terminal, entry } = await fundedTerminal();
     // Only GBPJPY on screen: the dialog itself follows the GBPUSD rate it converts with.

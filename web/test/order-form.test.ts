@@ -6,6 +6,7 @@ import { figureText, notEnoughMarginMessage, type Prices } from '@tradeport/trad
 import { liveBook } from '../src/terminal/positions-live';
 import {
   commissionFor,
+  notOfferedMessage,
   hasProblems,
   initialOrderForm,
   orderFormReducer,
@@ -63,6 +64,14 @@ describe('order form: margin preview', () => {
     assert.deepEqual(commissionFor(account, 'EURUSD'), { basis: 'lot', amount: 2 });
     assert.equal(commissionFor({ commission: null, symbolCommissions: [] }, 'EURUSD'), null);
     assert.equal(commissionFor(undefined, 'EURUSD'), null, 'no account yet: none shown');
+  });
+
+  it('turns the ticket off for an instrument the account type does not list, and only then', () => {
+    const fxOnly = { type: 'FX', instruments: ['EURUSD', 'GBPUSD'] };
+    assert.equal(notOfferedMessage(fxOnly, 'EURUSD'), null);
+    assert.equal(notOfferedMessage(fxOnly, 'XAUUSD'), 'XAUUSD is not offered on your account type (FX). Buy and Sell are off; positions already open in it can still be closed.');
+    assert.equal(notOfferedMessage({ type: 'Standard', instruments: null }, 'XAUUSD'), null, 'a type listing none offers every instrument');
+    assert.equal(notOfferedMessage(undefined, 'XAUUSD'), null, 'no account yet: the server decides');
   });
 
   it('previews a USD-based Forex margin without conversion and a CFD margin at the fill price', () => {

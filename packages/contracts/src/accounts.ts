@@ -32,12 +32,17 @@ export const commissionSchedule = z.object({
     .refine((v) => Number.isFinite(v) && v >= 0.01 && v <= COMMISSION_MAX && Math.abs(Math.round(v * 100) - v * 100) < 1e-9, { message: `The commission must be an amount in USD from 0.01 to ${COMMISSION_MAX} with at most 2 decimals.` }),
 });
 
+/** The most instruments a type may list as the ones it offers. */
+export const TYPE_INSTRUMENTS_MAX = 500;
+
 /** The most instruments a type may give a commission of their own. */
 export const SYMBOL_COMMISSIONS_MAX = 200;
 
+const symbolField = z.string({ error: 'Please choose an instrument.' }).trim().toUpperCase().min(1, 'Please choose an instrument.').max(20, 'Unknown symbol.');
+
 /** A commission on one instrument, in place of the type's own there. */
 export const symbolCommission = z.object({
-  symbol: z.string({ error: 'Please choose an instrument.' }).trim().toUpperCase().min(1, 'Please choose an instrument.').max(20, 'Unknown symbol.'),
+  symbol: symbolField,
   commission: commissionSchedule,
 });
 
@@ -70,6 +75,8 @@ export const tradingAccount = z.object({
   commission: commissionSchedule.nullable(),
   /** The instruments whose commission is not the type's, with theirs. */
   symbolCommissions: z.array(symbolCommission),
+  /** The instruments its type offers, by symbol; null: every instrument of the catalogue. */
+  instruments: z.array(z.string()).nullable(),
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -151,6 +158,14 @@ export const accountTypeInput = z.object({
     .max(SYMBOL_COMMISSIONS_MAX, `At most ${SYMBOL_COMMISSIONS_MAX} instruments may have a commission of their own.`)
     .refine((list) => new Set(list.map((x) => x.symbol)).size === list.length, { message: 'An instrument is listed twice: give each one commission.' })
     .optional(),
+  /** The instruments it may trade, by symbol; null or absent: every instrument of the catalogue. */
+  instruments: z
+    .array(symbolField, { error: 'instruments must be a list of symbols, or null for all.' })
+    .min(1, 'Choose at least one instrument, or offer them all.')
+    .max(TYPE_INSTRUMENTS_MAX, `At most ${TYPE_INSTRUMENTS_MAX} instruments may be listed.`)
+    .refine((list) => new Set(list).size === list.length, { message: 'An instrument is listed twice.' })
+    .nullable()
+    .optional(),
   isDefault: z.boolean({ error: 'isDefault must be true or false.' }),
   state: z.enum(ACCOUNT_TYPE_STATES, { error: 'The state must be active or disabled.' }),
 });
@@ -171,6 +186,8 @@ export const accountTypeRow = z.object({
   commission: commissionSchedule.nullable(),
   /** Instruments whose commission is their own, by symbol. */
   symbolCommissions: z.array(symbolCommission),
+  /** The instruments it offers, by symbol; null: every instrument of the catalogue. */
+  instruments: z.array(z.string()).nullable(),
   isDefault: z.boolean(),
   state: z.enum(ACCOUNT_TYPE_STATES),
   /** What its accounts trade with: its own values, else the installation's. */

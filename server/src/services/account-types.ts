@@ -38,6 +38,8 @@ export interface AccountType {
   commission: CommissionSchedule | null;
   /** Instruments charged a commission of their own instead, by symbol. */
   symbolCommissions: SymbolCommission[];
+  /** The instruments it may trade, by symbol; null: every instrument of the catalogue. */
+  instruments: string[] | null;
   isDefault: boolean;
   state: 'active' | 'disabled';
   createdAt: number;
@@ -81,7 +83,15 @@ const level = (v: number | string | null) => (v === null ? null : Number(v));
 /** A commission as stored (cents per lot or per million) as the math takes it (USD); null: none. */
 export const commissionOf = (basis: 'lot' | 'million' | null, cents: number | string | null): CommissionSchedule | null =>
   basis === null || cents === null ? null : { basis, amount: Number(cents) / 100 };
-const typeOfRow = (r: Row, symbolCommissions: SymbolCommission[] = []): AccountType => ({
+/** A type's terms by instrument: commissions of their own, and the instruments it offers. */
+export interface TypeInstruments {
+  symbolCommissions: SymbolCommission[];
+  /** Null: every instrument (none listed). */
+  instruments: string[] | null;
+}
+const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null };
+
+const typeOfRow = (r: Row, { symbolCommissions, instruments }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
@@ -91,6 +101,7 @@ const typeOfRow = (r: Row, symbolCommissions: SymbolCommission[] = []): AccountT
   tradingMode: r.trading_mode,
   commission: commissionOf(r.commission_basis, r.commission_cents),
   symbolCommissions,
+  instruments,
   isDefault: Number(r.is_default) === 1,
   state: r.state,
   createdAt: Number(r.created_at),
@@ -100,14 +111,35 @@ const typeOfRow = (r: Row, symbolCommissions: SymbolCommission[] = []): AccountT
 const defaultOfKind = prepared((db, param: Param<{ kind: AccountKind }>) => db.selectFrom('account_types').select(COLUMNS).where('kind', '=', param('kind')).where('is_default', '=', 1));
 const byId = prepared((db, param: Param<{ id: number }>) => db.selectFrom('account_types').select(COLUMNS).where('id', '=', param('id')));
 
-/** The instruments with a commission of their own, of each of these types, by symbol. */
-export async function symbolCommissionsOf(db: Db | Tx, typeIds: readonly number[]): Promise<Map<number, SymbolCommission[]>> {
-  const byType = new Map<number, SymbolCommission[]>(typeIds.map((id) => [id, []]));
+/**
+ * Each of these types' terms by instrument: the instruments with a commission of their own, and
+ * the instruments it offers (none listed: every one), by symbol.
+ */
+export async function typeInstrumentsOf(db: Db | Tx, typeIds: readonly number[]): Promise<Map<number, TypeInstruments>> {
+  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null }]));
   if (typeIds.length === 0) return byType;
-  const rows = await db.selectFrom('account_type_symbols').selectAll().where('account_type_id', 'in', [...new Set(typeIds)]).orderBy('symbol').execute();
-  for (const r of rows) byType.get(r.account_type_id)?.push({ symbol: r.symbol, commission: { basis: r.commission_basis, amount: Number(r.commission_cents) / 100 } });
+  const ids = [...new Set(typeIds)];
+  const commissions = await db.selectFrom('account_type_symbols').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
+  for (const r of commissions) byType.get(r.account_type_id)?.symbolCommissions.push({ symbol: r.symbol, commission: { basis: r.commission_basis, amount: Number(r.commission_cents) / 100 } });
+  const offered = await db.selectFrom('account_type_instruments').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
+  for (const r of offered) {
+    const t = byType.get(r.account_type_id);
+    if (t) (t.instruments ??= []).push(r.symbol);
+  }
   return byType;
 }
+
+/**
+ * Whether the type aliased `t` in the query offers `symbol` (it lists it, or lists none), as a
+ * column `offered`; read it with `isOffered`. Both lookups are on the table's primary key.
+ */
+export const offeredColumn = (symbol: string) =>
+  sql<boolean | number>`(not exists (select 1 from account_type_instruments l where l.account_type_id = t.id) or exists (select 1 from account_type_instruments l where l.account_type_id = t.id and l.symbol = ${symbol}))`.as('offered');
+/** The `offered` column as a boolean (PostgreSQL answers a boolean, SQLite 0 or 1). */
+export const isOffered = (v: boolean | number | string) => v === true || Number(v) === 1;
+
+/** Why an account may not open a position or place an order in an instrument its type does not offer. */
+export const notOfferedMessage = (symbol: string, typeName: string) => `${symbol} is not offered on your account type (${typeName}). Positions already open in it can still be closed.`;
 
 type CommissionColumns = { commission_basis: 'lot' | 'million' | null; commission_cents: number | string | null; symbol_basis: 'lot' | 'million' | null; symbol_cents: number | string | null };
 /** The rule for a deal's commission: the instrument's own on the type (`symbol_*`), else the type's; null: none. */
@@ -138,7 +170,7 @@ export async function defaultAccountType(db: Db | Tx, kind: AccountKind): Promis
 
 export async function accountType(db: Db | Tx, id: number): Promise<AccountType | undefined> {
   const row = await byId.first(db, { id });
-  return row ? typeOfRow(row, (await symbolCommissionsOf(db, [id])).get(id)) : undefined;
+  return row ? typeOfRow(row, (await typeInstrumentsOf(db, [id])).get(id)) : undefined;
 }
 
 /** Every type — live ones, then demo ones; each kind's default first, then by name — with how many accounts hold each. */
@@ -151,12 +183,12 @@ export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { ac
     .orderBy('t.is_default', 'desc')
     .orderBy('t.name', 'asc')
     .execute();
-  const symbols = await symbolCommissionsOf(db, rows.map((r) => r.id));
+  const symbols = await typeInstrumentsOf(db, rows.map((r) => r.id));
   return rows.map((r) => Object.assign(typeOfRow(r, symbols.get(r.id)), { accounts: Number(r.accounts) }));
 }
 
 /** A type's values as the audit log records them. */
-const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'isDefault' | 'state'>) => ({
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'isDefault' | 'state'>) => ({
   name: t.name,
   kind: t.kind,
   leverage: t.leverage,
@@ -165,6 +197,7 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
   tradingMode: t.tradingMode,
   commission: t.commission,
   symbolCommissions: t.symbolCommissions,
+  instruments: t.instruments,
   isDefault: t.isDefault,
   state: t.state,
 });
@@ -178,8 +211,9 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
 export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: AccountTypeInput, knownSymbols: ReadonlySet<string>): Promise<AccountType> {
   const installation = installationTerms(ctx.config);
   const symbolCommissions = [...(input.symbolCommissions ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-  const unknown = symbolCommissions.find((x) => !knownSymbols.has(x.symbol));
-  if (unknown) throw refuse.invalid(`Unknown symbol: ${unknown.symbol}.`);
+  const instruments = input.instruments ? [...input.instruments].sort() : null;
+  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? [])].find((symbol) => !knownSymbols.has(symbol));
+  if (unknown) throw refuse.invalid(`Unknown symbol: ${unknown}.`);
   const terms = termsOf({ leverage: input.leverage, marginCallLevel: input.marginCallLevel, stopOutLevel: input.stopOutLevel, tradingMode: input.tradingMode }, installation);
   if (terms.stopOutLevel >= terms.marginCallLevel) throw refuse.invalid(`The stop-out level (${terms.stopOutLevel}%) must be below the margin-call level (${terms.marginCallLevel}%).`);
   if (input.isDefault && input.state !== 'active') throw refuse.invalid('The default type must be active.');
@@ -223,7 +257,10 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
         .values(symbolCommissions.map((x) => ({ account_type_id: row.id, symbol: x.symbol, commission_basis: x.commission.basis, commission_cents: Math.round(x.commission.amount * 100) })))
         .execute();
     }
-    const saved = typeOfRow(row, symbolCommissions);
+    // So are the instruments it offers (none listed: every one).
+    await trx.deleteFrom('account_type_instruments').where('account_type_id', '=', row.id).execute();
+    if (instruments) await trx.insertInto('account_type_instruments').values(instruments.map((symbol) => ({ account_type_id: row.id, symbol }))).execute();
+    const saved = typeOfRow(row, { symbolCommissions, instruments });
     await recordAudit(trx, { actorId: actor.userId, action: before ? 'account_type.edit' : 'account_type.add', targetType: 'account_type', targetId: saved.id, subjectUserId: null, subjectAccountId: null, before: before ? audited(before) : null, after: audited(saved), ip: actor.ip, at: now });
     return saved;
   });

@@ -26,6 +26,7 @@ import { accountTypesMigration } from './migrations/0023-account-types';
 import { positionAccountKindMigration } from './migrations/0024-position-account-kind';
 import { commissionMigration } from './migrations/0025-commission';
 import { typeSymbolsMigration } from './migrations/0026-type-symbols';
+import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -66,6 +67,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0024-position-account-kind': positionAccountKindMigration(handle.engine),
       '0025-commission': commissionMigration(handle.engine),
       '0026-type-symbols': typeSymbolsMigration(),
+      '0027-type-instruments': typeInstrumentsMigration(),
     }),
   });
 }

@@ -46,6 +46,12 @@ export interface AccountTypesTable {
   updated_at: number;
 }
 
+/** An instrument a type may trade (migration 0027); a type with none listed may trade every one. */
+export interface AccountTypeInstrumentsTable {
+  account_type_id: number;
+  symbol: string;
+}
+
 /** An account type's terms for one instrument (migration 0026): a commission in place of the type's. */
 export interface AccountTypeSymbolsTable {
   account_type_id: number;
@@ -270,6 +276,7 @@ export interface Database {
   users: UsersTable;
   account_types: AccountTypesTable;
   account_type_symbols: AccountTypeSymbolsTable;
+  account_type_instruments: AccountTypeInstrumentsTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

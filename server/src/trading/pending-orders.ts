@@ -6,6 +6,7 @@ import { recordAudit, type AuditInput } from '../services/audit';
 import type { Actor } from '../services/context';
 import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
+import { isOffered, notOfferedMessage, offeredColumn } from '../services/account-types';
 import type { EngineState } from './engine-state';
 import { accountStateMessage, closeOnlyMessage, roundLevels, type Positions , tradingStateOf} from './positions';
 import { OrderIndex } from './trigger-index';
@@ -123,13 +124,15 @@ export class PendingOrders {
         const held = await trx
           .selectFrom('trading_accounts as a')
           .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-          .select(['a.state', 't.trading_mode'])
+          .select(['a.state', 't.trading_mode', 't.name as type_name'])
+          .select(offeredColumn(instrument.symbol))
           .where('a.id', '=', accountId)
           .where('a.user_id', '=', actor.userId)
           .executeTakeFirst();
         if (!held) throw refuse.notFound('The trading account was not found.');
         const allowed = tradingStateOf(held.state, held.trading_mode);
         if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
+        if (!isOffered(held.offered)) throw refuse.invalid(notOfferedMessage(instrument.symbol, held.type_name));
         this.checkPending(instrument, order);
         const now = this.state.ctx.now();
         const row = await trx

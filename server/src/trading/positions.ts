@@ -6,7 +6,7 @@ import type { Actor } from '../services/context';
 import { refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import { lockAccount, postToLedger } from '../services/ledger';
-import { dealCommissionOf } from '../services/account-types';
+import { dealCommissionOf, isOffered, notOfferedMessage, offeredColumn } from '../services/account-types';
 import { formatCents, roundToCents } from '../domain/money';
 import type { Tx } from '../storage/db';
 import type { AccountFigures } from './account-figures';
@@ -106,13 +106,15 @@ export class Positions {
       .selectFrom('trading_accounts as a')
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')
       .leftJoin('account_type_symbols as s', (j) => j.onRef('s.account_type_id', '=', 't.id').on('s.symbol', '=', instrument.symbol))
-      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
+      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.name as type_name', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
+      .select(offeredColumn(instrument.symbol))
       .where('a.id', '=', accountId)
       .where('a.user_id', '=', userId)
       .executeTakeFirst();
     if (!user) throw refuse.notFound('The trading account was not found.');
     const allowed = tradingStateOf(user.state, user.trading_mode);
     if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
+    if (!isOffered(user.offered)) throw refuse.invalid(notOfferedMessage(instrument.symbol, user.type_name));
     const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
     const schedule = dealCommissionOf(user);

@@ -8,6 +8,7 @@ import { AccountKindBadge } from '../terminal/account-switcher';
 import { toastSuccess } from '../ui/toast';
 import { badgeStyles } from './admin-parts';
 import { draftKey, symbolCommissionProblem, SymbolCommissions, type SymbolCommissionDraft } from './symbol-commissions';
+import { OfferedInstruments } from './offered-instruments';
 import { ListBody } from './list-page/list-body';
 import { ListPage } from './list-page/list-page';
 import { useAddEdit } from './list-page/add-edit';
@@ -37,6 +38,9 @@ const BASES: { value: Basis; label: string }[] = [
 const commissionText = (c: AccountTypeRow['commission']) => (c ? `${c.amount.toFixed(2)} / ${c.basis === 'lot' ? 'lot' : 'million'}` : 'None');
 
 type Installation = AccountTypes['installation'];
+
+/** "All", "EURUSD", "EURUSD, GBPUSD", or "12 instruments". */
+const offeredText = (list: string[] | null) => (list === null ? 'All instruments' : list.length <= 2 ? list.join(', ') : `${list.length} instruments`);
 
 /** One value of a type: its own, or the installation's (dimmed, and said to be inherited). */
 function Inherited({ own, effective, format }: { own: number | null; effective: number; format: (v: number) => string }) {
@@ -87,9 +91,10 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
   const [commission, setCommission] = useState<number | ''>(type?.commission?.amount ?? '');
   const [perSymbol, setPerSymbol] = useState<SymbolCommissionDraft[]>(() => (type?.symbolCommissions ?? []).map((x) => ({ key: draftKey(), symbol: x.symbol, basis: x.commission.basis, amount: x.commission.amount })));
   const [symbolErrors, setSymbolErrors] = useState<Record<number, string | undefined>>({});
+  const [instruments, setInstruments] = useState<string[] | null>(type?.instruments ?? null);
   const [isDefault, setDefault] = useState(type?.isDefault ?? false);
   const [active, setActive] = useState((type?.state ?? 'active') === 'active');
-  const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string }>({});
+  const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string; instruments?: string }>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   /** A field's message goes as soon as the field (or one it is checked against) is changed. */
   const changed =
@@ -109,11 +114,12 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
       leverage: leverage !== '' && (!Number.isInteger(leverage) || leverage < 1 || leverage > MAX_LEVERAGE) ? `A whole number from 1 to ${MAX_LEVERAGE}, or empty.` : undefined,
       stopOut: effectiveStop >= effectiveCall ? `Must be below the margin-call level (${effectiveCall}%).` : undefined,
       commission: basis !== 'none' && (commission === '' || commission < 0.01 || commission > COMMISSION_MAX || Math.round(commission * 100) !== commission * 100) ? `An amount from 0.01 to ${COMMISSION_MAX} USD, at most 2 decimals.` : undefined,
+      instruments: instruments !== null && instruments.length === 0 ? 'Choose at least one instrument, or offer every one.' : undefined,
     };
     setErrors(found);
     const perSymbolFound = Object.fromEntries(perSymbol.map((d) => [d.key, symbolCommissionProblem(d)]));
     setSymbolErrors(perSymbolFound);
-    if (found.name || found.leverage || found.stopOut || found.commission || Object.values(perSymbolFound).some(Boolean)) return;
+    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || Object.values(perSymbolFound).some(Boolean)) return;
     save.mutate(
       {
         ...(type ? { id: type.id } : {}),
@@ -125,6 +131,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         tradingMode: mode,
         commission: basis === 'none' || commission === '' ? null : { basis, amount: commission },
         symbolCommissions: perSymbol.flatMap((d) => (d.symbol && d.amount !== '' ? [{ symbol: d.symbol, commission: { basis: d.basis, amount: d.amount } }] : [])),
+        instruments,
         isDefault,
         state: active ? 'active' : 'disabled',
       },
@@ -211,6 +218,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
           }}
           errors={symbolErrors}
         />
+        <OfferedInstruments value={instruments} onChange={changed(setInstruments, 'instruments')} error={errors.instruments} />
         <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
         <Group gap="xl">
           <Switch label="Default for new accounts" checked={isDefault} onChange={(e) => setDefault(e.currentTarget.checked)} disabled={type?.isDefault} />
@@ -279,7 +287,7 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
             {t.symbolCommissions.length > 0 && ` · ${t.symbolCommissions.length} ${t.symbolCommissions.length === 1 ? 'instrument' : 'instruments'} of their own`}
           </Text>
           <Text size="xs" c="dimmed">
-            {modeLabel(t.tradingMode)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
+            {modeLabel(t.tradingMode)} · {offeredText(t.instruments)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
           </Text>
         </Stack>
       ))}
@@ -289,7 +297,7 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
 
 function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: AccountTypeRow) => ReactNode }) {
   return (
-    <Table.ScrollContainer minWidth={960} type="native">
+    <Table.ScrollContainer minWidth={1060} type="native">
       <Table aria-label="Account types" fz="sm" verticalSpacing={10}>
         <Table.Thead>
           <Table.Tr>
@@ -299,6 +307,7 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
             <Table.Th className="tp-num">Margin call</Table.Th>
             <Table.Th className="tp-num">Stop-out</Table.Th>
             <Table.Th className="tp-num">Commission (USD)</Table.Th>
+            <Table.Th>Instruments</Table.Th>
             <Table.Th>Trading</Table.Th>
             <Table.Th className="tp-num">Accounts</Table.Th>
             <Table.Th>
@@ -334,6 +343,11 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
                   </Text>
                 )}
               </Table.Td>
+              <Table.Td>
+                <Text span size="sm" c={t.instruments ? undefined : 'dimmed'} title={t.instruments?.join(', ')}>
+                  {offeredText(t.instruments)}
+                </Text>
+              </Table.Td>
               <Table.Td>{modeLabel(t.tradingMode)}</Table.Td>
               <Table.Td className="tp-num">{t.accounts}</Table.Td>
               <Table.Td ta="right">
@@ -362,7 +376,7 @@ export function AccountTypesPage() {
   return (
     <ListPage
       title="Account Types"
-      description="What you sell: each type's leverage, margin-call and stop-out levels, commission and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
+      description="What you sell: each type's leverage, margin-call and stop-out levels, commission, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
       actions={addButton}
       dialogs={dialogs}
     >

@@ -18,6 +18,7 @@ import {
   ORDER_TYPES,
   orderFormReducer,
   commissionFor,
+  notOfferedMessage,
   orderPreview,
   orderProblems,
   orderRequest,
@@ -128,6 +129,7 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
   const side = orderSide(form);
   const problems = orderProblems(form, side, ctx);
   const block = quoteBlock(ctx);
+  const notOffered = notOfferedMessage(useCurrentAccount().account, record.Symbol);
   const digits = record.digits;
   const pending = isPending(form.type);
   const stopLimit = form.type.endsWith('stop_limit');
@@ -143,7 +145,7 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
       setNotice({ kind: 'closed' });
       return;
     }
-    if (block) return;
+    if (block || notOffered) return;
     // The buttons stay usable (docs/design.md#stop-loss-and-take-profit); stops set for the other direction are shown as wrong for this one.
     if (s !== side) dispatch({ type: 'setSide', side: s });
     if (hasProblems(orderProblems(form, s, ctx))) return;
@@ -253,7 +255,15 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
           </Text>
         </Group>
       )}
-      <SideButtons form={form} ctx={ctx} digits={digits} disabled={block?.kind === 'stale'} busy={sendOrder.isPending} onSend={send} touch={touch} />
+      {notOffered && (
+        <Group gap={6} wrap="nowrap" data-testid="dialog-not-offered">
+          <IconLock size={16} color="var(--tp-muted)" aria-hidden />
+          <Text size="xs" c="dimmed">
+            {notOffered}
+          </Text>
+        </Group>
+      )}
+      <SideButtons form={form} ctx={ctx} digits={digits} disabled={block?.kind === 'stale' || notOffered !== null} busy={sendOrder.isPending} onSend={send} touch={touch} />
     </Stack>
   );
 }

@@ -25,7 +25,7 @@ import { DEFAULT_VOLUME, stepVolume, type OrderInstrument, type OrderRequest, ty
 import { roundToDigits } from './stop-levels';
 
 // What the quick-trade widget shares with the form, from where it lives (its chunk stays small).
-export { decimalsOf, DEFAULT_VOLUME, quickOrderRequest, quoteBlock, stepVolume, type OrderInstrument, type OrderRequest } from './order-rules';
+export { decimalsOf, DEFAULT_VOLUME, notOfferedMessage, quickOrderRequest, quoteBlock, stepVolume, type OrderInstrument, type OrderRequest } from './order-rules';
 
 /**
  * The new-order dialog's form, without React: a reducer over its fields, the summary it shows

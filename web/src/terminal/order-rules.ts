@@ -59,6 +59,15 @@ export function quoteBlock(ctx: { quote: QuoteState | null }): { kind: 'closed' 
   return null;
 }
 
+/**
+ * Why an account may not trade an instrument: its type lists the instruments it offers and this is
+ * not one (the server refuses the same; docs/design.md#account-types). Null: it may.
+ */
+export function notOfferedMessage(account: { type: string; instruments: readonly string[] | null } | undefined, symbol: string): string | null {
+  if (!account?.instruments || account.instruments.includes(symbol)) return null;
+  return `${symbol} is not offered on your account type (${account.type}). Buy and Sell are off; positions already open in it can still be closed.`;
+}
+
 export type OrderRequest =
   | { call: 'addTrades'; body: { fullSymbol: string; tradestypes: Side; volume: number; stopLoss: number; takeProfit: number; comment: string } }
   | {

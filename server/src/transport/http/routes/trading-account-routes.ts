@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
-import { installationTerms, listAccountTypes, saveAccountType, setAccountType, symbolCommissionsOf, termsOf, type AccountType, type InstallationTerms, type SymbolCommission } from '../../../services/account-types';
+import { installationTerms, listAccountTypes, saveAccountType, setAccountType, termsOf, typeInstrumentsOf, type AccountType, type InstallationTerms, type TypeInstruments } from '../../../services/account-types';
 import { accountsOf, openAccount, setAccountState, tradingAccount, transferFunds, type TradingAccount } from '../../../services/trading-accounts';
 import { figureTexts } from '../../../trading/account-figures';
 import type { TradingEngine } from '../../../trading/engine';
 import { registerCall } from '../call-route';
 
 /** An account as the API shows it: its row with its figures now, at the engine's prices. */
-function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean, symbolCommissions: ReadonlyMap<number, SymbolCommission[]>): AccountRow {
+function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolean, byType: ReadonlyMap<number, TypeInstruments>): AccountRow {
   const f = figureTexts(engine.figures(a.id, a.balanceCents, a.creditCents, a.leverage));
   return {
     id: a.id,
@@ -33,7 +33,8 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     typeId: a.typeId,
     type: a.typeName,
     commission: a.commission,
-    symbolCommissions: symbolCommissions.get(a.typeId) ?? [],
+    symbolCommissions: byType.get(a.typeId)?.symbolCommissions ?? [],
+    instruments: byType.get(a.typeId)?.instruments ?? null,
     createdAt: isoTime(a.createdAt),
   };
 }
@@ -51,6 +52,7 @@ const typeAnswer = (t: AccountType & { accounts: number }, installation: Install
     tradingMode: t.tradingMode,
     commission: t.commission,
     symbolCommissions: t.symbolCommissions,
+    instruments: t.instruments,
     isDefault: t.isDefault,
     state: t.state,
     effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
@@ -72,7 +74,7 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   const listOf = async (userId: number) => {
     const accounts = await accountsOf(ctx.db, userId);
     const primary = accounts.find((a) => a.kind === 'live')?.id;
-    const symbols = await symbolCommissionsOf(ctx.db, accounts.map((a) => a.typeId));
+    const symbols = await typeInstrumentsOf(ctx.db, accounts.map((a) => a.typeId));
     return {
       status: 'success' as const,
       data: accounts.map((a) => accountAnswer(engine, a, a.id === primary, symbols)),
@@ -86,7 +88,7 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
     const a = await tradingAccount(ctx.db, accountId);
     if (!a) throw refuse.notFound('That trading account was not found.');
     const primary = (await accountsOf(ctx.db, a.userId)).find((x) => x.kind === 'live')?.id === a.id;
-    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary, await symbolCommissionsOf(ctx.db, [a.typeId])) };
+    return { status: 'success' as const, message, account: accountAnswer(engine, a, primary, await typeInstrumentsOf(ctx.db, [a.typeId])) };
   };
   const name = (a: { kind: string; number: number }) => `${a.kind === 'live' ? 'Live' : 'Demo'} account ${a.number}`;
 
