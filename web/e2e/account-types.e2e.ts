@@ -105,4 +105,41 @@ describe('account types in the browser', () => {
     await page.getByText('Created account type').first().waitFor();
     await context.close();
   });
+
+  it('shows the broker’s exposure: net lots and USD per instrument, the largest gains and losses, and margin levels', async () => {
+    const long = await createTrader(h, { firstName: 'Amara', lastName: 'Long' });
+    const short = await createTrader(h, { firstName: 'Bruno', lastName: 'Short' });
+    await approvedDeposit(long.client, admin, gateway, '5000.00');
+    await approvedDeposit(short.client, admin, gateway, '5000.00');
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
+    for (const [client, side, volume] of [[long.client, 'buy', 0.5], [short.client, 'sell', 0.2]] as const) {
+      const r = await postJson(client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: side, volume, stopLoss: 0, takeProfit: 0, comment: '' });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.105, ask: 1.1052 }]);
+
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.waitForURL((u) => u.pathname !== '/');
+    await page.getByRole('link', { name: 'Exposure' }).first().click();
+    await page.waitForURL((u) => u.pathname === '/dashboard/exposure');
+    const euro = page.getByTestId('exposure-EURUSD');
+    await euro.waitFor();
+    // The earlier test's trader holds 0.1 lot too: 0.6 long, 0.2 short.
+    assert.equal(await euro.getByTestId('net-lots').textContent(), '+0.40');
+    // Amara: 0.5 lot from 1.1002 to 1.105 is +240.00; Bruno: 0.2 from 1.1 to 1.1052 is −104.00.
+    await page.getByTestId('largest-profit').getByText('Amara Long').waitFor();
+    assert.match((await page.getByTestId('largest-profit').textContent()) ?? '', /Amara Long.*\+240\.00/);
+    assert.match((await page.getByTestId('largest-loss').textContent()) ?? '', /Bruno Short.*-104\.00/);
+    assert.equal(await page.getByTestId('band-healthy').getByTestId('band-count').textContent(), '3');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'exposure', { dark: true });
+
+    // Demo accounts are apart: none hold anything here.
+    await page.getByTestId('account-kind').getByText('Demo').click();
+    await page.getByText('No open positions in demo accounts.').waitFor();
+    await context.close();
+  });
 });

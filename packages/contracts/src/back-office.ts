@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addPaymentAccountRequest, auditFilters, DATES_OUT_OF_ORDER, datesInOrder, moneyRequestsQuery } from './admin';
-import { idField } from './common';
+import { accountKindFilter } from './accounts';
+import { idField, money, timestamp } from './common';
 import { cancelPendingOrderRequest, modifyPendingOrderRequest } from './trading';
 import { closedTradesQuery } from './trading-history';
 
@@ -31,3 +32,72 @@ export const editPaymentAccountRequest = addPaymentAccountRequest.omit({ isActiv
 /** A trader's pending order changed by the back office: the trader's own call, plus whose order it is. */
 export const adminModifyOrderRequest = modifyPendingOrderRequest.extend({ traders_id: idField('Unknown trader.') });
 export const adminCancelOrderRequest = cancelPendingOrderRequest.extend({ traders_id: idField('Unknown trader.') });
+
+// ------------------------------------------------------------------ exposure
+
+/** The broker's exposure: to live accounts (the default) or demo ones. */
+export const exposureQuery = z.object({ accountKind: accountKindFilter });
+
+/** How many accounts to list with the largest floating profit, and with the largest loss. */
+export const EXPOSURE_TOP_ACCOUNTS = 10;
+
+/**
+ * Bands of margin level, of the accounts that hold margin, each against its own type's levels: at
+ * or below the stop-out level; at or below the margin call; below 1.5 × the margin call (near it);
+ * above that.
+ */
+export const MARGIN_BANDS = ['stop-out', 'margin-call', 'near', 'healthy'] as const;
+
+/** Net position in one instrument, over every open position of the kind of account asked for. */
+export const instrumentExposure = z.object({
+  symbol: z.string(),
+  group: z.string(),
+  positions: z.number(),
+  /** Lots bought, lots sold, and bought minus sold. */
+  longLots: z.number(),
+  shortLots: z.number(),
+  netLots: z.number(),
+  /** Their notional in USD (each one's margin at leverage 1 now, a CFD's at the price it would close at); net is long − short. Null: no USD rate now. */
+  longUsd: money.nullable(),
+  shortUsd: money.nullable(),
+  netUsd: money.nullable(),
+  /** The traders' floating profit with swaps (the broker's result is its opposite); null: not valued now. */
+  floating: money.nullable(),
+});
+
+/** One account with the figures that rank it. */
+export const exposureAccount = z.object({
+  accountId: z.number(),
+  accountNumber: z.number(),
+  traderId: z.number(),
+  traderName: z.string(),
+  traderEmail: z.string(),
+  type: z.string(),
+  positions: z.number(),
+  floating: money,
+  equity: money,
+  /** Percent with two decimals. */
+  marginLevel: z.string(),
+});
+
+export const exposureResponse = z.object({
+  status: z.literal('success'),
+  asOf: timestamp,
+  totals: z.object({
+    positions: z.number(),
+    accounts: z.number(),
+    longUsd: money,
+    shortUsd: money,
+    netUsd: money,
+    floating: money,
+    /** Positions that could not be valued (no USD rate): left out of the USD figures. */
+    unvalued: z.number(),
+  }),
+  instruments: z.array(instrumentExposure),
+  /** Accounts with the largest floating profit, largest first; and with the largest floating loss, largest first. */
+  largestProfit: z.array(exposureAccount),
+  largestLoss: z.array(exposureAccount),
+  /** How many accounts holding margin are in each band, in MARGIN_BANDS order. */
+  marginLevels: z.array(z.object({ band: z.enum(MARGIN_BANDS), accounts: z.number() })),
+});
+export type ExposureResponse = z.infer<typeof exposureResponse>;

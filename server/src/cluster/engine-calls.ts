@@ -10,7 +10,7 @@ import type { FastifyReply } from 'fastify';
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
  * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
- * answered from the engine's memory (open positions, account figures, working orders, the lists of
+ * answered from the engine's memory (open positions, the broker's exposure, account figures, working orders, the lists of
  * trading accounts, and the answers of opening an account or setting its state or type, which
  * show its figures; a type's move also checks the margin level at the new leverage, and a type's
  * change reaches the margin sweep at once), a demo account's reset (it closes positions), and the calls that
@@ -36,6 +36,7 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.getMargins,
   calls.getPendingOrders,
   calls.getOpenTrades,
+  calls.getExposure,
   calls.getTraderDetails,
   calls.getWithdrawalRisk,
   calls.getAccounts,

@@ -15,6 +15,7 @@ import { siteRoutes } from '../transport/http/routes/site-routes';
 import { systemRoutes } from '../transport/http/routes/system-routes';
 import { tradingRoutes } from '../transport/http/routes/trading-routes';
 import { backOfficeTradesRoutes } from '../transport/http/routes/back-office-trades-routes';
+import { exposureRoutes } from '../transport/http/routes/exposure-routes';
 import { streamRoute } from '../transport/ws/stream-route';
 import { BODY_LIMIT_BYTES } from './security';
 
@@ -72,6 +73,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     marketRoutes(api);
     tradingRoutes(api);
     backOfficeTradesRoutes(api);
+    exposureRoutes(api);
     chartRoutes(api);
     favouritesRoutes(api);
     authRoutes(api);

@@ -70,6 +70,7 @@ export const callRoutes = {
   saveAccountType: { method: 'POST', path: '/dashboard/admin/saveAccountType.php', access: 'admin' },
   setAccountType: { method: 'POST', path: '/dashboard/admin/setAccountType.php', access: 'admin' },
   adminResetDemoAccount: { method: 'POST', path: '/dashboard/admin/resetDemoAccount.php', access: 'admin' },
+  getExposure: { method: 'GET', path: '/dashboard/admin/getExposure.php', access: 'admin' },
   getTraderDetails: { method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin' },
   getClosedTrades: { method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin' },
   getAppConfig: { method: 'GET', path: '/getAppConfig.php', access: 'public' },

@@ -11,6 +11,7 @@ import {
   IconLayoutDashboard,
   IconLock,
   IconReportMoney,
+  IconScale,
   IconShieldCheck,
   IconUserCircle,
   IconUsers,
@@ -41,7 +42,7 @@ const D = '/dashboard';
 
 /**
  * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
- * Admin Accounts, Account Types, Users, Open Trades, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
+ * Admin Accounts, Account Types, Users, Open Trades, Exposure, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
  * trader's own account pages are grouped under My Account.
  */
 export function menuFor(role: Role): MenuEntry[] {
@@ -54,6 +55,7 @@ export function menuFor(role: Role): MenuEntry[] {
       { label: 'Account Types', to: `${D}/account_types`, icon: IconCategory },
       { label: 'Users', to: `${D}/users`, icon: IconUsers },
       { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle },
+      { label: 'Exposure', to: `${D}/exposure`, icon: IconScale },
       {
         label: 'User Requests',
         icon: IconReportMoney,

@@ -19,6 +19,7 @@ export const adminQueryKeys = {
   closedTradesList: (filters: ClosedTradeFilters) => ['admin', 'closed-trades', filters] as const,
   auditLog: ['admin', 'audit-log'] as const,
   accountTypes: ['admin', 'account-types'] as const,
+  exposure: (kind: 'live' | 'demo') => ['admin', 'exposure', kind] as const,
   traderDetails: ['admin', 'trader'] as const,
   traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
   /** A trader's trading accounts (under the trader's key: what changes the trader changes them). */
