@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, commissionUsd, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
+import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic
@@ -93,6 +93,24 @@ describe('profit, against exact rational arithmetic', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('leverage limits', () => {
+  test("a position's leverage is the account's, at most the instrument's limit, else its group's; never more than the account's", () => {
+    const limit = fc.option(fc.integer({ min: 1, max: 1000 }), { nil: undefined });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), limit, limit, (account, own, group) => {
+        const limits = { symbols: own === undefined ? {} : { EURUSD: own }, groups: group === undefined ? {} : { Forex: group } };
+        const got = positionLeverage(account, limits, { symbol: 'EURUSD', group: 'Forex' });
+        const cap = own ?? group;
+        assert.equal(got, cap === undefined ? account : Math.min(account, cap));
+        // Another instrument of the group takes only the group's limit; one of another group, none.
+        assert.equal(positionLeverage(account, limits, { symbol: 'GBPUSD', group: 'Forex' }), group === undefined ? account : Math.min(account, group));
+        assert.equal(positionLeverage(account, limits, { symbol: 'XAUUSD', group: 'Metals' }), account);
+      }),
+    );
+    assert.equal(positionLeverage(200, null, { symbol: 'EURUSD', group: 'Forex' }), 200);
   });
 });
 

@@ -47,6 +47,8 @@ describe('account types in the browser', () => {
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.getByText('Must be below the margin-call level (120%).').waitFor();
     await dialog.getByLabel('Stop-out (%)').fill('60');
+    // Metals at most at 1:20, whatever the account's leverage.
+    await dialog.getByLabel('Metals (1:N)').fill('20');
     // A commission per lot: its amount is asked for once a basis is chosen.
     assert.equal(await dialog.getByLabel('Commission (USD)').isDisabled(), true, 'no basis, no amount');
     await dialog.getByLabel('Commission', { exact: true }).click();
@@ -75,7 +77,7 @@ describe('account types in the browser', () => {
     await dialog.waitFor({ state: 'detached' });
     const ecn = page.getByTestId('account-type-ECN Pro');
     await ecn.waitFor();
-    assert.match((await ecn.textContent()) ?? '', /1:200.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD/);
+    assert.match((await ecn.textContent()) ?? '', /1:200.*max Metals 1:20.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD/);
 
     // The trader's page moves the account to it.
     const [account] = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data as { id: number; number: number }[];
@@ -97,6 +99,9 @@ describe('account types in the browser', () => {
     const held = (await trader.client.request('GET', '/platform/getTrades.php')).body.data as { symbol: string; commission: string }[];
     // EURUSD at the type's 3.50 per lot; gold at its own 10.00.
     assert.deepEqual(held.map((p) => [p.symbol, p.commission]), [['EURUSD', '-0.35'], ['XAUUSD', '-0.10']]);
+    // EURUSD at the type's 1:200 (10,000 EUR / 200 × 1.1 = 55.00); gold at the Metals limit of 1:20 (1 oz × 2,000.5 / 20 = 100.025).
+    const figures = (await trader.client.request('GET', '/platform/getMargins.php')).body as { totalMargin: string };
+    assert.equal(figures.totalMargin, '155.03');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'trader-account-type');
 

@@ -155,11 +155,11 @@ describe('the terminal order entry', () => {
     await context.close();
   });
 
-  it('says on the ticket when the account type does not offer an instrument, with Buy and Sell off', async () => {
+  it('says on the ticket when the account type does not offer an instrument, with Buy and Sell off, and previews margin at its leverage limit', async () => {
     const { trader, context, page, entry } = await fundedTerminal();
-    // The broker puts the account on a type that offers EURUSD only.
+    // The broker puts the account on a type that offers EURUSD only, at most at 1:50.
     const admin = await adminClient(harness());
-    const type = await postJson(admin, '/dashboard/admin/saveAccountType.php', { name: 'Euro only', kind: 'live', leverage: null, marginCallLevel: null, stopOutLevel: null, tradingMode: 'full', instruments: ['EURUSD'], isDefault: false, state: 'active' });
+    const type = await postJson(admin, '/dashboard/admin/saveAccountType.php', { name: 'Euro only', kind: 'live', leverage: null, marginCallLevel: null, stopOutLevel: null, tradingMode: 'full', instruments: ['EURUSD'], leverageLimits: { groups: {}, symbols: { EURUSD: 50 } }, isDefault: false, state: 'active' });
     assert.equal(type.status, 200, JSON.stringify(type.body));
     const account = ((await trader.client.get('/platform/getAccounts.php')).body.data as { id: number }[])[0]!;
     assert.equal((await postJson(admin, '/dashboard/admin/setAccountType.php', { accountId: account.id, typeId: type.body.data.id })).status, 200);
@@ -178,12 +178,15 @@ describe('the terminal order entry', () => {
     await page.keyboard.press('Escape');
     await entry.dialog().waitFor({ state: 'hidden' });
 
-    // What it offers trades as before.
+    // What it offers trades as before, margined at the type's 1:50: 1,000 EUR / 50 × 1.1 = 22.00.
     await entry.openFromRow('EURUSD');
     assert.equal(await entry.dialog().getByTestId('dialog-not-offered').count(), 0);
+    await page.waitForFunction(() => document.querySelector('[data-testid="dialog-margin-buy"]')?.textContent === '22.0000 USD');
     await entry.button('buy').click();
     await entry.dialog().waitFor({ state: 'hidden' });
     await eventually('the position', async () => (await openTrades(trader.client))[0]);
+    const figures = (await trader.client.get('/platform/getMargins.php')).body as { totalMargin: string };
+    assert.equal(figures.totalMargin, '22.00', 'the server holds what the ticket previewed');
     await context.close();
   });
 

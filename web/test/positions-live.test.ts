@@ -80,6 +80,17 @@ describe('live profit and account figures (the engine math at streamed prices)',
     assert.deepEqual(liveAccount({ balance: '10.00', credit: '0.00' }, [], known, 100, prices), { balance: '10.00', credit: '0.00', equity: '10.00', margin: '0.00', freeMargin: '10.00', marginLevel: '0.00' });
   });
 
+  it("margins each position at the account's leverage, at most its type's limit on the instrument, else its group's (as the engine does)", () => {
+    const prices = lookup({ EURUSD: { bid: 1.1, ask: 1.1002 }, XAUUSD: { bid: 2001, ask: 2001.5 } });
+    const held = [trade(), trade({ ticket: 2, symbol: 'XAUUSD', orginalPrice: 2000, swap: '0.00' })];
+    // At 1:100: 1,100.00 + 2,000.00.
+    assert.equal(liveAccount({ balance: '10000.00', credit: '0.00' }, held, known, 100, prices)?.margin, '3100.00');
+    // EURUSD at its own 1:50 (2,200.00); gold at the Metals limit of 1:20 (10,000.00).
+    assert.equal(liveAccount({ balance: '100000.00', credit: '0.00' }, held, known, 100, prices, { symbols: { EURUSD: 50 }, groups: { Metals: 20, Forex: 10 } })?.margin, '12200.00');
+    // A limit above the account's leverage changes nothing.
+    assert.equal(liveAccount({ balance: '10000.00', credit: '0.00' }, held, known, 100, prices, { symbols: {}, groups: { Forex: 500 } })?.margin, '3100.00');
+  });
+
   it('gives up (null) when any position cannot be valued, so the server figures are shown instead', () => {
     assert.equal(liveAccount({ balance: '10000.00', credit: '0.00' }, [trade(), trade({ ticket: 2, symbol: 'USDJPY', orginalPrice: 151 })], known, 100, lookup({ EURUSD: { bid: 1.1, ask: 1.1002 } })), null);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, money, moneyAmountField, oneLine, timestamp } from './common';
+import { idField, instrumentGroup, money, moneyAmountField, oneLine, timestamp } from './common';
 
 /**
  * Trading accounts (docs/api.md#trading-accounts): a trader holds one or more, live or demo, each
@@ -31,6 +31,20 @@ export const commissionSchedule = z.object({
     .number({ error: `The commission must be an amount in USD from 0.01 to ${COMMISSION_MAX} with at most 2 decimals.` })
     .refine((v) => Number.isFinite(v) && v >= 0.01 && v <= COMMISSION_MAX && Math.abs(Math.round(v * 100) - v * 100) < 1e-9, { message: `The commission must be an amount in USD from 0.01 to ${COMMISSION_MAX} with at most 2 decimals.` }),
 });
+
+/**
+ * The most leverage a type allows by instrument group and by instrument (docs/api.md#account-types):
+ * each a whole number from 1 to MAX_LEVERAGE; it lowers an account's leverage there, never raises it.
+ */
+const leverageLimit = (what: string) => z.number({ error: `The leverage limit of ${what} must be a whole number from 1 to 1000.` }).refine((v) => Number.isInteger(v) && v >= 1 && v <= 1000, { message: `The leverage limit of ${what} must be a whole number from 1 to 1000.` });
+export const LEVERAGE_LIMITS_MAX = 500;
+export const leverageLimits = z.object({
+  groups: z.partialRecord(instrumentGroup, leverageLimit('a group'), { error: 'groups must map instrument groups to leverage limits.' }),
+  symbols: z
+    .record(z.string().regex(/^[A-Z0-9._-]{1,20}$/, 'Unknown symbol.'), leverageLimit('an instrument'), { error: 'symbols must map symbols to leverage limits.' })
+    .refine((r) => Object.keys(r).length <= LEVERAGE_LIMITS_MAX, { message: `At most ${LEVERAGE_LIMITS_MAX} instruments may have a leverage limit.` }),
+});
+export type LeverageLimits = z.infer<typeof leverageLimits>;
 
 /** The most instruments a type may list as the ones it offers. */
 export const TYPE_INSTRUMENTS_MAX = 500;
@@ -77,6 +91,8 @@ export const tradingAccount = z.object({
   symbolCommissions: z.array(symbolCommission),
   /** The instruments its type offers, by symbol; null: every instrument of the catalogue. */
   instruments: z.array(z.string()).nullable(),
+  /** Its type's leverage limits: a position there is margined at the lower of `leverage` and the limit. */
+  leverageLimits,
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -158,6 +174,8 @@ export const accountTypeInput = z.object({
     .max(SYMBOL_COMMISSIONS_MAX, `At most ${SYMBOL_COMMISSIONS_MAX} instruments may have a commission of their own.`)
     .refine((list) => new Set(list.map((x) => x.symbol)).size === list.length, { message: 'An instrument is listed twice: give each one commission.' })
     .optional(),
+  /** Leverage limits by group and instrument; absent: none. Replaced as a whole. */
+  leverageLimits: leverageLimits.optional(),
   /** The instruments it may trade, by symbol; null or absent: every instrument of the catalogue. */
   instruments: z
     .array(symbolField, { error: 'instruments must be a list of symbols, or null for all.' })
@@ -188,6 +206,8 @@ export const accountTypeRow = z.object({
   symbolCommissions: z.array(symbolCommission),
   /** The instruments it offers, by symbol; null: every instrument of the catalogue. */
   instruments: z.array(z.string()).nullable(),
+  /** The most leverage it allows by group and by instrument (the instrument's first). */
+  leverageLimits,
   isDefault: z.boolean(),
   state: z.enum(ACCOUNT_TYPE_STATES),
   /** What its accounts trade with: its own values, else the installation's. */

@@ -79,3 +79,7 @@ export const requestStatus = z.enum(['0', '1', '2', '3']);
 export type RequestStatus = z.infer<typeof requestStatus>;
 
 export const accountType = z.enum(['0', '1']);
+
+/** The catalogue's instrument groups. */
+export const instrumentGroup = z.enum(['Forex', 'Crypto', 'Stocks', 'Metals']);
+export type InstrumentGroup = z.infer<typeof instrumentGroup>;

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { accountEvent, adminEvent } from './events';
+import { instrumentGroup } from './common';
 import { PERIOD_NAMES } from './periods';
-
-export const instrumentGroup = z.enum(['Forex', 'Crypto', 'Stocks', 'Metals']);
-export type InstrumentGroup = z.infer<typeof instrumentGroup>;
 
 /** `getMainCurrencies.php` rows: the spec's {ID, Symbol, CurrencyType} plus what a terminal needs. */
 export const symbolRecord = z.object({

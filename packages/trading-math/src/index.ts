@@ -87,6 +87,25 @@ export function marginUsd(volume: number, open: number, leverage: number, instru
 }
 
 /**
+ * The most leverage an account type allows on instruments (docs/design.md#leverage-limits), by
+ * symbol and by group. A limit lowers an account's leverage on those instruments, never raises it.
+ */
+export interface LeverageLimits {
+  symbols: Readonly<Record<string, number>>;
+  groups: Readonly<Record<string, number>>;
+}
+
+/**
+ * The leverage a position in `instrument` is margined at: the account's, at most the type's limit
+ * for the instrument, else for its group (no limit: the account's).
+ */
+export function positionLeverage(accountLeverage: number, limits: LeverageLimits | null | undefined, instrument: { symbol: string; group: string }): number {
+  if (!limits) return accountLeverage;
+  const limit = limits.symbols[instrument.symbol] ?? limits.groups[instrument.group];
+  return limit !== undefined && limit < accountLeverage ? limit : accountLeverage;
+}
+
+/**
  * A commission schedule (an account type's, docs/design.md#commission): `amount` USD per lot, or per
  * million USD of notional traded, charged on each deal (the open and the close), as MetaTrader 5.
  */

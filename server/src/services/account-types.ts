@@ -1,5 +1,5 @@
 import type { AccountKind, AccountTypeInput } from '@tradeport/contracts';
-import type { CommissionSchedule } from '@tradeport/trading-math';
+import type { CommissionSchedule, LeverageLimits } from '@tradeport/trading-math';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
@@ -40,6 +40,8 @@ export interface AccountType {
   symbolCommissions: SymbolCommission[];
   /** The instruments it may trade, by symbol; null: every instrument of the catalogue. */
   instruments: string[] | null;
+  /** The most leverage it allows by group and by instrument. */
+  leverageLimits: LeverageLimits;
   isDefault: boolean;
   state: 'active' | 'disabled';
   createdAt: number;
@@ -83,15 +85,17 @@ const level = (v: number | string | null) => (v === null ? null : Number(v));
 /** A commission as stored (cents per lot or per million) as the math takes it (USD); null: none. */
 export const commissionOf = (basis: 'lot' | 'million' | null, cents: number | string | null): CommissionSchedule | null =>
   basis === null || cents === null ? null : { basis, amount: Number(cents) / 100 };
-/** A type's terms by instrument: commissions of their own, and the instruments it offers. */
+/** A type's terms by instrument: commissions of their own, the instruments it offers and its leverage limits. */
 export interface TypeInstruments {
   symbolCommissions: SymbolCommission[];
   /** Null: every instrument (none listed). */
   instruments: string[] | null;
+  leverageLimits: LeverageLimits;
 }
-const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null };
+const noLimits = (): { symbols: Record<string, number>; groups: Record<string, number> } => ({ symbols: {}, groups: {} });
+const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null, leverageLimits: noLimits() };
 
-const typeOfRow = (r: Row, { symbolCommissions, instruments }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
+const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
@@ -102,6 +106,7 @@ const typeOfRow = (r: Row, { symbolCommissions, instruments }: TypeInstruments =
   commission: commissionOf(r.commission_basis, r.commission_cents),
   symbolCommissions,
   instruments,
+  leverageLimits,
   isDefault: Number(r.is_default) === 1,
   state: r.state,
   createdAt: Number(r.created_at),
@@ -111,12 +116,27 @@ const typeOfRow = (r: Row, { symbolCommissions, instruments }: TypeInstruments =
 const defaultOfKind = prepared((db, param: Param<{ kind: AccountKind }>) => db.selectFrom('account_types').select(COLUMNS).where('kind', '=', param('kind')).where('is_default', '=', 1));
 const byId = prepared((db, param: Param<{ id: number }>) => db.selectFrom('account_types').select(COLUMNS).where('id', '=', param('id')));
 
+/** Each of these types' leverage limits (every type's when `typeIds` is absent), by type id. */
+export async function leverageLimitsOf(db: Db | Tx, typeIds?: readonly number[]): Promise<Map<number, LeverageLimits>> {
+  const byType = new Map<number, ReturnType<typeof noLimits>>((typeIds ?? []).map((id) => [id, noLimits()]));
+  if (typeIds && typeIds.length === 0) return byType;
+  let q = db.selectFrom('account_type_leverage').selectAll();
+  if (typeIds) q = q.where('account_type_id', 'in', [...new Set(typeIds)]);
+  for (const r of await q.orderBy('name').execute()) {
+    let limits = byType.get(r.account_type_id);
+    if (!limits) byType.set(r.account_type_id, (limits = noLimits()));
+    (r.scope === 'group' ? limits.groups : limits.symbols)[r.name] = r.max_leverage;
+  }
+  return byType;
+}
+
 /**
  * Each of these types' terms by instrument: the instruments with a commission of their own, and
  * the instruments it offers (none listed: every one), by symbol.
  */
 export async function typeInstrumentsOf(db: Db | Tx, typeIds: readonly number[]): Promise<Map<number, TypeInstruments>> {
-  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null }]));
+  const limits = await leverageLimitsOf(db, typeIds);
+  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null, leverageLimits: limits.get(id) ?? noLimits() }]));
   if (typeIds.length === 0) return byType;
   const ids = [...new Set(typeIds)];
   const commissions = await db.selectFrom('account_type_symbols').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
@@ -188,7 +208,7 @@ export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { ac
 }
 
 /** A type's values as the audit log records them. */
-const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'isDefault' | 'state'>) => ({
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'leverageLimits' | 'isDefault' | 'state'>) => ({
   name: t.name,
   kind: t.kind,
   leverage: t.leverage,
@@ -198,6 +218,7 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
   commission: t.commission,
   symbolCommissions: t.symbolCommissions,
   instruments: t.instruments,
+  leverageLimits: t.leverageLimits,
   isDefault: t.isDefault,
   state: t.state,
 });
@@ -212,7 +233,10 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
   const installation = installationTerms(ctx.config);
   const symbolCommissions = [...(input.symbolCommissions ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   const instruments = input.instruments ? [...input.instruments].sort() : null;
-  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? [])].find((symbol) => !knownSymbols.has(symbol));
+  // Kept in name order, as they are read back.
+  const byName = (r: Record<string, number | undefined>) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) => (v === undefined ? [] : [[k, v] as const])).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const leverageLimits = { symbols: byName(input.leverageLimits?.symbols ?? {}), groups: byName(input.leverageLimits?.groups ?? {}) };
+  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? []), ...Object.keys(leverageLimits.symbols)].find((symbol) => !knownSymbols.has(symbol));
   if (unknown) throw refuse.invalid(`Unknown symbol: ${unknown}.`);
   const terms = termsOf({ leverage: input.leverage, marginCallLevel: input.marginCallLevel, stopOutLevel: input.stopOutLevel, tradingMode: input.tradingMode }, installation);
   if (terms.stopOutLevel >= terms.marginCallLevel) throw refuse.invalid(`The stop-out level (${terms.stopOutLevel}%) must be below the margin-call level (${terms.marginCallLevel}%).`);
@@ -260,7 +284,11 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
     // So are the instruments it offers (none listed: every one).
     await trx.deleteFrom('account_type_instruments').where('account_type_id', '=', row.id).execute();
     if (instruments) await trx.insertInto('account_type_instruments').values(instruments.map((symbol) => ({ account_type_id: row.id, symbol }))).execute();
-    const saved = typeOfRow(row, { symbolCommissions, instruments });
+    // And its leverage limits.
+    await trx.deleteFrom('account_type_leverage').where('account_type_id', '=', row.id).execute();
+    const limitRows = [...Object.entries(leverageLimits.groups).map(([name, max]) => ({ scope: 'group' as const, name, max })), ...Object.entries(leverageLimits.symbols).map(([name, max]) => ({ scope: 'symbol' as const, name, max }))];
+    if (limitRows.length > 0) await trx.insertInto('account_type_leverage').values(limitRows.map((l) => ({ account_type_id: row.id, scope: l.scope, name: l.name, max_leverage: l.max }))).execute();
+    const saved = typeOfRow(row, { symbolCommissions, instruments, leverageLimits });
     await recordAudit(trx, { actorId: actor.userId, action: before ? 'account_type.edit' : 'account_type.add', targetType: 'account_type', targetId: saved.id, subjectUserId: null, subjectAccountId: null, before: before ? audited(before) : null, after: audited(saved), ip: actor.ip, at: now });
     return saved;
   });

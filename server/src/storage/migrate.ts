@@ -27,6 +27,7 @@ import { positionAccountKindMigration } from './migrations/0024-position-account
 import { commissionMigration } from './migrations/0025-commission';
 import { typeSymbolsMigration } from './migrations/0026-type-symbols';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
+import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -68,6 +69,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0025-commission': commissionMigration(handle.engine),
       '0026-type-symbols': typeSymbolsMigration(),
       '0027-type-instruments': typeInstrumentsMigration(),
+      '0028-leverage-limits': leverageLimitsMigration(),
     }),
   });
 }

@@ -46,6 +46,14 @@ export interface AccountTypesTable {
   updated_at: number;
 }
 
+/** The most leverage a type allows on an instrument group or instrument (migration 0028). */
+export interface AccountTypeLeverageTable {
+  account_type_id: number;
+  scope: 'group' | 'symbol';
+  name: string;
+  max_leverage: number;
+}
+
 /** An instrument a type may trade (migration 0027); a type with none listed may trade every one. */
 export interface AccountTypeInstrumentsTable {
   account_type_id: number;
@@ -277,6 +285,7 @@ export interface Database {
   account_types: AccountTypesTable;
   account_type_symbols: AccountTypeSymbolsTable;
   account_type_instruments: AccountTypeInstrumentsTable;
+  account_type_leverage: AccountTypeLeverageTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { accountFigures, marginUsd, profitUsd } from '@tradeport/trading-math';
+import { accountFigures, marginUsd, positionLeverage, profitUsd } from '@tradeport/trading-math';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
 import { refuse } from '../services/errors';
 import type { Tx } from '../storage/db';
@@ -67,8 +67,13 @@ export class AccountFigures {
   }
 
   /** The figures of a trading account with this balance, credit and leverage and the positions it holds. */
-  figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
-    const held = this.state.positionsOf(accountId).map((p) => ({ profit: this.valuations.profit(p), margin: this.valuations.margin(p, leverage), swapCents: p.swapCents }));
+  figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number, typeId?: number): AccountState {
+    // Each position at its own leverage: the account's, at most its type's limit on the instrument.
+    const limits = typeId === undefined ? this.state.limitsOf(accountId) : (this.state.leverageLimits.get(typeId) ?? null);
+    const held = this.state.positionsOf(accountId).map((p) => {
+      const instrument = this.state.instrumentOrNone(p.symbol);
+      return { profit: this.valuations.profit(p), margin: this.valuations.margin(p, instrument ? positionLeverage(leverage, limits, instrument) : leverage), swapCents: p.swapCents };
+    });
     return accountStateOf(balanceCents, creditCents, leverage, held);
   }
 
@@ -87,7 +92,7 @@ export class AccountFigures {
       const instrument = this.state.instrumentOrNone(r.symbol);
       const profit = q && instrument ? profitUsd(r.side, r.volume, r.open_price, q, instrument, this.state.prices) : null;
       floating = floating.plus(profit ?? 0).plus(new Decimal(Number(r.swap_cents)).div(100));
-      const m = this.positionMargin({ symbol: r.symbol, volume: r.volume, openPrice: r.open_price }, leverage);
+      const m = this.positionMargin({ symbol: r.symbol, volume: r.volume, openPrice: r.open_price }, this.state.leverageFor(accountId, leverage, r.symbol));
       // Fail closed: what the positions need cannot be known, so nothing may be withdrawn now.
       if (m === null || profit === null) throw refuse.invalid(`Withdrawals are paused while a conversion rate for your ${r.symbol} position is missing; please try again shortly.`);
       margin = margin.plus(m);

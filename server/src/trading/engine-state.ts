@@ -1,7 +1,7 @@
 import type { BusEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import type { Instrument } from '../domain/instruments';
-import type { PriceLookup } from '@tradeport/trading-math';
+import { positionLeverage, type LeverageLimits, type PriceLookup } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import { inTransaction, type Actor, type ServiceContext } from '../services/context';
@@ -190,6 +190,23 @@ export class EngineState {
   }
 
   readonly prices: PriceLookup = (symbol) => this.market.book.get(symbol);
+
+  /** Each account type's leverage limits (docs/design.md#leverage-limits): read at start and whenever a type changes. */
+  leverageLimits = new Map<number, LeverageLimits>();
+  /** The account type of each account that has held positions here: read with them, kept by moves. */
+  readonly accountTypes = new Map<number, number>();
+
+  /** The leverage limits of an account's type (null: it has none). */
+  limitsOf(accountId: number): LeverageLimits | null {
+    const typeId = this.accountTypes.get(accountId);
+    return typeId === undefined ? null : (this.leverageLimits.get(typeId) ?? null);
+  }
+
+  /** The leverage a position of this account in `symbol` is margined at: the account's, at most its type's limit there. */
+  leverageFor(accountId: number, accountLeverage: number, symbol: string): number {
+    const instrument = this.instrumentOrNone(symbol);
+    return instrument ? positionLeverage(accountLeverage, this.limitsOf(accountId), instrument) : accountLeverage;
+  }
 
   readonly instrumentOrNone = (symbol: string): Instrument | undefined => this.market.book.instruments.get(symbol);
 

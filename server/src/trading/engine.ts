@@ -4,6 +4,7 @@ import type { PendingType, Side } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import type { Actor, ServiceContext } from '../services/context';
+import { leverageLimitsOf } from '../services/account-types';
 import type { Tx } from '../storage/db';
 import { AccountFigures } from './account-figures';
 import { AccountResets } from './account-resets';
@@ -102,6 +103,7 @@ export class TradingEngine {
     const { state, positions, rollovers, orders, monitor } = this.parts;
     // The fencing token first: what a previous leader still writes is refused, or committed before the load.
     await state.claimEpoch();
+    state.leverageLimits = await leverageLimitsOf(state.ctx.db);
     await positions.load();
     await rollovers.load();
     await orders.load();
@@ -218,9 +220,19 @@ export class TradingEngine {
     return this.parts.accounts.account(accountId, trx);
   }
 
-  /** The figures of a trading account whose balance, credit and leverage the caller has just read, with the positions it holds now. */
-  figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number): AccountState {
-    return this.parts.accounts.figures(accountId, balanceCents, creditCents, leverage);
+  /**
+   * The figures of a trading account whose balance, credit and leverage the caller has just read,
+   * with the positions it holds now, margined under its type's leverage limits (or, with `typeId`,
+   * under that type's: what a move to it would make of them).
+   */
+  figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number, typeId?: number): AccountState {
+    return this.parts.accounts.figures(accountId, balanceCents, creditCents, leverage, typeId);
+  }
+
+  /** An account was moved to another type: its positions are margined under that type's limits from now on. */
+  accountMoved(accountId: number, typeId: number): void {
+    this.parts.state.accountTypes.set(accountId, typeId);
+    this.parts.state.dirtyAccounts.add(accountId);
   }
 
   /** A trading account's pending orders, in id order. */
@@ -295,6 +307,7 @@ export class TradingEngine {
    * again now, and each is looked at by the next margin sweep against its type's levels.
    */
   async accountTypesChanged(): Promise<void> {
+    this.parts.state.leverageLimits = await leverageLimitsOf(this.parts.state.ctx.db);
     await this.parts.monitor.resyncAccounts();
     for (const accountId of this.parts.state.holdings.keys()) this.parts.state.dirtyAccounts.add(accountId);
   }

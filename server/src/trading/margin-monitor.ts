@@ -64,10 +64,11 @@ export class MarginMonitor {
       const rows = await ctx.db
         .selectFrom('trading_accounts as a')
         .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-        .select(['a.id', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 't.margin_call_level'])
+        .select(['a.id', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.account_type_id', 't.margin_call_level'])
         .where('a.id', 'in', chunk)
         .execute();
       for (const r of rows) {
+        this.state.accountTypes.set(r.id, r.account_type_id);
         const h = holdings.get(r.id);
         // Gone, or a balance event arrived during the read (it is newer than what was read).
         if (!h || h !== seen.get(r.id) || h.version !== versions.get(r.id)) continue;
@@ -122,7 +123,7 @@ export class MarginMonitor {
       let screened = 0;
       for (const h of due) {
         if (h.positions.size === 0) continue;
-        const screen = h.account ? screenAccount(h.account, h.positions.values(), prices) : null;
+        const screen = h.account ? screenAccount(h.account, h.positions.values(), prices, state.limitsOf(h.accountId)) : null;
         // Each account against its own margin-call level (its type's).
         if (screen && h.account && clearlyAbove(screen, h.account.marginCallLevel)) {
           // Not near the line; a margin call under way ends only once clearly above its release level.

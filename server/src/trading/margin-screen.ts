@@ -1,6 +1,6 @@
 import type { Instrument } from '../domain/instruments';
 import type { Cents } from '../domain/money';
-import type { PriceLookup, Side } from '@tradeport/trading-math';
+import { positionLeverage, type LeverageLimits, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The margin sweep's first pass: an account's margin level in plain binary floating point, from
@@ -61,6 +61,8 @@ interface SymbolFactors {
   marginRate: number;
   /** CFD margin is on the notional at the open price; Forex margin on the units. */
   cfd: boolean;
+  /** Its symbol and group, which leverage limits name. */
+  instrument: { symbol: string; group: string };
 }
 
 /** Per-symbol prices and conversion rates for one sweep, each worked out on first use. */
@@ -82,7 +84,7 @@ export class SweepPrices {
     const q = this.prices(symbol);
     const quoteRate = i ? this.rates.rate(i.quote) : null;
     const marginRate = i ? (i.calcMode === 'forex' ? this.rates.rate(i.base) : quoteRate) : null;
-    f = i && q && quoteRate !== null && marginRate !== null ? { bid: q.bid, ask: q.ask, contractSize: i.contractSize, quoteRate, marginRate, cfd: i.calcMode === 'cfd' } : null;
+    f = i && q && quoteRate !== null && marginRate !== null ? { bid: q.bid, ask: q.ask, contractSize: i.contractSize, quoteRate, marginRate, cfd: i.calcMode === 'cfd', instrument: i } : null;
     this.memo.set(symbol, f);
     return f;
   }
@@ -97,7 +99,7 @@ export type Screened =
   | { kind: 'unknown' };
 
 /** The approximate margin level of an account holding `positions`. */
-export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'creditCents' | 'leverage'>, positions: Iterable<ScreenedPosition>, prices: SweepPrices): Screened {
+export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'creditCents' | 'leverage'>, positions: Iterable<ScreenedPosition>, prices: SweepPrices, limits: LeverageLimits | null = null): Screened {
   let floating = 0;
   let margin = 0;
   for (const p of positions) {
@@ -105,7 +107,8 @@ export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'cre
     if (!f) return { kind: 'unknown' };
     const units = p.volume * f.contractSize;
     floating += (p.side === 'buy' ? f.bid - p.openPrice : p.openPrice - f.ask) * units * f.quoteRate + p.swapCents / 100;
-    margin += ((f.cfd ? units * p.openPrice : units) * f.marginRate) / account.leverage;
+    // At the account's leverage, at most its type's limit on the instrument.
+    margin += ((f.cfd ? units * p.openPrice : units) * f.marginRate) / (limits ? positionLeverage(account.leverage, limits, f.instrument) : account.leverage);
   }
   if (margin === 0) return { kind: 'no-margin' };
   const equity = (account.balanceCents + account.creditCents) / 100 + floating;

@@ -50,8 +50,9 @@ export class Positions {
 
   /** Tracks every open position in the database (at start). */
   async load(): Promise<void> {
-    const rows = await this.state.ctx.db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').selectAll('p').select('a.number as account_number').where('p.status', '=', 'open').orderBy('p.id').execute();
+    const rows = await this.state.ctx.db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').selectAll('p').select(['a.number as account_number', 'a.account_type_id']).where('p.status', '=', 'open').orderBy('p.id').execute();
     for (const r of rows) {
+      this.state.accountTypes.set(r.account_id, r.account_type_id);
       this.state.track({ id: r.id, accountId: r.account_id, accountNumber: Number(r.account_number), accountKind: r.account_kind, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), commissionCents: Number(r.commission_cents), closing: false, triggered: null });
     }
   }
@@ -106,7 +107,7 @@ export class Positions {
       .selectFrom('trading_accounts as a')
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')
       .leftJoin('account_type_symbols as s', (j) => j.onRef('s.account_type_id', '=', 't.id').on('s.symbol', '=', instrument.symbol))
-      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 't.name as type_name', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
+      .select(['a.kind', 'a.number', 'a.balance_cents', 'a.credit_cents', 'a.leverage', 'a.state', 'a.account_type_id', 't.name as type_name', 't.trading_mode', 't.margin_call_level', 't.commission_basis', 't.commission_cents', 's.commission_basis as symbol_basis', 's.commission_cents as symbol_cents'])
       .select(offeredColumn(instrument.symbol))
       .where('a.id', '=', accountId)
       .where('a.user_id', '=', userId)
@@ -115,7 +116,9 @@ export class Positions {
     const allowed = tradingStateOf(user.state, user.trading_mode);
     if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
     if (!isOffered(user.offered)) throw refuse.invalid(notOfferedMessage(instrument.symbol, user.type_name));
-    const margin = marginUsd(order.volume, price, user.leverage, instrument, this.state.prices);
+    // Its type as read under the lock: the account's positions are margined under its limits.
+    this.state.accountTypes.set(accountId, user.account_type_id);
+    const margin = marginUsd(order.volume, price, this.state.leverageFor(accountId, user.leverage, instrument.symbol), instrument, this.state.prices);
     const floating = profitUsd(order.side, order.volume, price, quote, instrument, this.state.prices);
     const schedule = dealCommissionOf(user);
     const commission = schedule ? commissionUsd(schedule, order.volume, price, instrument, this.state.prices) : new Dec(0);

@@ -9,6 +9,7 @@ import { toastSuccess } from '../ui/toast';
 import { badgeStyles } from './admin-parts';
 import { draftKey, symbolCommissionProblem, SymbolCommissions, type SymbolCommissionDraft } from './symbol-commissions';
 import { OfferedInstruments } from './offered-instruments';
+import { LeverageLimitsFields, leverageLimitsDraft, leverageLimitsOf, leverageLimitsProblems, type LeverageLimitsDraft } from './leverage-limits';
 import { ListBody } from './list-page/list-body';
 import { ListPage } from './list-page/list-page';
 import { useAddEdit } from './list-page/add-edit';
@@ -38,6 +39,12 @@ const BASES: { value: Basis; label: string }[] = [
 const commissionText = (c: AccountTypeRow['commission']) => (c ? `${c.amount.toFixed(2)} / ${c.basis === 'lot' ? 'lot' : 'million'}` : 'None');
 
 type Installation = AccountTypes['installation'];
+
+/** "Metals 1:20, EURUSD 1:50", or null without limits. */
+const limitsText = (l: AccountTypeRow['leverageLimits']) => {
+  const all = [...Object.entries(l.groups), ...Object.entries(l.symbols)].map(([name, v]) => `${name} 1:${v}`);
+  return all.length === 0 ? null : all.length <= 3 ? all.join(', ') : `${all.length} limits`;
+};
 
 /** "All", "EURUSD", "EURUSD, GBPUSD", or "12 instruments". */
 const offeredText = (list: string[] | null) => (list === null ? 'All instruments' : list.length <= 2 ? list.join(', ') : `${list.length} instruments`);
@@ -92,6 +99,8 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
   const [perSymbol, setPerSymbol] = useState<SymbolCommissionDraft[]>(() => (type?.symbolCommissions ?? []).map((x) => ({ key: draftKey(), symbol: x.symbol, basis: x.commission.basis, amount: x.commission.amount })));
   const [symbolErrors, setSymbolErrors] = useState<Record<number, string | undefined>>({});
   const [instruments, setInstruments] = useState<string[] | null>(type?.instruments ?? null);
+  const [limits, setLimits] = useState<LeverageLimitsDraft>(() => leverageLimitsDraft(type?.leverageLimits));
+  const [limitErrors, setLimitErrors] = useState<Record<string, string | undefined>>({});
   const [isDefault, setDefault] = useState(type?.isDefault ?? false);
   const [active, setActive] = useState((type?.state ?? 'active') === 'active');
   const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string; instruments?: string }>({});
@@ -119,7 +128,9 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
     setErrors(found);
     const perSymbolFound = Object.fromEntries(perSymbol.map((d) => [d.key, symbolCommissionProblem(d)]));
     setSymbolErrors(perSymbolFound);
-    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || Object.values(perSymbolFound).some(Boolean)) return;
+    const limitsFound = leverageLimitsProblems(limits);
+    setLimitErrors(limitsFound);
+    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || Object.values(perSymbolFound).some(Boolean) || Object.values(limitsFound).some(Boolean)) return;
     save.mutate(
       {
         ...(type ? { id: type.id } : {}),
@@ -132,6 +143,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         commission: basis === 'none' || commission === '' ? null : { basis, amount: commission },
         symbolCommissions: perSymbol.flatMap((d) => (d.symbol && d.amount !== '' ? [{ symbol: d.symbol, commission: { basis: d.basis, amount: d.amount } }] : [])),
         instruments,
+        leverageLimits: leverageLimitsOf(limits),
         isDefault,
         state: active ? 'active' : 'disabled',
       },
@@ -179,6 +191,14 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
           <OptionalNumber label="Margin call (%)" description="Warned at or below" value={marginCall} onChange={changed(setMarginCall, 'stopOut')} placeholder={String(installation.marginCallLevel)} decimals={2} min={1} max={1000} />
           <OptionalNumber label="Stop-out (%)" description="Closed at or below" value={stopOut} onChange={changed(setStopOut, 'stopOut')} placeholder={String(installation.stopOutLevel)} decimals={2} min={0} max={999} error={errors.stopOut} />
         </SimpleGrid>
+        <LeverageLimitsFields
+          draft={limits}
+          onChange={(next) => {
+            setLimits(next);
+            setLimitErrors({});
+          }}
+          errors={limitErrors}
+        />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
           <Select
             label="Commission"
@@ -280,7 +300,8 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
             {edit(t)}
           </Group>
           <Text size="xs" c="dimmed" className="tp-figure">
-            Leverage {leverageText(t.effective.leverage)} · margin call {levelText(t.effective.marginCallLevel)} · stop-out {levelText(t.effective.stopOutLevel)}
+            Leverage {leverageText(t.effective.leverage)}
+            {limitsText(t.leverageLimits) && ` (max ${limitsText(t.leverageLimits)})`} · margin call {levelText(t.effective.marginCallLevel)} · stop-out {levelText(t.effective.stopOutLevel)}
           </Text>
           <Text size="xs" c="dimmed" className="tp-figure">
             Commission {t.commission ? `${commissionText(t.commission)} USD` : 'none'}
@@ -326,6 +347,11 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
               </Table.Td>
               <Table.Td className="tp-num">
                 <Inherited own={t.leverage} effective={t.effective.leverage} format={leverageText} />
+                {limitsText(t.leverageLimits) && (
+                  <Text size="xs" c="dimmed" title={`Maximum leverage: ${limitsText(t.leverageLimits) ?? ''}`}>
+                    max {limitsText(t.leverageLimits)}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td className="tp-num">
                 <Inherited own={t.marginCallLevel} effective={t.effective.marginCallLevel} format={levelText} />
@@ -376,7 +402,7 @@ export function AccountTypesPage() {
   return (
     <ListPage
       title="Account Types"
-      description="What you sell: each type's leverage, margin-call and stop-out levels, commission, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
+      description="What you sell: each type's leverage and its limits, margin-call and stop-out levels, commission, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
       actions={addButton}
       dialogs={dialogs}
     >

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconClockPause, IconLock } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
-import { figureText, pendingEntryPrice, type Side } from '@tradeport/trading-math';
+import { figureText, pendingEntryPrice, positionLeverage, type Side } from '@tradeport/trading-math';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useProfile, useSymbols } from '../api/queries';
@@ -46,8 +46,11 @@ const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
 /** What the form is judged against, from the live quote, the catalogue and the account. */
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const entry = useQuote(record?.Symbol);
-  const leverage = useProfile().data?.data[0]?.leverage ?? null;
-  const commission = commissionFor(useCurrentAccount().account, record?.Symbol);
+  const current = useCurrentAccount().account;
+  const accountLeverage = useProfile().data?.data[0]?.leverage ?? null;
+  // The order is margined at the account's leverage, at most its type's limit on the instrument.
+  const leverage = accountLeverage === null || !record ? accountLeverage : positionLeverage(accountLeverage, current?.leverageLimits, { symbol: record.Symbol, group: record.CurrencyType });
+  const commission = commissionFor(current, record?.Symbol);
   // What the account holds at streamed prices (the positions panel's live figures, unrounded).
   const account = useLiveAccount()?.book ?? null;
   return {

@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { useMemo, useRef } from 'react';
 import { useAppConfig, useProfile } from '../api/queries';
 import { useTerminalMargins, useTrades } from '../api/terminal-queries';
+import { useCurrentAccount } from '../api/trading-accounts';
 import { formatDecimal, formatPercent } from '../format/format';
 import { useConnectionState, useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
@@ -27,6 +28,7 @@ export function useLiveAccount(): LiveAccountFigures | null {
   const margins = useTerminalMargins().data;
   const trades = useTrades().data?.data;
   const leverage = useProfile().data?.data[0]?.leverage;
+  const limits = useCurrentAccount().account?.leverageLimits ?? null;
   const known = useSymbolMap();
   const connected = useConnectionState() === 'open';
   const symbols = useMemo(() => [...new Set((trades ?? []).flatMap((t) => symbolsNeeded(known.get(t.symbol), known, true)))].sort(), [trades, known]);
@@ -45,9 +47,9 @@ export function useLiveAccount(): LiveAccountFigures | null {
       book: { balance: margins.balance, credit: margins.credit, floating: margins.profit, margin: margins.totalMargin },
     };
     if (!trades || leverage === undefined || !connected) return server;
-    const book = liveBook(margins, trades, known, leverage, priceLookup((s) => stream.getQuote(s)?.quote));
+    const book = liveBook(margins, trades, known, leverage, priceLookup((s) => stream.getQuote(s)?.quote), limits);
     return book ? { ...bookTexts(book), live: true, book } : server;
-  }, [frame, margins, trades, leverage, known, connected]);
+  }, [frame, margins, trades, leverage, limits, known, connected]);
 }
 
 /** Whether the account holds credit: the figures then show it (beside the balance), and not otherwise. */

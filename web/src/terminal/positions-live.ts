@@ -1,5 +1,5 @@
 import type { OpenTrade, SymbolRecord } from '@tradeport/contracts';
-import { accountFigures, Dec, marginCallReleaseLevel, marginUsd, pendingCondition, profitUsd, type AccountBook, type PendingType, type PriceLookup, type Prices } from '@tradeport/trading-math';
+import { accountFigures, Dec, marginCallReleaseLevel, marginUsd, pendingCondition, positionLeverage, profitUsd, type AccountBook, type LeverageLimits, type PendingType, type PriceLookup, type Prices } from '@tradeport/trading-math';
 
 /**
  * The positions panel's figures at streamed prices, pure: each position's floating profit and the
@@ -80,13 +80,14 @@ export type LiveBook = AccountBook & { balance: string };
  * (swaps included) and the margin at the current rates. Null when any position cannot be valued (a
  * price or rate missing). The order ticket previews an order from this, as the engine judges it.
  */
-export function liveBook(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup): LiveBook | null {
+export function liveBook(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup, limits: LeverageLimits | null = null): LiveBook | null {
   let floating = new Dec(0);
   let margin = new Dec(0);
   for (const t of trades) {
     const record = known.get(t.symbol);
     const profit = positionProfit(t, record, prices);
-    const held = record ? marginUsd(t.volume, t.orginalPrice, leverage, instrumentOf(record), prices) : null;
+    // At the account's leverage, at most its type's limit on the instrument (as the engine margins it).
+    const held = record ? marginUsd(t.volume, t.orginalPrice, positionLeverage(leverage, limits, { symbol: record.Symbol, group: record.CurrencyType }), instrumentOf(record), prices) : null;
     if (profit === null || held === null) return null;
     floating = floating.plus(profit).plus(t.swap);
     margin = margin.plus(held);
@@ -105,8 +106,8 @@ export function bookTexts(book: LiveBook): AccountTexts {
  * Σ margin at the current rates, free margin and level from the shared math. Null when any
  * position cannot be valued (a price or rate missing): the server's own figures are shown then.
  */
-export function liveAccount(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup): AccountTexts | null {
-  const book = liveBook(account, trades, known, leverage, prices);
+export function liveAccount(account: { balance: string; credit: string }, trades: readonly (PositionTerms & Pick<OpenTrade, 'swap'>)[], known: ReadonlyMap<string, SymbolRecord>, leverage: number, prices: PriceLookup, limits: LeverageLimits | null = null): AccountTexts | null {
+  const book = liveBook(account, trades, known, leverage, prices, limits);
   return book ? bookTexts({ ...book, balance: account.balance }) : null;
 }
 

@@ -35,6 +35,7 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     commission: a.commission,
     symbolCommissions: byType.get(a.typeId)?.symbolCommissions ?? [],
     instruments: byType.get(a.typeId)?.instruments ?? null,
+    leverageLimits: byType.get(a.typeId)?.leverageLimits ?? { groups: {}, symbols: {} },
     createdAt: isoTime(a.createdAt),
   };
 }
@@ -53,6 +54,7 @@ const typeAnswer = (t: AccountType & { accounts: number }, installation: Install
     commission: t.commission,
     symbolCommissions: t.symbolCommissions,
     instruments: t.instruments,
+    leverageLimits: t.leverageLimits,
     isDefault: t.isDefault,
     state: t.state,
     effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
@@ -137,11 +139,13 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   // Runs on the engine leader (an engine call): the margin level at the new leverage is its
   // engine's, and the account is checked against its new levels at once.
   registerCall(app, calls.setAccountType, async ({ body, actor }) => {
+    // The margin level is valued at the new type's leverage and under its leverage limits.
     const moved = await setAccountType(ctx, actor, body.accountId, body.typeId, async (trx, accountId, leverage) => {
       const a = await engine.account(accountId, trx);
-      const at = engine.figures(accountId, a.balanceCents, a.creditCents, leverage);
+      const at = engine.figures(accountId, a.balanceCents, a.creditCents, leverage, body.typeId);
       return { marginCents: Math.round(at.margin.toNumber() * 100), marginLevel: at.marginLevel.toNumber() };
     });
+    engine.accountMoved(body.accountId, body.typeId);
     ctx.bus.publish({ type: 'account.changed', userId: moved.userId, accountId: body.accountId, change: 'type' });
     await engine.checkMargin(body.accountId);
     return answerFor(body.accountId, `Account ${moved.number} is of type "${moved.type.name}" now (leverage 1:${moved.leverage}).`);
