@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type PriceLookup, type Side } from '@tradeport/trading-math';
+import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type LeverageLimits, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic
@@ -101,7 +101,7 @@ describe('leverage limits', () => {
     const limit = fc.option(fc.integer({ min: 1, max: 1000 }), { nil: undefined });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1000 }), limit, limit, (account, own, group) => {
-        const limits = { symbols: own === undefined ? {} : { EURUSD: own }, groups: group === undefined ? {} : { Forex: group } };
+        const limits: LeverageLimits = { symbols: own === undefined ? {} : { EURUSD: own }, groups: group === undefined ? {} : { Forex: group } };
         const got = positionLeverage(account, limits, { symbol: 'EURUSD', group: 'Forex' });
         const cap = own ?? group;
         assert.equal(got, cap === undefined ? account : Math.min(account, cap));
