@@ -480,6 +480,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       action: ['', 'deposit', 'DEPOSIT.APPROVE', 'deposit.approve;drop', `a.${'b'.repeat(60)}`, 'deposit.approve&action=user.status'],
       id: ['', '../terms', 'TERMS', 'terms.md', '%2e%2e%2fconfig', 'x'.repeat(65), 'terms&id=privacy'],
       requestId: ['', 'abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
+      typeId: ['', 'abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
     };
     // A malformed legal document id is simply not a document: 404 'No such document.', like an unknown one.
     const expectedStatus = (name: string) => (name === 'getLegalDocument' ? 404 : 400);
@@ -488,7 +489,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       const keys = Object.keys(shapeOf(call.query));
       const client = call.access === 'admin' ? admin : call.access === 'public' ? new Client(t) : trader.client;
       // Parameters are broken one at a time, next to valid values of the required ones.
-      const required = name === 'getCandles' ? 'symbol=EURUSD&period=H1&' : '';
+      const required = name === 'getCandles' ? 'symbol=EURUSD&period=H1&' : name === 'getBrokerReport' || name === 'exportBrokerReport' ? 'from=2026-01-01&to=2026-01-31&' : '';
       for (const key of keys) {
         assert.ok(bad[key], `${name}: no abusive values listed for query parameter ${key}`);
         for (const value of bad[key]!) {

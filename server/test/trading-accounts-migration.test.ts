@@ -132,6 +132,9 @@ describe('migration 0021: trading accounts', () => {
         assert.ok(rows.length > 0, `${table} has rows to check`);
         for (const r of rows) assert.equal(r.account_id, accountOf.get(r.user_id), `${table}: a row of user ${r.user_id} names their account`);
       }
+      // Migration 0029: each ledger entry posted before it is under its account's type (the default live one).
+      const typed = await db.selectFrom('ledger_entries as l').innerJoin('trading_accounts as a', 'a.id', 'l.account_id').select(['l.account_type_id', 'a.account_type_id as account_type']).execute();
+      assert.ok(typed.length > 0 && typed.every((r) => r.account_type_id !== null && r.account_type_id === r.account_type), 'every entry has its account’s type');
       // Migration 0022: the audit entries about an account's records name it; the others none.
       const audited = await db.selectFrom('audit_log').select(['action', 'subject_account_id']).orderBy('id').execute();
       assert.deepEqual(

@@ -147,4 +147,28 @@ describe('account types in the browser', () => {
     await page.getByText('No open positions in demo accounts.').waitFor();
     await context.close();
   });
+
+  it('reports what the broker earned per day and account type, as the ledger has it, and exports it', async () => {
+    const { context, page } = await newPage(h);
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.waitForURL((u) => u.pathname !== '/');
+    await page.getByRole('link', { name: 'Reports' }).first().click();
+    await page.waitForURL((u) => u.pathname === '/dashboard/reports');
+    const today = new Date().toISOString().slice(0, 10);
+    // The earlier tests' deposits (300.00 + 5,000.00 + 5,000.00) went in on Standard; ECN Pro charged 0.35 + 0.10 of commission.
+    const standard = page.getByTestId(`report-${today}-Standard`);
+    await standard.waitFor();
+    assert.match((await standard.textContent()) ?? '', /10,300\.00/);
+    assert.match((await page.getByTestId(`report-${today}-ECN Pro`).textContent()) ?? '', /0\.45/);
+    const ledger = (await admin.request('GET', `/dashboard/admin/getBrokerReport.php?from=${today}&to=${today}`)).body as { totals: { deposits: string; commissions: string } };
+    assert.deepEqual([ledger.totals.deposits, ledger.totals.commissions], ['10300.00', '0.45']);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshots(page, 'reports', { dark: true });
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    assert.match((await download).suggestedFilename(), /^tradeport-broker-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    await context.close();
+  });
 });

@@ -59,6 +59,7 @@ const dashboardRoutes: RouteObject[] = [
   { path: 'requests/user_withdraw_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },
   { path: 'requests/user_closs_records', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/closed-records-page')).ClosedRecordsPage })) },
   { path: 'users/:traderId', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/trader-page')).TraderPage })) },
+  { path: 'reports', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/reports-page')).ReportsPage })) },
   { path: 'exposure', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/exposure-page')).ExposurePage })) },
   { path: 'open_trades', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/open-trades-page')).OpenTradesPage })) },
   { path: 'audit_log', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/audit-log-page')).AuditLogPage })) },

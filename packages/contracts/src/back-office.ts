@@ -101,3 +101,50 @@ export const exposureResponse = z.object({
   marginLevels: z.array(z.object({ band: z.enum(MARGIN_BANDS), accounts: z.number() })),
 });
 export type ExposureResponse = z.infer<typeof exposureResponse>;
+
+// ------------------------------------------------------------------ broker reports
+
+/** The longest date range one report covers, in days. */
+export const REPORT_MAX_DAYS = 366;
+
+/** A broker report's range (UTC days, both included), kind of accounts and, optionally, one account type. */
+export const brokerReportQuery = z
+  .object({
+    from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }),
+    to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }),
+    accountKind: accountKindFilter,
+    typeId: z.coerce.number({ error: 'typeId must be an id.' }).int('typeId must be an id.').positive('typeId must be an id.').max(2_147_483_647, 'typeId must be an id.').optional(),
+  })
+  .refine(datesInOrder, { message: DATES_OUT_OF_ORDER, path: ['from'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < REPORT_MAX_DAYS, { message: `A report covers at most ${REPORT_MAX_DAYS} days.`, path: ['to'] });
+
+/**
+ * One day's figures of one account type, in USD, from the ledger: money in and out, and what the
+ * broker earned — commissions and swaps paid by traders, and its result against their realised
+ * trades (the opposite of their profit).
+ */
+export const brokerReportFigures = z.object({
+  newAccounts: z.number(),
+  deposits: money,
+  withdrawals: money,
+  adjustments: money,
+  commissions: money,
+  swaps: money,
+  /** The traders' realised profit (closed positions), and the broker's result against it (its opposite). */
+  tradersProfit: money,
+  brokerResult: money,
+  /** Commissions + swaps + the broker's result. */
+  revenue: money,
+});
+
+export const brokerReportRow = brokerReportFigures.extend({ day: z.iso.date(), typeId: z.number(), type: z.string() });
+
+export const brokerReportResponse = z.object({
+  status: z.literal('success'),
+  /** Newest day first; in a day, types by name. Days and types without anything are left out. */
+  data: z.array(brokerReportRow),
+  /** Each type's totals over the range, by name; and the range's. */
+  byType: z.array(brokerReportFigures.extend({ typeId: z.number(), type: z.string() })),
+  totals: brokerReportFigures,
+});
+export type BrokerReportResponse = z.infer<typeof brokerReportResponse>;

@@ -16,6 +16,7 @@ import { systemRoutes } from '../transport/http/routes/system-routes';
 import { tradingRoutes } from '../transport/http/routes/trading-routes';
 import { backOfficeTradesRoutes } from '../transport/http/routes/back-office-trades-routes';
 import { exposureRoutes } from '../transport/http/routes/exposure-routes';
+import { brokerReportRoutes } from '../transport/http/routes/broker-report-routes';
 import { streamRoute } from '../transport/ws/stream-route';
 import { BODY_LIMIT_BYTES } from './security';
 
@@ -74,6 +75,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     tradingRoutes(api);
     backOfficeTradesRoutes(api);
     exposureRoutes(api);
+    brokerReportRoutes(api);
     chartRoutes(api);
     favouritesRoutes(api);
     authRoutes(api);

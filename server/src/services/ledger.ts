@@ -55,6 +55,8 @@ export async function postToLedger(trx: Tx, p: Posting): Promise<PostedBalance |
       ref_id: String(p.refId),
       memo: p.memo.slice(0, 200),
       created_at: p.at,
+      // The type the account has now, in this transaction: what the broker's reports sum it under.
+      account_type_id: sql<number>`(select a.account_type_id from trading_accounts a where a.id = ${p.accountId})`,
     })
     .execute();
   return { balanceCents: row.balance_cents, creditCents: row.credit_cents };

@@ -28,6 +28,7 @@ import { commissionMigration } from './migrations/0025-commission';
 import { typeSymbolsMigration } from './migrations/0026-type-symbols';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
+import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -70,6 +71,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0026-type-symbols': typeSymbolsMigration(),
       '0027-type-instruments': typeInstrumentsMigration(),
       '0028-leverage-limits': leverageLimitsMigration(),
+      '0029-ledger-account-type': ledgerAccountTypeMigration(),
     }),
   });
 }

@@ -188,6 +188,8 @@ export interface LedgerEntriesTable {
   ref_id: string;
   memo: string;
   created_at: number;
+  /** The account's type when it was posted (migration 0029), for the broker's reports. */
+  account_type_id: Generated<number | null>;
 }
 
 export interface ActivityLogTable {

@@ -71,6 +71,8 @@ export const callRoutes = {
   setAccountType: { method: 'POST', path: '/dashboard/admin/setAccountType.php', access: 'admin' },
   adminResetDemoAccount: { method: 'POST', path: '/dashboard/admin/resetDemoAccount.php', access: 'admin' },
   getExposure: { method: 'GET', path: '/dashboard/admin/getExposure.php', access: 'admin' },
+  getBrokerReport: { method: 'GET', path: '/dashboard/admin/getBrokerReport.php', access: 'admin' },
+  exportBrokerReport: { method: 'GET', path: '/dashboard/admin/exportBrokerReport.php', access: 'admin' },
   getTraderDetails: { method: 'GET', path: '/dashboard/admin/getTraderDetails.php', access: 'admin' },
   getClosedTrades: { method: 'GET', path: '/dashboard/admin/getClosedTrades.php', access: 'admin' },
   getAppConfig: { method: 'GET', path: '/getAppConfig.php', access: 'public' },

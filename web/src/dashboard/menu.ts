@@ -10,6 +10,7 @@ import {
   IconHistory,
   IconLayoutDashboard,
   IconLock,
+  IconReportAnalytics,
   IconReportMoney,
   IconScale,
   IconShieldCheck,
@@ -42,7 +43,7 @@ const D = '/dashboard';
 
 /**
  * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
- * Admin Accounts, Account Types, Users, Open Trades, Exposure, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
+ * Admin Accounts, Account Types, Users, Open Trades, Exposure, Reports, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
  * trader's own account pages are grouped under My Account.
  */
 export function menuFor(role: Role): MenuEntry[] {
@@ -56,6 +57,7 @@ export function menuFor(role: Role): MenuEntry[] {
       { label: 'Users', to: `${D}/users`, icon: IconUsers },
       { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle },
       { label: 'Exposure', to: `${D}/exposure`, icon: IconScale },
+      { label: 'Reports', to: `${D}/reports`, icon: IconReportAnalytics },
       {
         label: 'User Requests',
         icon: IconReportMoney,

@@ -20,6 +20,7 @@ export const adminQueryKeys = {
   auditLog: ['admin', 'audit-log'] as const,
   accountTypes: ['admin', 'account-types'] as const,
   exposure: (kind: 'live' | 'demo') => ['admin', 'exposure', kind] as const,
+  brokerReport: (query: object) => ['admin', 'broker-report', query] as const,
   traderDetails: ['admin', 'trader'] as const,
   traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
   /** A trader's trading accounts (under the trader's key: what changes the trader changes them). */
