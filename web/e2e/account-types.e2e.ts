@@ -63,6 +63,14 @@ describe('account types in the browser', () => {
     await dialog.getByLabel('Instrument 1', { exact: true }).click();
     await page.getByRole('option', { name: 'XAUUSD', exact: true }).click();
     await dialog.getByLabel('Commission of XAUUSD (USD)').fill('10');
+    // Gold's swaps of its own: both sides must be given.
+    await dialog.getByRole('button', { name: 'Add swaps' }).click();
+    await dialog.getByLabel('Instrument with swaps 1', { exact: true }).click();
+    await page.getByRole('option', { name: 'XAUUSD', exact: true }).click();
+    await dialog.getByLabel('Buy swap of XAUUSD (points)').fill('-10');
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.getByText('Enter points (0 for none).').waitFor();
+    await dialog.getByLabel('Sell swap of XAUUSD (points)').fill('5');
     // It offers two instruments only: at least one must be chosen.
     await dialog.getByText('Only these', { exact: true }).click();
     await dialog.getByRole('button', { name: 'Create type' }).click();
@@ -77,7 +85,8 @@ describe('account types in the browser', () => {
     await dialog.waitFor({ state: 'detached' });
     const ecn = page.getByTestId('account-type-ECN Pro');
     await ecn.waitFor();
-    assert.match((await ecn.textContent()) ?? '', /1:200.*max Metals 1:20.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD/);
+    assert.match((await ecn.textContent()) ?? '', /1:200.*max Metals 1:20.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD.*own swaps: XAUUSD/);
+    await screenshots(page, 'account-types-filled');
 
     // The trader's page moves the account to it.
     const [account] = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data as { id: number; number: number }[];
@@ -88,8 +97,8 @@ describe('account types in the browser', () => {
     await page.getByRole('option', { name: 'ECN Pro' }).click();
     await page.getByText(/is of type "ECN Pro" now \(leverage 1:200\)/).first().waitFor();
     await row.getByText('1:200').waitFor();
-    const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number };
-    assert.deepEqual([after.type, after.leverage], ['ECN Pro', 200]);
+    const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number; symbolSwaps: unknown };
+    assert.deepEqual([after.type, after.leverage, after.symbolSwaps], ['ECN Pro', 200, [{ symbol: 'XAUUSD', swapLong: -10, swapShort: 5 }]]);
     await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '' });
     assert.equal(opened.status, 200, JSON.stringify(opened.body));

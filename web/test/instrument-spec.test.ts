@@ -39,6 +39,9 @@ describe('an instrument’s specification in words', () => {
     assert.equal(line('Swap, Buy'), '-7.2 points per lot a day');
     assert.equal(line('Swap, Sell'), '+2.1 points per lot a day');
     assert.match(line('Margin') ?? '', /^Forex/);
+    // An account type with swaps of its own on the instrument: those, and said to be the type's.
+    const typed = instrumentSpec(symbolRecord('EURUSD', 'Forex', { swapLong: -7.2, swapShort: 2.1 }), { swapLong: 0, swapShort: -1.5 });
+    assert.deepEqual(typed.filter((l) => l.label.startsWith('Swap, ')).map((l) => l.value), ['0 points per lot a day (your account type’s)', '-1.5 points per lot a day (your account type’s)']);
     const gold = instrumentSpec(symbolRecord('XAUUSD', 'Metals', { digits: 2, contractSize: 100, calcMode: 'cfd', volumeMax: 50 }));
     assert.equal(gold.find((l) => l.label === 'Contract size')?.value, '100 units per lot');
     assert.match(gold.find((l) => l.label === 'Margin')?.value ?? '', /^CFD/);

@@ -46,6 +46,16 @@ export const leverageLimits = z.object({
 });
 export type LeverageLimits = z.infer<typeof leverageLimits>;
 
+/** The most instruments a type may give swaps of their own. */
+export const SYMBOL_SWAPS_MAX = 200;
+const swapPoints = (side: string) => z.number({ error: `The ${side} swap must be a number of points from -100000 to 100000.` }).refine((v) => Number.isFinite(v) && v >= -100_000 && v <= 100_000 && Math.round(v * 100) === v * 100, { message: `The ${side} swap must be a number of points from -100000 to 100000, with at most 2 decimals.` });
+/** Swaps on one instrument, in points per lot a day (as the catalogue's), in place of the catalogue's. */
+export const symbolSwap = z.object({
+  symbol: z.string({ error: 'Please choose an instrument.' }).trim().toUpperCase().min(1, 'Please choose an instrument.').max(20, 'Unknown symbol.'),
+  swapLong: swapPoints('long'),
+  swapShort: swapPoints('short'),
+});
+
 /** The most instruments a type may list as the ones it offers. */
 export const TYPE_INSTRUMENTS_MAX = 500;
 
@@ -93,6 +103,8 @@ export const tradingAccount = z.object({
   instruments: z.array(z.string()).nullable(),
   /** Its type's leverage limits: a position there is margined at the lower of `leverage` and the limit. */
   leverageLimits,
+  /** Its type's swaps on instruments, in place of the catalogue's (`getMainCurrencies.php`). */
+  symbolSwaps: z.array(symbolSwap),
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -176,6 +188,12 @@ export const accountTypeInput = z.object({
     .optional(),
   /** Leverage limits by group and instrument; absent: none. Replaced as a whole. */
   leverageLimits: leverageLimits.optional(),
+  /** Instruments with swaps of their own (absent: none); each instrument once. Replaced as a whole. */
+  symbolSwaps: z
+    .array(symbolSwap, { error: 'symbolSwaps must be a list.' })
+    .max(SYMBOL_SWAPS_MAX, `At most ${SYMBOL_SWAPS_MAX} instruments may have swaps of their own.`)
+    .refine((list) => new Set(list.map((x) => x.symbol)).size === list.length, { message: 'An instrument is listed twice: give each one its swaps.' })
+    .optional(),
   /** The instruments it may trade, by symbol; null or absent: every instrument of the catalogue. */
   instruments: z
     .array(symbolField, { error: 'instruments must be a list of symbols, or null for all.' })
@@ -208,6 +226,8 @@ export const accountTypeRow = z.object({
   instruments: z.array(z.string()).nullable(),
   /** The most leverage it allows by group and by instrument (the instrument's first). */
   leverageLimits,
+  /** Instruments whose swaps are its own, not the catalogue's. */
+  symbolSwaps: z.array(symbolSwap),
   isDefault: z.boolean(),
   state: z.enum(ACCOUNT_TYPE_STATES),
   /** What its accounts trade with: its own values, else the installation's. */

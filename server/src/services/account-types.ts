@@ -19,6 +19,13 @@ import { lockAccount } from './ledger';
 
 export type TradingMode = AccountTypesTable['trading_mode'];
 
+/** Swaps on one instrument (points per lot a day), in place of the catalogue's. */
+export interface SymbolSwap {
+  symbol: string;
+  swapLong: number;
+  swapShort: number;
+}
+
 /** A commission on one instrument, in place of the type's own there. */
 export interface SymbolCommission {
   symbol: string;
@@ -42,6 +49,8 @@ export interface AccountType {
   instruments: string[] | null;
   /** The most leverage it allows by group and by instrument. */
   leverageLimits: LeverageLimits;
+  /** Instruments whose swaps are its own, not the catalogue's. */
+  symbolSwaps: SymbolSwap[];
   isDefault: boolean;
   state: 'active' | 'disabled';
   createdAt: number;
@@ -91,11 +100,12 @@ export interface TypeInstruments {
   /** Null: every instrument (none listed). */
   instruments: string[] | null;
   leverageLimits: LeverageLimits;
+  symbolSwaps: SymbolSwap[];
 }
 const noLimits = (): { symbols: Record<string, number>; groups: Record<string, number> } => ({ symbols: {}, groups: {} });
-const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null, leverageLimits: noLimits() };
+const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null, leverageLimits: noLimits(), symbolSwaps: [] };
 
-const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
+const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits, symbolSwaps }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
@@ -107,6 +117,7 @@ const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits }: T
   symbolCommissions,
   instruments,
   leverageLimits,
+  symbolSwaps,
   isDefault: Number(r.is_default) === 1,
   state: r.state,
   createdAt: Number(r.created_at),
@@ -130,17 +141,35 @@ export async function leverageLimitsOf(db: Db | Tx, typeIds?: readonly number[])
   return byType;
 }
 
+/** Each of these types' own swaps (every type's when `typeIds` is absent), by type id and symbol. */
+export async function swapsOf(db: Db | Tx, typeIds?: readonly number[]): Promise<Map<number, Map<string, SymbolSwap>>> {
+  const byType = new Map<number, Map<string, SymbolSwap>>();
+  if (typeIds && typeIds.length === 0) return byType;
+  let q = db.selectFrom('account_type_swaps').selectAll();
+  if (typeIds) q = q.where('account_type_id', 'in', [...new Set(typeIds)]);
+  for (const r of await q.orderBy('symbol').execute()) {
+    let swaps = byType.get(r.account_type_id);
+    if (!swaps) byType.set(r.account_type_id, (swaps = new Map()));
+    swaps.set(r.symbol, { symbol: r.symbol, swapLong: Number(r.swap_long), swapShort: Number(r.swap_short) });
+  }
+  return byType;
+}
+
 /**
  * Each of these types' terms by instrument: the instruments with a commission of their own, and
  * the instruments it offers (none listed: every one), by symbol.
  */
 export async function typeInstrumentsOf(db: Db | Tx, typeIds: readonly number[]): Promise<Map<number, TypeInstruments>> {
   const limits = await leverageLimitsOf(db, typeIds);
-  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null, leverageLimits: limits.get(id) ?? noLimits() }]));
+  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null, leverageLimits: limits.get(id) ?? noLimits(), symbolSwaps: [] }]));
   if (typeIds.length === 0) return byType;
   const ids = [...new Set(typeIds)];
   const commissions = await db.selectFrom('account_type_symbols').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
   for (const r of commissions) byType.get(r.account_type_id)?.symbolCommissions.push({ symbol: r.symbol, commission: { basis: r.commission_basis, amount: Number(r.commission_cents) / 100 } });
+  for (const [typeId, swaps] of await swapsOf(db, ids)) {
+    const t = byType.get(typeId);
+    if (t) t.symbolSwaps = [...swaps.values()];
+  }
   const offered = await db.selectFrom('account_type_instruments').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
   for (const r of offered) {
     const t = byType.get(r.account_type_id);
@@ -208,7 +237,7 @@ export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { ac
 }
 
 /** A type's values as the audit log records them. */
-const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'leverageLimits' | 'isDefault' | 'state'>) => ({
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'leverageLimits' | 'symbolSwaps' | 'isDefault' | 'state'>) => ({
   name: t.name,
   kind: t.kind,
   leverage: t.leverage,
@@ -219,6 +248,7 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
   symbolCommissions: t.symbolCommissions,
   instruments: t.instruments,
   leverageLimits: t.leverageLimits,
+  symbolSwaps: t.symbolSwaps,
   isDefault: t.isDefault,
   state: t.state,
 });
@@ -236,7 +266,8 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
   // Kept in name order, as they are read back.
   const byName = (r: Record<string, number | undefined>) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) => (v === undefined ? [] : [[k, v] as const])).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const leverageLimits = { symbols: byName(input.leverageLimits?.symbols ?? {}), groups: byName(input.leverageLimits?.groups ?? {}) };
-  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? []), ...Object.keys(leverageLimits.symbols)].find((symbol) => !knownSymbols.has(symbol));
+  const symbolSwaps = [...(input.symbolSwaps ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? []), ...Object.keys(leverageLimits.symbols), ...symbolSwaps.map((x) => x.symbol)].find((symbol) => !knownSymbols.has(symbol));
   if (unknown) throw refuse.invalid(`Unknown symbol: ${unknown}.`);
   const terms = termsOf({ leverage: input.leverage, marginCallLevel: input.marginCallLevel, stopOutLevel: input.stopOutLevel, tradingMode: input.tradingMode }, installation);
   if (terms.stopOutLevel >= terms.marginCallLevel) throw refuse.invalid(`The stop-out level (${terms.stopOutLevel}%) must be below the margin-call level (${terms.marginCallLevel}%).`);
@@ -288,7 +319,10 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
     await trx.deleteFrom('account_type_leverage').where('account_type_id', '=', row.id).execute();
     const limitRows = [...Object.entries(leverageLimits.groups).map(([name, max]) => ({ scope: 'group' as const, name, max })), ...Object.entries(leverageLimits.symbols).map(([name, max]) => ({ scope: 'symbol' as const, name, max }))];
     if (limitRows.length > 0) await trx.insertInto('account_type_leverage').values(limitRows.map((l) => ({ account_type_id: row.id, scope: l.scope, name: l.name, max_leverage: l.max }))).execute();
-    const saved = typeOfRow(row, { symbolCommissions, instruments, leverageLimits });
+    // And its own swaps.
+    await trx.deleteFrom('account_type_swaps').where('account_type_id', '=', row.id).execute();
+    if (symbolSwaps.length > 0) await trx.insertInto('account_type_swaps').values(symbolSwaps.map((x) => ({ account_type_id: row.id, symbol: x.symbol, swap_long: x.swapLong, swap_short: x.swapShort }))).execute();
+    const saved = typeOfRow(row, { symbolCommissions, instruments, leverageLimits, symbolSwaps });
     await recordAudit(trx, { actorId: actor.userId, action: before ? 'account_type.edit' : 'account_type.add', targetType: 'account_type', targetId: saved.id, subjectUserId: null, subjectAccountId: null, before: before ? audited(before) : null, after: audited(saved), ip: actor.ip, at: now });
     return saved;
   });

@@ -29,6 +29,7 @@ import { typeSymbolsMigration } from './migrations/0026-type-symbols';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
+import { typeSwapsMigration } from './migrations/0030-type-swaps';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -72,6 +73,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0027-type-instruments': typeInstrumentsMigration(),
       '0028-leverage-limits': leverageLimitsMigration(),
       '0029-ledger-account-type': ledgerAccountTypeMigration(),
+      '0030-type-swaps': typeSwapsMigration(handle.engine),
     }),
   });
 }

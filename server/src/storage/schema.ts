@@ -54,6 +54,14 @@ export interface AccountTypeLeverageTable {
   max_leverage: number;
 }
 
+/** A type's own swaps on an instrument, points per lot a day (migration 0030). */
+export interface AccountTypeSwapsTable {
+  account_type_id: number;
+  symbol: string;
+  swap_long: number;
+  swap_short: number;
+}
+
 /** An instrument a type may trade (migration 0027); a type with none listed may trade every one. */
 export interface AccountTypeInstrumentsTable {
   account_type_id: number;
@@ -288,6 +296,7 @@ export interface Database {
   account_type_symbols: AccountTypeSymbolsTable;
   account_type_instruments: AccountTypeInstrumentsTable;
   account_type_leverage: AccountTypeLeverageTable;
+  account_type_swaps: AccountTypeSwapsTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

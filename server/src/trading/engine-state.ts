@@ -193,6 +193,8 @@ export class EngineState {
 
   /** Each account type's leverage limits (docs/design.md#leverage-limits): read at start and whenever a type changes. */
   leverageLimits = new Map<number, LeverageLimits>();
+  /** Each account type's own swaps, by symbol: read when the limits are. */
+  typeSwaps = new Map<number, ReadonlyMap<string, { swapLong: number; swapShort: number }>>();
   /** The account type of each account that has held positions here: read with them, kept by moves. */
   readonly accountTypes = new Map<number, number>();
 
@@ -200,6 +202,12 @@ export class EngineState {
   limitsOf(accountId: number): LeverageLimits | null {
     const typeId = this.accountTypes.get(accountId);
     return typeId === undefined ? null : (this.leverageLimits.get(typeId) ?? null);
+  }
+
+  /** The swaps a position of this account in `instrument` is charged: its type's own, else the catalogue's. */
+  swapsFor(accountId: number, instrument: Instrument): { swapLong: number; swapShort: number } {
+    const typeId = this.accountTypes.get(accountId);
+    return (typeId === undefined ? undefined : this.typeSwaps.get(typeId)?.get(instrument.symbol)) ?? instrument;
   }
 
   /** The leverage a position of this account in `symbol` is margined at: the account's, at most its type's limit there. */

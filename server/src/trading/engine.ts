@@ -4,7 +4,7 @@ import type { PendingType, Side } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import type { Actor, ServiceContext } from '../services/context';
-import { leverageLimitsOf } from '../services/account-types';
+import { leverageLimitsOf, swapsOf } from '../services/account-types';
 import type { Tx } from '../storage/db';
 import { AccountFigures } from './account-figures';
 import { AccountResets } from './account-resets';
@@ -104,6 +104,7 @@ export class TradingEngine {
     // The fencing token first: what a previous leader still writes is refused, or committed before the load.
     await state.claimEpoch();
     state.leverageLimits = await leverageLimitsOf(state.ctx.db);
+    state.typeSwaps = await swapsOf(state.ctx.db);
     await positions.load();
     await rollovers.load();
     await orders.load();
@@ -308,6 +309,7 @@ export class TradingEngine {
    */
   async accountTypesChanged(): Promise<void> {
     this.parts.state.leverageLimits = await leverageLimitsOf(this.parts.state.ctx.db);
+    this.parts.state.typeSwaps = await swapsOf(this.parts.state.ctx.db);
     await this.parts.monitor.resyncAccounts();
     for (const accountId of this.parts.state.holdings.keys()) this.parts.state.dirtyAccounts.add(accountId);
   }

@@ -78,7 +78,8 @@ export class Rollovers {
     this.rolledUpTo = Math.max(this.rolledUpTo, after);
     let applied = 0;
     for (const { at, days } of rolloversBetween(after, now, ctx.config.trading.rollover)) {
-      // Positions with the same symbol, side and volume pay the same: computed once per group.
+      // Positions with the same symbol, side and volume in accounts of one type pay the same
+      // (a type may have swaps of its own): computed once per group.
       const perGroup = new Map<string, Cents | null>();
       const charges: [number, Cents][] = [];
       // Positions whose swap cannot be priced now (no conversion rate): kept, charged when one exists.
@@ -88,7 +89,7 @@ export class Rollovers {
         // A large book is priced in stretches, serving ticks in between (closes wait for this run).
         if (++seen % 5000 === 0) await nextTurn();
         if (p.openedAt >= at || !open.has(p.id)) continue;
-        const key = `${p.symbol}|${p.side}|${p.volume}`;
+        const key = `${p.symbol}|${p.side}|${p.volume}|${this.state.accountTypes.get(p.accountId) ?? ''}`;
         let cents = perGroup.get(key);
         if (cents === undefined) {
           cents = this.swapCents(p, days);
@@ -140,11 +141,15 @@ export class Rollovers {
     return applied;
   }
 
-  /** Swap of one rollover for a position in cents, or null when it cannot be priced right now. */
-  swapCents(p: Pick<OpenPosition, 'symbol' | 'side' | 'volume'>, days: number): Cents | null {
+  /**
+   * Swap of one rollover for a position in cents, or null when it cannot be priced right now: at its
+   * account type's swaps on the instrument, else the catalogue's.
+   */
+  swapCents(p: Pick<OpenPosition, 'accountId' | 'symbol' | 'side' | 'volume'>, days: number): Cents | null {
     const instrument = this.state.instrumentOrNone(p.symbol);
     if (!instrument) return null;
-    const usd = toUsd(swapInQuote(p.side, p.volume, days, instrument), instrument.quote, this.state.prices);
+    const { swapLong, swapShort } = this.state.swapsFor(p.accountId, instrument);
+    const usd = toUsd(swapInQuote(p.side, p.volume, days, { swapLong, swapShort, digits: instrument.digits, contractSize: instrument.contractSize }), instrument.quote, this.state.prices);
     return usd === null ? null : roundToCents(usd);
   }
 

@@ -9,6 +9,7 @@ import { toastSuccess } from '../ui/toast';
 import { badgeStyles } from './admin-parts';
 import { draftKey, symbolCommissionProblem, SymbolCommissions, type SymbolCommissionDraft } from './symbol-commissions';
 import { OfferedInstruments } from './offered-instruments';
+import { SymbolSwaps, symbolSwapDrafts, symbolSwapProblem, symbolSwapsOf, type SymbolSwapDraft } from './symbol-swaps';
 import { LeverageLimitsFields, leverageLimitsDraft, leverageLimitsOf, leverageLimitsProblems, type LeverageLimitsDraft } from './leverage-limits';
 import { ListBody } from './list-page/list-body';
 import { ListPage } from './list-page/list-page';
@@ -101,6 +102,8 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
   const [instruments, setInstruments] = useState<string[] | null>(type?.instruments ?? null);
   const [limits, setLimits] = useState<LeverageLimitsDraft>(() => leverageLimitsDraft(type?.leverageLimits));
   const [limitErrors, setLimitErrors] = useState<Record<string, string | undefined>>({});
+  const [swaps, setSwaps] = useState<SymbolSwapDraft[]>(() => symbolSwapDrafts(type));
+  const [swapErrors, setSwapErrors] = useState<Record<number, string | undefined>>({});
   const [isDefault, setDefault] = useState(type?.isDefault ?? false);
   const [active, setActive] = useState((type?.state ?? 'active') === 'active');
   const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string; instruments?: string }>({});
@@ -130,7 +133,9 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
     setSymbolErrors(perSymbolFound);
     const limitsFound = leverageLimitsProblems(limits);
     setLimitErrors(limitsFound);
-    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || Object.values(perSymbolFound).some(Boolean) || Object.values(limitsFound).some(Boolean)) return;
+    const swapsFound = Object.fromEntries(swaps.map((d) => [d.key, symbolSwapProblem(d)]));
+    setSwapErrors(swapsFound);
+    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || [perSymbolFound, limitsFound, swapsFound].some((f) => Object.values(f).some(Boolean))) return;
     save.mutate(
       {
         ...(type ? { id: type.id } : {}),
@@ -144,6 +149,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         symbolCommissions: perSymbol.flatMap((d) => (d.symbol && d.amount !== '' ? [{ symbol: d.symbol, commission: { basis: d.basis, amount: d.amount } }] : [])),
         instruments,
         leverageLimits: leverageLimitsOf(limits),
+        symbolSwaps: symbolSwapsOf(swaps),
         isDefault,
         state: active ? 'active' : 'disabled',
       },
@@ -238,6 +244,14 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
           }}
           errors={symbolErrors}
         />
+        <SymbolSwaps
+          drafts={swaps}
+          onChange={(next) => {
+            setSwaps(next);
+            setSwapErrors({});
+          }}
+          errors={swapErrors}
+        />
         <OfferedInstruments value={instruments} onChange={changed(setInstruments, 'instruments')} error={errors.instruments} />
         <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
         <Group gap="xl">
@@ -306,6 +320,7 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
           <Text size="xs" c="dimmed" className="tp-figure">
             Commission {t.commission ? `${commissionText(t.commission)} USD` : 'none'}
             {t.symbolCommissions.length > 0 && ` · ${t.symbolCommissions.length} ${t.symbolCommissions.length === 1 ? 'instrument' : 'instruments'} of their own`}
+            {t.symbolSwaps.length > 0 && ` · own swaps on ${t.symbolSwaps.map((x) => x.symbol).join(', ')}`}
           </Text>
           <Text size="xs" c="dimmed">
             {modeLabel(t.tradingMode)} · {offeredText(t.instruments)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
@@ -373,6 +388,11 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
                 <Text span size="sm" c={t.instruments ? undefined : 'dimmed'} title={t.instruments?.join(', ')}>
                   {offeredText(t.instruments)}
                 </Text>
+                {t.symbolSwaps.length > 0 && (
+                  <Text size="xs" c="dimmed" title={t.symbolSwaps.map((x) => `${x.symbol}: Buy ${x.swapLong}, Sell ${x.swapShort}`).join('; ')}>
+                    own swaps: {offeredText(t.symbolSwaps.map((x) => x.symbol))}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{modeLabel(t.tradingMode)}</Table.Td>
               <Table.Td className="tp-num">{t.accounts}</Table.Td>
@@ -402,7 +422,7 @@ export function AccountTypesPage() {
   return (
     <ListPage
       title="Account Types"
-      description="What you sell: each type's leverage and its limits, margin-call and stop-out levels, commission, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
+      description="What you sell: each type's leverage and its limits, margin-call and stop-out levels, commission, swaps, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
       actions={addButton}
       dialogs={dialogs}
     >

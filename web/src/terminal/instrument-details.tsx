@@ -1,6 +1,7 @@
 import { Group, Modal, Stack, Text } from '@mantine/core';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { useSymbols } from '../api/queries';
+import { useCurrentAccount } from '../api/trading-accounts';
 import { formatPrice } from '../format/format';
 import { useQuote } from '../stream/hooks';
 import { instrumentSpec, sessionText } from './instrument-spec';
@@ -21,6 +22,7 @@ function marketState(q: { open: boolean; stale: boolean; bid: number | null } | 
  */
 export function InstrumentDetails({ record }: { record: SymbolRecord }) {
   const q = useQuote(record.Symbol)?.quote;
+  const swaps = useCurrentAccount().account?.symbolSwaps.find((x) => x.symbol === record.Symbol);
   const live = q && !q.stale && q.bid !== null && q.ask !== null;
   const state = marketState(q);
   const spread = live ? spreadPoints(q.bid, q.ask, record.digits) : null;
@@ -51,7 +53,7 @@ export function InstrumentDetails({ record }: { record: SymbolRecord }) {
         ))}
       </Group>
       <dl className={classes.spec}>
-        {instrumentSpec(record).map((line) => (
+        {instrumentSpec(record, swaps).map((line) => (
           <div key={line.label}>
             <dt>{line.label}</dt>
             <dd className={line.figure ? 'tp-figure' : undefined}>{line.value}</dd>

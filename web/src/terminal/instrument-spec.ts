@@ -58,8 +58,12 @@ export interface SpecLine {
   figure?: boolean;
 }
 
-/** The specification's lines, in the order a trader reads them. */
-export function instrumentSpec(record: SymbolRecord): SpecLine[] {
+/**
+ * The specification's lines, in the order a trader reads them. `swaps`: the account type's own on
+ * this instrument, which it is charged instead of the catalogue's.
+ */
+export function instrumentSpec(record: SymbolRecord, swaps?: { swapLong: number; swapShort: number }): SpecLine[] {
+  const own = swaps ? ' (your account type’s)' : '';
   const forex = record.calcMode === 'forex';
   const lots = (v: number) => formatDecimal(v, decimalsOf(v));
   return [
@@ -69,8 +73,8 @@ export function instrumentSpec(record: SymbolRecord): SpecLine[] {
     { label: 'Contract size', value: `${formatDecimal(record.contractSize, 0)} ${forex ? record.baseCurrency : 'units'} per lot`, figure: true },
     { label: 'Volume', value: `${lots(record.volumeMin)} to ${lots(record.volumeMax)} lots, in steps of ${lots(record.volumeStep)}`, figure: true },
     { label: 'Margin', value: forex ? `Forex: contract × volume ÷ leverage, in ${record.baseCurrency}, converted to USD` : `CFD: contract × volume × price ÷ leverage, in ${record.quoteCurrency}, converted to USD` },
-    { label: 'Swap, Buy', value: `${swapText(record.swapLong)} per lot a day`, figure: true },
-    { label: 'Swap, Sell', value: `${swapText(record.swapShort)} per lot a day`, figure: true },
+    { label: 'Swap, Buy', value: `${swapText((swaps ?? record).swapLong)} per lot a day${own}`, figure: true },
+    { label: 'Swap, Sell', value: `${swapText((swaps ?? record).swapShort)} per lot a day${own}`, figure: true },
     { label: 'Swap days', value: 'Charged at the daily rollover, Monday to Friday; Wednesday’s counts three days' },
   ];
 }

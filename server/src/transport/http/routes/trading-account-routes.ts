@@ -36,6 +36,7 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     symbolCommissions: byType.get(a.typeId)?.symbolCommissions ?? [],
     instruments: byType.get(a.typeId)?.instruments ?? null,
     leverageLimits: byType.get(a.typeId)?.leverageLimits ?? { groups: {}, symbols: {} },
+    symbolSwaps: byType.get(a.typeId)?.symbolSwaps ?? [],
     createdAt: isoTime(a.createdAt),
   };
 }
@@ -55,6 +56,7 @@ const typeAnswer = (t: AccountType & { accounts: number }, installation: Install
     symbolCommissions: t.symbolCommissions,
     instruments: t.instruments,
     leverageLimits: t.leverageLimits,
+    symbolSwaps: t.symbolSwaps,
     isDefault: t.isDefault,
     state: t.state,
     effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
