@@ -29,6 +29,10 @@ describe('swaps by account type', () => {
     assertFailure(await save({ name: 'Bad', symbolSwaps: [{ symbol: 'NOPEUSD', swapLong: 0, swapShort: 0 }] }), 400, 'Unknown symbol: NOPEUSD.');
     assertFailure(await save({ name: 'Bad', symbolSwaps: [{ symbol: 'EURUSD', swapLong: 0.001, swapShort: 0 }] }), 400, 'SymbolSwap 1: The long swap must be a number of points from -100000 to 100000, with at most 2 decimals.');
     assertFailure(await save({ name: 'Bad', symbolSwaps: [{ symbol: 'EURUSD', swapLong: 0, swapShort: 0 }, { symbol: 'eurusd', swapLong: 1, swapShort: 1 }] }), 400, 'An instrument is listed twice: give each one its swaps.');
+    // Two decimals as people type them, which binary floating point cannot hold exactly.
+    const fine = await save({ name: 'Decimals', symbolSwaps: [{ symbol: 'GBPUSD', swapLong: 0.29, swapShort: -1.15 }] });
+    assert.equal(fine.status, 200, JSON.stringify(fine.body));
+    assert.deepEqual(fine.body.data.symbolSwaps, [{ symbol: 'GBPUSD', swapLong: 0.29, swapShort: -1.15 }]);
     const made = await save({ name: 'Islamic', symbolSwaps: [{ symbol: 'xauusd', swapLong: -10, swapShort: 5.5 }, { symbol: 'EURUSD', swapLong: 0, swapShort: 0 }] });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     assert.deepEqual(made.body.data.symbolSwaps, [

@@ -48,7 +48,7 @@ export type LeverageLimits = z.infer<typeof leverageLimits>;
 
 /** The most instruments a type may give swaps of their own. */
 export const SYMBOL_SWAPS_MAX = 200;
-const swapPoints = (side: string) => z.number({ error: `The ${side} swap must be a number of points from -100000 to 100000.` }).refine((v) => Number.isFinite(v) && v >= -100_000 && v <= 100_000 && Math.round(v * 100) === v * 100, { message: `The ${side} swap must be a number of points from -100000 to 100000, with at most 2 decimals.` });
+const swapPoints = (side: string) => z.number({ error: `The ${side} swap must be a number of points from -100000 to 100000.` }).refine((v) => Number.isFinite(v) && v >= -100_000 && v <= 100_000 && Math.abs(Math.round(v * 100) - v * 100) < 1e-9, { message: `The ${side} swap must be a number of points from -100000 to 100000, with at most 2 decimals.` });
 /** Swaps on one instrument, in points per lot a day (as the catalogue's), in place of the catalogue's. */
 export const symbolSwap = z.object({
   symbol: z.string({ error: 'Please choose an instrument.' }).trim().toUpperCase().min(1, 'Please choose an instrument.').max(20, 'Unknown symbol.'),

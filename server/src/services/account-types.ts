@@ -214,7 +214,7 @@ export async function dealCommission(trx: Db | Tx, accountId: number, symbol: st
 export async function defaultAccountType(db: Db | Tx, kind: AccountKind): Promise<AccountType> {
   const row = await defaultOfKind.first(db, { kind });
   if (!row) throw new Error(`no default ${kind} account type`);
-  return typeOfRow(row);
+  return typeOfRow(row, (await typeInstrumentsOf(db, [row.id])).get(row.id));
 }
 
 export async function accountType(db: Db | Tx, id: number): Promise<AccountType | undefined> {

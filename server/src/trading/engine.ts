@@ -232,8 +232,12 @@ export class TradingEngine {
 
   /** An account was moved to another type: its positions are margined under that type's limits from now on. */
   accountMoved(accountId: number, typeId: number): void {
-    this.parts.state.accountTypes.set(accountId, typeId);
-    this.parts.state.dirtyAccounts.add(accountId);
+    const { state } = this.parts;
+    state.accountTypes.set(accountId, typeId);
+    // A re-read of the cached figures under way began before the move: it must not undo it.
+    const h = state.holdings.get(accountId);
+    if (h) h.version += 1;
+    state.dirtyAccounts.add(accountId);
   }
 
   /** A trading account's pending orders, in id order. */

@@ -10,7 +10,10 @@ import type { OpenPosition } from './types';
  * Pure: the caller gives the positions, the catalogue, the prices and each position's profit.
  */
 
-/** One instrument's open positions, summed. USD figures are null while any of them cannot be valued. */
+/**
+ * One instrument's open positions, summed. USD figures are null while any of them cannot be valued
+ * (they share its quote and rates, so then none can); `unvalued` counts them all.
+ */
 export interface InstrumentExposure {
   symbol: string;
   group: string;
@@ -54,6 +57,7 @@ export function exposureByInstrument(positions: Iterable<OpenPosition>, instrume
     else row.shortUsd = row.shortUsd.plus(notional);
     row.floating = row.floating.plus(floating).plus(new Dec(p.swapCents).div(100));
   }
+  for (const row of rows.values()) if (row.unvalued > 0) row.unvalued = row.positions;
   return [...rows.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 

@@ -68,10 +68,10 @@ export class MarginMonitor {
         .where('a.id', 'in', chunk)
         .execute();
       for (const r of rows) {
-        this.state.accountTypes.set(r.id, r.account_type_id);
         const h = holdings.get(r.id);
-        // Gone, or a balance event arrived during the read (it is newer than what was read).
+        // Gone, or a balance event or a move arrived during the read (it is newer than what was read).
         if (!h || h !== seen.get(r.id) || h.version !== versions.get(r.id)) continue;
+        this.state.accountTypes.set(r.id, r.account_type_id);
         const cached = h.account;
         const marginCallLevel = r.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(r.margin_call_level);
         if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage && cached.marginCallLevel === marginCallLevel) continue;

@@ -245,7 +245,7 @@ export function ExposurePage() {
         <AccountKindChoice value={kind} onChange={setKind} />
         <Group gap={6}>
           {data && (
-            <Text size="xs" c="dimmed" aria-live="polite">
+            <Text size="xs" c="dimmed">
               As of {formatDateTime(data.asOf)}
             </Text>
           )}

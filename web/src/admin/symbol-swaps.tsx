@@ -15,7 +15,7 @@ export interface SymbolSwapDraft {
 
 export const symbolSwapDrafts = (type: AccountTypeRow | undefined): SymbolSwapDraft[] => (type?.symbolSwaps ?? []).map((x) => ({ key: draftKey(), ...x }));
 
-const pointsProblem = (v: number | '') => (v === '' ? 'Enter points (0 for none).' : !Number.isFinite(v) || Math.abs(v) > 100_000 || Math.round(v * 100) !== v * 100 ? '−100,000 to 100,000, at most 2 decimals.' : undefined);
+const pointsProblem = (v: number | '') => (v === '' ? 'Enter points (0 for none).' : !Number.isFinite(v) || Math.abs(v) > 100_000 || Math.abs(Math.round(v * 100) - v * 100) >= 1e-9 ? '−100,000 to 100,000, at most 2 decimals.' : undefined);
 
 /** What is wrong with a draft, if anything (checked before sending, as the server checks it). */
 export function symbolSwapProblem(d: SymbolSwapDraft): string | undefined {

@@ -47,7 +47,9 @@ const SIDE_LABEL: Record<Side, string> = { buy: 'Buy', sell: 'Sell' };
 function useOrderContext(record: SymbolRecord | undefined): OrderContext {
   const entry = useQuote(record?.Symbol);
   const current = useCurrentAccount().account;
-  const accountLeverage = useProfile().data?.data[0]?.leverage ?? null;
+  const profileLeverage = useProfile().data?.data[0]?.leverage ?? null;
+  // The account the terminal trades on (the profile's leverage is the first live account's).
+  const accountLeverage = current?.leverage ?? profileLeverage;
   // The order is margined at the account's leverage, at most its type's limit on the instrument.
   const leverage = accountLeverage === null || !record ? accountLeverage : positionLeverage(accountLeverage, current?.leverageLimits, { symbol: record.Symbol, group: record.CurrencyType });
   const commission = commissionFor(current, record?.Symbol);

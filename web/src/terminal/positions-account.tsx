@@ -27,8 +27,11 @@ export interface LiveAccountFigures extends AccountTexts {
 export function useLiveAccount(): LiveAccountFigures | null {
   const margins = useTerminalMargins().data;
   const trades = useTrades().data?.data;
-  const leverage = useProfile().data?.data[0]?.leverage;
-  const limits = useCurrentAccount().account?.leverageLimits ?? null;
+  // The leverage and limits of the account the terminal trades on.
+  const current = useCurrentAccount().account;
+  const profileLeverage = useProfile().data?.data[0]?.leverage;
+  const leverage = current?.leverage ?? profileLeverage;
+  const limits = current?.leverageLimits ?? null;
   const known = useSymbolMap();
   const connected = useConnectionState() === 'open';
   const symbols = useMemo(() => [...new Set((trades ?? []).flatMap((t) => symbolsNeeded(known.get(t.symbol), known, true)))].sort(), [trades, known]);

@@ -5,13 +5,14 @@ import type { Side } from '@tradeport/trading-math';
 import { useCallback, useRef } from 'react';
 import { create } from 'zustand';
 import { errorMessage } from '../api/client';
+import { useCurrentAccount } from '../api/trading-accounts';
 import { formatPrice } from '../format/format';
 import { useAppStore } from '../state/app-store';
 import { useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
 import { stream } from '../stream/stream';
 import { toastError, toastSuccess } from '../ui/toast';
-import { DEFAULT_VOLUME, quickOrderRequest, quoteBlock } from './order-rules';
+import { DEFAULT_VOLUME, notOfferedMessage, quickOrderRequest, quoteBlock } from './order-rules';
 import { newIdempotencyKey, useSendOrder } from './order-send';
 import { useTerminalSettings } from './terminal-settings';
 import { VolumeStepper } from './volume-stepper';
@@ -33,6 +34,7 @@ export function quickVolumeFor(volume: number, record: Pick<SymbolRecord, 'volum
 export function useQuickTrade(record: SymbolRecord | undefined) {
   const { oneClickTrading } = useTerminalSettings();
   const openOrderTicket = useAppStore((s) => s.openOrderTicket);
+  const account = useCurrentAccount().account;
   const sendOrder = useSendOrder();
   const inFlight = useRef(false);
   const trade = useCallback(
@@ -41,6 +43,12 @@ export function useQuickTrade(record: SymbolRecord | undefined) {
       const volume = quickVolumeFor(useQuickVolume.getState().volume, record);
       if (!oneClickTrading) {
         openOrderTicket({ symbol: record.Symbol, side, volume });
+        return;
+      }
+      // Refused here as the server would refuse it: the account's type does not offer it.
+      const notOffered = notOfferedMessage(account, record.Symbol);
+      if (notOffered) {
+        toastError(notOffered, 'Order not sent');
         return;
       }
       const block = quoteBlock({ quote: stream.getQuote(record.Symbol)?.quote ?? null });
@@ -61,7 +69,7 @@ export function useQuickTrade(record: SymbolRecord | undefined) {
         },
       );
     },
-    [record, oneClickTrading, openOrderTicket, sendOrder],
+    [record, account, oneClickTrading, openOrderTicket, sendOrder],
   );
   return { trade, sending: sendOrder.isPending, oneClickTrading };
 }
