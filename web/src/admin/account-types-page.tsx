@@ -313,11 +313,12 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
             </Group>
             {edit(t)}
           </Group>
-          <Text size="xs" c="dimmed" className="tp-figure">
+          {/* Tabular figures that still wrap: a phone's card is narrower than the line. */}
+          <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
             Leverage {leverageText(t.effective.leverage)}
             {limitsText(t.leverageLimits) && ` (max ${limitsText(t.leverageLimits)})`} · margin call {levelText(t.effective.marginCallLevel)} · stop-out {levelText(t.effective.stopOutLevel)}
           </Text>
-          <Text size="xs" c="dimmed" className="tp-figure">
+          <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
             Commission {t.commission ? `${commissionText(t.commission)} USD` : 'none'}
             {t.symbolCommissions.length > 0 && ` · ${t.symbolCommissions.length} ${t.symbolCommissions.length === 1 ? 'instrument' : 'instruments'} of their own`}
             {t.symbolSwaps.length > 0 && ` · own swaps on ${t.symbolSwaps.map((x) => x.symbol).join(', ')}`}

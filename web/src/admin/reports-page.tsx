@@ -142,10 +142,10 @@ function ReportCards({ rows }: { rows: Row[] }) {
             </Text>
             <SignedUsd value={r.revenue} />
           </Group>
-          <Text size="xs" c="dimmed" className="tp-figure">
+          <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
             Commissions {formatUsd(r.commissions)} · swaps {formatUsd(r.swaps)} · result {formatUsd(r.brokerResult)}
           </Text>
-          <Text size="xs" c="dimmed" className="tp-figure">
+          <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
             In {formatUsd(r.deposits)} · out {formatUsd(r.withdrawals)} · {r.newAccounts} new {r.newAccounts === 1 ? 'account' : 'accounts'}
           </Text>
         </Stack>
