@@ -69,7 +69,7 @@ export class AccountFigures {
   /** The figures of a trading account with this balance, credit and leverage and the positions it holds. */
   figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number, typeId?: number): AccountState {
     // Each position at its own leverage: the account's, at most its type's limit on the instrument.
-    const limits = typeId === undefined ? this.state.limitsOf(accountId) : (this.state.leverageLimits.get(typeId) ?? null);
+    const limits = this.state.limitsOf(accountId, typeId);
     const held = this.state.positionsOf(accountId).map((p) => {
       const instrument = this.state.instrumentOrNone(p.symbol);
       return { profit: this.valuations.profit(p), margin: this.valuations.margin(p, instrument ? positionLeverage(leverage, limits, instrument) : leverage), swapCents: p.swapCents };

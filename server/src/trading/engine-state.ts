@@ -198,9 +198,8 @@ export class EngineState {
   /** The account type of each account that has held positions here: read with them, kept by moves. */
   readonly accountTypes = new Map<number, number>();
 
-  /** The leverage limits of an account's type (null: it has none). */
-  limitsOf(accountId: number): LeverageLimits | null {
-    const typeId = this.accountTypes.get(accountId);
+  /** The leverage limits of an account's type, or of `typeId` when given (null: none). */
+  limitsOf(accountId: number, typeId = this.accountTypes.get(accountId)): LeverageLimits | null {
     return typeId === undefined ? null : (this.leverageLimits.get(typeId) ?? null);
   }
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Loader, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Loader, Paper, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { AccountKind, SymbolRecord } from '@tradeport/contracts';
@@ -166,3 +166,22 @@ export function AccountKindChoice({ value, onChange }: { value: AccountKind; onC
 
 /** "Live 12345678" / "Demo 12345678": the account holding a position or an order. */
 export const accountName = (held: { accountKind: 'live' | 'demo'; accountNumber: number }) => `${held.accountKind === 'demo' ? 'Demo' : 'Live'} ${held.accountNumber}`;
+
+/** One headline figure of a back-office page (Exposure, Reports): a small caps label, the figure, and a line of what it is made of. */
+export function FigureCard({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
+  return (
+    <Paper p={{ base: 'sm', sm: 'md' }}>
+      <Text size="xs" tt="uppercase" fw={600} c="dimmed" style={{ letterSpacing: '0.04em' }}>
+        {label}
+      </Text>
+      <Text component="div" fz={{ base: 18, sm: 22 }} fw={700} mt={4} className="tp-figure">
+        {children}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed" mt={2}>
+          {hint}
+        </Text>
+      )}
+    </Paper>
+  );
+}

@@ -1,13 +1,13 @@
 import { ActionIcon, Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import type { AccountKind } from '@tradeport/contracts';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { EXPOSURE_REFETCH_MS, useExposure, type Exposure } from '../api/admin/exposure';
 import { formatDateTime, formatPercent, formatUsd, formatVolume } from '../format/format';
 import { ErrorState, PageHeader } from '../ui/page';
 import { usePhone } from '../ui/records';
-import { AccountKindChoice, BusyMark, RecordTable, SignedUsd } from './admin-parts';
+import { AccountKindChoice, BusyMark, FigureCard, RecordTable, SignedUsd } from './admin-parts';
 
 /**
  * Exposure (docs/design.md#exposure): what the broker is exposed to now, of live accounts or of
@@ -27,46 +27,28 @@ const BANDS: Record<Band, { label: string; hint: string; colour: string }> = {
 /** A signed lot figure: '+0.80', '-2.00', '0.00'. */
 const signedLots = (v: number) => `${v > 0 ? '+' : ''}${formatVolume(v)}`;
 
-function Figure({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
-  return (
-    <Paper p={{ base: 'sm', sm: 'md' }}>
-      <Text size="xs" tt="uppercase" fw={600} c="dimmed" style={{ letterSpacing: '0.04em' }}>
-        {label}
-      </Text>
-      <Text component="div" fz={{ base: 18, sm: 22 }} fw={700} mt={4} className="tp-figure">
-        {children}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed" mt={2}>
-          {hint}
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 function Totals({ data }: { data: Exposure }) {
   const t = data.totals;
   return (
     <SimpleGrid cols={{ base: 2, lg: 4 }} spacing={{ base: 'sm', sm: 'md' }}>
-      <Figure label="Net exposure" hint={`Long ${formatUsd(t.longUsd)} · short ${formatUsd(t.shortUsd)}`}>
+      <FigureCard label="Net exposure" hint={`Long ${formatUsd(t.longUsd)} · short ${formatUsd(t.shortUsd)}`}>
         <span data-testid="exposure-net">{formatUsd(t.netUsd)}</span>{' '}
         <Text span fz="sm" c="dimmed" fw={500}>
           USD
         </Text>
-      </Figure>
-      <Figure label="Traders' floating P&L" hint="The broker's result is its opposite">
+      </FigureCard>
+      <FigureCard label="Traders' floating P&L" hint="The broker's result is its opposite">
         <span data-testid="exposure-floating">
           <SignedUsd value={t.floating} size="inherit" fw={700} />
         </span>{' '}
         <Text span fz="sm" c="dimmed" fw={500}>
           USD
         </Text>
-      </Figure>
-      <Figure label="Open positions" hint={t.unvalued > 0 ? `${t.unvalued} not valued (no USD rate now)` : 'All valued at current prices'}>
+      </FigureCard>
+      <FigureCard label="Open positions" hint={t.unvalued > 0 ? `${t.unvalued} not valued (no USD rate now)` : 'All valued at current prices'}>
         {t.positions}
-      </Figure>
-      <Figure label="Accounts holding them">{t.accounts}</Figure>
+      </FigureCard>
+      <FigureCard label="Accounts holding them">{t.accounts}</FigureCard>
     </SimpleGrid>
   );
 }

@@ -1,11 +1,10 @@
-import { Group, Paper, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Group, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { REPORT_MAX_DAYS, type AccountKind } from '@tradeport/contracts';
-import type { ReactNode } from 'react';
 import { useBrokerReport, type BrokerReport } from '../api/admin/broker-report';
 import { useAccountTypes } from '../api/admin/account-types';
 import { formatUsd } from '../format/format';
 import { usePhone } from '../ui/records';
-import { AccountKindChoice, BusyMark, RecordTable, SignedUsd } from './admin-parts';
+import { AccountKindChoice, BusyMark, FigureCard, RecordTable, SignedUsd } from './admin-parts';
 import { ExportButton } from './export-button';
 import { datesProblem, DateRangeFields, useFilters } from './list-page/filters';
 import { ListBody } from './list-page/list-body';
@@ -24,41 +23,23 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The last 30 days, today (UTC) included. */
 const lastMonth = () => ({ from: isoDay(Date.now() - 29 * DAY_MS), to: isoDay(Date.now()) });
 
-function Card({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
-  return (
-    <Paper p={{ base: 'sm', sm: 'md' }} withBorder>
-      <Text size="xs" tt="uppercase" fw={600} c="dimmed" style={{ letterSpacing: '0.04em' }}>
-        {label}
-      </Text>
-      <Text component="div" fz={{ base: 17, sm: 20 }} fw={700} mt={4} className="tp-figure">
-        {children}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed" mt={2}>
-          {hint}
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 function Totals({ t }: { t: Figures }) {
   return (
     <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" mb="md">
-      <Card label="Revenue" hint={`Commissions ${formatUsd(t.commissions)} · swaps ${formatUsd(t.swaps)}`}>
+      <FigureCard label="Revenue" hint={`Commissions ${formatUsd(t.commissions)} · swaps ${formatUsd(t.swaps)}`}>
         <span data-testid="report-revenue">
           <SignedUsd value={t.revenue} size="inherit" fw={700} />
         </span>
-      </Card>
-      <Card label="Result against traders" hint={`Traders' realised profit ${formatUsd(t.tradersProfit)}`}>
+      </FigureCard>
+      <FigureCard label="Result against traders" hint={`Traders' realised profit ${formatUsd(t.tradersProfit)}`}>
         <SignedUsd value={t.brokerResult} size="inherit" fw={700} />
-      </Card>
-      <Card label="Deposits − withdrawals" hint={`In ${formatUsd(t.deposits)} · out ${formatUsd(t.withdrawals)}`}>
+      </FigureCard>
+      <FigureCard label="Deposits − withdrawals" hint={`In ${formatUsd(t.deposits)} · out ${formatUsd(t.withdrawals)}`}>
         {formatUsd((Math.round(Number(t.deposits) * 100) - Math.round(Number(t.withdrawals) * 100)) / 100)}
-      </Card>
-      <Card label="New accounts" hint={Number(t.adjustments) !== 0 ? `Adjustments ${formatUsd(t.adjustments)}` : undefined}>
+      </FigureCard>
+      <FigureCard label="New accounts" hint={Number(t.adjustments) !== 0 ? `Adjustments ${formatUsd(t.adjustments)}` : undefined}>
         {t.newAccounts}
-      </Card>
+      </FigureCard>
     </SimpleGrid>
   );
 }
