@@ -187,7 +187,11 @@ describe('the terminal chart', () => {
     await chart.indicatorList().getByRole('button', { name: 'Settings of KDJ 9, 3, 3' }).click();
     const kdj = page.getByRole('dialog', { name: 'Stochastic (KDJ) settings' });
     await kdj.getByLabel('%D smoothing').waitFor();
-    assert.deepEqual(await kdj.getByRole('textbox').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).labels?.[0]?.textContent?.trim())), ['%K period', '%K smoothing', '%D smoothing', '%K colour', '%D colour', 'J colour']);
+    // The colour fields swap their placeholder for Mantine's picker when its code arrives: read the labels once that is done.
+    const fieldLabels = () => kdj.getByRole('textbox').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).labels?.[0]?.textContent?.trim()));
+    const kdjLabels = ['%K period', '%K smoothing', '%D smoothing', '%K colour', '%D colour', 'J colour'];
+    for (let tries = 0; tries < 50 && JSON.stringify(await fieldLabels()) !== JSON.stringify(kdjLabels); tries += 1) await page.waitForTimeout(100);
+    assert.deepEqual(await fieldLabels(), kdjLabels);
     await kdj.getByLabel('%K smoothing').fill('101');
     await kdj.getByText('Must be a whole number from 1 to 100').waitFor();
     assert.equal(await kdj.getByRole('button', { name: 'Apply' }).isDisabled(), true, 'out of bounds: nothing to apply');
