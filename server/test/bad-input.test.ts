@@ -128,6 +128,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       addTrades: () => ({ fullSymbol: 'EURUSD', currenciesTypeName: 'Forex', tradestypes: 'buy', volume: 0.01, stopLoss: 1.05, takeProfit: 1.15, comment: 'bad input', orginalPrice: 1.1002 }),
       getProfit: () => ({ ticketNumber: ticket }),
       updateTrades: () => ({ ticket, lastPrice: 1.1, profit: 0 }),
+      closePartTrade: () => ({ ticket, volume: 0.01 }),
       modifyTrades: () => ({ ticket, stopLoss: 1.05, takeProfit: 1.15 }),
       editStatusTrades: () => ({ traders_id: trader.id, ticket, lastPrice: 1.1, profit: 0 }),
       addPendingOrder: () => ({ fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.01, price: 1.04, stopLimitPrice: 0, stopLoss: 1.0, takeProfit: 1.2, comment: 'bad input', expiration: null }),

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeProblem, type LeverageLimits, type PriceLookup, type Side } from '@tradeport/trading-math';
+import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, partialCloseProblem, partShareCents, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeLeft, volumeProblem, type LeverageLimits, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic
@@ -287,5 +287,39 @@ describe('what an order does to the account, and how figures read', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('a partial close splits the volume and every amount the position carries into two parts that add up to the whole', () => {
+    const spec = { volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100 };
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 10_000 }), fc.integer({ min: 1, max: 9_999 }), fc.integer({ min: -1e9, max: 1e9 }), (volHundredths, partHundredths, cents) => {
+        fc.pre(partHundredths < volHundredths);
+        const volume = volHundredths / 100;
+        const part = partHundredths / 100;
+        assert.equal(partialCloseProblem(volume, part, spec), null, `${part} of ${volume}`);
+        // The lots left are exact, not a float difference (0.3 - 0.1 is 0.19999999999999998).
+        assert.equal(volumeLeft(volume, part), (volHundredths - partHundredths) / 100);
+        const share = partShareCents(cents, volume, part);
+        assert.ok(Number.isSafeInteger(share));
+        // The share is the nearest cent to the exact proportion, and it never exceeds the whole's size.
+        const exact = r(BigInt(cents) * BigInt(partHundredths), BigInt(volHundredths));
+        assert.ok(Math.abs(share * volHundredths - Number(exact.n)) <= volHundredths / 2 + 1e-9);
+        assert.ok(Math.abs(share) <= Math.abs(cents));
+        assert.equal(Math.sign(share) * Math.sign(cents) >= 0, true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a partial close is refused for a part that is all of it, off the step, or that leaves less than the minimum open', () => {
+    const spec = { volumeMin: 0.1, volumeStep: 0.1, volumeMax: 50 };
+    assert.equal(partialCloseProblem(1, 1, spec), "Volume must be less than the position's 1 lots; to close all of it, close the position.");
+    assert.equal(partialCloseProblem(1, 2, spec), "Volume must be less than the position's 1 lots; to close all of it, close the position.");
+    assert.equal(partialCloseProblem(1, 0, spec), 'Volume must be a positive number.');
+    assert.equal(partialCloseProblem(1, Number.NaN, spec), 'Volume must be a positive number.');
+    assert.equal(partialCloseProblem(1, 0.05, spec), 'The minimum volume is 0.1.');
+    assert.equal(partialCloseProblem(1, 0.25, spec), 'Volume must be in steps of 0.1.');
+    assert.equal(partialCloseProblem(0.15, 0.1, spec), 'The 0.05 lots left open would be below the minimum volume of 0.1.');
+    assert.equal(partialCloseProblem(1, 0.9, spec), null);
   });
 });

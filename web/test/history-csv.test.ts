@@ -24,6 +24,7 @@ const trade = (over: Partial<TradeRow> = {}): TradeRow => ({
   commission: '0.00',
   closeTime: '2026-03-03T23:00:01.000Z',
   closeReason: 'manual',
+  partOf: null,
   comment: '',
   ...over,
 });

@@ -66,6 +66,8 @@ export const positionClosedEvent = z.object({
   reason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
   price: z.number(),
   profit: money,
+  /** Set when part of a position was closed: the ticket that stays open with the rest (`ticket` is the closed part's own). */
+  partOf: z.number().optional(),
 });
 
 /** The account's margin level fell to the margin-call level (sent once until it recovers). */

@@ -28,6 +28,8 @@ export const historyRow = z.object({
   closeReason: z.enum(['manual', 'sl', 'tp', 'stop-out', 'admin']),
   /** The position's comment, as given when it was opened. */
   comment: z.string(),
+  /** A part closed on its own (a partial close): the ticket it was taken from, which stayed open with the rest; else null. */
+  partOf: z.number().nullable(),
 });
 export const historyResponse = z.object({
   status: z.literal('success'),

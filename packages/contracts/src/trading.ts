@@ -81,6 +81,24 @@ export const marginsResponse = z.object({
 /** Close a position at the server's price. `lastPrice` and `profit` are ignored. */
 export const closeTradeRequest = z.object({ ticket: idField('Unknown ticket.'), lastPrice: ignoredNumber, profit: ignoredNumber });
 
+/** Close part of an own open position: `volume` lots of it, less than all (the rest stays open under the same ticket). */
+export const closePartRequest = z.object({
+  ticket: idField('Unknown ticket.'),
+  volume: z.union([z.number(), z.string()], { error: 'Please enter a volume.' }).transform((v) => (typeof v === 'number' ? v : Number(v))).refine((v) => Number.isFinite(v) && v > 0, 'Volume must be a positive number.'),
+});
+export const closePartResponse = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  /** The ticket that stays open, with `remaining` lots. */
+  ticket: z.number(),
+  /** The closed part's own ticket, as history lists it. */
+  closedTicket: z.number(),
+  volume: z.number(),
+  remaining: z.number(),
+  price: z.number(),
+  profit: money,
+});
+
 export const modifyTradeRequest = z.object({ ticket: idField('Unknown ticket.'), stopLoss: level('Stop loss'), takeProfit: level('Take profit') });
 
 /**

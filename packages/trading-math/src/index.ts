@@ -223,6 +223,35 @@ export function volumeProblem(volume: number, instrument: Pick<InstrumentSpec, '
 }
 
 /**
+ * Why `part` lots of a position of `volume` lots cannot be closed on their own (null when they can):
+ * the part is a volume the instrument allows (its minimum and step), less than the whole (closing
+ * all of it is a close), and what stays open is not below the instrument's minimum.
+ */
+export function partialCloseProblem(volume: number, part: number, instrument: Pick<InstrumentSpec, 'volumeMin' | 'volumeStep' | 'volumeMax'>): string | null {
+  if (!Number.isFinite(part) || part <= 0) return 'Volume must be a positive number.';
+  if (!dec(part).lt(dec(volume))) return `Volume must be less than the position's ${volume} lots; to close all of it, close the position.`;
+  const issue = volumeProblem(part, { ...instrument, volumeMax: volume });
+  if (issue) return issue;
+  const rest = dec(volume).minus(dec(part));
+  if (rest.lt(dec(instrument.volumeMin))) return `The ${rest.toString()} lots left open would be below the minimum volume of ${instrument.volumeMin}.`;
+  return null;
+}
+
+/** The lots left open after closing `part` of `volume`, exact to the lot's decimals. */
+export function volumeLeft(volume: number, part: number): number {
+  return dec(volume).minus(dec(part)).toNumber();
+}
+
+/**
+ * The closed part's share of an amount in cents the position carries (its swap, its opening
+ * commission): `cents × part / volume`, rounded half away from zero. What stays with the open rest
+ * is `cents` minus this share, so the two always add up to the whole.
+ */
+export function partShareCents(cents: number, volume: number, part: number): number {
+  return dec(cents).times(dec(part)).div(dec(volume)).toDecimalPlaces(0, D.ROUND_HALF_UP).toNumber();
+}
+
+/**
  * Stop loss / take profit must sit on the valid side of the current price (0 = none):
  * Buy SL < bid < TP; Sell TP < ask < SL.
  */

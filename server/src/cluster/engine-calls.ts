@@ -21,6 +21,7 @@ import type { FastifyReply } from 'fastify';
 export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>([
   calls.addTrades,
   calls.updateTrades,
+  calls.closePartTrade,
   calls.modifyTrades,
   calls.addPendingOrder,
   calls.modifyPendingOrder,

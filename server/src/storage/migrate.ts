@@ -30,6 +30,7 @@ import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
 import { typeSwapsMigration } from './migrations/0030-type-swaps';
+import { partialCloseMigration } from './migrations/0031-partial-close';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -74,6 +75,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0028-leverage-limits': leverageLimitsMigration(),
       '0029-ledger-account-type': ledgerAccountTypeMigration(),
       '0030-type-swaps': typeSwapsMigration(handle.engine),
+      '0031-partial-close': partialCloseMigration(),
     }),
   });
 }

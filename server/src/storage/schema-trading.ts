@@ -31,6 +31,8 @@ export interface PositionsTable {
   close_tick_time: number | null;
   profit_cents: number | null;
   closed_by: number | null;
+  /** The ticket this closed part was taken from by a partial close (migration 0031); null otherwise. */
+  part_of: Generated<number | null>;
 }
 
 /** A rollover's swap not yet charged to a position (no conversion rate when it was applied). */

@@ -93,19 +93,9 @@ export class Closes {
    */
   private async writeClose(trx: Tx, emit: (e: AccountEvent) => void, p: OpenPosition, c: { reason: CloseReason; price: number; tick: BookQuote; profitCents: Cents; now: number; by: number | null }): Promise<boolean> {
     // Swap kept from rollovers that had no conversion rate is charged now (the close has one).
-    if (this.state.deferredSwap.has(p.id)) {
-      const kept = await trx.selectFrom('swap_deferred').select(['rollover_at', 'days']).where('position_id', '=', p.id).execute();
-      let cents = 0;
-      for (const k of kept) {
-        const one = this.rollovers.swapCents(p, k.days);
-        if (one === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
-        cents += one;
-      }
-      await trx.deleteFrom('swap_deferred').where('position_id', '=', p.id).execute();
-      if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', p.id).where('status', '=', 'open').execute();
-    }
+    await this.rollovers.chargeDeferred(trx, p);
     // The close is a deal too: its commission is the account's type's now, at the close price.
-    const commissionCents = await this.closeCommissionCents(trx, p, c.price);
+    const commissionCents = await closeCommissionCents(this.state, trx, p, p.volume, c.price);
     const updated = await trx
       .updateTable('positions')
       .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by, commission_cents: sql<number>`commission_cents - cast(${commissionCents} as bigint)` })
@@ -122,18 +112,6 @@ export class Closes {
     emit({ type: 'position.closed', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, reason: c.reason, price: c.price, profit: formatCents(c.profitCents) });
     if (balance) emit({ type: 'balance.changed', userId: p.userId, accountId: p.accountId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
     return true;
-  }
-
-  /**
-   * The commission of closing `p` at `price` (cents, positive: what the account pays), by its
-   * account's type as it is now; refused, like the profit, when no rate converts it.
-   */
-  private async closeCommissionCents(trx: Tx, p: OpenPosition, price: number): Promise<Cents> {
-    const schedule = await dealCommission(trx, p.accountId, p.symbol);
-    if (!schedule) return 0;
-    const commission = commissionUsd(schedule, p.volume, price, this.state.instrument(p.symbol), this.state.prices);
-    if (commission === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
-    return roundToCents(commission);
   }
 
   /** Why a ticket cannot be closed: already closed (409), or no such position of this account (404). */
@@ -287,4 +265,16 @@ export class Closes {
     p.triggered = null;
     if (this.state.open.has(p.id) && !p.closing) this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
   }
+}
+
+/**
+ * The commission of closing `volume` lots of `p` at `price` (cents, positive: what the account
+ * pays), by its account's type as it is now; refused, like the profit, when no rate converts it.
+ */
+export async function closeCommissionCents(state: EngineState, trx: Tx, p: OpenPosition, volume: number, price: number): Promise<Cents> {
+  const schedule = await dealCommission(trx, p.accountId, p.symbol);
+  if (!schedule) return 0;
+  const commission = commissionUsd(schedule, volume, price, state.instrument(p.symbol), state.prices);
+  if (commission === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+  return roundToCents(commission);
 }

@@ -11,6 +11,7 @@ import { AccountResets } from './account-resets';
 import { Closes } from './closes';
 import { EngineState, EngineUnavailable, type EngineLog } from './engine-state';
 import { MarginMonitor } from './margin-monitor';
+import { PartialCloses, type PartClosed } from './partial-closes';
 import { PendingOrders, type OnBehalf } from './pending-orders';
 import { Positions } from './positions';
 import { Rollovers } from './rollovers';
@@ -22,6 +23,7 @@ interface Parts {
   accounts: AccountFigures;
   rollovers: Rollovers;
   closes: Closes;
+  partials: PartialCloses;
   positions: Positions;
   orders: PendingOrders;
   monitor: MarginMonitor;
@@ -74,11 +76,12 @@ export class TradingEngine {
     const accounts = new AccountFigures(state);
     const rollovers = new Rollovers(state);
     const closes = new Closes(state, rollovers);
+    const partials = new PartialCloses(state, rollovers);
     const positions = new Positions(state, accounts);
     const orders = new PendingOrders(state, positions);
     const monitor = new MarginMonitor(state, accounts, closes);
     const resets = new AccountResets(state, closes, orders);
-    return { state, accounts, rollovers, closes, positions, orders, monitor, resets };
+    return { state, accounts, rollovers, closes, partials, positions, orders, monitor, resets };
   }
 
   /** The fencing epoch this engine claimed when it last started (null before its first start). */
@@ -270,6 +273,11 @@ export class TradingEngine {
    */
   close(positionId: number, reason: CloseReason, opts: CloseOptions = {}): Promise<{ profitCents: Cents; price: number }> {
     return this.commanding((p) => p.closes.close(positionId, reason, opts));
+  }
+
+  /** Closes `volume` lots of an own position, less than all of it, exactly once (see PartialCloses). */
+  closePart(actor: Actor, positionId: number, volume: number, idempotencyKey?: string): Promise<PartClosed> {
+    return this.commanding((p) => p.partials.closePart(actor, positionId, volume, idempotencyKey));
   }
 
   /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */

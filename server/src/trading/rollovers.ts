@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { roundToCents, type Cents } from '../domain/money';
 import { swapInQuote, toUsd } from '@tradeport/trading-math';
 import { rolloversBetween } from '../domain/rollover-schedule';
-import { isUniqueViolation } from '../storage/db';
+import { isUniqueViolation, type Tx } from '../storage/db';
+import { refuse } from '../services/errors';
 import type { EngineState } from './engine-state';
 import type { OpenPosition } from './types';
 
@@ -151,6 +152,24 @@ export class Rollovers {
     const { swapLong, swapShort } = this.state.swapsFor(p.accountId, instrument);
     const usd = toUsd(swapInQuote(p.side, p.volume, days, { swapLong, swapShort, digits: instrument.digits, contractSize: instrument.contractSize }), instrument.quote, this.state.prices);
     return usd === null ? null : roundToCents(usd);
+  }
+
+  /**
+   * In a close's transaction: the swap kept for `p` from rollovers that had no conversion rate is
+   * added to its stored swap now (the close has a rate; refused when it has none). The kept rows
+   * are deleted in the same transaction, so each is charged once.
+   */
+  async chargeDeferred(trx: Tx, p: OpenPosition): Promise<void> {
+    if (!this.state.deferredSwap.has(p.id)) return;
+    const kept = await trx.selectFrom('swap_deferred').select(['rollover_at', 'days']).where('position_id', '=', p.id).execute();
+    let cents = 0;
+    for (const k of kept) {
+      const one = this.swapCents(p, k.days);
+      if (one === null) throw refuse.invalid(`No conversion rate to USD for ${p.symbol} right now; please try again shortly.`);
+      cents += one;
+    }
+    await trx.deleteFrom('swap_deferred').where('position_id', '=', p.id).execute();
+    if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', p.id).where('status', '=', 'open').execute();
   }
 
   /**

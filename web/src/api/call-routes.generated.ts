@@ -47,6 +47,7 @@ export const callRoutes = {
   getProfit: { method: 'POST', path: '/platform/getProfit.php', access: 'trader' },
   getMargins: { method: 'GET', path: '/platform/getMargins.php', access: 'trader' },
   updateTrades: { method: 'POST', path: '/platform/updateTrades.php', access: 'trader' },
+  closePartTrade: { method: 'POST', path: '/platform/closePartTrade.php', access: 'trader' },
   modifyTrades: { method: 'POST', path: '/platform/modifyTrades.php', access: 'trader' },
   addPendingOrder: { method: 'POST', path: '/platform/addPendingOrder.php', access: 'trader' },
   getPendingOrders: { method: 'GET', path: '/platform/getPendingOrders.php', access: 'trader' },

@@ -47,6 +47,7 @@ const ORDER_CALLS = new Map<CallDefinition, OrderCall<CallDefinition>>([
   orderCall(calls.modifyPendingOrder, { kind: 'modify', before: ({ body, actor }, engine) => ({ userId: actor.userId, orderId: body.orderId, symbol: engine?.pendingOrder(body.orderId)?.symbol ?? null }) }),
   orderCall(calls.cancelPendingOrder, { kind: 'cancel', before: ({ body, actor }, engine) => ({ userId: actor.userId, orderId: body.orderId, symbol: engine?.pendingOrder(body.orderId)?.symbol ?? null }) }),
   orderCall(calls.updateTrades, { kind: 'close', before: ({ body, actor }, engine) => ({ userId: actor.userId, ticket: body.ticket, symbol: engine?.get(body.ticket)?.symbol ?? null }) }),
+  orderCall(calls.closePartTrade, { kind: 'close', before: ({ body, actor }, engine) => ({ userId: actor.userId, ticket: body.ticket, symbol: engine?.get(body.ticket)?.symbol ?? null }) }),
   orderCall(calls.editStatusTrades, { kind: 'close', before: ({ body, actor }, engine) => ({ userId: body.traders_id, by: actor.userId, ticket: body.ticket, symbol: engine?.get(body.ticket)?.symbol ?? null }) }),
 ]);
 

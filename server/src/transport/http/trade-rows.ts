@@ -73,11 +73,11 @@ export const heldOrderOf = (o: PendingOrder): ReturnType<typeof pendingOrderOf> 
 
 export type ClosedRow = Pick<
   Selectable<PositionsTable>,
-  'id' | 'symbol' | 'side' | 'volume' | 'open_price' | 'stop_loss' | 'take_profit' | 'opened_at' | 'close_price' | 'closed_at' | 'close_reason' | 'profit_cents' | 'swap_cents' | 'commission_cents' | 'comment'
+  'id' | 'symbol' | 'side' | 'volume' | 'open_price' | 'stop_loss' | 'take_profit' | 'opened_at' | 'close_price' | 'closed_at' | 'close_reason' | 'profit_cents' | 'swap_cents' | 'commission_cents' | 'comment' | 'part_of'
 >;
 
 /** The columns of a closed position that `historyOf` shows. */
-export const CLOSED_COLUMNS = ['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.commission_cents', 'p.comment'] as const;
+export const CLOSED_COLUMNS = ['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.commission_cents', 'p.comment', 'p.part_of'] as const;
 
 export const historyOf = (r: ClosedRow) => ({
   ID: r.id,
@@ -95,4 +95,5 @@ export const historyOf = (r: ClosedRow) => ({
   closeTime: isoTime(r.closed_at ?? r.opened_at),
   closeReason: r.close_reason ?? ('manual' as const),
   comment: r.comment,
+  partOf: r.part_of === null ? null : Number(r.part_of),
 });

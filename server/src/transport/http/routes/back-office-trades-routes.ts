@@ -40,7 +40,7 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
       .innerJoin('trading_accounts as a', 'a.id', 'p.account_id')
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .leftJoin('users as c', 'c.id', 'p.closed_by')
-      .select(['p.id', 'p.user_id', 'a.number as account_number', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.commission_cents', 'p.comment', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email']);
+      .select(['p.id', 'p.user_id', 'a.number as account_number', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.opened_at', 'p.close_price', 'p.closed_at', 'p.close_reason', 'p.profit_cents', 'p.swap_cents', 'p.commission_cents', 'p.comment', 'p.part_of', 'u.first_name', 'u.last_name', 'u.email', 'c.email as closed_by_email']);
   // Counted from the positions alone (from one index without filters): every position has its
   // account and its user (foreign keys), so the joins would count the same rows, slower.
   const closedCount = preparedShapes((db, param: Param<ClosedFilters>, shape) => matchingClosed(db, param, shape).select((eb) => eb.fn.countAll<number>().as('n')));

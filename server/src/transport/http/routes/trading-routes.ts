@@ -58,6 +58,11 @@ export function tradingRoutes(app: FastifyInstance): void {
     return successMessage(`Ticket #${body.ticket} closed at ${price}; profit ${formatCents(profitCents)} USD.`);
   }, orderLimited);
 
+  registerCall(app, calls.closePartTrade, async ({ body, actor, idempotencyKey }) => {
+    const c = await engine.closePart(actor, body.ticket, body.volume, idempotencyKey);
+    return { status: 'success' as const, message: `Closed ${c.volume} lots of ticket #${c.ticket} at ${c.price} (now #${c.closedTicket} in history); profit ${c.profit} USD. ${c.remaining} lots stay open.`, ...c };
+  }, orderLimited);
+
   registerCall(app, calls.modifyTrades, async ({ body, actor }) => {
     await engine.modify(actor, body.ticket, { stopLoss: body.stopLoss, takeProfit: body.takeProfit });
     return successMessage(`Ticket #${body.ticket}: stop loss ${body.stopLoss || 'none'}, take profit ${body.takeProfit || 'none'}.`);
