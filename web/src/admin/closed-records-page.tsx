@@ -64,6 +64,7 @@ function ClosedCards({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
                 </Text>
                 <Text size="xs" c="dimmed" className="tp-figure">
                   #{r.ID}
+                  {r.partOf !== null && ` · part of #${r.partOf}`}
                 </Text>
               </Group>
             }
@@ -128,6 +129,11 @@ function ClosedTable({ rows, digitsOf, dimmed }: { rows: ClosedTradeRow[]; digit
               <Text size="sm" c="dimmed" className="tp-figure">
                 #{r.ID}
               </Text>
+              {r.partOf !== null && (
+                <Text size="xs" c="dimmed" className="tp-figure" style={{ whiteSpace: 'nowrap' }} data-testid={`closed-part-${r.ID}`}>
+                  part of #{r.partOf}
+                </Text>
+              )}
               <Text size="xs" className="tp-figure" style={{ whiteSpace: 'nowrap' }} data-testid={`closed-account-${r.ID}`}>
                 Acc. {r.accountNumber}
               </Text>

@@ -73,6 +73,19 @@ export function useCloseTrade() {
   });
 }
 
+/**
+ * Close part of a position (`closePartTrade`): `key` is the dialog's Idempotency-Key, one per
+ * dialog, so a retry after a lost answer closes nothing more. The rest stays in the list; its
+ * volume and the history are read again.
+ */
+export function useClosePart() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, ...input }: CallInput<'closePartTrade'> & { key: string }) => callApi('closePartTrade', input, { idempotencyKey: key }),
+    onSettled: () => refreshAccount(client),
+  });
+}
+
 export function useModifyTrade() {
   const client = useQueryClient();
   return useMutation({

@@ -1,5 +1,5 @@
 import type { SymbolRecord } from '@tradeport/contracts';
-import type { PendingType, Side } from '@tradeport/trading-math';
+import { partialCloseProblem, type PendingType, type Side } from '@tradeport/trading-math';
 
 /**
  * What an order is before any form: the volume grid it is stepped on, whether the quote lets it
@@ -78,4 +78,15 @@ export type OrderRequest =
 /** A one-click order (the quick-trade widget with one-click trading on): market, no stops. */
 export function quickOrderRequest(symbol: string, side: Side, volume: number): OrderRequest {
   return { call: 'addTrades', body: { fullSymbol: symbol, tradestypes: side, volume, stopLoss: 0, takeProfit: 0, comment: '' } };
+}
+
+/** An instrument's volume rules; a position whose record is not loaded takes the usual Forex ones. */
+export function volumeLimitsOf(record: Pick<SymbolRecord, 'volumeMin' | 'volumeStep' | 'volumeMax'> | undefined): Pick<OrderInstrument, 'volumeMin' | 'volumeStep' | 'volumeMax'> {
+  return { volumeMin: record?.volumeMin ?? 0.01, volumeStep: record?.volumeStep ?? 0.01, volumeMax: record?.volumeMax ?? 100 };
+}
+
+/** Whether any part of a position can be closed on its own: it holds at least twice its instrument's minimum (the rule of `partialCloseProblem`). */
+export function canClosePart(volume: number, record: Pick<SymbolRecord, 'volumeMin' | 'volumeStep' | 'volumeMax'> | undefined): boolean {
+  const limits = volumeLimitsOf(record);
+  return partialCloseProblem(volume, limits.volumeMin, limits) === null;
 }

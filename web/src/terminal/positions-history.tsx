@@ -15,7 +15,7 @@ import { exportedOperations, ordersCsv, statusLabel, tradesCsv } from './history
 import { DEFAULT_HISTORY_PRESET, HISTORY_PRESETS, presetDates, rangeLabel, type HistoryPreset } from './history-range';
 import { HistoryTotals, type HistoryRange } from './history-totals';
 import classes from './positions-panel.module.css';
-import { SideText, SignedMoney } from './positions-table';
+import { SideText, SignedMoney } from './position-figures';
 
 // The date fields are a chunk of their own, fetched when Custom is first chosen.
 const DayField = lazy(() => import('../ui/date-fields').then((m) => ({ default: m.DayField })));
@@ -193,8 +193,9 @@ export function HistoryTable() {
                   return (
                     <Table.Tr key={r.ID} data-testid={`history-${r.ID}`}>
                       <Table.Td fw={600}>{r.symbol}</Table.Td>
-                      <Table.Td className="tp-figure" c="dimmed">
+                      <Table.Td className="tp-figure" c="dimmed" title={r.partOf !== null ? `Closed in part: the rest of #${r.partOf} stayed open` : undefined}>
                         {r.ID}
+                        {r.partOf !== null && <span data-testid="history-part-of"> · part of #{r.partOf}</span>}
                       </Table.Td>
                       <Table.Td>
                         <SideText side={r.tradeType} />

@@ -1,36 +1,23 @@
 import { ActionIcon, Button, CloseButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconAdjustmentsHorizontal, IconX } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconScissors, IconX } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { useCloseTrade, useTrades, type OpenTradeRow } from '../api/terminal-queries';
-import { formatLocalTime, formatPrice, formatUsd, formatVolume, signOf, timeZoneLabel } from '../format/format';
+import { formatLocalTime, formatPrice, formatUsd, formatVolume, timeZoneLabel } from '../format/format';
 import { useAppStore } from '../state/app-store';
 import { stream } from '../stream/stream';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { toastError, toastSuccess } from '../ui/toast';
+import { canClosePart } from './order-rules';
 import { usePositionSelection, useQuotesFrame, useSymbolMap } from './positions-hooks';
+import { SideText, SignedMoney } from './position-figures';
 import { priceLookup, profitText, symbolsNeeded } from './positions-live';
 import classes from './positions-panel.module.css';
 import { useTerminalSettings } from './terminal-settings';
 
 const ModifyPositionModal = lazy(() => import('./modify-position-modal').then((m) => ({ default: m.ModifyPositionModal })));
-
-/** A profit with its sign and colour; blank when it is not a number (spec). */
-export function SignedMoney({ value, delayed = false, testId }: { value: string | null; delayed?: boolean; testId?: string }) {
-  const sign = signOf(value);
-  const tone = delayed ? classes.delayed : sign > 0 ? 'tp-positive' : sign < 0 ? 'tp-negative' : '';
-  return (
-    <span className={tone} data-testid={testId}>
-      {value === null ? '' : `${sign > 0 ? '+' : ''}${formatUsd(value)}`}
-    </span>
-  );
-}
-
-export function SideText({ side }: { side: 'Buy' | 'Sell' | 'buy' | 'sell' }) {
-  const buy = side.toLowerCase() === 'buy';
-  return <span className={buy ? 'tp-buy' : 'tp-sell'}>{buy ? 'Buy' : 'Sell'}</span>;
-}
+const ClosePartModal = lazy(() => import('./close-part').then((m) => ({ default: m.ClosePartModal })));
 
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
 
@@ -43,6 +30,7 @@ interface RowProps {
   onSelect(ticket: number): void;
   onClose(ticket: number): void;
   onModify(trade: OpenTradeRow): void;
+  onClosePart(trade: OpenTradeRow): void;
 }
 
 /** Whether a symbol has a streamed quote yet and whether it is fresh; re-renders only when that changes. */
@@ -78,7 +66,7 @@ function LiveProfit({ trade, record, known, old }: { trade: OpenTradeRow; record
  * rate its profit converts at), each at most once a frame: the rest of the row — its buttons and
  * their tooltips — renders again only when the position itself or the quote's freshness changes.
  */
-const PositionRow = memo(function PositionRow({ trade, record, known, selected, delayed, onSelect, onClose, onModify }: RowProps) {
+const PositionRow = memo(function PositionRow({ trade, record, known, selected, delayed, onSelect, onClose, onModify, onClosePart }: RowProps) {
   const freshness = useQuoteFreshness(trade.symbol);
   const digits = record?.digits ?? 5;
   const old = delayed || freshness !== 'live';
@@ -144,6 +132,20 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
               <IconAdjustmentsHorizontal size={15} />
             </ActionIcon>
           </Tooltip>
+          <Tooltip label={canClosePart(trade.volume, record) ? 'Close part of the position' : 'Too small to close in part'}>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              aria-label={`Close part of position ${trade.ticket}`}
+              disabled={!canClosePart(trade.volume, record)}
+              onClick={(e) => {
+                e.stopPropagation();
+                onClosePart(trade);
+              }}
+            >
+              <IconScissors size={15} />
+            </ActionIcon>
+          </Tooltip>
           <Tooltip label="Close position">
             <ActionIcon
               variant="subtle"
@@ -205,6 +207,10 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
   const openOrderTicket = useAppStore((s) => s.openOrderTicket);
   const selectedSymbol = useAppStore((s) => s.selectedSymbol);
   const [modifying, setModifying] = useState<OpenTradeRow | null>(null);
+  const [parting, setParting] = useState<OpenTradeRow | null>(null);
+  // Like Modify's, the dialog mounts at the first use.
+  const [partUsed, setPartUsed] = useState(false);
+  if (parting && !partUsed) setPartUsed(true);
   // The dialog mounts at the first Modify, and stays for its transitions.
   const [modifyUsed, setModifyUsed] = useState(false);
   if (modifying && !modifyUsed) setModifyUsed(true);
@@ -267,7 +273,7 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
         <Table.Tbody>
           {rows.map((t) => (
             <PositionRowWithRefusal key={t.ticket} refusal={refusals.get(t.ticket)} onDismiss={() => setRefusals((m) => new Map([...m].filter(([k]) => k !== t.ticket)))}>
-              <PositionRow trade={t} record={known.get(t.symbol)} known={known} selected={selected === t.ticket} delayed={delayed} onSelect={select} onClose={closeTicket} onModify={setModifying} />
+              <PositionRow trade={t} record={known.get(t.symbol)} known={known} selected={selected === t.ticket} delayed={delayed} onSelect={select} onClose={closeTicket} onModify={setModifying} onClosePart={setParting} />
             </PositionRowWithRefusal>
           ))}
         </Table.Tbody>
@@ -275,6 +281,11 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
       {modifyUsed && (
         <Suspense fallback={null}>
           <ModifyPositionModal trade={modifying} record={modifying ? known.get(modifying.symbol) : undefined} onClose={() => setModifying(null)} />
+        </Suspense>
+      )}
+      {partUsed && (
+        <Suspense fallback={null}>
+          <ClosePartModal trade={parting && rows.some((t) => t.ticket === parting.ticket) ? parting : null} record={parting ? known.get(parting.symbol) : undefined} known={known} onClose={() => setParting(null)} />
         </Suspense>
       )}
       <ConfirmClose

@@ -18,7 +18,7 @@ import { DEFAULT_HISTORY_PRESET, HISTORY_PRESETS, presetDates, rangeLabel, type 
 import { HistoryTotals, type HistoryRange } from '../history-totals';
 import { CLOSE_REASON_LABELS, dateRangeMs } from '../positions-live';
 import { ORDER_TYPE_LABELS } from '../../format/order-types';
-import { SideText, SignedMoney } from '../positions-table';
+import { SideText, SignedMoney } from '../position-figures';
 import classes from './phone-terminal.module.css';
 import { useLivePosition } from './position-live';
 
@@ -220,7 +220,8 @@ function ClosedPositions({ range }: { range: HistoryRange }) {
                 {CLOSE_REASON_LABELS[r.closeReason]}
               </Text>
               <Text size="xs" c="dimmed" span className="tp-figure" style={{ gridColumn: '1 / -1', whiteSpace: 'normal' }}>
-                #{r.ID} · {shortTime(r.timeStamp)} – {shortTime(r.closeTime)}
+                #{r.ID}
+                {r.partOf !== null && ` (part of #${r.partOf})`} · {shortTime(r.timeStamp)} – {shortTime(r.closeTime)}
               </Text>
             </li>
           );

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAdjustmentsHorizontal, IconAlertTriangle, IconArrowRight, IconChartCandle, IconLock, IconPlus, IconX } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconAlertTriangle, IconArrowRight, IconChartCandle, IconLock, IconPlus, IconScissors, IconX } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client';
@@ -8,7 +8,9 @@ import { formatDateTime, formatPrice, formatUsd, formatVolume } from '../../form
 import { useQuote } from '../../stream/hooks';
 import { toastSuccess } from '../../ui/toast';
 import { useSymbolMap } from '../positions-hooks';
-import { SideText, SignedMoney } from '../positions-table';
+import { SideText, SignedMoney } from '../position-figures';
+import { ClosePartForm } from '../close-part';
+import { canClosePart } from '../order-rules';
 import { StopLevelInput } from '../stop-level-input';
 import classes from './phone-terminal.module.css';
 import { useLivePosition } from './position-live';
@@ -19,7 +21,7 @@ type Notice = { kind: 'closed'; sessions: string[] } | { kind: 'refused'; messag
 
 /**
  * A position's sheet (spec: 45% high): when and what it is, its live profit, open → current price,
- * S / L, swap and T / P (and its commission, if charged); Close Position, Modify (its S / L and T / P, right here), New Order and Chart.
+ * S / L, swap and T / P (and its commission, if charged); Close Position, Close Part (some of its volume), Modify (its S / L and T / P, right here), New Order and Chart.
  * The position is kept on screen while its close is under way (the list drops it at once).
  */
 export function PositionSheetContent({ ticket, onNewOrder, onChart, onDone }: { ticket: number; onNewOrder(symbol: string): void; onChart(symbol: string): void; onDone(): void }) {
@@ -67,6 +69,7 @@ function PositionDetails({
   const close = useCloseTrade();
   const [notice, setNotice] = useState<Notice>(null);
   const [modifying, setModifying] = useState(false);
+  const [parting, setParting] = useState(false);
   const digits = record?.digits ?? 5;
 
   const closePosition = () => {
@@ -89,6 +92,13 @@ function PositionDetails({
     });
   };
 
+  if (parting && stillOpen)
+    return (
+      <Stack gap="sm" data-testid="sheet-close-part">
+        <Text fw={700}>Close part of #{trade.ticket}</Text>
+        <ClosePartForm trade={trade} record={record} known={known} touch onDone={() => setParting(false)} onCancel={() => setParting(false)} />
+      </Stack>
+    );
   if (modifying) return <ModifyStops trade={trade} record={record} digits={digits} onCancel={() => setModifying(false)} />;
   return (
     <Stack gap="sm" data-testid="position-sheet-details">
@@ -155,8 +165,11 @@ function PositionDetails({
         </Alert>
       )}
       <SimpleGrid cols={2} spacing="sm">
-        <Button className={classes.touchButton} color="red.9" leftSection={<IconX size={18} />} onClick={closePosition} loading={close.isPending} disabled={!stillOpen && !close.isPending}>
+        <Button className={classes.touchButton} style={{ gridColumn: '1 / -1' }} color="red.9" leftSection={<IconX size={18} />} onClick={closePosition} loading={close.isPending} disabled={!stillOpen && !close.isPending}>
           Close Position
+        </Button>
+        <Button className={classes.touchButton} variant="default" leftSection={<IconScissors size={18} />} onClick={() => setParting(true)} disabled={!stillOpen || !canClosePart(trade.volume, record)}>
+          Close Part
         </Button>
         <Button className={classes.touchButton} variant="default" leftSection={<IconAdjustmentsHorizontal size={18} />} onClick={() => setModifying(true)} disabled={!stillOpen}>
           Modify

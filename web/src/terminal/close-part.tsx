@@ -1,0 +1,113 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import type { SymbolRecord } from '@tradeport/contracts';
+import { partialCloseProblem, volumeLeft } from '@tradeport/trading-math';
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import { useClosePart, type OpenTradeRow } from '../api/terminal-queries';
+import { formatVolume } from '../format/format';
+import { stream } from '../stream/stream';
+import { toastSuccess } from '../ui/toast';
+import { stepVolume, volumeLimitsOf } from './order-rules';
+import { newIdempotencyKey } from './order-send';
+import { useQuotesFrame } from './positions-hooks';
+import { priceLookup, profitText, symbolsNeeded } from './positions-live';
+import { SideText, SignedMoney } from './position-figures';
+import { VolumeStepper } from './volume-stepper';
+
+/*
+ * Closing part of a position (docs/design.md#partial-close): the desktop's dialog (downloaded when a
+ * row's "Close part" is first pressed) and the phone sheet's screen share the form.
+ */
+
+/** Half the position, on the instrument's grid, as the volume first offered. */
+function halfOf(volume: number, limits: ReturnType<typeof volumeLimitsOf>): number {
+  const most = volumeLeft(volume, limits.volumeMin);
+  let v = limits.volumeMin;
+  for (let next = stepVolume(v, 1, { ...limits, volumeMax: most }); next > v && next <= volume / 2; next = stepVolume(v, 1, { ...limits, volumeMax: most })) v = next;
+  return v;
+}
+
+/**
+ * The volume to close (at most what leaves the minimum open), the profit of that part at the prices
+ * on screen, what stays open, and the server's refusal. One Idempotency-Key per form, so a second
+ * press or a retry after a lost answer closes nothing more.
+ */
+export function ClosePartForm({ trade, record, known, touch = false, onDone, onCancel }: { trade: OpenTradeRow; record: SymbolRecord | undefined; known: ReadonlyMap<string, SymbolRecord>; touch?: boolean; onDone(): void; onCancel(): void }) {
+  const limits = volumeLimitsOf(record);
+  const [volume, setVolume] = useState(() => halfOf(trade.volume, limits));
+  const [key, setKey] = useState(newIdempotencyKey);
+  const closePart = useClosePart();
+  useQuotesFrame(symbolsNeeded(record, known));
+  const problem = partialCloseProblem(trade.volume, volume, limits);
+  const profit = problem ? null : profitText({ ...trade, volume }, record, priceLookup((s) => stream.getQuote(s)?.quote));
+  const change = (v: number) => {
+    setVolume(v);
+    // Another volume is another request: a new key.
+    setKey(newIdempotencyKey());
+    closePart.reset();
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (problem) return;
+        closePart.mutate(
+          { key, ticket: trade.ticket, volume },
+          {
+            onSuccess: (answer) => {
+              toastSuccess(answer.message, `Part of #${trade.ticket} closed`);
+              onDone();
+            },
+          },
+        );
+      }}
+      data-testid="close-part"
+    >
+      <Stack gap="sm">
+        <Text size="sm">
+          {trade.fullSymbol || trade.symbol} <SideText side={trade.type} /> <span className="tp-figure">{formatVolume(trade.volume)}</span> lots open.
+        </Text>
+        <VolumeStepper label="Volume to close" value={volume} onChange={change} limits={{ ...limits, volumeMax: Math.max(limits.volumeMin, volumeLeft(trade.volume, limits.volumeMin)) }} touch={touch} error={problem ?? undefined} data-autofocus />
+        <Text size="sm" data-testid="close-part-summary">
+          {problem ? (
+            '—'
+          ) : (
+            <>
+              Profit of this part now{' '}
+              <Text span fw={700} className="tp-figure">
+                <SignedMoney value={profit} /> USD
+              </Text>
+              ; <span className="tp-figure">{formatVolume(volumeLeft(trade.volume, volume))}</span> lots stay open as #{trade.ticket}, with its stop loss and take profit.
+            </>
+          )}
+        </Text>
+        <Text size="xs" c="dimmed">
+          At the prices shown now; it closes at the server&apos;s price when the request arrives.
+        </Text>
+        {closePart.isError && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Not closed" role="alert" data-testid="close-part-error">
+            {errorMessage(closePart.error)}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="xs" wrap="nowrap">
+          <Button variant="default" size={touch ? 'lg' : 'xs'} onClick={onCancel} style={touch ? { flex: 1 } : undefined}>
+            Cancel
+          </Button>
+          <Button type="submit" size={touch ? 'lg' : 'xs'} color="red.9" loading={closePart.isPending} disabled={problem !== null} style={touch ? { flex: 2 } : undefined}>
+            {problem ? 'Close part' : `Close ${formatVolume(volume)} lots`}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The desktop's dialog around the form. */
+export function ClosePartModal({ trade, record, known, onClose }: { trade: OpenTradeRow | null; record: SymbolRecord | undefined; known: ReadonlyMap<string, SymbolRecord>; onClose(): void }) {
+  return (
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={trade !== null} onClose={onClose} title={trade ? `Close part of #${trade.ticket}` : ''} size="sm" centered>
+      {trade && <ClosePartForm key={trade.ticket} trade={trade} record={record} known={known} onDone={onClose} onCancel={onClose} />}
+    </Modal>
+  );
+}
