@@ -183,7 +183,7 @@ describe('back office exports', () => {
 
     const base = calls.exportClosedTrades.path;
     const all = await exported(t, desk.admin, base);
-    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Commission (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment']);
+    assert.deepEqual(all.rows[0], ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Commission (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment', 'Part of']);
     assert.equal(all.count, 1_235);
     const first = all.records[0]!;
     assert.deepEqual(

@@ -107,7 +107,7 @@ describe('the back office lists', () => {
     assert.match(file.fileName, new RegExp(`^tradeport-closed-trades-trader-${zoe.id}-start-to-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     assert.ok(file.text.startsWith('\uFEFF'), 'a byte-order mark, so spreadsheets read UTF-8');
     const [header, ...rows] = file.rows;
-    assert.equal(header?.join(','), 'Ticket,Trader ID,First name,Last name,Email,Trading account,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap (USD),Commission (USD),Profit (USD),Close reason,Closed by,Comment');
+    assert.equal(header?.join(','), 'Ticket,Trader ID,First name,Last name,Email,Trading account,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap (USD),Commission (USD),Profit (USD),Close reason,Closed by,Comment,Part of');
     assert.equal(rows.length, 15, 'every row of the filter, beyond the 10 on screen');
     assert.ok(rows.every((r) => r[1] === String(zoe.id) && r[3] === 'Ångström-Castellanos'), 'only Zoë’s, her name intact');
     assert.ok(rows.every((r) => /^\d{8}$/.test(r[5] ?? '')), 'each names its trading account');

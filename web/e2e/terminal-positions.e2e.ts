@@ -321,11 +321,11 @@ describe('the terminal positions panel', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.trimEnd().split('\r\n');
-    assert.equal(lines[0], 'Ticket,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap,Profit,Close reason,Comment');
+    assert.equal(lines[0], 'Ticket,Symbol,Type,Volume,Open time (UTC),Open price,S / L,T / P,Close time (UTC),Close price,Swap,Profit,Close reason,Comment,Part of');
     assert.equal(lines.length, total + 2, 'every row of the range, across pages, and the deposit that funded them');
     assert.match(lines.at(-1) ?? '', /^,,Deposit,,,,,,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},,,10000\.00,,/);
-    // Times a spreadsheet opens as dates, and the position's comment, quoted as CSV needs.
-    const first = lines.find((l) => l.endsWith(',"first, ""quoted"""'));
+    // Times a spreadsheet opens as dates, and the position's comment, quoted as CSV needs (Part of, last, is blank).
+    const first = lines.find((l) => l.endsWith(',"first, ""quoted""",'));
     assert.ok(first, 'the first trade with its comment');
     assert.match(first, /^\d+,EURUSD,Buy,0\.01,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/);
     assert.match(download.suggestedFilename(), new RegExp(`positions-${today}-to-${today}\\.csv$`));

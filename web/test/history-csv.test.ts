@@ -73,7 +73,7 @@ describe('History CSV', () => {
       ],
     );
     const rows = parse(csv);
-    assert.deepEqual(rows[0], ['Ticket', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap', 'Profit', 'Close reason', 'Comment']);
+    assert.deepEqual(rows[0], ['Ticket', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap', 'Profit', 'Close reason', 'Comment', 'Part of']);
     assert.deepEqual(
       rows.slice(1).map((r) => [r[0], r[2], r[8], r[10], r[11], r[13]]),
       [
@@ -82,6 +82,18 @@ describe('History CSV', () => {
         // The swap charged at the close is the position's Swap, not a row of its own.
         ['7', 'Buy', '2026-03-03 23:00:01', '-7.20', '100.00', ''],
         ['', 'Deposit', '2026-03-03 11:00:00', '', '10000.00', 'Deposit request #1'],
+      ],
+    );
+  });
+
+  it('names under Part of the ticket a partly closed position stayed open as, and leaves it blank on every other row', () => {
+    const rows = parse(tradesCsv([trade({ ID: 9, partOf: 7, volume: 0.4 }), trade({ ID: 7 })], [op()]));
+    assert.deepEqual(
+      rows.slice(1).map((r) => [r[0], r[3], r[14]]),
+      [
+        ['9', '0.4', '7'],
+        ['7', '1', ''],
+        ['', '', ''],
       ],
     );
   });

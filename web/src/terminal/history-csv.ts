@@ -16,23 +16,24 @@ export function exportedOperations<T extends Pick<Operation, 'kind' | 'ticket'>>
   return operations.filter((o) => !(o.kind === 'swap' && o.ticket !== null));
 }
 
-const TRADES_HEADER = ['Ticket', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap', 'Profit', 'Close reason', 'Comment'];
+const TRADES_HEADER = ['Ticket', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap', 'Profit', 'Close reason', 'Comment', 'Part of'];
 
 /**
  * Closed positions and the range's balance operations in one sheet, newest first (a position by its
  * close, an operation by its time): an operation's type is its kind (Deposit, Withdrawal, Credit,
  * Adjustment, or an unknown kind by its own word) and its amount stands in the Profit column. A
  * swap charged at a position's close is that position's Swap, so it is not listed twice: every
- * amount appears once, and the Swap and Profit columns add up to the range's net (and credit).
+ * amount appears once, and the Swap and Profit columns add up to the range's net (and credit). A
+ * part closed on its own names, under Part of, the ticket it came from.
  */
 export function tradesCsv(rows: readonly TradeRow[], operations: readonly Operation[] = []): string {
   type Line = { time: number; cells: (string | number)[] };
   const lines: Line[] = rows.map((r) => ({
     time: Date.parse(r.closeTime),
-    cells: [r.ID, r.symbol, r.tradeType, r.volume, csvTime(r.timeStamp), r.tradePrice, r.stopLoss || '', r.takeProfit || '', csvTime(r.closeTime), r.lastPrice, r.swap, r.profit, CLOSE_REASON_LABELS[r.closeReason], r.comment],
+    cells: [r.ID, r.symbol, r.tradeType, r.volume, csvTime(r.timeStamp), r.tradePrice, r.stopLoss || '', r.takeProfit || '', csvTime(r.closeTime), r.lastPrice, r.swap, r.profit, CLOSE_REASON_LABELS[r.closeReason], r.comment, r.partOf ?? ''],
   }));
   for (const o of exportedOperations(operations)) {
-    lines.push({ time: Date.parse(o.timeStamp), cells: [o.ticket ?? '', '', ledgerKindLabel(o.kind), '', '', '', '', '', csvTime(o.timeStamp), '', '', o.amount, '', o.comment] });
+    lines.push({ time: Date.parse(o.timeStamp), cells: [o.ticket ?? '', '', ledgerKindLabel(o.kind), '', '', '', '', '', csvTime(o.timeStamp), '', '', o.amount, '', o.comment, ''] });
   }
   // Stable: positions keep their order among themselves, and come before an operation of the same moment.
   const ordered = lines.map((l, i) => ({ ...l, i })).sort((a, b) => b.time - a.time || a.i - b.i);

@@ -35,7 +35,7 @@ type ClosedRecord = z.input<typeof closedTradesResponse>['data'][number];
 const CLOSED_BY = { manual: 'Trader', admin: 'Back office', sl: 'Stop loss', tp: 'Take profit', 'stop-out': 'Stop-out' } as const;
 
 export const closedTradeColumns = {
-  header: ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Commission (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment'],
+  header: ['Ticket', 'Trader ID', 'First name', 'Last name', 'Email', 'Trading account', 'Symbol', 'Type', 'Volume', 'Open time (UTC)', 'Open price', 'S / L', 'T / P', 'Close time (UTC)', 'Close price', 'Swap (USD)', 'Commission (USD)', 'Profit (USD)', 'Close reason', 'Closed by', 'Comment', 'Part of'],
   cells: (r: ClosedRecord): CsvCell[] => [
     r.ID,
     r.traderId,
@@ -58,6 +58,7 @@ export const closedTradeColumns = {
     CLOSED_BY[r.closeReason],
     r.closedBy,
     r.comment,
+    r.partOf ?? '',
   ],
 } as const;
 
