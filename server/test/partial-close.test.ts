@@ -48,6 +48,9 @@ describe('partial close', () => {
     const [row] = await history(client);
     assert.deepEqual([row!.ID, row!.volume, row!.tradePrice, row!.lastPrice, row!.profit, row!.closeReason, row!.partOf], [closedTicket, 0.3, ASK, 1.101, '24.00', 'manual', ticket]);
     assert.equal((await margins(client)).balance, '10024.00');
+    // The order history lists the one market order that opened the ticket, at the volume it opened; the part was no order.
+    const orders = (await client.get(calls.getOrderHistory.path)).body.data as { kind: string; ticket: number | null; volume: number }[];
+    assert.deepEqual(orders.map((o) => [o.kind, o.ticket, o.volume]), [['market', ticket, 1]]);
     const entries = await t.ctx.db.selectFrom('ledger_entries').select(['kind', 'amount_cents', 'ref_type', 'ref_id']).where('user_id', '=', id).where('kind', '=', 'trade').execute();
     assert.deepEqual(entries.map((e) => [e.kind, Number(e.amount_cents), e.ref_type, e.ref_id]), [['trade', 2400, 'position', String(closedTicket)]]);
     assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);

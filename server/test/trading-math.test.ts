@@ -321,5 +321,9 @@ describe('what an order does to the account, and how figures read', () => {
     assert.equal(partialCloseProblem(1, 0.25, spec), 'Volume must be in steps of 0.1.');
     assert.equal(partialCloseProblem(0.15, 0.1, spec), 'The 0.05 lots left open would be below the minimum volume of 0.1.');
     assert.equal(partialCloseProblem(1, 0.9, spec), null);
+    // A minimum that is not a whole number of steps (0.01, 0.03, 0.05, …): every part on the grid leaves a rest off it.
+    const odd = { volumeMin: 0.01, volumeStep: 0.02, volumeMax: 50 };
+    assert.equal(partialCloseProblem(0.05, 0.01, odd), 'The 0.04 lots left open would not be a volume the instrument allows (steps of 0.02 from 0.01).');
+    assert.equal(partialCloseProblem(0.05, 0.03, odd), 'The 0.02 lots left open would not be a volume the instrument allows (steps of 0.02 from 0.01).');
   });
 });

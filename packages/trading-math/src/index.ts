@@ -225,7 +225,8 @@ export function volumeProblem(volume: number, instrument: Pick<InstrumentSpec, '
 /**
  * Why `part` lots of a position of `volume` lots cannot be closed on their own (null when they can):
  * the part is a volume the instrument allows (its minimum and step), less than the whole (closing
- * all of it is a close), and what stays open is not below the instrument's minimum.
+ * all of it is a close), and what stays open is a volume it allows too (not below its minimum, on
+ * its grid).
  */
 export function partialCloseProblem(volume: number, part: number, instrument: Pick<InstrumentSpec, 'volumeMin' | 'volumeStep' | 'volumeMax'>): string | null {
   if (!Number.isFinite(part) || part <= 0) return 'Volume must be a positive number.';
@@ -234,6 +235,8 @@ export function partialCloseProblem(volume: number, part: number, instrument: Pi
   if (issue) return issue;
   const rest = dec(volume).minus(dec(part));
   if (rest.lt(dec(instrument.volumeMin))) return `The ${rest.toString()} lots left open would be below the minimum volume of ${instrument.volumeMin}.`;
+  // Where the minimum is not a whole number of steps, a part on the grid can leave a rest off it.
+  if (!rest.minus(dec(instrument.volumeMin)).mod(dec(instrument.volumeStep)).isZero()) return `The ${rest.toString()} lots left open would not be a volume the instrument allows (steps of ${instrument.volumeStep} from ${instrument.volumeMin}).`;
   return null;
 }
 

@@ -61,12 +61,18 @@ const finishedOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, sh
   return q.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(rows);
 });
 
-/** Market orders: the positions no filled pending order opened, newest first. */
+/**
+ * Market orders: the positions no filled pending order opened, newest first. A part closed on its
+ * own was no order (it is listed with its position); the order's volume is what it opened, the
+ * position's volume now with the parts closed from it since.
+ */
 const marketOrders = preparedShapes((db: Db | Tx, param: Param<PageValues>, shape, rows) => {
   let q = db
     .selectFrom('positions as p')
-    .select(['p.id', 'p.symbol', 'p.side', 'p.volume', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.comment', 'p.opened_at'])
+    .select(['p.id', 'p.symbol', 'p.side', 'p.open_price', 'p.stop_loss', 'p.take_profit', 'p.comment', 'p.opened_at'])
+    .select(sql<number>`p.volume + coalesce((select sum(q.volume) from positions q where q.part_of = p.id), 0)`.as('volume'))
     .where('p.account_id', '=', param('accountId'))
+    .where('p.part_of', 'is', null)
     // The account's filled orders narrow the look-up (orders_account_status_idx); a position one of them opened was not a market order.
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select('o.id').whereRef('o.account_id', '=', 'p.account_id').where('o.status', '=', 'filled').whereRef('o.position_id', '=', 'p.id'))));
   if (shape.includes('from;')) q = q.where('p.opened_at', '>=', param('from'));
@@ -125,7 +131,8 @@ export async function orderHistoryPage(db: Db, accountId: number, q: Page<OrderC
           ticket: p.id,
           symbol: p.symbol,
           orderType: p.side,
-          volume: p.volume,
+          // A sum of lots in floating point (0.1 + 0.2): back to the lot's decimals.
+          volume: Math.round(Number(p.volume) * 1e8) / 1e8,
           price: p.open_price,
           stopLimitPrice: 0,
           stopLoss: p.stop_loss,

@@ -1,4 +1,5 @@
 import { closePrice, partialCloseProblem, partShareCents, profitUsd, volumeLeft } from '@tradeport/trading-math';
+import { sql } from 'kysely';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
 import { refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
@@ -8,6 +9,16 @@ import { closeCommissionCents } from './closes';
 import type { EngineState } from './engine-state';
 import type { Rollovers } from './rollovers';
 import type { OpenPosition } from './types';
+
+/** A partial close as committed: the open rest's new figures, and the closed part's ticket. */
+interface Applied {
+  p: OpenPosition;
+  left: number;
+  swapLeft: Cents;
+  commissionLeft: Cents;
+  closedTicket: number;
+  at: number;
+}
 
 /** What a partial close answers (and, with an Idempotency-Key, what a retry is answered again). */
 export interface PartClosed {
@@ -41,10 +52,11 @@ export class PartialCloses {
       const { ctx } = state;
       // A rollover that passed since the last run is charged first (in its own transaction), as a whole close does.
       if (this.rollovers.isDue(ctx.now())) await this.rollovers.applyRollovers(ctx.now());
-      let done = null as { p: OpenPosition; left: number; swapLeft: Cents; commissionLeft: Cents } | null;
+      let done = null as Applied | null;
       // Held as closing while the part is written, so a tick's SL or TP does not queue a close of
       // the whole at the volume before; its levels are armed again afterwards.
       let held = null as OpenPosition | null;
+      let closedElsewhere = false;
       try {
         const answer = await runIdempotent(ctx, actor.userId, idempotencyKey, 'closePart', { ticket: positionId, volume, accountId: account.accountId }, async (trx, emit) => {
         await state.fence(trx);
@@ -64,20 +76,28 @@ export class PartialCloses {
         const now = ctx.now();
         // Any swap kept for want of a rate joins what is stored (tonight's was charged before).
         await this.rollovers.chargeDeferred(trx, p);
-        const row = await trx.selectFrom('positions').select(['swap_cents', 'commission_cents', 'volume']).where('id', '=', p.id).where('status', '=', 'open').executeTakeFirst();
-        if (!row || Number(row.volume) !== p.volume) throw refuse.conflict(`Position #${positionId} has changed; please try again.`);
+        // Locked (on PostgreSQL) until the commit: a rollover's swap waits, and is not lost to the split.
+        const current = trx.selectFrom('positions').select(['swap_cents', 'commission_cents', 'volume']).where('id', '=', p.id).where('status', '=', 'open');
+        const row = await (ctx.engine === 'postgres' ? current.forUpdate() : current).executeTakeFirst();
+        if (!row) {
+          closedElsewhere = true;
+          throw refuse.conflict(`Position #${positionId} has already been closed.`);
+        }
+        if (Number(row.volume) !== p.volume) throw refuse.conflict(`Position #${positionId} has changed; please try again.`);
         const swapCents = Number(row.swap_cents);
         const openCommissionCents = Number(row.commission_cents);
         const partSwap = partShareCents(swapCents, p.volume, volume);
         const partOpenCommission = partShareCents(openCommissionCents, p.volume, volume);
         const closeCommission = await closeCommissionCents(state, trx, p, volume, price);
         const left = volumeLeft(p.volume, volume);
-        await trx
+        const shrunk = await trx
           .updateTable('positions')
-          .set({ volume: left, swap_cents: swapCents - partSwap, commission_cents: openCommissionCents - partOpenCommission })
+          .set({ volume: left, swap_cents: sql<number>`swap_cents - cast(${partSwap} as bigint)`, commission_cents: sql<number>`commission_cents - cast(${partOpenCommission} as bigint)` })
           .where('id', '=', p.id)
           .where('status', '=', 'open')
-          .execute();
+          .where('volume', '=', p.volume)
+          .executeTakeFirst();
+        if (Number(shrunk.numUpdatedRows) !== 1) throw refuse.conflict(`Position #${positionId} has changed; please try again.`);
         const closed = await trx
           .insertInto('positions')
           .values({
@@ -94,12 +114,16 @@ export class PartialCloses {
         if (closeCommission !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'commission', amountCents: -closeCommission, refType: 'position.close', refId: closed.id, memo: `Commission of position #${closed.id} (close of part of #${p.id})`, at: now });
         emit({ type: 'position.closed', userId: p.userId, accountId: p.accountId, ticket: closed.id, symbol: p.symbol, reason: 'manual', price, profit: formatCents(profitCents), partOf: p.id });
         if (balance) emit({ type: 'balance.changed', userId: p.userId, accountId: p.accountId, balance: formatCents(balance.balanceCents), credit: formatCents(balance.creditCents), reason: 'position-closed' });
-        done = { p, left, swapLeft: swapCents - partSwap, commissionLeft: openCommissionCents - partOpenCommission };
+        done = { p, left, swapLeft: swapCents - partSwap, commissionLeft: openCommissionCents - partOpenCommission, closedTicket: closed.id, at: now };
         return { ticket: p.id, closedTicket: closed.id, volume, remaining: left, price, profit: formatCents(profitCents) };
       });
         // Memory follows a fresh close only; a replayed answer changed nothing.
         if (done) this.applied(done);
         return answer;
+      } catch (err) {
+        // The database says it is closed already: memory follows.
+        if (closedElsewhere && held) state.untrack(held);
+        throw err;
       } finally {
         if (held) {
           held.closing = false;
@@ -110,7 +134,7 @@ export class PartialCloses {
   }
 
   /** The open rest, in memory: its volume, swap and commission as written; the sweep looks at the account again. */
-  private applied({ p, left, swapLeft, commissionLeft }: { p: OpenPosition; left: number; swapLeft: Cents; commissionLeft: Cents }): void {
+  private applied({ p, left, swapLeft, commissionLeft, closedTicket, at }: Applied): void {
     p.volume = left;
     p.swapCents = swapLeft;
     p.commissionCents = commissionLeft;
@@ -118,5 +142,6 @@ export class PartialCloses {
     const h = this.state.holdings.get(p.accountId);
     if (h) h.version += 1;
     this.state.dirtyAccounts.add(p.accountId);
+    this.state.ctx.metrics.positionClosed({ id: closedTicket, userId: p.userId, symbol: p.symbol }, 'manual', at);
   }
 }

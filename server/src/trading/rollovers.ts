@@ -179,20 +179,25 @@ export class Rollovers {
   private async chargeDeferredSwaps(now: number): Promise<void> {
     const { ctx, open, deferredSwap } = this.state;
     const rows = await ctx.db.selectFrom('swap_deferred').selectAll().execute();
-    const charges = new Map<number, Cents>();
-    const done: { position_id: number; rollover_at: number }[] = [];
+    const done: { position_id: number; rollover_at: number; cents: Cents }[] = [];
     for (const r of rows) {
       const p = open.get(r.position_id);
       if (!p || p.closing) continue;
       const cents = this.swapCents(p, r.days);
       if (cents === null) continue;
-      charges.set(p.id, (charges.get(p.id) ?? 0) + cents);
-      done.push({ position_id: r.position_id, rollover_at: Number(r.rollover_at) });
+      done.push({ position_id: r.position_id, rollover_at: Number(r.rollover_at), cents });
     }
     if (done.length === 0) return;
+    // Only the rows this transaction deletes are charged: a close (or a partial close) since the
+    // read above may have charged and deleted some already.
+    const charges = new Map<number, Cents>();
     await this.state.writingManyPositions(() =>
       this.state.transaction(async (trx) => {
-        for (const d of done) await trx.deleteFrom('swap_deferred').where('position_id', '=', d.position_id).where('rollover_at', '=', d.rollover_at).execute();
+        charges.clear();
+        for (const d of done) {
+          const [deleted] = await trx.deleteFrom('swap_deferred').where('position_id', '=', d.position_id).where('rollover_at', '=', d.rollover_at).execute();
+          if (Number(deleted?.numDeletedRows ?? 0) === 1) charges.set(d.position_id, (charges.get(d.position_id) ?? 0) + d.cents);
+        }
         for (const [id, cents] of charges) if (cents !== 0) await trx.updateTable('positions').set({ swap_cents: sql<number>`swap_cents + cast(${cents} as bigint)` }).where('id', '=', id).where('status', '=', 'open').execute();
       }),
     );

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
 import { partialCloseProblem, volumeLeft } from '@tradeport/trading-math';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { useClosePart, type OpenTradeRow } from '../api/terminal-queries';
 import { formatVolume } from '../format/format';
@@ -36,16 +36,21 @@ function halfOf(volume: number, limits: ReturnType<typeof volumeLimitsOf>): numb
 export function ClosePartForm({ trade, record, known, touch = false, onDone, onCancel }: { trade: OpenTradeRow; record: SymbolRecord | undefined; known: ReadonlyMap<string, SymbolRecord>; touch?: boolean; onDone(): void; onCancel(): void }) {
   const limits = volumeLimitsOf(record);
   const [volume, setVolume] = useState(() => halfOf(trade.volume, limits));
-  const [key, setKey] = useState(newIdempotencyKey);
+  // One key per volume for the form's life: after a lost answer, the same volume sent again (even
+  // after trying another) is the same request, and closes nothing more.
+  const keys = useRef(new Map<number, string>());
   const closePart = useClosePart();
   useQuotesFrame(symbolsNeeded(record, known));
   const problem = partialCloseProblem(trade.volume, volume, limits);
   const profit = problem ? null : profitText({ ...trade, volume }, record, priceLookup((s) => stream.getQuote(s)?.quote));
   const change = (v: number) => {
     setVolume(v);
-    // Another volume is another request: a new key.
-    setKey(newIdempotencyKey());
     closePart.reset();
+  };
+  const keyOf = (v: number) => {
+    let key = keys.current.get(v);
+    if (!key) keys.current.set(v, (key = newIdempotencyKey()));
+    return key;
   };
   return (
     <form
@@ -53,7 +58,7 @@ export function ClosePartForm({ trade, record, known, touch = false, onDone, onC
         e.preventDefault();
         if (problem) return;
         closePart.mutate(
-          { key, ticket: trade.ticket, volume },
+          { key: keyOf(volume), ticket: trade.ticket, volume },
           {
             onSuccess: (answer) => {
               toastSuccess(answer.message, `Part of #${trade.ticket} closed`);

@@ -133,14 +133,16 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
             </ActionIcon>
           </Tooltip>
           <Tooltip label={canClosePart(trade.volume, record) ? 'Close part of the position' : 'Too small to close in part'}>
+            {/* data-disabled, not disabled: a disabled button gets no pointer events, and the tooltip would never say why. */}
             <ActionIcon
               variant="subtle"
               size="sm"
               aria-label={`Close part of position ${trade.ticket}`}
-              disabled={!canClosePart(trade.volume, record)}
+              data-disabled={!canClosePart(trade.volume, record) || undefined}
+              aria-disabled={!canClosePart(trade.volume, record) || undefined}
               onClick={(e) => {
                 e.stopPropagation();
-                onClosePart(trade);
+                if (canClosePart(trade.volume, record)) onClosePart(trade);
               }}
             >
               <IconScissors size={15} />
@@ -285,7 +287,7 @@ export function PositionsTable({ delayed }: { delayed: boolean }) {
       )}
       {partUsed && (
         <Suspense fallback={null}>
-          <ClosePartModal trade={parting && rows.some((t) => t.ticket === parting.ticket) ? parting : null} record={parting ? known.get(parting.symbol) : undefined} known={known} onClose={() => setParting(null)} />
+          <ClosePartModal trade={(parting && rows.find((t) => t.ticket === parting.ticket)) ?? null} record={parting ? known.get(parting.symbol) : undefined} known={known} onClose={() => setParting(null)} />
         </Suspense>
       )}
       <ConfirmClose
