@@ -141,6 +141,14 @@ describe('closing part of a position', () => {
     await form.waitFor({ state: 'detached' });
     await page.getByTestId('position-sheet-details').getByText('0.16').waitFor();
     assert.deepEqual((await openTrades(trader.client)).map((t) => [t.ticket, t.volume]), [[ticket, 0.16]]);
+    // The phone's History names the ticket the part came from.
+    await page.getByTestId('sheet-backdrop').tap({ position: { x: 20, y: 20 } });
+    await terminal.positionSheet().waitFor({ state: 'detached' });
+    const closedTicket = (await trader.client.get('/dashboard/customer/getTradesHistory.php')).body.data[0].ID as number;
+    await page.getByTestId('phone-trading').locator('label', { hasText: 'History' }).tap();
+    await page.getByTestId(`phone-history-${closedTicket}`).filter({ hasText: `#${closedTicket} (part of #${ticket})` }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(ARTIFACTS, 'close-part-history-phone.png'), animations: 'disabled' });
     await context.close();
   });
 });

@@ -43,7 +43,7 @@ export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition
  *
  * This class wires the parts and owns their lifecycle (loading, the quote and event subscriptions,
  * the timers); the work is done by the parts, which share one `EngineState`: positions.ts (opening,
- * SL/TP changes), pending-orders.ts, closes.ts (closes and their group commit), margin-monitor.ts
+ * SL/TP changes), pending-orders.ts, closes.ts (closes and their group commit), partial-closes.ts, margin-monitor.ts
  * (sweep, margin call, stop-out), account-figures.ts and rollovers.ts (swap).
  */
 export class TradingEngine {

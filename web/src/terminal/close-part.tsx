@@ -20,12 +20,13 @@ import { VolumeStepper } from './volume-stepper';
  * row's "Close part" is first pressed) and the phone sheet's screen share the form.
  */
 
-/** Half the position, on the instrument's grid, as the volume first offered. */
+/**
+ * Half the position, down onto the instrument's grid, as the volume first offered (at most what
+ * leaves the minimum open). A step up and back down lands on the grid point at or below it.
+ */
 function halfOf(volume: number, limits: ReturnType<typeof volumeLimitsOf>): number {
-  const most = volumeLeft(volume, limits.volumeMin);
-  let v = limits.volumeMin;
-  for (let next = stepVolume(v, 1, { ...limits, volumeMax: most }); next > v && next <= volume / 2; next = stepVolume(v, 1, { ...limits, volumeMax: most })) v = next;
-  return v;
+  const grid = { ...limits, volumeMax: volumeLeft(volume, limits.volumeMin) };
+  return stepVolume(stepVolume(volume / 2, 1, grid), -1, grid);
 }
 
 /**

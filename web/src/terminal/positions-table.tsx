@@ -70,6 +70,7 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
   const freshness = useQuoteFreshness(trade.symbol);
   const digits = record?.digits ?? 5;
   const old = delayed || freshness !== 'live';
+  const splittable = canClosePart(trade.volume, record);
   return (
     <Table.Tr
       className={classes.row}
@@ -132,17 +133,17 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
               <IconAdjustmentsHorizontal size={15} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label={canClosePart(trade.volume, record) ? 'Close part of the position' : 'Too small to close in part'}>
-            {/* data-disabled, not disabled: a disabled button gets no pointer events, and the tooltip would never say why. */}
+          {/* data-disabled, not disabled: a disabled button gets no pointer events, and the tooltip would never say why. */}
+          <Tooltip label={splittable ? 'Close part of the position' : 'Too small to close in part'}>
             <ActionIcon
               variant="subtle"
               size="sm"
               aria-label={`Close part of position ${trade.ticket}`}
-              data-disabled={!canClosePart(trade.volume, record) || undefined}
-              aria-disabled={!canClosePart(trade.volume, record) || undefined}
+              data-disabled={!splittable || undefined}
+              aria-disabled={!splittable || undefined}
               onClick={(e) => {
                 e.stopPropagation();
-                if (canClosePart(trade.volume, record)) onClosePart(trade);
+                if (splittable) onClosePart(trade);
               }}
             >
               <IconScissors size={15} />
