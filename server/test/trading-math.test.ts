@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { roundToCents } from '../src/domain/money';
-import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, partialCloseProblem, partShareCents, profitAtLevel, profitUsd, stopsProblem, toUsd, triggeredStop, volumeLeft, volumeProblem, type LeverageLimits, type PriceLookup, type Side } from '@tradeport/trading-math';
+import { accountFigures, commissionUsd, positionLeverage, figuresAfterOrder, figureText, marginUsd, notEnoughMarginMessage, partialCloseProblem, partShareCents, profitAtLevel, profitUsd, stopsProblem, toUsd, trailedStop, trailingProblem, trailTrigger, triggeredStop, volumeLeft, volumeProblem, type LeverageLimits, type PriceLookup, type Side } from '@tradeport/trading-math';
 
 /**
  * The trading math checked against an independent reference written here: exact rational arithmetic
@@ -325,5 +325,68 @@ describe('what an order does to the account, and how figures read', () => {
     const odd = { volumeMin: 0.01, volumeStep: 0.02, volumeMax: 50 };
     assert.equal(partialCloseProblem(0.05, 0.01, odd), 'The 0.04 lots left open would not be a volume the instrument allows (steps of 0.02 from 0.01).');
     assert.equal(partialCloseProblem(0.05, 0.03, odd), 'The 0.02 lots left open would not be a volume the instrument allows (steps of 0.02 from 0.01).');
+  });
+});
+
+describe('trailing stops', () => {
+  const trailingArb = fc.record({ distance: fc.integer({ min: 1, max: 500 }), activation: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 500 })), step: fc.integer({ min: 1, max: 100 }) });
+
+  test('along any price path the stop only moves toward profit, by at least the step, to the distance from the price, never before activation, and exactly when the indexed trigger price is reached', () => {
+    fc.assert(
+      fc.property(side, fc.constantFrom(2, 3, 5), fc.integer({ min: 1_000, max: 200_000 }), trailingArb, fc.array(fc.record({ move: fc.integer({ min: -300, max: 300 }), spread: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 60 }), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 800 })), (s, digits, openPts, t, path, slOffset) => {
+        assert.equal(trailingProblem(t), null);
+        const open = toNumber(openPts, digits);
+        // A stop set by hand at the start (or none), on its valid side of the open.
+        let stopPts = slOffset === 0 ? 0 : s === 'buy' ? openPts - slOffset : openPts + slOffset;
+        let bidPts = openPts;
+        for (const { move, spread } of path) {
+          bidPts = Math.max(1, bidPts + move);
+          const askPts = bidPts + spread;
+          const quote = { bid: toNumber(bidPts, digits), ask: toNumber(askPts, digits) };
+          const stop = stopPts === 0 ? 0 : toNumber(stopPts, digits);
+          const moved = trailedStop(s, open, stop, t, quote, digits);
+          const at = trailTrigger(s, open, stop, t, digits);
+          const reached = s === 'buy' ? quote.bid >= at : quote.ask <= at;
+          assert.equal(moved !== null, reached, `moves exactly when the trigger price ${at} is reached (bid ${quote.bid}, ask ${quote.ask})`);
+          if (moved === null) continue;
+          const movedPts = Math.round(moved * 10 ** digits);
+          assert.equal(moved, toNumber(movedPts, digits), 'a price at the instrument digits');
+          if (s === 'buy') {
+            assert.equal(movedPts, bidPts - t.distance);
+            if (stopPts !== 0) assert.ok(movedPts - stopPts >= t.step, 'up by at least the step');
+            if (t.activation > 0) assert.ok(bidPts - openPts >= t.activation, 'only once activated');
+            assert.equal(stopsProblem('buy', moved, 0, quote), null, 'a valid stop at the price that moved it');
+          } else {
+            assert.equal(movedPts, askPts + t.distance);
+            if (stopPts !== 0) assert.ok(stopPts - movedPts >= t.step, 'down by at least the step');
+            if (t.activation > 0) assert.ok(openPts - askPts >= t.activation, 'only once activated');
+            assert.equal(stopsProblem('sell', moved, 0, quote), null, 'a valid stop at the price that moved it');
+          }
+          stopPts = movedPts;
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('a Buy trailing 20 points from 1.10000 with activation 10 and step 5: still, then follows, then holds on the way back', () => {
+    const t = { distance: 20, activation: 10, step: 5 };
+    const at = (bid: number, stop: number) => trailedStop('buy', 1.1, stop, t, { bid, ask: bid + 0.00002 }, 5);
+    assert.equal(at(1.10009, 0), null, 'not yet 10 points in profit');
+    assert.equal(at(1.1001, 0), 1.0999);
+    assert.equal(at(1.10014, 1.0999), null, 'a 4-point move is under the step');
+    assert.equal(at(1.10015, 1.0999), 1.09995);
+    assert.equal(at(1.1, 1.09995), null, 'never back');
+    assert.equal(trailTrigger('buy', 1.1, 1.09995, t, 5), 1.1002);
+    assert.equal(trailTrigger('sell', 1.1, 0, t, 5), 1.0999);
+    assert.equal(trailTrigger('sell', 1.1, 0, { ...t, activation: 0 }, 5), Number.POSITIVE_INFINITY);
+  });
+
+  test('settings are whole points: a distance and step of at least 1, an activation of at least 0', () => {
+    assert.match(trailingProblem({ distance: 0, activation: 0, step: 1 }) ?? '', /trailing distance/);
+    assert.match(trailingProblem({ distance: 1.5, activation: 0, step: 1 }) ?? '', /trailing distance/);
+    assert.match(trailingProblem({ distance: 10, activation: -1, step: 1 }) ?? '', /trailing activation/);
+    assert.match(trailingProblem({ distance: 10, activation: 0, step: 0 }) ?? '', /trailing step/);
+    assert.match(trailingProblem({ distance: 10_000_000, activation: 0, step: 1 }) ?? '', /trailing distance/);
   });
 });

@@ -5,7 +5,7 @@ import { changeFor, isRemovable, levelsOf, removeName } from '../src/chart/trade
 
 const trade = (over: Partial<OpenTradeRow> = {}): OpenTradeRow => ({
   ticket: 7, symbol: 'EURUSD', fullSymbol: 'EURUSD', currencyType: 'Forex', timeStamp: '2026-01-05T10:00:00Z', type: 'Buy', volume: 0.1, orginalPrice: 1.0852,
-  stopLoss: 1.08, takeProfit: 1.09, swap: '0.00', commission: '0.00', comment: '', profit: '0.00', bid: 1.085, ask: 1.0852, ...over,
+  stopLoss: 1.08, takeProfit: 1.09, trailingStop: null, swap: '0.00', commission: '0.00', comment: '', profit: '0.00', bid: 1.085, ask: 1.0852, ...over,
 });
 const order = (over: Partial<PendingOrderRow> = {}): PendingOrderRow => ({
   orderId: 3, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.5, price: 1.07, stopLimitPrice: 0, stopTriggered: false, stopLoss: 1.06, takeProfit: 0, comment: '',
@@ -22,8 +22,8 @@ describe('trade levels on the chart', () => {
 
   it('moving an SL keeps the TP, in the instrument digits; 0 removes it', () => {
     const [, sl, tp] = levelsOf([trade()], [], 'EURUSD', 5);
-    assert.deepEqual(changeFor(sl!, 1.0812345, [trade()], [], 5), { call: 'modifyTrades', input: { ticket: 7, stopLoss: 1.08123, takeProfit: 1.09 }, what: 'Move the stop loss of #7 to 1.08123?' });
-    assert.deepEqual(changeFor(tp!, 0, [trade()], [], 5)?.input, { ticket: 7, stopLoss: 1.08, takeProfit: 0 });
+    assert.deepEqual(changeFor(sl!, 1.0812345, [trade()], [], 5), { call: 'modifyTrades', input: { ticket: 7, stopLoss: 1.08123, takeProfit: 1.09, trailingStop: null }, what: 'Move the stop loss of #7 to 1.08123?' });
+    assert.deepEqual(changeFor(tp!, 0, [trade()], [], 5)?.input, { ticket: 7, stopLoss: 1.08, takeProfit: 0, trailingStop: null });
     assert.equal(changeFor(tp!, 0, [trade()], [], 5)?.what, 'Remove the take profit of #7?');
   });
 

@@ -70,6 +70,22 @@ export const positionClosedEvent = z.object({
   partOf: z.number().optional(),
 });
 
+/**
+ * An open position's stop loss or take profit changed: by its owner (from any of their devices) or
+ * by its trailing stop, which moves the stop loss toward profit as the price goes.
+ */
+export const positionModifiedEvent = z.object({
+  type: z.literal('position.modified'),
+  userId: z.number(),
+  /** The trading account it is about. */
+  accountId: z.number(),
+  ticket: z.number(),
+  symbol: z.string(),
+  stopLoss: z.number(),
+  takeProfit: z.number(),
+  by: z.enum(['owner', 'trailing']),
+});
+
 /** The account's margin level fell to the margin-call level (sent once until it recovers). */
 export const marginCallEvent = z.object({
   type: z.literal('account.marginCall'),
@@ -128,7 +144,7 @@ export const accountChangedEvent = z.object({
   change: z.enum(['opened', 'reset', 'state', 'transfer', 'type']),
 });
 
-export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, marginCallEvent, stopOutEvent, orderEvent]);
+export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, positionModifiedEvent, marginCallEvent, stopOutEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 
 /**

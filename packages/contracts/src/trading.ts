@@ -24,6 +24,30 @@ const level = (what: string) =>
     .transform((v) => (v === undefined || v === '' ? 0 : toNumber(v)))
     .refine((v) => v === 0 || inPriceRange(v), `${what} must be a price (a decimal number, 0 for none).`);
 
+/** A whole number of points as sent (its range is the trading math's rule: `trailingProblem`). */
+const pointsField = (what: string) => z.union([z.number(), z.string()], { error: `${what} must be a whole number of points.` }).transform((v) => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v)));
+
+/**
+ * A trailing stop (docs/design.md#trailing-stops): the stop loss follows the price at `distance`
+ * points, once the position is `activation` points in profit (0, the default: at once), in steps of
+ * at least `step` points (default 1). Null or omitted: none.
+ */
+export const trailingStopField = z
+  .object(
+    {
+      distance: pointsField('The trailing distance'),
+      activation: pointsField('The trailing activation').optional().default(0),
+      step: pointsField('The trailing step').optional().default(1),
+    },
+    { error: 'trailingStop must be an object with a distance in points, or null.' },
+  )
+  .nullable()
+  .optional()
+  .transform((v) => v ?? null);
+
+/** A position's trailing stop as the API shows it, in points; null without one. */
+export const trailingStop = z.object({ distance: z.number(), activation: z.number(), step: z.number() }).nullable();
+
 /** The spec's new-trade payload. `orginalPrice`, `freeMargin` and `marginLevel` are ignored. */
 export const addTradeRequest = z.object({
   fullSymbol: z.string({ error: 'Please choose a symbol.' }).trim().min(1, 'Please choose a symbol.').max(20).transform((s) => s.toUpperCase()),
@@ -33,6 +57,7 @@ export const addTradeRequest = z.object({
   stopLoss: level('Stop loss'),
   takeProfit: level('Take profit'),
   comment: oneLine(z.string().trim().max(100, 'The comment must be at most 100 characters.'), 'The comment').optional().default(''),
+  trailingStop: trailingStopField,
   orginalPrice: ignoredNumber,
   freeMargin: ignoredNumber,
   marginLevel: ignoredNumber,
@@ -49,8 +74,10 @@ export const openTrade = z.object({
   type: z.enum(['Buy', 'Sell']),
   volume: z.number(),
   orginalPrice: z.number(),
+  /** The stop loss; a trailing stop moves it toward profit. */
   stopLoss: z.number(),
   takeProfit: z.number(),
+  trailingStop,
   swap: money,
   /** Commission charged so far (the open's), negative as posted; 0.00 without one. */
   commission: money,
@@ -99,7 +126,8 @@ export const closePartResponse = z.object({
   profit: money,
 });
 
-export const modifyTradeRequest = z.object({ ticket: idField('Unknown ticket.'), stopLoss: level('Stop loss'), takeProfit: level('Take profit') });
+/** All three replaced: 0 removes a level, a missing or null `trailingStop` removes the trailing stop. */
+export const modifyTradeRequest = z.object({ ticket: idField('Unknown ticket.'), stopLoss: level('Stop loss'), takeProfit: level('Take profit'), trailingStop: trailingStopField });
 
 /**
  * The back office's open trades, searched and paged per trader on the server. Without any field the

@@ -255,6 +255,75 @@ export function partShareCents(cents: number, volume: number, part: number): num
 }
 
 /**
+ * A trailing stop (docs/design.md#trailing-stops), in whole points of the instrument: the stop
+ * follows the price at `distance` points, once the position is `activation` points in profit (0:
+ * at once), and moves only in steps of at least `step` points, only toward profit.
+ */
+export interface Trailing {
+  distance: number;
+  activation: number;
+  step: number;
+}
+
+/** The largest distance, activation or step a trailing stop may have, in points. */
+export const TRAIL_MAX_POINTS = 1_000_000;
+
+/** Why these trailing-stop settings cannot be used (null when they can): whole points, in range. */
+export function trailingProblem(t: Trailing): string | null {
+  const whole = (v: number, min: number) => Number.isSafeInteger(v) && v >= min && v <= TRAIL_MAX_POINTS;
+  if (!whole(t.distance, 1)) return `The trailing distance must be a whole number of points from 1 to ${TRAIL_MAX_POINTS}.`;
+  if (!whole(t.activation, 0)) return `The trailing activation must be a whole number of points from 0 to ${TRAIL_MAX_POINTS}.`;
+  if (!whole(t.step, 1)) return `The trailing step must be a whole number of points from 1 to ${TRAIL_MAX_POINTS}.`;
+  return null;
+}
+
+/** A price in whole points of an instrument with `digits` decimals, and back. */
+const toPoints = (price: number, digits: number): number => Math.round(price * 10 ** digits);
+const fromPoints = (points: number, digits: number): number => Number((points / 10 ** digits).toFixed(digits));
+
+/**
+ * The stop loss a trailing stop sets at these prices, or null when it stays where it is. A Buy
+ * trails the bid: once the bid is `activation` points above the open, the stop goes to `distance`
+ * points under the bid, if that is at least `step` points above the stop it has (any level, when it
+ * has none). A Sell trails the ask the other way. The stop never moves back.
+ */
+export function trailedStop(side: Side, open: number, stopLoss: number, t: Trailing, p: Prices, digits: number): number | null {
+  const openPts = toPoints(open, digits);
+  const slPts = stopLoss === 0 ? null : toPoints(stopLoss, digits);
+  if (side === 'buy') {
+    const bid = toPoints(p.bid, digits);
+    if (t.activation > 0 && bid - openPts < t.activation) return null;
+    const to = bid - t.distance;
+    if (to <= 0 || (slPts !== null && to - slPts < t.step)) return null;
+    return fromPoints(to, digits);
+  }
+  const ask = toPoints(p.ask, digits);
+  if (t.activation > 0 && openPts - ask < t.activation) return null;
+  const to = ask + t.distance;
+  if (slPts !== null && slPts - to < t.step) return null;
+  return fromPoints(to, digits);
+}
+
+/**
+ * The price at which `trailedStop` next moves the stop: a Buy's when the bid is at or above it, a
+ * Sell's when the ask is at or below it (0 and Infinity: at any price). The engine indexes it, so a
+ * tick costs in proportion to the stops it moves.
+ */
+export function trailTrigger(side: Side, open: number, stopLoss: number, t: Trailing, digits: number): number {
+  const openPts = toPoints(open, digits);
+  if (side === 'buy') {
+    let at = 1 + t.distance;
+    if (t.activation > 0) at = Math.max(at, openPts + t.activation);
+    if (stopLoss !== 0) at = Math.max(at, toPoints(stopLoss, digits) + t.distance + t.step);
+    return fromPoints(at, digits);
+  }
+  let at = Number.POSITIVE_INFINITY;
+  if (t.activation > 0) at = openPts - t.activation;
+  if (stopLoss !== 0) at = Math.min(at, toPoints(stopLoss, digits) - t.distance - t.step);
+  return at === Number.POSITIVE_INFINITY ? at : fromPoints(at, digits);
+}
+
+/**
  * Stop loss / take profit must sit on the valid side of the current price (0 = none):
  * Buy SL < bid < TP; Sell TP < ask < SL.
  */

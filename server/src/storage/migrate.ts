@@ -31,6 +31,7 @@ import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
 import { typeSwapsMigration } from './migrations/0030-type-swaps';
 import { partialCloseMigration } from './migrations/0031-partial-close';
+import { trailingStopsMigration } from './migrations/0032-trailing-stops';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -76,6 +77,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0029-ledger-account-type': ledgerAccountTypeMigration(),
       '0030-type-swaps': typeSwapsMigration(handle.engine),
       '0031-partial-close': partialCloseMigration(),
+      '0032-trailing-stops': trailingStopsMigration(),
     }),
   });
 }

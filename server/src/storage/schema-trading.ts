@@ -33,6 +33,10 @@ export interface PositionsTable {
   closed_by: number | null;
   /** The ticket this closed part was taken from by a partial close (migration 0031); null otherwise. */
   part_of: Generated<number | null>;
+  /** A trailing stop, in whole points (migration 0032): the distance (0: none), activation and step. */
+  trail_distance: Generated<number>;
+  trail_activation: Generated<number>;
+  trail_step: Generated<number>;
 }
 
 /** A rollover's swap not yet charged to a position (no conversion rate when it was applied). */

@@ -98,7 +98,8 @@ export class Closes {
     const commissionCents = await closeCommissionCents(this.state, trx, p, p.volume, c.price);
     const updated = await trx
       .updateTable('positions')
-      .set({ status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by, commission_cents: sql<number>`commission_cents - cast(${commissionCents} as bigint)` })
+      // The stop as the engine held it: a trailing stop's last move may not be written yet.
+      .set({ stop_loss: p.stopLoss, status: 'closed', close_price: c.price, closed_at: c.now, close_reason: c.reason, close_tick_bid: c.tick.bid, close_tick_ask: c.tick.ask, close_tick_time: c.tick.time, profit_cents: c.profitCents, closed_by: c.by, commission_cents: sql<number>`commission_cents - cast(${commissionCents} as bigint)` })
       .where('id', '=', p.id)
       .where('status', '=', 'open')
       .returning('swap_cents')

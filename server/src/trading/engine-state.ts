@@ -1,13 +1,13 @@
 import type { BusEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import type { Instrument } from '../domain/instruments';
-import { positionLeverage, type LeverageLimits, type PriceLookup } from '@tradeport/trading-math';
+import { positionLeverage, trailTrigger, type LeverageLimits, type PriceLookup } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import { inTransaction, type Actor, type ServiceContext } from '../services/context';
 import type { Tx } from '../storage/db';
 import { refuse } from '../services/errors';
-import { TriggerIndex } from './trigger-index';
+import { TrailIndex, TriggerIndex } from './trigger-index';
 import type { AccountRef, Holding, OpenPosition } from './types';
 
 /**
@@ -36,6 +36,8 @@ export class EngineState {
   /** The accounts holding open positions, each with its positions and the sweep's cached balance. */
   readonly holdings = new Map<number, Holding>();
   readonly triggers = new TriggerIndex();
+  /** Where each trailing stop next moves (trailing-stops.ts moves them). */
+  readonly trails = new TrailIndex();
   /** The holdings with positions in each symbol (with how many), so a price move finds its accounts. */
   readonly holders = new Map<string, Map<Holding, number>>();
   /** Symbols whose prices moved since the last margin sweep (the sweep takes the set and starts a new one). */
@@ -112,16 +114,25 @@ export class EngineState {
     if (!h) this.holdings.set(p.accountId, (h = { accountId: p.accountId, userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
     h.positions.set(p.id, p);
     this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    this.followTrail(p);
     let counts = this.holders.get(p.symbol);
     if (!counts) this.holders.set(p.symbol, (counts = new Map()));
     counts.set(h, (counts.get(h) ?? 0) + 1);
     this.dirtyAccounts.add(p.accountId);
   }
 
+  /** Indexes where a position's trailing stop next moves (or, without one, forgets it): after any change of its levels. */
+  followTrail(p: OpenPosition): void {
+    const instrument = p.trailing ? this.instrumentOrNone(p.symbol) : undefined;
+    if (!p.trailing || !instrument) this.trails.remove(p.id);
+    else this.trails.set(p.id, p.symbol, p.side, trailTrigger(p.side, p.openPrice, p.stopLoss, p.trailing, instrument.digits));
+  }
+
   untrack(p: OpenPosition): void {
     this.open.delete(p.id);
     this.deferredSwap.delete(p.id);
     this.triggers.remove(p.id);
+    this.trails.remove(p.id);
     const h = this.holdings.get(p.accountId);
     if (!h) return;
     h.positions.delete(p.id);

@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
 import type { Cents } from '../domain/money';
-import type { PendingType, Side } from '@tradeport/trading-math';
+import type { PendingType, Side, Trailing } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import type { Actor, ServiceContext } from '../services/context';
@@ -15,6 +15,7 @@ import { PartialCloses, type PartClosed } from './partial-closes';
 import { PendingOrders, type OnBehalf } from './pending-orders';
 import { Positions } from './positions';
 import { Rollovers } from './rollovers';
+import { TrailingStops } from './trailing-stops';
 import type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
 
 interface Parts {
@@ -25,6 +26,7 @@ interface Parts {
   closes: Closes;
   partials: PartialCloses;
   positions: Positions;
+  trailing: TrailingStops;
   orders: PendingOrders;
   monitor: MarginMonitor;
 }
@@ -43,7 +45,7 @@ export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition
  *
  * This class wires the parts and owns their lifecycle (loading, the quote and event subscriptions,
  * the timers); the work is done by the parts, which share one `EngineState`: positions.ts (opening,
- * SL/TP changes), pending-orders.ts, closes.ts (closes and their group commit), partial-closes.ts, margin-monitor.ts
+ * SL/TP changes), trailing-stops.ts, pending-orders.ts, closes.ts (closes and their group commit), partial-closes.ts, margin-monitor.ts
  * (sweep, margin call, stop-out), account-figures.ts and rollovers.ts (swap).
  */
 export class TradingEngine {
@@ -77,11 +79,12 @@ export class TradingEngine {
     const rollovers = new Rollovers(state);
     const closes = new Closes(state, rollovers);
     const partials = new PartialCloses(state, rollovers);
-    const positions = new Positions(state, accounts);
+    const trailing = new TrailingStops(state);
+    const positions = new Positions(state, accounts, trailing);
     const orders = new PendingOrders(state, positions);
     const monitor = new MarginMonitor(state, accounts, closes);
     const resets = new AccountResets(state, closes, orders);
-    return { state, accounts, rollovers, closes, partials, positions, orders, monitor, resets };
+    return { state, accounts, rollovers, closes, partials, positions, trailing, orders, monitor, resets };
   }
 
   /** The fencing epoch this engine claimed when it last started (null before its first start). */
@@ -164,7 +167,7 @@ export class TradingEngine {
   }
 
   private onTick(quote: BookQuote): void {
-    const { state, orders, closes } = this.parts;
+    const { state, orders, closes, trailing } = this.parts;
     if (state.holders.get(quote.symbol)?.size) state.dirtySymbols.add(quote.symbol);
     // A conversion rate moving changes the USD figures of the instruments that convert through it.
     for (const d of this.dependents.get(quote.symbol) ?? []) if (state.holders.get(d)?.size) state.dirtySymbols.add(d);
@@ -173,6 +176,8 @@ export class TradingEngine {
     // the open, at that tick's price, as MT5 does.
     if (state.untradableReason(quote.symbol) !== null) return;
     orders.activateReached(quote);
+    // Stops move first: a stop a tick moves is never reached by that tick (it trails the price).
+    trailing.onTick(quote);
     closes.closeTriggered(quote);
   }
 
@@ -259,11 +264,12 @@ export class TradingEngine {
    * market is closed, the quote is stale, the volume or SL/TP is invalid, or free margin would be
    * negative. With an Idempotency-Key a retry returns the first answer and opens nothing.
    */
-  openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
+  openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string; trailing?: Trailing | null }, idempotencyKey?: string): Promise<OpenedOrder> {
     return this.commanding((p) => p.positions.openMarket(actor, requested, idempotencyKey));
   }
 
-  modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
+  /** Changes an own position's SL, TP and trailing stop (see Positions.modify). */
+  modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number; trailing?: Trailing | null }): Promise<void> {
     return this.commanding((p) => p.positions.modify(actor, positionId, levels));
   }
 

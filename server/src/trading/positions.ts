@@ -1,6 +1,6 @@
 import type { AccountEvent } from '@tradeport/contracts';
 import { roundPrice, type Instrument } from '../domain/instruments';
-import { commissionUsd, Dec, figuresAfterOrder, marginUsd, notEnoughMarginMessage, openPrice, profitUsd, stopsProblem, volumeProblem, type Side } from '@tradeport/trading-math';
+import { commissionUsd, Dec, figuresAfterOrder, marginUsd, notEnoughMarginMessage, openPrice, profitUsd, stopsProblem, trailingProblem, volumeProblem, type Side, type Trailing } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { Actor } from '../services/context';
 import { refuse } from '../services/errors';
@@ -11,6 +11,7 @@ import { formatCents, roundToCents } from '../domain/money';
 import type { Tx } from '../storage/db';
 import type { AccountFigures } from './account-figures';
 import type { EngineState } from './engine-state';
+import type { TrailingStops } from './trailing-stops';
 import type { AccountRef, Inserted, OpenedOrder } from './types';
 
 /**
@@ -46,6 +47,7 @@ export class Positions {
   constructor(
     private readonly state: EngineState,
     private readonly accounts: AccountFigures,
+    private readonly trailing: TrailingStops,
   ) {}
 
   /** Tracks every open position in the database (at start). */
@@ -53,7 +55,7 @@ export class Positions {
     const rows = await this.state.ctx.db.selectFrom('positions as p').innerJoin('trading_accounts as a', 'a.id', 'p.account_id').selectAll('p').select(['a.number as account_number', 'a.account_type_id']).where('p.status', '=', 'open').orderBy('p.id').execute();
     for (const r of rows) {
       this.state.accountTypes.set(r.account_id, r.account_type_id);
-      this.state.track({ id: r.id, accountId: r.account_id, accountNumber: Number(r.account_number), accountKind: r.account_kind, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), commissionCents: Number(r.commission_cents), closing: false, triggered: null });
+      this.state.track({ id: r.id, accountId: r.account_id, accountNumber: Number(r.account_number), accountKind: r.account_kind, userId: r.user_id, symbol: r.symbol, side: r.side, volume: r.volume, openPrice: r.open_price, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, openedAt: r.opened_at, swapCents: Number(r.swap_cents), commissionCents: Number(r.commission_cents), trailing: trailingOf(r), closing: false, triggered: null });
     }
   }
 
@@ -62,7 +64,7 @@ export class Positions {
    * market is closed, the quote is stale, the volume or SL/TP is invalid, or free margin would be
    * negative. With an Idempotency-Key a retry returns the first answer and opens nothing.
    */
-  openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, idempotencyKey?: string): Promise<OpenedOrder> {
+  openMarket(actor: Actor, requested: { symbol: string; side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string; trailing?: Trailing | null }, idempotencyKey?: string): Promise<OpenedOrder> {
     let instrument: Instrument;
     let order: typeof requested;
     try {
@@ -74,6 +76,8 @@ export class Positions {
     if (instrument.closeOnly) return Promise.reject(refuse.invalid(closeOnlyMessage(instrument)));
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
+    const trailingIssue = order.trailing ? trailingProblem(order.trailing) : null;
+    if (trailingIssue) return Promise.reject(refuse.invalid(trailingIssue));
     return this.state.inAccountTurn(actor, async (account) => {
       let created: Inserted | null = null;
       // The key is the person's; the account is part of what it names, so a key reused on another account is refused, not replayed.
@@ -86,7 +90,12 @@ export class Positions {
         return { ticket: created.position.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price: created.position.openPrice };
       });
       // Only a fresh order is tracked; a replayed answer refers to a position already known.
-      if (created) this.trackInserted(created);
+      if (created) {
+        this.trackInserted(created);
+        // A trailing stop active at once takes its first step at the price it opened at.
+        const quote = this.state.market.book.get(instrument.symbol);
+        if (quote) this.trailing.trail((created as Inserted).position, quote);
+      }
       return answer;
     });
   }
@@ -97,7 +106,7 @@ export class Positions {
    * close-only or disabled account opens nothing). Not yet tracked: the caller does that after the
    * commit.
    */
-  async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, owner: AccountRef, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string }, quote: BookQuote): Promise<Inserted> {
+  async insertPosition(trx: Tx, emit: (e: AccountEvent) => void, owner: AccountRef, instrument: Instrument, order: { side: Side; volume: number; stopLoss: number; takeProfit: number; comment: string; trailing?: Trailing | null }, quote: BookQuote): Promise<Inserted> {
     const { ctx } = this.state;
     const { accountId, userId } = owner;
     const price = openPrice(order.side, quote);
@@ -133,7 +142,7 @@ export class Positions {
     if (after.freeMargin.isNegative()) throw refuse.invalid(notEnoughMarginMessage(margin, after.freeMargin));
     const row = await trx
       .insertInto('positions')
-      .values({ user_id: userId, account_id: accountId, account_kind: user.kind, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null, commission_cents: -commissionCents })
+      .values({ user_id: userId, account_id: accountId, account_kind: user.kind, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null, commission_cents: -commissionCents, ...trailColumns(order.trailing ?? null) })
       .returning('id')
       .executeTakeFirstOrThrow();
     let balanceCents = Number(user.balance_cents);
@@ -145,7 +154,7 @@ export class Positions {
     emit({ type: 'position.opened', userId, accountId, ticket: row.id, symbol: instrument.symbol, side: order.side, volume: order.volume, price });
     if (commissionCents !== 0) emit({ type: 'balance.changed', userId, accountId, balance: formatCents(balanceCents), credit: formatCents(Number(user.credit_cents)), reason: 'commission', amount: formatCents(-commissionCents), memo: `Commission of position #${row.id}` });
     return {
-      position: { id: row.id, accountId, accountNumber: Number(user.number), accountKind: user.kind, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, commissionCents: -commissionCents, closing: false, triggered: null },
+      position: { id: row.id, accountId, accountNumber: Number(user.number), accountKind: user.kind, userId, symbol: instrument.symbol, side: order.side, volume: order.volume, openPrice: price, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, openedAt: now, swapCents: 0, commissionCents: -commissionCents, trailing: order.trailing ?? null, closing: false, triggered: null },
       account: { balanceCents, creditCents: user.credit_cents, leverage: user.leverage, marginCallLevel: user.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(user.margin_call_level) },
     };
   }
@@ -160,20 +169,49 @@ export class Positions {
     if (h && !h.account) h.account = account;
   }
 
-  modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number }): Promise<void> {
+  /**
+   * Changes an own position's stop loss, take profit and trailing stop (all three replaced; 0 and
+   * null remove them). Its trailing stop's moves are settled first, so none lands after the change;
+   * a trailing stop active at once takes its first step at the current price.
+   */
+  modify(actor: Actor, positionId: number, levels: { stopLoss: number; takeProfit: number; trailing?: Trailing | null }): Promise<void> {
     return this.state.inAccountTurn(actor, async (account) => {
       const p = this.state.open.get(positionId);
       if (!p || p.accountId !== account.accountId) throw refuse.notFound(`Position #${positionId} is not open.`);
       const instrument = this.state.instrument(p.symbol);
-      levels = roundLevels(levels, instrument);
+      const rounded = roundLevels(levels, instrument);
+      const trailing = levels.trailing ?? null;
+      const trailingIssue = trailing ? trailingProblem(trailing) : null;
+      if (trailingIssue) throw refuse.invalid(trailingIssue);
       const quote = this.state.tradableQuote(instrument);
-      const problem = stopsProblem(p.side, levels.stopLoss, levels.takeProfit, quote);
+      const problem = stopsProblem(p.side, rounded.stopLoss, rounded.takeProfit, quote);
       if (problem) throw refuse.invalid(problem);
-      const result = await this.state.transaction((trx) => trx.updateTable('positions').set({ stop_loss: levels.stopLoss, take_profit: levels.takeProfit }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst());
-      if (Number(result.numUpdatedRows) !== 1) throw refuse.notFound(`Position #${positionId} is not open.`);
-      p.stopLoss = levels.stopLoss;
-      p.takeProfit = levels.takeProfit;
-      this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      p.modifying = true;
+      try {
+        await this.trailing.settle(p);
+        const written = await this.state.transaction(async (trx, emit) => {
+          const result = await trx.updateTable('positions').set({ stop_loss: rounded.stopLoss, take_profit: rounded.takeProfit, ...trailColumns(trailing) }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== 1) return false;
+          emit({ type: 'position.modified', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, stopLoss: rounded.stopLoss, takeProfit: rounded.takeProfit, by: 'owner' });
+          return true;
+        });
+        if (!written) throw refuse.notFound(`Position #${positionId} is not open.`);
+        p.stopLoss = rounded.stopLoss;
+        p.takeProfit = rounded.takeProfit;
+        p.trailing = trailing;
+        this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      } finally {
+        p.modifying = false;
+        this.state.followTrail(p);
+      }
+      this.trailing.trail(p, this.state.market.book.get(p.symbol) ?? quote);
     });
   }
 }
+
+/** A position row's trailing stop (a distance of 0: none). */
+export function trailingOf(r: { trail_distance: number; trail_activation: number; trail_step: number }): Trailing | null {
+  return r.trail_distance > 0 ? { distance: r.trail_distance, activation: r.trail_activation, step: r.trail_step } : null;
+}
+
+const trailColumns = (t: Trailing | null) => ({ trail_distance: t?.distance ?? 0, trail_activation: t?.activation ?? 0, trail_step: t?.step ?? 0 });

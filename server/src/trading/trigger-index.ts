@@ -132,6 +132,43 @@ function drainReached(heap: Heap, versions: Map<number, number>, reached: (level
   }
 }
 
+/**
+ * Trailing stops' next move prices per symbol (`trailTrigger`, trading-math), on the same heaps and
+ * lazy deletion: a Buy's stop moves when the bid reaches its level from below (lowest on top), a
+ * Sell's when the ask reaches its level from above (highest on top). A tick costs in proportion to
+ * the stops it moves, however many positions trail.
+ */
+export class TrailIndex {
+  private readonly bySymbol = new Map<string, { buy: Heap; sell: Heap }>();
+  private readonly versions = new Map<number, number>();
+
+  set(positionId: number, symbol: string, side: Side, level: number): void {
+    const version = (this.versions.get(positionId) ?? 0) + 1;
+    this.versions.set(positionId, version);
+    let t = this.bySymbol.get(symbol);
+    if (!t) this.bySymbol.set(symbol, (t = { buy: new Heap(lowestFirst), sell: new Heap(highestFirst) }));
+    (side === 'buy' ? t.buy : t.sell).push({ level, positionId, version });
+  }
+
+  remove(positionId: number): void {
+    this.versions.delete(positionId);
+  }
+
+  /** Removes and returns the positions whose stop this price moves (each is set again by the caller). */
+  fire(symbol: string, bid: number, ask: number): number[] {
+    const t = this.bySymbol.get(symbol);
+    if (!t) return [];
+    const fired: number[] = [];
+    const take = (positionId: number) => {
+      this.versions.delete(positionId);
+      fired.push(positionId);
+    };
+    drainReached(t.buy, this.versions, (l) => bid >= l, take);
+    drainReached(t.sell, this.versions, (l) => ask <= l, take);
+    return fired;
+  }
+}
+
 /** The four price conditions a pending order waits for. */
 export type Condition = 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=';
 

@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
 import type { Cents } from '../domain/money';
-import type { PendingType, Side } from '@tradeport/trading-math';
+import type { PendingType, Side, Trailing } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { CachedAccount } from './margin-screen';
 import type { TriggerKind } from './trigger-index';
@@ -32,8 +32,12 @@ export interface OpenPosition {
   swapCents: Cents;
   /** Commission charged so far (the open's), negative as posted. */
   commissionCents: Cents;
+  /** Its trailing stop (docs/design.md#trailing-stops), moving `stopLoss`; null without one. */
+  trailing: Trailing | null;
   /** Set while a close is being written, so a tick does not start a second one. */
   closing: boolean;
+  /** Set while its owner's change of its levels is written, so the trailing stop leaves them alone meanwhile. */
+  modifying?: boolean;
   /** The SL/TP trigger waiting in the close queue (to be written at its tick), if any. */
   triggered?: QueuedClose | null;
 }

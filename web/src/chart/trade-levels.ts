@@ -61,7 +61,7 @@ export function changeFor(level: TradeLevel, price: number, trades: readonly Ope
     const name = level.kind === 'sl' ? 'stop loss' : 'take profit';
     return {
       call: 'modifyTrades',
-      input: { ticket: t.ticket, stopLoss: level.kind === 'sl' ? p : t.stopLoss, takeProfit: level.kind === 'tp' ? p : t.takeProfit },
+      input: { ticket: t.ticket, stopLoss: level.kind === 'sl' ? p : t.stopLoss, takeProfit: level.kind === 'tp' ? p : t.takeProfit, trailingStop: t.trailingStop },
       what: p === 0 ? `Remove the ${name} of #${t.ticket}?` : `Move the ${name} of #${t.ticket} to ${p.toFixed(digits)}?`,
     };
   }

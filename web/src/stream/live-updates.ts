@@ -22,6 +22,9 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
     case 'account.marginCall':
     case 'account.stopOut':
       return [queryKeys.trades, queryKeys.margins, queryKeys.profile, queryKeys.tradesHistory, queryKeys.ledger];
+    case 'position.modified':
+      // Its owner's other device changed its levels, or its trailing stop moved the stop loss.
+      return [queryKeys.trades];
     case 'account.changed':
       return [queryKeys.accounts];
     case 'account.sessionsRevoked':

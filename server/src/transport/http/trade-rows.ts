@@ -24,6 +24,7 @@ export const openTradeOf = (p: OpenPosition, group: string, profit: string | nul
   orginalPrice: p.openPrice,
   stopLoss: p.stopLoss,
   takeProfit: p.takeProfit,
+  trailingStop: p.trailing,
   swap: formatCents(p.swapCents),
   commission: formatCents(p.commissionCents),
   comment: p.comment,

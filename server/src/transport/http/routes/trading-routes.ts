@@ -33,7 +33,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   const orderLimited = { config: { userRateLimit: { bucket: 'orders', max: ctx.config.orderRateLimitPerMinute, windowMs: 60_000 } } };
 
   registerCall(app, calls.addTrades, async ({ body, actor, idempotencyKey }) => {
-    const order = { symbol: body.fullSymbol, side: body.tradestypes, volume: body.volume, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment };
+    const order = { symbol: body.fullSymbol, side: body.tradestypes, volume: body.volume, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment, trailing: body.trailingStop };
     const o = await engine.openMarket(actor, order, idempotencyKey);
     return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
   }, orderLimited);
@@ -64,8 +64,9 @@ export function tradingRoutes(app: FastifyInstance): void {
   }, orderLimited);
 
   registerCall(app, calls.modifyTrades, async ({ body, actor }) => {
-    await engine.modify(actor, body.ticket, { stopLoss: body.stopLoss, takeProfit: body.takeProfit });
-    return successMessage(`Ticket #${body.ticket}: stop loss ${body.stopLoss || 'none'}, take profit ${body.takeProfit || 'none'}.`);
+    await engine.modify(actor, body.ticket, { stopLoss: body.stopLoss, takeProfit: body.takeProfit, trailing: body.trailingStop });
+    const trailing = body.trailingStop ? `, trailing stop ${body.trailingStop.distance} points` : '';
+    return successMessage(`Ticket #${body.ticket}: stop loss ${body.stopLoss || 'none'}, take profit ${body.takeProfit || 'none'}${trailing}.`);
   }, orderLimited);
 
   registerCall(app, calls.addPendingOrder, async ({ body, actor, idempotencyKey }) => {

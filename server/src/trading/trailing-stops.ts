@@ -1,0 +1,107 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { trailedStop } from '@tradeport/trading-math';
+import type { BookQuote } from '../market/types';
+import type { EngineState } from './engine-state';
+import type { OpenPosition } from './types';
+
+/** Stop moves written per transaction, at most. */
+const MOVE_BATCH = 1000;
+
+/**
+ * Trailing stops on the server (docs/design.md#trailing-stops). A trailing position's next move
+ * price is indexed per symbol; a tick that reaches it moves the stop in memory at once (the SL
+ * trigger index follows, so the stop protects from that tick on), and the moves are written to the
+ * position's `stop_loss` in batches, one transaction per batch, with a `position.modified` event to
+ * the owner. The database holds every stop the engine acted on but the last moments' moves: a leader
+ * that takes over loads those stops and trails on from them.
+ */
+export class TrailingStops {
+  /** Positions whose stop moved in memory and is not written yet. */
+  private readonly moved = new Set<OpenPosition>();
+  private flushing: Promise<void> | null = null;
+  /** The batch being written now. */
+  private writing: Promise<void> | null = null;
+
+  constructor(private readonly state: EngineState) {}
+
+  /** Moves the stops this tradable tick reaches, before the SL/TP triggers are evaluated (on every tick). */
+  onTick(quote: BookQuote): void {
+    for (const id of this.state.trails.fire(quote.symbol, quote.bid, quote.ask)) {
+      const p = this.state.open.get(id);
+      if (!p) continue;
+      this.trail(p, quote);
+    }
+    // Moves a failed write left behind are tried again.
+    this.startFlush();
+  }
+
+  /** Moves `p`'s stop to where its trailing stop puts it at `quote`, if it moves; indexes the next move either way. */
+  trail(p: OpenPosition, quote: { bid: number; ask: number }): void {
+    const instrument = this.state.instrumentOrNone(p.symbol);
+    if (!p.trailing || !instrument) return;
+    // A close or its owner's change under way decides its levels: the stop stays, and is looked at again on the next tick that reaches it.
+    if (p.closing || p.triggered || p.modifying) return this.state.followTrail(p);
+    const to = trailedStop(p.side, p.openPrice, p.stopLoss, p.trailing, quote, instrument.digits);
+    if (to !== null) {
+      p.stopLoss = to;
+      this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      this.moved.add(p);
+      this.startFlush();
+    }
+    this.state.followTrail(p);
+  }
+
+  /**
+   * Before the owner's change of `p`'s levels is written (with `p.modifying` set): its moves still
+   * unwritten are dropped (the change writes the levels it holds), and the batch being written is
+   * waited for, so it cannot land after the change. Later batches leave `p` alone until the change
+   * is done.
+   */
+  async settle(p: OpenPosition): Promise<void> {
+    this.moved.delete(p);
+    await this.writing?.catch(() => undefined);
+  }
+
+  /** Writes the moved stops in batches, unless a run is under way (it takes what comes). */
+  private startFlush(): void {
+    if (this.flushing || this.moved.size === 0) return;
+    let failed = false;
+    const run = (async () => {
+      // Let the rest of this feed batch move its stops first: one commit for all.
+      await nextTurn();
+      while (this.moved.size > 0) {
+        const batch = [...this.moved].slice(0, MOVE_BATCH);
+        for (const p of batch) this.moved.delete(p);
+        this.writing = this.write(batch);
+        try {
+          await this.writing;
+        } catch (err) {
+          // Written again at the next tick (not in a loop against a database that is down).
+          this.state.log.warn({ err, positions: batch.length }, 'writing moved trailing stops failed; they are written again at the next tick');
+          for (const p of batch) if (this.state.open.has(p.id) && !p.modifying) this.moved.add(p);
+          failed = true;
+          return;
+        } finally {
+          this.writing = null;
+        }
+      }
+    })().finally(() => {
+      this.flushing = null;
+      if (!failed) this.startFlush();
+    });
+    this.flushing = run;
+    this.state.background(run);
+  }
+
+  /** One batch: each open position's stop as memory holds it now, in one transaction, announced to the owners after it commits. */
+  private async write(batch: OpenPosition[]): Promise<void> {
+    await this.state.transaction(async (trx, emit) => {
+      for (const p of batch) {
+        if (!this.state.open.has(p.id)) continue;
+        const done = await trx.updateTable('positions').set({ stop_loss: p.stopLoss }).where('id', '=', p.id).where('status', '=', 'open').executeTakeFirst();
+        if (Number(done.numUpdatedRows) !== 1) continue;
+        emit({ type: 'position.modified', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, stopLoss: p.stopLoss, takeProfit: p.takeProfit, by: 'trailing' });
+      }
+    });
+  }
+}
