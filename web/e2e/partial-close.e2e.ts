@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import { describe, it } from 'node:test';
 import { PhoneTerminalPage } from './pages/phone-terminal-page';
 import { PositionsPanel } from './pages/positions-panel';
 import { SignInPage } from './pages/sign-in-page';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDeposit, ARTIFACTS, createTrader, MOBILE, newPage, postJson, pushTicks, screenshots, seriousA11yViolations, startHarness, type Client, type Harness } from './support/harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ARTIFACTS, newPage, postJson, screenshots, seriousA11yViolations, type Client } from './support/harness';
+import { traderFixture } from './support/trader-fixture';
 
 /**
  * Closing part of a position (docs/design.md#partial-close) in the browser: from the positions row
@@ -14,24 +14,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, addPaymentAccount, adminClient, approvedDe
  * History lists the part with the ticket it came from, and the back office's closed records say so.
  */
 describe('closing part of a position', () => {
-  let h: Harness;
-  let admin: Client;
-  let gateway = 0;
-  const eurusd = (bid: number) => pushTicks(h, [{ symbol: 'EURUSD', bid, ask: Number((bid + 0.0002).toFixed(5)) }]);
-
-  before(async () => {
-    h = await startHarness();
-    admin = await adminClient(h);
-    gateway = await addPaymentAccount(admin);
-  });
-  after(async () => h?.close());
-
-  async function fundedTrader() {
-    const trader = await createTrader(h, { firstName: 'Ines', lastName: 'Valdermoor' });
-    await approvedDeposit(trader.client, admin, gateway, '10000.00');
-    await eurusd(1.1);
-    return trader;
-  }
+  const { harness, eurusd, fundedTrader, signedIn, phonePage } = traderFixture({ firstName: 'Ines', lastName: 'Valdermoor' });
 
   async function open(client: Client, volume: number, stopLoss = 0): Promise<number> {
     const r = await postJson(client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume, stopLoss, takeProfit: 0, comment: '' });
@@ -43,17 +26,9 @@ describe('closing part of a position', () => {
     return (await client.get('/platform/getTrades.php')).body.data as { ticket: number; volume: number; stopLoss: number }[];
   }
 
-  async function signedIn(page: Page, who: { email: string; password: string }) {
-    const signIn = new SignInPage(page);
-    await signIn.goto();
-    await signIn.signIn(who.email, who.password);
-    await page.waitForURL((u) => u.pathname === '/trading');
-    await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'open');
-  }
-
   it('closes 0.40 of 1.00 lot from the row: the dialog previews the part, the row keeps 0.60 with its stop, History shows the part', async () => {
     const trader = await fundedTrader();
-    const { context, page } = await newPage(h);
+    const { context, page } = await newPage(harness());
     await signedIn(page, trader);
     const panel = new PositionsPanel(page);
     const ticket = await open(trader.client, 1, 1.09);
@@ -94,7 +69,7 @@ describe('closing part of a position', () => {
     await screenshots(page, 'terminal-close-part-history');
 
     // The back office lists the part among the closed records, with the ticket it came from.
-    const records = await newPage(h);
+    const records = await newPage(harness());
     const adminSignIn = new SignInPage(records.page);
     await adminSignIn.goto();
     await adminSignIn.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -110,9 +85,7 @@ describe('closing part of a position', () => {
   it('closes part from the phone sheet with thumb-sized controls, and the sheet shows the rest', async () => {
     const trader = await fundedTrader();
     const ticket = await open(trader.client, 0.3);
-    const context = await h.browser.newContext({ viewport: MOBILE, hasTouch: true, isMobile: true, baseURL: h.origin, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
+    const { context, page } = await phonePage();
     await signedIn(page, trader);
     const terminal = new PhoneTerminalPage(page);
     await eurusd(1.1);

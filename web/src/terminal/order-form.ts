@@ -10,6 +10,7 @@ import {
   profitUsd,
   stopsAroundEntryProblem,
   stopsProblem,
+  trailingProblem,
   volumeProblem,
   type AccountBook,
   type CommissionSchedule,
@@ -18,6 +19,7 @@ import {
   type PriceLookup,
   type Prices,
   type Side,
+  type Trailing,
 } from '@tradeport/trading-math';
 import { fromLocalInput } from '../format/format';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
@@ -55,6 +57,8 @@ export interface OrderForm {
   volume: number;
   stopLoss: number;
   takeProfit: number;
+  /** A market order's trailing stop (docs/design.md#trailing-stops); null: none. */
+  trailing: Trailing | null;
   /** Pending order price (the stop price of a stop-limit). 0 = not set. */
   price: number;
   /** A stop-limit's limit price. 0 = not set. */
@@ -74,6 +78,7 @@ export type OrderFormAction =
   | { type: 'stepVolume'; direction: 1 | -1; instrument: OrderInstrument }
   | { type: 'setStopLoss'; value: number }
   | { type: 'setTakeProfit'; value: number }
+  | { type: 'setTrailing'; value: Trailing | null }
   | { type: 'setPrice'; value: number }
   | { type: 'setStopLimitPrice'; value: number }
   | { type: 'setExpiry'; value: string }
@@ -81,7 +86,7 @@ export type OrderFormAction =
   | { type: 'reset' };
 
 export function initialOrderForm(symbol = '', side: Side = 'buy', volume = DEFAULT_VOLUME): OrderForm {
-  return { symbol, type: 'instant', side, volume, stopLoss: 0, takeProfit: 0, price: 0, stopLimitPrice: 0, expiry: '', comment: '', revision: 0 };
+  return { symbol, type: 'instant', side, volume, stopLoss: 0, takeProfit: 0, trailing: null, price: 0, stopLimitPrice: 0, expiry: '', comment: '', revision: 0 };
 }
 
 function edited(state: OrderForm, patch: Partial<OrderForm>): OrderForm {
@@ -127,6 +132,8 @@ export function orderFormReducer(state: OrderForm, action: OrderFormAction): Ord
       return edited(state, { stopLoss: action.value });
     case 'setTakeProfit':
       return edited(state, { takeProfit: action.value });
+    case 'setTrailing':
+      return edited(state, { trailing: action.value });
     case 'setPrice':
       return edited(state, { price: action.value });
     case 'setStopLimitPrice':
@@ -136,7 +143,7 @@ export function orderFormReducer(state: OrderForm, action: OrderFormAction): Ord
     case 'setComment':
       return edited(state, { comment: action.value });
     case 'reset':
-      return edited(state, { volume: DEFAULT_VOLUME, stopLoss: 0, takeProfit: 0, comment: '', price: 0, stopLimitPrice: 0, expiry: '', type: 'instant' });
+      return edited(state, { volume: DEFAULT_VOLUME, stopLoss: 0, takeProfit: 0, trailing: null, comment: '', price: 0, stopLimitPrice: 0, expiry: '', type: 'instant' });
   }
 }
 
@@ -221,6 +228,7 @@ export interface OrderProblems {
   volume?: string;
   stopLoss?: string;
   takeProfit?: string;
+  trailing?: string;
   price?: string;
   stopLimitPrice?: string;
   expiry?: string;
@@ -264,6 +272,8 @@ export function orderProblems(form: OrderForm, side: Side, ctx: OrderContext): O
     if (sl) out.stopLoss = sl;
     if (tp) out.takeProfit = tp;
   }
+  const trailing = !isPending(form.type) && form.trailing ? trailingProblem(form.trailing) : null;
+  if (trailing) out.trailing = trailing;
   return out;
 }
 
@@ -272,7 +282,7 @@ export const hasProblems = (problems: OrderProblems): boolean => Object.values(p
 /** The call the form's choice makes: a market order, or the chosen pending type. */
 export function orderRequest(form: OrderForm, side: Side): OrderRequest {
   const common = { fullSymbol: form.symbol, volume: form.volume, stopLoss: form.stopLoss, takeProfit: form.takeProfit, comment: form.comment.trim() };
-  if (!isPending(form.type)) return { call: 'addTrades', body: { ...common, tradestypes: side } };
+  if (!isPending(form.type)) return { call: 'addTrades', body: { ...common, tradestypes: side, ...(form.trailing ? { trailingStop: form.trailing } : {}) } };
   return {
     call: 'addPendingOrder',
     body: { ...common, orderType: form.type, price: form.price, stopLimitPrice: form.type.endsWith('stop_limit') ? form.stopLimitPrice : 0, expiration: form.expiry ? fromLocalInput(form.expiry) : null },

@@ -1,5 +1,5 @@
 import type { SymbolRecord } from '@tradeport/contracts';
-import { partialCloseProblem, type PendingType, type Side } from '@tradeport/trading-math';
+import { partialCloseProblem, type PendingType, type Side, type Trailing } from '@tradeport/trading-math';
 
 /**
  * What an order is before any form: the volume grid it is stepped on, whether the quote lets it
@@ -69,7 +69,7 @@ export function notOfferedMessage(account: { type: string; instruments: readonly
 }
 
 export type OrderRequest =
-  | { call: 'addTrades'; body: { fullSymbol: string; tradestypes: Side; volume: number; stopLoss: number; takeProfit: number; comment: string } }
+  | { call: 'addTrades'; body: { fullSymbol: string; tradestypes: Side; volume: number; stopLoss: number; takeProfit: number; comment: string; trailingStop?: Trailing } }
   | {
       call: 'addPendingOrder';
       body: { fullSymbol: string; orderType: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiration: number | null };

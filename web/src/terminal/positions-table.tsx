@@ -21,6 +21,22 @@ const ClosePartModal = lazy(() => import('./close-part').then((m) => ({ default:
 
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
 
+/** The words for a position's trailing stop, as its mark's tooltip says them. */
+const trailingText = (t: { distance: number; activation: number; step: number }) =>
+  `Trailing stop: ${t.distance.toLocaleString('en-US')} pts behind the price${t.activation > 0 ? `, from ${t.activation.toLocaleString('en-US')} pts of profit` : ''}, in steps of ${t.step.toLocaleString('en-US')} pts`;
+
+/** "TS" before a stop loss its trailing stop moves. */
+function TrailingMark({ trailing }: { trailing: { distance: number; activation: number; step: number } }) {
+  const text = trailingText(trailing);
+  return (
+    <Tooltip label={text}>
+      <span className={classes.trailing} aria-label={text} data-testid="ts">
+        TS
+      </span>
+    </Tooltip>
+  );
+}
+
 interface RowProps {
   trade: OpenTradeRow;
   record: SymbolRecord | undefined;
@@ -100,6 +116,7 @@ const PositionRow = memo(function PositionRow({ trade, record, known, selected, 
       <Table.Td className="tp-num">{formatVolume(trade.volume)}</Table.Td>
       <Table.Td className="tp-num">{formatPrice(trade.orginalPrice, digits)}</Table.Td>
       <Table.Td className="tp-num" data-testid="sl">
+        {trade.trailingStop && <TrailingMark trailing={trade.trailingStop} />}
         {level(trade.stopLoss, digits)}
       </Table.Td>
       <Table.Td className="tp-num" data-testid="tp">

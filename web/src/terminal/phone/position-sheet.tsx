@@ -1,6 +1,7 @@
 import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconAlertTriangle, IconArrowRight, IconChartCandle, IconLock, IconPlus, IconScissors, IconX } from '@tabler/icons-react';
 import type { SymbolRecord } from '@tradeport/contracts';
+import { trailingProblem, type Trailing } from '@tradeport/trading-math';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { useCloseTrade, useModifyTrade, useTrades, type OpenTradeRow } from '../../api/terminal-queries';
@@ -12,6 +13,7 @@ import { SideText, SignedMoney } from '../position-figures';
 import { ClosePartForm } from '../close-part';
 import { canClosePart } from '../order-rules';
 import { StopLevelInput } from '../stop-level-input';
+import { TrailingStopInput } from '../trailing-stop-input';
 import classes from './phone-terminal.module.css';
 import { useLivePosition } from './position-live';
 
@@ -135,7 +137,14 @@ function PositionDetails({
       <dl className={`${classes.facts} tp-figure`}>
         <div>
           <dt>S / L</dt>
-          <dd data-testid="sheet-sl">{level(trade.stopLoss, digits)}</dd>
+          <dd data-testid="sheet-sl">
+            {level(trade.stopLoss, digits)}
+            {trade.trailingStop && (
+              <Text span size="xs" c="dimmed" display="block" data-testid="sheet-ts">
+                Trailing {trade.trailingStop.distance.toLocaleString('en-US')} pts
+              </Text>
+            )}
+          </dd>
         </div>
         <div>
           <dt>Swap</dt>
@@ -185,22 +194,27 @@ function PositionDetails({
   );
 }
 
-/** The position's stop loss and take profit, with the desktop's steppers and the server's refusal. */
+/** The position's stop loss, take profit and trailing stop, with the desktop's steppers and the server's refusal. */
 function ModifyStops({ trade, record, digits, onCancel }: { trade: OpenTradeRow; record: SymbolRecord | undefined; digits: number; onCancel(): void }) {
   const modify = useModifyTrade();
-  const [stopLoss, setStopLoss] = useState(trade.stopLoss);
+  const [edited, setStopLoss] = useState<number | null>(null);
   const [takeProfit, setTakeProfit] = useState(trade.takeProfit);
+  const [trailing, setTrailing] = useState<Trailing | null>(trade.trailingStop);
+  // Until it is edited, the stop loss is the position's now: its trailing stop may move it meanwhile, and saving must not move it back.
+  const stopLoss = edited ?? trade.stopLoss;
+  const trailingIssue = trailing ? trailingProblem(trailing) : null;
   const side = trade.type === 'Buy' ? 'buy' : 'sell';
   const stake = record ? { volume: trade.volume, open: trade.orginalPrice, instrument: record } : undefined;
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
+        if (trailingIssue) return;
         modify.mutate(
-          { ticket: trade.ticket, stopLoss, takeProfit },
+          { ticket: trade.ticket, stopLoss, takeProfit, trailingStop: trailing },
           {
             onSuccess: () => {
-              toastSuccess(`Stop loss and take profit of #${trade.ticket} saved.`, 'Position modified');
+              toastSuccess(`Stop loss, take profit and trailing stop of #${trade.ticket} saved.`, 'Position modified');
               onCancel();
             },
           },
@@ -217,6 +231,7 @@ function ModifyStops({ trade, record, digits, onCancel }: { trade: OpenTradeRow;
         </Text>
         <StopLevelInput label="Stop loss" kind="sl" side={side} symbol={trade.symbol} digits={digits} value={stopLoss} onChange={setStopLoss} stake={stake} touch data-testid="modify-sl" />
         <StopLevelInput label="Take profit" kind="tp" side={side} symbol={trade.symbol} digits={digits} value={takeProfit} onChange={setTakeProfit} stake={stake} touch data-testid="modify-tp" />
+        <TrailingStopInput value={trailing} onChange={setTrailing} side={side} symbol={trade.symbol} digits={digits} open={trade.orginalPrice} stopLoss={stopLoss} error={trailingIssue} touch data-testid="modify-trailing" />
         {modify.isError && (
           <Alert color="red" variant="light" role="alert" data-testid="modify-refused" p="xs">
             <Text size="sm">{errorMessage(modify.error)}</Text>
