@@ -1,11 +1,16 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { trailedStop } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { EngineState } from './engine-state';
 import type { OpenPosition } from './types';
 
-/** Stop moves written per transaction, at most. */
-const MOVE_BATCH = 1000;
+/** Stop moves written per transaction, at most (a short transaction: on SQLite it holds the event loop). */
+const MOVE_BATCH = 250;
+/**
+ * How long moves gather before a batch is written: a stop that moves on every tick of a trend is
+ * written once per pause with where it is then, not once per tick; ticks run in between.
+ */
+const WRITE_PAUSE_MS = 50;
 
 /**
  * Trailing stops on the server (docs/design.md#trailing-stops). A trailing position's next move
@@ -67,9 +72,8 @@ export class TrailingStops {
     if (this.flushing || this.moved.size === 0) return;
     let failed = false;
     const run = (async () => {
-      // Let the rest of this feed batch move its stops first: one commit for all.
-      await nextTurn();
       while (this.moved.size > 0) {
+        await sleep(WRITE_PAUSE_MS);
         const batch = [...this.moved].slice(0, MOVE_BATCH);
         for (const p of batch) this.moved.delete(p);
         this.writing = this.write(batch);

@@ -21,7 +21,19 @@ export interface Entry {
 
 export class Heap {
   private readonly items: Entry[] = [];
-  constructor(private readonly before: (a: Entry, b: Entry) => boolean) {}
+  /** Its size after the last compaction: it is compacted again once it holds twice as many (and a thousand more). */
+  private compacted = 0;
+  /**
+   * `live`, when given, tells a current entry from a stale one (of a level moved or removed since).
+   * Stale entries are dropped when they surface; a level that keeps moving away from the price (a
+   * trailing stop in a trend) would leave them below the top for long, so a heap that has doubled
+   * since its last compaction is rebuilt with its live entries only: O(n) now and then, per heap
+   * (one symbol's side), so memory stays in proportion to what is set and no tick waits long.
+   */
+  constructor(
+    private readonly before: (a: Entry, b: Entry) => boolean,
+    private readonly live?: (e: Entry) => boolean,
+  ) {}
 
   get size(): number {
     return this.items.length;
@@ -33,14 +45,29 @@ export class Heap {
 
   push(e: Entry): void {
     const a = this.items;
+    if (this.live && a.length >= 2 * this.compacted + 1024) {
+      this.retain(this.live);
+      this.compacted = a.length;
+    }
     a.push(e);
     let i = a.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!this.before(a[i]!, a[parent]!)) break;
-      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      const t = a[i]!;
+      a[i] = a[parent]!;
+      a[parent] = t;
       i = parent;
     }
+  }
+
+  /** Keeps only the entries `keep` accepts (rebuilt bottom-up, O(n)). */
+  retain(keep: (e: Entry) => boolean): void {
+    const a = this.items;
+    let n = 0;
+    for (const e of a) if (keep(e)) a[n++] = e;
+    a.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.siftDown(i);
   }
 
   pop(): Entry | undefined {
@@ -49,19 +76,26 @@ export class Heap {
     const last = a.pop();
     if (a.length > 0 && last) {
       a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.before(a[l]!, a[m]!)) m = l;
-        if (r < a.length && this.before(a[r]!, a[m]!)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
-      }
+      this.siftDown(0);
     }
     return top;
+  }
+
+  private siftDown(from: number): void {
+    const a = this.items;
+    let i = from;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < a.length && this.before(a[l]!, a[m]!)) m = l;
+      if (r < a.length && this.before(a[r]!, a[m]!)) m = r;
+      if (m === i) break;
+      const t = a[i]!;
+      a[i] = a[m]!;
+      a[m] = t;
+      i = m;
+    }
   }
 }
 
@@ -78,11 +112,14 @@ const lowestFirst = (a: Entry, b: Entry) => a.level < b.level;
 export class TriggerIndex {
   private readonly bySymbol = new Map<string, SymbolTriggers>();
   private readonly versions = new Map<number, number>();
+  /** Versions are never reused: an entry left in a heap by a removed id stays stale if the id is set again. */
+  private sequence = 0;
+  private readonly live = (e: Entry) => this.versions.get(e.positionId) === e.version;
 
   private forSymbol(symbol: string): SymbolTriggers {
     let t = this.bySymbol.get(symbol);
     if (!t) {
-      t = { buySl: new Heap(highestFirst), buyTp: new Heap(lowestFirst), sellSl: new Heap(lowestFirst), sellTp: new Heap(highestFirst) };
+      t = { buySl: new Heap(highestFirst, this.live), buyTp: new Heap(lowestFirst, this.live), sellSl: new Heap(lowestFirst, this.live), sellTp: new Heap(highestFirst, this.live) };
       this.bySymbol.set(symbol, t);
     }
     return t;
@@ -90,7 +127,7 @@ export class TriggerIndex {
 
   /** Sets (or replaces) a position's levels; 0 means none. */
   set(positionId: number, symbol: string, side: Side, stopLoss: number, takeProfit: number): void {
-    const version = (this.versions.get(positionId) ?? 0) + 1;
+    const version = ++this.sequence;
     this.versions.set(positionId, version);
     const t = this.forSymbol(symbol);
     if (stopLoss !== 0) (side === 'buy' ? t.buySl : t.sellSl).push({ level: stopLoss, positionId, version });
@@ -141,12 +178,15 @@ function drainReached(heap: Heap, versions: Map<number, number>, reached: (level
 export class TrailIndex {
   private readonly bySymbol = new Map<string, { buy: Heap; sell: Heap }>();
   private readonly versions = new Map<number, number>();
+  /** Versions are never reused: an entry left in a heap by a removed id stays stale if the id is set again. */
+  private sequence = 0;
+  private readonly live = (e: Entry) => this.versions.get(e.positionId) === e.version;
 
   set(positionId: number, symbol: string, side: Side, level: number): void {
-    const version = (this.versions.get(positionId) ?? 0) + 1;
+    const version = ++this.sequence;
     this.versions.set(positionId, version);
     let t = this.bySymbol.get(symbol);
-    if (!t) this.bySymbol.set(symbol, (t = { buy: new Heap(lowestFirst), sell: new Heap(highestFirst) }));
+    if (!t) this.bySymbol.set(symbol, (t = { buy: new Heap(lowestFirst, this.live), sell: new Heap(highestFirst, this.live) }));
     (side === 'buy' ? t.buy : t.sell).push({ level, positionId, version });
   }
 
@@ -180,13 +220,16 @@ export type Condition = 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=';
 export class OrderIndex {
   private readonly bySymbol = new Map<string, Record<Condition, Heap>>();
   private readonly versions = new Map<number, number>();
+  /** Versions are never reused: an entry left in a heap by a removed id stays stale if the id is set again. */
+  private sequence = 0;
+  private readonly live = (e: Entry) => this.versions.get(e.positionId) === e.version;
 
   set(orderId: number, symbol: string, condition: Condition, price: number): void {
-    const version = (this.versions.get(orderId) ?? 0) + 1;
+    const version = ++this.sequence;
     this.versions.set(orderId, version);
     let t = this.bySymbol.get(symbol);
     if (!t) {
-      t = { 'ask<=': new Heap(highestFirst), 'ask>=': new Heap(lowestFirst), 'bid<=': new Heap(highestFirst), 'bid>=': new Heap(lowestFirst) };
+      t = { 'ask<=': new Heap(highestFirst, this.live), 'ask>=': new Heap(lowestFirst, this.live), 'bid<=': new Heap(highestFirst, this.live), 'bid>=': new Heap(lowestFirst, this.live) };
       this.bySymbol.set(symbol, t);
     }
     t[condition].push({ level: price, positionId: orderId, version });
