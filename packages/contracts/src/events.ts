@@ -86,6 +86,27 @@ export const positionModifiedEvent = z.object({
   by: z.enum(['owner', 'trailing']),
 });
 
+/** A price alert fired (once): the tick's `reached` price on the alert's side. Sent to the trader's every terminal. */
+export const alertFiredEvent = z.object({
+  type: z.literal('alert.fired'),
+  userId: z.number(),
+  alertId: z.number(),
+  symbol: z.string(),
+  price: z.enum(['bid', 'ask']),
+  direction: z.enum(['above', 'below']),
+  level: z.number(),
+  reached: z.number(),
+  note: z.string(),
+});
+
+/** The trader's alerts changed on another device, or one expired: their lists reload. */
+export const alertChangedEvent = z.object({
+  type: z.literal('alert.changed'),
+  userId: z.number(),
+  alertId: z.number(),
+  change: z.enum(['added', 'modified', 'deleted', 'expired']),
+});
+
 /** The account's margin level fell to the margin-call level (sent once until it recovers). */
 export const marginCallEvent = z.object({
   type: z.literal('account.marginCall'),
@@ -144,7 +165,7 @@ export const accountChangedEvent = z.object({
   change: z.enum(['opened', 'reset', 'state', 'transfer', 'type']),
 });
 
-export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, positionModifiedEvent, marginCallEvent, stopOutEvent, orderEvent]);
+export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, positionModifiedEvent, alertFiredEvent, alertChangedEvent, marginCallEvent, stopOutEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 
 /**

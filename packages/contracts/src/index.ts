@@ -16,3 +16,4 @@ export * from './favourites';
 export * from './back-office';
 export * from './csv';
 export * from './accounts';
+export * from './alerts';

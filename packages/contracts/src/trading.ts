@@ -189,14 +189,14 @@ const orderType = z
   .transform((v) => v.trim().toLowerCase().replace(/\s+/g, '_'))
   .pipe(z.enum(PENDING_ORDER_TYPES, { error: 'orderType must be one of Buy Limit, Sell Limit, Buy Stop, Sell Stop, Buy Stop Limit, Sell Stop Limit.' }));
 
-const positivePrice = (what: string) =>
+export const positivePrice = (what: string) =>
   z.union([z.number(), z.string()], { error: `${what} must be a number.` }).transform(toNumber).refine(inPriceRange, `${what} must be a positive number.`);
 
 /** The latest expiry accepted: the end of year 9999, the last instant an ISO 8601 date can name plainly. */
 export const MAX_EXPIRATION_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** Expiry: omitted/null/0 = good till cancelled; otherwise epoch ms or an ISO 8601 time (year 9999 at the latest). */
-const expiration = z
+export const expiration = z
   .union([z.number(), z.string(), z.null()], { error: 'expiration must be a time (epoch ms or ISO 8601) or empty.' })
   .optional()
   .transform((v) => (v === undefined || v === null || v === '' || v === 0 ? null : typeof v === 'number' ? v : Date.parse(v)))

@@ -279,7 +279,9 @@ export function trailingProblem(t: Trailing): string | null {
 
 /** A price in whole points of an instrument with `digits` decimals, and back. */
 const toPoints = (price: number, digits: number): number => Math.round(price * 10 ** digits);
-const fromPoints = (points: number, digits: number): number => Number((points / 10 ** digits).toFixed(digits));
+// An integer divided by an exact power of ten is the double nearest the decimal it names: the very
+// number its text at `digits` decimals parses to, without making the text.
+const fromPoints = (points: number, digits: number): number => points / 10 ** digits;
 
 /**
  * The stop loss a trailing stop sets at these prices, or null when it stays where it is. A Buy
@@ -321,6 +323,24 @@ export function trailTrigger(side: Side, open: number, stopLoss: number, t: Trai
   if (t.activation > 0) at = openPts - t.activation;
   if (stopLoss !== 0) at = Math.min(at, toPoints(stopLoss, digits) - t.distance - t.step);
   return at === Number.POSITIVE_INFINITY ? at : fromPoints(at, digits);
+}
+
+/** A price alert's side of the quote and the way it waits for it (docs/design.md#price-alerts). */
+export type AlertPrice = 'bid' | 'ask';
+export type AlertDirection = 'above' | 'below';
+
+/** The condition a price alert waits for: its side of the quote at or above, or at or below, its level. */
+export const alertCondition = (price: AlertPrice, direction: AlertDirection): 'ask<=' | 'ask>=' | 'bid<=' | 'bid>=' => `${price}${direction === 'above' ? '>=' : '<='}`;
+
+/**
+ * Why an alert cannot wait for `level` now (null when it can): it would fire at once, the price
+ * being there already. An alert "above" waits for a price above today's, "below" for one under it.
+ */
+export function alertProblem(price: AlertPrice, direction: AlertDirection, level: number, p: Prices): string | null {
+  const now = price === 'bid' ? p.bid : p.ask;
+  if (direction === 'above' && !(level > now)) return `The ${price} is ${now} already: an alert above must be set above it.`;
+  if (direction === 'below' && !(level < now)) return `The ${price} is ${now} already: an alert below must be set below it.`;
+  return null;
 }
 
 /**

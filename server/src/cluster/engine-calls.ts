@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * The calls that need the running engine: every order-changing call (orders, closes, SL/TP,
- * pending orders, an administrator's close, ticks pushed by the price bridge), the reads
+ * pending orders, price alerts, an administrator's close, ticks pushed by the price bridge), the reads
  * answered from the engine's memory (open positions, the broker's exposure, account figures, working orders, the lists of
  * trading accounts, and the answers of opening an account or setting its state or type, which
  * show its figures; a type's move also checks the margin level at the new leverage, and a type's
@@ -26,6 +26,9 @@ export const ENGINE_CALLS: ReadonlySet<CallDefinition> = new Set<CallDefinition>
   calls.addPendingOrder,
   calls.modifyPendingOrder,
   calls.cancelPendingOrder,
+  calls.addAlert,
+  calls.modifyAlert,
+  calls.deleteAlert,
   calls.editStatusTrades,
   calls.modifyTraderOrder,
   calls.cancelTraderOrder,

@@ -14,6 +14,7 @@ import { marketRoutes } from '../transport/http/routes/market-routes';
 import { siteRoutes } from '../transport/http/routes/site-routes';
 import { systemRoutes } from '../transport/http/routes/system-routes';
 import { tradingRoutes } from '../transport/http/routes/trading-routes';
+import { alertRoutes } from '../transport/http/routes/alert-routes';
 import { backOfficeTradesRoutes } from '../transport/http/routes/back-office-trades-routes';
 import { exposureRoutes } from '../transport/http/routes/exposure-routes';
 import { brokerReportRoutes } from '../transport/http/routes/broker-report-routes';
@@ -73,6 +74,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     systemRoutes(api);
     marketRoutes(api);
     tradingRoutes(api);
+    alertRoutes(api);
     backOfficeTradesRoutes(api);
     exposureRoutes(api);
     brokerReportRoutes(api);

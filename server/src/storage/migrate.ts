@@ -32,6 +32,7 @@ import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-typ
 import { typeSwapsMigration } from './migrations/0030-type-swaps';
 import { partialCloseMigration } from './migrations/0031-partial-close';
 import { trailingStopsMigration } from './migrations/0032-trailing-stops';
+import { priceAlertsMigration } from './migrations/0033-price-alerts';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -78,6 +79,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0030-type-swaps': typeSwapsMigration(handle.engine),
       '0031-partial-close': partialCloseMigration(),
       '0032-trailing-stops': trailingStopsMigration(),
+      '0033-price-alerts': priceAlertsMigration(handle.engine),
     }),
   });
 }

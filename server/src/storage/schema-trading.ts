@@ -78,3 +78,24 @@ export interface OrdersTable {
   created_at: number;
   updated_at: number;
 }
+
+/** A trader's price alert (migration 0033, docs/design.md#price-alerts). */
+export interface PriceAlertsTable {
+  id: Generated<number>;
+  user_id: number;
+  symbol: string;
+  price_side: 'bid' | 'ask';
+  direction: 'above' | 'below';
+  level: number;
+  note: string;
+  expires_at: number | null;
+  /** 1: a mail is sent too when it fires. */
+  by_mail: number;
+  status: 'active' | 'fired' | 'expired';
+  created_at: number;
+  updated_at: number;
+  /** When it fired or expired. */
+  ended_at: number | null;
+  /** The price on its side of the quote that reached it. */
+  fired_price: number | null;
+}

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { OrdersTable, PositionsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
+import type { OrdersTable, PositionsTable, PriceAlertsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
 import type { FavouriteSymbolsTable, TerminalSettingsTable } from './schema-terminal';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
@@ -317,6 +317,7 @@ export interface Database {
   swap_rollovers: SwapRolloversTable;
   swap_deferred: SwapDeferredTable;
   orders: OrdersTable;
+  price_alerts: PriceAlertsTable;
   password_resets: PasswordResetsTable;
   terminal_settings: TerminalSettingsTable;
   chart_layouts: ChartLayoutsTable;

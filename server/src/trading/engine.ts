@@ -13,6 +13,7 @@ import { EngineState, EngineUnavailable, type EngineLog } from './engine-state';
 import { MarginMonitor } from './margin-monitor';
 import { PartialCloses, type PartClosed } from './partial-closes';
 import { PendingOrders, type OnBehalf } from './pending-orders';
+import { PriceAlerts, type AlertInput } from './price-alerts';
 import { Positions } from './positions';
 import { Rollovers } from './rollovers';
 import { TrailingStops } from './trailing-stops';
@@ -27,6 +28,7 @@ interface Parts {
   partials: PartialCloses;
   positions: Positions;
   trailing: TrailingStops;
+  alerts: PriceAlerts;
   orders: PendingOrders;
   monitor: MarginMonitor;
 }
@@ -45,7 +47,7 @@ export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition
  *
  * This class wires the parts and owns their lifecycle (loading, the quote and event subscriptions,
  * the timers); the work is done by the parts, which share one `EngineState`: positions.ts (opening,
- * SL/TP changes), trailing-stops.ts, pending-orders.ts, closes.ts (closes and their group commit), partial-closes.ts, margin-monitor.ts
+ * SL/TP changes), trailing-stops.ts, price-alerts.ts, pending-orders.ts, closes.ts (closes and their group commit), partial-closes.ts, margin-monitor.ts
  * (sweep, margin call, stop-out), account-figures.ts and rollovers.ts (swap).
  */
 export class TradingEngine {
@@ -80,11 +82,12 @@ export class TradingEngine {
     const closes = new Closes(state, rollovers);
     const partials = new PartialCloses(state, rollovers);
     const trailing = new TrailingStops(state);
+    const alerts = new PriceAlerts(state);
     const positions = new Positions(state, accounts, trailing);
     const orders = new PendingOrders(state, positions);
     const monitor = new MarginMonitor(state, accounts, closes);
     const resets = new AccountResets(state, closes, orders);
-    return { state, accounts, rollovers, closes, partials, positions, trailing, orders, monitor, resets };
+    return { state, accounts, rollovers, closes, partials, positions, trailing, alerts, orders, monitor, resets };
   }
 
   /** The fencing epoch this engine claimed when it last started (null before its first start). */
@@ -106,7 +109,7 @@ export class TradingEngine {
     if (this.running) return;
     if (this.started) this.parts = this.build();
     this.started = true;
-    const { state, positions, rollovers, orders, monitor } = this.parts;
+    const { state, positions, rollovers, orders, alerts, monitor } = this.parts;
     // The fencing token first: what a previous leader still writes is refused, or committed before the load.
     await state.claimEpoch();
     state.leverageLimits = await leverageLimitsOf(state.ctx.db);
@@ -114,6 +117,7 @@ export class TradingEngine {
     await positions.load();
     await rollovers.load();
     await orders.load();
+    await alerts.load();
     this.dependents.clear();
     for (const i of this.market.instruments) {
       const currencies = [i.quote, ...(i.calcMode === 'forex' ? [i.base] : [])].filter((c) => c !== 'USD');
@@ -133,7 +137,11 @@ export class TradingEngine {
     // Every minute: a due rollover, and kept swap that may be priceable by now (inside applyRollovers).
     this.rolloverTimer = setInterval(() => void rollovers.applyRollovers(this.ctx.now()).catch((err: unknown) => this.log.warn({ err }, 'swap rollover failed; it is tried again in a minute')), 60_000);
     this.rolloverTimer.unref();
-    this.expiryTimer = setInterval(() => void orders.expireOrders(this.ctx.now()), 1000);
+    this.expiryTimer = setInterval(() => {
+      const now = this.ctx.now();
+      void orders.expireOrders(now);
+      void alerts.expire(now);
+    }, 1000);
     this.expiryTimer.unref();
     this.running = true;
   }
@@ -167,7 +175,7 @@ export class TradingEngine {
   }
 
   private onTick(quote: BookQuote): void {
-    const { state, orders, closes, trailing } = this.parts;
+    const { state, orders, closes, trailing, alerts } = this.parts;
     if (state.holders.get(quote.symbol)?.size) state.dirtySymbols.add(quote.symbol);
     // A conversion rate moving changes the USD figures of the instruments that convert through it.
     for (const d of this.dependents.get(quote.symbol) ?? []) if (state.holders.get(d)?.size) state.dirtySymbols.add(d);
@@ -179,6 +187,7 @@ export class TradingEngine {
     // Stops move first: a stop a tick moves is never reached by that tick (it trails the price).
     trailing.onTick(quote);
     closes.closeTriggered(quote);
+    alerts.onTick(quote);
   }
 
   // ------------------------------------------------------------------ reads
@@ -300,6 +309,19 @@ export class TradingEngine {
     return this.commanding((p) => p.orders.cancelOrder(actor, orderId, onBehalf));
   }
 
+  /** Sets a price alert of the actor's (see PriceAlerts); it fires once, on the server. */
+  addAlert(actor: Actor, symbol: string, input: AlertInput): Promise<{ alertId: number; level: number }> {
+    return this.commanding((p) => p.alerts.add(actor, symbol, input));
+  }
+
+  modifyAlert(actor: Actor, alertId: number, input: AlertInput): Promise<void> {
+    return this.commanding((p) => p.alerts.modify(actor, alertId, input));
+  }
+
+  deleteAlert(actor: Actor, alertId: number): Promise<void> {
+    return this.commanding((p) => p.alerts.delete(actor, alertId));
+  }
+
   /** Resets a demo account of `userId` (see AccountResets.resetDemo); `by.admin`: audited. */
   resetDemo(accountId: number, userId: number, by: { actorId: number; ip: string; admin: boolean }): Promise<{ balanceCents: number }> {
     return this.commanding((p) => p.resets.resetDemo(accountId, userId, by));
@@ -310,6 +332,11 @@ export class TradingEngine {
   /** Expires pending orders whose time has come (every second, and callable with an injected clock). */
   expireOrders(now: number): Promise<number> {
     return this.parts.orders.expireOrders(now);
+  }
+
+  /** Expires price alerts whose time has come (every second, and callable with an injected clock). */
+  expireAlerts(now: number): Promise<number> {
+    return this.parts.alerts.expire(now);
   }
 
   /** One margin sweep (see MarginMonitor.marginSweep); runs every `marginCheckMs`. */

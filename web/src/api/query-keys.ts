@@ -17,6 +17,7 @@ export const queryKeys = {
   /** The trader's open positions and pending orders (the terminal's positions panel). */
   trades: ['trades'] as const,
   pendingOrders: ['pending-orders'] as const,
+  alerts: ['alerts'] as const,
   terminalSettings: ['terminal-settings'] as const,
   /** The trader's favourite symbols (the price table's Favourites category). */
   favourites: ['favourites'] as const,

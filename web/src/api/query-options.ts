@@ -14,6 +14,7 @@ export const tradesHistoryQuery = queryOptions({ queryKey: queryKeys.tradesHisto
 
 /** The terminal's open positions, pending orders and account figures (their hooks add the refresh interval). */
 export const tradesQuery = queryOptions({ queryKey: queryKeys.trades, queryFn: ({ signal }) => callApi('getTrades', undefined, { signal }) });
+export const alertsQuery = queryOptions({ queryKey: queryKeys.alerts, queryFn: ({ signal }) => callApi('getAlerts', undefined, { signal }) });
 export const pendingOrdersQuery = queryOptions({ queryKey: [...queryKeys.pendingOrders, 'pending'], queryFn: ({ signal }) => callApi('getPendingOrders', { status: 'pending' }, { signal }) });
 export const marginsQuery = queryOptions({ queryKey: queryKeys.margins, queryFn: ({ signal }) => callApi('getMargins', undefined, { signal }) });
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useConnectionState } from '../stream/hooks';
 import { callApi, type CallInput, type CallOutput } from './client';
-import { marginsQuery, pendingOrdersQuery, tradesQuery } from './query-options';
+import { alertsQuery, marginsQuery, pendingOrdersQuery, tradesQuery } from './query-options';
 import { queryKeys } from './query-keys';
 
 /**
@@ -23,6 +23,7 @@ export function usePositionsRefresh(): number {
 export type TradesAnswer = CallOutput<'getTrades'>;
 export type OpenTradeRow = TradesAnswer['data'][number];
 export type PendingOrderRow = CallOutput<'getPendingOrders'>['data'][number];
+export type AlertRow = CallOutput<'getAlerts'>['data'][number];
 
 export function useTrades() {
   const refetchInterval = usePositionsRefresh();
@@ -107,5 +108,35 @@ export function useCancelPendingOrder() {
   return useMutation({
     mutationFn: (orderId: number) => callApi('cancelPendingOrder', { orderId }),
     onSettled: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.pendingOrders }), client.invalidateQueries({ queryKey: queryKeys.margins })]),
+  });
+}
+
+/** The trader's price alerts (waiting, then the latest fired or expired); `alert.*` events refetch them. */
+export function useAlerts() {
+  const refetchInterval = usePositionsRefresh();
+  return useQuery({ ...alertsQuery, refetchInterval });
+}
+
+export function useAddAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<'addAlert'>) => callApi('addAlert', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
+  });
+}
+
+export function useModifyAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<'modifyAlert'>) => callApi('modifyAlert', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
+  });
+}
+
+export function useDeleteAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (alertId: number) => callApi('deleteAlert', { alertId }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.alerts }),
   });
 }

@@ -9,10 +9,10 @@ export const CANDLE_PANE = 'candle_pane';
 
 /** How far, in pixels, a trade level must be dragged before the move is proposed (KLineChart moves it at any press). */
 const LEVEL_DRAG_MIN_PX = 4;
-const LEVEL_COLORS: Record<TradeLevel['kind'], string> = { entry: '#1c7ed6', sl: '#e03131', tp: '#2f9e44', order: '#e8590c' };
+const LEVEL_COLORS: Record<TradeLevel['kind'], string> = { entry: '#1c7ed6', sl: '#e03131', tp: '#2f9e44', order: '#e8590c', alert: '#7048e8' };
 
 /**
- * A chart's trade levels (positions' entries, SL and TP, pending orders) as KLineChart overlays a
+ * A chart's trade levels (positions' entries, SL and TP, pending orders, alerts) as KLineChart overlays a
  * trader drags or removes, and where they are drawn, on the container's data attributes for the
  * browser tests.
  */
@@ -38,7 +38,7 @@ export class ChartLevels {
     this.chart.removeOverlay({ name: LEVEL_OVERLAY });
     for (const level of levels) {
       const removable = isRemovable(level);
-      const look: LevelLook = { key: level.key, label: level.label, color: LEVEL_COLORS[level.kind], dashed: level.kind === 'sl' || level.kind === 'tp', removable, touch: this.touch };
+      const look: LevelLook = { key: level.key, label: level.label, color: LEVEL_COLORS[level.kind], dashed: level.kind === 'sl' || level.kind === 'tp' || level.kind === 'alert', removable, touch: this.touch };
       const last = this.chart.getDataList().at(-1)?.timestamp ?? Date.now();
       this.chart.createOverlay({
         name: LEVEL_OVERLAY,

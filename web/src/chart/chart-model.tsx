@@ -3,7 +3,7 @@ import type { ChartIndicator, ChartLayout } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
-import { useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
+import { useAlerts, useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
 import { useTerminalSettings } from '../terminal/terminal-settings';
 import { toastError, toastSuccess } from '../ui/toast';
 import type { ChartType } from './chart-controller';
@@ -56,7 +56,8 @@ export function useChartModel({ symbol, period, digits, initialType = 'candle' }
   const [editing, setEditing] = useState<{ symbol: string; index: number } | null>(null);
   const trades = useTrades().data?.data;
   const orders = usePendingOrders().data?.data;
-  const levels = useMemo(() => levelsOf(trades ?? [], orders ?? [], symbol, digits), [trades, orders, symbol, digits]);
+  const alerts = useAlerts().data?.data;
+  const levels = useMemo(() => levelsOf(trades ?? [], orders ?? [], symbol, digits, alerts ?? []), [trades, orders, symbol, digits, alerts]);
   const { oneClickTrading } = useTerminalSettings();
   const [levelsVersion, setLevelsVersion] = useState(0);
   const [confirm, setConfirm] = useState<LevelChange | null>(null);

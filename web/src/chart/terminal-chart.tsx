@@ -1,8 +1,8 @@
 import { ActionIcon, Button, Menu, Modal, SegmentedControl, Tooltip, VisuallyHidden } from '@mantine/core';
-import { IconArrowsMaximize, IconCamera, IconChartArea, IconChartCandle, IconChartLine, IconChevronDown, IconMagnet, IconMathFunction, IconTrash, IconX } from '@tabler/icons-react';
+import { IconArrowsMaximize, IconBellPlus, IconCamera, IconChartArea, IconChartCandle, IconChartLine, IconChevronDown, IconMagnet, IconMathFunction, IconTrash, IconX } from '@tabler/icons-react';
 import { MAX_CHART_INDICATORS } from '@tradeport/contracts';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
 import { ChartStage, ConfirmRemoveAll, MENU_ICONS, OneToolButton, removableDrawings, SaveStatus, useChartStage } from './chart-stage';
@@ -10,6 +10,10 @@ import classes from './chart.module.css';
 import { addIndicator, IndicatorMenuItems, removeIndicator } from './indicator-picker';
 import { indicatorTitle } from './indicators';
 import { TOOL_BY_NAME, TOOL_MENUS, TOOLS } from './tools';
+import type { AlertTarget } from '../terminal/alert-modal';
+
+/** The price-alert dialog, downloaded when first opened. */
+const AlertModal = lazy(() => import('../terminal/alert-modal').then((m) => ({ default: m.AlertModal })));
 
 /**
  * A chart with its toolbar: chart type, the four drawing-tool menus, magnet, indicators, remove
@@ -132,6 +136,34 @@ function IconLabel({ icon, text }: { icon: ReactNode; text: string }) {
         <VisuallyHidden>{text}</VisuallyHidden>
       </span>
     </Tooltip>
+  );
+}
+
+/** The chart bar's bell: a price alert on the chart's symbol, in the alert dialog (downloaded at first use). */
+export function PriceAlertButton({ symbol }: { symbol: string }) {
+  const [alert, setAlert] = useState<AlertTarget | null>(null);
+  const [used, setUsed] = useState(false);
+  return (
+    <>
+      <Tooltip label={`Set a price alert on ${symbol}`} withArrow>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label="Set a price alert"
+          onClick={() => {
+            setAlert({ kind: 'new', symbol });
+            setUsed(true);
+          }}
+        >
+          <IconBellPlus size={16} />
+        </ActionIcon>
+      </Tooltip>
+      {used && (
+        <Suspense fallback={null}>
+          <AlertModal target={alert} onClose={() => setAlert(null)} />
+        </Suspense>
+      )}
+    </>
   );
 }
 

@@ -1,10 +1,10 @@
 import type { CallInput } from '../api/client';
-import type { OpenTradeRow, PendingOrderRow } from '../api/terminal-queries';
+import type { AlertRow, OpenTradeRow, PendingOrderRow } from '../api/terminal-queries';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
 
-export type LevelKind = 'entry' | 'sl' | 'tp' | 'order';
+export type LevelKind = 'entry' | 'sl' | 'tp' | 'order' | 'alert';
 
-/** A price line of the trader's own: a position's entry, its SL or TP, or a pending order's price. */
+/** A price line of the trader's own: a position's entry, its SL or TP, a pending order's price, or a waiting price alert. */
 export interface TradeLevel {
   key: string;
   kind: LevelKind;
@@ -14,12 +14,13 @@ export interface TradeLevel {
   draggable: boolean;
   ticket?: number;
   orderId?: number;
+  alertId?: number;
 }
 
 const volume = (v: number) => v.toFixed(2);
 
-/** Every level of the symbol's open positions and pending orders, in a stable order. */
-export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], symbol: string, digits: number): TradeLevel[] {
+/** Every level of the symbol's open positions, pending orders and waiting alerts, in a stable order. */
+export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], symbol: string, digits: number, alerts: readonly AlertRow[] = []): TradeLevel[] {
   const out: TradeLevel[] = [];
   for (const t of trades) {
     if (t.symbol !== symbol && t.fullSymbol !== symbol) continue;
@@ -30,6 +31,11 @@ export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly Pendi
   for (const o of orders) {
     if (o.symbol !== symbol || o.status !== 'pending') continue;
     out.push({ key: `order-${o.orderId}`, kind: 'order', price: o.price, label: `#${o.orderId} ${ORDER_TYPE_LABELS[o.orderType]} ${volume(o.volume)} at ${o.price.toFixed(digits)}`, draggable: true, orderId: o.orderId });
+  }
+  for (const a of alerts) {
+    if (a.symbol !== symbol || a.status !== 'active') continue;
+    // Changed in its dialog (the Alerts tab), not by dragging: a drag is for what trades.
+    out.push({ key: `alert-${a.alertId}`, kind: 'alert', price: a.level, label: `Alert ${a.price} ${a.direction === 'above' ? '≥' : '≤'} ${a.level.toFixed(digits)}`, draggable: false, alertId: a.alertId });
   }
   return out;
 }

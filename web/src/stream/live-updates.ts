@@ -25,6 +25,9 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
     case 'position.modified':
       // Its owner's other device changed its levels, or its trailing stop moved the stop loss.
       return [queryKeys.trades];
+    case 'alert.fired':
+    case 'alert.changed':
+      return [queryKeys.alerts];
     case 'account.changed':
       return [queryKeys.accounts];
     case 'account.sessionsRevoked':
@@ -92,6 +95,8 @@ export function toastForEvent(event: AccountEvent): { title: string; message: st
       if (event.status === 'pending' && event.reason === ORDER_REASONS.modifiedByBackOffice) return { title: `Order #${event.orderId} changed by the broker`, message: `${what}: see its new levels under Pending Orders.`, color: 'blue' };
       return null;
     }
+    case 'alert.fired':
+      return { title: `Price alert: ${event.symbol} ${event.price} ${event.direction} ${event.level}`, message: `The ${event.price} reached ${event.reached}.${event.note ? ` ${event.note}` : ''}`, color: 'blue' };
     case 'account.marginCall':
       return { title: 'Margin call', message: `Your margin level is ${event.marginLevel}%. Add funds or close positions to avoid a stop-out.`, color: 'red' };
     case 'account.stopOut': {
@@ -116,10 +121,11 @@ export function invalidateForEvent(client: QueryClient, event: AccountEvent): vo
     if (!shown && accountKeys.includes(key)) continue;
     void client.invalidateQueries({ queryKey: key });
   }
-  if (event.type !== 'account.sessionsRevoked' && event.type !== 'account.changed') void client.invalidateQueries({ queryKey: queryKeys.accounts });
+  // Alerts are the trader's, not an account's: the accounts' figures do not change with them.
+  if (event.type !== 'account.sessionsRevoked' && event.type !== 'account.changed' && event.type !== 'alert.fired' && event.type !== 'alert.changed') void client.invalidateQueries({ queryKey: queryKeys.accounts });
 }
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.alerts, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
 }

@@ -2,10 +2,10 @@ import { Alert, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { errorMessage } from '../api/client';
 
 /**
- * The end of the positions panel's modify dialogs (a position's SL/TP, a pending order): the
+ * The end of the positions panel's modify dialogs (a position's SL/TP, a pending order, an alert): the
  * server's refusal, if any, above Cancel and Save. `touch`: two large buttons side by side, for a thumb.
  */
-export function ModifyFooter({ error, pending, onCancel, errorTestId, touch = false }: { error: unknown; pending: boolean; onCancel: () => void; errorTestId: string; touch?: boolean }) {
+export function ModifyFooter({ error, pending, onCancel, errorTestId, touch = false, submitLabel = 'Save' }: { error: unknown; pending: boolean; onCancel: () => void; errorTestId: string; touch?: boolean; submitLabel?: string }) {
   const size = touch ? 'lg' : 'xs';
   const buttons = (
     <>
@@ -13,7 +13,7 @@ export function ModifyFooter({ error, pending, onCancel, errorTestId, touch = fa
         Cancel
       </Button>
       <Button type="submit" size={size} loading={pending}>
-        Save
+        {submitLabel}
       </Button>
     </>
   );

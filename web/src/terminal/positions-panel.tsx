@@ -1,7 +1,9 @@
 import { Badge, Button, Menu, Tabs, Tooltip } from '@mantine/core';
-import { IconChevronDown, IconClockPause } from '@tabler/icons-react';
+import { IconBellPlus, IconChevronDown, IconClockPause } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { usePendingOrders, useTrades } from '../api/terminal-queries';
+import { useAlerts, usePendingOrders, useTrades } from '../api/terminal-queries';
+import { useAppStore } from '../state/app-store';
+import type { AlertTarget } from './alert-modal';
 import { useDelayed } from '../stream/hooks';
 import { stream } from '../stream/stream';
 import { TableSkeleton } from '../ui/page';
@@ -56,13 +58,23 @@ function BulkClose() {
 /** The Pending Orders and History tabs load when first opened: most visits never open them. */
 const PendingOrdersTable = lazy(() => import('./positions-pending').then((m) => ({ default: m.PendingOrdersTable })));
 const HistoryTable = lazy(() => import('./positions-history').then((m) => ({ default: m.HistoryTable })));
+const AlertsTable = lazy(() => import('./positions-alerts').then((m) => ({ default: m.AlertsTable })));
+const AlertModal = lazy(() => import('./alert-modal').then((m) => ({ default: m.AlertModal })));
 const tabLoading = <TableSkeleton rows={3} height={28} />;
 
-/** The terminal's bottom panel: Positions, Pending Orders and History tabs over the account figures. */
+/** The terminal's bottom panel: Positions, Pending Orders, Alerts and History tabs over the account figures. */
 export function PositionsPanel() {
   const [tab, setTab] = useState<string | null>('positions');
   const positions = useTrades().data?.data.length;
   const orders = usePendingOrders().data?.data.length;
+  const waitingAlerts = useAlerts().data?.data.filter((a) => a.status === 'active').length;
+  const selected = useAppStore((s) => s.selectedSymbol);
+  const [alertTarget, setAlertTarget] = useState<AlertTarget | null>(null);
+  const [alertUsed, setAlertUsed] = useState(false);
+  const openAlert = (target: AlertTarget) => {
+    setAlertTarget(target);
+    setAlertUsed(true);
+  };
   const delayed = useDelayed();
   return (
     <section className={classes.panel} aria-label="Positions panel" data-testid="positions-panel" data-delayed={delayed || undefined}>
@@ -72,6 +84,7 @@ export function PositionsPanel() {
           <Tabs.List className={classes.tabList}>
             <Tabs.Tab value="positions">Positions{positions ? ` (${positions})` : ''}</Tabs.Tab>
             <Tabs.Tab value="orders">Pending Orders{orders ? ` (${orders})` : ''}</Tabs.Tab>
+            <Tabs.Tab value="alerts">Alerts{waitingAlerts ? ` (${waitingAlerts})` : ''}</Tabs.Tab>
             <Tabs.Tab value="history">History</Tabs.Tab>
           </Tabs.List>
           <div className={classes.toolbar}>
@@ -83,6 +96,11 @@ export function PositionsPanel() {
               </Tooltip>
             )}
             {tab === 'positions' && <BulkClose />}
+            {tab === 'alerts' && (
+              <Button size="compact-xs" variant="default" leftSection={<IconBellPlus size={13} />} onClick={() => openAlert({ kind: 'new', symbol: selected ?? 'EURUSD' })}>
+                New alert
+              </Button>
+            )}
           </div>
         </div>
         <Tabs.Panel value="positions" className={classes.tabPanel}>
@@ -97,6 +115,13 @@ export function PositionsPanel() {
             </Suspense>
           </div>
         </Tabs.Panel>
+        <Tabs.Panel value="alerts" className={classes.tabPanel}>
+          <div className={classes.scroll} tabIndex={0} role="region" aria-label="Price alerts list">
+            <Suspense fallback={tabLoading}>
+              <AlertsTable onEdit={(alert) => openAlert({ kind: 'edit', alert })} />
+            </Suspense>
+          </div>
+        </Tabs.Panel>
         <Tabs.Panel value="history" className={classes.tabPanel}>
           <Suspense fallback={tabLoading}>
             <HistoryTable />
@@ -104,6 +129,11 @@ export function PositionsPanel() {
         </Tabs.Panel>
       </Tabs>
       <AccountFooter />
+      {alertUsed && (
+        <Suspense fallback={null}>
+          <AlertModal target={alertTarget} onClose={() => setAlertTarget(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

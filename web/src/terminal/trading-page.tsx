@@ -7,7 +7,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router';
 import { useAppConfig, useSession, useSymbols } from '../api/queries';
 import { formatBalance, formatPercent } from '../format/format';
-import { TerminalChart } from '../chart/terminal-chart';
+import { PriceAlertButton, TerminalChart } from '../chart/terminal-chart';
 import { useAppStore } from '../state/app-store';
 import { useDelayed, useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
@@ -123,9 +123,12 @@ function ChartPanel({ record }: { record: SymbolRecord }) {
   return (
     <div className={classes.chart}>
       <Group justify="space-between" gap="xs" px="xs" py={6} className={classes.chartBar}>
-        <Text fw={600} size="sm">
-          {record.Symbol} · {period}
-        </Text>
+        <Group gap={4}>
+          <Text fw={600} size="sm">
+            {record.Symbol} · {period}
+          </Text>
+          <PriceAlertButton symbol={record.Symbol} />
+        </Group>
         <SegmentedControl aria-label="Chart period" size="xs" transitionDuration={0} value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
       </Group>
       <div className={classes.chartBody}>

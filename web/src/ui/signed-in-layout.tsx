@@ -13,6 +13,16 @@ import { toast } from './toast';
 /** The stream's account listeners while it runs; null when it is stopped. */
 let live: (() => void) | null = null;
 
+/** A browser notification, when the trader allowed them and the page is not in view (in view, the toast says it). */
+function notifyBrowser(title: string, body: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
+  try {
+    new Notification(title, { body, tag: title });
+  } catch {
+    // Some browsers allow notifications only from a service worker: the toast is there anyway.
+  }
+}
+
 /**
  * Starts the stream with its account listeners (each event refetches what it changed and toasts
  * what the trader should hear about; a resync refetches everything). Idempotent; `live` stops the
@@ -28,6 +38,8 @@ function goLive(): void {
       // A notice about another of the trader's accounts says which.
       const label = 'accountId' in event && !showsAccount(queryClient, event.accountId) ? eventAccountLabel(queryClient, event) : null;
       toast(label ? { ...t, title: `${label}: ${t.title}` } : t);
+      // A price alert also reaches a trader looking at another window, if they allowed it.
+      if (event.type === 'alert.fired') notifyBrowser(t.title, t.message);
     });
     const offResync = stream.onResync(() => invalidateAccountData(queryClient));
     live = () => {

@@ -6,7 +6,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { memo, useState } from 'react';
 import { callApi, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { useCancelPendingOrder, usePendingOrders, useTrades, type OpenTradeRow, type PendingOrderRow } from '../../api/terminal-queries';
+import { useAlerts, useCancelPendingOrder, usePendingOrders, useTrades, type OpenTradeRow, type PendingOrderRow } from '../../api/terminal-queries';
 import { formatDateTime, formatDecimal, formatPercent, formatPrice, formatUsd, formatVolume } from '../../format/format';
 import { useDelayed, useQuote } from '../../stream/hooks';
 import { EmptyState, ErrorState, TableSkeleton } from '../../ui/page';
@@ -20,9 +20,10 @@ import { CLOSE_REASON_LABELS, dateRangeMs } from '../positions-live';
 import { ORDER_TYPE_LABELS } from '../../format/order-types';
 import { SideText, SignedMoney } from '../position-figures';
 import classes from './phone-terminal.module.css';
+import { PhoneAlerts } from './phone-alerts';
 import { useLivePosition } from './position-live';
 
-type Part = 'positions' | 'orders' | 'history';
+type Part = 'positions' | 'orders' | 'alerts' | 'history';
 const HISTORY_PAGE_ROWS = 50;
 const shortTime = (v: string | null) => (v ? formatDateTime(v) : 'GTC');
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
@@ -238,11 +239,12 @@ function ClosedPositions({ range }: { range: HistoryRange }) {
   );
 }
 
-/** The trading table tab: the account's figures, then positions, pending orders or history. */
+/** The trading table tab: the account's figures, then positions, pending orders, alerts or history. */
 export function PhoneTrading({ onOpenPosition, onNewOrder }: { onOpenPosition(ticket: number): void; onNewOrder(): void }) {
   const [part, setPart] = useState<Part>('positions');
   const positions = useTrades().data?.data.length;
   const orders = usePendingOrders().data?.data.length;
+  const alerts = useAlerts().data?.data.filter((a) => a.status === 'active').length;
   return (
     <div data-testid="phone-trading">
       <MarginCallBanner />
@@ -258,14 +260,17 @@ export function PhoneTrading({ onOpenPosition, onNewOrder }: { onOpenPosition(ti
           data={[
             { value: 'positions', label: `Positions${positions ? ` (${positions})` : ''}` },
             { value: 'orders', label: `Pending${orders ? ` (${orders})` : ''}` },
+            { value: 'alerts', label: `Alerts${alerts ? ` (${alerts})` : ''}` },
             { value: 'history', label: 'History' },
           ]}
-          styles={{ label: { minHeight: 44, display: 'flex', alignItems: 'center', justifyContent: 'center' } }}
+          // Four parts on 375 px: each as wide as its words, the labels a little smaller, still 44 px high.
+          styles={{ control: { flex: 'auto' }, label: { minHeight: 44, display: 'flex', alignItems: 'center', justifyContent: 'center', paddingInline: 6, fontSize: 14 } }}
         />
       </Group>
       <div className={classes.section} style={{ paddingLeft: 0, paddingRight: 0 }}>
         {part === 'positions' && <PositionsList onOpen={onOpenPosition} onNewOrder={onNewOrder} />}
         {part === 'orders' && <OrdersList />}
+        {part === 'alerts' && <PhoneAlerts />}
         {part === 'history' && <HistoryList />}
       </div>
     </div>
