@@ -117,6 +117,21 @@ describe('trailing stops', () => {
     assert.deepEqual([s.stop_loss, s.trail_distance], [1.1, 0]);
   });
 
+  test('a modify that keeps trailing never moves the trailed stop back (a client a move behind); one that turns it off may', async () => {
+    const { client } = await desk.fundedTrader('10000.00');
+    await push(t, 'EURUSD', BID, ASK);
+    const ticket = (await open(client, { tradestypes: 'buy', trailingStop: { distance: 100 } })).body.ticket as number;
+    await push(t, 'EURUSD', 1.103, 1.1032);
+    assert.equal((await rowOf(client, ticket))?.stopLoss, 1.102);
+    // The take profit changed from a screen that still shows the first stop (1.099).
+    assert.equal((await modify(client, { ticket, stopLoss: 1.099, takeProfit: 1.12, trailingStop: { distance: 100 } })).status, 200);
+    assert.deepEqual([(await rowOf(client, ticket))?.stopLoss, (await rowOf(client, ticket))?.takeProfit], [1.102, 1.12]);
+    await eventually('kept in the database', async () => (await stored(t, ticket)).stop_loss === 1.102);
+    // Turning the trailing stop off, the trader may set the stop anywhere valid.
+    assert.equal((await modify(client, { ticket, stopLoss: 1.099, takeProfit: 1.12 })).status, 200);
+    assert.equal((await rowOf(client, ticket))?.stopLoss, 1.099);
+  });
+
   test("another trader's ticket cannot be given a trailing stop", async () => {
     const owner = await desk.fundedTrader('10000.00');
     const other = await desk.fundedTrader('10000.00');

@@ -187,9 +187,14 @@ export class Positions {
       const problem = stopsProblem(p.side, rounded.stopLoss, rounded.takeProfit, quote);
       if (problem) throw refuse.invalid(problem);
       p.modifying = true;
+      let written = false;
       try {
         await this.trailing.settle(p);
-        const written = await this.state.transaction(async (trx, emit) => {
+        // A position that keeps trailing keeps the stop it has trailed to, if that protects more
+        // than the one sent: a client a move or two behind must not move it back (to loosen it,
+        // turn the trailing stop off in the same change).
+        if (trailing && p.trailing && p.stopLoss !== 0 && (rounded.stopLoss === 0 || (p.side === 'buy' ? p.stopLoss > rounded.stopLoss : p.stopLoss < rounded.stopLoss))) rounded.stopLoss = p.stopLoss;
+        written = await this.state.transaction(async (trx, emit) => {
           const result = await trx.updateTable('positions').set({ stop_loss: rounded.stopLoss, take_profit: rounded.takeProfit, ...trailColumns(trailing) }).where('id', '=', positionId).where('status', '=', 'open').executeTakeFirst();
           if (Number(result.numUpdatedRows) !== 1) return false;
           emit({ type: 'position.modified', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, stopLoss: rounded.stopLoss, takeProfit: rounded.takeProfit, by: 'owner' });
@@ -203,6 +208,8 @@ export class Positions {
       } finally {
         p.modifying = false;
         this.state.followTrail(p);
+        // Not written: the stop memory holds (perhaps trailed meanwhile) still has to reach the database.
+        if (!written) this.trailing.requeue(p);
       }
       this.trailing.trail(p, this.state.market.book.get(p.symbol) ?? quote);
     });

@@ -52,7 +52,11 @@ export class PriceAlerts {
   private readonly alerts = new Map<number, Alert>();
   private readonly byUser = new Map<number, Set<number>>();
   private readonly index = new OrderIndex();
-  private readonly expiries = new Heap((a, b) => a.level < b.level);
+  /** Expiry times (as `level`); an entry whose alert is gone or has another expiry now is stale, and compacted away. */
+  private readonly expiries = new Heap(
+    (a, b) => a.level < b.level,
+    (e) => this.alerts.get(e.positionId)?.expiresAt === e.level,
+  );
   private readonly queue: Firing[] = [];
   private flushing: Promise<void> | null = null;
   /** Each trader's alert commands run one at a time (so the cap holds). */
@@ -90,12 +94,11 @@ export class PriceAlerts {
 
   /** Queues the alerts this tradable tick reaches (on every tick). */
   onTick(quote: BookQuote): void {
-    const fired = this.index.fire(quote.symbol, quote.bid, quote.ask);
-    if (fired.length === 0) return;
-    for (const id of fired) {
+    for (const id of this.index.fire(quote.symbol, quote.bid, quote.ask)) {
       const alert = this.alerts.get(id);
       if (alert) this.queue.push({ alert, reached: alert.price === 'bid' ? quote.bid : quote.ask });
     }
+    // Also what a failed write left in the queue is tried again.
     this.startFlush();
   }
 

@@ -97,15 +97,32 @@ export class TrailingStops {
     this.state.background(run);
   }
 
-  /** One batch: each open position's stop as memory holds it now, in one transaction, announced to the owners after it commits. */
+  /**
+   * One batch: each open position's stop as memory holds it now, in one transaction, announced to
+   * the owners after it commits. Written account by account in id order, taking turns with the
+   * other writes of many positions (closes, the rollover), as they do: on PostgreSQL they never
+   * lock rows in opposite orders.
+   */
   private async write(batch: OpenPosition[]): Promise<void> {
-    await this.state.transaction(async (trx, emit) => {
-      for (const p of batch) {
-        if (!this.state.open.has(p.id)) continue;
-        const done = await trx.updateTable('positions').set({ stop_loss: p.stopLoss }).where('id', '=', p.id).where('status', '=', 'open').executeTakeFirst();
-        if (Number(done.numUpdatedRows) !== 1) continue;
-        emit({ type: 'position.modified', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, stopLoss: p.stopLoss, takeProfit: p.takeProfit, by: 'trailing' });
-      }
-    });
+    batch.sort((a, b) => a.accountId - b.accountId || a.id - b.id);
+    await this.state.writingManyPositions(() =>
+      this.state.transaction(async (trx, emit) => {
+        for (const p of batch) {
+          if (!this.state.open.has(p.id)) continue;
+          // Read once: the stop written is the stop announced, whatever a tick does meanwhile.
+          const stopLoss = p.stopLoss;
+          const done = await trx.updateTable('positions').set({ stop_loss: stopLoss }).where('id', '=', p.id).where('status', '=', 'open').executeTakeFirst();
+          if (Number(done.numUpdatedRows) !== 1) continue;
+          emit({ type: 'position.modified', userId: p.userId, accountId: p.accountId, ticket: p.id, symbol: p.symbol, stopLoss, takeProfit: p.takeProfit, by: 'trailing' });
+        }
+      }),
+    );
+  }
+
+  /** A stop moved in memory that an owner's change did not write after all (it failed): written with the next batch. */
+  requeue(p: OpenPosition): void {
+    if (!this.state.open.has(p.id) || !p.trailing) return;
+    this.moved.add(p);
+    this.startFlush();
   }
 }
