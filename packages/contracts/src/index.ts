@@ -17,3 +17,4 @@ export * from './back-office';
 export * from './csv';
 export * from './accounts';
 export * from './alerts';
+export * from './notifications';

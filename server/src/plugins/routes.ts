@@ -15,6 +15,7 @@ import { siteRoutes } from '../transport/http/routes/site-routes';
 import { systemRoutes } from '../transport/http/routes/system-routes';
 import { tradingRoutes } from '../transport/http/routes/trading-routes';
 import { alertRoutes } from '../transport/http/routes/alert-routes';
+import { notificationRoutes } from '../transport/http/routes/notification-routes';
 import { backOfficeTradesRoutes } from '../transport/http/routes/back-office-trades-routes';
 import { exposureRoutes } from '../transport/http/routes/exposure-routes';
 import { brokerReportRoutes } from '../transport/http/routes/broker-report-routes';
@@ -75,6 +76,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     marketRoutes(api);
     tradingRoutes(api);
     alertRoutes(api);
+    notificationRoutes(api);
     backOfficeTradesRoutes(api);
     exposureRoutes(api);
     brokerReportRoutes(api);

@@ -2,11 +2,12 @@ import type { BusEvent } from '@tradeport/contracts';
 import type { EventBus } from '../bus/event-bus';
 import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer, MailMessage } from '../mail/mailer';
 import type { Metrics } from '../metrics';
 import type { Db, Engine, Tx } from '../storage/db';
 import type { LegalLibrary } from './legal-documents';
 import type { SessionCache } from './session-cache';
+import { recordNotices } from './notifications';
 
 /** Everything a service needs from outside, injected so tests can swap the clock. */
 export interface ServiceContext {
@@ -47,7 +48,14 @@ export interface Actor {
  */
 export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit: (e: BusEvent) => void) => Promise<T>): Promise<T> {
   const events: BusEvent[] = [];
-  const result = await ctx.db.transaction().execute((trx) => work(trx, (e) => events.push(e)));
+  let mails: MailMessage[] = [];
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const answer = await work(trx, (e) => events.push(e));
+    // The bell's notifications of these events, written with the change they tell of (once).
+    mails = await recordNotices(trx, events, ctx.now());
+    return answer;
+  });
+  for (const m of mails) ctx.mailer.send(m);
   for (const e of events) {
     // Ended sessions stop working on this instance before anyone hears of it, and a new trading
     // account is known to the person's sessions; the bus tells the others.

@@ -33,6 +33,7 @@ import { typeSwapsMigration } from './migrations/0030-type-swaps';
 import { partialCloseMigration } from './migrations/0031-partial-close';
 import { trailingStopsMigration } from './migrations/0032-trailing-stops';
 import { priceAlertsMigration } from './migrations/0033-price-alerts';
+import { notificationsMigration } from './migrations/0034-notifications';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -80,6 +81,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0031-partial-close': partialCloseMigration(),
       '0032-trailing-stops': trailingStopsMigration(),
       '0033-price-alerts': priceAlertsMigration(handle.engine),
+      '0034-notifications': notificationsMigration(handle.engine),
     }),
   });
 }

@@ -99,3 +99,21 @@ export interface PriceAlertsTable {
   /** The price on its side of the quote that reached it. */
   fired_price: number | null;
 }
+
+/** A notification of the bell (migration 0034, docs/design.md#notifications). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'fill' | 'order' | 'close' | 'margin' | 'money' | 'balance' | 'alert';
+  title: string;
+  body: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+/** A trader's choice to have one kind of notification mailed too (no row: in the app only). */
+export interface NotificationSettingsTable {
+  user_id: number;
+  kind: NotificationsTable['kind'];
+  by_mail: number;
+}

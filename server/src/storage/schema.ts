@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { OrdersTable, PositionsTable, PriceAlertsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
+import type { NotificationSettingsTable, NotificationsTable, OrdersTable, PositionsTable, PriceAlertsTable, SwapDeferredTable, SwapRolloversTable } from './schema-trading';
 import type { FavouriteSymbolsTable, TerminalSettingsTable } from './schema-terminal';
 
 /** Table shapes as Kysely sees them. Times are epoch milliseconds; money is integer cents. */
@@ -318,6 +318,8 @@ export interface Database {
   swap_deferred: SwapDeferredTable;
   orders: OrdersTable;
   price_alerts: PriceAlertsTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
   password_resets: PasswordResetsTable;
   terminal_settings: TerminalSettingsTable;
   chart_layouts: ChartLayoutsTable;

@@ -1,7 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Decimal from 'decimal.js';
 import { marginCallReleaseLevel } from '@tradeport/trading-math';
+import type { BusEvent } from '@tradeport/contracts';
 import { formatCents, roundToCents } from '../domain/money';
+import { recordNoticesNow } from '../services/notifications';
 import type { AccountFigures } from './account-figures';
 import type { Closes } from './closes';
 import type { EngineState } from './engine-state';
@@ -167,7 +169,7 @@ export class MarginMonitor {
           this.stopOutBlocked.delete(accountId);
           if (!state.marginCalled.has(accountId)) {
             state.marginCalled.add(accountId);
-            state.ctx.bus.publish({ type: 'account.marginCall', userId: a.userId, accountId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
+            this.tell({ type: 'account.marginCall', userId: a.userId, accountId, marginLevel: a.marginLevel.toFixed(2), equity: formatCents(roundToCents(a.equity)), margin: formatCents(roundToCents(a.margin)) });
           }
           return;
         }
@@ -203,14 +205,22 @@ export class MarginMonitor {
           const key = notClosable.map((n) => `${n.ticket}:${n.reason}`).join(',');
           if (notClosable.length > 0 && this.stopOutBlocked.get(accountId) !== key) {
             this.stopOutBlocked.set(accountId, key);
-            state.ctx.bus.publish(event);
+            this.tell(event);
           }
           return;
         }
         this.stopOutBlocked.delete(accountId);
         await this.closes.closeNow(worst, 'stop-out', {});
-        state.ctx.bus.publish(event);
+        this.tell(event);
       }
     });
   }
+
+  /** Publishes a margin call or stop-out, and writes its notification for the bell (on its own: no transaction made it). */
+  private tell(event: BusEvent): void {
+    const { ctx, log } = this.state;
+    this.state.background(recordNoticesNow(ctx, [event]).catch((err: unknown) => log.warn({ err, type: event.type }, 'a notification could not be written')));
+    ctx.bus.publish(event);
+  }
+
 }

@@ -18,6 +18,8 @@ export const queryKeys = {
   trades: ['trades'] as const,
   pendingOrders: ['pending-orders'] as const,
   alerts: ['alerts'] as const,
+  notifications: ['notifications'] as const,
+  notificationSettings: ['notification-settings'] as const,
   terminalSettings: ['terminal-settings'] as const,
   /** The trader's favourite symbols (the price table's Favourites category). */
   favourites: ['favourites'] as const,

@@ -3,6 +3,7 @@ import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, Icon
 import { useEffect, useState } from 'react';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../api/queries';
+import { NotificationBell } from '../notifications/notification-bell';
 import { roleOf } from '../auth/session';
 import { useAppStore } from '../state/app-store';
 import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
@@ -61,6 +62,7 @@ export function DashboardShell() {
                 Web Terminal
               </Button>
             )}
+            {role === 'trader' && <NotificationBell />}
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={220} withinPortal>
               <Menu.Target>

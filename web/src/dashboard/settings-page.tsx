@@ -8,10 +8,15 @@ import { PasswordStrengthMeter } from '../auth/password-strength';
 import { FormMessage } from '../ui/form-message';
 import { PageHeader } from '../ui/page';
 import { toastSuccess } from '../ui/toast';
+import { useSession } from '../api/queries';
+import { roleOf } from '../auth/session';
+import { NotificationSettingsPanel } from '../notifications/notification-settings';
 
-/** My Settings: a working password change (the spec's button did nothing). */
+/** My Settings: a working password change (the spec's button did nothing), and a trader's notifications. */
 export function SettingsPage() {
   const change = useChangePassword();
+  const session = useSession().data;
+  const trader = session ? roleOf(session) === 'trader' : false;
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -70,6 +75,7 @@ export function SettingsPage() {
           </Stack>
         </form>
       </Paper>
+      {trader && <NotificationSettingsPanel />}
     </Stack>
   );
 }

@@ -121,11 +121,14 @@ export function invalidateForEvent(client: QueryClient, event: AccountEvent): vo
     if (!shown && accountKeys.includes(key)) continue;
     void client.invalidateQueries({ queryKey: key });
   }
+  // The bell may have something new (the server wrote it with the change); a stop moved is never one.
+  if (event.type !== 'account.sessionsRevoked' && event.type !== 'position.modified') void client.invalidateQueries({ queryKey: queryKeys.notifications });
   // Alerts are the trader's, not an account's: the accounts' figures do not change with them.
-  if (event.type !== 'account.sessionsRevoked' && event.type !== 'account.changed' && event.type !== 'alert.fired' && event.type !== 'alert.changed') void client.invalidateQueries({ queryKey: queryKeys.accounts });
+  // A stop or take profit moved changes no account's figures either (a trailing stop moves often).
+  if (event.type !== 'account.sessionsRevoked' && event.type !== 'account.changed' && event.type !== 'alert.fired' && event.type !== 'alert.changed' && event.type !== 'position.modified') void client.invalidateQueries({ queryKey: queryKeys.accounts });
 }
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.alerts, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.alerts, queryKeys.notifications, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
 }

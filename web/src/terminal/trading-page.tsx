@@ -12,6 +12,7 @@ import { useAppStore } from '../state/app-store';
 import { useDelayed, useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
 import { ConnectionBadge } from '../ui/connection-badge';
+import { NotificationBell } from '../notifications/notification-bell';
 import { AccountSwitcher } from './account-switcher';
 import { Logo } from '../ui/logo';
 import { toastError } from '../ui/toast';
@@ -189,6 +190,7 @@ function TopBar({ onShowHotkeys }: { onShowHotkeys(): void }) {
             {fullscreen ? <IconMinimize size={18} /> : <IconMaximize size={18} />}
           </ActionIcon>
         </Tooltip>
+        <NotificationBell />
         <TerminalSettingsMenu onShowHotkeys={onShowHotkeys} />
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>

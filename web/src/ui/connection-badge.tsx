@@ -1,4 +1,4 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useConnectionState } from '../stream/hooks';
 
 const LABELS = {
@@ -8,14 +8,18 @@ const LABELS = {
   closed: { text: 'Offline', color: 'red', tip: 'Not connected to live prices.' },
 } as const;
 
-/** The stream's connection state, always visible where prices are shown. */
-export function ConnectionBadge() {
+/**
+ * The stream's connection state, always visible where prices are shown. `compact` (a phone's
+ * crowded header): while live, the green dot alone says it; any other state keeps its word.
+ */
+export function ConnectionBadge({ compact = false }: { compact?: boolean }) {
   const state = useConnectionState();
   const label = LABELS[state];
+  const quiet = compact && state === 'open';
   return (
     <Tooltip label={label.tip}>
-      <Badge variant="dot" color={label.color} size="lg" data-testid="connection-state" data-state={state} role="status" aria-label={`Connection: ${label.text}`} styles={{ root: { textTransform: 'none', fontWeight: 600, flex: 'none' } }}>
-        {label.text}
+      <Badge variant="dot" color={label.color} size="lg" data-testid="connection-state" data-state={state} role="status" aria-label={`Connection: ${label.text}`} styles={{ root: { textTransform: 'none', fontWeight: 600, flex: 'none', ...(quiet ? { paddingInline: 8, gap: 0 } : {}) } }}>
+        {quiet ? <VisuallyHidden>{label.text}</VisuallyHidden> : label.text}
       </Badge>
     </Tooltip>
   );

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useSymbols } from '../../api/queries';
 import { useAppStore } from '../../state/app-store';
 import { ConnectionBadge } from '../../ui/connection-badge';
+import { NotificationBell } from '../../notifications/notification-bell';
 import { AccountSwitcher } from '../account-switcher';
 import { LoadingScreen } from '../../ui/loading-screen';
 import { TableSkeleton } from '../../ui/page';
@@ -111,7 +112,8 @@ export function PhoneTerminal() {
         <div className={classes.headerEnd}>
           <AccountSwitcher compact />
           {view === 'prices' && <PriceColumnsMenu phone />}
-          <ConnectionBadge />
+          <ConnectionBadge compact />
+          <NotificationBell touch />
         </div>
       </header>
       <main className={classes.main} data-view={view} aria-label={title}>
