@@ -47,7 +47,8 @@ import { defaultAccountType } from '../src/services/account-types';
  * failure: the exit code is non-zero only when the benchmark itself could not run.
  * Traffic: none (everything is in this process). The temporary folder is removed at the end.
  *
- * Options: --positions=100000 --orders=20000 --symbols=50 --traders=5000 --ticks=20000 --warmup=2000
+ * Options: --positions=100000 --orders=20000 --symbols=50 --traders=5000 --trailing=0 (of the positions, with a trailing stop)
+ * --alerts=0 (price alerts waiting) --ticks=20000 --warmup=2000
  * --rate=1000 (ticks/s offered) --steps=100 (trigger steps per symbol) --sweeps=3 --seed=1
  * --sweep-ms=250 (the margin sweep timer, as the server's; a large value takes the timer out, to tell
  * its effect apart) --profile=DIR (V8 CPU profiles of the no-trigger ticks, one sweep and the trigger
@@ -66,6 +67,10 @@ const SWEEPS = Number(arg('sweeps', '3'));
 const SEED = Number(arg('seed', '1'));
 const SWEEP_MS = Number(arg('sweep-ms', '250'));
 const PROFILE_DIR = arg('profile', '');
+/** How many of the positions carry a trailing stop (docs/design.md#trailing-stops). */
+const TRAILING = Number(arg('trailing', '0'));
+/** How many price alerts wait in the book (docs/design.md#price-alerts), 1–10% from the price like the other levels. */
+const ALERTS = Number(arg('alerts', '0'));
 /** Levels and order prices lie this far from the price (fractions). */
 const LEVEL_MIN = 0.01;
 const LEVEL_MAX = 0.1;
@@ -85,6 +90,14 @@ for (const [name, v] of Object.entries({ positions: POSITIONS, orders: ORDERS, s
     console.error(`tick-evaluation: --${name} must be a positive whole number`);
     process.exit(2);
   }
+}
+if (!Number.isInteger(ALERTS) || ALERTS < 0) {
+  console.error('tick-evaluation: --alerts must be a whole number');
+  process.exit(2);
+}
+if (!Number.isInteger(TRAILING) || TRAILING < 0 || TRAILING > POSITIONS) {
+  console.error('tick-evaluation: --trailing must be a whole number no larger than --positions');
+  process.exit(2);
 }
 if (!Number.isInteger(WARMUP) || WARMUP < 0) {
   console.error('tick-evaluation: --warmup must be a whole number');
@@ -220,7 +233,13 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       if (sl !== 0) addLevel(s, side === 'buy' ? { price: sl, on: 'bid', dir: 'down' } : { price: sl, on: 'ask', dir: 'up' });
       if (tp !== 0) addLevel(s, side === 'buy' ? { price: tp, on: 'bid', dir: 'up' } : { price: tp, on: 'ask', dir: 'down' });
       const holder = ids[Math.floor(random() * ids.length)] as number;
+      // A trailing stop at the distance of its stop loss from the open (or 1–10% without one), half
+      // of them active at once and half after 0.1–0.5% of profit, moving in steps of 0.05%: in the
+      // walk within ±0.5% many of them move, again and again.
+      const points = (fraction: number) => Math.max(1, Math.round((i.price * fraction) / i.point));
+      const trailing = k < TRAILING ? { trail_distance: sl !== 0 ? Math.max(1, Math.round(Math.abs(open - sl) / i.point)) : points(between(LEVEL_MIN, LEVEL_MAX)), trail_activation: random() < 0.5 ? 0 : points(between(0.001, 0.005)), trail_step: points(0.0005) } : {};
       return {
+        ...trailing,
         user_id: holder,
         account_id: accountOf.get(holder) as number,
         account_kind: 'live' as const,
@@ -264,7 +283,6 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       return {
         user_id: holder,
         account_id: accountOf.get(holder) as number,
-        account_kind: 'live' as const,
         symbol: i.symbol,
         type,
         volume: Math.round(between(1, 100)) / 100,
@@ -283,6 +301,17 @@ async function insertState(app: FastifyInstance, instruments: BenchInstrument[])
       };
     });
     await chunk(orders, 1000, (part) => trx.insertInto('orders').values(part).execute());
+
+    const alerts = Array.from({ length: ALERTS }, (_, k) => {
+      const s = (k * 3) % instruments.length;
+      const i = instruments[s] as BenchInstrument;
+      const above = random() < 0.5;
+      const price = random() < 0.5 ? ('bid' as const) : ('ask' as const);
+      const level = round(i.price * (1 + (above ? 1 : -1) * between(LEVEL_MIN, LEVEL_MAX)), i.digits);
+      addLevel(s, { price: level, on: price, dir: above ? 'up' : 'down' });
+      return { user_id: ids[Math.floor(random() * ids.length)] as number, symbol: i.symbol, price_side: price, direction: above ? ('above' as const) : ('below' as const), level, note: '', expires_at: null, by_mail: 0, status: 'active' as const, created_at: now, updated_at: now, ended_at: null, fired_price: null };
+    });
+    await chunk(alerts, 1000, (part) => trx.insertInto('price_alerts').values(part).execute());
     // As on a server that has been running: the latest daily rollover is recorded as applied, so the
     // closes measured here do not each find a rollover due (that is measured on its own at the end).
     const last = rolloversBetween(now - 7 * 24 * 3600_000, now).at(-1);
@@ -467,7 +496,7 @@ try {
   const instruments = writeCatalogue(catalogueFile, SYMBOLS);
   const cfg = config(dbFile, catalogueFile);
   const background = await waitForQuietMachine('tick evaluation', { ms: 90_000 });
-  log(`${machine()}; ${num(POSITIONS)} positions, ${num(ORDERS)} pending orders, ${num(TRADERS)} traders, ${instruments.length} symbols; machine ${pct(background, 0)} busy before`);
+  log(`${machine()}; ${num(POSITIONS)} positions (${num(TRAILING)} trailing), ${num(ORDERS)} pending orders, ${num(ALERTS)} alerts, ${num(TRADERS)} traders, ${instruments.length} symbols; machine ${pct(background, 0)} busy before`);
 
   // --- empty app: baseline
   const mem0 = heap();
@@ -503,6 +532,7 @@ try {
   log(`no-trigger ticks: ${num(TICKS)} at ${num(RATE)} ticks/s after ${num(WARMUP)} warm-up ticks`);
   const quiet = await profiled('no-trigger-ticks', () => noTriggerTicks(app, instruments, walk));
   const eventsDuringQuiet = events.filter((x) => x.e.type === 'position.closed' || x.e.type === 'order.updated').length;
+  const movesDuringQuiet = events.filter((x) => x.e.type === 'position.modified').length;
 
   // --- margin sweep over every account
   const sweeps: { ms: number; blockedMs: number }[] = [];
@@ -552,6 +582,8 @@ try {
   const feedS = (lastTick - triggerStarted) / 1000;
   const { tickTimes, triggerCosts, expectedPerTick } = trig;
   unsubscribe();
+  const movesDuringTriggers = events.slice(eventsBefore).filter((x) => x.e.type === 'position.modified').length;
+  const alertsFired = events.slice(eventsBefore).filter((x) => x.e.type === 'alert.fired').length;
 
   // Attribute each commit to the tick that fired it: a close fills at that tick's bid (Buy) or ask
   // (Sell), a fill at its ask (Buy) or bid (Sell), and every trigger tick's prices are new for its symbol.
@@ -592,6 +624,7 @@ try {
   const closedRows = await db.selectFrom('positions').select(['close_reason', (eb) => eb.fn.countAll<number>().as('n')]).where('status', '=', 'closed').groupBy('close_reason').execute();
   const orderRows = await db.selectFrom('orders').select(['status', 'stop_triggered', (eb) => eb.fn.countAll<number>().as('n')]).groupBy(['status', 'stop_triggered']).execute();
   const stillOpen = await db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'open').executeTakeFirstOrThrow();
+  const alertRows = await db.selectFrom('price_alerts').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'fired').executeTakeFirstOrThrow();
   await app.close();
 
   const expectedTotal = expectedPerTick.reduce((a, b) => a + b, 0);
@@ -602,7 +635,7 @@ try {
   const filled = orderRows.filter((r) => r.status === 'filled').reduce((n, r) => n + Number(r.n), 0);
   const rejected = orderRows.filter((r) => r.status === 'rejected').reduce((n, r) => n + Number(r.n), 0);
   const stopsReached = orderRows.filter((r) => r.status === 'pending' && r.stop_triggered === 1).reduce((n, r) => n + Number(r.n), 0);
-  const triggered = closes + filled + rejected + stopsReached;
+  const triggered = closes + filled + rejected + stopsReached + Number(alertRows.n);
   const closeL = summarize(closeLatency);
   const fillL = summarize(fillLatency);
 
@@ -614,7 +647,7 @@ try {
   const out = [
     '## Tick evaluation',
     '',
-    `Machine: ${machine()}; ${pct(background, 0)} busy before the run. State: ${num(POSITIONS)} open positions and ${num(ORDERS)} pending orders of ${num(TRADERS)} traders over ${instruments.length} symbols (SL/TP and order prices ${LEVEL_MIN * 100}–${LEVEL_MAX * 100}% from the price; ${pct(NO_SL, 0)} without SL, ${pct(NO_TP, 0)} without TP), SQLite file (WAL, synchronous = FULL), margin sweep every ${cfg.trading.marginCheckMs} ms. Ticks offered at ${num(RATE)}/s; each \`book.ingest\` call timed (synchronous: validation, candles, stream hub, trading engine).`,
+    `Machine: ${machine()}; ${pct(background, 0)} busy before the run. State: ${num(POSITIONS)} open positions (${num(TRAILING)} with a trailing stop), ${num(ALERTS)} price alerts and ${num(ORDERS)} pending orders of ${num(TRADERS)} traders over ${instruments.length} symbols (SL/TP and order prices ${LEVEL_MIN * 100}–${LEVEL_MAX * 100}% from the price; ${pct(NO_SL, 0)} without SL, ${pct(NO_TP, 0)} without TP), SQLite file (WAL, synchronous = FULL), margin sweep every ${cfg.trading.marginCheckMs} ms. Ticks offered at ${num(RATE)}/s; each \`book.ingest\` call timed (synchronous: validation, candles, stream hub, trading engine).`,
     '',
     '| ticks | measured | triggers fired | ingest p50 µs | p99 µs | max µs | mean µs |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -645,6 +678,8 @@ try {
     '| state and background work | |',
     '|---|---:|',
     `| bulk insert (one transaction) | ${insertS.toFixed(1)} s |`,
+    ...(TRAILING > 0 ? [`| trailing stops moved and written: during the no-trigger ticks / the trigger phase | ${num(movesDuringQuiet)} / ${num(movesDuringTriggers)} |`] : []),
+    ...(ALERTS > 0 ? [`| price alerts fired during the trigger phase (of ${num(ALERTS)}) | ${num(alertsFired)} |`] : []),
     `| restart: \`buildApp\` loading ${num(POSITIONS)} positions + ${num(ORDERS)} orders | ${loadS.toFixed(2)} s |`,
     `| heap: empty app → loaded app${gc ? ' (after full GC)' : ' (no --expose-gc: approximate)'} | ${mb(memEmpty.heap)} → ${mb(memLoaded.heap)} MB (+${mb(memLoaded.heap - memEmpty.heap)} MB) |`,
     `| RSS: before any app → loaded app | ${mb(mem0.rss)} → ${mb(memLoaded.rss)} MB |`,
