@@ -1,9 +1,17 @@
 import { isAdminEvent, NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, NOTIFICATIONS_SHOWN, type BusEvent, type NotificationKind, type NotificationRow } from '@tradeport/contracts';
 import { ORDER_REASONS } from '@tradeport/contracts/messages';
 import type { MailMessage } from '../mail/mailer';
-import type { Tx } from '../storage/db';
+import type { Db, Tx } from '../storage/db';
 import { rowLimit } from '../storage/prepared';
-import type { ServiceContext } from './context';
+/**
+ * What notifications need of the service context (named here, not imported: `inTransaction` in
+ * context.ts records them, so this module stays below it).
+ */
+interface NoticeContext {
+  db: Db;
+  mailer: { send(message: MailMessage): void };
+  now(): number;
+}
 
 /** One notification to write: to whom, of what kind, and what it says. */
 interface Notice {
@@ -85,35 +93,35 @@ export async function recordNotices(trx: Tx, events: readonly BusEvent[], now: n
 }
 
 /** Notifications of events published outside a transaction (a margin call): written on their own, then mailed. */
-export async function recordNoticesNow(ctx: ServiceContext, events: readonly BusEvent[]): Promise<void> {
+export async function recordNoticesNow(ctx: NoticeContext, events: readonly BusEvent[]): Promise<void> {
   const mails = await ctx.db.transaction().execute((trx) => recordNotices(trx, events, ctx.now()));
   for (const m of mails) ctx.mailer.send(m);
 }
 
-export async function notificationsOf(ctx: ServiceContext, userId: number): Promise<{ unread: number; data: NotificationRow[] }> {
+export async function notificationsOf(ctx: NoticeContext, userId: number): Promise<{ unread: number; data: NotificationRow[] }> {
   const rows = await ctx.db.selectFrom('notifications').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(rowLimit(NOTIFICATIONS_SHOWN)).execute();
   return { unread: await unreadOf(ctx, userId), data: rows.map((r) => ({ id: r.id, kind: r.kind, title: r.title, body: r.body, createdAt: new Date(Number(r.created_at)).toISOString(), read: r.read_at !== null })) };
 }
 
-async function unreadOf(ctx: ServiceContext, userId: number): Promise<number> {
+async function unreadOf(ctx: NoticeContext, userId: number): Promise<number> {
   const r = await ctx.db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** Marks own notifications read (those named, or all); answers how many stay unread. */
-export async function markRead(ctx: ServiceContext, userId: number, which: { ids?: number[]; all?: boolean }): Promise<number> {
+export async function markRead(ctx: NoticeContext, userId: number, which: { ids?: number[]; all?: boolean }): Promise<number> {
   let q = ctx.db.updateTable('notifications').set({ read_at: ctx.now() }).where('user_id', '=', userId).where('read_at', 'is', null);
   if (which.all !== true) q = q.where('id', 'in', which.ids ?? []);
   await q.execute();
   return unreadOf(ctx, userId);
 }
 
-export async function notificationSettingsOf(ctx: ServiceContext, userId: number) {
+export async function notificationSettingsOf(ctx: NoticeContext, userId: number) {
   const rows = await ctx.db.selectFrom('notification_settings').select(['kind', 'by_mail']).where('user_id', '=', userId).execute();
   return NOTIFICATION_KINDS.map((kind) => ({ kind, label: NOTIFICATION_KIND_LABELS[kind], byMail: kind !== 'alert' && rows.some((r) => r.kind === kind && r.by_mail === 1), mailChosenPerAlert: kind === 'alert' }));
 }
 
-export async function editNotificationSetting(ctx: ServiceContext, userId: number, kind: NotificationKind, byMail: boolean): Promise<void> {
+export async function editNotificationSetting(ctx: NoticeContext, userId: number, kind: NotificationKind, byMail: boolean): Promise<void> {
   await ctx.db
     .insertInto('notification_settings')
     .values({ user_id: userId, kind, by_mail: byMail ? 1 : 0 })
