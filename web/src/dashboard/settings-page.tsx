@@ -55,7 +55,7 @@ export function SettingsPage() {
           <IconArrowLeft size={14} /> Back
         </Group>
       </Anchor>
-      <PageHeader title="My Settings" description="Change your password. Every other device signed in to your account is signed out." />
+      <PageHeader title="My Settings" description={trader ? 'Your password, and which notifications are mailed to you too. Changing the password signs out every other device.' : 'Change your password. Every other device signed in to your account is signed out.'} />
       <Paper p="lg">
         <form onSubmit={submit} noValidate aria-label="Change password">
           <Stack gap="md">
