@@ -96,7 +96,7 @@ describe('live figures: the same texts as the trading math makes afresh of the b
     // The rows' JSON is written and joined by hand: the answer is byte for byte what JSON.stringify
     // writes of the rows, in the order of their fields.
     assert.equal(got.tradesText, JSON.stringify(JSON.parse(got.tradesText)), round);
-    for (const row of got.rows) assert.deepEqual(Object.keys(row), ['ticket', 'symbol', 'fullSymbol', 'currencyType', 'timeStamp', 'type', 'volume', 'orginalPrice', 'stopLoss', 'takeProfit', 'swap', 'commission', 'comment', 'profit', 'bid', 'ask']);
+    for (const row of got.rows) assert.deepEqual(Object.keys(row), ['ticket', 'symbol', 'fullSymbol', 'currencyType', 'timeStamp', 'type', 'volume', 'orginalPrice', 'stopLoss', 'takeProfit', 'trailingStop', 'swap', 'commission', 'comment', 'profit', 'bid', 'ask']);
     const { totalDeposite: _d, totalWithdrawals: _w, totalCredit: _c, openPositions: _o, pendingOrders: _p, ...detailFigures } = got.details.account;
     assert.deepEqual(detailFigures, want.figures, round);
     assert.deepEqual(

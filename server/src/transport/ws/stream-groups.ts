@@ -19,7 +19,10 @@ export interface Client {
   alive: boolean;
   /** performance.now() time of this client's next heartbeat. */
   nextHeartbeat: number;
-  messagesThisSecond: number;
+  /** performance.now() times of the client's latest messages (a ring), to tell more than the limit in any one second. */
+  recentMessages: Float64Array;
+  /** Messages received so far (where the next time goes in the ring). */
+  messagesReceived: number;
 }
 
 /** A candle message's body. */

@@ -71,7 +71,6 @@ export class StreamHub {
     this.unsubscribers.push(bus.subscribe((event) => this.accountEvent(event)));
     this.scheduleFrames();
     this.every(1000, () => this.sweepFlags());
-    this.every(1000, () => this.clients.forEach((c) => (c.messagesThisSecond = 0)));
     this.every(Math.max(10, Math.min(1000, options.heartbeatMs / 4)), () => this.heartbeatDue());
     this.every(options.sessionCheckMs, () => this.sessions.round(this.clients));
   }
@@ -110,7 +109,7 @@ export class StreamHub {
     // The first heartbeat lands at a random point of the interval, so clients that connected
     // together (a server restart) do not all get pinged in the same frame ever after.
     const nextHeartbeat = performance.now() + this.options.heartbeatMs * (0.5 + Math.random() / 2);
-    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, messagesThisSecond: 0 };
+    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
     this.clients.add(client);
     let forUser = this.byUser.get(userId);
     if (!forUser) this.byUser.set(userId, (forUser = new Set()));
@@ -153,10 +152,16 @@ export class StreamHub {
   }
 
   private receive(client: Client, text: string | null): void {
-    if (++client.messagesThisSecond > MAX_CLIENT_MESSAGES_PER_SECOND) {
+    // More than the limit within any one second (not within a clock second, which a burst could
+    // straddle): the message that many back in the ring came less than a second ago.
+    const now = performance.now();
+    const slot = client.messagesReceived % MAX_CLIENT_MESSAGES_PER_SECOND;
+    if (client.messagesReceived >= MAX_CLIENT_MESSAGES_PER_SECOND && now - client.recentMessages[slot]! < 1000) {
       client.socket.close(1008, 'Too many messages');
       return;
     }
+    client.recentMessages[slot] = now;
+    client.messagesReceived += 1;
     let raw: unknown;
     try {
       raw = text === null ? undefined : JSON.parse(text);
