@@ -8,19 +8,6 @@ import { refuse } from '../services/errors';
 import type { EngineState } from './engine-state';
 import { Heap, OrderIndex } from './trigger-index';
 
-/** A waiting alert as the engine holds it. */
-interface Alert {
-  id: number;
-  userId: number;
-  symbol: string;
-  price: AlertPrice;
-  direction: AlertDirection;
-  level: number;
-  note: string;
-  expiresAt: number | null;
-  byMail: boolean;
-}
-
 /** What a trader sets on an alert (the symbol is fixed once it is added). */
 export interface AlertInput {
   price: AlertPrice;
@@ -29,6 +16,13 @@ export interface AlertInput {
   note: string;
   expiresAt: number | null;
   byMail: boolean;
+}
+
+/** A waiting alert as the engine holds it. */
+interface Alert extends AlertInput {
+  id: number;
+  userId: number;
+  symbol: string;
 }
 
 interface Firing {
