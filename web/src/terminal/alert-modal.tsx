@@ -118,7 +118,7 @@ export function AlertModal({ target, onClose, touch = false }: { target: AlertTa
             ) : (
               <Select label="Symbol" size={touch ? 'lg' : 'xs'} data={(catalogue ?? []).map((r) => r.Symbol)} value={symbol || null} onChange={(v) => v && (setSymbol(v), setLevel(0))} searchable allowDeselect={false} comboboxProps={{ withinPortal: true }} />
             )}
-            <SimpleGrid cols={touch ? 1 : 2} spacing="sm">
+            <SimpleGrid cols={touch ? 1 : { base: 1, xs: 2 }} spacing="sm">
               <Stack gap={4}>
                 <Text size="sm" fw={500} id="alert-price-label">
                   Price
