@@ -17,12 +17,8 @@ function isAddressOrCidr(value: string): boolean {
 }
 
 function isSmtpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname.length > 0 && (url.pathname === '' || url.pathname === '/');
-  } catch {
-    return false;
-  }
+  const url = URL.canParse(value) ? new URL(value) : null;
+  return url !== null && (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname.length > 0 && (url.pathname === '' || url.pathname === '/');
 }
 
 function isDirectory(path: string): boolean {
@@ -115,6 +111,7 @@ const envSchema = z.object({
     .refine((v) => /^(?:[^<>@\r\n]+ )?<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v), 'MAIL_FROM must be an address, with an optional name: Broker Support <support@example.com>')
     .default('Tradeport <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().trim().min(1, 'MAIL_OUTBOX_DIR must name a directory').default('./data/outbox'),
+  BROKER_NAME: z.string().trim().min(1, 'BROKER_NAME must not be empty').max(100, 'BROKER_NAME must be at most 100 characters').default('Tradeport'),
   // People paste numbers as they publish them (+44…); the link wants digits only.
   SUPPORT_CHAT_PHONE: z
     .string()
@@ -224,6 +221,8 @@ export interface AppConfig {
   mail: MailConfig;
   /** Where links in mails point: the first PUBLIC_ORIGIN, else http://localhost:<PORT>. Never the request's Host. */
   publicUrl: string;
+  /** The broker's name (BROKER_NAME) at the top of account statements. */
+  brokerName: string;
   /** The broker's chat number (digits only) for the web app's chat button; null hides the button. */
   supportChatPhone: string | null;
   /** Where the legal documents (markdown) are read from; null means `server/config/legal`. */
@@ -364,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     legalDir: e.LEGAL_DIR ?? null,
     metricsToken: e.METRICS_TOKEN ?? null,
     supportChatPhone: e.SUPPORT_CHAT_PHONE ?? null,
+    brokerName: e.BROKER_NAME,
     passwordResetRateLimitPerMinute: e.PASSWORD_RESET_RATE_LIMIT_PER_MINUTE,
     passwordStrengthRateLimitPerMinute: e.PASSWORD_STRENGTH_RATE_LIMIT_PER_MINUTE,
     passwordChangeRateLimitPerHour: e.PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR,

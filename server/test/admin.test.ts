@@ -644,6 +644,7 @@ describe('admin back office', () => {
         '/dashboard/admin/addMoneyRequestNote.php',
         '/dashboard/admin/addNewPayments.php',
         '/dashboard/admin/cancelTraderOrder.php',
+        '/dashboard/admin/downloadAccountStatement.php',
         '/dashboard/admin/editPayments.php',
         '/dashboard/admin/editStatusDeposite.php',
         '/dashboard/admin/editStatusPayments.php',

@@ -487,6 +487,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       id: ['', '../terms', 'TERMS', 'terms.md', '%2e%2e%2fconfig', 'x'.repeat(65), 'terms&id=privacy'],
       requestId: ['', 'abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
       typeId: ['', 'abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
+      accountId: ['', 'abc', '0', '-5', '1.5', 'Infinity', '2147483648'],
+      format: ['', 'PDF', 'xls', 'pdf&format=csv'],
     };
     // A malformed legal document id is simply not a document: 404 'No such document.', like an unknown one.
     const expectedStatus = (name: string) => (name === 'getLegalDocument' ? 404 : 400);
@@ -495,7 +497,17 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       const keys = Object.keys(shapeOf(call.query));
       const client = call.access === 'admin' ? admin : call.access === 'public' ? new Client(t) : trader.client;
       // Parameters are broken one at a time, next to valid values of the required ones.
-      const required = name === 'getCandles' ? 'symbol=EURUSD&period=H1&' : name === 'getBrokerReport' || name === 'exportBrokerReport' ? 'from=2026-01-01&to=2026-01-31&' : '';
+      const ranged = ['getBrokerReport', 'exportBrokerReport', 'getStatement', 'downloadStatement', 'downloadAccountStatement'];
+      const required =
+        name === 'getCandles'
+          ? 'symbol=EURUSD&period=H1&'
+          : name === 'downloadStatement'
+            ? 'from=2026-01-01&to=2026-01-31&format=csv&'
+            : name === 'downloadAccountStatement'
+              ? 'from=2026-01-01&to=2026-01-31&format=csv&accountId=1&'
+              : ranged.includes(name)
+                ? 'from=2026-01-01&to=2026-01-31&'
+                : '';
       for (const key of keys) {
         assert.ok(bad[key], `${name}: no abusive values listed for query parameter ${key}`);
         for (const value of bad[key]!) {

@@ -18,3 +18,4 @@ export * from './csv';
 export * from './accounts';
 export * from './alerts';
 export * from './notifications';
+export * from './statements';

@@ -19,6 +19,7 @@ import { notificationRoutes } from '../transport/http/routes/notification-routes
 import { backOfficeTradesRoutes } from '../transport/http/routes/back-office-trades-routes';
 import { exposureRoutes } from '../transport/http/routes/exposure-routes';
 import { brokerReportRoutes } from '../transport/http/routes/broker-report-routes';
+import { statementRoutes } from '../transport/http/routes/statement-routes';
 import { streamRoute } from '../transport/ws/stream-route';
 import { BODY_LIMIT_BYTES } from './security';
 
@@ -80,6 +81,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     backOfficeTradesRoutes(api);
     exposureRoutes(api);
     brokerReportRoutes(api);
+    statementRoutes(api);
     chartRoutes(api);
     favouritesRoutes(api);
     authRoutes(api);

@@ -1,4 +1,4 @@
-import type { Access } from '@tradeport/contracts';
+import type { Access, FileType } from '@tradeport/contracts';
 
 /** What the browser needs of a call at run time: where it goes and who may make it. */
 export interface CallRoute {
@@ -6,4 +6,6 @@ export interface CallRoute {
   path: string;
   access: Access;
   encoding?: 'json' | 'multipart';
+  /** The types of file the call answers with (its `produces`), for the request's Accept header. */
+  produces?: readonly FileType[];
 }

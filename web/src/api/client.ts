@@ -130,7 +130,7 @@ export function errorMessage(error: unknown): string {
 }
 
 /** The calls that answer with a file (`produces` in the contracts), rather than JSON. */
-export type FileCallName = { [K in CallName]: Calls[K] extends { produces: string } ? K : never }[CallName];
+export type FileCallName = { [K in CallName]: Calls[K] extends { produces: readonly string[] } ? K : never }[CallName];
 
 /** A file an export call answered: its contents, the name the server gave it, and how many rows it holds. */
 export interface FetchedFile {
@@ -153,7 +153,11 @@ export async function fetchFile<K extends FileCallName>(name: K, input?: CallInp
   let response: Response;
   let blob: Blob;
   try {
-    response = await fetch(`/api${route.path}${queryString(input)}`, { method: 'GET', headers: { accept: 'text/csv, application/json' }, signal, credentials: 'same-origin' });
+    const headers: Record<string, string> = { accept: `${route.produces.join(', ')}, application/json` };
+    // A trader's file is of the account this tab shows, as every call of theirs is.
+    const account = route.access === 'trader' ? accountForCalls() : null;
+    if (account !== null) headers['x-trading-account'] = String(account);
+    response = await fetch(`/api${route.path}${queryString(input)}`, { method: 'GET', headers, signal, credentials: 'same-origin' });
     blob = await response.blob();
   } catch (err) {
     if (options.signal?.aborted) throw err;
@@ -170,6 +174,6 @@ export async function fetchFile<K extends FileCallName>(name: K, input?: CallInp
     const message = typeof payload?.message === 'string' && payload.message ? payload.message : MESSAGES.unreadable;
     throw new ApiError(response.status, typeof payload?.status === 'string' ? payload.status : 'Failure', message);
   }
-  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${name}.csv`;
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? name;
   return { blob, fileName, rows: Number(response.headers.get('x-export-rows') ?? 0) };
 }

@@ -8,7 +8,7 @@ import { Refusal, refuse } from '../../services/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency';
 import { EngineUnavailable } from '../../trading/engine';
 import type { CallHandler, CallInput } from './call-types';
-import { CsvFile } from './csv-file';
+import { FileAnswer } from './file-answer';
 import { responseSchema } from './json-schemas';
 import { instrumentOrderCall } from './order-calls';
 import { sendRefusal } from './responses';
@@ -88,7 +88,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         const actor: Actor | null = acting ? { userId: acting.userId, accountId: acting.accountId, role: acting.role, ip: client.ip } : null;
         const result = await run({ body, query, session: acting, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
-        if (result instanceof CsvFile) return result.send(reply);
+        if (result instanceof FileAnswer) return result.send(reply);
         return reply.send(result);
       } catch (err) {
         if (err instanceof Refusal) return sendRefusal(reply, err);

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Actor } from '../../services/context';
 import type { SessionUser } from '../../services/sessions';
-import type { CsvFile } from './csv-file';
+import type { FileAnswer } from './file-answer';
 
 /**
  * What a call's handler is given and answers (`registerCall`, call-route.ts), apart from the
@@ -25,5 +25,5 @@ export interface CallInput<C extends CallDefinition> {
 }
 
 /** A call that `produces` a file answers with one; every other call with its JSON. */
-type Answer<C extends CallDefinition> = C['produces'] extends string ? CsvFile : z.input<C['response']>;
+type Answer<C extends CallDefinition> = C['produces'] extends readonly string[] ? FileAnswer : z.input<C['response']>;
 export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<Answer<C>>;

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { csvLine, EXPORT_MAX_ROWS, type CsvCell } from '@tradeport/contracts';
 import type { FastifyReply } from 'fastify';
 import { refuse } from '../../services/errors';
+import { FileAnswer } from './file-answer';
 
 /** What an export is made of: its rows, counted before the first is written, then read in batches. */
 export interface CsvExport<Row> {
@@ -22,12 +23,14 @@ export interface CsvExport<Row> {
  * neither the server nor a slow client holds the whole file. It starts with a byte-order mark, so a
  * spreadsheet reads names with accents as UTF-8 rather than in its local code page.
  */
-export class CsvFile {
+export class CsvFile extends FileAnswer {
   private constructor(
     readonly fileName: string,
     readonly rows: number,
     private readonly chunks: () => AsyncGenerator<string>,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * The file of an export, or a refusal (400, nothing written) when more rows match than one file

@@ -38,7 +38,7 @@ export function openApiDocument(list: CallDefinition[]): object {
       tags: [call.access],
       responses: {
         '200': call.produces
-          ? { description: `A ${call.produces} file, sent as an attachment`, content: { [call.produces]: { schema: { type: 'string' } } } }
+          ? { description: `A ${call.produces.join(' or ')} file, sent as an attachment`, content: Object.fromEntries(call.produces.map((type) => [type, { schema: { type: 'string' } }])) }
           : { description: 'OK', content: { 'application/json': { schema: jsonSchema(call.response, 'output') } } },
         '4XX': failure,
       },
