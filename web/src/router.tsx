@@ -39,6 +39,7 @@ const dashboardRoutes: RouteObject[] = [
   { path: 'change-password', ...page(async () => ({ Component: (await import('./dashboard/settings-page')).SettingsPage })) },
   { path: 'accounts', loader: requireTrader, ...page(async () => ({ Component: (await import('./dashboard/accounts-page')).AccountsPage })) },
   { path: 'menu', ...page(async () => ({ Component: (await import('./dashboard/menu-page')).MenuPage })) },
+  { path: 'statements', loader: requireTrader, ...page(async () => ({ Component: (await import('./dashboard/statements-page')).StatementsPage })) },
   { path: 'transfers', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/transfers-page')).TransfersPage })) },
   { path: 'funds', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/funds-page')).FundsPage })) },
   { path: 'deposit_options', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/deposit-options-page')).DepositOptionsPage })) },

@@ -1,4 +1,5 @@
 import { Button, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { AccountStatementButton } from './account-statement';
 import { IconRefresh } from '@tabler/icons-react';
 import type { AccountState, TradingAccount } from '@tradeport/contracts';
 import { errorMessage } from '../api/client';
@@ -78,7 +79,7 @@ function ResetButton({ account }: { account: TradingAccount }) {
 
 /**
  * A trader's trading accounts in the back office: each with its figures now, its type and its
- * state (active, close-only, disabled), both changed here and audited, and, for a demo account, a reset. Demo accounts are
+ * state (active, close-only, disabled), both changed here and audited, its statement, and, for a demo account, a reset. Demo accounts are
  * marked; their money counts in none of the page's totals.
  */
 export function TraderAccounts({ traderId }: { traderId: number }) {
@@ -140,7 +141,12 @@ export function TraderAccounts({ traderId }: { traderId: number }) {
                 <Table.Td>
                   <StateSelect account={a} />
                 </Table.Td>
-                <Table.Td>{a.kind === 'demo' && <ResetButton account={a} />}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap" justify="flex-end">
+                    <AccountStatementButton account={a} />
+                    {a.kind === 'demo' && <ResetButton account={a} />}
+                  </Group>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
