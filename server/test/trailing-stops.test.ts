@@ -132,6 +132,48 @@ describe('trailing stops', () => {
     assert.equal((await rowOf(client, ticket))?.stopLoss, 1.099);
   });
 
+  test('a pending order carries a trailing stop to the position it opens, which trails from its fill; it is shown, changed and removed with the order', async () => {
+    const { client } = await desk.fundedTrader('10000.00');
+    await push(t, 'EURUSD', BID, ASK);
+    const placed = await client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 1, price: 1.099, stopLoss: 0, takeProfit: 0, trailingStop: { distance: 300 } });
+    assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    const orderId = placed.body.orderId as number;
+    const listed = async () => ((await client.get(`${calls.getPendingOrders.path}?status=all`)).body.data as { orderId: number; trailingStop: unknown; status: string; ticket: number | null }[]).find((o) => o.orderId === orderId)!;
+    assert.deepEqual((await listed()).trailingStop, { distance: 300, activation: 0, step: 1 });
+
+    // Changed with the order, refused settings change nothing, and removed by a change without it.
+    const change = (trailingStop: unknown) => client.post(calls.modifyPendingOrder.path, { orderId, price: 1.099, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0, trailingStop });
+    assert.equal((await change({ distance: 150, activation: 20, step: 10 })).status, 200);
+    assertFailure(await change({ distance: 0 }), 400);
+    assert.deepEqual((await listed()).trailingStop, { distance: 150, activation: 20, step: 10 });
+    assert.equal((await change(undefined)).status, 200);
+    assert.equal((await listed()).trailingStop, null);
+    assert.equal((await change({ distance: 200 })).status, 200);
+    assert.deepEqual(await t.ctx.db.selectFrom('orders').select(['trail_distance', 'trail_activation', 'trail_step']).where('id', '=', orderId).executeTakeFirstOrThrow(), { trail_distance: 200, trail_activation: 0, trail_step: 1 });
+
+    // The ask reaches 1.099: filled there; the stop starts 200 points under the bid of the fill and trails on.
+    await push(t, 'EURUSD', 1.0988, 1.099);
+    const filled = await eventually('filled', async () => {
+      const o = await listed();
+      return o.status === 'filled' ? o : null;
+    });
+    const ticket = filled.ticket!;
+    assert.deepEqual([(await rowOf(client, ticket))?.stopLoss, (await rowOf(client, ticket))?.trailingStop], [1.0968, { distance: 200, activation: 0, step: 1 }]);
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    assert.equal((await rowOf(client, ticket))?.stopLoss, 1.098);
+    await eventually('the trailed stop written', async () => (await stored(t, ticket)).stop_loss === 1.098);
+  });
+
+  test("the back office's change of a pending order keeps its trailing stop", async () => {
+    const trader = await desk.fundedTrader('10000.00');
+    await push(t, 'EURUSD', BID, ASK);
+    const orderId = (await trader.client.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'sell_limit', volume: 1, price: 1.102, stopLoss: 0, takeProfit: 0, trailingStop: { distance: 120, step: 5 } })).body.orderId as number;
+    const r = await desk.admin.post(calls.modifyTraderOrder.path, { traders_id: trader.id, orderId, price: 1.1025, stopLimitPrice: 0, stopLoss: 0, takeProfit: 0 });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const row = await t.ctx.db.selectFrom('orders').select(['price', 'trail_distance', 'trail_step']).where('id', '=', orderId).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { price: 1.1025, trail_distance: 120, trail_step: 5 });
+  });
+
   test("another trader's ticket cannot be given a trailing stop", async () => {
     const owner = await desk.fundedTrader('10000.00');
     const other = await desk.fundedTrader('10000.00');

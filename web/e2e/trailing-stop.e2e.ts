@@ -82,6 +82,51 @@ describe('trailing stops in the terminal', () => {
     await context.close();
   });
 
+  it('places a Buy Limit with a trailing stop; its row marks it, Modify changes it, and the position it opens trails', async () => {
+    const trader = await fundedTrader();
+    const { context, page } = await newPage(harness());
+    await signedIn(page, trader);
+    await eurusd(1.1);
+    const entry = new OrderEntry(page);
+    await entry.openFromRow('EURUSD');
+    await entry.chooseType('Buy Limit');
+    await entry.price().fill('1.09950');
+    const dialog = entry.dialog();
+    await dialog.getByRole('checkbox', { name: 'Trailing stop' }).check();
+    await dialog.getByRole('textbox', { name: 'Distance' }).fill('150');
+    await dialog.getByTestId('dialog-trailing-outlook').filter({ hasText: 'Once the order fills, the stop loss follows the bid, 150 points behind.' }).waitFor();
+    await look(page, 'terminal-order-pending-trailing', ['[role="dialog"]']);
+    await entry.button('buy').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const [order] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { orderId: number; trailingStop: unknown }[];
+    assert.deepEqual(order?.trailingStop, { distance: 150, activation: 0, step: 1 });
+
+    const panel = new PositionsPanel(page);
+    await panel.openTab('Pending Orders');
+    await panel.order(order!.orderId).getByTestId('ts').waitFor();
+    await panel.order(order!.orderId).getByRole('button', { name: `Modify order ${order!.orderId}` }).click();
+    const modify = page.getByRole('dialog', { name: new RegExp(`^Modify order #${order!.orderId}`) });
+    await modify.waitFor();
+    assert.equal(await modify.getByRole('textbox', { name: 'Distance' }).inputValue(), '150 pts');
+    await modify.getByRole('textbox', { name: 'Activation' }).fill('20');
+    await modify.getByTestId('modify-order-trailing-outlook').filter({ hasText: 'Once the order fills and is 20 points in profit, the stop loss follows the bid, 150 points behind.' }).waitFor();
+    await look(page, 'terminal-modify-order-trailing', ['[role="dialog"]']);
+    await modify.getByRole('button', { name: 'Save' }).click();
+    await modify.waitFor({ state: 'hidden' });
+    const [changed] = (await trader.client.get('/platform/getPendingOrders.php')).body.data as { trailingStop: unknown }[];
+    assert.deepEqual(changed?.trailingStop, { distance: 150, activation: 20, step: 1 });
+
+    // Filled at the ask 1.0995; 20 points of profit later (bid 1.0997) the stop starts 150 points behind the bid.
+    await eurusd(1.0993);
+    await page.getByText(`Order #${order!.orderId} filled`).waitFor();
+    await eurusd(1.0997);
+    await panel.openTab('Positions');
+    const [opened] = await openTrades(trader.client);
+    assert.deepEqual([opened?.stopLoss, opened?.trailingStop], [1.0982, { distance: 150, activation: 20, step: 1 }]);
+    await panel.waitForCell(opened!.ticket, 'sl', 'TS1.09820');
+    await context.close();
+  });
+
   it('shows and changes a trailing stop from the phone sheet, with thumb-sized fields', async () => {
     const trader = await fundedTrader();
     const r = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'sell', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '', trailingStop: { distance: 150, activation: 20 } });

@@ -147,15 +147,17 @@ describe('order form: rules', () => {
     assert.deepEqual(sendableSides(pending), ['sell']);
   });
 
-  it('sends a market order\'s trailing stop with it, refuses one that is not whole points, and sends none with a pending order', () => {
+  it('sends a trailing stop with a market order and with a pending one, and refuses one that is not whole points', () => {
     const market = run([{ type: 'open', symbol: 'EURUSD', instrument: EURUSD }, { type: 'setTrailing', value: { distance: 150, activation: 0, step: 5 } }]);
     assert.deepEqual(orderRequest(market, 'buy'), { call: 'addTrades', body: { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '', trailingStop: { distance: 150, activation: 0, step: 5 } } });
     assert.deepEqual(orderProblems(market, 'buy', ctx(EURUSD)), {});
     const bad = run([{ type: 'setTrailing', value: { distance: Number.NaN, activation: 0, step: 1 } }], market);
     assert.match(orderProblems(bad, 'buy', ctx(EURUSD)).trailing ?? '', /trailing distance must be a whole number of points/);
-    const pending = run([{ type: 'setOrderType', orderType: 'buy_limit', quote: book.EURUSD, digits: 5 }], bad);
+    const badPending = run([{ type: 'setOrderType', orderType: 'buy_limit', quote: book.EURUSD, digits: 5 }], bad);
+    assert.match(orderProblems(badPending, 'buy', ctx(EURUSD)).trailing ?? '', /trailing distance must be a whole number of points/);
+    const pending = run([{ type: 'setTrailing', value: { distance: 80, activation: 10, step: 2 } }], badPending);
     assert.equal(orderProblems(pending, 'buy', ctx(EURUSD)).trailing, undefined);
-    assert.equal('trailingStop' in orderRequest(pending, 'buy').body, false);
+    assert.deepEqual((orderRequest(pending, 'buy').body as { trailingStop?: unknown }).trailingStop, { distance: 80, activation: 10, step: 2 });
     assert.equal(run([{ type: 'reset' }], market).trailing, null);
   });
 

@@ -30,7 +30,7 @@ export const auditExportQuery = auditFilters.refine(datesInOrder, { message: DAT
 export const editPaymentAccountRequest = addPaymentAccountRequest.omit({ isActive: true }).extend({ id: idField('Payment account not found.') });
 
 /** A trader's pending order changed by the back office: the trader's own call, plus whose order it is. */
-export const adminModifyOrderRequest = modifyPendingOrderRequest.extend({ traders_id: idField('Unknown trader.') });
+export const adminModifyOrderRequest = modifyPendingOrderRequest.omit({ trailingStop: true }).extend({ traders_id: idField('Unknown trader.') });
 export const adminCancelOrderRequest = cancelPendingOrderRequest.extend({ traders_id: idField('Unknown trader.') });
 
 // ------------------------------------------------------------------ exposure

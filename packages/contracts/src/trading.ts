@@ -213,6 +213,8 @@ export const addPendingOrderRequest = z.object({
   takeProfit: level('Take profit'),
   comment: oneLine(z.string().trim().max(100, 'The comment must be at most 100 characters.'), 'The comment').optional().default(''),
   expiration,
+  /** Given to the position the order opens. */
+  trailingStop: trailingStopField,
 });
 export const addPendingOrderResponse = z.object({ status: z.literal('success'), message: z.string(), orderId: z.number() });
 
@@ -223,6 +225,8 @@ export const modifyPendingOrderRequest = z.object({
   stopLoss: level('Stop loss'),
   takeProfit: level('Take profit'),
   expiration,
+  /** Replaced like the levels: missing or null removes it. */
+  trailingStop: trailingStopField,
 });
 export const cancelPendingOrderRequest = z.object({ orderId: idField('Unknown order.') });
 
@@ -238,6 +242,8 @@ export const pendingOrder = z.object({
   takeProfit: z.number(),
   comment: z.string(),
   expiration: timestamp.nullable(),
+  /** The trailing stop the position it opens gets; null without one. */
+  trailingStop,
   status: z.enum(['pending', 'filled', 'cancelled', 'expired', 'rejected']),
   reason: z.string(),
   ticket: z.number().nullable(),

@@ -34,6 +34,7 @@ import { partialCloseMigration } from './migrations/0031-partial-close';
 import { trailingStopsMigration } from './migrations/0032-trailing-stops';
 import { priceAlertsMigration } from './migrations/0033-price-alerts';
 import { notificationsMigration } from './migrations/0034-notifications';
+import { pendingTrailingMigration } from './migrations/0035-pending-trailing';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -82,6 +83,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0032-trailing-stops': trailingStopsMigration(),
       '0033-price-alerts': priceAlertsMigration(handle.engine),
       '0034-notifications': notificationsMigration(handle.engine),
+      '0035-pending-trailing': pendingTrailingMigration(),
     }),
   });
 }

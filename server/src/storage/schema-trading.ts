@@ -77,6 +77,10 @@ export interface OrdersTable {
   position_id: number | null;
   created_at: number;
   updated_at: number;
+  /** The trailing stop the position it opens gets, in whole points (migration 0035): distance (0: none), activation, step. */
+  trail_distance: Generated<number>;
+  trail_activation: Generated<number>;
+  trail_step: Generated<number>;
 }
 
 /** A trader's price alert (migration 0033, docs/design.md#price-alerts). */

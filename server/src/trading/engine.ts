@@ -296,12 +296,12 @@ export class TradingEngine {
   }
 
   /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */
-  placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
+  placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null; trailing?: Trailing | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
     return this.commanding((p) => p.orders.placeOrder(actor, o, idempotencyKey));
   }
 
   /** Changes a pending order; `onBehalf`: an administrator changes `owner`'s order (audited; see PendingOrders.modifyOrder). */
-  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }, onBehalf?: OnBehalf): Promise<void> {
+  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing?: Trailing | null }, onBehalf?: OnBehalf): Promise<void> {
     return this.commanding((p) => p.orders.modifyOrder(actor, orderId, change, onBehalf));
   }
 

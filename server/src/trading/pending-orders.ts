@@ -1,6 +1,6 @@
 import { roundPrice, type Instrument } from '../domain/instruments';
 import { ORDER_REASONS } from '@tradeport/contracts/messages';
-import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, volumeProblem, type PendingType } from '@tradeport/trading-math';
+import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, trailingProblem, volumeProblem, type PendingType, type Trailing } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import { recordAudit, type AuditInput } from '../services/audit';
 import type { Actor } from '../services/context';
@@ -8,7 +8,7 @@ import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import { isOffered, notOfferedMessage, offeredColumn } from '../services/account-types';
 import type { EngineState } from './engine-state';
-import { accountStateMessage, closeOnlyMessage, roundLevels, type Positions , tradingStateOf} from './positions';
+import { accountStateMessage, closeOnlyMessage, roundLevels, trailColumns, trailingOf, tradingStateOf, type Positions } from './positions';
 import { OrderIndex } from './trigger-index';
 import type { Inserted, PendingOrder } from './types';
 
@@ -32,12 +32,13 @@ export interface OnBehalf {
 }
 
 /** An order's levels as the audit log records them before and after a change. */
-const orderLevels = (o: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }) => ({
+const orderLevels = (o: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing: Trailing | null }) => ({
   price: o.price,
   ...(o.stopLimitPrice > 0 ? { stopLimitPrice: o.stopLimitPrice } : {}),
   stopLoss: o.stopLoss,
   takeProfit: o.takeProfit,
   expiration: o.expiresAt === null ? null : new Date(o.expiresAt).toISOString(),
+  ...(o.trailing ? { trailingStop: o.trailing } : {}),
 });
 
 /**
@@ -60,7 +61,7 @@ export class PendingOrders {
   async load(): Promise<void> {
     const orders = await this.state.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
     for (const r of orders) {
-      this.trackOrder({ id: r.id, accountId: r.account_id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), busy: false });
+      this.trackOrder({ id: r.id, accountId: r.account_id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), trailing: trailingOf(r), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), busy: false });
     }
   }
 
@@ -92,8 +93,10 @@ export class PendingOrders {
     return [...(this.byAccount.get(accountId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   }
 
-  private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }): void {
+  private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing: Trailing | null }): void {
     if (instrument.closeOnly) throw refuse.invalid(closeOnlyMessage(instrument));
+    const trailingIssue = o.trailing ? trailingProblem(o.trailing) : null;
+    if (trailingIssue) throw refuse.invalid(trailingIssue);
     const volumeIssue = volumeProblem(o.volume, instrument);
     if (volumeIssue) throw refuse.invalid(volumeIssue);
     const quote = this.state.tradableQuote(instrument);
@@ -105,12 +108,12 @@ export class PendingOrders {
   }
 
   /** Places a pending order; it fills on the server when the market reaches it, browsers closed or not. */
-  placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
+  placeOrder(actor: Actor, o: { symbol: string; type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; comment: string; expiresAt: number | null; trailing?: Trailing | null }, idempotencyKey?: string): Promise<{ orderId: number }> {
     let instrument: Instrument;
-    let order: typeof o;
+    let order: typeof o & { trailing: Trailing | null };
     try {
       instrument = this.state.instrument(o.symbol);
-      order = roundLevels({ ...o, price: roundPrice(o.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(o.stopLimitPrice, instrument.digits) : 0 }, instrument);
+      order = roundLevels({ ...o, trailing: o.trailing ?? null, price: roundPrice(o.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(o.stopLimitPrice, instrument.digits) : 0 }, instrument);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -137,10 +140,10 @@ export class PendingOrders {
         const now = this.state.ctx.now();
         const row = await trx
           .insertInto('orders')
-          .values({ user_id: actor.userId, account_id: accountId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now })
+          .values({ user_id: actor.userId, account_id: accountId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stop_limit_price: order.stopLimitPrice, stop_triggered: 0, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, expires_at: order.expiresAt, status: 'pending', reason: '', position_id: null, created_at: now, updated_at: now, ...trailColumns(order.trailing) })
           .returning('id')
           .executeTakeFirstOrThrow();
-        created = { id: row.id, accountId, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, createdAt: now, updatedAt: now, busy: false };
+        created = { id: row.id, accountId, userId: actor.userId, symbol: instrument.symbol, type: order.type, volume: order.volume, price: order.price, stopLimitPrice: order.stopLimitPrice, stopTriggered: false, stopLoss: order.stopLoss, takeProfit: order.takeProfit, comment: order.comment, expiresAt: order.expiresAt, trailing: order.trailing, createdAt: now, updatedAt: now, busy: false };
         // The owner's other devices show the new order at once (a replayed retry placed nothing and says nothing).
         emit({ type: 'order.updated', userId: actor.userId, accountId, orderId: row.id, status: 'pending', reason: 'Placed', ticket: null, symbol: instrument.symbol, orderType: order.type, volume: order.volume });
         return { orderId: row.id };
@@ -151,21 +154,22 @@ export class PendingOrders {
   }
 
   /**
-   * Changes a pending order's price, limit price, SL/TP and expiry, checked as when it was placed.
+   * Changes a pending order's price, limit price, SL/TP, expiry and trailing stop (left as it is when
+   * `trailing` is undefined; null removes it), checked as when it was placed.
    * `onBehalf`: an administrator (the actor) changes the order of `owner`, in the owner's turn, with
    * the same checks; the change is audited and the owner is told it came from the back office.
    */
-  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null }, onBehalf?: OnBehalf): Promise<void> {
+  modifyOrder(actor: Actor, orderId: number, change: { price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing?: Trailing | null }, onBehalf?: OnBehalf): Promise<void> {
     return this.inOwnersTurn(actor, orderId, onBehalf, async (o) => {
       const instrument = this.state.instrument(o.symbol);
-      const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt }, instrument);
+      const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt, trailing: change.trailing === undefined ? o.trailing : change.trailing }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
       this.checkPending(instrument, next);
       const now = this.state.ctx.now();
       await this.state.transaction(async (trx, emit) => {
         const result = await trx
           .updateTable('orders')
-          .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: now })
+          .set({ price: next.price, stop_limit_price: next.stopLimitPrice, stop_loss: next.stopLoss, take_profit: next.takeProfit, expires_at: next.expiresAt, updated_at: now, ...trailColumns(next.trailing) })
           .where('id', '=', orderId)
           .where('status', '=', 'pending')
           .executeTakeFirst();
@@ -289,7 +293,7 @@ export class PendingOrders {
         await state.transaction(async (trx, emit) => {
           const claimed = await trx.updateTable('orders').set({ status: 'filled', reason: 'Filled', updated_at: state.ctx.now() }).where('id', '=', o.id).where('status', '=', 'pending').executeTakeFirst();
           if (Number(claimed.numUpdatedRows) !== 1) return;
-          position = await this.positions.insertPosition(trx, emit, { accountId: o.accountId, userId: o.userId }, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment }, tick);
+          position = await this.positions.insertPosition(trx, emit, { accountId: o.accountId, userId: o.userId }, instrument, { side: pendingSide(o.type), volume: o.volume, stopLoss: o.stopLoss, takeProfit: o.takeProfit, comment: o.comment, trailing: o.trailing }, tick);
           await trx.updateTable('orders').set({ position_id: position.position.id }).where('id', '=', o.id).execute();
           emit({ type: 'order.updated', userId: o.userId, accountId: o.accountId, orderId: o.id, status: 'filled', reason: 'Filled', ticket: position.position.id, symbol: o.symbol, orderType: o.type, volume: o.volume });
         });

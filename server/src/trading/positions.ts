@@ -92,9 +92,6 @@ export class Positions {
       // Only a fresh order is tracked; a replayed answer refers to a position already known.
       if (created) {
         this.trackInserted(created);
-        // A trailing stop active at once takes its first step at the price it opened at.
-        const quote = this.state.market.book.get(instrument.symbol);
-        if (quote) this.trailing.trail((created as Inserted).position, quote);
       }
       return answer;
     });
@@ -167,6 +164,9 @@ export class Positions {
     this.state.track(position);
     const h = this.state.holdings.get(position.accountId);
     if (h && !h.account) h.account = account;
+    // A trailing stop active at once takes its first step at the price it opened at.
+    const quote = position.trailing ? this.state.market.book.get(position.symbol) : undefined;
+    if (quote) this.trailing.trail(position, quote);
   }
 
   /**
@@ -221,4 +221,4 @@ export function trailingOf(r: { trail_distance: number; trail_activation: number
   return r.trail_distance > 0 ? { distance: r.trail_distance, activation: r.trail_activation, step: r.trail_step } : null;
 }
 
-const trailColumns = (t: Trailing | null) => ({ trail_distance: t?.distance ?? 0, trail_activation: t?.activation ?? 0, trail_step: t?.step ?? 0 });
+export const trailColumns = (t: Trailing | null) => ({ trail_distance: t?.distance ?? 0, trail_activation: t?.activation ?? 0, trail_step: t?.step ?? 0 });

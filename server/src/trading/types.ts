@@ -56,6 +56,8 @@ export interface PendingOrder {
   takeProfit: number;
   comment: string;
   expiresAt: number | null;
+  /** The trailing stop the position it opens gets (docs/design.md#trailing-stops); null without one. */
+  trailing: Trailing | null;
   /** When it was placed and last changed (epoch ms), as its row says. */
   createdAt: number;
   updatedAt: number;

@@ -230,7 +230,7 @@ function OrderTicketForm({ record, request, onDone, layout }: { record: SymbolRe
         <StopLevelInput label="Take profit" kind="tp" side={side} symbol={record.Symbol} digits={digits} value={form.takeProfit} onChange={(value) => dispatch({ type: 'setTakeProfit', value })} reference={entry} stake={stake} error={problems.takeProfit} touch={touch} data-testid="dialog-tp" />
       </SimpleGrid>
       {/* Trailing stops are set on positions: a market order's, or an open position's from Modify. */}
-      {!pending && <TrailingStopInput value={form.trailing} onChange={(value) => dispatch({ type: 'setTrailing', value })} side={side} symbol={record.Symbol} digits={digits} stopLoss={form.stopLoss} error={problems.trailing} touch={touch} data-testid="dialog-trailing" />}
+      <TrailingStopInput value={form.trailing} onChange={(value) => dispatch({ type: 'setTrailing', value })} side={side} symbol={record.Symbol} digits={digits} pending={pending} stopLoss={form.stopLoss} error={problems.trailing} touch={touch} data-testid="dialog-trailing" />
       <TextInput label="Comment" size={size} value={form.comment} maxLength={COMMENT_MAX} onChange={(e) => dispatch({ type: 'setComment', value: e.currentTarget.value })} error={problems.comment} />
       <MarginSummary form={form} ctx={ctx} />
       {notice?.kind === 'refused' && (

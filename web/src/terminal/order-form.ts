@@ -57,7 +57,7 @@ export interface OrderForm {
   volume: number;
   stopLoss: number;
   takeProfit: number;
-  /** A market order's trailing stop (docs/design.md#trailing-stops); null: none. */
+  /** The trailing stop of the position the order opens (docs/design.md#trailing-stops); null: none. */
   trailing: Trailing | null;
   /** Pending order price (the stop price of a stop-limit). 0 = not set. */
   price: number;
@@ -272,7 +272,7 @@ export function orderProblems(form: OrderForm, side: Side, ctx: OrderContext): O
     if (sl) out.stopLoss = sl;
     if (tp) out.takeProfit = tp;
   }
-  const trailing = !isPending(form.type) && form.trailing ? trailingProblem(form.trailing) : null;
+  const trailing = form.trailing ? trailingProblem(form.trailing) : null;
   if (trailing) out.trailing = trailing;
   return out;
 }
@@ -285,7 +285,7 @@ export function orderRequest(form: OrderForm, side: Side): OrderRequest {
   if (!isPending(form.type)) return { call: 'addTrades', body: { ...common, tradestypes: side, ...(form.trailing ? { trailingStop: form.trailing } : {}) } };
   return {
     call: 'addPendingOrder',
-    body: { ...common, orderType: form.type, price: form.price, stopLimitPrice: form.type.endsWith('stop_limit') ? form.stopLimitPrice : 0, expiration: form.expiry ? fromLocalInput(form.expiry) : null },
+    body: { ...common, orderType: form.type, price: form.price, stopLimitPrice: form.type.endsWith('stop_limit') ? form.stopLimitPrice : 0, expiration: form.expiry ? fromLocalInput(form.expiry) : null, ...(form.trailing ? { trailingStop: form.trailing } : {}) },
   };
 }
 

@@ -14,6 +14,7 @@ import { distancePoints, priceLookup } from './positions-live';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
 import classes from './positions-panel.module.css';
 import { ModifyOrderModal } from './modify-order-modal';
+import { TrailingMark } from './positions-table';
 
 const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '—');
 const shortTime = (v: string | null) => (v ? formatLocalTime(v) : 'GTC');
@@ -42,7 +43,10 @@ const PendingRow = memo(function PendingRow({ order, record, delayed, onModify, 
       <Table.Td className="tp-num">{formatVolume(order.volume)}</Table.Td>
       <Table.Td className="tp-num">{formatPrice(order.price, digits)}</Table.Td>
       <Table.Td className="tp-num">{stopLimit ? formatPrice(order.stopLimitPrice, digits) : '—'}</Table.Td>
-      <Table.Td className="tp-num">{level(order.stopLoss, digits)}</Table.Td>
+      <Table.Td className="tp-num">
+        {order.trailingStop && <TrailingMark trailing={order.trailingStop} />}
+        {level(order.stopLoss, digits)}
+      </Table.Td>
       <Table.Td className="tp-num">{level(order.takeProfit, digits)}</Table.Td>
       <Table.Td className="tp-figure">{shortTime(order.expiration)}</Table.Td>
       <Table.Td className={`tp-num ${old ? classes.delayed : ''}`} data-testid="market">

@@ -25,8 +25,8 @@ const level = (v: number, digits: number) => (v > 0 ? formatPrice(v, digits) : '
 const trailingText = (t: { distance: number; activation: number; step: number }) =>
   `Trailing stop: ${t.distance.toLocaleString('en-US')} pts behind the price${t.activation > 0 ? `, from ${t.activation.toLocaleString('en-US')} pts of profit` : ''}, in steps of ${t.step.toLocaleString('en-US')} pts`;
 
-/** "TS" before a stop loss its trailing stop moves. */
-function TrailingMark({ trailing }: { trailing: { distance: number; activation: number; step: number } }) {
+/** "TS" before a stop loss its trailing stop moves (a pending order's: the stop loss its position will trail). */
+export function TrailingMark({ trailing }: { trailing: { distance: number; activation: number; step: number } }) {
   const text = trailingText(trailing);
   return (
     <Tooltip label={text}>

@@ -15,6 +15,8 @@ export interface TrailingStopInputProps {
   digits: number;
   /** The position's open price; absent (a new order): the market's now (Buy at the ask, Sell at the bid). */
   open?: number;
+  /** For a pending order: the position it opens gets the trailing stop, so the outlook speaks of the fill. */
+  pending?: boolean;
   /** The stop loss the position has (0: none): the trail moves it only toward profit. */
   stopLoss: number;
   error?: string | null;
@@ -29,7 +31,7 @@ const pointsValue = (v: string | number): number => (v === '' ? Number.NaN : typ
  * when it is on the distance, activation and step in points, with where the stop goes at today's
  * price. The server moves the stop loss; this only sets the rule.
  */
-export function TrailingStopInput({ value, onChange, side, symbol, digits, open, stopLoss, error, touch = false, 'data-testid': testId = 'trailing' }: TrailingStopInputProps) {
+export function TrailingStopInput({ value, onChange, side, symbol, digits, open, pending = false, stopLoss, error, touch = false, 'data-testid': testId = 'trailing' }: TrailingStopInputProps) {
   const q = useQuote(symbol)?.quote;
   const size = touch ? 'lg' : 'xs';
   const field = (label: string, key: keyof Trailing, min: number, hint: string) => (
@@ -53,7 +55,10 @@ export function TrailingStopInput({ value, onChange, side, symbol, digits, open,
   let outlook = '';
   const bid = q?.bid;
   const ask = q?.ask;
-  if (value && typeof bid === 'number' && typeof ask === 'number' && !error) {
+  if (value && pending && !error && Number.isFinite(value.distance)) {
+    const follows = `${side === 'buy' ? 'bid' : 'ask'}, ${value.distance.toLocaleString('en-US')} points behind`;
+    outlook = value.activation > 0 ? `Once the order fills and is ${value.activation.toLocaleString('en-US')} points in profit, the stop loss follows the ${follows}.` : `Once the order fills, the stop loss follows the ${follows}.`;
+  } else if (value && typeof bid === 'number' && typeof ask === 'number' && !error) {
     const from = open ?? (side === 'buy' ? ask : bid);
     const to = trailedStop(side, from, stopLoss, value, { bid, ask }, digits);
     const at = trailTrigger(side, from, stopLoss, value, digits);

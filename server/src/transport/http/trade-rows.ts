@@ -4,6 +4,7 @@ import type { BookQuote } from '../../market/types';
 import { isoTime } from '../../services/context';
 import type { OrdersTable, PositionsTable } from '../../storage/schema-trading';
 import type { OpenPosition, PendingOrder } from '../../trading/engine';
+import { trailingOf } from '../../trading/positions';
 
 /**
  * The rows of the trading answers as the spec writes them (field names, order and formats): open
@@ -45,6 +46,7 @@ export const pendingOrderOf = (r: Selectable<OrdersTable>) => ({
   takeProfit: r.take_profit,
   comment: r.comment,
   expiration: r.expires_at === null ? null : isoTime(Number(r.expires_at)),
+  trailingStop: trailingOf(r),
   status: r.status,
   reason: r.reason,
   ticket: r.position_id,
@@ -65,6 +67,7 @@ export const heldOrderOf = (o: PendingOrder): ReturnType<typeof pendingOrderOf> 
   takeProfit: o.takeProfit,
   comment: o.comment,
   expiration: o.expiresAt === null ? null : isoTime(o.expiresAt),
+  trailingStop: o.trailing,
   status: 'pending',
   reason: '',
   ticket: null,

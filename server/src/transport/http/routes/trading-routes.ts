@@ -72,7 +72,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   registerCall(app, calls.addPendingOrder, async ({ body, actor, idempotencyKey }) => {
     const { orderId } = await engine.placeOrder(
       actor,
-      { symbol: body.fullSymbol, type: body.orderType, volume: body.volume, price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment, expiresAt: body.expiration },
+      { symbol: body.fullSymbol, type: body.orderType, volume: body.volume, price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, comment: body.comment, expiresAt: body.expiration, trailing: body.trailingStop },
       idempotencyKey,
     );
     return { status: 'success' as const, message: `Order #${orderId} placed.`, orderId };
@@ -108,7 +108,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   registerCall(app, calls.getHistoryTotals, async ({ query, session }) => successData(await historyTotals(ctx.db, accountOf(session), query)));
 
   registerCall(app, calls.modifyPendingOrder, async ({ body, actor }) => {
-    await engine.modifyOrder(actor, body.orderId, { price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, expiresAt: body.expiration });
+    await engine.modifyOrder(actor, body.orderId, { price: body.price, stopLimitPrice: body.stopLimitPrice, stopLoss: body.stopLoss, takeProfit: body.takeProfit, expiresAt: body.expiration, trailing: body.trailingStop });
     return successMessage(`Order #${body.orderId} changed.`);
   }, orderLimited);
 
