@@ -189,3 +189,32 @@ describe('account statements', () => {
     );
   });
 });
+
+describe('account statements and partial closes', () => {
+  let t: TestApp;
+  after(() => t?.close());
+
+  test('a part closed in the period is a closed trade of its own; before it closed, it was part of its ticket’s volume', async () => {
+    t = await startApp({ config });
+    t.clock.set(TUE_12);
+    const desk = await tradingDesk(t, 'Partial bank');
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    const trader = await desk.fundedTrader('10000.00');
+    const ticket = await openPosition(trader.client, { side: 'buy', volume: 1 });
+    t.clock.set(WED_10);
+    await push(t, 'EURUSD', 1.105, 1.1052);
+    const part = await trader.client.post(calls.closePartTrade.path, { ticket, volume: 0.4 });
+    assert.equal(part.status, 200, JSON.stringify(part.body));
+    const get = async (query: string) => ((await trader.client.get(`${calls.getStatement.path}?${query}`)).body as StatementResponse).data;
+
+    // Tuesday's end: the whole lot open under its ticket, marked at the bid 1.1.
+    const tue = await get('from=2026-03-03&to=2026-03-03');
+    assert.deepEqual(tue.openPositions.map((p) => [p.ticket, p.volume, p.profit]), [[ticket, 1, '-20.00']]);
+    // Now: the part closed (0.4 × 100,000 × (1.105 − 1.1002) = 192.00), the rest open under the same ticket.
+    const now = await get('from=2026-03-03&to=2026-03-04');
+    assert.deepEqual(now.trades.map((x) => [x.ticket, x.partOf, x.volume, x.profit]), [[part.body.closedTicket, ticket, 0.4, '192.00']]);
+    assert.deepEqual(now.openPositions.map((p) => [p.ticket, p.volume]), [[ticket, 0.6]]);
+    assert.equal(now.summary.tradesProfit, '192.00');
+    assert.equal(now.summary.closingBalance, (await trader.client.get(calls.getAccounts.path)).body.data[0].balance);
+  });
+});

@@ -31,7 +31,8 @@ describe('statement periods', () => {
 
   test('a custom range is refused before it is asked for: missing days, backwards, after today, too long', () => {
     const now = Date.parse('2026-12-01T10:00:00Z');
-    assert.equal(customRangeProblem({ from: '', to: '2026-11-30' }, now), 'Choose the first and the last day.');
+    assert.equal(customRangeProblem({ from: '', to: '2026-11-30' }, now), 'Choose the first day.');
+    assert.equal(customRangeProblem({ from: '2026-11-01', to: '' }, now), 'Choose the last day.');
     assert.equal(customRangeProblem({ from: '2026-11-30', to: '2026-11-01' }, now), 'The first day must be on or before the last.');
     assert.equal(customRangeProblem({ from: '2026-11-30', to: '2026-12-02' }, now), 'A statement cannot end after today (UTC).');
     assert.equal(customRangeProblem({ from: '2025-11-28', to: '2026-11-30' }, now), 'A statement covers at most 367 days.');

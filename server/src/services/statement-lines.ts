@@ -25,7 +25,7 @@ export const KIND_NAMES: Record<string, string> = {
   credit: 'Credit',
   adjustment: 'Adjustment',
   transfer: 'Transfer',
-  demo: 'Demo reset',
+  demo: 'Demo funds',
   trade: 'Trade',
   swap: 'Swap',
   commission: 'Commission',
@@ -49,9 +49,10 @@ export function summaryLines(s: Statement): { label: string; cents: Cents | null
     { label: 'Adjustments', cents: m.adjustmentsCents },
     { label: 'Transfers', cents: m.transfersCents },
   ];
-  if (s.account.kind === 'demo') lines.push({ label: 'Demo resets', cents: m.demoResetsCents });
+  if (s.account.kind === 'demo') lines.push({ label: 'Demo funds and resets', cents: m.demoResetsCents });
   lines.push(
     { label: 'Closing balance', cents: m.closingBalanceCents, total: true },
+    { label: 'Credit at the start', cents: m.openingCreditCents },
     { label: 'Credit at the end', cents: m.closingCreditCents },
     { label: 'Floating profit and swap at the end', cents: m.floatingCents },
     { label: 'Equity at the end', cents: m.equityCents, total: true },
@@ -63,7 +64,11 @@ export function summaryLines(s: Statement): { label: string; cents: Cents | null
 export const valuationNote = (s: Statement): string =>
   s.valuedAt === 'quotes'
     ? 'Open positions are valued at the live prices when the statement was made, with the swap they have accrued.'
-    : 'Open positions are valued at the closing price of the period (the last bid of its final minute); their accrued swap is booked when they close.';
+    : 'Open positions are valued at the closing price of the period (the close of the last one-minute bid candle before its end); their accrued swap is booked when they close.';
+
+/** What the statement's figures are, in words (the PDF's foot and the CSV's first section). */
+export const NOTES =
+  "The balances are the sums of the account's ledger entries before the period's start and its end. A closed trade's commission is what it was charged at its open and its close; the summary's Commissions are those charged within the period. A credit entry's After is the credit after it.";
 
 /** The statement as CSV: every line's first cell names its section, so a spreadsheet can filter by it. */
 export function statementCsv(s: Statement, brokerName: string, price: (symbol: string, value: number | null) => string): { text: string; lines: number } {
@@ -79,6 +84,7 @@ export function statementCsv(s: Statement, brokerName: string, price: (symbol: s
     ['Statement', 'Period (UTC)', `${first} to ${last}`],
     ['Statement', 'Generated (UTC)', statementTime(s.generatedAt)],
     ['Statement', 'Valuation', valuationNote(s)],
+    ['Statement', 'Notes', NOTES],
     ...summaryLines(s).map((l) => ['Summary', l.label, l.cents === null ? '' : formatCents(l.cents)]),
     ['Closed trades', 'Ticket', 'Part of', 'Opened (UTC)', 'Type', 'Volume', 'Symbol', 'Open price', 'Closed (UTC)', 'Close price', 'Reason', 'Commission', 'Swap', 'Profit'],
     ...s.trades.map((t) => ['Closed trades', t.ticket, t.partOf ?? '', statementTime(t.openedAt), sideName(t.side), t.volume, t.symbol, price(t.symbol, t.openPrice), statementTime(t.closedAt), price(t.symbol, t.closePrice), REASON_NAMES[t.reason] ?? t.reason, formatCents(t.commissionCents), formatCents(t.swapCents), formatCents(t.profitCents)]),

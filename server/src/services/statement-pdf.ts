@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { amount, KIND_NAMES, periodDays, REASON_NAMES, sideName, statementTime, summaryLines, valuationNote } from './statement-lines';
+import { amount, KIND_NAMES, NOTES, periodDays, REASON_NAMES, sideName, statementTime, summaryLines, valuationNote } from './statement-lines';
 import type { Statement } from './statements';
 
 /**
@@ -30,7 +30,7 @@ type Doc = InstanceType<typeof PDFDocument>;
 const latin1 = (text: string): string => text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e\xa0-\xff\u2014]/g, '?');
 
 /** The statement's PDF bytes. `price` writes a price at its instrument's digits. */
-export function statementPdf(s: Statement, brokerName: string, price: (symbol: string, value: number | null) => string): Promise<Buffer> {
+export async function statementPdf(s: Statement, brokerName: string, price: (symbol: string, value: number | null) => string): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'landscape',
@@ -49,8 +49,8 @@ export function statementPdf(s: Statement, brokerName: string, price: (symbol: s
   const { first, last } = periodDays(s);
 
   // The heading: broker and title, then the account's particulars in two columns.
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18).text(latin1(brokerName), MARGIN, MARGIN, { width: width / 2 });
-  doc.font('Helvetica').fontSize(12).fillColor(MUTED).text('Account statement', MARGIN + width / 2, MARGIN + 4, { width: width / 2, align: 'right' });
+  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18).text(latin1(brokerName), MARGIN, MARGIN, { width: width * 0.7, height: 22, ellipsis: true, lineBreak: false });
+  doc.font('Helvetica').fontSize(12).fillColor(MUTED).text('Account statement', MARGIN + width * 0.7, MARGIN + 4, { width: width * 0.3, align: 'right', height: 16, lineBreak: false });
   let y = MARGIN + 30;
   doc.moveTo(MARGIN, y).lineTo(MARGIN + width, y).lineWidth(0.75).strokeColor(RULE).stroke();
   y += 10;
@@ -65,7 +65,7 @@ export function statementPdf(s: Statement, brokerName: string, price: (symbol: s
     const x = MARGIN + (i % 2) * (width / 2);
     const rowY = y + Math.floor(i / 2) * 15;
     doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(label, x, rowY, { width: 110 });
-    doc.font('Helvetica-Bold').fillColor(INK).text(latin1(value), x + 110, rowY, { width: width / 2 - 120, lineBreak: false, ellipsis: true });
+    doc.font('Helvetica-Bold').fillColor(INK).text(latin1(value), x + 110, rowY, { width: width / 2 - 120, height: 12, lineBreak: false, ellipsis: true });
   });
   y += Math.ceil(particulars.length / 2) * 15 + 12;
 
@@ -82,31 +82,31 @@ export function statementPdf(s: Statement, brokerName: string, price: (symbol: s
   y += 12;
 
   const tradeColumns: Column[] = [
-    { title: 'Ticket', width: 58 },
-    { title: 'Opened', width: 86 },
+    { title: 'Ticket', width: 96 },
+    { title: 'Opened', width: 84 },
     { title: 'Type', width: 30 },
     { title: 'Volume', width: 40, align: 'right' },
     { title: 'Symbol', width: 52 },
     { title: 'Open price', width: 58, align: 'right' },
-    { title: 'Closed', width: 86 },
+    { title: 'Closed', width: 84 },
     { title: 'Close price', width: 58, align: 'right' },
     { title: 'Reason', width: 62 },
-    { title: 'Commission', width: 62, align: 'right' },
-    { title: 'Swap', width: 58, align: 'right' },
-    { title: 'Profit', width: width - 650, align: 'right' },
+    { title: 'Commission', width: 58, align: 'right' },
+    { title: 'Swap', width: 52, align: 'right' },
+    { title: 'Profit', width: width - 674, align: 'right' },
   ];
   const tradeRows = s.trades.map((t) => [t.partOf === null ? String(t.ticket) : `${t.ticket} (of ${t.partOf})`, statementTime(t.openedAt), sideName(t.side), t.volume.toFixed(2), t.symbol, price(t.symbol, t.openPrice), statementTime(t.closedAt), price(t.symbol, t.closePrice), REASON_NAMES[t.reason] ?? t.reason, amount(t.commissionCents), amount(t.swapCents), amount(t.profitCents)]);
   const sum = (pick: (t: Statement['trades'][number]) => number) => s.trades.reduce((a, t) => a + pick(t), 0);
-  y = table(doc, `Closed trades (${s.trades.length})`, tradeColumns, tradeRows, y, ['Total', '', '', '', '', '', '', '', '', amount(sum((t) => t.commissionCents)), amount(sum((t) => t.swapCents)), amount(sum((t) => t.profitCents))]);
+  y = await table(doc, `Closed trades (${s.trades.length})`, tradeColumns, tradeRows, y, ['Total', '', '', '', '', '', '', '', '', amount(sum((t) => t.commissionCents)), amount(sum((t) => t.swapCents)), amount(sum((t) => t.profitCents))]);
 
   const operationColumns: Column[] = [
     { title: 'Time', width: 96 },
     { title: 'Kind', width: 80 },
     { title: 'Description', width: width - 356 },
     { title: 'Amount', width: 90, align: 'right' },
-    { title: 'Balance after', width: 90, align: 'right' },
+    { title: 'After', width: 90, align: 'right' },
   ];
-  y = table(doc, `Balance operations (${s.operations.length})`, operationColumns, s.operations.map((o) => [statementTime(o.at), KIND_NAMES[o.kind] ?? o.kind, latin1(o.memo), amount(o.amountCents), amount(o.afterCents)]), y);
+  y = await table(doc, `Balance operations (${s.operations.length})`, operationColumns, s.operations.map((o) => [statementTime(o.at), KIND_NAMES[o.kind] ?? o.kind, latin1(o.memo), amount(o.amountCents), amount(o.afterCents)]), y);
 
   const positionColumns: Column[] = [
     { title: 'Ticket', width: 58 },
@@ -120,10 +120,10 @@ export function statementPdf(s: Statement, brokerName: string, price: (symbol: s
     { title: 'Floating profit', width: width - 528, align: 'right' },
   ];
   const positionRows = s.openPositions.map((p) => [String(p.ticket), statementTime(p.openedAt), sideName(p.side), p.volume.toFixed(2), p.symbol, price(p.symbol, p.openPrice), price(p.symbol, p.price), amount(p.swapCents), amount(p.profitCents)]);
-  y = table(doc, `Open positions at the end (${s.openPositions.length})`, positionColumns, positionRows, y, ['Total', '', '', '', '', '', '', '', amount(s.summary.floatingCents)]);
+  y = await table(doc, `Open positions at the end (${s.openPositions.length})`, positionColumns, positionRows, y, ['Total', '', '', '', '', '', '', '', amount(s.summary.floatingCents)]);
 
   y = room(doc, y, 40);
-  doc.font('Helvetica').fontSize(8).fillColor(MUTED).text(`Times are UTC; amounts are USD. ${valuationNote(s)} The balances are the sums of the account's ledger entries before the period's start and end.`, MARGIN, y, { width });
+  doc.font('Helvetica').fontSize(8).fillColor(MUTED).text(`Times are UTC; amounts are USD. ${valuationNote(s)} ${NOTES}`, MARGIN, y, { width });
 
   // "Page n of m" on every page, in the bottom margin (no new page for it).
   const pages = doc.bufferedPageRange();
@@ -132,8 +132,8 @@ export function statementPdf(s: Statement, brokerName: string, price: (symbol: s
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(8).fillColor(MUTED);
-    doc.text(`${latin1(brokerName)} - account ${s.account.number} - ${first} to ${last}`, MARGIN, doc.page.height - 24, { width: width / 2, lineBreak: false });
-    doc.text(`Page ${i + 1} of ${pages.count}`, MARGIN + width / 2, doc.page.height - 24, { width: width / 2, align: 'right', lineBreak: false });
+    doc.text(`${latin1(brokerName)} - account ${s.account.number} - ${first} to ${last}`, MARGIN, doc.page.height - 24, { width: width * 0.75, height: 10, lineBreak: false, ellipsis: true });
+    doc.text(`Page ${i + 1} of ${pages.count}`, MARGIN + width * 0.75, doc.page.height - 24, { width: width * 0.25, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
   }
   doc.end();
@@ -148,7 +148,8 @@ function room(doc: Doc, y: number, needed: number): number {
 }
 
 function heading(doc: Doc, title: string, y: number): number {
-  const at = room(doc, y, 3 * ROW);
+  // The title, the column titles and a first row stay together.
+  const at = room(doc, y, 18 + 2 * ROW);
   doc.font('Helvetica-Bold').fontSize(11).fillColor(INK).text(title, MARGIN, at, { lineBreak: false });
   return at + 18;
 }
@@ -156,13 +157,17 @@ function heading(doc: Doc, title: string, y: number): number {
 function cells(doc: Doc, columns: Column[], values: string[], y: number): void {
   let x = MARGIN;
   columns.forEach((c, i) => {
-    doc.text(values[i] ?? '', x + 3, y + 3, { width: c.width - 6, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+    // A height makes pdfkit cut a long text with an ellipsis instead of wrapping it onto the next row.
+    doc.text(values[i] ?? '', x + 3, y + 3, { width: c.width - 6, height: ROW - 4, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
     x += c.width;
   });
 }
 
+/** Rows written between two turns of the event loop: a long statement never holds the server for long. */
+const ROWS_PER_TURN = 200;
+
 /** A table under its heading; its column titles are written again at the top of each page it runs onto. */
-function table(doc: Doc, title: string, columns: Column[], rows: string[][], y: number, totals?: string[]): number {
+async function table(doc: Doc, title: string, columns: Column[], rows: string[][], y: number, totals?: string[]): Promise<number> {
   const total = columns.reduce((a, c) => a + c.width, 0);
   const header = (at: number) => {
     doc.rect(MARGIN, at, total, ROW).fill(BAND);
@@ -175,7 +180,9 @@ function table(doc: Doc, title: string, columns: Column[], rows: string[][], y: 
     doc.font('Helvetica').fontSize(8).fillColor(MUTED).text('None in this period.', MARGIN + 3, y + 3, { lineBreak: false });
     return y + ROW + 14;
   }
+  let written = 0;
   for (const row of [...rows, ...(totals ? [totals] : [])]) {
+    if (++written % ROWS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const next = room(doc, y, ROW);
     if (next !== y) y = header(next);
     const isTotal = row === totals;

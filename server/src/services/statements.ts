@@ -1,8 +1,8 @@
-import { profitUsd, type PriceLookup, type Prices } from '@tradeport/trading-math';
+import { Dec, profitUsd, type PriceLookup, type Prices } from '@tradeport/trading-math';
 import { sql } from 'kysely';
 import type { Instrument } from '../domain/instruments';
 import { roundToCents, type Cents } from '../domain/money';
-import type { Db } from '../storage/db';
+import type { Db, Tx } from '../storage/db';
 import { rowLimit } from '../storage/prepared';
 import type { LedgerKind } from '../storage/schema';
 import { refuse } from './errors';
@@ -64,7 +64,7 @@ export interface StatementSummary {
   commissionsCents: Cents;
   adjustmentsCents: Cents;
   transfersCents: Cents;
-  /** A demo account's resets. */
+  /** A demo account's virtual money: its starting balance and its resets. */
   demoResetsCents: Cents;
   closingBalanceCents: Cents;
   openingCreditCents: Cents;
@@ -151,7 +151,7 @@ const SUMMARY_FIELD: Record<Exclude<LedgerKind, 'credit'>, MovementField> = {
 /** Kinds the statement lists entry by entry as balance operations (closed trades carry the rest). */
 const OPERATION_KINDS: LedgerKind[] = ['deposit', 'withdrawal', 'credit', 'adjustment', 'transfer', 'demo'];
 
-async function accountOf(db: Db, accountId: number): Promise<StatementAccount | undefined> {
+async function accountOf(db: Db | Tx, accountId: number): Promise<StatementAccount | undefined> {
   const row = await db
     .selectFrom('trading_accounts as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
@@ -164,7 +164,7 @@ async function accountOf(db: Db, accountId: number): Promise<StatementAccount | 
 }
 
 /** The sums of the account's entries before `at`: balance (every kind but credit) and credit. */
-async function balancesBefore(db: Db, accountId: number, at: number): Promise<{ balance: Cents; credit: Cents }> {
+async function balancesBefore(db: Db | Tx, accountId: number, at: number): Promise<{ balance: Cents; credit: Cents }> {
   const row = await db
     .selectFrom('ledger_entries')
     .select([
@@ -182,6 +182,20 @@ async function balancesBefore(db: Db, accountId: number, at: number): Promise<{ 
  * when the period holds more than STATEMENT_MAX_ROWS closed trades or operations.
  */
 export async function buildStatement(db: Db, market: StatementMarket, accountId: number, range: StatementRange, now: number): Promise<Statement | undefined> {
+  // Every row from one snapshot (an entry committed meanwhile must not unbalance the summary); the
+  // prices after it, since the candles are read on a connection of their own.
+  const read = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => statementRows(trx, accountId, range));
+  if (!read) return undefined;
+  const live = range.end > now;
+  const { positions, floatingCents } = await valued(market, read.held, range.end, live);
+  const summary = { ...read.summary, floatingCents, equityCents: floatingCents === null ? null : read.summary.closingBalanceCents + read.summary.closingCreditCents + floatingCents };
+  return { account: read.account, range, generatedAt: now, valuedAt: live ? 'quotes' : 'closing-bid', summary, trades: read.trades, operations: read.operations, openPositions: positions };
+}
+
+async function statementRows(db: Tx, accountId: number, range: StatementRange) {
   const account = await accountOf(db, accountId);
   if (!account) return undefined;
   const { from, end } = range;
@@ -257,24 +271,23 @@ export async function buildStatement(db: Db, market: StatementMarket, accountId:
   if (operationRows.length > STATEMENT_MAX_ROWS) throw tooMany('balance operations');
   const operations = operationRows.map((r): StatementOperation => ({ at: r.created_at, kind: r.kind, memo: r.memo, amountCents: Number(r.amount_cents), afterCents: Number(r.balance_after_cents) }));
 
-  const live = end > now;
-  const openPositions = await positionsAtEnd(db, market, accountId, end, live);
-  const floating = openPositions.reduce<Cents | null>((sum, p) => (sum === null || p.profitCents === null ? null : sum + p.profitCents + (p.swapCents ?? 0)), 0);
-  summary.floatingCents = floating;
-  summary.equityCents = floating === null ? null : summary.closingBalanceCents + summary.closingCreditCents + floating;
-  return { account, range, generatedAt: now, valuedAt: live ? 'quotes' : 'closing-bid', summary, trades, operations, openPositions };
+  return { account, summary, trades, operations, held: await heldAtEnd(db, accountId, end) };
 }
 
 const tooMany = (what: string) => refuse.invalid(`The period holds more than ${STATEMENT_MAX_ROWS.toLocaleString('en-US')} ${what}; choose a shorter range.`);
 
+interface Held {
+  row: { id: number; symbol: string; side: 'buy' | 'sell'; opened_at: number; open_price: number };
+  volume: number;
+  swap: Cents;
+}
+
 /**
- * The positions open at `end`: opened before it and not closed before it. A part closed since by a
- * partial close was still part of its ticket then, so its volume is counted under that ticket. A
- * statement ending now values them at the live quotes with their accrued swap (as the terminal
- * does); one ending earlier at the period's closing price (the last M1 bid, both sides) without
- * swap, which is not recorded per day.
+ * The positions open at `end`, by ticket: opened before it and not closed before it. A part closed
+ * since by a partial close was still part of its ticket then, so its volume is counted under that
+ * ticket.
  */
-async function positionsAtEnd(db: Db, market: StatementMarket, accountId: number, end: number, live: boolean): Promise<StatementPosition[]> {
+async function heldAtEnd(db: Tx, accountId: number, end: number): Promise<Map<number, Held>> {
   const rows = await db
     .selectFrom('positions')
     .select(['id', 'part_of', 'symbol', 'side', 'volume', 'opened_at', 'open_price', 'swap_cents'])
@@ -286,7 +299,7 @@ async function positionsAtEnd(db: Db, market: StatementMarket, accountId: number
     .limit(rowLimit(STATEMENT_MAX_ROWS + 1))
     .execute();
   if (rows.length > STATEMENT_MAX_ROWS) throw tooMany('open positions');
-  const byTicket = new Map<number, { row: (typeof rows)[number]; volume: number; swap: number }>();
+  const byTicket = new Map<number, Held>();
   for (const r of rows) {
     const ticket = r.part_of ?? r.id;
     const held = byTicket.get(ticket);
@@ -296,12 +309,24 @@ async function positionsAtEnd(db: Db, market: StatementMarket, accountId: number
       if (r.part_of === null) held.row = r;
     } else byTicket.set(ticket, { row: r, volume: r.volume, swap: Number(r.swap_cents) });
   }
-  const prices = live ? market.quote.bind(market) : await closingPrices(market, [...new Set(rows.map((r) => r.symbol))], end);
+  return byTicket;
+}
+
+/**
+ * What was open at `end`, valued: a statement ending now at the live quotes with the accrued swap
+ * (as the terminal does); one ending earlier at the period's closing price (the last M1 bid, both
+ * sides) without swap, which is not recorded per day.
+ */
+async function valued(market: StatementMarket, byTicket: Map<number, Held>, end: number, live: boolean): Promise<{ positions: StatementPosition[]; floatingCents: Cents | null }> {
+  const prices = live ? market.quote.bind(market) : await closingPrices(market, [...new Set([...byTicket.values()].map((h) => h.row.symbol))], end);
   const out: StatementPosition[] = [];
+  // Summed unrounded and rounded once, as the account's figures are (each row shows its own rounding).
+  let floating: Dec | null = new Dec(0);
   for (const [ticket, { row, volume, swap }] of byTicket) {
     const q = prices(row.symbol);
     const instrument = market.instrument(row.symbol);
     const profit = q && instrument ? profitUsd(row.side, round(volume), row.open_price, q, instrument, prices) : null;
+    floating = floating === null || profit === null ? null : floating.plus(profit).plus(new Dec(live ? swap : 0).div(100));
     out.push({
       ticket,
       symbol: row.symbol,
@@ -314,14 +339,14 @@ async function positionsAtEnd(db: Db, market: StatementMarket, accountId: number
       profitCents: profit === null ? null : roundToCents(profit),
     });
   }
-  return out.sort((a, b) => a.openedAt - b.openedAt || a.ticket - b.ticket);
+  return { positions: out.sort((a, b) => a.openedAt - b.openedAt || a.ticket - b.ticket), floatingCents: floating === null ? null : roundToCents(floating) };
 }
 
 /** Volumes summed from parts, back to the lot's two decimals. */
 const round = (volume: number) => Math.round(volume * 100) / 100;
 
 /**
- * The last M1 bid before `end` of each symbol held and of every symbol a conversion to USD may ask
+ * The close of the newest M1 candle before `end` (its last bid; days earlier over a weekend) of each symbol held and of every symbol a conversion to USD may ask
  * for, as a price lookup (bid and ask both that price: a mark, as statements value open positions).
  */
 async function closingPrices(market: StatementMarket, symbols: string[], end: number): Promise<PriceLookup> {

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { callApi, type CallInput, type CallOutput } from './client';
 
 /** Account statements (docs/api.md#statements): the account the screens show, over UTC days. */
@@ -12,7 +12,6 @@ export function useStatement(accountId: number | null, query: StatementQuery | n
     queryKey: ['statement', accountId, query?.from, query?.to] as const,
     queryFn: ({ signal }) => callApi('getStatement', query!, { signal }),
     enabled: accountId !== null && query !== null,
-    placeholderData: keepPreviousData,
     select: (answer) => answer.data,
   });
 }

@@ -4,7 +4,7 @@ import { accountLabel, switchAccount, useCurrentAccount } from '../api/trading-a
 import { useStatement, type Statement } from '../api/statements';
 import { formatDateTime, formatUsd, signOf } from '../format/format';
 import { usePhone } from '../ui/records';
-import { ErrorState, PageHeader } from '../ui/page';
+import { EmptyState, ErrorState, PageHeader } from '../ui/page';
 import { StatementDownloads } from '../statements/statement-downloads';
 import { useStatementPeriod } from '../statements/statement-period-field';
 
@@ -35,8 +35,9 @@ function Summary({ s }: { s: Statement }) {
         <Line label="Commissions" value={m.commissions} signed />
         <Line label="Adjustments" value={m.adjustments} signed />
         <Line label="Transfers" value={m.transfers} signed />
-        {s.account.kind === 'demo' && <Line label="Demo resets" value={m.demoResets} signed />}
+        {s.account.kind === 'demo' && <Line label="Demo funds and resets" value={m.demoResets} signed />}
         <Line label="Closing balance" value={m.closingBalance} total />
+        <Line label="Credit at the start" value={m.openingCredit} />
         <Line label="Credit at the end" value={m.closingCredit} />
         <Line label="Floating profit and swap at the end" value={m.floating} signed />
         <Line label="Equity at the end" value={m.equity} total />
@@ -98,10 +99,14 @@ export function StatementsPage() {
         </Group>
       </Paper>
 
-      {statement.isError ? (
+      {!isLoading && !account ? (
+        <EmptyState message="You have no trading account yet: a statement is made for one." />
+      ) : !period ? (
+        <EmptyState message="Choose a period the statement can cover." />
+      ) : statement.isError ? (
         <ErrorState error={statement.error} onRetry={() => void statement.refetch()} title="Could not make the statement" />
       ) : !s ? (
-        <Paper p="lg" aria-busy="true" aria-label="Loading the statement">
+        <Paper p="lg" role="status" aria-busy="true" aria-label="Loading the statement">
           <Stack gap="sm">
             {Array.from({ length: 8 }, (_, i) => (
               <Skeleton key={i} h={20} />
@@ -109,7 +114,7 @@ export function StatementsPage() {
           </Stack>
         </Paper>
       ) : (
-        <Paper p={{ base: 'md', sm: 'lg' }} data-testid="statement-summary" aria-busy={statement.isFetching}>
+        <Paper p={{ base: 'md', sm: 'lg' }} data-testid="statement-summary">
           <Group justify="space-between" align="flex-start" mb="sm" wrap="wrap" gap="xs">
             <div>
               <Text fw={650}>

@@ -32,8 +32,8 @@ export function useStatementPeriod(size: 'sm' | 'md' = 'sm'): { period: Statemen
       {choice === CUSTOM && (
         <Suspense fallback={<Text size="sm">Loading…</Text>}>
           <Group gap="sm" align="flex-start" wrap="wrap">
-            <DayField label="First day" value={custom.from} onChange={(from) => setCustom((c) => ({ ...c, from }))} size={size === 'md' ? 'sm' : 'xs'} w={170} maxDate={todayUtc(now)} />
-            <DayField label="Last day" value={custom.to} onChange={(to) => setCustom((c) => ({ ...c, to }))} size={size === 'md' ? 'sm' : 'xs'} w={170} maxDate={todayUtc(now)} error={problem ?? undefined} />
+            <DayField label="First day" value={custom.from} onChange={(from) => setCustom((c) => ({ ...c, from }))} size={size === 'md' ? 'sm' : 'xs'} w={170} maxDate={todayUtc(now)} error={problem && !custom.from ? problem : undefined} />
+            <DayField label="Last day" value={custom.to} onChange={(to) => setCustom((c) => ({ ...c, to }))} size={size === 'md' ? 'sm' : 'xs'} w={170} maxDate={todayUtc(now)} error={problem && custom.from ? problem : undefined} />
           </Group>
         </Suspense>
       )}

@@ -39,7 +39,8 @@ export function monthChoices(now: number): MonthChoice[] {
 
 /** Why a custom range cannot be asked for, or null when it can. */
 export function customRangeProblem(p: StatementPeriod, now: number): string | null {
-  if (!p.from || !p.to) return 'Choose the first and the last day.';
+  if (!p.from) return 'Choose the first day.';
+  if (!p.to) return 'Choose the last day.';
   if (p.from > p.to) return 'The first day must be on or before the last.';
   if (p.to > isoDay(now)) return 'A statement cannot end after today (UTC).';
   if ((Date.parse(p.to) - Date.parse(p.from)) / DAY_MS + 1 > STATEMENT_MAX_DAYS) return `A statement covers at most ${STATEMENT_MAX_DAYS} days.`;

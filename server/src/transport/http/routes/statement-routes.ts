@@ -49,13 +49,15 @@ function answerOf(s: Statement): StatementResponse {
  * Account statements (docs/design.md#statements): a trader's own, as JSON and as a PDF or CSV
  * file, and any account's file from the back office. Read from the database and this instance's
  * quotes and candles, so any instance answers. Making a PDF of a long period costs CPU: a person
- * may ask for 20 statements a minute.
+ * may have 20 files made a minute (and look at 60 statements).
  */
 export function statementRoutes(app: FastifyInstance): void {
   const ctx = app.services;
   const book = app.market.book;
   const market: StatementMarket = { quote: (s) => book.get(s), instrument: (s) => book.instruments.get(s), candles: app.market.candles };
   const limited = { config: { userRateLimit: { bucket: 'statements', max: 20, windowMs: 60_000 } } };
+  // The page's summary follows each choice of period: looked at more often than files are made.
+  const viewLimited = { config: { userRateLimit: { bucket: 'statement-views', max: 60, windowMs: 60_000 } } };
   const price = (symbol: string, value: number | null) => (value === null ? '—' : value.toFixed(book.instruments.get(symbol)?.digits ?? 5));
 
   const statement = async (accountId: number | null, q: { from: string; to: string }) => {
@@ -75,7 +77,7 @@ export function statementRoutes(app: FastifyInstance): void {
     return new BytesFile(`${name}.pdf`, 'application/pdf', await statementPdf(s, ctx.config.brokerName, price), s.trades.length + s.operations.length + s.openPositions.length);
   };
 
-  registerCall(app, calls.getStatement, async ({ query, session }) => answerOf(await statement(session.accountId, query)), limited);
+  registerCall(app, calls.getStatement, async ({ query, session }) => answerOf(await statement(session.accountId, query)), viewLimited);
   registerCall(app, calls.downloadStatement, async ({ query, session }) => file(await statement(session.accountId, query), query.format), limited);
   registerCall(app, calls.downloadAccountStatement, async ({ query }) => file(await statement(query.accountId, query), query.format), limited);
 }
