@@ -9,7 +9,7 @@ const trade = (over: Partial<OpenTradeRow> = {}): OpenTradeRow => ({
 });
 const order = (over: Partial<PendingOrderRow> = {}): PendingOrderRow => ({
   orderId: 3, symbol: 'EURUSD', orderType: 'buy_limit', volume: 0.5, price: 1.07, stopLimitPrice: 0, stopTriggered: false, stopLoss: 1.06, takeProfit: 0, comment: '',
-  expiration: null, status: 'pending', reason: '', ticket: null, timeStamp: '2026-01-05T10:00:00Z', updatedAt: '2026-01-05T10:00:00Z', ...over,
+  expiration: null, trailingStop: null, status: 'pending', reason: '', ticket: null, timeStamp: '2026-01-05T10:00:00Z', updatedAt: '2026-01-05T10:00:00Z', ...over,
 } as PendingOrderRow);
 
 describe('trade levels on the chart', () => {
@@ -27,9 +27,11 @@ describe('trade levels on the chart', () => {
     assert.equal(changeFor(tp!, 0, [trade()], [], 5)?.what, 'Remove the take profit of #7?');
   });
 
-  it('moving a pending order changes only its price; a position or order gone changes nothing', () => {
+  it('moving a pending order changes only its price, keeping its trailing stop; a position or order gone changes nothing', () => {
     const [level] = levelsOf([], [order()], 'EURUSD', 5);
-    assert.deepEqual(changeFor(level!, 1.0712, [], [order()], 5)?.input, { orderId: 3, price: 1.0712, stopLimitPrice: 0, stopLoss: 1.06, takeProfit: 0, expiration: null });
+    assert.deepEqual(changeFor(level!, 1.0712, [], [order()], 5)?.input, { orderId: 3, price: 1.0712, stopLimitPrice: 0, stopLoss: 1.06, takeProfit: 0, expiration: null, trailingStop: null });
+    const trailing = { distance: 120, activation: 0, step: 5 };
+    assert.deepEqual(changeFor(level!, 1.0712, [], [order({ trailingStop: trailing })], 5)?.input.trailingStop, trailing);
     assert.equal(changeFor(level!, 1.0712, [], [order({ orderType: 'sell_stop' })], 5)?.what, 'Move Sell Stop #3 to 1.07120?', 'people see the order type by its name, never the wire name');
     assert.equal(changeFor(level!, 1.0712, [], [], 5), null);
     const [entry] = levelsOf([trade()], [], 'EURUSD', 5);

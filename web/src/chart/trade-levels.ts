@@ -76,7 +76,7 @@ export function changeFor(level: TradeLevel, price: number, trades: readonly Ope
     if (!o || p === o.price) return null;
     return {
       call: 'modifyPendingOrder',
-      input: { orderId: o.orderId, price: p, stopLimitPrice: o.stopLimitPrice, stopLoss: o.stopLoss, takeProfit: o.takeProfit, expiration: o.expiration },
+      input: { orderId: o.orderId, price: p, stopLimitPrice: o.stopLimitPrice, stopLoss: o.stopLoss, takeProfit: o.takeProfit, expiration: o.expiration, trailingStop: o.trailingStop },
       what: `Move ${ORDER_TYPE_LABELS[o.orderType]} #${o.orderId} to ${p.toFixed(digits)}?`,
     };
   }
