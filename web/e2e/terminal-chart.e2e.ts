@@ -520,6 +520,26 @@ describe('trade levels on the terminal chart', () => {
     await context.close();
   });
 
+  it('dragging an alert line moves the alert at once, nothing asked; dragged below the price it waits for a fall', async () => {
+    const trader = await fundedTrader();
+    const add = async (direction: 'above' | 'below', level: number) => (await postJson(trader.client, '/platform/addAlert.php', { symbol: 'EURUSD', price: 'bid', direction, level })).body.alertId as number;
+    const upper = await add('above', 1.087);
+    const lower = await add('below', 1.083);
+    const { context, page, chart } = await chartWithLevel(trader, `alert-${lower}`);
+    const upperY = await levelY(chart, `alert-${upper}`);
+    const lowerY = await levelY(chart, `alert-${lower}`);
+    // A quarter of the way up from the lower line is about 1.084: under the bid of 1.085.
+    await drag(page, chart, upperY, lowerY - (lowerY - upperY) / 4);
+    await page.getByText(/^Moved the alert on the bid to below 1\.08\d{3}$/).waitFor();
+    assert.equal(await page.getByRole('dialog').count(), 0, 'an alert trades nothing: no question asked');
+    const alerts = (await trader.client.get('/platform/getAlerts.php')).body.data as { alertId: number; direction: string; level: number; status: string }[];
+    const moved = alerts.find((a) => a.alertId === upper)!;
+    assert.equal(moved.direction, 'below');
+    assert.ok(moved.level > 1.083 && moved.level < 1.085, `moved to ${moved.level}`);
+    await page.waitForFunction(() => (document.querySelector('[data-testid="terminal-chart"]')?.getAttribute('data-level-labels') ?? '').includes('Alert bid ≤ 1.08'));
+    await context.close();
+  });
+
   it('keeps the order, SL and TP labels clear of each other and of the indicator legends: on the desktop, at MN, and on a phone turned sideways', async () => {
     const trader = await fundedTrader();
     await seedMonthlyCandles(h, 'EURUSD');

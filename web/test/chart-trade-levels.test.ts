@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OpenTradeRow, PendingOrderRow } from '../src/api/terminal-queries';
+import type { AlertRow, OpenTradeRow, PendingOrderRow } from '../src/api/terminal-queries';
 import { changeFor, isRemovable, levelsOf, removeName } from '../src/chart/trade-levels';
 
 const trade = (over: Partial<OpenTradeRow> = {}): OpenTradeRow => ({
@@ -31,7 +31,7 @@ describe('trade levels on the chart', () => {
     const [level] = levelsOf([], [order()], 'EURUSD', 5);
     assert.deepEqual(changeFor(level!, 1.0712, [], [order()], 5)?.input, { orderId: 3, price: 1.0712, stopLimitPrice: 0, stopLoss: 1.06, takeProfit: 0, expiration: null, trailingStop: null });
     const trailing = { distance: 120, activation: 0, step: 5 };
-    assert.deepEqual(changeFor(level!, 1.0712, [], [order({ trailingStop: trailing })], 5)?.input.trailingStop, trailing);
+    assert.deepEqual((changeFor(level!, 1.0712, [], [order({ trailingStop: trailing })], 5)?.input as { trailingStop?: unknown }).trailingStop, trailing);
     assert.equal(changeFor(level!, 1.0712, [], [order({ orderType: 'sell_stop' })], 5)?.what, 'Move Sell Stop #3 to 1.07120?', 'people see the order type by its name, never the wire name');
     assert.equal(changeFor(level!, 1.0712, [], [], 5), null);
     const [entry] = levelsOf([trade()], [], 'EURUSD', 5);
@@ -50,5 +50,20 @@ describe('trade levels on the chart', () => {
   it('offers removal from the label for an SL or TP only, named after the level and the ticket', () => {
     const levels = levelsOf([trade()], [order()], 'EURUSD', 5);
     assert.deepEqual(levels.filter(isRemovable).map(removeName), ['Remove the stop loss of #7', 'Remove the take profit of #7']);
+  });
+
+  it('dragging an alert moves its level, keeping the rest; above the price it waits for a rise, below it for a fall', () => {
+    const alert = { alertId: 9, symbol: 'EURUSD', price: 'ask', direction: 'above', level: 1.1, note: 'breakout', expiration: '2026-02-01T00:00:00.000Z', byMail: true, status: 'active', createdAt: '2026-01-05T10:00:00Z', endedAt: null, firedPrice: null } as AlertRow;
+    const [level] = levelsOf([], [], 'EURUSD', 5, [alert]);
+    assert.equal(level?.draggable, true);
+    const quote = { bid: 1.085, ask: 1.0852 };
+    assert.deepEqual(changeFor(level!, 1.0801234, [], [], 5, [alert], quote), {
+      call: 'modifyAlert',
+      input: { alertId: 9, price: 'ask', direction: 'below', level: 1.08012, note: 'breakout', expiration: '2026-02-01T00:00:00.000Z', byMail: true },
+      what: 'Move the alert on the ask to below 1.08012?',
+    });
+    assert.equal((changeFor(level!, 1.09, [], [], 5, [alert], quote)?.input as { direction: string }).direction, 'above');
+    assert.equal(changeFor(level!, 1.1, [], [], 5, [alert], quote), null, 'where it is already');
+    assert.equal(changeFor(level!, 1.09, [], [], 5, [], quote), null, 'gone');
   });
 });

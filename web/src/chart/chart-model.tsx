@@ -3,7 +3,8 @@ import type { ChartIndicator, ChartLayout } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
-import { useAlerts, useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
+import { useAlerts, useModifyAlert, useModifyPendingOrder, useModifyTrade, usePendingOrders, useTrades } from '../api/terminal-queries';
+import { stream } from '../stream/stream';
 import { useTerminalSettings } from '../terminal/terminal-settings';
 import { toastError, toastSuccess } from '../ui/toast';
 import type { ChartType } from './chart-controller';
@@ -63,10 +64,12 @@ export function useChartModel({ symbol, period, digits, initialType = 'candle' }
   const [confirm, setConfirm] = useState<LevelChange | null>(null);
   const modifyTrade = useModifyTrade();
   const modifyOrder = useModifyPendingOrder();
+  const modifyAlert = useModifyAlert();
   const snapBack = () => setLevelsVersion((v) => v + 1);
   const apply = async (change: LevelChange) => {
     try {
       if (change.call === 'modifyTrades') await modifyTrade.mutateAsync(change.input);
+      else if (change.call === 'modifyAlert') await modifyAlert.mutateAsync(change.input);
       else await modifyOrder.mutateAsync(change.input);
       toastSuccess(change.what.replace(/\?$/, '').replace(/^Move/, 'Moved').replace(/^Remove/, 'Removed'));
     } catch (err) {
@@ -75,9 +78,10 @@ export function useChartModel({ symbol, period, digits, initialType = 'candle' }
     }
   };
   const onLevel = (level: TradeLevel, price: number) => {
-    const change = changeFor(level, price, trades ?? [], orders ?? [], digits);
+    const change = changeFor(level, price, trades ?? [], orders ?? [], digits, alerts ?? [], stream.getQuote(symbol)?.quote);
     if (!change) return snapBack();
-    if (oneClickTrading) void apply(change);
+    // An alert trades nothing: it moves without asking.
+    if (oneClickTrading || change.call === 'modifyAlert') void apply(change);
     else setConfirm(change);
   };
   // An indicator's settings belong to the symbol they were opened on.

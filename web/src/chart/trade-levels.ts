@@ -10,7 +10,7 @@ export interface TradeLevel {
   kind: LevelKind;
   price: number;
   label: string;
-  /** SL, TP and order prices can be dragged; an entry cannot. */
+  /** SL, TP, order prices and alerts can be dragged; an entry cannot. */
   draggable: boolean;
   ticket?: number;
   orderId?: number;
@@ -34,8 +34,7 @@ export function levelsOf(trades: readonly OpenTradeRow[], orders: readonly Pendi
   }
   for (const a of alerts) {
     if (a.symbol !== symbol || a.status !== 'active') continue;
-    // Changed in its dialog (the Alerts tab), not by dragging: a drag is for what trades.
-    out.push({ key: `alert-${a.alertId}`, kind: 'alert', price: a.level, label: `Alert ${a.price} ${a.direction === 'above' ? '≥' : '≤'} ${a.level.toFixed(digits)}`, draggable: false, alertId: a.alertId });
+    out.push({ key: `alert-${a.alertId}`, kind: 'alert', price: a.level, label: `Alert ${a.price} ${a.direction === 'above' ? '≥' : '≤'} ${a.level.toFixed(digits)}`, draggable: true, alertId: a.alertId });
   }
   return out;
 }
@@ -50,15 +49,19 @@ export function removeName(level: TradeLevel): string {
   return `Remove the ${level.kind === 'sl' ? 'stop loss' : 'take profit'} of #${level.ticket}`;
 }
 
-export type LevelChange = { call: 'modifyTrades'; input: CallInput<'modifyTrades'>; what: string } | { call: 'modifyPendingOrder'; input: CallInput<'modifyPendingOrder'>; what: string };
+export type LevelChange =
+  | { call: 'modifyTrades'; input: CallInput<'modifyTrades'>; what: string }
+  | { call: 'modifyPendingOrder'; input: CallInput<'modifyPendingOrder'>; what: string }
+  | { call: 'modifyAlert'; input: CallInput<'modifyAlert'>; what: string };
 
 /**
  * The request that moves a level to a price (0 removes an SL or TP), keeping everything else of the
- * position or order as it is; null when the position or order is gone, or when the price, in the
- * instrument's digits, is the one it has already (a click on a line, or a drag back to where it
- * started, changes nothing and sends nothing).
+ * position, order or alert as it is; null when it is gone, or when the price, in the instrument's
+ * digits, is the one it has already (a click on a line, or a drag back to where it started, changes
+ * nothing and sends nothing). An alert moved above its price (`quote`'s bid or ask) waits for the
+ * price to rise to it, one moved below for the price to fall to it.
  */
-export function changeFor(level: TradeLevel, price: number, trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], digits: number): LevelChange | null {
+export function changeFor(level: TradeLevel, price: number, trades: readonly OpenTradeRow[], orders: readonly PendingOrderRow[], digits: number, alerts: readonly AlertRow[] = [], quote?: { bid: number | null; ask: number | null }): LevelChange | null {
   const p = Number(price.toFixed(digits));
   if (level.kind === 'sl' || level.kind === 'tp') {
     const t = trades.find((x) => x.ticket === level.ticket);
@@ -78,6 +81,17 @@ export function changeFor(level: TradeLevel, price: number, trades: readonly Ope
       call: 'modifyPendingOrder',
       input: { orderId: o.orderId, price: p, stopLimitPrice: o.stopLimitPrice, stopLoss: o.stopLoss, takeProfit: o.takeProfit, expiration: o.expiration, trailingStop: o.trailingStop },
       what: `Move ${ORDER_TYPE_LABELS[o.orderType]} #${o.orderId} to ${p.toFixed(digits)}?`,
+    };
+  }
+  if (level.kind === 'alert') {
+    const a = alerts.find((x) => x.alertId === level.alertId);
+    if (!a || p === a.level) return null;
+    const now = (a.price === 'bid' ? quote?.bid : quote?.ask) ?? null;
+    const direction = now === null || p === now ? a.direction : p > now ? 'above' : 'below';
+    return {
+      call: 'modifyAlert',
+      input: { alertId: a.alertId, price: a.price, direction, level: p, note: a.note, expiration: a.expiration, byMail: a.byMail },
+      what: `Move the alert on the ${a.price} to ${direction} ${p.toFixed(digits)}?`,
     };
   }
   return null;
