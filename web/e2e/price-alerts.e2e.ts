@@ -55,6 +55,7 @@ describe('price alerts in the terminal', () => {
 
     // The chart's bell sets another one, below.
     await page.getByRole('button', { name: 'Set a price alert' }).first().click();
+    await page.getByRole('menuitem', { name: 'New alert…' }).click();
     const second = page.getByRole('dialog', { name: 'New price alert' });
     await second.waitFor();
     await second.locator('label', { hasText: 'At or below' }).click();

@@ -540,6 +540,45 @@ describe('trade levels on the terminal chart', () => {
     await context.close();
   });
 
+  it('the chart’s bell takes an alert’s level from a click on the chart; Esc gives the pick up', async () => {
+    const trader = await fundedTrader();
+    const existing = (await postJson(trader.client, '/platform/addAlert.php', { symbol: 'EURUSD', price: 'bid', direction: 'above', level: 1.087 })).body.alertId as number;
+    const { context, page, chart } = await chartWithLevel(trader, `alert-${existing}`);
+    const bell = page.getByRole('button', { name: 'Set a price alert' }).first();
+    const arm = async () => {
+      await bell.click();
+      await page.getByRole('menuitem', { name: 'At a level clicked on the chart' }).click();
+    };
+    const hint = page.getByText('Price alert on EURUSD: click its level on the chart · Esc cancels');
+    await arm();
+    await hint.waitFor();
+    assert.equal(await bell.getAttribute('aria-pressed'), 'true');
+    await page.keyboard.press('Escape');
+    await hint.waitFor({ state: 'hidden' });
+
+    await arm();
+    await hint.waitFor();
+    // Thirty pixels above the alert at 1.087: a level above it, and above the bid of 1.085.
+    const y = await levelY(chart, `alert-${existing}`);
+    const box = (await chart.canvas().boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.4, box.y + y - 30);
+    const dialog = page.getByRole('dialog', { name: 'New price alert' });
+    await dialog.waitFor();
+    await hint.waitFor({ state: 'hidden' });
+    const level = Number(await dialog.getByRole('textbox', { name: 'Level' }).inputValue());
+    assert.ok(level > 1.087 && level < 1.1, `the clicked level ${level}`);
+    assert.equal(await dialog.getByRole('radio', { name: 'At or above' }).isChecked(), true);
+    await dialog.getByRole('button', { name: 'Set alert' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const alerts = (await trader.client.get('/platform/getAlerts.php')).body.data as { level: number; direction: string }[];
+    assert.deepEqual(alerts.map((a) => [a.level, a.direction]).sort(), [[1.087, 'above'], [level, 'above']].sort());
+    // Last: the screenshots resize the page, which moves every line.
+    await arm();
+    await hint.waitFor();
+    await screenshots(page, 'terminal-chart-alert-pick');
+    await context.close();
+  });
+
   it('keeps the order, SL and TP labels clear of each other and of the indicator legends: on the desktop, at MN, and on a phone turned sideways', async () => {
     const trader = await fundedTrader();
     await seedMonthlyCandles(h, 'EURUSD');

@@ -371,6 +371,11 @@ export class ChartController {
     return this.tradeLevels.yOfPrice(price);
   }
 
+  /** The price at a pixel height of the candles' pane (a price picked on the chart); null outside it. */
+  priceAtY(y: number): number | null {
+    return this.tradeLevels.priceAtY(y);
+  }
+
   setLayout(layout: ChartLayout): void {
     this.setDrawings(layout.drawings);
     this.setIndicators(layout.indicators);

@@ -93,6 +93,15 @@ export class ChartLevels {
       .join(' ');
   };
 
+  /** The price at a pixel height of the candles' pane; null outside it (an indicator's pane, the axis below). */
+  priceAtY(y: number): number | null {
+    const pane = this.chart.getSize(CANDLE_PANE, 'main');
+    if (!pane || y < 0 || y > pane.height) return null;
+    const p = this.chart.convertFromPixel([{ y }], { paneId: CANDLE_PANE }) as { value?: number }[];
+    const value = p[0]?.value;
+    return value !== undefined && Number.isFinite(value) && value > 0 ? value : null;
+  }
+
   /** Pixel height of a price on the candles' pane (for the browser tests). */
   yOfPrice(price: number): number | null {
     const c = this.chart.convertToPixel({ value: price, timestamp: this.chart.getDataList().at(-1)?.timestamp }, { paneId: CANDLE_PANE }) as { y?: number };

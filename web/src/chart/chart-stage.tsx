@@ -261,7 +261,14 @@ export function useChartStage(model: ChartModel, { crosshair = true, touch = fal
  * or text size, line style, lock, a note's text, Delete), a note's text dialog, and the loading or
  * error state. `touch` makes the controls finger-sized (the phone).
  */
-export function ChartStage({ stage, model, label, touch = false }: { stage: ChartStageState; model: ChartModel; label: string; touch?: boolean }) {
+/** A price being picked on the chart (a price alert's level): what the hint says, and what a click on the candles gives. */
+export interface PricePick {
+  hint: string;
+  onPick(price: number): void;
+  onCancel(): void;
+}
+
+export function ChartStage({ stage, model, label, touch = false, picking = null }: { stage: ChartStageState; model: ChartModel; label: string; touch?: boolean; picking?: PricePick | null }) {
   const { tool, selected, load, refusal } = stage;
   const def = tool ? TOOL_BY_NAME.get(tool) : undefined;
   const how = def ? (def.points === 1 ? 'a point' : `${def.points} points`) : '';
@@ -272,6 +279,14 @@ export function ChartStage({ stage, model, label, touch = false }: { stage: Char
       className={classes.canvasArea}
       role="group"
       aria-label={label}
+      // While a price is picked, a click on the candles gives its price and goes no further.
+      onClickCapture={(e) => {
+        const box = stage.container.current?.getBoundingClientRect();
+        const price = picking && box ? stage.controller.current?.priceAtY(e.clientY - box.top) : null;
+        if (!picking || price === null || price === undefined) return;
+        e.stopPropagation();
+        picking.onPick(price);
+      }}
       onKeyDown={(e) => {
         if ((e.key === 'Delete' || e.key === 'Backspace') && selected) {
           e.preventDefault();
@@ -279,7 +294,12 @@ export function ChartStage({ stage, model, label, touch = false }: { stage: Char
         } else if (e.key === 'Escape' && stage.controller.current?.isDrawing) stage.cancelTool();
       }}
     >
-      <div ref={stage.container} className={classes.canvas} data-testid="terminal-chart" data-drawings={model.layout.drawings.length} data-indicators={model.layout.indicators.length} data-tool={tool ?? ''} />
+      <div ref={stage.container} className={classes.canvas} data-testid="terminal-chart" data-drawings={model.layout.drawings.length} data-indicators={model.layout.indicators.length} data-tool={tool ?? ''} data-picking={picking ? 'price' : undefined} />
+      {picking && !def && (
+        <div className={classes.hint} role="status">
+          {picking.hint} · Esc cancels
+        </div>
+      )}
       {def && (
         <div className={touch ? classes.touchHint : classes.hint} role="status">
           {touch ? (

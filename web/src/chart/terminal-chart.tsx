@@ -2,10 +2,10 @@ import { ActionIcon, Button, Menu, Modal, SegmentedControl, Tooltip, VisuallyHid
 import { IconArrowsMaximize, IconBellPlus, IconCamera, IconChartArea, IconChartCandle, IconChartLine, IconChevronDown, IconMagnet, IconMathFunction, IconTrash, IconX } from '@tabler/icons-react';
 import { MAX_CHART_INDICATORS } from '@tradeport/contracts';
 import { PERIOD_NAMES, type PeriodName } from '@tradeport/contracts/periods';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { ChartType } from './chart-controller';
 import { ChartModelDialogs, useChartModel, type ChartModel } from './chart-model';
-import { ChartStage, ConfirmRemoveAll, MENU_ICONS, OneToolButton, removableDrawings, SaveStatus, useChartStage } from './chart-stage';
+import { ChartStage, ConfirmRemoveAll, MENU_ICONS, OneToolButton, removableDrawings, SaveStatus, useChartStage, type PricePick } from './chart-stage';
 import classes from './chart.module.css';
 import { addIndicator, IndicatorMenuItems, removeIndicator } from './indicator-picker';
 import { indicatorTitle } from './indicators';
@@ -20,7 +20,7 @@ const AlertModal = lazy(() => import('../terminal/alert-modal').then((m) => ({ d
  * all, save image and (in the panel) the larger view. The panel and the larger view are two of
  * these over the same layout.
  */
-function ChartWorkspace({ model, height, large, onLarger, label }: { model: ChartModel; height: number | string; large: boolean; onLarger?: () => void; label: string }) {
+function ChartWorkspace({ model, height, large, onLarger, label, picking = null }: { model: ChartModel; height: number | string; large: boolean; onLarger?: () => void; label: string; picking?: PricePick | null }) {
   const { layout, loaded, type, magnet } = model;
   const stage = useChartStage(model);
   const { tool, full, load } = stage;
@@ -122,7 +122,7 @@ function ChartWorkspace({ model, height, large, onLarger, label }: { model: Char
           ))}
         </div>
       )}
-      <ChartStage stage={stage} model={model} label={label} />
+      <ChartStage stage={stage} model={model} label={label} picking={picking} />
       <ConfirmRemoveAll opened={confirmClear} onClose={() => setConfirmClear(false)} model={model} />
     </div>
   );
@@ -139,28 +139,52 @@ function IconLabel({ icon, text }: { icon: ReactNode; text: string }) {
   );
 }
 
-/** The chart bar's bell: a price alert on the chart's symbol, in the alert dialog (downloaded at first use). */
-export function PriceAlertButton({ symbol }: { symbol: string }) {
+/**
+ * The chart bar's bell, a menu: a new price alert on the chart's symbol in the alert dialog, or one
+ * at a level clicked on the chart (`onPick` arms the pick; the chart hands the level to `picked`).
+ * The dialog is downloaded at first use.
+ */
+export function PriceAlertButton({ symbol, picking, onPick, picked }: { symbol: string; picking: boolean; onPick(on: boolean): void; picked: AlertTarget | null }) {
   const [alert, setAlert] = useState<AlertTarget | null>(null);
   const [used, setUsed] = useState(false);
+  const target = alert ?? picked;
+  useEffect(() => {
+    if (picked) setUsed(true);
+  }, [picked]);
   return (
     <>
-      <Tooltip label={`Set a price alert on ${symbol}`} withArrow>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          aria-label="Set a price alert"
-          onClick={() => {
-            setAlert({ kind: 'new', symbol });
-            setUsed(true);
-          }}
-        >
-          <IconBellPlus size={16} />
-        </ActionIcon>
-      </Tooltip>
+      <Menu position="bottom-start" shadow="md" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant={picking ? 'light' : 'subtle'} color={picking ? 'violet' : 'gray'} aria-label="Set a price alert" aria-pressed={picking}>
+            <IconBellPlus size={16} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>Price alert on {symbol}</Menu.Label>
+          <Menu.Item
+            fz="sm"
+            onClick={() => {
+              onPick(false);
+              setAlert({ kind: 'new', symbol });
+              setUsed(true);
+            }}
+          >
+            New alert…
+          </Menu.Item>
+          <Menu.Item fz="sm" onClick={() => onPick(true)}>
+            At a level clicked on the chart
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
       {used && (
         <Suspense fallback={null}>
-          <AlertModal target={alert} onClose={() => setAlert(null)} />
+          <AlertModal
+            target={target}
+            onClose={() => {
+              setAlert(null);
+              onPick(false);
+            }}
+          />
         </Suspense>
       )}
     </>
@@ -172,13 +196,25 @@ export function PriceAlertButton({ symbol }: { symbol: string }) {
  * tools, indicators, save image and a 1000×650 larger view; the drawings and indicators are the
  * trader's, kept per symbol on the server.
  */
-export function TerminalChart({ symbol, period, digits, label, onPeriod }: { symbol: string; period: PeriodName; digits: number; label: string; onPeriod(period: PeriodName): void }) {
+export function TerminalChart({ symbol, period, digits, label, onPeriod, pickingAlert = false, onAlertPick }: { symbol: string; period: PeriodName; digits: number; label: string; onPeriod(period: PeriodName): void; pickingAlert?: boolean; onAlertPick?(level: number | null): void }) {
   const model = useChartModel({ symbol, period, digits });
   const [large, setLarge] = useState(false);
   const close = () => setLarge(false);
+  // A price alert's level picked on the panel's chart (the bell armed it): a click on the candles gives it; Esc gives it up.
+  const picking: PricePick | null =
+    pickingAlert && onAlertPick ? { hint: `Price alert on ${symbol}: click its level on the chart`, onPick: (price) => onAlertPick(Number(price.toFixed(digits))), onCancel: () => onAlertPick(null) } : null;
+  useEffect(() => {
+    if (!pickingAlert || !onAlertPick) return;
+    // Heard first (capture): an open menu's or tooltip's own Esc handling stops the key from bubbling.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onAlertPick(null);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [pickingAlert, onAlertPick]);
   return (
     <>
-      <ChartWorkspace model={model} height="100%" large={false} onLarger={() => setLarge(true)} label={label} />
+      <ChartWorkspace model={model} height="100%" large={false} onLarger={() => setLarge(true)} label={label} picking={picking} />
       {/* The spec's 1000×650 popup: the same chart, with its own period buttons (they change the panel's too). */}
       <Modal.Root opened={large} onClose={close} size={1000} centered padding="xs">
         <Modal.Overlay />

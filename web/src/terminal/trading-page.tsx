@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useAppConfig, useSession, useSymbols } from '../api/queries';
 import { formatBalance, formatPercent } from '../format/format';
 import { PriceAlertButton, TerminalChart } from '../chart/terminal-chart';
+import type { AlertTarget } from './alert-modal';
 import { useAppStore } from '../state/app-store';
 import { useDelayed, useQuoteValue } from '../stream/hooks';
 import type { QuoteEntry } from '../stream/stream-client';
@@ -121,6 +122,15 @@ function InstrumentHeader({ record }: { record: SymbolRecord }) {
 /** The selected symbol's candles; the spec's terminal default is one hour. */
 function ChartPanel({ record }: { record: SymbolRecord }) {
   const [period, setPeriod] = useState<PeriodName>('H1');
+  const [pickingAlert, setPickingAlert] = useState(false);
+  const [picked, setPicked] = useState<AlertTarget | null>(null);
+  const onAlertPick = useCallback(
+    (level: number | null) => {
+      setPickingAlert(false);
+      if (level !== null) setPicked({ kind: 'new', symbol: record.Symbol, level });
+    },
+    [record.Symbol],
+  );
   return (
     <div className={classes.chart}>
       <Group justify="space-between" gap="xs" px="xs" py={6} className={classes.chartBar}>
@@ -128,12 +138,20 @@ function ChartPanel({ record }: { record: SymbolRecord }) {
           <Text fw={600} size="sm">
             {record.Symbol} · {period}
           </Text>
-          <PriceAlertButton symbol={record.Symbol} />
+          <PriceAlertButton
+            symbol={record.Symbol}
+            picking={pickingAlert}
+            picked={picked}
+            onPick={(on) => {
+              setPicked(null);
+              setPickingAlert(on);
+            }}
+          />
         </Group>
         <SegmentedControl aria-label="Chart period" size="xs" transitionDuration={0} value={period} onChange={(v) => setPeriod(v as PeriodName)} data={[...PERIOD_NAMES]} />
       </Group>
       <div className={classes.chartBody}>
-        <TerminalChart symbol={record.Symbol} period={period} digits={record.digits} label={`${record.Symbol} chart, ${period}`} onPeriod={setPeriod} />
+        <TerminalChart symbol={record.Symbol} period={period} digits={record.digits} label={`${record.Symbol} chart, ${period}`} onPeriod={setPeriod} pickingAlert={pickingAlert} onAlertPick={onAlertPick} />
       </div>
     </div>
   );
