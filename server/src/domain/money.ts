@@ -40,7 +40,12 @@ export function roundToCents(amount: Decimal.Value): Cents {
   return new Decimal(amount).mul(CENTS_PER_UNIT).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
 
+/** Cents with thousands separators, as people read them: "1,250.00". */
+export function formatGrouped(cents: Cents): string {
+  return formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** Cents as people read them in messages: "1,250.00 USD". */
 export function formatUsd(cents: Cents): string {
-  return `${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USD`;
+  return `${formatGrouped(cents)} USD`;
 }

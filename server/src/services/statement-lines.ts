@@ -1,5 +1,5 @@
 import { csvLine, csvTime, type CsvCell } from '@tradeport/contracts';
-import { formatCents, type Cents } from '../domain/money';
+import { formatCents, formatGrouped, type Cents } from '../domain/money';
 import type { Statement, StatementSummary } from './statements';
 
 /**
@@ -8,12 +8,9 @@ import type { Statement, StatementSummary } from './statements';
  */
 
 /** Money as a statement prints it: `1,234.56`, `-12.00`. */
-export const amount = (cents: Cents | null): string => (cents === null ? '—' : formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ','));
+export const amount = (cents: Cents | null): string => (cents === null ? '—' : formatGrouped(cents));
 
-/** A time as a statement prints it: `2026-11-29 01:12:11` (UTC). */
-export const statementTime = (ms: number): string => csvTime(ms);
-
-/** The day a statement's period starts and the last day it covers, `YYYY-MM-DD`. */
+/** The day a statement's period starts and the last day it covers, `YYYY-MM-DD` (times print as `csvTime`: `2026-11-29 01:12:11`, UTC). */
 export const periodDays = (s: Statement): { first: string; last: string } => ({
   first: new Date(s.range.from).toISOString().slice(0, 10),
   last: new Date(s.range.lastDay).toISOString().slice(0, 10),
@@ -82,16 +79,16 @@ export function statementCsv(s: Statement, brokerName: string, price: (symbol: s
     ['Statement', 'Currency', s.account.currency],
     ['Statement', 'Leverage', `1:${s.account.leverage}`],
     ['Statement', 'Period (UTC)', `${first} to ${last}`],
-    ['Statement', 'Generated (UTC)', statementTime(s.generatedAt)],
+    ['Statement', 'Generated (UTC)', csvTime(s.generatedAt)],
     ['Statement', 'Valuation', valuationNote(s)],
     ['Statement', 'Notes', NOTES],
     ...summaryLines(s).map((l) => ['Summary', l.label, l.cents === null ? '' : formatCents(l.cents)]),
     ['Closed trades', 'Ticket', 'Part of', 'Opened (UTC)', 'Type', 'Volume', 'Symbol', 'Open price', 'Closed (UTC)', 'Close price', 'Reason', 'Commission', 'Swap', 'Profit'],
-    ...s.trades.map((t) => ['Closed trades', t.ticket, t.partOf ?? '', statementTime(t.openedAt), sideName(t.side), t.volume, t.symbol, price(t.symbol, t.openPrice), statementTime(t.closedAt), price(t.symbol, t.closePrice), REASON_NAMES[t.reason] ?? t.reason, formatCents(t.commissionCents), formatCents(t.swapCents), formatCents(t.profitCents)]),
+    ...s.trades.map((t) => ['Closed trades', t.ticket, t.partOf ?? '', csvTime(t.openedAt), sideName(t.side), t.volume, t.symbol, price(t.symbol, t.openPrice), csvTime(t.closedAt), price(t.symbol, t.closePrice), REASON_NAMES[t.reason] ?? t.reason, formatCents(t.commissionCents), formatCents(t.swapCents), formatCents(t.profitCents)]),
     ['Balance operations', 'Time (UTC)', 'Kind', 'Description', 'Amount', 'After'],
-    ...s.operations.map((o) => ['Balance operations', statementTime(o.at), KIND_NAMES[o.kind] ?? o.kind, o.memo, formatCents(o.amountCents), formatCents(o.afterCents)]),
+    ...s.operations.map((o) => ['Balance operations', csvTime(o.at), KIND_NAMES[o.kind] ?? o.kind, o.memo, formatCents(o.amountCents), formatCents(o.afterCents)]),
     ['Open positions', 'Ticket', 'Opened (UTC)', 'Type', 'Volume', 'Symbol', 'Open price', 'Price', 'Swap', 'Floating profit'],
-    ...s.openPositions.map((p) => ['Open positions', p.ticket, statementTime(p.openedAt), sideName(p.side), p.volume, p.symbol, price(p.symbol, p.openPrice), price(p.symbol, p.price), p.swapCents === null ? '' : formatCents(p.swapCents), p.profitCents === null ? '' : formatCents(p.profitCents)]),
+    ...s.openPositions.map((p) => ['Open positions', p.ticket, csvTime(p.openedAt), sideName(p.side), p.volume, p.symbol, price(p.symbol, p.openPrice), price(p.symbol, p.price), p.swapCents === null ? '' : formatCents(p.swapCents), p.profitCents === null ? '' : formatCents(p.profitCents)]),
   ];
   return { text: `\uFEFF${rows.map(csvLine).join('')}`, lines: rows.length };
 }

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { amount, KIND_NAMES, NOTES, periodDays, REASON_NAMES, sideName, statementTime, summaryLines, valuationNote } from './statement-lines';
+import { csvTime } from '@tradeport/contracts';
+import { amount, KIND_NAMES, NOTES, periodDays, REASON_NAMES, sideName, summaryLines, valuationNote } from './statement-lines';
 import type { Statement } from './statements';
 
 /**
@@ -59,7 +60,7 @@ export async function statementPdf(s: Statement, brokerName: string, price: (sym
     ['Account', `${s.account.number} (${s.account.kind === 'live' ? 'Live' : 'Demo'}, ${s.account.typeName})`],
     ['Currency and leverage', `${s.account.currency}, 1:${s.account.leverage}`],
     ['Period', `${first} to ${last} (UTC)`],
-    ['Generated', `${statementTime(s.generatedAt)} UTC`],
+    ['Generated', `${csvTime(s.generatedAt)} UTC`],
   ];
   particulars.forEach(([label, value], i) => {
     const x = MARGIN + (i % 2) * (width / 2);
@@ -95,7 +96,7 @@ export async function statementPdf(s: Statement, brokerName: string, price: (sym
     { title: 'Swap', width: 52, align: 'right' },
     { title: 'Profit', width: width - 674, align: 'right' },
   ];
-  const tradeRows = s.trades.map((t) => [t.partOf === null ? String(t.ticket) : `${t.ticket} (of ${t.partOf})`, statementTime(t.openedAt), sideName(t.side), t.volume.toFixed(2), t.symbol, price(t.symbol, t.openPrice), statementTime(t.closedAt), price(t.symbol, t.closePrice), REASON_NAMES[t.reason] ?? t.reason, amount(t.commissionCents), amount(t.swapCents), amount(t.profitCents)]);
+  const tradeRows = s.trades.map((t) => [t.partOf === null ? String(t.ticket) : `${t.ticket} (of ${t.partOf})`, csvTime(t.openedAt), sideName(t.side), t.volume.toFixed(2), t.symbol, price(t.symbol, t.openPrice), csvTime(t.closedAt), price(t.symbol, t.closePrice), REASON_NAMES[t.reason] ?? t.reason, amount(t.commissionCents), amount(t.swapCents), amount(t.profitCents)]);
   const sum = (pick: (t: Statement['trades'][number]) => number) => s.trades.reduce((a, t) => a + pick(t), 0);
   y = await table(doc, `Closed trades (${s.trades.length})`, tradeColumns, tradeRows, y, ['Total', '', '', '', '', '', '', '', '', amount(sum((t) => t.commissionCents)), amount(sum((t) => t.swapCents)), amount(sum((t) => t.profitCents))]);
 
@@ -106,7 +107,7 @@ export async function statementPdf(s: Statement, brokerName: string, price: (sym
     { title: 'Amount', width: 90, align: 'right' },
     { title: 'After', width: 90, align: 'right' },
   ];
-  y = await table(doc, `Balance operations (${s.operations.length})`, operationColumns, s.operations.map((o) => [statementTime(o.at), KIND_NAMES[o.kind] ?? o.kind, latin1(o.memo), amount(o.amountCents), amount(o.afterCents)]), y);
+  y = await table(doc, `Balance operations (${s.operations.length})`, operationColumns, s.operations.map((o) => [csvTime(o.at), KIND_NAMES[o.kind] ?? o.kind, latin1(o.memo), amount(o.amountCents), amount(o.afterCents)]), y);
 
   const positionColumns: Column[] = [
     { title: 'Ticket', width: 58 },
@@ -119,7 +120,7 @@ export async function statementPdf(s: Statement, brokerName: string, price: (sym
     { title: 'Swap', width: 80, align: 'right' },
     { title: 'Floating profit', width: width - 528, align: 'right' },
   ];
-  const positionRows = s.openPositions.map((p) => [String(p.ticket), statementTime(p.openedAt), sideName(p.side), p.volume.toFixed(2), p.symbol, price(p.symbol, p.openPrice), price(p.symbol, p.price), amount(p.swapCents), amount(p.profitCents)]);
+  const positionRows = s.openPositions.map((p) => [String(p.ticket), csvTime(p.openedAt), sideName(p.side), p.volume.toFixed(2), p.symbol, price(p.symbol, p.openPrice), price(p.symbol, p.price), amount(p.swapCents), amount(p.profitCents)]);
   y = await table(doc, `Open positions at the end (${s.openPositions.length})`, positionColumns, positionRows, y, ['Total', '', '', '', '', '', '', '', amount(s.summary.floatingCents)]);
 
   y = room(doc, y, 40);

@@ -146,11 +146,9 @@ function IconLabel({ icon, text }: { icon: ReactNode; text: string }) {
  */
 export function PriceAlertButton({ symbol, picking, onPick, picked }: { symbol: string; picking: boolean; onPick(on: boolean): void; picked: AlertTarget | null }) {
   const [alert, setAlert] = useState<AlertTarget | null>(null);
+  // The dialog's code is downloaded when it is first wanted, then stays mounted (so it can close smoothly).
   const [used, setUsed] = useState(false);
   const target = alert ?? picked;
-  useEffect(() => {
-    if (picked) setUsed(true);
-  }, [picked]);
   return (
     <>
       <Menu position="bottom-start" shadow="md" withinPortal>
@@ -176,12 +174,13 @@ export function PriceAlertButton({ symbol, picking, onPick, picked }: { symbol: 
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      {used && (
+      {(used || picked) && (
         <Suspense fallback={null}>
           <AlertModal
             target={target}
             onClose={() => {
               setAlert(null);
+              setUsed(true);
               onPick(false);
             }}
           />

@@ -62,12 +62,7 @@ export class CsvFile extends FileAnswer {
 
   /** Sends the file as an attachment; `X-Export-Rows` says how many rows it holds. */
   send(reply: FastifyReply): FastifyReply {
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${this.fileName}"`)
-      .header('cache-control', 'no-store')
-      .header('x-export-rows', String(this.rows))
-      .send(Readable.from(this.chunks(), { objectMode: false }));
+    return this.attach(reply, 'text/csv; charset=utf-8', this.fileName, this.rows).send(Readable.from(this.chunks(), { objectMode: false }));
   }
 }
 

@@ -6,6 +6,11 @@ import type { FastifyReply } from 'fastify';
  */
 export abstract class FileAnswer {
   abstract send(reply: FastifyReply): FastifyReply;
+
+  /** Every file's headers: its type, sent as an attachment under its name, never kept, and how many rows it holds (`X-Export-Rows`). */
+  protected attach(reply: FastifyReply, type: string, fileName: string, rows: number): FastifyReply {
+    return reply.type(type).header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').header('x-export-rows', String(rows));
+  }
 }
 
 /** A file made whole before it is sent (a statement): its bytes, type and name. */
@@ -21,11 +26,6 @@ export class BytesFile extends FileAnswer {
   }
 
   send(reply: FastifyReply): FastifyReply {
-    return reply
-      .type(this.type)
-      .header('content-disposition', `attachment; filename="${this.fileName}"`)
-      .header('cache-control', 'no-store')
-      .header('x-export-rows', String(this.rows))
-      .send(this.bytes);
+    return this.attach(reply, this.type, this.fileName, this.rows).send(this.bytes);
   }
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatCents } from '../../../domain/money';
 import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
-import { statementCsv } from '../../../services/statement-lines';
+import { periodDays, statementCsv } from '../../../services/statement-lines';
 import { statementPdf } from '../../../services/statement-pdf';
 import { buildStatement, statementRange, type Statement, type StatementMarket } from '../../../services/statements';
 import { BytesFile } from '../file-answer';
@@ -69,7 +69,8 @@ export function statementRoutes(app: FastifyInstance): void {
   };
 
   const file = async (s: Statement, format: 'pdf' | 'csv') => {
-    const name = `statement-${s.account.number}-${new Date(s.range.from).toISOString().slice(0, 10)}-to-${new Date(s.range.lastDay).toISOString().slice(0, 10)}`;
+    const { first, last } = periodDays(s);
+    const name = `statement-${s.account.number}-${first}-to-${last}`;
     if (format === 'csv') {
       const csv = statementCsv(s, ctx.config.brokerName, price);
       return new BytesFile(`${name}.csv`, 'text/csv; charset=utf-8', Buffer.from(csv.text, 'utf8'), csv.lines);
