@@ -191,6 +191,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     app.decorate('market', market);
     trading = new TradingEngine(services, market, app.log);
     app.decorate('trading', trading);
+    // Each account type's prices, here whether this instance leads or not (the stream sends them),
+    // and again whenever a type is saved on any instance.
+    const engine = trading;
+    await engine.reloadTypePrices();
+    bus.subscribe((event) => {
+      if (event.type === 'accountTypes.changed') void engine.reloadTypePrices().catch((err: unknown) => app.log.warn({ err }, "could not read the account types' prices again"));
+    });
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);
     const leading = cluster;

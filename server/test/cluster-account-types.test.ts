@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { calls, type AccountTypeRow, type TradingAccount } from '@tradeport/contracts';
+import { calls, serverMessage, type AccountTypeRow, type Quote, type ServerMessage, type TradingAccount } from '@tradeport/contracts';
+import WebSocket from 'ws';
 import { Client } from './helpers/client';
 import { assertFailure, eventually, margins, openPosition, push, tradingDesk } from './helpers/trading';
 import { startLeaderAndFollower } from './helpers/two-instances';
@@ -53,6 +54,43 @@ describe('account types across instances', { skip: PG.startsWith('postgres') ? f
       await openPosition(traderOnFollower, { symbol: 'XAUUSD', side: 'buy', volume: 0.01 });
       assert.equal((await margins(traderOnFollower)).balance, '9994.99');
     } finally {
+      await close();
+    }
+  });
+
+  test("a type's spread markup saved through one instance prices the stream of a client connected to the other", async () => {
+    const { leader, follower, close } = await startLeaderAndFollower();
+    const ws: WebSocket[] = [];
+    try {
+      await push(leader, 'EURUSD', 1.2, 1.2002);
+      await eventually('the follower has the relayed prices', async () => follower.app.market.book.get('EURUSD')?.bid === 1.2);
+      const desk = await tradingDesk(leader);
+      const trader = await desk.fundedTrader('1000.00');
+      const account = ((await trader.client.get(calls.getAccounts.path)).body.data as TradingAccount[])[0]!;
+      const base = { kind: 'live', leverage: null, marginCallLevel: null, stopOutLevel: null, tradingMode: 'full', isDefault: false, state: 'active' };
+      const made = await desk.admin.post(calls.saveAccountType.path, { ...base, name: 'Wide', symbolMarkups: [{ symbol: 'EURUSD', points: 20 }] });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      assert.equal((await desk.admin.post(calls.setAccountType.path, { accountId: account.id, typeId: (made.body.data as AccountTypeRow).id })).status, 200);
+
+      // The trader's stream is on the follower; the type is changed through the leader.
+      const traderOnFollower = sessionOn(follower, trader.client);
+      const socket = new WebSocket(`${follower.origin}/api/stream`, { headers: { origin: follower.origin, cookie: traderOnFollower.cookieHeader } });
+      ws.push(socket);
+      const messages: ServerMessage[] = [];
+      socket.on('message', (data) => messages.push(serverMessage.parse(JSON.parse(String(data)))));
+      await eventually('hello', async () => messages.some((m) => m.type === 'hello'));
+      socket.send(JSON.stringify({ type: 'subscribe', symbols: ['EURUSD'] }));
+      const seen = (bid: number, ask: number) => (m: ServerMessage) => (m.type === 'quotes' || m.type === 'snapshot') && m.quotes.some((q: Quote) => q.symbol === 'EURUSD' && q.bid === bid && q.ask === ask);
+      await eventually('the type prices on the follower', async () => messages.some(seen(1.1999, 1.2003)));
+      const quotes = await traderOnFollower.get(`${calls.getQuotes.path}?symbols=EURUSD`);
+      assert.deepEqual([(quotes.body.data as Quote[])[0]!.bid, (quotes.body.data as Quote[])[0]!.ask], [1.1999, 1.2003]);
+
+      const changed = await desk.admin.post(calls.saveAccountType.path, { ...base, id: (made.body.data as AccountTypeRow).id, name: 'Wide', symbolMarkups: [{ symbol: 'EURUSD', points: 60 }] });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+      // Within a second, without a new tick.
+      await eventually('the new markup on the follower', async () => messages.some(seen(1.1997, 1.2005)), 1000);
+    } finally {
+      ws.forEach((s) => s.close());
       await close();
     }
   });

@@ -30,11 +30,13 @@ test('one slow session check among answered ones closes no stream; rounds do not
   const market = {
     book: { onQuote: () => () => undefined, instruments: new Map(), view: () => ({}) },
     candles: { onCandle: () => () => undefined },
+    typePrices: { onChange: () => () => undefined },
   };
   let round = 0;
   let inFlight = 0;
   let maxInFlight = 0;
   const hub = new StreamHub(market as never, new InProcessEventBus(), {
+    accountType: async () => null,
     frameMs: 1000,
     heartbeatMs: 600_000,
     sessionCheckMs: 500,

@@ -71,6 +71,13 @@ describe('account types in the browser', () => {
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.getByText('Enter points (0 for none).').waitFor();
     await dialog.getByLabel('Sell swap of XAUUSD (points)').fill('5');
+    // EURUSD at a spread markup of its own: 20 points, whole.
+    await dialog.getByRole('button', { name: 'Add markup' }).click();
+    await dialog.getByLabel('Instrument with a markup 1', { exact: true }).click();
+    await page.getByRole('option', { name: 'EURUSD', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Create type' }).click();
+    await dialog.getByText('A whole number of points from 0 to 100,000.').waitFor();
+    await dialog.getByLabel('Spread markup of EURUSD (points)').fill('20');
     // It offers two instruments only: at least one must be chosen.
     await dialog.getByText('Only these', { exact: true }).click();
     await dialog.getByRole('button', { name: 'Create type' }).click();
@@ -81,11 +88,13 @@ describe('account types in the browser', () => {
     await dialog.getByLabel('Name').click();
     assert.deepEqual(await seriousA11yViolations(page, ['[role="dialog"]']), []);
     await screenshots(page, 'account-type-editor');
+    await dialog.getByTestId('symbol-markup-0').scrollIntoViewIfNeeded();
+    await screenshots(page, 'account-type-editor-markup');
     await dialog.getByRole('button', { name: 'Create type' }).click();
     await dialog.waitFor({ state: 'detached' });
     const ecn = page.getByTestId('account-type-ECN Pro');
     await ecn.waitFor();
-    assert.match((await ecn.textContent()) ?? '', /1:200.*max Metals 1:20.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD.*own swaps: XAUUSD/);
+    assert.match((await ecn.textContent()) ?? '', /1:200.*max Metals 1:20.*120%.*60%.*3\.50 \/ lot.*1 instrument of their own.*EURUSD, XAUUSD.*own swaps: XAUUSD.*own markup: EURUSD/);
     await screenshots(page, 'account-types-filled');
 
     // The trader's page moves the account to it.
@@ -97,11 +106,25 @@ describe('account types in the browser', () => {
     await page.getByRole('option', { name: 'ECN Pro' }).click();
     await page.getByText(/is of type "ECN Pro" now \(leverage 1:200\)/).first().waitFor();
     await row.getByText('1:200').waitFor();
-    const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number; symbolSwaps: unknown };
-    assert.deepEqual([after.type, after.leverage, after.symbolSwaps], ['ECN Pro', 200, [{ symbol: 'XAUUSD', swapLong: -10, swapShort: 5 }]]);
+    const after = (await trader.client.request('GET', '/platform/getAccounts.php')).body.data[0] as { type: string; leverage: number; symbolSwaps: unknown; symbolMarkups: unknown };
+    assert.deepEqual([after.type, after.leverage, after.symbolSwaps, after.symbolMarkups], ['ECN Pro', 200, [{ symbol: 'XAUUSD', swapLong: -10, swapShort: 5 }], [{ symbol: 'EURUSD', points: 20 }]]);
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
+    // The trader's terminal shows the type's prices (10 points below the bid, 10 above the ask).
+    const traderPage = await newPage(h);
+    const traderSignIn = new SignInPage(traderPage.page);
+    await traderSignIn.goto();
+    await traderSignIn.signIn(trader.email, trader.password);
+    await traderPage.page.waitForURL((u) => u.pathname === '/trading');
+    await traderPage.page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="bid"]')?.textContent === '1.09990');
+    assert.equal(await traderPage.page.locator('[data-testid="price-row-EURUSD"] [data-testid="ask"]').textContent(), '1.10030');
+    await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.101, ask: 1.1012 }]);
+    await traderPage.page.waitForFunction(() => document.querySelector('[data-testid="price-row-EURUSD"] [data-testid="ask"]')?.textContent === '1.10130');
+    await screenshots(traderPage.page, 'terminal-type-prices');
+    await traderPage.context.close();
     await pushTicks(h, [{ symbol: 'EURUSD', bid: 1.1, ask: 1.1002 }]);
     const opened = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.1, stopLoss: 0, takeProfit: 0, comment: '' });
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    assert.match(opened.body.message as string, /at 1\.1003:/);
     await pushTicks(h, [{ symbol: 'XAUUSD', bid: 2000, ask: 2000.5 }]);
     const gold = await postJson(trader.client, '/platform/addTrades.php', { fullSymbol: 'XAUUSD', tradestypes: 'buy', volume: 0.01, stopLoss: 0, takeProfit: 0, comment: '' });
     assert.equal(gold.status, 200, JSON.stringify(gold.body));

@@ -56,6 +56,15 @@ export const symbolSwap = z.object({
   swapShort: swapPoints('short'),
 });
 
+/** The most instruments a type may give a spread markup of its own, and the largest markup. */
+export const SYMBOL_MARKUPS_MAX = 200;
+export const SPREAD_MARKUP_MAX = 100_000;
+/** A spread markup on one instrument, in whole points added to the raw spread, in place of the catalogue's. */
+export const symbolMarkup = z.object({
+  symbol: z.string({ error: 'Please choose an instrument.' }).trim().toUpperCase().min(1, 'Please choose an instrument.').max(20, 'Unknown symbol.'),
+  points: z.number({ error: `The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.` }).int(`The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.`).min(0, `The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.`).max(SPREAD_MARKUP_MAX, `The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.`),
+});
+
 /** The most instruments a type may list as the ones it offers. */
 export const TYPE_INSTRUMENTS_MAX = 500;
 
@@ -105,6 +114,8 @@ export const tradingAccount = z.object({
   leverageLimits,
   /** Its type's swaps on instruments, in place of the catalogue's (`getMainCurrencies.php`). */
   symbolSwaps: z.array(symbolSwap),
+  /** Its type's spread markups on instruments, in place of the catalogue's: the prices it trades at carry them. */
+  symbolMarkups: z.array(symbolMarkup),
   createdAt: timestamp,
 });
 export type TradingAccount = z.infer<typeof tradingAccount>;
@@ -194,6 +205,12 @@ export const accountTypeInput = z.object({
     .max(SYMBOL_SWAPS_MAX, `At most ${SYMBOL_SWAPS_MAX} instruments may have swaps of their own.`)
     .refine((list) => new Set(list.map((x) => x.symbol)).size === list.length, { message: 'An instrument is listed twice: give each one its swaps.' })
     .optional(),
+  /** Instruments with a spread markup of their own (absent: none); each instrument once. Replaced as a whole. */
+  symbolMarkups: z
+    .array(symbolMarkup, { error: 'symbolMarkups must be a list.' })
+    .max(SYMBOL_MARKUPS_MAX, `At most ${SYMBOL_MARKUPS_MAX} instruments may have a markup of their own.`)
+    .refine((list) => new Set(list.map((x) => x.symbol)).size === list.length, { message: 'An instrument is listed twice: give each one its markup.' })
+    .optional(),
   /** The instruments it may trade, by symbol; null or absent: every instrument of the catalogue. */
   instruments: z
     .array(symbolField, { error: 'instruments must be a list of symbols, or null for all.' })
@@ -228,6 +245,8 @@ export const accountTypeRow = z.object({
   leverageLimits,
   /** Instruments whose swaps are its own, not the catalogue's. */
   symbolSwaps: z.array(symbolSwap),
+  /** Instruments whose spread markup (points) is its own, not the catalogue's. */
+  symbolMarkups: z.array(symbolMarkup),
   isDefault: z.boolean(),
   state: z.enum(ACCOUNT_TYPE_STATES),
   /** What its accounts trade with: its own values, else the installation's. */

@@ -202,7 +202,13 @@ export const moneyRequestCancelledEvent = z.object({
 export const adminEvent = z.discriminatedUnion('type', [moneyRequestCreatedEvent, moneyRequestDecidedEvent, moneyRequestCancelledEvent]);
 export type AdminEvent = z.infer<typeof adminEvent>;
 
-/** Everything the event bus carries: account events for one user, and back-office events. */
-export const busEvent = z.union([accountEvent, adminEvent]);
+/**
+ * For every instance, not for a browser: an account type was saved, so each instance reads the
+ * types' prices again (their spread markups) for the stream and, on the engine leader, for trading.
+ */
+export const accountTypesChangedEvent = z.object({ type: z.literal('accountTypes.changed') });
+
+/** Everything the event bus carries: account events for one user, back-office events, and news for every instance. */
+export const busEvent = z.union([accountEvent, adminEvent, accountTypesChangedEvent]);
 export type BusEvent = z.infer<typeof busEvent>;
 export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided' || event.type === 'moneyRequest.cancelled';

@@ -106,6 +106,8 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   /** Administrators only: receive the back-office events (`admin` messages) on this connection. */
   z.object({ type: z.literal('subscribeAdmin') }),
+  /** A trader's: price this connection's quotes for that trading account of theirs (its type's markups). */
+  z.object({ type: z.literal('account'), accountId: z.number().int().positive() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 

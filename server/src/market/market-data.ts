@@ -8,6 +8,7 @@ import { PolygonProvider } from './providers/polygon-provider';
 import { SimProvider } from './providers/sim-provider';
 import { QuoteBook } from './quote-book';
 import { seedSimHistory } from './sim-history';
+import { TypePrices } from './type-prices';
 import type { FeedProvider } from './types';
 
 export interface MarketLog {
@@ -26,6 +27,8 @@ export class MarketData {
   private readonly changedQuotes = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
   private leading = false;
+  /** What each account type trades at: the book's prices with the type's own markups (see type-prices.ts). */
+  readonly typePrices: TypePrices;
 
   private constructor(
     private readonly db: Db,
@@ -35,7 +38,12 @@ export class MarketData {
     private readonly config: MarketConfig,
     private readonly now: () => number,
     private readonly log: MarketLog,
-  ) {}
+  ) {
+    this.typePrices = new TypePrices(
+      (symbol) => book.get(symbol),
+      (symbol) => book.instruments.get(symbol),
+    );
+  }
 
   /**
    * Loads the catalogue, the last quotes and the forming candles. With `lead` (the default, and

@@ -26,6 +26,12 @@ export interface SymbolSwap {
   swapShort: number;
 }
 
+/** A spread markup on one instrument (whole points), in place of the catalogue's. */
+export interface SymbolMarkup {
+  symbol: string;
+  points: number;
+}
+
 /** A commission on one instrument, in place of the type's own there. */
 export interface SymbolCommission {
   symbol: string;
@@ -51,6 +57,8 @@ export interface AccountType {
   leverageLimits: LeverageLimits;
   /** Instruments whose swaps are its own, not the catalogue's. */
   symbolSwaps: SymbolSwap[];
+  /** Instruments whose spread markup is its own, not the catalogue's. */
+  symbolMarkups: SymbolMarkup[];
   isDefault: boolean;
   state: 'active' | 'disabled';
   createdAt: number;
@@ -101,11 +109,12 @@ export interface TypeInstruments {
   instruments: string[] | null;
   leverageLimits: LeverageLimits;
   symbolSwaps: SymbolSwap[];
+  symbolMarkups: SymbolMarkup[];
 }
 const noLimits = (): { symbols: Record<string, number>; groups: Record<string, number> } => ({ symbols: {}, groups: {} });
-const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null, leverageLimits: noLimits(), symbolSwaps: [] };
+const EVERY_INSTRUMENT: TypeInstruments = { symbolCommissions: [], instruments: null, leverageLimits: noLimits(), symbolSwaps: [], symbolMarkups: [] };
 
-const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits, symbolSwaps }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
+const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits, symbolSwaps, symbolMarkups }: TypeInstruments = EVERY_INSTRUMENT): AccountType => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
@@ -118,6 +127,7 @@ const typeOfRow = (r: Row, { symbolCommissions, instruments, leverageLimits, sym
   instruments,
   leverageLimits,
   symbolSwaps,
+  symbolMarkups,
   isDefault: Number(r.is_default) === 1,
   state: r.state,
   createdAt: Number(r.created_at),
@@ -155,13 +165,24 @@ export async function swapsOf(db: Db | Tx, typeIds?: readonly number[]): Promise
   return byType;
 }
 
+/** Every type's own spread markups, by type id and symbol (points). */
+export async function markupsOf(db: Db | Tx): Promise<Map<number, Map<string, number>>> {
+  const byType = new Map<number, Map<string, number>>();
+  for (const r of await db.selectFrom('account_type_markups').selectAll().orderBy('symbol').execute()) {
+    let markups = byType.get(r.account_type_id);
+    if (!markups) byType.set(r.account_type_id, (markups = new Map()));
+    markups.set(r.symbol, r.points);
+  }
+  return byType;
+}
+
 /**
  * Each of these types' terms by instrument: the instruments with a commission of their own, and
  * the instruments it offers (none listed: every one), by symbol.
  */
 export async function typeInstrumentsOf(db: Db | Tx, typeIds: readonly number[]): Promise<Map<number, TypeInstruments>> {
   const limits = await leverageLimitsOf(db, typeIds);
-  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null, leverageLimits: limits.get(id) ?? noLimits(), symbolSwaps: [] }]));
+  const byType = new Map<number, TypeInstruments>(typeIds.map((id) => [id, { symbolCommissions: [], instruments: null, leverageLimits: limits.get(id) ?? noLimits(), symbolSwaps: [], symbolMarkups: [] }]));
   if (typeIds.length === 0) return byType;
   const ids = [...new Set(typeIds)];
   const commissions = await db.selectFrom('account_type_symbols').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
@@ -170,6 +191,8 @@ export async function typeInstrumentsOf(db: Db | Tx, typeIds: readonly number[])
     const t = byType.get(typeId);
     if (t) t.symbolSwaps = [...swaps.values()];
   }
+  const markups = await db.selectFrom('account_type_markups').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
+  for (const r of markups) byType.get(r.account_type_id)?.symbolMarkups.push({ symbol: r.symbol, points: r.points });
   const offered = await db.selectFrom('account_type_instruments').selectAll().where('account_type_id', 'in', ids).orderBy('symbol').execute();
   for (const r of offered) {
     const t = byType.get(r.account_type_id);
@@ -237,7 +260,7 @@ export async function listAccountTypes(db: Db | Tx): Promise<(AccountType & { ac
 }
 
 /** A type's values as the audit log records them. */
-const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'leverageLimits' | 'symbolSwaps' | 'isDefault' | 'state'>) => ({
+const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCallLevel' | 'stopOutLevel' | 'tradingMode' | 'commission' | 'symbolCommissions' | 'instruments' | 'leverageLimits' | 'symbolSwaps' | 'symbolMarkups' | 'isDefault' | 'state'>) => ({
   name: t.name,
   kind: t.kind,
   leverage: t.leverage,
@@ -249,6 +272,7 @@ const audited = (t: Pick<AccountType, 'name' | 'kind' | 'leverage' | 'marginCall
   instruments: t.instruments,
   leverageLimits: t.leverageLimits,
   symbolSwaps: t.symbolSwaps,
+  symbolMarkups: t.symbolMarkups,
   isDefault: t.isDefault,
   state: t.state,
 });
@@ -267,7 +291,8 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
   const byName = (r: Record<string, number | undefined>) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) => (v === undefined ? [] : [[k, v] as const])).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const leverageLimits = { symbols: byName(input.leverageLimits?.symbols ?? {}), groups: byName(input.leverageLimits?.groups ?? {}) };
   const symbolSwaps = [...(input.symbolSwaps ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? []), ...Object.keys(leverageLimits.symbols), ...symbolSwaps.map((x) => x.symbol)].find((symbol) => !knownSymbols.has(symbol));
+  const symbolMarkups = [...(input.symbolMarkups ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  const unknown = [...symbolCommissions.map((x) => x.symbol), ...(instruments ?? []), ...Object.keys(leverageLimits.symbols), ...symbolSwaps.map((x) => x.symbol), ...symbolMarkups.map((x) => x.symbol)].find((symbol) => !knownSymbols.has(symbol));
   if (unknown) throw refuse.invalid(`Unknown symbol: ${unknown}.`);
   const terms = termsOf({ leverage: input.leverage, marginCallLevel: input.marginCallLevel, stopOutLevel: input.stopOutLevel, tradingMode: input.tradingMode }, installation);
   if (terms.stopOutLevel >= terms.marginCallLevel) throw refuse.invalid(`The stop-out level (${terms.stopOutLevel}%) must be below the margin-call level (${terms.marginCallLevel}%).`);
@@ -322,7 +347,10 @@ export async function saveAccountType(ctx: ServiceContext, actor: Actor, input: 
     // And its own swaps.
     await trx.deleteFrom('account_type_swaps').where('account_type_id', '=', row.id).execute();
     if (symbolSwaps.length > 0) await trx.insertInto('account_type_swaps').values(symbolSwaps.map((x) => ({ account_type_id: row.id, symbol: x.symbol, swap_long: x.swapLong, swap_short: x.swapShort }))).execute();
-    const saved = typeOfRow(row, { symbolCommissions, instruments, leverageLimits, symbolSwaps });
+    // And its own spread markups.
+    await trx.deleteFrom('account_type_markups').where('account_type_id', '=', row.id).execute();
+    if (symbolMarkups.length > 0) await trx.insertInto('account_type_markups').values(symbolMarkups.map((x) => ({ account_type_id: row.id, symbol: x.symbol, points: x.points }))).execute();
+    const saved = typeOfRow(row, { symbolCommissions, instruments, leverageLimits, symbolSwaps, symbolMarkups });
     await recordAudit(trx, { actorId: actor.userId, action: before ? 'account_type.edit' : 'account_type.add', targetType: 'account_type', targetId: saved.id, subjectUserId: null, subjectAccountId: null, before: before ? audited(before) : null, after: audited(saved), ip: actor.ip, at: now });
     return saved;
   });

@@ -50,6 +50,8 @@ export interface StatementAccount {
   currency: string;
   leverage: number;
   typeName: string;
+  /** Its account type now: the live prices of its open positions are that type's. */
+  typeId: number;
   holderName: string;
   holderEmail: string;
 }
@@ -129,8 +131,8 @@ export interface Statement {
 
 /** What a statement reads prices from. */
 export interface StatementMarket {
-  /** The live quote of a symbol. */
-  quote(symbol: string): Prices | undefined;
+  /** The live quote of a symbol: the book's, or with `typeId` that account type's (its spread markup). */
+  quote(symbol: string, typeId?: number): Prices | undefined;
   instrument(symbol: string): Instrument | undefined;
   /** The newest candles of a series before a time, oldest first (the market's candle store). */
   candles: { query(symbol: string, period: 'M1', limit: number, before: number): Promise<readonly { close: number }[]> };
@@ -156,11 +158,11 @@ async function accountOf(db: Db | Tx, accountId: number): Promise<StatementAccou
     .selectFrom('trading_accounts as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-    .select(['a.id', 'a.number', 'a.kind', 'a.currency', 'a.leverage', 't.name as type_name', 'u.first_name', 'u.last_name', 'u.email'])
+    .select(['a.id', 'a.number', 'a.kind', 'a.currency', 'a.leverage', 'a.account_type_id', 't.name as type_name', 'u.first_name', 'u.last_name', 'u.email'])
     .where('a.id', '=', accountId)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { id: row.id, number: Number(row.number), kind: row.kind, currency: row.currency, leverage: row.leverage, typeName: row.type_name, holderName: `${row.first_name} ${row.last_name}`.trim(), holderEmail: row.email };
+  return { id: row.id, number: Number(row.number), kind: row.kind, currency: row.currency, leverage: row.leverage, typeName: row.type_name, typeId: row.account_type_id, holderName: `${row.first_name} ${row.last_name}`.trim(), holderEmail: row.email };
 }
 
 /** The sums of the account's entries before `at`: balance (every kind but credit) and credit. */
@@ -190,7 +192,7 @@ export async function buildStatement(db: Db, market: StatementMarket, accountId:
     .execute((trx) => statementRows(trx, accountId, range));
   if (!read) return undefined;
   const live = range.end > now;
-  const { positions, floatingCents } = await valued(market, read.held, range.end, live);
+  const { positions, floatingCents } = await valued(market, read.held, range.end, live, read.account.typeId);
   const summary = { ...read.summary, floatingCents, equityCents: floatingCents === null ? null : read.summary.closingBalanceCents + read.summary.closingCreditCents + floatingCents };
   return { account: read.account, range, generatedAt: now, valuedAt: live ? 'quotes' : 'closing-bid', summary, trades: read.trades, operations: read.operations, openPositions: positions };
 }
@@ -317,13 +319,15 @@ async function heldAtEnd(db: Tx, accountId: number, end: number): Promise<Map<nu
  * (as the terminal does); one ending earlier at the period's closing price (the last M1 bid, both
  * sides) without swap, which is not recorded per day.
  */
-async function valued(market: StatementMarket, byTicket: Map<number, Held>, end: number, live: boolean): Promise<{ positions: StatementPosition[]; floatingCents: Cents | null }> {
-  const prices = live ? market.quote.bind(market) : await closingPrices(market, [...new Set([...byTicket.values()].map((h) => h.row.symbol))], end);
+async function valued(market: StatementMarket, byTicket: Map<number, Held>, end: number, live: boolean, typeId: number): Promise<{ positions: StatementPosition[]; floatingCents: Cents | null }> {
+  const prices: (symbol: string) => Prices | undefined = live ? (s) => market.quote(s) : await closingPrices(market, [...new Set([...byTicket.values()].map((h) => h.row.symbol))], end);
+  // Live, a position is valued at its account type's prices (conversion rates are the book's).
+  const own = live ? (s: string) => market.quote(s, typeId) : prices;
   const out: StatementPosition[] = [];
   // Summed unrounded and rounded once, as the account's figures are (each row shows its own rounding).
   let floating: Dec | null = new Dec(0);
   for (const [ticket, { row, volume, swap }] of byTicket) {
-    const q = prices(row.symbol);
+    const q = own(row.symbol);
     const instrument = market.instrument(row.symbol);
     const profit = q && instrument ? profitUsd(row.side, round(volume), row.open_price, q, instrument, prices) : null;
     floating = floating === null || profit === null ? null : floating.plus(profit).plus(new Dec(live ? swap : 0).div(100));

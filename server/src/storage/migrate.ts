@@ -35,6 +35,7 @@ import { trailingStopsMigration } from './migrations/0032-trailing-stops';
 import { priceAlertsMigration } from './migrations/0033-price-alerts';
 import { notificationsMigration } from './migrations/0034-notifications';
 import { pendingTrailingMigration } from './migrations/0035-pending-trailing';
+import { typeMarkupsMigration } from './migrations/0036-type-markups';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -84,6 +85,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0033-price-alerts': priceAlertsMigration(handle.engine),
       '0034-notifications': notificationsMigration(handle.engine),
       '0035-pending-trailing': pendingTrailingMigration(),
+      '0036-type-markups': typeMarkupsMigration(),
     }),
   });
 }

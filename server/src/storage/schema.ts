@@ -62,6 +62,13 @@ export interface AccountTypeSwapsTable {
   swap_short: number;
 }
 
+/** A type's own spread markup on an instrument, in points (migration 0036). */
+export interface AccountTypeMarkupsTable {
+  account_type_id: number;
+  symbol: string;
+  points: number;
+}
+
 /** An instrument a type may trade (migration 0027); a type with none listed may trade every one. */
 export interface AccountTypeInstrumentsTable {
   account_type_id: number;
@@ -297,6 +304,7 @@ export interface Database {
   account_type_instruments: AccountTypeInstrumentsTable;
   account_type_leverage: AccountTypeLeverageTable;
   account_type_swaps: AccountTypeSwapsTable;
+  account_type_markups: AccountTypeMarkupsTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

@@ -27,7 +27,7 @@ export class AccountFigures {
   readonly valuations: Valuations;
 
   constructor(private readonly state: EngineState) {
-    this.valuations = new Valuations(state.prices, state.instrumentOrNone);
+    this.valuations = new Valuations(state.prices, state.instrumentOrNone, (p) => state.quoteFor(p.accountId, p.symbol));
   }
 
   /** Floating profit of one position in USD at current prices, or null without a usable quote. */
@@ -84,11 +84,12 @@ export class AccountFigures {
    * moment ago is always counted.
    */
   async withdrawalFloorCents(trx: Tx, accountId: number, leverage: number): Promise<Cents> {
+    await this.state.learnType(trx, accountId);
     const rows = await openPositionRows.all(trx, { accountId });
     let floating = new Decimal(0);
     let margin = new Decimal(0);
     for (const r of rows) {
-      const q = this.state.market.book.get(r.symbol);
+      const q = this.state.quoteFor(accountId, r.symbol);
       const instrument = this.state.instrumentOrNone(r.symbol);
       const profit = q && instrument ? profitUsd(r.side, r.volume, r.open_price, q, instrument, this.state.prices) : null;
       floating = floating.plus(profit ?? 0).plus(new Decimal(Number(r.swap_cents)).div(100));

@@ -49,7 +49,7 @@ export class Closes {
     const positionId = p.id;
     if (!this.state.open.has(positionId)) throw refuse.conflict(`Position #${positionId} has already been closed.`);
     const instrument = this.state.instrument(p.symbol);
-    const tick = opts.tick ?? (reason === 'manual' || reason === 'admin' ? this.state.tradableQuote(instrument) : this.state.market.book.get(p.symbol));
+    const tick = opts.tick ?? (reason === 'manual' || reason === 'admin' ? this.state.tradableQuote(instrument, p.accountId) : this.state.quoteFor(p.accountId, p.symbol));
     if (!tick) throw refuse.invalid(`No price for ${p.symbol}.`);
     const price = closePrice(p.side, tick);
     const profit = profitUsd(p.side, p.volume, p.openPrice, tick, instrument, this.state.prices);
@@ -77,7 +77,7 @@ export class Closes {
       // The database says it is closed already: memory follows.
       if (closedElsewhere) this.state.untrack(p);
       // A trigger that failed to close must fire again on the next tick.
-      else if (this.state.open.has(positionId) && !p.triggered) this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      else if (this.state.open.has(positionId) && !p.triggered) this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
       throw err;
     }
     this.state.untrack(p);
@@ -123,8 +123,8 @@ export class Closes {
   }
 
   /** Queues the close of every position whose SL or TP a tradable tick reaches (on every tick). */
-  closeTriggered(quote: BookQuote): void {
-    for (const { positionId, kind } of this.state.triggers.fire(quote.symbol, quote.bid, quote.ask)) {
+  closeTriggered(quote: BookQuote, key: string = quote.symbol): void {
+    for (const { positionId, kind } of this.state.triggers.fire(key, quote.bid, quote.ask)) {
       const p = this.state.open.get(positionId);
       if (!p || p.closing || p.triggered) continue;
       this.closeInBackground(positionId, kind, quote);
@@ -264,7 +264,7 @@ export class Closes {
   /** Puts a queued position's levels back in the index, so the next tick that reaches them fires. */
   private releaseTrigger(p: OpenPosition): void {
     p.triggered = null;
-    if (this.state.open.has(p.id) && !p.closing) this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    if (this.state.open.has(p.id) && !p.closing) this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
   }
 }
 

@@ -113,7 +113,7 @@ export class EngineState {
     let h = this.holdings.get(p.accountId);
     if (!h) this.holdings.set(p.accountId, (h = { accountId: p.accountId, userId: p.userId, positions: new Map(), account: null, version: 0, stamp: 0 }));
     h.positions.set(p.id, p);
-    this.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+    this.triggers.set(p.id, this.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
     this.followTrail(p);
     let counts = this.holders.get(p.symbol);
     if (!counts) this.holders.set(p.symbol, (counts = new Map()));
@@ -121,11 +121,21 @@ export class EngineState {
     this.dirtyAccounts.add(p.accountId);
   }
 
+  /**
+   * Indexes a position's stop loss and take profit again, under the prices its account trades at
+   * now (after a move to another type, or a type's markups changed); not one being closed.
+   */
+  reindex(p: OpenPosition): void {
+    if (p.triggered || p.closing) return;
+    this.triggers.set(p.id, this.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
+    this.followTrail(p);
+  }
+
   /** Indexes where a position's trailing stop next moves (or, without one, forgets it): after any change of its levels. */
   followTrail(p: OpenPosition): void {
     const instrument = p.trailing ? this.instrumentOrNone(p.symbol) : undefined;
     if (!p.trailing || !instrument) this.trails.remove(p.id);
-    else this.trails.set(p.id, p.symbol, p.side, trailTrigger(p.side, p.openPrice, p.stopLoss, p.trailing, instrument.digits));
+    else this.trails.set(p.id, this.priceKey(p.accountId, p.symbol), p.side, trailTrigger(p.side, p.openPrice, p.stopLoss, p.trailing, instrument.digits));
   }
 
   untrack(p: OpenPosition): void {
@@ -200,7 +210,18 @@ export class EngineState {
     return next;
   }
 
+  /** The book's prices: conversion rates to USD, and every symbol a type sets no markup on. */
   readonly prices: PriceLookup = (symbol) => this.market.book.get(symbol);
+
+  /** The quote an account trades `symbol` at: its type's prices (docs/design.md#spread-markup). */
+  quoteFor(accountId: number, symbol: string): BookQuote | undefined {
+    return this.market.typePrices.quote(this.accountTypes.get(accountId), symbol);
+  }
+
+  /** The key its levels are indexed under: the ticks of the prices the account trades `symbol` at reach them. */
+  priceKey(accountId: number, symbol: string): string {
+    return this.market.typePrices.keyOf(this.accountTypes.get(accountId), symbol);
+  }
 
   /** Each account type's leverage limits (docs/design.md#leverage-limits): read at start and whenever a type changes. */
   leverageLimits = new Map<number, LeverageLimits>();
@@ -244,10 +265,17 @@ export class EngineState {
     return null;
   }
 
-  /** Refuses trading on a closed market or a stale quote, and returns the quote to trade at. */
-  tradableQuote(instrument: Instrument): BookQuote {
+  /** Reads the account's type if it is not known here yet (an account trading for the first time since the start). */
+  async learnType(trx: Tx, accountId: number): Promise<void> {
+    if (this.accountTypes.has(accountId)) return;
+    const row = await trx.selectFrom('trading_accounts').select('account_type_id').where('id', '=', accountId).executeTakeFirst();
+    if (row) this.accountTypes.set(accountId, row.account_type_id);
+  }
+
+  /** Refuses trading on a closed market or a stale quote, and returns the quote the account trades at. */
+  tradableQuote(instrument: Instrument, accountId: number): BookQuote {
     if (!this.market.book.isOpen(instrument.symbol)) throw refuse.invalid('Market Closed');
-    const q = this.market.book.get(instrument.symbol);
+    const q = this.quoteFor(accountId, instrument.symbol);
     if (!q || this.market.book.isStale(instrument.symbol)) throw refuse.invalid(`Prices for ${instrument.symbol} are not current; please try again in a moment.`);
     return q;
   }

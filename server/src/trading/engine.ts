@@ -4,7 +4,7 @@ import type { PendingType, Side, Trailing } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import type { Actor, ServiceContext } from '../services/context';
-import { leverageLimitsOf, swapsOf } from '../services/account-types';
+import { leverageLimitsOf, markupsOf, swapsOf } from '../services/account-types';
 import type { Tx } from '../storage/db';
 import { AccountFigures } from './account-figures';
 import { AccountResets } from './account-resets';
@@ -114,6 +114,7 @@ export class TradingEngine {
     await state.claimEpoch();
     state.leverageLimits = await leverageLimitsOf(state.ctx.db);
     state.typeSwaps = await swapsOf(state.ctx.db);
+    await this.reloadTypePrices();
     await positions.load();
     await rollovers.load();
     await orders.load();
@@ -183,10 +184,20 @@ export class TradingEngine {
     // triggers and pending orders stay in their indexes and fire at the first tradable tick after
     // the open, at that tick's price, as MT5 does.
     if (state.untradableReason(quote.symbol) !== null) return;
-    orders.activateReached(quote);
-    // Stops move first: a stop a tick moves is never reached by that tick (it trails the price).
-    trailing.onTick(quote);
-    closes.closeTriggered(quote);
+    const reached = (q: BookQuote, key: string) => {
+      orders.activateReached(q, key);
+      // Stops move first: a stop a tick moves is never reached by that tick (it trails the price).
+      trailing.onTick(q, key);
+      closes.closeTriggered(q, key);
+    };
+    reached(quote, quote.symbol);
+    // Accounts whose type sets a markup of its own on the symbol trade at their type's prices, made
+    // from the same tick; their levels are indexed under the type's key (docs/design.md#spread-markup).
+    const prices = this.market.typePrices;
+    for (const typeId of prices.typesPricing(quote.symbol)) {
+      const q = prices.quote(typeId, quote.symbol);
+      if (q) reached(q, prices.keyOf(typeId, quote.symbol));
+    }
     alerts.onTick(quote);
   }
 
@@ -216,6 +227,11 @@ export class TradingEngine {
 
   get(positionId: number): OpenPosition | undefined {
     return this.parts.state.open.get(positionId);
+  }
+
+  /** The quote a position is valued and closed at now: its account type's prices of its symbol. */
+  quoteOf(p: OpenPosition): BookQuote | undefined {
+    return this.parts.state.quoteFor(p.accountId, p.symbol);
   }
 
   /** Floating profit of one position in USD at current prices, or null without a usable quote. */
@@ -251,6 +267,9 @@ export class TradingEngine {
   accountMoved(accountId: number, typeId: number): void {
     const { state } = this.parts;
     state.accountTypes.set(accountId, typeId);
+    // Its levels and orders wait for the new type's prices from now on.
+    for (const p of state.holdings.get(accountId)?.positions.values() ?? []) state.reindex(p);
+    this.parts.orders.reindex(accountId);
     // A re-read of the cached figures under way began before the move: it must not undo it.
     const h = state.holdings.get(accountId);
     if (h) h.version += 1;
@@ -355,8 +374,29 @@ export class TradingEngine {
   async accountTypesChanged(): Promise<void> {
     this.parts.state.leverageLimits = await leverageLimitsOf(this.parts.state.ctx.db);
     this.parts.state.typeSwaps = await swapsOf(this.parts.state.ctx.db);
+    await this.reloadTypePrices();
     await this.parts.monitor.resyncAccounts();
     for (const accountId of this.parts.state.holdings.keys()) this.parts.state.dirtyAccounts.add(accountId);
+  }
+
+  private pricesRead = 0;
+
+  /**
+   * Reads every account type's spread markups into the prices each type trades at (`TypePrices`),
+   * on every instance: at start, and when a type is saved here or on another one
+   * (`accountTypes.changed`). Where the engine runs, its levels and orders are indexed again under
+   * the new prices in the same step, with no tick between. Of reads that overlap, the last started
+   * is the one kept (it saw every change the others did).
+   */
+  async reloadTypePrices(): Promise<void> {
+    const read = ++this.pricesRead;
+    const markups = await markupsOf(this.ctx.db);
+    if (read !== this.pricesRead) return;
+    this.market.typePrices.set(markups);
+    if (!this.started) return;
+    const { state, orders } = this.parts;
+    for (const p of state.open.values()) state.reindex(p);
+    orders.reindex();
   }
 
   /** Charges swap for every rollover since the last one applied, exactly once (see Rollovers.applyRollovers). */

@@ -120,12 +120,13 @@ export class MarginMonitor {
           due.push(h);
         }
       }
-      const prices = new SweepPrices(state.instrumentOrNone, state.prices);
+      const typePrices = state.market.typePrices;
+      const prices = new SweepPrices(state.instrumentOrNone, state.prices, (t, s) => typePrices.quote(t, s), (t, s) => typePrices.keyOf(t, s));
       const near: number[] = [];
       let screened = 0;
       for (const h of due) {
         if (h.positions.size === 0) continue;
-        const screen = h.account ? screenAccount(h.account, h.positions.values(), prices, state.limitsOf(h.accountId)) : null;
+        const screen = h.account ? screenAccount(h.account, h.positions.values(), prices, state.limitsOf(h.accountId), state.accountTypes.get(h.accountId)) : null;
         // Each account against its own margin-call level (its type's).
         if (screen && h.account && clearlyAbove(screen, h.account.marginCallLevel)) {
           // Not near the line; a margin call under way ends only once clearly above its release level.

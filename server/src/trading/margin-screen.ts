@@ -73,19 +73,24 @@ export class SweepPrices {
   constructor(
     private readonly instrument: (symbol: string) => Instrument | undefined,
     private readonly prices: PriceLookup,
+    /** The quote an account type trades a symbol at (the book's where it sets no markup of its own). */
+    private readonly typed: (typeId: number | undefined, symbol: string) => { bid: number; ask: number } | undefined = (_, symbol) => prices(symbol),
+    /** The key of a type's prices of a symbol (`TypePrices.keyOf`): types trading at the same prices share one memo. */
+    private readonly keyOf: (typeId: number | undefined, symbol: string) => string = (_, symbol) => symbol,
   ) {
     this.rates = new UsdRates(prices);
   }
 
-  factors(symbol: string): SymbolFactors | null {
-    let f = this.memo.get(symbol);
+  factors(symbol: string, typeId?: number): SymbolFactors | null {
+    const key = this.keyOf(typeId, symbol);
+    let f = this.memo.get(key);
     if (f !== undefined) return f;
     const i = this.instrument(symbol);
-    const q = this.prices(symbol);
+    const q = this.typed(typeId, symbol);
     const quoteRate = i ? this.rates.rate(i.quote) : null;
     const marginRate = i ? (i.calcMode === 'forex' ? this.rates.rate(i.base) : quoteRate) : null;
     f = i && q && quoteRate !== null && marginRate !== null ? { bid: q.bid, ask: q.ask, contractSize: i.contractSize, quoteRate, marginRate, cfd: i.calcMode === 'cfd', instrument: i } : null;
-    this.memo.set(symbol, f);
+    this.memo.set(key, f);
     return f;
   }
 }
@@ -99,11 +104,11 @@ export type Screened =
   | { kind: 'unknown' };
 
 /** The approximate margin level of an account holding `positions`. */
-export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'creditCents' | 'leverage'>, positions: Iterable<ScreenedPosition>, prices: SweepPrices, limits: LeverageLimits | null = null): Screened {
+export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'creditCents' | 'leverage'>, positions: Iterable<ScreenedPosition>, prices: SweepPrices, limits: LeverageLimits | null = null, typeId?: number): Screened {
   let floating = 0;
   let margin = 0;
   for (const p of positions) {
-    const f = prices.factors(p.symbol);
+    const f = prices.factors(p.symbol, typeId);
     if (!f) return { kind: 'unknown' };
     const units = p.volume * f.contractSize;
     floating += (p.side === 'buy' ? f.bid - p.openPrice : p.openPrice - f.ask) * units * f.quoteRate + p.swapCents / 100;

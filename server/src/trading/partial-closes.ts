@@ -73,7 +73,7 @@ export class PartialCloses {
           const instrument = state.instrument(p.symbol);
           const problem = partialCloseProblem(p.volume, volume, instrument);
           if (problem) throw refuse.invalid(problem);
-          const tick = state.tradableQuote(instrument);
+          const tick = state.tradableQuote(instrument, p.accountId);
           held = p;
           p.closing = true;
           done = await this.writePart(trx, emit, p, volume, tick, actor.userId);
@@ -89,7 +89,7 @@ export class PartialCloses {
       } finally {
         if (held) {
           held.closing = false;
-          if (state.open.has(held.id)) state.triggers.set(held.id, held.symbol, held.side, held.stopLoss, held.takeProfit);
+          if (state.open.has(held.id)) state.triggers.set(held.id, state.priceKey(held.accountId, held.symbol), held.side, held.stopLoss, held.takeProfit);
         }
       }
     });

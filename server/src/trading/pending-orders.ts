@@ -59,8 +59,9 @@ export class PendingOrders {
 
   /** Tracks every pending order in the database (at start). */
   async load(): Promise<void> {
-    const orders = await this.state.ctx.db.selectFrom('orders').selectAll().where('status', '=', 'pending').execute();
+    const orders = await this.state.ctx.db.selectFrom('orders').innerJoin('trading_accounts as a', 'a.id', 'orders.account_id').selectAll('orders').select('a.account_type_id').where('orders.status', '=', 'pending').execute();
     for (const r of orders) {
+      this.state.accountTypes.set(r.account_id, r.account_type_id);
       this.trackOrder({ id: r.id, accountId: r.account_id, userId: r.user_id, symbol: r.symbol, type: r.type, volume: r.volume, price: r.price, stopLimitPrice: r.stop_limit_price, stopTriggered: r.stop_triggered === 1, stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, expiresAt: r.expires_at === null ? null : Number(r.expires_at), trailing: trailingOf(r), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at), busy: false });
     }
   }
@@ -70,7 +71,7 @@ export class PendingOrders {
     if (!own) this.byAccount.set(o.accountId, (own = new Map()));
     own.set(o.id, o);
     this.orders.set(o.id, o);
-    this.orderIndex.set(o.id, o.symbol, pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
+    this.orderIndex.set(o.id, this.state.priceKey(o.accountId, o.symbol), pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
   }
 
   private untrackOrder(id: number): void {
@@ -93,13 +94,13 @@ export class PendingOrders {
     return [...(this.byAccount.get(accountId)?.values() ?? [])].sort((a, b) => a.id - b.id);
   }
 
-  private checkPending(instrument: Instrument, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing: Trailing | null }): void {
+  private checkPending(instrument: Instrument, accountId: number, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing: Trailing | null }): void {
     if (instrument.closeOnly) throw refuse.invalid(closeOnlyMessage(instrument));
     const trailingIssue = o.trailing ? trailingProblem(o.trailing) : null;
     if (trailingIssue) throw refuse.invalid(trailingIssue);
     const volumeIssue = volumeProblem(o.volume, instrument);
     if (volumeIssue) throw refuse.invalid(volumeIssue);
-    const quote = this.state.tradableQuote(instrument);
+    const quote = this.state.tradableQuote(instrument, accountId);
     const placement = pendingPlacementProblem(o.type, o.price, o.stopLimitPrice, quote);
     if (placement) throw refuse.invalid(placement);
     const stops = stopsAroundEntryProblem(pendingSide(o.type), o.stopLoss, o.takeProfit, pendingEntryPrice(o.type, o.price, o.stopLimitPrice));
@@ -127,7 +128,7 @@ export class PendingOrders {
         const held = await trx
           .selectFrom('trading_accounts as a')
           .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-          .select(['a.state', 't.trading_mode', 't.name as type_name'])
+          .select(['a.state', 'a.account_type_id', 't.trading_mode', 't.name as type_name'])
           .select(offeredColumn(instrument.symbol))
           .where('a.id', '=', accountId)
           .where('a.user_id', '=', actor.userId)
@@ -136,7 +137,8 @@ export class PendingOrders {
         const allowed = tradingStateOf(held.state, held.trading_mode);
         if (allowed !== 'active') throw refuse.invalid(accountStateMessage(allowed));
         if (!isOffered(held.offered)) throw refuse.invalid(notOfferedMessage(instrument.symbol, held.type_name));
-        this.checkPending(instrument, order);
+        this.state.accountTypes.set(accountId, held.account_type_id);
+        this.checkPending(instrument, accountId, order);
         const now = this.state.ctx.now();
         const row = await trx
           .insertInto('orders')
@@ -164,7 +166,7 @@ export class PendingOrders {
       const instrument = this.state.instrument(o.symbol);
       const next = roundLevels({ type: o.type, volume: o.volume, price: roundPrice(change.price, instrument.digits), stopLimitPrice: o.type.endsWith('stop_limit') ? roundPrice(change.stopLimitPrice, instrument.digits) : 0, stopLoss: change.stopLoss, takeProfit: change.takeProfit, expiresAt: change.expiresAt, trailing: change.trailing === undefined ? o.trailing : change.trailing }, instrument);
       if (o.stopTriggered) throw refuse.conflict(`Order #${orderId} has reached its stop and waits as a limit order; cancel it instead.`);
-      this.checkPending(instrument, next);
+      this.checkPending(instrument, o.accountId, next);
       const now = this.state.ctx.now();
       await this.state.transaction(async (trx, emit) => {
         const result = await trx
@@ -251,8 +253,14 @@ export class PendingOrders {
   }
 
   /** Activates every pending order whose price a tradable tick reaches (on every tick). */
-  activateReached(quote: BookQuote): void {
-    for (const orderId of this.orderIndex.fire(quote.symbol, quote.bid, quote.ask)) this.activate(orderId, quote);
+  activateReached(quote: BookQuote, key: string = quote.symbol): void {
+    for (const orderId of this.orderIndex.fire(key, quote.bid, quote.ask)) this.activate(orderId, quote);
+  }
+
+  /** Indexes an account's pending orders again under the prices it trades at now (a move, a type's markups changed). */
+  reindex(accountId?: number): void {
+    const orders = accountId === undefined ? this.orders.values() : (this.byAccount.get(accountId)?.values() ?? []);
+    for (const o of orders) if (!o.busy) this.orderIndex.set(o.id, this.state.priceKey(o.accountId, o.symbol), pendingCondition(o.type, o.stopTriggered), o.stopTriggered ? o.stopLimitPrice : o.price);
   }
 
   /**

@@ -83,7 +83,8 @@ export class Positions {
       // The key is the person's; the account is part of what it names, so a key reused on another account is refused, not replayed.
       const answer = await runIdempotent(this.state.ctx, actor.userId, idempotencyKey, 'addTrades', { ...order, accountId: account.accountId }, async (trx, emit) => {
         await this.state.fence(trx);
-        const quote = this.state.tradableQuote(instrument);
+        await this.state.learnType(trx, account.accountId);
+        const quote = this.state.tradableQuote(instrument, account.accountId);
         const stops = stopsProblem(order.side, order.stopLoss, order.takeProfit, quote);
         if (stops) throw refuse.invalid(stops);
         created = await this.insertPosition(trx, emit, account, instrument, order, quote);
@@ -165,7 +166,7 @@ export class Positions {
     const h = this.state.holdings.get(position.accountId);
     if (h && !h.account) h.account = account;
     // A trailing stop active at once takes its first step at the price it opened at.
-    const quote = position.trailing ? this.state.market.book.get(position.symbol) : undefined;
+    const quote = position.trailing ? this.state.quoteFor(position.accountId, position.symbol) : undefined;
     if (quote) this.trailing.trail(position, quote);
   }
 
@@ -183,7 +184,7 @@ export class Positions {
       const trailing = levels.trailing ?? null;
       const trailingIssue = trailing ? trailingProblem(trailing) : null;
       if (trailingIssue) throw refuse.invalid(trailingIssue);
-      const quote = this.state.tradableQuote(instrument);
+      const quote = this.state.tradableQuote(instrument, p.accountId);
       const problem = stopsProblem(p.side, rounded.stopLoss, rounded.takeProfit, quote);
       if (problem) throw refuse.invalid(problem);
       p.modifying = true;
@@ -204,14 +205,14 @@ export class Positions {
         p.stopLoss = rounded.stopLoss;
         p.takeProfit = rounded.takeProfit;
         p.trailing = trailing;
-        this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+        this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
       } finally {
         p.modifying = false;
         this.state.followTrail(p);
         // Not written: the stop memory holds (perhaps trailed meanwhile) still has to reach the database.
         if (!written) this.trailing.requeue(p);
       }
-      this.trailing.trail(p, this.state.market.book.get(p.symbol) ?? quote);
+      this.trailing.trail(p, this.state.quoteFor(p.accountId, p.symbol) ?? quote);
     });
   }
 }

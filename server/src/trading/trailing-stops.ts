@@ -30,8 +30,8 @@ export class TrailingStops {
   constructor(private readonly state: EngineState) {}
 
   /** Moves the stops this tradable tick reaches, before the SL/TP triggers are evaluated (on every tick). */
-  onTick(quote: BookQuote): void {
-    for (const id of this.state.trails.fire(quote.symbol, quote.bid, quote.ask)) {
+  onTick(quote: BookQuote, key: string = quote.symbol): void {
+    for (const id of this.state.trails.fire(key, quote.bid, quote.ask)) {
       const p = this.state.open.get(id);
       if (!p) continue;
       this.trail(p, quote);
@@ -49,7 +49,7 @@ export class TrailingStops {
     const to = trailedStop(p.side, p.openPrice, p.stopLoss, p.trailing, quote, instrument.digits);
     if (to !== null) {
       p.stopLoss = to;
-      this.state.triggers.set(p.id, p.symbol, p.side, p.stopLoss, p.takeProfit);
+      this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
       this.moved.add(p);
       this.startFlush();
     }

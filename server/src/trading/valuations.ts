@@ -1,6 +1,7 @@
 import type Decimal from 'decimal.js';
 import { marginUsd, profitUsd, type PriceLookup } from '@tradeport/trading-math';
 import type { Instrument } from '../domain/instruments';
+import type { BookQuote } from '../market/types';
 import { formatCents, roundToCents, type Cents } from '../domain/money';
 import type { OpenPosition } from './types';
 
@@ -8,6 +9,8 @@ import type { OpenPosition } from './types';
 interface Valuation {
   /** The volume valued (a position's volume is fixed today; a partial close would change it). */
   volume: number;
+  /** The quote of the position's own symbol it was valued at (its account type's prices). */
+  own: unknown;
   /** Symbol, then the quote object it had (undefined: none), for every price looked up. */
   reads: unknown[];
   profit: Decimal | null;
@@ -23,7 +26,8 @@ interface Valuation {
  * (computed by `@tradeport/trading-math`, as orders and the terminal compute them).
  *
  * The rule: a valuation is given again while every quote it looked up — the position's own symbol
- * and the conversion rates to USD — is the very object the quote book holds for that symbol now,
+ * at its account type's prices, and the conversion rates to USD — is the very object the quote
+ * book (or `TypePrices`, which makes a type's quote again only when the book's changes) holds now,
  * and the position's volume (and, for the margin, the account's leverage) is the same. The quote
  * book replaces a symbol's quote object on every change and never edits one, so an unchanged object
  * is an unchanged price. Nothing has to be told to drop it: a tick makes the next read compute again.
@@ -36,8 +40,11 @@ export class Valuations {
   private readonly kept = new WeakMap<OpenPosition, Valuation>();
 
   constructor(
+    /** The book's prices: conversion rates to USD. */
     private readonly quote: PriceLookup,
     private readonly instrument: (symbol: string) => Instrument | undefined,
+    /** The quote a position is valued at: its account's prices for its symbol. */
+    private readonly own: (p: OpenPosition) => BookQuote | undefined,
   ) {}
 
   /** Floating profit in USD at the book's prices, or null without a usable quote or conversion rate. */
@@ -71,13 +78,13 @@ export class Valuations {
 
   private valuation(p: OpenPosition): Valuation {
     const kept = this.kept.get(p);
-    if (kept !== undefined && kept.volume === p.volume && this.unchanged(kept.reads)) return kept;
+    const own = this.own(p);
+    if (kept !== undefined && kept.volume === p.volume && kept.own === own && this.unchanged(kept.reads)) return kept;
     const reads: unknown[] = [];
     const prices = this.noting(reads);
-    const q = prices(p.symbol);
     const instrument = this.instrument(p.symbol);
-    const profit = q && instrument ? profitUsd(p.side, p.volume, p.openPrice, q, instrument, prices) : null;
-    const v: Valuation = { volume: p.volume, reads, profit, profitCents: undefined, leverage: Number.NaN, margin: null };
+    const profit = own && instrument ? profitUsd(p.side, p.volume, p.openPrice, own, instrument, prices) : null;
+    const v: Valuation = { volume: p.volume, own, reads, profit, profitCents: undefined, leverage: Number.NaN, margin: null };
     this.kept.set(p, v);
     return v;
   }

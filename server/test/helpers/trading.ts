@@ -125,7 +125,7 @@ export async function closePosition(client: Client, ticket: number): Promise<voi
 export function recordEvents(t: TestApp, userId?: number): { events: AccountEvent[]; stop(): void } {
   const events: AccountEvent[] = [];
   const stop = t.ctx.bus.subscribe((e) => {
-    if (isAdminEvent(e)) return;
+    if (isAdminEvent(e) || e.type === 'accountTypes.changed') return;
     if (userId === undefined || e.userId === userId) events.push(e);
   });
   return { events, stop };

@@ -9,6 +9,7 @@ import { toastSuccess } from '../ui/toast';
 import { badgeStyles } from './admin-parts';
 import { draftKey, symbolCommissionProblem, SymbolCommissions, type SymbolCommissionDraft } from './symbol-commissions';
 import { OfferedInstruments } from './offered-instruments';
+import { SymbolMarkups, symbolMarkupDrafts, symbolMarkupProblem, symbolMarkupsOf, type SymbolMarkupDraft } from './symbol-markups';
 import { SymbolSwaps, symbolSwapDrafts, symbolSwapProblem, symbolSwapsOf, type SymbolSwapDraft } from './symbol-swaps';
 import { LeverageLimitsFields, leverageLimitsDraft, leverageLimitsOf, leverageLimitsProblems, type LeverageLimitsDraft } from './leverage-limits';
 import { ListBody } from './list-page/list-body';
@@ -104,6 +105,8 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
   const [limitErrors, setLimitErrors] = useState<Record<string, string | undefined>>({});
   const [swaps, setSwaps] = useState<SymbolSwapDraft[]>(() => symbolSwapDrafts(type));
   const [swapErrors, setSwapErrors] = useState<Record<number, string | undefined>>({});
+  const [markups, setMarkups] = useState<SymbolMarkupDraft[]>(() => symbolMarkupDrafts(type));
+  const [markupErrors, setMarkupErrors] = useState<Record<number, string | undefined>>({});
   const [isDefault, setDefault] = useState(type?.isDefault ?? false);
   const [active, setActive] = useState((type?.state ?? 'active') === 'active');
   const [errors, setErrors] = useState<{ name?: string; leverage?: string; stopOut?: string; commission?: string; instruments?: string }>({});
@@ -135,7 +138,9 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
     setLimitErrors(limitsFound);
     const swapsFound = Object.fromEntries(swaps.map((d) => [d.key, symbolSwapProblem(d)]));
     setSwapErrors(swapsFound);
-    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || [perSymbolFound, limitsFound, swapsFound].some((f) => Object.values(f).some(Boolean))) return;
+    const markupsFound = Object.fromEntries(markups.map((d) => [d.key, symbolMarkupProblem(d)]));
+    setMarkupErrors(markupsFound);
+    if (found.name || found.leverage || found.stopOut || found.commission || found.instruments || [perSymbolFound, limitsFound, swapsFound, markupsFound].some((f) => Object.values(f).some(Boolean))) return;
     save.mutate(
       {
         ...(type ? { id: type.id } : {}),
@@ -150,6 +155,7 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
         instruments,
         leverageLimits: leverageLimitsOf(limits),
         symbolSwaps: symbolSwapsOf(swaps),
+        symbolMarkups: symbolMarkupsOf(markups),
         isDefault,
         state: active ? 'active' : 'disabled',
       },
@@ -252,6 +258,14 @@ function TypeForm({ type, installation, onDone }: { type?: AccountTypeRow; insta
           }}
           errors={swapErrors}
         />
+        <SymbolMarkups
+          drafts={markups}
+          onChange={(next) => {
+            setMarkups(next);
+            setMarkupErrors({});
+          }}
+          errors={markupErrors}
+        />
         <OfferedInstruments value={instruments} onChange={changed(setInstruments, 'instruments')} error={errors.instruments} />
         <Select label="Trading mode" description="Close-only: its accounts may close positions and cancel orders, nothing else" data={MODES} value={mode} onChange={(v) => v && setMode(v as Mode)} allowDeselect={false} />
         <Group gap="xl">
@@ -322,6 +336,7 @@ function TypeCards({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
             Commission {t.commission ? `${commissionText(t.commission)} USD` : 'none'}
             {t.symbolCommissions.length > 0 && ` · ${t.symbolCommissions.length} ${t.symbolCommissions.length === 1 ? 'instrument' : 'instruments'} of their own`}
             {t.symbolSwaps.length > 0 && ` · own swaps on ${t.symbolSwaps.map((x) => x.symbol).join(', ')}`}
+            {t.symbolMarkups.length > 0 && ` · own markup on ${t.symbolMarkups.map((x) => x.symbol).join(', ')}`}
           </Text>
           <Text size="xs" c="dimmed">
             {modeLabel(t.tradingMode)} · {offeredText(t.instruments)} · {t.accounts} {t.accounts === 1 ? 'account' : 'accounts'}
@@ -394,6 +409,11 @@ function TypeTable({ rows, edit }: { rows: AccountTypeRow[]; edit: (type: Accoun
                     own swaps: {offeredText(t.symbolSwaps.map((x) => x.symbol))}
                   </Text>
                 )}
+                {t.symbolMarkups.length > 0 && (
+                  <Text size="xs" c="dimmed" title={t.symbolMarkups.map((x) => `${x.symbol}: ${x.points} points`).join('; ')}>
+                    own markup: {offeredText(t.symbolMarkups.map((x) => x.symbol))}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{modeLabel(t.tradingMode)}</Table.Td>
               <Table.Td className="tp-num">{t.accounts}</Table.Td>
@@ -423,7 +443,7 @@ export function AccountTypesPage() {
   return (
     <ListPage
       title="Account Types"
-      description="What you sell: each type's leverage and its limits, margin-call and stop-out levels, commission, swaps, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
+      description="What you sell: each type's leverage and its limits, margin-call and stop-out levels, commission, swaps, spread markups, instruments and trading mode. New accounts get their kind's default type; a trader's page moves an account to another."
       actions={addButton}
       dialogs={dialogs}
     >

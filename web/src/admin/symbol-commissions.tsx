@@ -15,6 +15,26 @@ export interface SymbolCommissionDraft {
 let nextKey = 0;
 export const draftKey = () => ++nextKey;
 
+/** The heading of one of the type editor's per-instrument lists, with its "Add" button; `id` labels the list. */
+export function InstrumentListHeader({ id, title, hint, add, onAdd }: { id: string; title: string; hint: string; add: string; onAdd: () => void }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <Text size="sm" fw={500} id={id}>
+          {title}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      </div>
+      {/* The hint wraps; the button keeps its whole label, on a phone too. */}
+      <Button variant="subtle" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={onAdd} style={{ flex: 'none' }}>
+        {add}
+      </Button>
+    </Group>
+  );
+}
+
 const BASES = [
   { value: 'lot', label: 'Per lot' },
   { value: 'million', label: 'Per million' },
@@ -36,19 +56,7 @@ export function SymbolCommissions({ drafts, onChange, errors }: { drafts: Symbol
   const change = (key: number, patch: Partial<SymbolCommissionDraft>) => onChange(drafts.map((d) => (d.key === key ? { ...d, ...patch } : d)));
   return (
     <Stack gap={6} role="group" aria-labelledby="symbol-commissions">
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <div>
-          <Text size="sm" fw={500} id="symbol-commissions">
-            Commission by instrument
-          </Text>
-          <Text size="xs" c="dimmed">
-            Charged on these instruments instead of the type&apos;s commission.
-          </Text>
-        </div>
-        <Button variant="subtle" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => onChange([...drafts, { key: draftKey(), symbol: null, basis: 'lot', amount: '' }])}>
-          Add instrument
-        </Button>
-      </Group>
+      <InstrumentListHeader id="symbol-commissions" title="Commission by instrument" hint="Charged on these instruments instead of the type's commission." add="Add instrument" onAdd={() => onChange([...drafts, { key: draftKey(), symbol: null, basis: 'lot', amount: '' }])} />
       {drafts.map((d, i) => {
         const name = d.symbol ?? `instrument ${i + 1}`;
         const taken = new Set(drafts.filter((x) => x.key !== d.key).map((x) => x.symbol));

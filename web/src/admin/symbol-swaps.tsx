@@ -1,8 +1,8 @@
-import { ActionIcon, Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, NumberInput, Select, Stack } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
 import type { AccountTypeRow } from '../api/admin/account-types';
 import { useSymbols } from '../api/queries';
-import { draftKey } from './symbol-commissions';
+import { draftKey, InstrumentListHeader } from './symbol-commissions';
 import classes from './symbol-commissions.module.css';
 
 /** One instrument's own swaps as the type editor holds them while they are edited. */
@@ -37,19 +37,7 @@ export function SymbolSwaps({ drafts, onChange, errors }: { drafts: SymbolSwapDr
   const points = (v: string | number) => (typeof v === 'number' ? v : v === '' || v === '-' ? '' : Number(v));
   return (
     <Stack gap={6} role="group" aria-labelledby="symbol-swaps">
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <div>
-          <Text size="sm" fw={500} id="symbol-swaps">
-            Swaps by instrument
-          </Text>
-          <Text size="xs" c="dimmed">
-            Points per lot a day, Buy and Sell, instead of the catalogue&apos;s (0: swap-free).
-          </Text>
-        </div>
-        <Button variant="subtle" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => onChange([...drafts, { key: draftKey(), symbol: null, swapLong: '', swapShort: '' }])}>
-          Add swaps
-        </Button>
-      </Group>
+      <InstrumentListHeader id="symbol-swaps" title="Swaps by instrument" hint="Points per lot a day, Buy and Sell, instead of the catalogue's (0: swap-free)." add="Add swaps" onAdd={() => onChange([...drafts, { key: draftKey(), symbol: null, swapLong: '', swapShort: '' }])} />
       {drafts.map((d, i) => {
         const name = d.symbol ?? `instrument ${i + 1}`;
         const taken = new Set(drafts.filter((x) => x.key !== d.key).map((x) => x.symbol));

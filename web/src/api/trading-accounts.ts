@@ -70,6 +70,18 @@ export async function switchAccount(client: QueryClient, accountId: number): Pro
   void client.invalidateQueries({ queryKey: queryKeys.accounts });
 }
 
+/** Calls `listener` with the account the screens show now and whenever it changes; returns the way to stop. */
+export function followShownAccount(listener: (accountId: number | null) => void): () => void {
+  let last: number | null | undefined;
+  const tell = () => {
+    const now = shownAccountId();
+    if (now !== last) listener((last = now));
+  };
+  listeners.add(tell);
+  tell();
+  return () => listeners.delete(tell);
+}
+
 /** The id of the account the screens show (null: not known yet; the first live one is shown). */
 export function useActingAccountId(): number | null {
   return useSyncExternalStore(

@@ -94,6 +94,8 @@ export class StreamClient {
   private readonly resyncListeners = new Set<Listener>();
   private readonly sessionEndedListeners = new Set<Listener>();
   private readonly adminListeners = new Set<(event: AdminEvent) => void>();
+  /** The trading account whose prices the connection asks for (null: the server's choice). */
+  private account: number | null = null;
 
   constructor(private readonly options: StreamClientOptions) {
     const poll = options.pollQuotes;
@@ -161,6 +163,17 @@ export class StreamClient {
     this.adminListeners.add(listener);
     if (first) this.send({ type: 'subscribeAdmin' });
     return () => this.adminListeners.delete(listener);
+  }
+
+  /**
+   * Prices this connection's quotes for that trading account (its account type's spread markups):
+   * told to the server now and after every reconnect, before the symbols, so their snapshot is
+   * already at its prices.
+   */
+  priceFor(accountId: number | null): void {
+    if (accountId === this.account) return;
+    this.account = accountId;
+    if (accountId !== null) this.send({ type: 'account', accountId });
   }
 
   getQuote(symbol: string): QuoteEntry | undefined {
@@ -335,6 +348,7 @@ export class StreamClient {
   /** After `hello` or a gap: ask again for everything followed; the snapshot brings current quotes. */
   private resubscribe(): void {
     if (this.adminListeners.size > 0) this.send({ type: 'subscribeAdmin' });
+    if (this.account !== null) this.send({ type: 'account', accountId: this.account });
     const symbols = this.subscribedSymbols();
     if (symbols.length > 0) this.send({ type: 'subscribe', symbols });
     for (const key of this.candleListeners.keys()) {

@@ -10,6 +10,9 @@ export interface Client {
   token: string;
   seq: number;
   symbols: Set<string>;
+  /** The trading account its quotes are priced for (null: none, the book's prices), and its type. */
+  accountId: number | null;
+  typeId: number | undefined;
   group: Group | null;
   candleKeys: Set<string>;
   /** Quotes carried over from frames this client was skipped in (slow reader); usually empty. */
@@ -32,9 +35,10 @@ export interface CandleUpdate {
   candle: Candle;
 }
 
-/** Clients following exactly the same symbols: each frame's quotes are picked out once for them all. */
+/** Clients following exactly the same symbols at the same prices (account type): each frame's quotes are picked out once for them all. */
 export interface Group {
   key: string;
+  typeId: number | undefined;
   symbols: string[];
   symbolSet: Set<string>;
   clients: Set<Client>;
@@ -64,18 +68,18 @@ export class QuoteGroups {
     this.leave(client);
     if (client.symbols.size === 0) return;
     const symbols = [...client.symbols].sort();
-    const key = symbols.join(',');
+    const key = `${client.typeId ?? ''}|${symbols.join(',')}`;
     let g = this.groups.get(key);
-    if (!g) this.groups.set(key, (g = { key, symbols, symbolSet: new Set(symbols), clients: new Set() }));
+    if (!g) this.groups.set(key, (g = { key, typeId: client.typeId, symbols, symbolSet: new Set(symbols), clients: new Set() }));
     g.clients.add(client);
     client.group = g;
   }
 
   /**
-   * Hands each open client the quotes of this frame that it follows (none: not called), with the
-   * group's message for them encoded once (`QuotesMessage`).
+   * Hands each open client the quotes of this frame that it follows (none: not called), at its
+   * group's prices (`price`), with the group's message for them encoded once (`QuotesMessage`).
    */
-  forEach(changed: ReadonlyMap<string, Quote>, deliver: (client: Client, quotes: Quote[], message: QuotesMessage) => void): void {
+  forEach(changed: ReadonlyMap<string, Quote>, price: (typeId: number | undefined, quote: Quote) => Quote, deliver: (client: Client, quotes: Quote[], message: QuotesMessage) => void): void {
     for (const g of this.groups.values()) {
       const quotes: Quote[] = [];
       if (changed.size < g.symbols.length) {
@@ -86,6 +90,7 @@ export class QuoteGroups {
           if (quote !== undefined) quotes.push(quote);
         }
       }
+      if (g.typeId !== undefined) for (let i = 0; i < quotes.length; i++) quotes[i] = price(g.typeId, quotes[i]!);
       if (quotes.length === 0) continue;
       const message = new QuotesMessage(quotes);
       for (const c of g.clients) if (c.socket.readyState === OPEN) deliver(c, quotes, message);

@@ -33,6 +33,8 @@ export interface HubOptions {
    * answered, one check may take twice this before it fails alone (stream-sessions.ts).
    */
   sessionCheckDeadlineMs: number;
+  /** The account type of a trading account of this user's (null: not one of theirs), which prices their quotes. */
+  accountType: (userId: number, accountId: number) => Promise<number | null>;
 }
 
 /** Client messages per second above which a connection is closed as abusive. */
@@ -69,6 +71,8 @@ export class StreamHub {
     this.unsubscribers.push(market.book.onQuote((q) => this.quoteChanged(q.symbol)));
     this.unsubscribers.push(market.candles.onCandle((symbol, period, candle) => this.candleChanged(symbol, period, candle)));
     this.unsubscribers.push(bus.subscribe((event) => this.accountEvent(event)));
+    // A type's markups changed: every symbol goes out again at the new prices in the next frame.
+    this.unsubscribers.push(market.typePrices.onChange(() => this.repriceAll()));
     this.scheduleFrames();
     this.every(1000, () => this.sweepFlags());
     this.every(Math.max(10, Math.min(1000, options.heartbeatMs / 4)), () => this.heartbeatDue());
@@ -105,11 +109,15 @@ export class StreamHub {
     return this.clients.size;
   }
 
-  attach(socket: WebSocket, userId: number, token: string, role: 'trader' | 'admin' = 'trader'): void {
+  /**
+   * `account`: the trading account (and its type) the connection's quotes are priced for at first
+   * (the one the browser chose); the page names its own with an `account` message.
+   */
+  attach(socket: WebSocket, userId: number, token: string, role: 'trader' | 'admin' = 'trader', account: { accountId: number; typeId: number } | null = null): void {
     // The first heartbeat lands at a random point of the interval, so clients that connected
     // together (a server restart) do not all get pinged in the same frame ever after.
     const nextHeartbeat = performance.now() + this.options.heartbeatMs * (0.5 + Math.random() / 2);
-    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
+    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), accountId: account?.accountId ?? null, typeId: account?.typeId, group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
     this.clients.add(client);
     let forUser = this.byUser.get(userId);
     if (!forUser) this.byUser.set(userId, (forUser = new Set()));
@@ -170,7 +178,7 @@ export class StreamHub {
     }
     const parsed = clientMessage.safeParse(raw);
     if (!parsed.success) {
-      this.error(client, 'Messages must be JSON: subscribe, unsubscribe, subscribeCandles, unsubscribeCandles, subscribeAdmin or ping.');
+      this.error(client, 'Messages must be JSON: subscribe, unsubscribe, subscribeCandles, unsubscribeCandles, subscribeAdmin, account or ping.');
       return;
     }
     const msg = parsed.data;
@@ -190,9 +198,12 @@ export class StreamHub {
         }
         this.groups.join(client);
         // The snapshot answers with every requested symbol, so a resubscribe after a gap resyncs.
-        this.send(client, { type: 'snapshot', quotes: requested.map((s) => this.market.book.view(s)) });
+        this.send(client, { type: 'snapshot', quotes: requested.map((s) => this.viewFor(client, s)) });
         return;
       }
+      case 'account':
+        void this.priceFor(client, msg.accountId, true);
+        return;
       case 'unsubscribe':
         for (const s of msg.symbols) {
           client.symbols.delete(s);
@@ -228,6 +239,41 @@ export class StreamHub {
         this.adminClients.add(client);
         return;
     }
+  }
+
+  /** A symbol's quote as this client sees it: at its account type's prices. */
+  private viewFor(client: Client, symbol: string): Quote {
+    const view = this.market.book.view(symbol);
+    return client.typeId === undefined ? view : this.market.typePrices.view(client.typeId, view);
+  }
+
+  /**
+   * Prices the client's quotes for `accountId` (one of its user's) from now on, and sends it a
+   * snapshot at those prices; `ask`: the client asked, and is told when the account is not theirs.
+   */
+  private async priceFor(client: Client, accountId: number, ask: boolean): Promise<void> {
+    let typeId: number | null;
+    try {
+      typeId = await this.options.accountType(client.userId, accountId);
+    } catch {
+      if (ask) this.error(client, 'The account could not be looked up; please try again.');
+      return;
+    }
+    if (typeId === null) {
+      if (ask) this.error(client, 'That trading account was not found.');
+      return;
+    }
+    if (!this.clients.has(client)) return;
+    client.accountId = accountId;
+    client.typeId = typeId;
+    this.groups.join(client);
+    client.pendingQuotes.clear();
+    if (client.symbols.size > 0) this.send(client, { type: 'snapshot', quotes: [...client.symbols].map((s) => this.viewFor(client, s)) });
+  }
+
+  /** Every followed symbol goes out again in the next frame (the types' prices changed). */
+  private repriceAll(): void {
+    for (const symbol of this.bySymbol.keys()) this.quoteChanged(symbol);
   }
 
   private quoteChanged(symbol: string, view: Quote = this.market.book.view(symbol)): void {
@@ -272,7 +318,8 @@ export class StreamHub {
     if (this.frameQuotes.size > 0) {
       const changed = this.frameQuotes;
       this.frameQuotes = new Map();
-      this.groups.forEach(changed, (c, quotes, message) => this.sendQuotes(c, quotes, message));
+      const prices = this.market.typePrices;
+      this.groups.forEach(changed, (typeId, q) => prices.view(typeId, q), (c, quotes, message) => this.sendQuotes(c, quotes, message));
     }
     for (const c of this.dirty) {
       if (c.socket.readyState !== OPEN) {
@@ -316,7 +363,12 @@ export class StreamHub {
   }
 
   private accountEvent(event: BusEvent): void {
+    if (event.type === 'accountTypes.changed') return;
     if (isAdminEvent(event)) return this.adminEvent(event);
+    // An account moved to another type: its connections are priced at the new type's from now on.
+    if (event.type === 'account.changed' && event.change === 'type') {
+      for (const c of this.byUser.get(event.userId) ?? []) if (c.accountId === event.accountId) void this.priceFor(c, event.accountId, false);
+    }
     if (event.type === 'account.sessionsRevoked') {
       void this.sessions.check(this.byUser.get(event.userId) ?? []);
       return;

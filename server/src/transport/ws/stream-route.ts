@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import '@fastify/websocket';
 import type { EventBus } from '../../bus/event-bus';
 import { resolveSession } from '../../services/sessions';
+import { TRADING_ACCOUNT_COOKIE } from '../http/call-route';
 import { sendFailure } from '../http/responses';
 import { currentSession, SESSION_COOKIE, SESSION_LOOKUP_DEADLINE_MS } from '../http/session-cookie';
 import { isSameSite } from '../http/same-site';
@@ -16,6 +17,8 @@ import { StreamHub } from './stream-hub';
  */
 export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
   const ctx = app.services;
+  const accountType = async (userId: number, accountId: number) =>
+    (await ctx.db.selectFrom('trading_accounts').select('account_type_id').where('id', '=', accountId).where('user_id', '=', userId).executeTakeFirst())?.account_type_id ?? null;
   const hub = new StreamHub(app.market, bus, {
     frameMs: ctx.config.market.streamFrameMs,
     heartbeatMs: ctx.config.market.streamHeartbeatMs,
@@ -26,6 +29,7 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
     sessionValid: async (token) => (await resolveSession(ctx, token, { fresh: true })) !== null,
     // As long as a request's session lookup may take (http/session-cookie.ts).
     sessionCheckDeadlineMs: SESSION_LOOKUP_DEADLINE_MS,
+    accountType,
   });
   app.addHook('onClose', async () => hub.close());
   ctx.metrics.followStream(() => hub.connectionCount);
@@ -57,7 +61,12 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
     async (socket: WebSocket, request: FastifyRequest) => {
       const session = await currentSession(request);
       if (!session) return socket.close(4001, 'Session ended');
-      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string, session.role);
+      // Quotes are priced for the account the browser chose (its cookie), else the first live one,
+      // until the page names its own; a trader's first prices are already their type's.
+      const chosen = Number(request.cookies[TRADING_ACCOUNT_COOKIE]);
+      const accountId = session.accounts.includes(chosen) ? chosen : session.accountId;
+      const typeId = accountId === null ? null : await accountType(session.userId, accountId).catch(() => null);
+      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string, session.role, accountId !== null && typeId !== null ? { accountId, typeId } : null);
     },
   );
   return hub;

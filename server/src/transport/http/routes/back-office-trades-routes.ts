@@ -166,7 +166,7 @@ export function backOfficeTradesRoutes(app: FastifyInstance): void {
         pendingOrders: account ? engine.pendingOf(account.id).length : 0,
       },
       // Object.assign, not a spread: the spread copies each row by V8's slow path.
-      openTrades: positions.map((p) => Object.assign(openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol)), holder(p.accountId))),
+      openTrades: positions.map((p) => Object.assign(openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), engine.quoteOf(p)), holder(p.accountId))),
       pendingOrders: orders.map((o) => Object.assign(heldOrderOf(o), holder(o.accountId))),
       activity,
     };

@@ -2,8 +2,11 @@ import { calls, type SymbolRecord } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { dayFigures, type Period } from '../../../domain/candles';
 import { refuse } from '../../../services/errors';
+import { prepared, type Param } from '../../../storage/prepared';
 import { registerCall } from '../call-route';
 import { successData } from '../responses';
+
+const accountTypeRow = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('trading_accounts').select('account_type_id').where('id', '=', param('accountId')));
 
 /** The listed instruments as `getMainCurrencies` answers them (also sent inside the phone terminal's page). */
 export function catalogueRows(market: FastifyInstance['market']): SymbolRecord[] {
@@ -35,12 +38,19 @@ export function marketRoutes(app: FastifyInstance): void {
   registerCall(app, calls.getMainCurrencies, async () => catalogue);
 
   const listedSymbols = market.listed.map((i) => i.symbol);
-  registerCall(app, calls.getQuotes, async ({ query }) => {
+  /**
+   * The account type a trader's quotes are priced at (docs/design.md#spread-markup): their acting
+   * account's. Read only while some type has a markup of its own: otherwise every type's prices are the book's.
+   */
+  const typeOf = async (accountId: number | null): Promise<number | undefined> =>
+    accountId === null || !market.typePrices.any ? undefined : (await accountTypeRow.first(app.services.db, { accountId }))?.account_type_id;
+  registerCall(app, calls.getQuotes, async ({ query, session }) => {
     const symbols = query.symbols?.length ? query.symbols : listedSymbols;
     const unknown = symbols.filter((s) => !market.book.instruments.has(s));
     if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
+    const typeId = await typeOf(session.accountId);
     const time = app.services.now();
-    return successData(symbols.map((s) => market.book.view(s, time)));
+    return successData(symbols.map((s) => market.typePrices.view(typeId, market.book.view(s, time))));
   });
 
   registerCall(app, calls.getCandles, async ({ query }) => {
@@ -49,11 +59,12 @@ export function marketRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, symbol: query.symbol, period, data: await market.candles.query(query.symbol, period, query.limit, query.before) };
   });
 
-  registerCall(app, calls.getMarketSummary, async () => {
+  registerCall(app, calls.getMarketSummary, async ({ session }) => {
+    const typeId = await typeOf(session.accountId);
     const time = app.services.now();
     return successData(
       market.instruments.map((i) => {
-        const q = market.book.view(i.symbol, time);
+        const q = market.typePrices.view(typeId, market.book.view(i.symbol, time));
         const { latest, previous } = market.candles.latest(i.symbol, 'D1');
         return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, q.bid, i.digits) };
       }),

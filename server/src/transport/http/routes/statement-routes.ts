@@ -54,7 +54,7 @@ function answerOf(s: Statement): StatementResponse {
 export function statementRoutes(app: FastifyInstance): void {
   const ctx = app.services;
   const book = app.market.book;
-  const market: StatementMarket = { quote: (s) => book.get(s), instrument: (s) => book.instruments.get(s), candles: app.market.candles };
+  const market: StatementMarket = { quote: (s, typeId) => app.market.typePrices.quote(typeId, s), instrument: (s) => book.instruments.get(s), candles: app.market.candles };
   const limited = { config: { userRateLimit: { bucket: 'statements', max: 20, windowMs: 60_000 } } };
   // The page's summary follows each choice of period: looked at more often than files are made.
   const viewLimited = { config: { userRateLimit: { bucket: 'statement-views', max: 60, windowMs: 60_000 } } };

@@ -37,6 +37,7 @@ function accountAnswer(engine: TradingEngine, a: TradingAccount, primary: boolea
     instruments: byType.get(a.typeId)?.instruments ?? null,
     leverageLimits: byType.get(a.typeId)?.leverageLimits ?? { groups: {}, symbols: {} },
     symbolSwaps: byType.get(a.typeId)?.symbolSwaps ?? [],
+    symbolMarkups: byType.get(a.typeId)?.symbolMarkups ?? [],
     createdAt: isoTime(a.createdAt),
   };
 }
@@ -57,6 +58,7 @@ const typeAnswer = (t: AccountType & { accounts: number }, installation: Install
     instruments: t.instruments,
     leverageLimits: t.leverageLimits,
     symbolSwaps: t.symbolSwaps,
+    symbolMarkups: t.symbolMarkups,
     isDefault: t.isDefault,
     state: t.state,
     effective: { leverage: terms.leverage, marginCallLevel: terms.marginCallLevel, stopOutLevel: terms.stopOutLevel },
@@ -133,6 +135,8 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
     // Runs on the engine leader (an engine call): the sweep screens each account against its
     // type's margin-call level, re-read here at once rather than at the next resync.
     await engine.accountTypesChanged();
+    // Every instance prices its stream with the type's markups from now on.
+    ctx.bus.publish({ type: 'accountTypes.changed' });
     const row = (await listAccountTypes(ctx.db)).find((t) => t.id === saved.id);
     if (!row) throw refuse.notFound('That account type was not found.');
     return { status: 'success' as const, message: `Account type "${saved.name}" ${body.id === undefined ? 'created' : 'saved'}.`, data: typeAnswer(row, installation) };

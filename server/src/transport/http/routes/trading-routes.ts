@@ -39,7 +39,7 @@ export function tradingRoutes(app: FastifyInstance): void {
   }, orderLimited);
 
   registerCall(app, calls.getTrades, async ({ session }) =>
-    successData(engine.positionsOf(accountOf(session)).map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), book.get(p.symbol)))),
+    successData(engine.positionsOf(accountOf(session)).map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), engine.quoteOf(p)))),
   );
 
   registerCall(app, calls.getProfit, async ({ body, session }) => {
