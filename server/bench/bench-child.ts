@@ -8,6 +8,9 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
  */
 
 /** The 20 symbols every client follows; all are in the default catalogue (config/instruments.json). */
+/** The administrator the benchmark servers start with (it makes the account types of `hub-3-types`). */
+export const BENCH_ADMIN = { email: 'bench.admin@example.com', password: 'Bench-Admin-Pass-42' };
+
 export const BENCH_SYMBOLS: readonly { symbol: string; price: number; digits: number; spread: number }[] = [
   { symbol: 'EURUSD', price: 1.085, digits: 5, spread: 0.0001 },
   { symbol: 'GBPUSD', price: 1.27, digits: 5, spread: 0.00012 },

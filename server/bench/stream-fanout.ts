@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config';
-import { BENCH_SYMBOLS, TICKS_PER_SECOND, type ChildMessage } from './bench-child';
+import { BENCH_ADMIN, BENCH_SYMBOLS, TICKS_PER_SECOND, type ChildMessage } from './bench-child';
 import { arg, busyBetween, log, machine, machineCpu, num, pct, QUIET_BUSY, waitForQuietMachine } from './bench-util';
 import { armDeadline, killServerChildren, ServerChild } from './server-child';
 
@@ -16,6 +16,8 @@ import { armDeadline, killServerChildren, ServerChild } from './server-child';
  * generated inside the server process):
  *
  * - `hub`: the real app's `/api/stream` (StreamHub: one message per client per frame),
+ * - `hub-3-types`: the same, its clients spread over three account types, two with a spread markup
+ *   of their own on every symbol: every frame is priced and encoded three ways,
  * - `bare-naive`: a bare `ws` server broadcasting one message per quote per client,
  * - `bare-batched`: a bare `ws` server with the hub's strategy (one message per client per frame).
  *
@@ -30,8 +32,9 @@ import { armDeadline, killServerChildren, ServerChild } from './server-child';
  * Traffic goes to 127.0.0.1 only; every child is killed by PID at the end.
  */
 
-type Variant = 'hub' | 'bare-naive' | 'bare-batched';
-const VARIANTS: Variant[] = ['bare-naive', 'bare-batched', 'hub'];
+type Variant = 'hub' | 'hub-3-types' | 'bare-naive' | 'bare-batched';
+const VARIANTS: Variant[] = ['bare-naive', 'bare-batched', 'hub', 'hub-3-types'];
+const isHub = (v: Variant) => v === 'hub' || v === 'hub-3-types';
 
 const CLIENT_COUNTS = arg('clients', '1000,5000').split(',').map(Number);
 const SELECTED = arg('variants', VARIANTS.join(',')).split(',') as Variant[];
@@ -60,7 +63,7 @@ if (CLIENT_COUNTS.some((n) => !Number.isInteger(n) || n < 1) || SELECTED.some((v
 
 /** The server of one scenario: the real app (`hub`) or one of the bare baselines. */
 function startServer(variant: Variant, clients: number): Promise<ServerChild> {
-  const [script, args] = variant === 'hub' ? ['stream-server.ts', [String(FRAME_MS)]] : ['bare-server.ts', [variant === 'bare-naive' ? 'naive' : 'batched', String(FRAME_MS)]];
+  const [script, args] = isHub(variant) ? ['stream-server.ts', [String(FRAME_MS)]] : ['bare-server.ts', [variant === 'bare-naive' ? 'naive' : 'batched', String(FRAME_MS)]];
   // One folder per scenario: Node writes one profile per thread (tsx's loader runs in its own).
   return ServerChild.start(script as string, args as string[], PROFILE_DIR ? resolve(PROFILE_DIR, `${variant}-${clients}`) : '');
 }
@@ -142,6 +145,28 @@ class Receiver {
   }
 }
 
+/**
+ * For `hub-3-types`: two account types with a spread markup of their own on every benchmark symbol
+ * (10 and 30 points), made through the back office's calls, and three traders — one on the default
+ * type, one on each — so the hub prices every frame three ways. Returns the three Cookie headers.
+ */
+async function threePricings(origin: string): Promise<string[]> {
+  const admin = await signInAs(origin, BENCH_ADMIN.email, BENCH_ADMIN.password);
+  const call = async (cookie: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await fetch(`${origin}/api${path}`, { method, headers: { 'content-type': 'application/json', origin, cookie }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = (await res.json()) as { data?: unknown; message?: string };
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const cookies = [await signIn(origin), await signIn(origin), await signIn(origin)];
+  for (const [i, points] of [[1, 10], [2, 30]] as const) {
+    const type = (await call(admin, 'POST', '/dashboard/admin/saveAccountType.php', { name: `Bench ${points}`, kind: 'live', leverage: null, marginCallLevel: null, stopOutLevel: null, tradingMode: 'full', isDefault: false, state: 'active', symbolMarkups: SYMBOLS.map((symbol) => ({ symbol, points })) })).data as { id: number };
+    const [account] = (await call(cookies[i]!, 'GET', '/platform/getAccounts.php')).data as { id: number }[];
+    await call(admin, 'POST', '/dashboard/admin/setAccountType.php', { accountId: account!.id, typeId: type.id });
+  }
+  return cookies;
+}
+
 /** Opens one client: waits for the server's hello, subscribes to the 20 symbols, waits for the snapshot. */
 function openClient(url: string, headers: Record<string, string>, receiver: Receiver): Promise<WebSocket> {
   return new Promise((resolveClient, reject) => {
@@ -174,15 +199,16 @@ function openClient(url: string, headers: Record<string, string>, receiver: Rece
   });
 }
 
-async function openClients(n: number, url: string, headers: Record<string, string>, receiver: Receiver): Promise<WebSocket[]> {
+async function openClients(n: number, url: string, headersOf: (i: number) => Record<string, string>, receiver: Receiver): Promise<WebSocket[]> {
   const sockets: WebSocket[] = [];
   let started = 0;
   let failure: Error | null = null;
   const worker = async () => {
     while (started < n && failure === null) {
+      const i = started;
       started += 1;
       try {
-        sockets.push(await openClient(url, headers, receiver));
+        sockets.push(await openClient(url, headersOf(i), receiver));
       } catch (err) {
         failure ??= err as Error;
       }
@@ -200,14 +226,20 @@ async function openClients(n: number, url: string, headers: Record<string, strin
   return sockets;
 }
 
+const post = (origin: string, path: string, body: unknown) => fetch(`${origin}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
+let traders = 0;
+
 /** Signs up one trader and signs in, returning the Cookie header every client of the hub sends. */
 async function signIn(origin: string): Promise<string> {
   const password = 'violet-harbour-42';
-  const email = `bench.${process.pid}.${Date.now().toString(36)}@example.com`;
-  const post = (path: string, body: unknown) => fetch(`${origin}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
-  const reg = (await (await post('/registration.php', { firstName: 'Bench', lastName: 'Trader', phoneNo: '4915112345678', email, password, country_id: 840 })).json()) as { status: string };
+  const email = `bench.${process.pid}.${Date.now().toString(36)}.${++traders}@example.com`;
+  const reg = (await (await post(origin, '/registration.php', { firstName: 'Bench', lastName: 'Trader', phoneNo: '4915112345678', email, password, country_id: 840 })).json()) as { status: string };
   if (reg.status !== 'Success') throw new Error(`sign-up failed: ${JSON.stringify(reg)}`);
-  const res = await post('/login.php', { email, password });
+  return signInAs(origin, email, password);
+}
+
+async function signInAs(origin: string, email: string, password: string): Promise<string> {
+  const res = await post(origin, '/login.php', { email, password });
   const login = (await res.json()) as { status: string };
   if (login.status !== 'Success') throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
   const cookie = res.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('tp_session='));
@@ -258,14 +290,15 @@ async function runScenario(variant: Variant, n: number): Promise<Result> {
   const sockets: WebSocket[] = [];
   try {
     const origin = `http://127.0.0.1:${child.port}`;
-    const headers: Record<string, string> = { Origin: origin };
-    if (variant === 'hub') headers.Cookie = await signIn(origin);
-    const url = variant === 'hub' ? `ws://127.0.0.1:${child.port}/api/stream` : `ws://127.0.0.1:${child.port}/`;
+    // The clients of `hub-3-types` take turns among three traders, each on another account type.
+    const cookies = variant === 'hub' ? [await signIn(origin)] : variant === 'hub-3-types' ? await threePricings(origin) : [];
+    const headersOf = (i: number): Record<string, string> => (cookies.length > 0 ? { Origin: origin, Cookie: cookies[i % cookies.length]! } : { Origin: origin });
+    const url = isHub(variant) ? `ws://127.0.0.1:${child.port}/api/stream` : `ws://127.0.0.1:${child.port}/`;
     const idle = await child.stats();
 
     const receiver = new Receiver();
     const connectStarted = Date.now();
-    sockets.push(...(await openClients(n, url, headers, receiver)));
+    sockets.push(...(await openClients(n, url, headersOf, receiver)));
     const connectS = (Date.now() - connectStarted) / 1000;
     log(`${variant} × ${n}: ${n} clients subscribed in ${connectS.toFixed(1)} s; ticking, warm-up ${WARMUP_MS / 1000} s`);
 
@@ -379,6 +412,12 @@ function targets(results: Result[]): string[] {
     lines.push(`- p99 latency ≤ 1.5 × bare-batched: ${num(hub.p99)} ms vs ${num(bare.p99)} ms = ${p99Ratio.toFixed(2)}× — ${mark(p99Ratio <= 1.5)}`);
     lines.push(`- server CPU ≤ 1.5 × bare-batched: ${pct(hub.cpuCore, 0)} vs ${pct(bare.cpuCore, 0)} of a core = ${cpuRatio.toFixed(2)}× — ${mark(cpuRatio <= 1.5)}`);
   } else lines.push('- p99 and CPU ratios: not evaluated (no bare-batched run).');
+  const typed = results.find((r) => r.variant === 'hub-3-types' && r.clients === n);
+  if (typed) {
+    lines.push(
+      `- three account types priced apart (hub-3-types) against one (hub): delivered ${pct(typed.delivered, 2)} vs ${pct(hub.delivered, 2)}, p99 ${num(typed.p99)} vs ${num(hub.p99)} ms, server CPU ${pct(typed.cpuCore, 0)} vs ${pct(hub.cpuCore, 0)} of a core (${(typed.cpuCore / hub.cpuCore).toFixed(2)}×)`,
+    );
+  }
   return lines;
 }
 

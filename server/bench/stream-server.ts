@@ -1,4 +1,5 @@
 import { loadConfig, type AppConfig } from '../src/config';
+import { BENCH_ADMIN } from './bench-child';
 import { serveBenchApp } from './serve-app';
 
 /**
@@ -16,6 +17,7 @@ const config: AppConfig = {
   databaseUrl: 'sqlite::memory:',
   // Cheap hashes: the benchmark signs in once and measures the stream, not scrypt.
   scryptCost: 1024,
+  admin: BENCH_ADMIN,
   market: { ...base.market, feeds: ['push'], feedToken: BENCH_FEED_TOKEN, sessions: 'always', simHistory: false, simSeed: 'bench', streamFrameMs: frameMs },
 };
 
