@@ -122,7 +122,7 @@ describe('broker reports', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'text/csv; charset=utf-8');
     const lines = (await r.text()).replace(/^\uFEFF/, '').split('\r\n').filter(Boolean).map((l) => l.split(','));
-    assert.deepEqual(lines[0], ['Day (UTC)', 'Account type', 'New accounts', 'Deposits (USD)', 'Withdrawals (USD)', 'Adjustments (USD)', 'Commissions (USD)', 'Swaps (USD)', "Traders' realised profit (USD)", 'Broker result (USD)', 'Revenue (USD)']);
+    assert.deepEqual(lines[0], ['Day (UTC)', 'Account type', 'New accounts', 'Deposits (USD)', 'Withdrawals (USD)', 'Adjustments (USD)', 'Commissions (USD)', 'Swaps (USD)', "Traders' realised profit (USD)", 'Broker result (USD)', 'Revenue (USD)', 'Spread markup earned (USD)']);
     assert.deepEqual(lines.slice(1).map((l) => [l[0], l[1]]), [
       ['2026-03-04', 'Raw'],
       ['2026-03-04', 'Standard'],

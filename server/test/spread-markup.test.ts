@@ -166,6 +166,44 @@ describe('spread markup by account type', () => {
     }
   });
 
+  test("each deal's half of the markup is recorded once with the type it was made on, and the broker report sums it per day and type", async () => {
+    const made = await save({ name: 'Reported', symbolMarkups: [{ symbol: 'EURUSD', points: 20 }, { symbol: 'GBPUSD', points: 7 }] });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const type = made.body.data as AccountTypeRow;
+    const trader = await traderOn(type);
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    await push(t, 'GBPUSD', 1.3, 1.3002);
+    const euro = await openPosition(trader.client, { side: 'buy', volume: 1 });
+    const part = await trader.client.post(calls.closePartTrade.path, { ticket: euro, volume: 0.4 });
+    assert.equal(part.status, 200, JSON.stringify(part.body));
+    await closePosition(trader.client, euro);
+    const pound = await openPosition(trader.client, { symbol: 'GBPUSD', side: 'sell', volume: 0.5 });
+    await closePosition(trader.client, pound);
+    const rows = await t.ctx.db.selectFrom('deal_markups').select(['position_id', 'deal', 'symbol', 'points', 'volume', 'cents', 'account_type_id']).where('account_id', '=', trader.account.id).orderBy('id').execute();
+    // 20 points: a Buy opens at the upper 10 and closes at the lower 10; 7 points: a Sell opens at the lower 3 and closes at the upper 4.
+    assert.deepEqual(
+      rows.map((r) => [r.deal, r.symbol, r.points, r.volume, Number(r.cents), r.account_type_id]),
+      [
+        ['open', 'EURUSD', 10, 1, 1000, type.id],
+        ['close', 'EURUSD', 10, 0.4, 400, type.id],
+        ['close', 'EURUSD', 10, 0.6, 600, type.id],
+        ['open', 'GBPUSD', 3, 0.5, 150, type.id],
+        ['close', 'GBPUSD', 4, 0.5, 200, type.id],
+      ],
+    );
+    // The part is a deal of its own ticket; the rest closes under the original one.
+    assert.notEqual(rows[1]!.position_id, euro);
+    assert.equal(rows[2]!.position_id, euro);
+    const today = new Date(t.ctx.now()).toISOString().slice(0, 10);
+    const report = await desk.admin.get(`${calls.getBrokerReport.path}?from=${today}&to=${today}&typeId=${type.id}`);
+    assert.equal(report.status, 200, JSON.stringify(report.body));
+    assert.equal(report.body.totals.markup, '23.50');
+    // Every type's markup in the report is the sum of its deals' (the other tests' deals included).
+    const all = await desk.admin.get(`${calls.getBrokerReport.path}?from=${today}&to=${today}`);
+    const sums = await t.ctx.db.selectFrom('deal_markups').select(['account_type_id']).select((eb) => eb.fn.sum<number | string>('cents').as('cents')).groupBy('account_type_id').execute();
+    for (const s of sums) assert.equal((all.body.byType as { typeId: number; markup: string }[]).find((x) => x.typeId === s.account_type_id)?.markup, (Number(s.cents) / 100).toFixed(2));
+  });
+
   test('repricing keeps the raw price: the book with the catalogue markup, made again with the type markup, is the raw price with the type markup (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 100_000, max: 200_000 }), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (rawBid, spread, catalogue, own) => {

@@ -194,8 +194,10 @@ describe('account types in the browser', () => {
     await standard.waitFor();
     assert.match((await standard.textContent()) ?? '', /10,300\.00/);
     assert.match((await page.getByTestId(`report-${today}-ECN Pro`).textContent()) ?? '', /0\.45/);
-    const ledger = (await admin.request('GET', `/dashboard/admin/getBrokerReport.php?from=${today}&to=${today}`)).body as { totals: { deposits: string; commissions: string } };
-    assert.deepEqual([ledger.totals.deposits, ledger.totals.commissions], ['10300.00', '0.45']);
+    const ledger = (await admin.request('GET', `/dashboard/admin/getBrokerReport.php?from=${today}&to=${today}`)).body as { totals: { deposits: string; commissions: string; markup: string } };
+    // ECN Pro's EURUSD markup of 20 points: the 0.1 lot Buy opened at its upper 10 points (1.00 USD).
+    assert.deepEqual([ledger.totals.deposits, ledger.totals.commissions, ledger.totals.markup], ['10300.00', '0.45', '1.00']);
+    assert.match((await page.getByTestId(`report-${today}-ECN Pro`).textContent()) ?? '', /1\.00/);
     assert.deepEqual(await seriousA11yViolations(page), []);
     await screenshots(page, 'reports', { dark: true });
     const download = page.waitForEvent('download');

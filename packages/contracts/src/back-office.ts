@@ -135,6 +135,12 @@ export const brokerReportFigures = z.object({
   brokerResult: money,
   /** Commissions + swaps + the broker's result. */
   revenue: money,
+  /**
+   * The spread markup the day's deals earned (each deal's half of its type's markup × volume, in
+   * USD): part of what the traders' prices cost them, so already inside their profit and the
+   * broker's result, and not added to revenue again.
+   */
+  markup: money,
 });
 
 export const brokerReportRow = brokerReportFigures.extend({ day: z.iso.date(), typeId: z.number(), type: z.string() });

@@ -6,7 +6,9 @@ import type { Db } from '../storage/db';
 /**
  * The broker's reports (docs/design.md#broker-reports): the ledger summed per UTC day and per
  * account type (the type each entry's account had when it was posted), with the accounts opened.
- * Every money figure is a sum of ledger entries, so the reports agree with the ledger to the cent.
+ * Every money figure is a sum of ledger entries, so the reports agree with the ledger to the cent;
+ * the spread markup earned is the one figure that is not money moved: it is summed from the deals'
+ * markups (`deal_markups`), part of what the traders' prices cost them.
  */
 
 const DAY_MS = 86_400_000;
@@ -24,6 +26,8 @@ export interface ReportFigures {
   swapsCents: Cents;
   /** The traders' realised profit (trade entries). */
   tradersProfitCents: Cents;
+  /** The spread markup the deals of the day earned (already inside the traders' profit, not added to revenue). */
+  markupCents: Cents;
 }
 
 export interface ReportRow extends ReportFigures {
@@ -32,7 +36,7 @@ export interface ReportRow extends ReportFigures {
   typeId: number;
 }
 
-export const emptyFigures = (): ReportFigures => ({ newAccounts: 0, depositsCents: 0, withdrawalsCents: 0, adjustmentsCents: 0, commissionsCents: 0, swapsCents: 0, tradersProfitCents: 0 });
+export const emptyFigures = (): ReportFigures => ({ newAccounts: 0, depositsCents: 0, withdrawalsCents: 0, adjustmentsCents: 0, commissionsCents: 0, swapsCents: 0, tradersProfitCents: 0, markupCents: 0 });
 
 /** The broker's result against the traders' realised trades, and what it earned in all. */
 export const brokerResultCents = (f: ReportFigures): Cents => -f.tradersProfitCents;
@@ -46,6 +50,7 @@ export function addFigures(into: ReportFigures, f: ReportFigures): void {
   into.commissionsCents += f.commissionsCents;
   into.swapsCents += f.swapsCents;
   into.tradersProfitCents += f.tradersProfitCents;
+  into.markupCents += f.markupCents;
 }
 
 /** Where each ledger kind goes in a report, with the sign the broker sees it by. */
@@ -67,7 +72,7 @@ const KINDS = Object.keys(BY_KIND) as (keyof typeof BY_KIND)[];
 export async function brokerReport(db: Db, q: { from: number; to: number; accountKind: AccountKind; typeId?: number }): Promise<ReportRow[]> {
   const end = q.to + DAY_MS;
   // The day as a literal divisor, so both databases see the same expression in the select and the group by.
-  const dayOf = (column: 'l.created_at' | 'a.created_at') => sql<number>`${sql.ref(column)} - (${sql.ref(column)} % ${sql.lit(DAY_MS)})`;
+  const dayOf = (column: 'l.created_at' | 'a.created_at' | 'm.created_at') => sql<number>`${sql.ref(column)} - (${sql.ref(column)} % ${sql.lit(DAY_MS)})`;
   let entries = db
     .selectFrom('ledger_entries as l')
     .innerJoin('account_types as t', 't.id', 'l.account_type_id')
@@ -86,6 +91,15 @@ export async function brokerReport(db: Db, q: { from: number; to: number; accoun
     .where('a.kind', '=', q.accountKind);
   if (q.typeId !== undefined) opened = opened.where('a.account_type_id', '=', q.typeId);
 
+  let markups = db
+    .selectFrom('deal_markups as m')
+    .innerJoin('account_types as t', 't.id', 'm.account_type_id')
+    .select([dayOf('m.created_at').as('day'), 'm.account_type_id as type_id', sql<number | string>`sum(m.cents)`.as('cents')])
+    .where('m.created_at', '>=', q.from)
+    .where('m.created_at', '<', end)
+    .where('t.kind', '=', q.accountKind);
+  if (q.typeId !== undefined) markups = markups.where('m.account_type_id', '=', q.typeId);
+
   const rows = new Map<string, ReportRow>();
   const rowOf = (day: number, typeId: number) => {
     const key = `${day}:${typeId}`;
@@ -98,5 +112,6 @@ export async function brokerReport(db: Db, q: { from: number; to: number; accoun
     BY_KIND[e.kind as keyof typeof BY_KIND](rowOf(Number(e.day), e.type_id), Number(e.cents));
   }
   for (const a of await opened.groupBy([dayOf('a.created_at'), 'a.account_type_id']).execute()) rowOf(Number(a.day), a.type_id).newAccounts += Number(a.n);
+  for (const m of await markups.groupBy([dayOf('m.created_at'), 'm.account_type_id']).execute()) rowOf(Number(m.day), m.type_id).markupCents += Number(m.cents);
   return [...rows.values()].sort((a, b) => b.day - a.day || a.typeId - b.typeId);
 }

@@ -36,6 +36,7 @@ import { priceAlertsMigration } from './migrations/0033-price-alerts';
 import { notificationsMigration } from './migrations/0034-notifications';
 import { pendingTrailingMigration } from './migrations/0035-pending-trailing';
 import { typeMarkupsMigration } from './migrations/0036-type-markups';
+import { dealMarkupsMigration } from './migrations/0037-deal-markups';
 
 /** Migrations live in code (not scanned from disk) so they ship with the server whatever runs it. */
 class CodeMigrationProvider implements MigrationProvider {
@@ -86,6 +87,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0034-notifications': notificationsMigration(handle.engine),
       '0035-pending-trailing': pendingTrailingMigration(),
       '0036-type-markups': typeMarkupsMigration(),
+      '0037-deal-markups': dealMarkupsMigration(handle.engine),
     }),
   });
 }

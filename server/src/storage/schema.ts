@@ -69,6 +69,22 @@ export interface AccountTypeMarkupsTable {
   points: number;
 }
 
+/** The spread markup one deal earned the broker (migration 0037). */
+export interface DealMarkupsTable {
+  id: Generated<number>;
+  position_id: number;
+  account_id: number;
+  account_type_id: number;
+  deal: 'open' | 'close';
+  symbol: string;
+  /** The half of the markup this deal's side paid, in points. */
+  points: number;
+  volume: number;
+  /** In USD cents at the deal's conversion rate. */
+  cents: ColumnType<number | string, number, number>;
+  created_at: number;
+}
+
 /** An instrument a type may trade (migration 0027); a type with none listed may trade every one. */
 export interface AccountTypeInstrumentsTable {
   account_type_id: number;
@@ -305,6 +321,7 @@ export interface Database {
   account_type_leverage: AccountTypeLeverageTable;
   account_type_swaps: AccountTypeSwapsTable;
   account_type_markups: AccountTypeMarkupsTable;
+  deal_markups: DealMarkupsTable;
   trading_accounts: TradingAccountsTable;
   transfers: TransfersTable;
   sessions: SessionsTable;

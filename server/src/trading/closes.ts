@@ -13,6 +13,7 @@ import type { EngineState } from './engine-state';
 import type { Rollovers } from './rollovers';
 import type { TriggerKind } from './trigger-index';
 import type { CloseOptions, CloseReason, OpenPosition, QueuedClose } from './types';
+import { recordDealMarkup } from './deal-markups';
 
 /** Triggered closes per transaction, at most. */
 const CLOSE_BATCH = 500;
@@ -105,6 +106,7 @@ export class Closes {
       .returning('swap_cents')
       .executeTakeFirst();
     if (!updated) return false;
+    await recordDealMarkup(this.state, trx, { positionId: p.id, accountId: p.accountId, symbol: p.symbol, side: p.side, volume: p.volume, deal: 'close', at: c.now });
     let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
     if (c.profitCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
     const swapCents = Number(updated.swap_cents);

@@ -12,6 +12,7 @@ import { closeCommissionCents } from './closes';
 import type { EngineState } from './engine-state';
 import type { Rollovers } from './rollovers';
 import type { OpenPosition } from './types';
+import { recordDealMarkup } from './deal-markups';
 
 /** A partial close as committed: the open rest's new figures, and the closed part's ticket. */
 interface Applied {
@@ -138,6 +139,7 @@ export class PartialCloses {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await recordDealMarkup(state, trx, { positionId: closed.id, accountId: p.accountId, symbol: p.symbol, side: p.side, volume, deal: 'close', at: now });
     const owner = { accountId: p.accountId, userId: p.userId, at: now };
     let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
     if (profitCents !== 0) balance = await postToLedger(trx, { ...owner, kind: 'trade', amountCents: profitCents, refType: 'position', refId: closed.id, memo: `Position #${closed.id} ${p.side} ${volume} ${p.symbol}, part of #${p.id}, closed (manual)` });

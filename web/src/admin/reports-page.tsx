@@ -31,7 +31,7 @@ function Totals({ t }: { t: Figures }) {
           <SignedUsd value={t.revenue} size="inherit" fw={700} />
         </span>
       </FigureCard>
-      <FigureCard label="Result against traders" hint={`Traders' realised profit ${formatUsd(t.tradersProfit)}`}>
+      <FigureCard label="Result against traders" hint={`Traders' realised profit ${formatUsd(t.tradersProfit)} · of it spread markup ${formatUsd(t.markup)}`}>
         <SignedUsd value={t.brokerResult} size="inherit" fw={700} />
       </FigureCard>
       <FigureCard label="Deposits − withdrawals" hint={`In ${formatUsd(t.deposits)} · out ${formatUsd(t.withdrawals)}`}>
@@ -59,6 +59,7 @@ function FigureCells({ f }: { f: Figures }) {
       <Table.Td {...num}>
         <SignedUsd value={f.brokerResult} fw={400} />
       </Table.Td>
+      <Table.Td {...num}>{formatUsd(f.markup)}</Table.Td>
       <Table.Td {...num}>
         <SignedUsd value={f.revenue} />
       </Table.Td>
@@ -70,19 +71,24 @@ function ReportTable({ report }: { report: BrokerReport }) {
   return (
     <RecordTable
       label="Report by day and account type"
-      minWidth={1100}
+      minWidth={1080}
       spacing={8}
+      horizontalSpacing={8}
+      scrollRegion
       head={
         <>
           <Table.Th>Day (UTC)</Table.Th>
           <Table.Th>Account type</Table.Th>
-          <Table.Th {...num}>New accounts</Table.Th>
+          <Table.Th {...num}>New accts</Table.Th>
           <Table.Th {...num}>Deposits</Table.Th>
           <Table.Th {...num}>Withdrawals</Table.Th>
           <Table.Th {...num}>Adjustments</Table.Th>
           <Table.Th {...num}>Commissions</Table.Th>
           <Table.Th {...num}>Swaps</Table.Th>
           <Table.Th {...num}>Result vs traders</Table.Th>
+          <Table.Th {...num} title="The spread markup the deals earned: part of the result against traders, not added to revenue">
+            Markup
+          </Table.Th>
           <Table.Th {...num}>Revenue (USD)</Table.Th>
         </>
       }
@@ -124,7 +130,7 @@ function ReportCards({ rows }: { rows: Row[] }) {
             <SignedUsd value={r.revenue} />
           </Group>
           <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            Commissions {formatUsd(r.commissions)} · swaps {formatUsd(r.swaps)} · result {formatUsd(r.brokerResult)}
+            Commissions {formatUsd(r.commissions)} · swaps {formatUsd(r.swaps)} · result {formatUsd(r.brokerResult)} · markup {formatUsd(r.markup)}
           </Text>
           <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
             In {formatUsd(r.deposits)} · out {formatUsd(r.withdrawals)} · {r.newAccounts} new {r.newAccounts === 1 ? 'account' : 'accounts'}
@@ -148,7 +154,7 @@ export function ReportsPage() {
   const typeOptions = (types.data?.data ?? []).filter((t) => t.kind === accountKind).map((t) => ({ value: String(t.id), label: t.name }));
   const data = report.data;
   return (
-    <ListPage title="Reports" description="What you earned and the money that moved, per day (UTC) and account type: commissions, swaps, your result against traders' closed trades, deposits, withdrawals and new accounts. Summed from the ledger.">
+    <ListPage title="Reports" description="What you earned and the money that moved, per day (UTC) and account type: commissions, swaps, your result against traders' closed trades (and the spread markup in it), deposits, withdrawals and new accounts. Summed from the ledger and the deals.">
       <FilterGrid columns={4}>
         <DateRangeFields from={from} to={to} onFrom={filters.set('from')} onTo={filters.set('to')} />
         <Select label="Account type" placeholder="All types" data={typeOptions} value={typeId} onChange={filters.set('typeId')} clearable />

@@ -16,13 +16,14 @@ const figuresOf = (f: ReportFigures): Figures => ({
   commissions: formatCents(f.commissionsCents),
   swaps: formatCents(f.swapsCents),
   tradersProfit: formatCents(f.tradersProfitCents),
+  markup: formatCents(f.markupCents),
   brokerResult: formatCents(brokerResultCents(f)),
   revenue: formatCents(revenueCents(f)),
 });
 
-const HEADER = ['Day (UTC)', 'Account type', 'New accounts', 'Deposits (USD)', 'Withdrawals (USD)', 'Adjustments (USD)', 'Commissions (USD)', 'Swaps (USD)', "Traders' realised profit (USD)", 'Broker result (USD)', 'Revenue (USD)'];
+const HEADER = ['Day (UTC)', 'Account type', 'New accounts', 'Deposits (USD)', 'Withdrawals (USD)', 'Adjustments (USD)', 'Commissions (USD)', 'Swaps (USD)', "Traders' realised profit (USD)", 'Broker result (USD)', 'Revenue (USD)', 'Spread markup earned (USD)'];
 type CsvRow = Figures & { day: string; type: string };
-const cells = (r: CsvRow) => [r.day, r.type, r.newAccounts, r.deposits, r.withdrawals, r.adjustments, r.commissions, r.swaps, r.tradersProfit, r.brokerResult, r.revenue];
+const cells = (r: CsvRow) => [r.day, r.type, r.newAccounts, r.deposits, r.withdrawals, r.adjustments, r.commissions, r.swaps, r.tradersProfit, r.brokerResult, r.revenue, r.markup];
 
 /**
  * The broker's reports (docs/design.md#broker-reports): per day and account type from the ledger,
