@@ -195,8 +195,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // and again whenever a type is saved on any instance.
     const engine = trading;
     await engine.reloadTypePrices();
+    const rereadPrices = () => void engine.reloadTypePrices().catch((err: unknown) => app.log.warn({ err }, "could not read the account types' prices again"));
     bus.subscribe((event) => {
-      if (event.type === 'accountTypes.changed') void engine.reloadTypePrices().catch((err: unknown) => app.log.warn({ err }, "could not read the account types' prices again"));
+      if (event.type === 'accountTypes.changed') rereadPrices();
+    });
+    // A bus that lost its subscription may have missed a change: read them again when it is back.
+    bus.onLink?.((link, state) => {
+      if (link === 'subscribe' && state === 'up') rereadPrices();
     });
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);

@@ -135,6 +135,19 @@ describe('spread markup by account type', () => {
     assert.equal((await save({ id: wide.id, name: 'Wide', symbolMarkups: [{ symbol: 'EURUSD', points: 20 }] })).status, 200);
   });
 
+  test("a move to another type is checked against the stop-out at that type's prices", async () => {
+    const trader = await traderOn(null);
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    // 8 lots: 8,800.00 of margin; at the book's prices the level is about 112%.
+    await openPosition(trader.client, { side: 'buy', volume: 8 });
+    const made = await save({ name: 'Very wide', symbolMarkups: [{ symbol: 'EURUSD', points: 3000 }] });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    // At 3,000 points the type's bid is 0.0150 lower: 12,000.00 more lost, equity below nothing.
+    const moved = await desk.admin.post(calls.setAccountType.path, { accountId: trader.account.id, typeId: (made.body.data as AccountTypeRow).id });
+    assertFailure(moved, 400, /cannot move to "Very wide": at 1:100 its margin level would be -2\d\.\d\d%, at or below the type's stop-out level/);
+    assert.equal((await accountOf(trader.client)).type, 'Standard');
+  });
+
   test("the stream sends each connection its account type's prices, and follows a change of type", async () => {
     const marked = await traderOn(wide);
     await push(t, 'EURUSD', 1.1, 1.1002);

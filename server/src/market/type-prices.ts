@@ -98,7 +98,7 @@ export class TypePrices {
     if (kept?.from === q) return kept.quote;
     const instrument = this.instrument(symbol);
     const p = instrument ? repriced(q.bid, q.ask, instrument, points) : null;
-    const quote = p ? { symbol: q.symbol, bid: p.bid, ask: p.ask, time: q.time } : undefined;
+    const quote = p ? { symbol: q.symbol, bid: p.bid, ask: p.ask, time: q.time, markup: points } : undefined;
     this.made.set(key, { from: q, quote });
     return quote;
   }

@@ -31,4 +31,6 @@ export interface BookQuote {
   bid: number;
   ask: number;
   time: number;
+  /** On an account type's quote (`TypePrices`): the type's own markup in points it carries; absent: the catalogue's. */
+  markup?: number;
 }

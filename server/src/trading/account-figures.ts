@@ -66,13 +66,20 @@ export class AccountFigures {
     return { ...this.figures(accountId, balanceCents, creditCents, row.leverage), userId: row.user_id, marginCallLevel, stopOutLevel };
   }
 
-  /** The figures of a trading account with this balance, credit and leverage and the positions it holds. */
+  /**
+   * The figures of a trading account with this balance, credit and leverage and the positions it
+   * holds; with `typeId`, as they would be under that type (its leverage limits and its prices).
+   */
   figures(accountId: number, balanceCents: Cents, creditCents: Cents, leverage: number, typeId?: number): AccountState {
     // Each position at its own leverage: the account's, at most its type's limit on the instrument.
     const limits = this.state.limitsOf(accountId, typeId);
+    const otherPrices = typeId !== undefined && typeId !== this.state.accountTypes.get(accountId);
     const held = this.state.positionsOf(accountId).map((p) => {
       const instrument = this.state.instrumentOrNone(p.symbol);
-      return { profit: this.valuations.profit(p), margin: this.valuations.margin(p, instrument ? positionLeverage(leverage, limits, instrument) : leverage), swapCents: p.swapCents };
+      // Another type's prices are valued here, not kept: the valuations hold the account's own.
+      const at = otherPrices ? this.state.market.typePrices.quote(typeId, p.symbol) : undefined;
+      const profit = otherPrices ? (at && instrument ? profitUsd(p.side, p.volume, p.openPrice, at, instrument, this.state.prices) : null) : this.valuations.profit(p);
+      return { profit, margin: this.valuations.margin(p, instrument ? positionLeverage(leverage, limits, instrument) : leverage), swapCents: p.swapCents };
     });
     return accountStateOf(balanceCents, creditCents, leverage, held);
   }

@@ -106,7 +106,7 @@ export class Closes {
       .returning('swap_cents')
       .executeTakeFirst();
     if (!updated) return false;
-    await recordDealMarkup(this.state, trx, { positionId: p.id, accountId: p.accountId, symbol: p.symbol, side: p.side, volume: p.volume, deal: 'close', at: c.now });
+    await recordDealMarkup(this.state, trx, c.tick, { positionId: p.id, accountId: p.accountId, symbol: p.symbol, side: p.side, volume: p.volume, deal: 'close', at: c.now });
     let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
     if (c.profitCents !== 0) balance = await postToLedger(trx, { accountId: p.accountId, userId: p.userId, kind: 'trade', amountCents: c.profitCents, refType: 'position', refId: p.id, memo: `Position #${p.id} ${p.side} ${p.volume} ${p.symbol} closed (${c.reason})`, at: c.now });
     const swapCents = Number(updated.swap_cents);

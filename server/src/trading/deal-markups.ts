@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { toUsd, type Side } from '@tradeport/trading-math';
 import { roundToCents } from '../domain/money';
+import type { BookQuote } from '../market/types';
 import type { Tx } from '../storage/db';
 import type { EngineState } from './engine-state';
 
@@ -12,15 +13,15 @@ export const dealHalf = (points: number, side: Side, deal: 'open' | 'close'): nu
 
 /**
  * Records what a deal earned the broker in spread markup (docs/design.md#spread-markup), in the
- * deal's transaction, so it is written exactly once with it: its half of the markup the account's
- * type trades the symbol at (its own, else the catalogue's) × the volume × the contract size, in
+ * deal's transaction, so it is written exactly once with it: its half of the markup in the price it
+ * was made at (`quote`: its type's own, else the catalogue's) × the volume × the contract size, in
  * USD at the book's rate. A deal without markup writes nothing.
  */
-export async function recordDealMarkup(state: EngineState, trx: Tx, d: { positionId: number; accountId: number; symbol: string; side: Side; volume: number; deal: 'open' | 'close'; at: number }): Promise<void> {
+export async function recordDealMarkup(state: EngineState, trx: Tx, quote: BookQuote, d: { positionId: number; accountId: number; symbol: string; side: Side; volume: number; deal: 'open' | 'close'; at: number }): Promise<void> {
   const instrument = state.instrumentOrNone(d.symbol);
   const typeId = state.accountTypes.get(d.accountId);
   if (!instrument || typeId === undefined) return;
-  const points = dealHalf(state.market.typePrices.markupOf(typeId, d.symbol) ?? instrument.spreadMarkup, d.side, d.deal);
+  const points = dealHalf(quote.markup ?? instrument.spreadMarkup, d.side, d.deal);
   if (points === 0) return;
   const usd = toUsd(new Decimal(points).times(instrument.point).times(d.volume).times(instrument.contractSize), instrument.quote, state.prices);
   const cents = usd === null ? 0 : roundToCents(usd);

@@ -73,7 +73,11 @@ export class MarginMonitor {
         const h = holdings.get(r.id);
         // Gone, or a balance event or a move arrived during the read (it is newer than what was read).
         if (!h || h !== seen.get(r.id) || h.version !== versions.get(r.id)) continue;
-        this.state.accountTypes.set(r.id, r.account_type_id);
+        if (this.state.accountTypes.get(r.id) !== r.account_type_id) {
+          // Memory had another type (it should not): its levels wait for this type's prices from now on.
+          this.state.accountTypes.set(r.id, r.account_type_id);
+          for (const p of h.positions.values()) this.state.reindex(p);
+        }
         const cached = h.account;
         const marginCallLevel = r.margin_call_level === null ? ctx.config.trading.marginCallLevel : Number(r.margin_call_level);
         if (cached && cached.balanceCents === r.balance_cents && cached.creditCents === r.credit_cents && cached.leverage === r.leverage && cached.marginCallLevel === marginCallLevel) continue;

@@ -139,7 +139,7 @@ export class PartialCloses {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await recordDealMarkup(state, trx, { positionId: closed.id, accountId: p.accountId, symbol: p.symbol, side: p.side, volume, deal: 'close', at: now });
+    await recordDealMarkup(state, trx, tick, { positionId: closed.id, accountId: p.accountId, symbol: p.symbol, side: p.side, volume, deal: 'close', at: now });
     const owner = { accountId: p.accountId, userId: p.userId, at: now };
     let balance: { balanceCents: Cents; creditCents: Cents } | null = null;
     if (profitCents !== 0) balance = await postToLedger(trx, { ...owner, kind: 'trade', amountCents: profitCents, refType: 'position', refId: closed.id, memo: `Position #${closed.id} ${p.side} ${volume} ${p.symbol}, part of #${p.id}, closed (manual)` });

@@ -144,7 +144,7 @@ export class Positions {
       .values({ user_id: userId, account_id: accountId, account_kind: user.kind, symbol: instrument.symbol, side: order.side, volume: order.volume, open_price: price, stop_loss: order.stopLoss, take_profit: order.takeProfit, comment: order.comment, opened_at: now, open_tick_bid: quote.bid, open_tick_ask: quote.ask, open_tick_time: quote.time, status: 'open', close_price: null, closed_at: null, close_reason: null, close_tick_bid: null, close_tick_ask: null, close_tick_time: null, profit_cents: null, closed_by: null, commission_cents: -commissionCents, ...trailColumns(order.trailing ?? null) })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await recordDealMarkup(this.state, trx, { positionId: row.id, accountId, symbol: instrument.symbol, side: order.side, volume: order.volume, deal: 'open', at: now });
+    await recordDealMarkup(this.state, trx, quote, { positionId: row.id, accountId, symbol: instrument.symbol, side: order.side, volume: order.volume, deal: 'open', at: now });
     let balanceCents = Number(user.balance_cents);
     if (commissionCents !== 0) {
       const posted = await postToLedger(trx, { accountId, userId, kind: 'commission', amountCents: -commissionCents, refType: 'position.open', refId: row.id, memo: `Commission of position #${row.id} (open)`, at: now });

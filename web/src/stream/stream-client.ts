@@ -167,8 +167,8 @@ export class StreamClient {
 
   /**
    * Prices this connection's quotes for that trading account (its account type's spread markups):
-   * told to the server now and after every reconnect, before the symbols, so their snapshot is
-   * already at its prices.
+   * told to the server now and after every reconnect. The server starts with the account the
+   * browser chose; once it has looked this one up it sends a snapshot at its prices.
    */
   priceFor(accountId: number | null): void {
     if (accountId === this.account) return;

@@ -13,6 +13,8 @@ export interface Client {
   /** The trading account its quotes are priced for (null: none, the book's prices), and its type. */
   accountId: number | null;
   typeId: number | undefined;
+  /** Counts the pricing look-ups started: only the latest one's answer is applied. */
+  pricings: number;
   group: Group | null;
   candleKeys: Set<string>;
   /** Quotes carried over from frames this client was skipped in (slow reader); usually empty. */

@@ -117,7 +117,7 @@ export class StreamHub {
     // The first heartbeat lands at a random point of the interval, so clients that connected
     // together (a server restart) do not all get pinged in the same frame ever after.
     const nextHeartbeat = performance.now() + this.options.heartbeatMs * (0.5 + Math.random() / 2);
-    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), accountId: account?.accountId ?? null, typeId: account?.typeId, group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
+    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), accountId: account?.accountId ?? null, typeId: account?.typeId, pricings: 0, group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
     this.clients.add(client);
     let forUser = this.byUser.get(userId);
     if (!forUser) this.byUser.set(userId, (forUser = new Set()));
@@ -252,9 +252,12 @@ export class StreamHub {
    * snapshot at those prices; `ask`: the client asked, and is told when the account is not theirs.
    */
   private async priceFor(client: Client, accountId: number, ask: boolean): Promise<void> {
+    const pricing = ++client.pricings;
     let typeId: number | null;
     try {
       typeId = await this.options.accountType(client.userId, accountId);
+      // A later switch (or move) was asked for meanwhile: its answer decides, not this one.
+      if (pricing !== client.pricings) return;
     } catch {
       if (ask) this.error(client, 'The account could not be looked up; please try again.');
       return;

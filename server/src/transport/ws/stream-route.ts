@@ -66,6 +66,8 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
       const chosen = Number(request.cookies[TRADING_ACCOUNT_COOKIE]);
       const accountId = session.accounts.includes(chosen) ? chosen : session.accountId;
       const typeId = accountId === null ? null : await accountType(session.userId, accountId).catch(() => null);
+      // Gone during the lookup: nothing to attach (its close event has passed already).
+      if (socket.readyState !== socket.OPEN) return;
       hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string, session.role, accountId !== null && typeId !== null ? { accountId, typeId } : null);
     },
   );

@@ -134,9 +134,12 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
     const saved = await saveAccountType(ctx, actor, body, new Set(app.market.book.instruments.keys()));
     // Runs on the engine leader (an engine call): the sweep screens each account against its
     // type's margin-call level, re-read here at once rather than at the next resync.
-    await engine.accountTypesChanged();
-    // Every instance prices its stream with the type's markups from now on.
-    ctx.bus.publish({ type: 'accountTypes.changed' });
+    try {
+      await engine.accountTypesChanged();
+    } finally {
+      // Every instance prices its stream with the type's markups from now on (told even if this engine's re-read failed).
+      ctx.bus.publish({ type: 'accountTypes.changed' });
+    }
     const row = (await listAccountTypes(ctx.db)).find((t) => t.id === saved.id);
     if (!row) throw refuse.notFound('That account type was not found.');
     return { status: 'success' as const, message: `Account type "${saved.name}" ${body.id === undefined ? 'created' : 'saved'}.`, data: typeAnswer(row, installation) };
