@@ -64,9 +64,11 @@ export function marketRoutes(app: FastifyInstance): void {
     const time = app.services.now();
     return successData(
       market.instruments.map((i) => {
-        const q = market.typePrices.view(typeId, market.book.view(i.symbol, time));
+        const book = market.book.view(i.symbol, time);
+        const q = market.typePrices.view(typeId, book);
         const { latest, previous } = market.candles.latest(i.symbol, 'D1');
-        return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, q.bid, i.digits) };
+        // The day's change is the candles' (the book's bid), whatever the type's markup.
+        return { symbol: i.symbol, group: i.group, description: i.description, digits: i.digits, bid: q.bid, ask: q.ask, time: q.time, open: q.open, stale: q.stale, ...dayFigures(latest, previous, book.bid, i.digits) };
       }),
     );
   });
