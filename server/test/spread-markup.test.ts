@@ -49,6 +49,9 @@ describe('spread markup by account type', () => {
     assertFailure(await save({ name: 'Odd', symbolMarkups: [{ symbol: 'NOPE', points: 1 }] }), 400, 'Unknown symbol: NOPE.');
     for (const points of [-1, 1.5, 100_001]) assertFailure(await save({ name: 'Odd', symbolMarkups: [{ symbol: 'EURUSD', points }] }), 400, /The markup must be a whole number of points from 0 to 100000\.$/);
     assertFailure(await save({ name: 'Odd', symbolMarkups: [{ symbol: 'EURUSD', points: 1 }, { symbol: 'EURUSD', points: 2 }] }), 400, 'An instrument is listed twice: give each one its markup.');
+    // 100,000 points of a 5-digit price is 1.00: half of it below a bid of 0.40 leaves none.
+    await push(t, 'ADAUSD', 0.4, 0.4002);
+    assertFailure(await save({ name: 'Odd', symbolMarkups: [{ symbol: 'ADAUSD', points: 100_000 }] }), 400, 'A markup of 100000 points on ADAUSD would take its bid to zero or below at the current price (0.4).');
     const log = await t.ctx.db.selectFrom('audit_log').select('after_json').where('target_type', '=', 'account_type').where('target_id', '=', String(wide.id)).execute();
     assert.deepEqual(log.map((e) => JSON.parse(e.after_json).symbolMarkups), [[{ symbol: 'EURUSD', points: 20 }]]);
   });

@@ -5,6 +5,7 @@ import { isoTime } from '../../../services/context';
 import { refuse } from '../../../services/errors';
 import { installationTerms, listAccountTypes, saveAccountType, setAccountType, termsOf, typeInstrumentsOf, type AccountType, type InstallationTerms, type TypeInstruments } from '../../../services/account-types';
 import { accountsOf, openAccount, setAccountState, tradingAccount, transferFunds, type TradingAccount } from '../../../services/trading-accounts';
+import { repriced } from '../../../market/type-prices';
 import { figureTexts } from '../../../trading/account-figures';
 import type { TradingEngine } from '../../../trading/engine';
 import { registerCall } from '../call-route';
@@ -131,6 +132,12 @@ export function tradingAccountRoutes(app: FastifyInstance): void {
   }));
 
   registerCall(app, calls.saveAccountType, async ({ body, actor }) => {
+    // A markup that would take a bid to zero or below leaves the type without a price: refused.
+    for (const m of body.symbolMarkups ?? []) {
+      const q = app.market.book.get(m.symbol);
+      const instrument = app.market.book.instruments.get(m.symbol);
+      if (q && instrument && repriced(q.bid, q.ask, instrument, m.points) === null) throw refuse.invalid(`A markup of ${m.points} points on ${m.symbol} would take its bid to zero or below at the current price (${q.bid}).`);
+    }
     const saved = await saveAccountType(ctx, actor, body, new Set(app.market.book.instruments.keys()));
     // Runs on the engine leader (an engine call): the sweep screens each account against its
     // type's margin-call level, re-read here at once rather than at the next resync.
