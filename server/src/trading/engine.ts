@@ -62,6 +62,8 @@ export class TradingEngine {
   private sweepTimer: NodeJS.Timeout | null = null;
   private rolloverTimer: NodeJS.Timeout | null = null;
   private expiryTimer: NodeJS.Timeout | null = null;
+  /** Counts the reads of the types' markups started (`reloadTypePrices`). */
+  private pricesRead = 0;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -184,15 +186,14 @@ export class TradingEngine {
     // triggers and pending orders stay in their indexes and fire at the first tradable tick after
     // the open, at that tick's price, as MT5 does.
     if (state.untradableReason(quote.symbol) !== null) return;
-    const reached = (q: BookQuote, key: string) => {
+    // Stops move first: a stop a tick moves is never reached by that tick (it trails the price).
+    const reached = (q: BookQuote, key: string): void => {
       orders.activateReached(q, key);
-      // Stops move first: a stop a tick moves is never reached by that tick (it trails the price).
       trailing.onTick(q, key);
       closes.closeTriggered(q, key);
     };
     reached(quote, quote.symbol);
-    // Accounts whose type sets a markup of its own on the symbol trade at their type's prices, made
-    // from the same tick; their levels are indexed under the type's key (docs/design.md#spread-markup).
+    // Each type with its own markup on the symbol: the same tick at its prices (docs/design.md#spread-markup).
     const prices = this.market.typePrices;
     for (const typeId of prices.typesPricing(quote.symbol)) {
       const q = prices.quote(typeId, quote.symbol);
@@ -266,12 +267,12 @@ export class TradingEngine {
   /** An account was moved to another type: its positions are margined under that type's limits from now on. */
   accountMoved(accountId: number, typeId: number): void {
     const { state } = this.parts;
+    const h = state.holdings.get(accountId);
     state.accountTypes.set(accountId, typeId);
     // Its levels and orders wait for the new type's prices from now on.
-    for (const p of state.holdings.get(accountId)?.positions.values() ?? []) state.reindex(p);
+    for (const p of h?.positions.values() ?? []) state.reindex(p);
     this.parts.orders.reindex(accountId);
     // A re-read of the cached figures under way began before the move: it must not undo it.
-    const h = state.holdings.get(accountId);
     if (h) h.version += 1;
     state.dirtyAccounts.add(accountId);
   }
@@ -367,10 +368,7 @@ export class TradingEngine {
     return this.parts.monitor.checkMargin(accountId);
   }
 
-  /**
-   * An account type changed: every holding account's cached leverage and margin-call level is read
-   * again now, and each is looked at by the next margin sweep against its type's levels.
-   */
+  /** A type changed: limits, swaps, markups and each holding account's levels read again; all swept next. */
   async accountTypesChanged(): Promise<void> {
     this.parts.state.leverageLimits = await leverageLimitsOf(this.parts.state.ctx.db);
     this.parts.state.typeSwaps = await swapsOf(this.parts.state.ctx.db);
@@ -379,14 +377,10 @@ export class TradingEngine {
     for (const accountId of this.parts.state.holdings.keys()) this.parts.state.dirtyAccounts.add(accountId);
   }
 
-  private pricesRead = 0;
-
   /**
-   * Reads every account type's spread markups into the prices each type trades at (`TypePrices`),
-   * on every instance: at start, and when a type is saved here or on another one
-   * (`accountTypes.changed`). Where the engine runs, its levels and orders are indexed again under
-   * the new prices in the same step, with no tick between. Of reads that overlap, the last started
-   * is the one kept (it saw every change the others did).
+   * Reads the types' spread markups into `TypePrices` (every instance: at start and on
+   * `accountTypes.changed`); where the engine runs, its levels and orders are indexed under the new
+   * prices in the same step, no tick between. Of overlapping reads, the last started is kept.
    */
   async reloadTypePrices(): Promise<void> {
     const read = ++this.pricesRead;
