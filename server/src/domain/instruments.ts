@@ -49,6 +49,10 @@ export interface SimProfile {
 }
 
 /** Rounds a (positive) price to the instrument's digits, half up at the last digit. */
+/** How a spread markup of `points` splits: the lower half below the bid, the rest (the odd point too) above the ask. */
+export const markupBelow = (points: number): number => Math.floor(points / 2);
+export const markupAbove = (points: number): number => points - Math.floor(points / 2);
+
 export function roundPrice(price: number, digits: number): number {
   const factor = 10 ** digits;
   // The relative nudge absorbs binary representation error (1.005 is stored as 1.00499999…).

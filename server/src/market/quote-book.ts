@@ -1,5 +1,5 @@
 import type { Quote } from '@tradeport/contracts';
-import { roundPrice, type Instrument } from '../domain/instruments';
+import { markupAbove, markupBelow, roundPrice, type Instrument } from '../domain/instruments';
 import { isOpenAt } from '../domain/trading-sessions';
 import type { BookQuote, IncomingTick, IngestResult, TickSink } from './types';
 
@@ -69,8 +69,8 @@ export class QuoteBook implements TickSink {
     // A provider clock slightly ahead of ours is read as now, so it cannot freeze the symbol.
     const time = Math.min(tick.time ?? now, now);
     if (after && time < after.time) return { problem: `${tick.symbol}: tick is older than the current quote.` };
-    const below = Math.floor(instrument.spreadMarkup / 2) * instrument.point;
-    const above = (instrument.spreadMarkup - Math.floor(instrument.spreadMarkup / 2)) * instrument.point;
+    const below = markupBelow(instrument.spreadMarkup) * instrument.point;
+    const above = markupAbove(instrument.spreadMarkup) * instrument.point;
     const quote: BookQuote = { symbol: tick.symbol, bid: roundPrice(tick.bid - below, instrument.digits), ask: roundPrice(tick.ask + above, instrument.digits), time };
     // Checked again after rounding and markup: huge numbers overflow, and a markup can eat the bid.
     if (!Number.isFinite(quote.bid) || !Number.isFinite(quote.ask) || quote.bid <= 0 || quote.ask < quote.bid) {

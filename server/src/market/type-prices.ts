@@ -1,13 +1,10 @@
 import type { Quote } from '@tradeport/contracts';
-import { roundPrice, type Instrument } from '../domain/instruments';
+import { markupAbove as above, markupBelow as below, roundPrice, type Instrument } from '../domain/instruments';
 import type { BookQuote } from './types';
 
 /** Each account type's own spread markups, in points by symbol (docs/design.md#spread-markup). */
 export type TypeMarkups = ReadonlyMap<number, ReadonlyMap<string, number>>;
 
-/** How a markup of `points` splits between the bid (below) and the ask (above), as the quote book applies it. */
-const below = (points: number) => Math.floor(points / 2);
-const above = (points: number) => points - Math.floor(points / 2);
 
 /**
  * A bid and ask made with the catalogue's markup, made again with `points` instead: the raw

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { toUsd, type Side } from '@tradeport/trading-math';
+import { markupAbove, markupBelow } from '../domain/instruments';
 import { roundToCents } from '../domain/money';
 import type { BookQuote } from '../market/types';
 import type { Tx } from '../storage/db';
@@ -9,7 +10,7 @@ import type { EngineState } from './engine-state';
  * The half of a spread markup of `points` a deal pays: a Buy opens at the ask and a Sell closes at
  * it (the upper half, the odd point included), a Buy closes at the bid and a Sell opens at it.
  */
-export const dealHalf = (points: number, side: Side, deal: 'open' | 'close'): number => ((deal === 'open') === (side === 'buy') ? points - Math.floor(points / 2) : Math.floor(points / 2));
+export const dealHalf = (points: number, side: Side, deal: 'open' | 'close'): number => ((deal === 'open') === (side === 'buy') ? markupAbove(points) : markupBelow(points));
 
 /**
  * Records what a deal earned the broker in spread markup (docs/design.md#spread-markup), in the
