@@ -196,12 +196,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const engine = trading;
     await engine.reloadTypePrices();
     const rereadPrices = () => void engine.reloadTypePrices().catch((err: unknown) => app.log.warn({ err }, "could not read the account types' prices again"));
+    // An instrument saved in the back office (on any instance) applies here too, its prices with it.
+    const loaded = market;
+    const reread = (symbol?: string) =>
+      void loaded
+        .reloadInstruments(symbol)
+        .then(() => engine.reloadTypePrices())
+        .catch((err: unknown) => app.log.warn({ err, symbol }, 'could not read the instrument catalogue again'));
     bus.subscribe((event) => {
       if (event.type === 'accountTypes.changed') rereadPrices();
+      if (event.type === 'instrument.changed') reread(event.symbol);
     });
     // A bus that lost its subscription may have missed a change: read them again when it is back.
     bus.onLink?.((link, state) => {
-      if (link === 'subscribe' && state === 'up') rereadPrices();
+      if (link === 'subscribe' && state === 'up') reread();
     });
     cluster = new Cluster({ config, db: handle.db, bus, market, trading, log: app.log, leaseTiming: options.leaseTiming });
     app.decorate('cluster', cluster);

@@ -660,6 +660,7 @@ describe('admin back office', () => {
         '/dashboard/admin/getAuditLog.php',
         '/dashboard/admin/getBalanceOperations.php',
         '/dashboard/admin/getBrokerReport.php',
+        '/dashboard/admin/getCatalogue.php',
         '/dashboard/admin/getClosedTrades.php',
         '/dashboard/admin/getExposure.php',
         '/dashboard/admin/getMoneyRequestNotes.php',
@@ -675,6 +676,7 @@ describe('admin back office', () => {
         '/dashboard/admin/modifyTraderOrder.php',
         '/dashboard/admin/resetDemoAccount.php',
         '/dashboard/admin/saveAccountType.php',
+        '/dashboard/admin/saveInstrument.php',
         '/dashboard/admin/setAccountState.php',
         '/dashboard/admin/setAccountType.php',
       ]);

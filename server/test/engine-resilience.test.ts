@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { calls } from '@tradeport/contracts';
-import { DEFAULT_CATALOGUE_FILE } from '../src/market/catalogue';
+import { calls, type CatalogueInstrument } from '@tradeport/contracts';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { restartableDatabase, startApp, type StartOptions, type TestApp } from './helpers/app';
 import { assertFailure, eventually, history, margins, openPosition, openTrades, pushTicks, roomyLimits, signIn, tradingDesk } from './helpers/trading';
 
 /**
  * The engine keeps working for everyone when one position cannot be handled normally (issue 10):
- * an instrument removed from the catalogue while it still has positions, a conversion rate that is
+ * an instrument made close-only while it still has positions, a conversion rate that is
  * missing, a long downtime.
  */
 
@@ -27,9 +23,8 @@ async function restarted(dbUrl: string, extra: StartOptions = {}, clock?: number
 const storedSwap = async (t: TestApp, id: number) => Number((await t.ctx.db.selectFrom('positions').select('swap_cents').where('id', '=', id).executeTakeFirstOrThrow()).swap_cents);
 
 describe('engine resilience', () => {
-  test('an instrument removed from the catalogue with open positions stays loaded close-only; rollovers, closes and TP/SL keep working for everyone', async () => {
+  test('an instrument made close-only in the back office stays so across a restart; rollovers, closes and TP/SL keep working for everyone', async () => {
     const db = await restartableDatabase();
-    const dir = mkdtempSync(join(tmpdir(), 'tp-catalogue-'));
     let a = { email: '', password: '' };
     let b = { email: '', password: '' };
     let tsla = 0;
@@ -52,26 +47,24 @@ describe('engine resilience', () => {
         assert.equal(order.status, 200, JSON.stringify(order.body));
         withTp = await openPosition(tb.client, { side: 'buy', volume: 1, takeProfit: 1.11 });
         manual = await openPosition(tb.client, { side: 'buy', volume: 0.1 });
+        // The back office makes TSLA close-only (it cannot be disabled while it is held).
+        const row = ((await desk.admin.get(calls.getCatalogue.path)).body.data as CatalogueInstrument[]).find((i) => i.symbol === 'TSLA')!;
+        assert.deepEqual([row.openPositions, row.pendingOrders], [1, 1]);
+        const { openPositions: _p, pendingOrders: _o, updatedAt: _u, base: _b, quote: _q, calcMode: _c, ...input } = row;
+        assertFailure(await desk.admin.post(calls.saveInstrument.path, { ...input, tradingMode: 'disabled' }), 400, 'TSLA has 1 open position and 1 pending order: it cannot be disabled until they are closed. Make it close-only meanwhile.');
+        const saved = await desk.admin.post(calls.saveInstrument.path, { ...input, tradingMode: 'close-only' });
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
       } finally {
         await first.close();
       }
 
-      // TSLA leaves the catalogue; two New York rollovers (Wed and Thu 17:00) pass while the server is down.
-      const file = JSON.parse(readFileSync(DEFAULT_CATALOGUE_FILE, 'utf8')) as { instruments: { symbol: string }[] };
-      file.instruments = file.instruments.filter((i) => i.symbol !== 'TSLA');
-      const catalogueFile = join(dir, 'instruments.json');
-      writeFileSync(catalogueFile, JSON.stringify(file));
-      const logLines: { level: number; msg: string; symbol?: string }[] = [];
-      const logger = { level: 'warn', stream: { write: (line: string) => void logLines.push(JSON.parse(line)) } };
-      const second = await restarted(db.url, { market: { catalogueFile }, logger }, at('2026-03-06T10:00:00Z'));
+      // Two New York rollovers (Wed and Thu 17:00) pass while the server is down; the file still lists TSLA as it was.
+      const second = await restarted(db.url, {}, at('2026-03-06T10:00:00Z'));
       try {
-        // Start-up says which removed instrument stays loaded, and why.
-        const said = logLines.find((l) => l.symbol === 'TSLA');
-        assert.ok(said && /close-only/.test(said.msg) && said.level === 40, JSON.stringify(logLines));
         const ca = await signIn(second, a);
         const cb = await signIn(second, b);
         const listed = (await ca.get(calls.getMainCurrencies.path)).body.data.map((r: { Symbol: string }) => r.Symbol);
-        assert.ok(!listed.includes('TSLA'), 'a removed instrument is not offered');
+        assert.ok(listed.includes('TSLA'), 'a close-only instrument is still listed (its positions close from the terminal)');
         assert.ok(listed.includes('EURUSD'));
         assert.deepEqual((await openTrades(ca)).map((r) => r.ticket), [tsla]);
 
@@ -109,7 +102,6 @@ describe('engine resilience', () => {
         await second.close();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
       await db.drop();
     }
   });

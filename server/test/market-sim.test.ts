@@ -15,7 +15,8 @@ import { SimProvider } from '../src/market/providers/sim-provider';
 import { generateHistory, HISTORY_MINUTES } from '../src/market/sim-history';
 import type { IncomingTick } from '../src/market/types';
 import { startApp, type TestApp } from './helpers/app';
-import { Client, signedInTrader } from './helpers/client';
+import type { Client } from './helpers/client';
+import { signedInTrader } from './helpers/client';
 
 // The simulated feed: the provider stepped at chosen (injected) times, and the server started with
 // MARKET_FEED=sim on a small catalogue, on a database that survives a restart. 2026-03-04 is a
@@ -33,7 +34,7 @@ function toInstrument(e: CatalogueEntry, id: number): Instrument {
   const sessions = catalogue.schedules[e.schedule]!;
   return {
     id, symbol: e.symbol, description: e.description, group: e.group, base: e.base, quote: e.quote, digits: e.digits, point: 10 ** -e.digits,
-    contractSize: e.contractSize, volumeMin: e.volume.min, volumeStep: e.volume.step, volumeMax: e.volume.max, calcMode: e.calcMode,
+    contractSize: e.contractSize, volumeMin: e.volume.min, volumeStep: e.volume.step, volumeMax: e.volume.max, calcMode: e.calcMode, tradingMode: 'full',
     sessions, schedule: parseSchedule(sessions), swapLong: e.swapLong, swapShort: e.swapShort, spreadMarkup: e.spreadMarkup, sim: e.sim, feeds: e.feeds,
   };
 }
@@ -455,51 +456,42 @@ describe('catalogue sync', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('an instrument removed from the file is disabled, its candles remain, and it comes back with the same ID', async () => {
+  test('the file seeds the table: a later start adds its new instruments and leaves the ones the table has as they are', async () => {
     const db = await persistentDatabase(dir);
-    const full = writeCatalogue(dir, 'full.json', SMALL);
     const reduced = writeCatalogue(dir, 'reduced.json', ['EURUSD', 'BTCUSD']);
-    const renamed = writeCatalogue(dir, 'renamed.json', ['AAPL', 'EURUSD', 'BTCUSD'], (e) => (e.symbol === 'AAPL' ? { ...e, description: 'Apple Inc. (common stock)' } : e));
+    const grown = writeCatalogue(dir, 'grown.json', ['AAPL', 'EURUSD', 'BTCUSD'], (e) => (e.symbol === 'EURUSD' ? { ...e, description: 'Changed in the file', spreadMarkup: 99 } : e));
     const symbolsOf = async (t: TestApp) => {
       const client = (await signedInTrader(t)).client;
       const r = await client.get('/platform/getMainCurrencies.php');
       return { client, rows: r.body.data as { ID: number; Symbol: string; description: string }[] };
     };
-    let t = await startApp({ config: { databaseUrl: db.url }, market: { catalogueFile: full } });
+    let t = await startApp({ config: { databaseUrl: db.url }, market: { catalogueFile: reduced } });
     try {
       const first = await symbolsOf(t);
-      assert.deepEqual(first.rows.map((r) => r.Symbol), SMALL);
+      assert.deepEqual(first.rows.map((r) => r.Symbol), ['EURUSD', 'BTCUSD']);
       const ids = new Map(first.rows.map((r) => [r.Symbol, r.ID]));
-      const push = await new Client(t, { origin: null, headers: { authorization: `Bearer ${t.config.market.feedToken}` } }).post('/feed/ticks', {
-        ticks: [
-          { symbol: 'AAPL', bid: 190.5, ask: 190.52, time: START - 2 * MINUTE },
-          { symbol: 'AAPL', bid: 190.7, ask: 190.72, time: START - MINUTE },
-        ],
-      });
-      assert.equal(push.status, 200);
+      const eurusd = first.rows.find((r) => r.Symbol === 'EURUSD')!;
       await t.close();
 
-      t = await startApp({ config: { databaseUrl: db.url }, market: { catalogueFile: reduced } });
+      // A new instrument in the file is added after the others; EURUSD keeps the table's values.
+      t = await startApp({ config: { databaseUrl: db.url }, market: { catalogueFile: grown } });
       const second = await symbolsOf(t);
-      assert.deepEqual(second.rows.map((r) => r.Symbol), ['EURUSD', 'BTCUSD']);
-      for (const r of second.rows) assert.equal(r.ID, ids.get(r.Symbol), `${r.Symbol} keeps its ID`);
-      assert.equal((await second.client.get('/platform/getQuotes.php?symbols=AAPL')).status, 400);
-      assert.equal((await second.client.get('/platform/getCandles.php?symbol=AAPL&period=M1')).status, 400);
-      assert.ok(!(await second.client.get('/platform/getQuotes.php')).body.data.some((q: { symbol: string }) => q.symbol === 'AAPL'));
-      const row = await t.ctx.db.selectFrom('instruments').selectAll().where('symbol', '=', 'AAPL').executeTakeFirstOrThrow();
-      assert.equal(row.enabled, 0);
-      const kept = await t.ctx.db.selectFrom('candles').selectAll().where('symbol', '=', 'AAPL').where('period', '=', 'M1').orderBy('time').execute();
-      assert.deepEqual(kept.map((c) => [Number(c.time), c.close]), [[START - 2 * MINUTE, 190.5], [START - MINUTE, 190.7]]);
+      assert.deepEqual(second.rows.map((r) => r.Symbol), ['EURUSD', 'BTCUSD', 'AAPL']);
+      for (const r of second.rows.filter((x) => ids.has(x.Symbol))) assert.equal(r.ID, ids.get(r.Symbol), `${r.Symbol} keeps its ID`);
+      assert.equal(second.rows.find((r) => r.Symbol === 'EURUSD')!.description, eurusd.description);
+      const row = await t.ctx.db.selectFrom('instruments').selectAll().where('symbol', '=', 'EURUSD').executeTakeFirstOrThrow();
+      assert.notEqual(row.spread_markup, 99);
+      // A disabled instrument is not offered.
+      await t.ctx.db.updateTable('instruments').set({ trading_mode: 'disabled' }).where('symbol', '=', 'AAPL').execute();
       await t.close();
 
-      t = await startApp({ config: { databaseUrl: db.url }, market: { catalogueFile: renamed } });
+      // An instrument left out of the file stays: the table, not the file, is the catalogue.
+      t = await startApp({ config: { databaseUrl: db.url }, market: { catalogueFile: reduced } });
       const third = await symbolsOf(t);
-      assert.deepEqual(third.rows.map((r) => r.Symbol), ['AAPL', 'EURUSD', 'BTCUSD'], 'the file order is the catalogue order');
-      const aapl = third.rows.find((r) => r.Symbol === 'AAPL')!;
-      assert.equal(aapl.ID, ids.get('AAPL'));
-      assert.equal(aapl.description, 'Apple Inc. (common stock)');
-      const candles = await third.client.get('/platform/getCandles.php?symbol=AAPL&period=M1');
-      assert.deepEqual(candles.body.data.map((c: Candle) => c.close), [190.5, 190.7]);
+      assert.deepEqual(third.rows.map((r) => r.Symbol), ['EURUSD', 'BTCUSD']);
+      assert.equal((await third.client.get('/platform/getQuotes.php?symbols=AAPL')).status, 400);
+      assert.equal((await third.client.get('/platform/getCandles.php?symbol=AAPL&period=M1')).status, 400);
+      assert.ok(!(await third.client.get('/platform/getQuotes.php')).body.data.some((q: { symbol: string }) => q.symbol === 'AAPL'));
     } finally {
       await t.close();
       await db.drop();

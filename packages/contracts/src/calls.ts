@@ -17,6 +17,7 @@ import * as favourites from './favourites';
 import * as backOffice from './back-office';
 import * as accounts from './accounts';
 import * as statements from './statements';
+import * as catalogue from './catalogue';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -128,6 +129,8 @@ export const calls = {
   getAccountTypes: define({ method: 'GET', path: '/dashboard/admin/getAccountTypes.php', access: 'admin', summary: 'Every account type with its own values, the values its accounts trade with (its own, else the installation\'s) and how many accounts hold it.', query: emptyQuery, response: accounts.accountTypesResponse }),
   saveAccountType: define({ method: 'POST', path: '/dashboard/admin/saveAccountType.php', access: 'admin', summary: 'Create an account type (no `id`) or change one: leverage, margin-call and stop-out levels, trading mode, default, state; audited with before and after.', body: accounts.accountTypeInput, response: accounts.saveAccountTypeResponse }),
   setAccountType: define({ method: 'POST', path: '/dashboard/admin/setAccountType.php', access: 'admin', summary: "Move a trading account to another type of its kind: its leverage, levels and trading mode are the type's at once; refused when its margin level would fall to the type's stop-out; audited.", body: accounts.setAccountTypeRequest, response: accounts.accountChangeResponse }),
+  getCatalogue: define({ method: 'GET', path: '/dashboard/admin/getCatalogue.php', access: 'admin', summary: 'Every instrument of the catalogue as stored (disabled ones too), with its open positions and pending orders.', query: emptyQuery, response: catalogue.catalogueResponse }),
+  saveInstrument: define({ method: 'POST', path: '/dashboard/admin/saveInstrument.php', access: 'admin', summary: 'Change an instrument of the catalogue: description, group, digits, contract size, volumes, sessions and holidays, markup, swaps, trading mode. Applies on every instance within a second; audited with before and after. Digits, contract size and group are refused while it has open positions or pending orders; disabled while it has any.', body: catalogue.instrumentInput, response: catalogue.saveInstrumentResponse }),
   adminResetDemoAccount: define({ method: 'POST', path: '/dashboard/admin/resetDemoAccount.php', access: 'admin', summary: "Reset a trader's demo account, as the trader can; audited.", body: accounts.resetDemoRequest, response: accounts.accountChangeResponse }),
   getExposure: define({ method: 'GET', path: '/dashboard/admin/getExposure.php', access: 'admin', summary: "The broker's live exposure: net position per instrument in lots and USD, the accounts with the largest floating profit and loss, and how many accounts are near margin call or stop-out.", query: backOffice.exposureQuery, response: backOffice.exposureResponse }),
   getBrokerReport: define({ method: 'GET', path: '/dashboard/admin/getBrokerReport.php', access: 'admin', summary: "The broker's report for a date range: per day and account type, new accounts, deposits, withdrawals, adjustments, commissions, swaps and its result against traders' realised trades, from the ledger.", query: backOffice.brokerReportQuery, response: backOffice.brokerReportResponse }),

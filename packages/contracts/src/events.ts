@@ -208,7 +208,16 @@ export type AdminEvent = z.infer<typeof adminEvent>;
  */
 export const accountTypesChangedEvent = z.object({ type: z.literal('accountTypes.changed') });
 
+/**
+ * For every instance, not for a browser: an instrument of the catalogue was saved, so each instance
+ * reads it again (its values, sessions and markup) and prices and trades by them from then on.
+ */
+export const instrumentChangedEvent = z.object({ type: z.literal('instrument.changed'), symbol: z.string() });
+
 /** Everything the event bus carries: account events for one user, back-office events, and news for every instance. */
-export const busEvent = z.union([accountEvent, adminEvent, accountTypesChangedEvent]);
+export const busEvent = z.union([accountEvent, adminEvent, accountTypesChangedEvent, instrumentChangedEvent]);
 export type BusEvent = z.infer<typeof busEvent>;
+/** News for every instance (not for one user or the back office). */
+export type InstanceEvent = z.infer<typeof accountTypesChangedEvent> | z.infer<typeof instrumentChangedEvent>;
+export const isInstanceEvent = (event: BusEvent): event is InstanceEvent => event.type === 'accountTypes.changed' || event.type === 'instrument.changed';
 export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided' || event.type === 'moneyRequest.cancelled';

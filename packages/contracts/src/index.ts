@@ -19,3 +19,4 @@ export * from './accounts';
 export * from './alerts';
 export * from './notifications';
 export * from './statements';
+export * from './catalogue';

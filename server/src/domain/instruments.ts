@@ -31,11 +31,13 @@ export interface Instrument {
   /** The instrument's name at each real provider (e.g. binance: 'BTCUSDT', polygon: 'EUR/USD'). */
   feeds: Partial<Record<'binance' | 'polygon', string>>;
   /**
-   * Removed from the catalogue but still held (open positions or pending orders): loaded so they
-   * can be valued and closed, but no new order is accepted in it.
+   * Set in the back office: full; close-only (positions and orders in it can be closed and
+   * cancelled, no new one is accepted); disabled (not offered; never while anything is held in it).
    */
-  closeOnly?: boolean;
+  tradingMode: InstrumentTradingMode;
 }
+
+export type InstrumentTradingMode = 'full' | 'close-only' | 'disabled';
 
 /** How the simulated feed moves an instrument. */
 export interface SimProfile {

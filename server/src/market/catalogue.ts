@@ -2,16 +2,18 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { instrumentGroup } from '@tradeport/contracts';
+import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Instrument } from '../domain/instruments';
 import { parseCalendar, parseSchedule, type CalendarSpec } from '../domain/trading-sessions';
 import type { Db } from '../storage/db';
+import type { InstrumentsTable } from '../storage/schema';
 
 /**
- * The instrument catalogue: a JSON file (server/config/instruments.json, or INSTRUMENTS_FILE) seeds
- * the `instruments` table at every start, matched by symbol; an instrument no longer in the file is
- * disabled rather than deleted, so its history and positions keep their meaning. Everything else
- * reads instruments from the table.
+ * The instrument catalogue (docs/design.md#instruments): the `instruments` table holds it and the
+ * back office edits it (catalogue-edits.ts). A JSON file (server/config/instruments.json, or
+ * INSTRUMENTS_FILE) seeds the table: at each start, the file's instruments the table does not have
+ * yet are added; those it has are left as the back office made them.
  */
 export const DEFAULT_CATALOGUE_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../../config/instruments.json');
 
@@ -100,87 +102,86 @@ export function readCatalogueFile(path: string): { schedules: Record<string, str
   return parsed.data;
 }
 
-/** Writes the file's instruments into the table (insert or update by symbol; missing ones disabled). */
-export async function syncCatalogue(db: Db, path: string, now: number): Promise<void> {
+/** Adds the file's instruments the table lacks (all of them on a first start); never changes one it has. */
+export async function seedCatalogue(db: Db, path: string, now: number): Promise<string[]> {
   const file = readCatalogueFile(path);
-  await db.transaction().execute(async (trx) => {
-    let order = 0;
+  return db.transaction().execute(async (trx) => {
+    const known = new Set((await trx.selectFrom('instruments').select('symbol').execute()).map((r) => r.symbol));
+    const last = await trx.selectFrom('instruments').select((eb) => eb.fn.max('sort_order').as('last')).executeTakeFirst();
+    let order = last?.last === null || last?.last === undefined ? 0 : Number(last.last) + 1;
+    const added: string[] = [];
     for (const i of file.instruments) {
-      const row = {
-        description: i.description,
-        group_name: i.group,
-        base_currency: i.base,
-        quote_currency: i.quote,
-        digits: i.digits,
-        contract_size: i.contractSize,
-        volume_min: i.volume.min,
-        volume_step: i.volume.step,
-        volume_max: i.volume.max,
-        calc_mode: i.calcMode,
-        sessions_json: JSON.stringify(file.schedules[i.schedule]),
-        calendar_json: file.holidays?.[i.group] ? JSON.stringify(file.holidays[i.group]) : null,
-        swap_long: i.swapLong,
-        swap_short: i.swapShort,
-        spread_markup: i.spreadMarkup,
-        sim_json: JSON.stringify(i.sim),
-        feeds_json: JSON.stringify(i.feeds),
-        sort_order: order++,
-        enabled: 1,
-        updated_at: now,
-      };
+      if (known.has(i.symbol)) continue;
       await trx
         .insertInto('instruments')
-        .values({ symbol: i.symbol, ...row })
-        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+        .values({
+          symbol: i.symbol,
+          description: i.description,
+          group_name: i.group,
+          base_currency: i.base,
+          quote_currency: i.quote,
+          digits: i.digits,
+          contract_size: i.contractSize,
+          volume_min: i.volume.min,
+          volume_step: i.volume.step,
+          volume_max: i.volume.max,
+          calc_mode: i.calcMode,
+          sessions_json: JSON.stringify(file.schedules[i.schedule]),
+          calendar_json: file.holidays?.[i.group] ? JSON.stringify(file.holidays[i.group]) : null,
+          swap_long: i.swapLong,
+          swap_short: i.swapShort,
+          spread_markup: i.spreadMarkup,
+          sim_json: JSON.stringify(i.sim),
+          feeds_json: JSON.stringify(i.feeds),
+          sort_order: order++,
+          trading_mode: 'full',
+          updated_at: now,
+        })
         .execute();
+      added.push(i.symbol);
     }
-    const listed = file.instruments.map((i) => i.symbol);
-    await trx.updateTable('instruments').set({ enabled: 0, updated_at: now }).where('symbol', 'not in', listed).execute();
+    return added;
   });
 }
 
 /**
- * The enabled instruments, in catalogue order, then those removed from the catalogue that still
- * have open positions or pending orders (close-only: they stay loaded until those are gone, so the
- * positions can be valued, rolled over and closed).
+ * The values of an instrument kept in the table, as the server works with them. Applied in place
+ * to the loaded Instrument when the back office changes it (every reader holds the same object).
+ */
+export function instrumentValues(r: Selectable<InstrumentsTable>): Omit<Instrument, 'id' | 'symbol' | 'base' | 'quote' | 'calcMode' | 'sim' | 'feeds'> {
+  const sessions = JSON.parse(r.sessions_json) as string[];
+  return {
+    description: r.description,
+    group: r.group_name,
+    digits: r.digits,
+    point: 10 ** -r.digits,
+    contractSize: r.contract_size,
+    volumeMin: r.volume_min,
+    volumeStep: r.volume_step,
+    volumeMax: r.volume_max,
+    sessions,
+    schedule: parseSchedule(sessions, r.calendar_json ? (JSON.parse(r.calendar_json) as CalendarSpec) : null),
+    swapLong: r.swap_long,
+    swapShort: r.swap_short,
+    spreadMarkup: r.spread_markup,
+    tradingMode: r.trading_mode,
+  };
+}
+
+/**
+ * Every instrument of the table, in catalogue order, disabled ones too: they are loaded (and priced)
+ * but not offered, so the back office can enable one again without a restart.
  */
 export async function loadInstruments(db: Db): Promise<Instrument[]> {
-  const held = db
-    .selectFrom('positions')
-    .select('symbol')
-    .where('status', '=', 'open')
-    .union(db.selectFrom('orders').select('symbol').where('status', '=', 'pending'));
-  const rows = await db
-    .selectFrom('instruments')
-    .selectAll()
-    .where((eb) => eb.or([eb('enabled', '=', 1), eb('symbol', 'in', held)]))
-    .orderBy('enabled', 'desc')
-    .orderBy('sort_order')
-    .execute();
-  return rows.map((r) => {
-    const sessions = JSON.parse(r.sessions_json) as string[];
-    return {
-      id: r.id,
-      symbol: r.symbol,
-      description: r.description,
-      group: r.group_name,
-      base: r.base_currency,
-      quote: r.quote_currency,
-      digits: r.digits,
-      point: 10 ** -r.digits,
-      contractSize: r.contract_size,
-      volumeMin: r.volume_min,
-      volumeStep: r.volume_step,
-      volumeMax: r.volume_max,
-      calcMode: r.calc_mode,
-      sessions,
-      schedule: parseSchedule(sessions, r.calendar_json ? (JSON.parse(r.calendar_json) as CalendarSpec) : null),
-      swapLong: r.swap_long,
-      swapShort: r.swap_short,
-      spreadMarkup: r.spread_markup,
-      sim: JSON.parse(r.sim_json) as Instrument['sim'],
-      feeds: JSON.parse(r.feeds_json) as Instrument['feeds'],
-      closeOnly: r.enabled !== 1,
-    };
-  });
+  const rows = await db.selectFrom('instruments').selectAll().orderBy('sort_order').orderBy('id').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    symbol: r.symbol,
+    base: r.base_currency,
+    quote: r.quote_currency,
+    calcMode: r.calc_mode,
+    sim: JSON.parse(r.sim_json) as Instrument['sim'],
+    feeds: JSON.parse(r.feeds_json) as Instrument['feeds'],
+    ...instrumentValues(r),
+  }));
 }

@@ -1,7 +1,8 @@
 import type { MarketConfig } from '../config';
 import { roundPrice, type Instrument } from '../domain/instruments';
 import type { Db } from '../storage/db';
-import { DEFAULT_CATALOGUE_FILE, loadInstruments, syncCatalogue } from './catalogue';
+import { DEFAULT_CATALOGUE_FILE, instrumentValues, loadInstruments, seedCatalogue } from './catalogue';
+import { instrumentRow, instrumentRows } from './catalogue-edits';
 import { CandleStore } from './candle-store';
 import { BinanceProvider } from './providers/binance-provider';
 import { PolygonProvider } from './providers/polygon-provider';
@@ -52,11 +53,9 @@ export class MarketData {
    * quotes relayed over Redis.
    */
   static async start(db: Db, config: MarketConfig, now: () => number, log: MarketLog, options: { lead?: boolean } = {}): Promise<MarketData> {
-    await syncCatalogue(db, config.catalogueFile ?? DEFAULT_CATALOGUE_FILE, now());
+    const added = await seedCatalogue(db, config.catalogueFile ?? DEFAULT_CATALOGUE_FILE, now());
+    if (added.length > 0) log.info({ symbols: added.length }, 'added instruments from the catalogue file');
     const instruments = await loadInstruments(db);
-    for (const i of instruments.filter((x) => x.closeOnly)) {
-      log.warn({ symbol: i.symbol }, `${i.symbol} is no longer in the instrument catalogue but has open positions or pending orders: it stays loaded, close-only (no new orders), until they are gone`);
-    }
     const onListenerError = (err: unknown) => log.warn({ err }, 'a market data listener failed');
     const book = new QuoteBook(instruments, { now, staleAfterMs: config.staleAfterMs, sessions: config.sessions, onListenerError });
     const candles = new CandleStore(db, onListenerError);
@@ -173,9 +172,31 @@ export class MarketData {
     }
   }
 
-  /** The instruments offered for trading (close-only ones, removed from the catalogue, are not listed). */
+  /** The instruments offered (close-only ones too: their positions are closed from the terminal); not disabled ones. */
   get listed(): Instrument[] {
-    return this.instruments.filter((i) => !i.closeOnly);
+    return this.instruments.filter((i) => i.tradingMode !== 'disabled');
+  }
+
+  /**
+   * Applies the stored values of an instrument (of every one, without `symbol`) to the loaded one,
+   * in place: the book, the engine, candles and the feeds hold the same object. Runs on every
+   * instance when the back office saves one (`instrument.changed`). An instrument added to the
+   * table since this instance started is loaded at its next start.
+   */
+  async reloadInstruments(symbol?: string): Promise<void> {
+    for (const row of symbol === undefined ? await instrumentRows(this.db) : [await instrumentRow(this.db, symbol)]) {
+      const instrument = row && this.book.instruments.get(row.symbol);
+      if (!row || !instrument) continue;
+      const was = { spreadMarkup: instrument.spreadMarkup, point: instrument.point, digits: instrument.digits };
+      Object.assign(instrument, instrumentValues(row));
+      this.book.instrumentChanged(row.symbol, was, this.leading);
+    }
+  }
+
+  /** Whether `symbol` is offered to traders: in the catalogue and not disabled. */
+  offers(symbol: string): boolean {
+    const i = this.book.instruments.get(symbol);
+    return i !== undefined && i.tradingMode !== 'disabled';
   }
 
   /** The providers running, for the health endpoint. */

@@ -95,17 +95,40 @@ export class QuoteBook implements TickSink {
   ingest(tick: IncomingTick, _source: string): IngestResult {
     const result = this.check(tick);
     if ('problem' in result) return { ok: false, reason: result.problem };
-    const instrument = this.instruments.get(tick.symbol) as Instrument;
-    this.quotes.set(tick.symbol, result.quote);
+    this.apply(result.quote, this.instruments.get(tick.symbol) as Instrument);
+    return { ok: true };
+  }
+
+  /** Makes `quote` the symbol's current one and tells every listener. */
+  private apply(quote: BookQuote, instrument: Instrument): void {
+    this.quotes.set(quote.symbol, quote);
     this.changes += 1;
     for (const listener of this.listeners) {
       try {
-        listener(result.quote, instrument);
+        listener(quote, instrument);
       } catch (err) {
         this.options.onListenerError?.(err);
       }
     }
-    return { ok: true };
+  }
+
+  /**
+   * The back office changed an instrument in place (`was`: its markup, point and digits before).
+   * Whether it is open is worked out again; where this book makes the quotes (`remake`: the engine
+   * leader), its current quote is made again with the new markup and digits, at the same time, and
+   * heard by the listeners as a tick, so a new markup applies before the next tick.
+   */
+  instrumentChanged(symbol: string, was: Pick<Instrument, 'spreadMarkup' | 'point' | 'digits'>, remake: boolean): void {
+    this.openInMinute.delete(symbol);
+    const instrument = this.instruments.get(symbol);
+    const q = this.quotes.get(symbol);
+    if (!remake || !instrument || !q || (was.spreadMarkup === instrument.spreadMarkup && was.digits === instrument.digits)) return;
+    const rawBid = q.bid + markupBelow(was.spreadMarkup) * was.point;
+    const rawAsk = q.ask - markupAbove(was.spreadMarkup) * was.point;
+    const bid = roundPrice(rawBid - markupBelow(instrument.spreadMarkup) * instrument.point, instrument.digits);
+    const ask = roundPrice(rawAsk + markupAbove(instrument.spreadMarkup) * instrument.point, instrument.digits);
+    // A markup that eats the bid is refused before it is saved; should the price have moved since, the next tick applies it.
+    if (bid > 0 && ask >= bid) this.apply({ symbol, bid, ask, time: q.time }, instrument);
   }
 
   /**
@@ -120,16 +143,7 @@ export class QuoteBook implements TickSink {
     if (!Number.isFinite(bid) || !Number.isFinite(ask) || bid <= 0 || ask < bid || !Number.isSafeInteger(time)) return false;
     const current = this.quotes.get(quote.symbol);
     if (current && time < current.time) return false;
-    const applied: BookQuote = { symbol: instrument.symbol, bid, ask, time };
-    this.quotes.set(instrument.symbol, applied);
-    this.changes += 1;
-    for (const listener of this.listeners) {
-      try {
-        listener(applied, instrument);
-      } catch (err) {
-        this.options.onListenerError?.(err);
-      }
-    }
+    this.apply({ symbol: instrument.symbol, bid, ask, time }, instrument);
     return true;
   }
 

@@ -8,6 +8,7 @@ import { adminFormRoutes, adminRoutes } from '../transport/http/routes/admin-rou
 import { authRoutes } from '../transport/http/routes/auth-routes';
 import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
 import { backOfficeFormRoutes, backOfficeRoutes } from '../transport/http/routes/back-office-routes';
+import { catalogueRoutes } from '../transport/http/routes/catalogue-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { favouritesRoutes } from '../transport/http/routes/favourites-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
@@ -80,6 +81,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     notificationRoutes(api);
     backOfficeTradesRoutes(api);
     exposureRoutes(api);
+    catalogueRoutes(api);
     brokerReportRoutes(api);
     statementRoutes(api);
     chartRoutes(api);

@@ -17,12 +17,17 @@ const storedFavourites = prepared((db, param: Param<{ userId: number }>) =>
  * The favourites stored rows show (oldest first): the symbols still listed in the catalogue. One
  * taken out of it stays stored, and shows again if it comes back.
  */
-function favouritesOfRows(rows: readonly { symbol: string }[], listed: ReadonlySet<string>): string[] {
+/** Which symbols the catalogue offers now. */
+export interface Listed {
+  has(symbol: string): boolean;
+}
+
+function favouritesOfRows(rows: readonly { symbol: string }[], listed: Listed): string[] {
   return rows.map((r) => r.symbol).filter((s) => listed.has(s));
 }
 
 /** A user's favourites, oldest first (see `favouritesOfRows`). */
-export async function listFavourites(ctx: ServiceContext, userId: number, listed: ReadonlySet<string>): Promise<string[]> {
+export async function listFavourites(ctx: ServiceContext, userId: number, listed: Listed): Promise<string[]> {
   return favouritesOfRows(await storedFavourites.all(ctx.db, { userId }), listed);
 }
 
@@ -31,7 +36,7 @@ export async function listFavourites(ctx: ServiceContext, userId: number, listed
  * so changes nothing. The count and the insert run under the user's row lock, so two tabs adding at
  * once cannot pass the limit together. Answers the favourites as stored.
  */
-export async function editFavourite(ctx: ServiceContext, userId: number, symbol: string, favourite: boolean, listed: ReadonlySet<string>): Promise<string[]> {
+export async function editFavourite(ctx: ServiceContext, userId: number, symbol: string, favourite: boolean, listed: Listed): Promise<string[]> {
   const rows = await ctx.db.transaction().execute(async (trx) => {
     await lockUser(ctx, trx, userId);
     const stored = await trx.selectFrom('favourite_symbols').select(['symbol', 'position']).where('user_id', '=', userId).execute();

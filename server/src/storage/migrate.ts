@@ -26,6 +26,7 @@ import { accountTypesMigration } from './migrations/0023-account-types';
 import { positionAccountKindMigration } from './migrations/0024-position-account-kind';
 import { commissionMigration } from './migrations/0025-commission';
 import { typeSymbolsMigration } from './migrations/0026-type-symbols';
+import { instrumentModesMigration } from './migrations/0038-instrument-modes';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
@@ -88,6 +89,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0035-pending-trailing': pendingTrailingMigration(),
       '0036-type-markups': typeMarkupsMigration(),
       '0037-deal-markups': dealMarkupsMigration(handle.engine),
+      '0038-instrument-modes': instrumentModesMigration(),
     }),
   });
 }

@@ -280,7 +280,8 @@ export interface InstrumentsTable {
   sim_json: string;
   feeds_json: string;
   sort_order: number;
-  enabled: number;
+  /** Set in the back office (migration 0038): full, close-only or disabled. */
+  trading_mode: 'full' | 'close-only' | 'disabled';
   updated_at: number;
 }
 

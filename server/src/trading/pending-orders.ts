@@ -8,7 +8,7 @@ import { Refusal, refuse } from '../services/errors';
 import { runIdempotent } from '../services/idempotency';
 import { isOffered, notOfferedMessage, offeredColumn } from '../services/account-types';
 import type { EngineState } from './engine-state';
-import { accountStateMessage, closeOnlyMessage, roundLevels, trailColumns, trailingOf, tradingStateOf, type Positions } from './positions';
+import { accountStateMessage, instrumentModeMessage, roundLevels, trailColumns, trailingOf, tradingStateOf, type Positions } from './positions';
 import { OrderIndex } from './trigger-index';
 import type { Inserted, PendingOrder } from './types';
 
@@ -95,7 +95,7 @@ export class PendingOrders {
   }
 
   private checkPending(instrument: Instrument, accountId: number, o: { type: PendingType; volume: number; price: number; stopLimitPrice: number; stopLoss: number; takeProfit: number; expiresAt: number | null; trailing: Trailing | null }): void {
-    if (instrument.closeOnly) throw refuse.invalid(closeOnlyMessage(instrument));
+    if (instrument.tradingMode !== 'full') throw refuse.invalid(instrumentModeMessage(instrument));
     const trailingIssue = o.trailing ? trailingProblem(o.trailing) : null;
     if (trailingIssue) throw refuse.invalid(trailingIssue);
     const volumeIssue = volumeProblem(o.volume, instrument);
@@ -295,7 +295,7 @@ export class PendingOrders {
         return;
       }
       const instrument = state.instrument(o.symbol);
-      if (instrument.closeOnly) return this.finishOrder(o, 'rejected', closeOnlyMessage(instrument));
+      if (instrument.tradingMode !== 'full') return this.finishOrder(o, 'rejected', instrumentModeMessage(instrument));
       let position: Inserted | null = null;
       try {
         await state.transaction(async (trx, emit) => {

@@ -38,7 +38,9 @@ export const accountStateMessage = (state: 'active' | 'close-only' | 'disabled')
 export const tradingStateOf = (state: 'active' | 'close-only' | 'disabled', mode: 'full' | 'close-only' | 'disabled'): 'active' | 'close-only' | 'disabled' =>
   state === 'disabled' || mode === 'disabled' ? 'disabled' : state === 'close-only' || mode === 'close-only' ? 'close-only' : 'active';
 
-export const closeOnlyMessage = (i: Instrument) => `${i.symbol} is close-only: it was removed from the instrument catalogue. Open positions in it can still be closed.`;
+/** Why an instrument not in full trading mode takes no new position or order (docs/design.md#instruments). */
+export const instrumentModeMessage = (i: Instrument) =>
+  i.tradingMode === 'disabled' ? `${i.symbol} is not offered for trading.` : `${i.symbol} is close-only: positions in it can be closed and its orders cancelled, but no new one is accepted.`;
 
 /**
  * Opening positions (market orders, and the fills of pending orders through `insertPosition`) and
@@ -74,7 +76,7 @@ export class Positions {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (instrument.closeOnly) return Promise.reject(refuse.invalid(closeOnlyMessage(instrument)));
+    if (instrument.tradingMode !== 'full') return Promise.reject(refuse.invalid(instrumentModeMessage(instrument)));
     const volumeIssue = volumeProblem(order.volume, instrument);
     if (volumeIssue) return Promise.reject(refuse.invalid(volumeIssue));
     const trailingIssue = order.trailing ? trailingProblem(order.trailing) : null;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { calls, isAdminEvent, type AccountEvent, type historyRow, type OpenTrade } from '@tradeport/contracts';
+import { calls, isAdminEvent, isInstanceEvent, type AccountEvent, type historyRow, type OpenTrade } from '@tradeport/contracts';
 import type { z } from 'zod';
 import { FEED_TOKEN, startApp, type StartOptions, type TestApp } from './app';
 import { Client, fund, paymentAccount, signedInAdmin, signedInTrader, type SignedInTrader, type TraderOptions } from './client';
@@ -125,7 +125,7 @@ export async function closePosition(client: Client, ticket: number): Promise<voi
 export function recordEvents(t: TestApp, userId?: number): { events: AccountEvent[]; stop(): void } {
   const events: AccountEvent[] = [];
   const stop = t.ctx.bus.subscribe((e) => {
-    if (isAdminEvent(e) || e.type === 'accountTypes.changed') return;
+    if (isAdminEvent(e) || isInstanceEvent(e)) return;
     if (userId === undefined || e.userId === userId) events.push(e);
   });
   return { events, stop };

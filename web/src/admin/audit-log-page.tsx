@@ -39,6 +39,7 @@ const ACTIONS: Record<string, string> = {
   'account.type': 'Moved account to another type',
   'account_type.add': 'Created account type',
   'account_type.edit': 'Changed account type',
+  'instrument.edit': 'Changed instrument',
 };
 
 /** The Action filter's choices, grouped as the back office thinks of them. */
@@ -49,6 +50,7 @@ const ACTION_GROUPS: { group: string; actions: string[] }[] = [
   { group: 'Users', actions: ['user.status', 'user.password'] },
   { group: 'Trading accounts', actions: ['account.state', 'account.type', 'account.resetDemo'] },
   { group: 'Account types', actions: ['account_type.add', 'account_type.edit'] },
+  { group: 'Instruments', actions: ['instrument.edit'] },
   { group: 'Payment accounts', actions: ['payment_account.add', 'payment_account.edit', 'payment_account.status'] },
 ];
 const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, actions }) => ({ group, items: actions.map((value) => ({ value, label: ACTIONS[value] ?? value })) }));
@@ -115,6 +117,11 @@ function TargetOf({ entry }: { entry: AuditEntry }) {
       return <Text size="sm">Payment account #{id}</Text>;
     case 'account_type':
       return <Text size="sm">Account type #{id}</Text>;
+    case 'instrument': {
+      // Named by its symbol, which the entry keeps (the id is only the table's).
+      const symbol = asObject(entry.after)?.symbol;
+      return <Text size="sm">{typeof symbol === 'string' ? symbol : `Instrument #${id}`}</Text>;
+    }
     case 'trading_account':
       // The account itself is named under it (Target).
       return <TargetUser entry={entry} fallbackId={null} />;

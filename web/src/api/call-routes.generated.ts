@@ -80,6 +80,8 @@ export const callRoutes = {
   getAccountTypes: { method: 'GET', path: '/dashboard/admin/getAccountTypes.php', access: 'admin' },
   saveAccountType: { method: 'POST', path: '/dashboard/admin/saveAccountType.php', access: 'admin' },
   setAccountType: { method: 'POST', path: '/dashboard/admin/setAccountType.php', access: 'admin' },
+  getCatalogue: { method: 'GET', path: '/dashboard/admin/getCatalogue.php', access: 'admin' },
+  saveInstrument: { method: 'POST', path: '/dashboard/admin/saveInstrument.php', access: 'admin' },
   adminResetDemoAccount: { method: 'POST', path: '/dashboard/admin/resetDemoAccount.php', access: 'admin' },
   getExposure: { method: 'GET', path: '/dashboard/admin/getExposure.php', access: 'admin' },
   getBrokerReport: { method: 'GET', path: '/dashboard/admin/getBrokerReport.php', access: 'admin' },

@@ -1,4 +1,4 @@
-import { clientMessage, isAdminEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type Quote, type ServerMessage } from '@tradeport/contracts';
+import { clientMessage, isAdminEvent, isInstanceEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type Quote, type ServerMessage } from '@tradeport/contracts';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
@@ -185,7 +185,7 @@ export class StreamHub {
     switch (msg.type) {
       case 'subscribe': {
         const requested = [...new Set(msg.symbols)];
-        const unknown = requested.filter((s) => !this.market.book.instruments.has(s));
+        const unknown = requested.filter((s) => !this.market.offers(s));
         if (unknown.length > 0) return this.error(client, `Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
         const added = requested.filter((s) => !client.symbols.has(s));
         if (client.symbols.size + added.length > MAX_STREAM_SYMBOLS) return this.error(client, `At most ${MAX_STREAM_SYMBOLS} symbols per connection.`);
@@ -213,7 +213,7 @@ export class StreamHub {
         this.groups.join(client);
         return;
       case 'subscribeCandles': {
-        if (!this.market.book.instruments.has(msg.symbol)) return this.error(client, `Unknown symbol: ${msg.symbol}.`);
+        if (!this.market.offers(msg.symbol)) return this.error(client, `Unknown symbol: ${msg.symbol}.`);
         const key = candleKey(msg.symbol, msg.period);
         if (!client.candleKeys.has(key) && client.candleKeys.size >= 20) return this.error(client, 'At most 20 candle series per connection.');
         client.candleKeys.add(key);
@@ -366,7 +366,7 @@ export class StreamHub {
   }
 
   private accountEvent(event: BusEvent): void {
-    if (event.type === 'accountTypes.changed') return;
+    if (isInstanceEvent(event)) return;
     if (isAdminEvent(event)) return this.adminEvent(event);
     // An account moved to another type: its connections are priced at the new type's from now on.
     if (event.type === 'account.changed' && event.change === 'type') {

@@ -9,7 +9,7 @@ import { successData } from '../responses';
 export function chartRoutes(app: FastifyInstance): void {
   const ctx = app.services;
   const known = (symbol: string) => {
-    if (!app.market.book.instruments.has(symbol)) throw refuse.invalid(`Unknown symbol: ${symbol}.`);
+    if (!app.market.offers(symbol)) throw refuse.invalid(`Unknown symbol: ${symbol}.`);
   };
 
   registerCall(app, calls.getChartLayout, async ({ query, session }) => {

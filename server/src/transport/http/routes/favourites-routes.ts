@@ -7,8 +7,8 @@ import { successData } from '../responses';
 /** The price table's favourite symbols, kept per trader. */
 export function favouritesRoutes(app: FastifyInstance): void {
   const ctx = app.services;
-  // The listed instruments are fixed while the server runs.
-  const listed: ReadonlySet<string> = new Set(app.market.listed.map((i) => i.symbol));
+  // As listed at the moment of each call: the back office may disable an instrument at any time.
+  const listed = { has: (symbol: string) => app.market.offers(symbol) };
 
   registerCall(app, calls.getFavourites, async ({ session }) => successData(await listFavourites(ctx, session.userId, listed)));
 

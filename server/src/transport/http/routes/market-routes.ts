@@ -33,11 +33,9 @@ export function catalogueRows(market: FastifyInstance['market']): SymbolRecord[]
 export function marketRoutes(app: FastifyInstance): void {
   const market = app.market;
 
-  // The catalogue is fixed while the server runs: its answer is built once.
-  const catalogue = successData(catalogueRows(market));
-  registerCall(app, calls.getMainCurrencies, async () => catalogue);
+  // Built for each call: the back office may change the catalogue while the server runs.
+  registerCall(app, calls.getMainCurrencies, async () => successData(catalogueRows(market)));
 
-  const listedSymbols = market.listed.map((i) => i.symbol);
   /**
    * The account type a trader's quotes are priced at (docs/design.md#spread-markup): their acting
    * account's. Read only while some type has a markup of its own: otherwise every type's prices are the book's.
@@ -45,8 +43,8 @@ export function marketRoutes(app: FastifyInstance): void {
   const typeOf = async (accountId: number | null): Promise<number | undefined> =>
     accountId === null || !market.typePrices.any ? undefined : (await accountTypeRow.first(app.services.db, { accountId }))?.account_type_id;
   registerCall(app, calls.getQuotes, async ({ query, session }) => {
-    const symbols = query.symbols?.length ? query.symbols : listedSymbols;
-    const unknown = symbols.filter((s) => !market.book.instruments.has(s));
+    const symbols = query.symbols?.length ? query.symbols : market.listed.map((i) => i.symbol);
+    const unknown = symbols.filter((s) => !market.offers(s));
     if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
     const typeId = await typeOf(session.accountId);
     const time = app.services.now();
@@ -54,7 +52,7 @@ export function marketRoutes(app: FastifyInstance): void {
   });
 
   registerCall(app, calls.getCandles, async ({ query }) => {
-    if (!market.book.instruments.has(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
+    if (!market.offers(query.symbol)) throw refuse.invalid(`Unknown symbol: ${query.symbol}.`);
     const period = query.period as Period;
     return { status: 'success' as const, symbol: query.symbol, period, data: await market.candles.query(query.symbol, period, query.limit, query.before) };
   });
@@ -63,7 +61,7 @@ export function marketRoutes(app: FastifyInstance): void {
     const typeId = await typeOf(session.accountId);
     const time = app.services.now();
     return successData(
-      market.instruments.map((i) => {
+      market.listed.map((i) => {
         const book = market.book.view(i.symbol, time);
         const q = market.typePrices.view(typeId, book);
         const { latest, previous } = market.candles.latest(i.symbol, 'D1');
