@@ -55,6 +55,7 @@ const dashboardRoutes: RouteObject[] = [
   { path: 'Policies/:documentId', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
   { path: 'users', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/users-page')).UsersPage })) },
   { path: 'account_types', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/account-types-page')).AccountTypesPage })) },
+  { path: 'symbols', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/symbols-page')).SymbolsPage })) },
   { path: 'admin_accounts', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/payment-accounts-page')).PaymentAccountsPage })) },
   { path: 'requests/user_deposit_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).DepositRequestsAdminPage })) },
   { path: 'requests/user_withdraw_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },

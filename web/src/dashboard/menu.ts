@@ -10,6 +10,7 @@ import {
   IconGauge,
   IconHistory,
   IconLayoutDashboard,
+  IconListDetails,
   IconLock,
   IconReportAnalytics,
   IconReportMoney,
@@ -44,7 +45,7 @@ const D = '/dashboard';
 
 /**
  * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
- * Admin Accounts, Account Types, Users, Open Trades, Exposure, Reports, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
+ * Admin Accounts, Account Types, Symbols, Users, Open Trades, Exposure, Reports, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
  * trader's own account pages are grouped under My Account.
  */
 export function menuFor(role: Role): MenuEntry[] {
@@ -55,6 +56,7 @@ export function menuFor(role: Role): MenuEntry[] {
       dashboard,
       { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank },
       { label: 'Account Types', to: `${D}/account_types`, icon: IconCategory },
+      { label: 'Symbols', to: `${D}/symbols`, icon: IconListDetails },
       { label: 'Users', to: `${D}/users`, icon: IconUsers },
       { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle },
       { label: 'Exposure', to: `${D}/exposure`, icon: IconScale },

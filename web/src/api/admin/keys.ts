@@ -19,6 +19,8 @@ export const adminQueryKeys = {
   closedTradesList: (filters: ClosedTradeFilters) => ['admin', 'closed-trades', filters] as const,
   auditLog: ['admin', 'audit-log'] as const,
   accountTypes: ['admin', 'account-types'] as const,
+  /** The instrument catalogue as the back office edits it (every instrument, disabled ones too). */
+  catalogue: ['admin', 'catalogue'] as const,
   exposure: (kind: 'live' | 'demo') => ['admin', 'exposure', kind] as const,
   brokerReport: (query: object) => ['admin', 'broker-report', query] as const,
   traderDetails: ['admin', 'trader'] as const,
