@@ -150,7 +150,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       adminResetDemoAccount: () => ({ accountId: victimAccount }),
       saveAccountType: () => ({ name: 'Bad input type', kind: 'live', leverage: 200, marginCallLevel: 120, stopOutLevel: 60, tradingMode: 'full', isDefault: false, state: 'active' }),
       setAccountType: () => ({ accountId: victimAccount, typeId: standardType }),
-      saveInstrument: () => ({ symbol: 'EURUSD', description: 'Euro vs US Dollar', group: 'Forex', digits: 5, contractSize: 100000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, sessions: ['always'], holidays: null, spreadMarkup: 0, swapLong: 0, swapShort: 0, tradingMode: 'full' }),
+      saveInstrument: () => ({ symbol: 'EURUSD', description: 'Euro vs US Dollar', group: 'Forex', digits: 5, contractSize: 100000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, sessions: ['always'], holidays: null, spreadMarkup: 0, marginRate: 1, swapLong: 0, swapShort: 0, tradingMode: 'full' }),
     };
   });
   after(() => t.close());

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { calls, type CatalogueInstrument, type InstrumentInput, type Quote, type SymbolRecord } from '@tradeport/contracts';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
-import { assertFailure, closePosition, openPosition, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
+import { assertFailure, closePosition, margins, openPosition, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
  * The instrument catalogue in the back office (docs/design.md#instruments): every value a broker
@@ -127,6 +127,32 @@ describe('instrument catalogue in the back office', () => {
     assert.equal((await save('BTCUSD', { digits: 2 })).status, 200);
   });
 
+  test('a margin rate re-margins open positions at once and governs the next order', async () => {
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    const ticket = await openPosition(trader, { side: 'buy', volume: 0.1 });
+    // 10,000 EUR / 100 × 1.1 = 110.00 of margin at the account's 1:100.
+    assert.equal((await margins(trader)).totalMargin, '110.00');
+    assert.equal((await save('EURUSD', { marginRate: 2.5 })).status, 200);
+    assert.equal((await margins(trader)).totalMargin, '275.00');
+    assert.equal((await listed()).find((r) => r.Symbol === 'EURUSD')!.marginRate, 2.5);
+    // 40 lots would need 110,000.00 at 2.5: more than the account's free margin.
+    assertFailure(await trader.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 40 }), 400, /^Not enough free margin: this order needs 110,000\.0000 USD of margin/);
+    assert.equal((await save('EURUSD', { marginRate: 1 })).status, 200);
+    assert.equal((await margins(trader)).totalMargin, '110.00');
+    await closePosition(trader, ticket);
+
+    // A rate that takes an account below its stop-out closes it at the next margin sweep, without a new tick.
+    const thin = (await desk.fundedTrader('1200.00')).client;
+    const held = await openPosition(thin, { side: 'buy', volume: 1 });
+    await t.app.trading.marginSweep();
+    assert.equal((await margins(thin)).totalMargin, '1100.00');
+    assert.equal((await save('EURUSD', { marginRate: 3 })).status, 200);
+    await t.app.trading.marginSweep();
+    const closed = await t.ctx.db.selectFrom('positions').select(['status', 'close_reason']).where('id', '=', held).executeTakeFirstOrThrow();
+    assert.deepEqual([closed.status, closed.close_reason], ['closed', 'stop-out']);
+    assert.equal((await save('EURUSD', { marginRate: 1 })).status, 200);
+  });
+
   test('bad values are refused with a reason and change nothing', async () => {
     const before = await catalogue();
     const cases: [Partial<InstrumentInput> & { symbol?: string }, number, string | RegExp][] = [
@@ -141,6 +167,8 @@ describe('instrument catalogue in the back office', () => {
       [{ spreadMarkup: 1.5 }, 400, /The markup must be a whole number of points/],
       [{ tradingMode: 'sometimes' as 'full' }, 400, 'The trading mode must be full, close-only or disabled.'],
       [{ description: '' }, 400, 'Please describe the instrument.'],
+      [{ marginRate: 0 }, 400, 'The margin rate must be a number from 0.01 to 100 with at most 4 decimals.'],
+      [{ marginRate: 1.23456 }, 400, 'The margin rate must be a number from 0.01 to 100 with at most 4 decimals.'],
     ];
     for (const [change, status, message] of cases) assertFailure(await save('EURUSD', change), status, message);
     // 100,000 points of a 5-digit price is 1.00: half of it below a bid of 0.40 leaves none.

@@ -12,18 +12,19 @@ import { clearlyAbove, screenAccount, SCREEN_BAND, SweepPrices, UsdRates, type S
  * at or below the margin-call level is never screened out.
  */
 
-const inst = (symbol: string, base: string, quote: string, contractSize: number, calcMode: 'forex' | 'cfd', digits: number): Instrument =>
-  ({ symbol, base, quote, contractSize, calcMode, digits }) as Instrument;
+const inst = (symbol: string, base: string, quote: string, contractSize: number, calcMode: 'forex' | 'cfd', digits: number, marginRate = 1): Instrument =>
+  ({ symbol, base, quote, contractSize, calcMode, digits, marginRate }) as Instrument;
 
 const INSTRUMENTS = new Map<string, Instrument>(
   [
     inst('EURUSD', 'EUR', 'USD', 100_000, 'forex', 5),
     inst('USDJPY', 'USD', 'JPY', 100_000, 'forex', 3),
-    inst('EURGBP', 'EUR', 'GBP', 100_000, 'forex', 5),
+    // Margin rates other than 1, on a Forex cross and a CFD (docs/design.md#margin).
+    inst('EURGBP', 'EUR', 'GBP', 100_000, 'forex', 5, 1.25),
     inst('GBPUSD', 'GBP', 'USD', 100_000, 'forex', 5),
     inst('XAUUSD', 'XAU', 'USD', 100, 'cfd', 2),
     inst('AAPL', 'AAPL', 'USD', 1, 'cfd', 2),
-    inst('DAX40', 'DAX', 'EUR', 1, 'cfd', 1),
+    inst('DAX40', 'DAX', 'EUR', 1, 'cfd', 1, 0.5),
   ].map((i) => [i.symbol, i]),
 );
 

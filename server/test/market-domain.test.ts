@@ -484,7 +484,7 @@ describe('roundPrice', () => {
 describe('quote book', () => {
   const instrument = (id: number, symbol: string, group: Instrument['group'], digits: number, sessions: string[], spreadMarkup = 0): Instrument => ({
     id, symbol, description: symbol, group, base: symbol.slice(0, 3), quote: 'USD', digits, point: 10 ** -digits,
-    contractSize: 1, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: group === 'Forex' ? 'forex' : 'cfd', tradingMode: 'full',
+    contractSize: 1, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: group === 'Forex' ? 'forex' : 'cfd', tradingMode: 'full', marginRate: 1,
     sessions, schedule: parseSchedule(sessions), swapLong: 0, swapShort: 0, spreadMarkup, sim: { price: 1, spread: 1, volatility: 0, ticksPerSecond: 0 }, feeds: {},
   });
   const INSTRUMENTS = [

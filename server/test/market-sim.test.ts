@@ -34,7 +34,7 @@ function toInstrument(e: CatalogueEntry, id: number): Instrument {
   const sessions = catalogue.schedules[e.schedule]!;
   return {
     id, symbol: e.symbol, description: e.description, group: e.group, base: e.base, quote: e.quote, digits: e.digits, point: 10 ** -e.digits,
-    contractSize: e.contractSize, volumeMin: e.volume.min, volumeStep: e.volume.step, volumeMax: e.volume.max, calcMode: e.calcMode, tradingMode: 'full',
+    contractSize: e.contractSize, volumeMin: e.volume.min, volumeStep: e.volume.step, volumeMax: e.volume.max, calcMode: e.calcMode, tradingMode: 'full', marginRate: 1,
     sessions, schedule: parseSchedule(sessions), swapLong: e.swapLong, swapShort: e.swapShort, spreadMarkup: e.spreadMarkup, sim: e.sim, feeds: e.feeds,
   };
 }

@@ -29,7 +29,7 @@ function fixture(path: string): string[] {
 function instrument(id: number, symbol: string, group: Instrument['group'], digits: number, feeds: Instrument['feeds']): Instrument {
   return {
     id, symbol, description: symbol, group, base: symbol.slice(0, 3), quote: 'USD', digits, point: 10 ** -digits,
-    contractSize: 1, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: group === 'Forex' ? 'forex' : 'cfd', tradingMode: 'full',
+    contractSize: 1, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: group === 'Forex' ? 'forex' : 'cfd', tradingMode: 'full', marginRate: 1,
     sessions: ['always'], schedule: parseSchedule(['always']), swapLong: 0, swapShort: 0, spreadMarkup: 0,
     sim: { price: 1, spread: 1, volatility: 0, ticksPerSecond: 0 }, feeds,
   };

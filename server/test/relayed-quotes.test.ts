@@ -19,7 +19,7 @@ import type { TradingEngine } from '../src/trading/engine';
 
 const EURUSD: Instrument = {
   id: 1, symbol: 'EURUSD', description: 'EURUSD', group: 'Forex', base: 'EUR', quote: 'USD', digits: 5, point: 1e-5,
-  contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', tradingMode: 'full',
+  contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', tradingMode: 'full', marginRate: 1,
   sessions: ['always'], schedule: parseSchedule(['always']), swapLong: 0, swapShort: 0, spreadMarkup: 0,
   sim: { price: 1.1, spread: 1, volatility: 0, ticksPerSecond: 0 }, feeds: {},
 };

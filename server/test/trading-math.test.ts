@@ -144,6 +144,25 @@ describe('margin, against exact rational arithmetic', () => {
     );
   });
 
+  test("an instrument's margin rate multiplies the margin exactly, Forex and CFD; a commission per million ignores it", () => {
+    fc.assert(
+      fc.property(volumeHundredths, leverage, fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 50_000, max: 200_000 }), fc.integer({ min: 100, max: 500_000 }), (vol, lev, rateTenThousandths, eurusdPts, openPts) => {
+        const rate = rateTenThousandths / 10_000;
+        const eurusd = { bid: toNumber(eurusdPts, 5), ask: toNumber(eurusdPts + 8, 5) };
+        const forex = { contractSize: 100_000, calcMode: 'forex' as const, base: 'EUR', quote: 'GBP', marginRate: rate };
+        const got = marginUsd(vol / 100, 0.85, lev, forex, (s) => (s === 'EURUSD' ? eurusd : undefined));
+        const notional = mul(r(BigInt(vol), 100n), r(100_000n));
+        assert.equal(BigInt(roundToCents(got!)), cents(div(mul(mul(notional, r(BigInt(rateTenThousandths), 10_000n)), price(eurusdPts, 5)), r(BigInt(lev)))));
+        const cfd = marginUsd(vol / 100, toNumber(openPts, 2), lev, { contractSize: 100, calcMode: 'cfd', base: 'XAU', quote: 'USD', marginRate: rate }, () => undefined);
+        assert.equal(BigInt(roundToCents(cfd!)), cents(div(mul(mul(mul(r(BigInt(vol), 100n), r(100n)), price(openPts, 2)), r(BigInt(rateTenThousandths), 10_000n)), r(BigInt(lev)))));
+        const perMillion = { basis: 'million' as const, amount: 7 };
+        const asIs = { ...forex, marginRate: 1 };
+        assert.equal(commissionUsd(perMillion, vol / 100, 0.85, forex, (s) => (s === 'EURUSD' ? eurusd : undefined))!.toString(), commissionUsd(perMillion, vol / 100, 0.85, asIs, (s) => (s === 'EURUSD' ? eurusd : undefined))!.toString());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('a currency no quote can convert gives no figure rather than a guess', () => {
     const none: PriceLookup = () => undefined;
     assert.equal(toUsd(new Decimal(1), 'JPY', none), null);

@@ -17,7 +17,7 @@ describe('the Symbols page', () => {
   let admin: Client;
   let trader: Awaited<ReturnType<typeof createTrader>>;
 
-  type Row = { symbol: string; holidays: unknown; spreadMarkup: number; swapLong: number; swapShort: number; sessions: string[]; digits: number; openPositions: number; tradingMode: string; updatedAt: number };
+  type Row = { symbol: string; holidays: unknown; spreadMarkup: number; marginRate: number; swapLong: number; swapShort: number; sessions: string[]; digits: number; openPositions: number; tradingMode: string; updatedAt: number };
   const catalogue = async () => (await admin.request('GET', '/dashboard/admin/getCatalogue.php')).body.data as Row[];
   const instrument = async (symbol: string) => (await catalogue()).find((r) => r.symbol === symbol)!;
   const cell = (row: Locator, id: string) => row.getByTestId(id).textContent();
@@ -139,6 +139,7 @@ describe('the Symbols page', () => {
     await dialog.getByLabel('Spread markup (points)').fill('20');
     await dialog.getByLabel('Swap long (points)').fill('-6.5');
     await dialog.getByLabel('Swap short (points)').fill('1.25');
+    await dialog.getByLabel('Margin rate').fill('1.5');
 
     // A session window the server cannot read: its message shows in the editor, and nothing changes.
     await dialog.getByLabel('Sessions').fill('Mon 25:00-26:00');
@@ -169,7 +170,7 @@ describe('the Symbols page', () => {
     assert.equal(await cell(row, 'swap-long'), '-6.50');
     assert.equal(await cell(row, 'swap-short'), '+1.25');
     const saved = await instrument('EURUSD');
-    assert.deepEqual([saved.spreadMarkup, saved.swapLong, saved.swapShort, saved.sessions], [20, -6.5, 1.25, ['America/New_York Sun 17:00-Fri 16:00', 'America/New_York Fri 16:15-Fri 17:00']]);
+    assert.deepEqual([saved.spreadMarkup, saved.marginRate, saved.swapLong, saved.swapShort, saved.sessions], [20, 1.5, -6.5, 1.25, ['America/New_York Sun 17:00-Fri 16:00', 'America/New_York Fri 16:15-Fri 17:00']]);
     assert.deepEqual(saved.holidays, { zone: 'America/New_York', closed: ['2026-12-25', '2027-01-01'], earlyCloses: [{ date: '2026-12-24', close: '13:00' }] });
     await screenshots(page, 'symbols-saved');
 
@@ -220,6 +221,7 @@ describe('the Symbols page', () => {
     // The server refuses to disable it too (as a second administrator's stale page would ask).
     const refused = await postJson(admin, '/dashboard/admin/saveInstrument.php', { ...editable(gbp as unknown as Record<string, unknown>), tradingMode: 'disabled' });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal((refused.body as { message?: string }).message, 'GBPUSD has 1 open position: it cannot be disabled until they are closed. Make it close-only meanwhile.');
     assert.equal((await instrument('GBPUSD')).tradingMode, 'close-only');
     await page.context().close();
   });
@@ -227,6 +229,6 @@ describe('the Symbols page', () => {
 
 /** The editable values of a catalogue row, as saveInstrument takes them. */
 function editable(row: Record<string, unknown>) {
-  const keys = ['symbol', 'description', 'group', 'digits', 'contractSize', 'volumeMin', 'volumeStep', 'volumeMax', 'sessions', 'holidays', 'spreadMarkup', 'swapLong', 'swapShort', 'tradingMode'];
+  const keys = ['symbol', 'description', 'group', 'digits', 'contractSize', 'volumeMin', 'volumeStep', 'volumeMax', 'sessions', 'holidays', 'spreadMarkup', 'marginRate', 'swapLong', 'swapShort', 'tradingMode'];
   return Object.fromEntries(keys.map((k) => [k, row[k]]));
 }

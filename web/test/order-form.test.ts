@@ -22,9 +22,9 @@ import {
   type OrderInstrument,
 } from '../src/terminal/order-form';
 
-const EURUSD: OrderInstrument = { Symbol: 'EURUSD', digits: 5, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'EUR', quoteCurrency: 'USD' };
-const USDJPY: OrderInstrument = { Symbol: 'USDJPY', digits: 3, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'USD', quoteCurrency: 'JPY' };
-const XAUUSD: OrderInstrument = { Symbol: 'XAUUSD', digits: 2, contractSize: 100, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 50, calcMode: 'cfd', baseCurrency: 'XAU', quoteCurrency: 'USD' };
+const EURUSD: OrderInstrument = { Symbol: 'EURUSD', digits: 5, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'EUR', quoteCurrency: 'USD', marginRate: 1 };
+const USDJPY: OrderInstrument = { Symbol: 'USDJPY', digits: 3, contractSize: 100_000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, calcMode: 'forex', baseCurrency: 'USD', quoteCurrency: 'JPY', marginRate: 1 };
+const XAUUSD: OrderInstrument = { Symbol: 'XAUUSD', digits: 2, contractSize: 100, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 50, calcMode: 'cfd', baseCurrency: 'XAU', quoteCurrency: 'USD', marginRate: 1 };
 
 const book: Record<'EURUSD' | 'USDJPY' | 'XAUUSD', Prices> = { EURUSD: { bid: 1.08, ask: 1.08012 }, USDJPY: { bid: 151.2, ask: 151.214 }, XAUUSD: { bid: 2000.2, ask: 2000.5 } };
 
@@ -81,6 +81,13 @@ describe('order form: margin preview', () => {
     // 0.1 × 100 × 2000.5 / 100 = 200.05 for a Buy (at the ask); 200.02 for a Sell (at the bid).
     assert.equal(orderPreview(gold, 'buy', ctx(XAUUSD)).margin?.toFixed(2), '200.05');
     assert.equal(orderPreview(gold, 'sell', ctx(XAUUSD)).margin?.toFixed(2), '200.02');
+  });
+
+  it("previews the margin times the instrument's margin rate, as the server holds it", () => {
+    const heavy: OrderInstrument = { ...XAUUSD, marginRate: 1.5 };
+    const gold = run([{ type: 'open', symbol: 'XAUUSD', volume: 0.1, instrument: heavy }], initialOrderForm('XAUUSD'));
+    // 0.1 × 100 × 2000.5 / 100 × 1.5 = 300.075, held as 300.08 at the cent.
+    assert.equal(orderPreview(gold, 'buy', ctx(heavy)).margin?.toFixed(3), '300.075');
   });
 
   it('previews a pending order at its own entry price: a stop limit at its limit price', () => {

@@ -17,6 +17,7 @@ const record = (Symbol: string, baseCurrency: string, quoteCurrency: string, dig
   volumeMin: 0.01,
   volumeStep: 0.01,
   volumeMax: 100,
+  marginRate: 1,
   calcMode,
   sessions: [],
   swapLong: 0,

@@ -14,6 +14,7 @@ export const DIGITS_MAX = 8;
 export const CONTRACT_SIZE_MAX = 1_000_000_000;
 export const VOLUME_MAX = 1_000_000;
 export const SWAP_MAX = 1_000_000;
+export const MARGIN_RATE_MAX = 100;
 
 const date = z.iso.date({ error: 'Dates are written YYYY-MM-DD.' });
 
@@ -45,6 +46,8 @@ export const catalogueInstrument = z.object({
   holidays: holidayCalendar.nullable(),
   /** Points added to the feed's spread, half below the bid and half above the ask. */
   spreadMarkup: z.number(),
+  /** A position's margin is its notional at the account's leverage times this (1: as is). */
+  marginRate: z.number(),
   /** Points per lot per day. */
   swapLong: z.number(),
   swapShort: z.number(),
@@ -83,6 +86,9 @@ export const instrumentInput = z
       .max(SESSION_WINDOWS_MAX, `At most ${SESSION_WINDOWS_MAX} session windows.`),
     holidays: holidayCalendar.nullable(),
     spreadMarkup: z.number({ error: `The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.` }).int(`The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.`).min(0, `The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.`).max(SPREAD_MARKUP_MAX, `The markup must be a whole number of points from 0 to ${SPREAD_MARKUP_MAX}.`),
+    marginRate: z
+      .number({ error: `The margin rate must be a number from 0.01 to ${MARGIN_RATE_MAX} with at most 4 decimals.` })
+      .refine((v) => Number.isFinite(v) && v >= 0.01 && v <= MARGIN_RATE_MAX && Math.abs(Math.round(v * 10_000) - v * 10_000) < 1e-6, `The margin rate must be a number from 0.01 to ${MARGIN_RATE_MAX} with at most 4 decimals.`),
     swapLong: swap('The long swap'),
     swapShort: swap('The short swap'),
     tradingMode: z.enum(INSTRUMENT_TRADING_MODES, { error: 'The trading mode must be full, close-only or disabled.' }),

@@ -21,6 +21,8 @@ export const symbolRecord = z.object({
   /** Swap of a Buy and of a Sell, in points per lot per day (charged at the daily rollover; Wednesday's counts three days). */
   swapLong: z.number(),
   swapShort: z.number(),
+  /** A position's margin is its notional at the account's leverage times this (1: as is). */
+  marginRate: z.number(),
 });
 export type SymbolRecord = z.infer<typeof symbolRecord>;
 export const symbolsResponse = z.object({ status: z.literal('success'), data: z.array(symbolRecord) });

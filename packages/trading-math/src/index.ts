@@ -77,13 +77,27 @@ export function profitUsd(side: Side, volume: number, open: number, p: Prices, i
 }
 
 /**
- * Margin held by a position, in USD: Forex V × C / L in the base currency; CFD V × C × open / L in the
- * quote currency; converted to USD at the current rate.
+ * A deal's notional in USD: V × C in the base currency (Forex) or V × C × price in the quote currency
+ * (CFD), converted at the current rate and divided by `divisor` (1 unless a leverage is applied).
+ * Null when no quote converts it.
  */
-export function marginUsd(volume: number, open: number, leverage: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Decimal | null {
-  const notional = dec(volume).times(dec(instrument.contractSize));
-  if (instrument.calcMode === 'forex') return toUsd(notional, instrument.base, prices, leverage);
-  return toUsd(notional.times(dec(open)), instrument.quote, prices, leverage);
+export function notionalUsd(volume: number, price: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup, divisor: Decimal.Value = 1): Decimal | null {
+  return unitsUsd(dec(volume).times(dec(instrument.contractSize)), price, instrument, prices, divisor);
+}
+
+function unitsUsd(units: Decimal, price: number, instrument: Pick<InstrumentSpec, 'calcMode' | 'base' | 'quote'>, prices: PriceLookup, divisor: Decimal.Value): Decimal | null {
+  if (instrument.calcMode === 'forex') return toUsd(units, instrument.base, prices, divisor);
+  return toUsd(units.times(dec(price)), instrument.quote, prices, divisor);
+}
+
+/**
+ * Margin held by a position, in USD: Forex V × C / L in the base currency; CFD V × C × open / L in the
+ * quote currency; converted to USD at the current rate; times the instrument's margin rate
+ * (docs/design.md#margin; absent: 1). The leverage is still divided last, once.
+ */
+export function marginUsd(volume: number, open: number, leverage: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'> & { marginRate?: number }, prices: PriceLookup): Decimal | null {
+  const units = dec(volume).times(dec(instrument.contractSize));
+  return unitsUsd(instrument.marginRate === undefined || instrument.marginRate === 1 ? units : units.times(dec(instrument.marginRate)), open, instrument, prices, leverage);
 }
 
 /**
@@ -118,11 +132,11 @@ export interface CommissionSchedule {
  * The commission of one deal in USD (positive: what the account pays), unrounded: per lot,
  * amount × V; per million, amount × the deal's notional in USD / 1,000,000 — the notional being
  * V × C in the base currency (Forex) or V × C × price in the quote currency (CFD), at the current
- * rate, as the margin at leverage 1. Null when no quote converts it.
+ * rate (`notionalUsd`). Null when no quote converts it.
  */
 export function commissionUsd(schedule: CommissionSchedule, volume: number, price: number, instrument: Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote'>, prices: PriceLookup): Decimal | null {
   if (schedule.basis === 'lot') return dec(schedule.amount).times(dec(volume));
-  const notional = marginUsd(volume, price, 1, instrument, prices);
+  const notional = notionalUsd(volume, price, instrument, prices);
   return notional === null ? null : notional.times(dec(schedule.amount)).div(1_000_000);
 }
 

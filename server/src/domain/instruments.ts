@@ -27,6 +27,8 @@ export interface Instrument {
   swapShort: number;
   /** Points added to the feed's spread (half below the bid, half above the ask). */
   spreadMarkup: number;
+  /** The margin of a position is its notional at the account's leverage times this (1: as is). */
+  marginRate: number;
   sim: SimProfile;
   /** The instrument's name at each real provider (e.g. binance: 'BTCUSDT', polygon: 'EUR/USD'). */
   feeds: Partial<Record<'binance' | 'polygon', string>>;

@@ -33,6 +33,7 @@ const instrumentEntry = z.object({
   swapLong: z.number(),
   swapShort: z.number(),
   spreadMarkup: z.number().int().min(0).max(100_000),
+  marginRate: z.number().positive().max(100).default(1),
   sim: z.object({ price: positive('sim.price'), spread: z.number().min(0), volatility: z.number().min(0).max(5), ticksPerSecond: z.number().min(0).max(50) }),
   feeds: z.object({ binance: z.string().regex(/^[A-Z0-9]{2,20}$/).optional(), polygon: z.string().min(1).max(20).optional() }).strict().default({}),
 });
@@ -131,6 +132,7 @@ export async function seedCatalogue(db: Db, path: string, now: number): Promise<
           swap_long: i.swapLong,
           swap_short: i.swapShort,
           spread_markup: i.spreadMarkup,
+          margin_rate: i.marginRate,
           sim_json: JSON.stringify(i.sim),
           feeds_json: JSON.stringify(i.feeds),
           sort_order: order++,
@@ -164,6 +166,7 @@ export function instrumentValues(r: Selectable<InstrumentsTable>): Omit<Instrume
     swapLong: r.swap_long,
     swapShort: r.swap_short,
     spreadMarkup: r.spread_markup,
+    marginRate: Number(r.margin_rate),
     tradingMode: r.trading_mode,
   };
 }

@@ -27,6 +27,7 @@ import { positionAccountKindMigration } from './migrations/0024-position-account
 import { commissionMigration } from './migrations/0025-commission';
 import { typeSymbolsMigration } from './migrations/0026-type-symbols';
 import { instrumentModesMigration } from './migrations/0038-instrument-modes';
+import { marginRateMigration } from './migrations/0039-margin-rate';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
@@ -90,6 +91,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0036-type-markups': typeMarkupsMigration(),
       '0037-deal-markups': dealMarkupsMigration(handle.engine),
       '0038-instrument-modes': instrumentModesMigration(),
+      '0039-margin-rate': marginRateMigration(handle.engine),
     }),
   });
 }

@@ -282,6 +282,8 @@ export interface InstrumentsTable {
   sort_order: number;
   /** Set in the back office (migration 0038): full, close-only or disabled. */
   trading_mode: 'full' | 'close-only' | 'disabled';
+  /** Margin is the notional at the account's leverage times this (migration 0039); 1 by default. */
+  margin_rate: number;
   updated_at: number;
 }
 

@@ -123,12 +123,14 @@ export class EngineState {
 
   /**
    * Indexes a position's stop loss and take profit again, under the prices its account trades at
-   * now (after a move to another type, or a type's markups changed); not one being closed.
+   * now (after a move to another type, a type's markups or an instrument changed); not one being
+   * closed. Its account is screened at the next margin sweep (a margin rate may have changed).
    */
   reindex(p: OpenPosition): void {
     if (p.triggered || p.closing) return;
     this.triggers.set(p.id, this.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
     this.followTrail(p);
+    this.dirtyAccounts.add(p.accountId);
   }
 
   /** Indexes where a position's trailing stop next moves (or, without one, forgets it): after any change of its levels. */

@@ -1,5 +1,5 @@
 import type { MARGIN_BANDS } from '@tradeport/contracts';
-import { closePrice, Dec, marginUsd, type PriceLookup } from '@tradeport/trading-math';
+import { closePrice, Dec, notionalUsd, type PriceLookup } from '@tradeport/trading-math';
 import type Decimal from 'decimal.js';
 import type { Instrument } from '../domain/instruments';
 import type { OpenPosition } from './types';
@@ -45,7 +45,7 @@ export function exposureByInstrument(positions: Iterable<OpenPosition>, instrume
     if (p.side === 'buy') row.longLots = row.longLots.plus(p.volume);
     else row.shortLots = row.shortLots.plus(p.volume);
     const quote = prices(p.symbol);
-    const notional = instrument && quote ? marginUsd(p.volume, closePrice(p.side, quote), 1, instrument, prices) : null;
+    const notional = instrument && quote ? notionalUsd(p.volume, closePrice(p.side, quote), instrument, prices) : null;
     const floating = profit(p);
     if (notional === null || floating === null) {
       row.unvalued += 1;

@@ -58,11 +58,11 @@ interface SymbolFactors {
   /** Quote currency → USD. */
   quoteRate: number;
   /** Margin currency → USD: the base currency for Forex, the quote currency for CFDs. */
-  marginRate: number;
+  marginCurrencyRate: number;
   /** CFD margin is on the notional at the open price; Forex margin on the units. */
   cfd: boolean;
   /** Its symbol and group, which leverage limits name. */
-  instrument: { symbol: string; group: string };
+  instrument: { symbol: string; group: string; marginRate: number };
 }
 
 /** Per-symbol prices and conversion rates for one sweep, each worked out on first use. */
@@ -88,8 +88,8 @@ export class SweepPrices {
     const i = this.instrument(symbol);
     const q = this.typed(typeId, symbol);
     const quoteRate = i ? this.rates.rate(i.quote) : null;
-    const marginRate = i ? (i.calcMode === 'forex' ? this.rates.rate(i.base) : quoteRate) : null;
-    f = i && q && quoteRate !== null && marginRate !== null ? { bid: q.bid, ask: q.ask, contractSize: i.contractSize, quoteRate, marginRate, cfd: i.calcMode === 'cfd', instrument: i } : null;
+    const marginCurrencyRate = i ? (i.calcMode === 'forex' ? this.rates.rate(i.base) : quoteRate) : null;
+    f = i && q && quoteRate !== null && marginCurrencyRate !== null ? { bid: q.bid, ask: q.ask, contractSize: i.contractSize, quoteRate, marginCurrencyRate, cfd: i.calcMode === 'cfd', instrument: i } : null;
     this.memo.set(key, f);
     return f;
   }
@@ -113,7 +113,7 @@ export function screenAccount(account: Pick<CachedAccount, 'balanceCents' | 'cre
     const units = p.volume * f.contractSize;
     floating += (p.side === 'buy' ? f.bid - p.openPrice : p.openPrice - f.ask) * units * f.quoteRate + p.swapCents / 100;
     // At the account's leverage, at most its type's limit on the instrument.
-    margin += ((f.cfd ? units * p.openPrice : units) * f.marginRate) / (limits ? positionLeverage(account.leverage, limits, f.instrument) : account.leverage);
+    margin += ((f.cfd ? units * p.openPrice : units) * f.marginCurrencyRate * f.instrument.marginRate) / (limits ? positionLeverage(account.leverage, limits, f.instrument) : account.leverage);
   }
   if (margin === 0) return { kind: 'no-margin' };
   const equity = (account.balanceCents + account.creditCents) / 100 + floating;

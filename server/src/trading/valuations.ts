@@ -16,8 +16,9 @@ interface Valuation {
   profit: Decimal | null;
   /** The profit rounded to cents, as the API writes it (undefined: not yet asked for). */
   profitCents: Cents | null | undefined;
-  /** The leverage `margin` is for (NaN: not computed yet). */
+  /** The leverage and the instrument's margin rate `margin` is for (NaN: not computed yet). */
   leverage: number;
+  marginRate: number;
   margin: Decimal | null;
 }
 
@@ -28,7 +29,8 @@ interface Valuation {
  * The rule: a valuation is given again while every quote it looked up — the position's own symbol
  * at its account type's prices, and the conversion rates to USD — is the very object the quote
  * book (or `TypePrices`, which makes a type's quote again only when the book's changes) holds now,
- * and the position's volume (and, for the margin, the account's leverage) is the same. The quote
+ * and the position's volume (and, for the margin, the account's leverage and the instrument's
+ * margin rate) is the same. The quote
  * book replaces a symbol's quote object on every change and never edits one, so an unchanged object
  * is an unchanged price. Nothing has to be told to drop it: a tick makes the next read compute again.
  *
@@ -68,10 +70,12 @@ export class Valuations {
   /** The margin the position holds at `leverage`, in USD, or null without a conversion rate. */
   margin(p: OpenPosition, leverage: number): Decimal | null {
     const v = this.valuation(p);
-    if (v.leverage !== leverage) {
-      const instrument = this.instrument(p.symbol);
+    const instrument = this.instrument(p.symbol);
+    // The back office may change the margin rate at any time (docs/design.md#margin).
+    if (v.leverage !== leverage || v.marginRate !== instrument?.marginRate) {
       v.margin = instrument ? marginUsd(p.volume, p.openPrice, leverage, instrument, this.noting(v.reads)) : null;
       v.leverage = leverage;
+      v.marginRate = instrument?.marginRate ?? Number.NaN;
     }
     return v.margin;
   }
@@ -84,7 +88,7 @@ export class Valuations {
     const prices = this.noting(reads);
     const instrument = this.instrument(p.symbol);
     const profit = own && instrument ? profitUsd(p.side, p.volume, p.openPrice, own, instrument, prices) : null;
-    const v: Valuation = { volume: p.volume, own, reads, profit, profitCents: undefined, leverage: Number.NaN, margin: null };
+    const v: Valuation = { volume: p.volume, own, reads, profit, profitCents: undefined, leverage: Number.NaN, marginRate: Number.NaN, margin: null };
     this.kept.set(p, v);
     return v;
   }

@@ -1,4 +1,4 @@
-import { CONTRACT_SIZE_MAX, DIGITS_MAX, HOLIDAY_DATES_MAX, NOT_ONE_LINE, oneLineMessage, SESSION_WINDOWS_MAX, SPREAD_MARKUP_MAX, SWAP_MAX, VOLUME_MAX, type InstrumentGroup, type InstrumentInput } from '@tradeport/contracts';
+import { CONTRACT_SIZE_MAX, DIGITS_MAX, HOLIDAY_DATES_MAX, MARGIN_RATE_MAX, NOT_ONE_LINE, oneLineMessage, SESSION_WINDOWS_MAX, SPREAD_MARKUP_MAX, SWAP_MAX, VOLUME_MAX, type InstrumentGroup, type InstrumentInput } from '@tradeport/contracts';
 import type { CatalogueRow } from '../api/admin/catalogue';
 
 /**
@@ -41,6 +41,7 @@ export interface InstrumentDraft {
   spreadMarkup: Num;
   swapLong: Num;
   swapShort: Num;
+  marginRate: Num;
   tradingMode: Mode;
 }
 
@@ -64,6 +65,7 @@ export function draftOf(row: CatalogueRow): InstrumentDraft {
     spreadMarkup: row.spreadMarkup,
     swapLong: row.swapLong,
     swapShort: row.swapShort,
+    marginRate: row.marginRate,
     tradingMode: row.tradingMode,
   };
 }
@@ -145,6 +147,7 @@ export function checkDraft(row: CatalogueRow, d: InstrumentDraft, held: boolean)
   if (d.spreadMarkup === '' || !Number.isInteger(d.spreadMarkup) || d.spreadMarkup < 0 || d.spreadMarkup > SPREAD_MARKUP_MAX) errors.spreadMarkup = `A whole number of points from 0 to ${grouped(SPREAD_MARKUP_MAX)}.`;
   errors.swapLong = swapProblem(d.swapLong);
   errors.swapShort = swapProblem(d.swapShort);
+  if (d.marginRate === '' || !(d.marginRate >= 0.01 && d.marginRate <= MARGIN_RATE_MAX) || Math.abs(Math.round(d.marginRate * 10_000) - d.marginRate * 10_000) > 1e-6) errors.marginRate = `From 0.01 to ${MARGIN_RATE_MAX}, at most 4 decimals.`;
   if (held && d.tradingMode === 'disabled' && row.tradingMode !== 'disabled') errors.tradingMode = 'Not while it holds positions or orders: close-only lets them be closed.';
 
   const found = Object.fromEntries(Object.entries(errors).filter(([, v]) => v !== undefined)) as DraftErrors;
@@ -166,6 +169,7 @@ export function checkDraft(row: CatalogueRow, d: InstrumentDraft, held: boolean)
       spreadMarkup: n(d.spreadMarkup),
       swapLong: n(d.swapLong),
       swapShort: n(d.swapShort),
+      marginRate: n(d.marginRate),
       tradingMode: d.tradingMode,
     },
   };

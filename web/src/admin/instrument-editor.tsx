@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconLock } from '@tabler/icons-react';
-import { CONTRACT_SIZE_MAX, DIGITS_MAX, SPREAD_MARKUP_MAX, SWAP_MAX, VOLUME_MAX } from '@tradeport/contracts';
+import { CONTRACT_SIZE_MAX, DIGITS_MAX, MARGIN_RATE_MAX, SPREAD_MARKUP_MAX, SWAP_MAX, VOLUME_MAX } from '@tradeport/contracts';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useSaveInstrument, type CatalogueRow } from '../api/admin/catalogue';
 import { errorMessage } from '../api/client';
@@ -165,6 +165,9 @@ export function InstrumentEditor({ row, onDone }: { row: CatalogueRow; onDone: (
           </Text>
         </Section>
         <Section title="Trading">
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+            <NumberInput label="Margin rate" description="× the margin at the leverage; open positions too" {...num('marginRate')} allowNegative={false} decimalScale={4} min={0.01} max={MARGIN_RATE_MAX} />
+          </SimpleGrid>
           <Stack gap={4}>
             <Text size="sm" fw={500} id="instrument-mode">
               Trading mode

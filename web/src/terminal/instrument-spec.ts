@@ -72,7 +72,7 @@ export function instrumentSpec(record: SymbolRecord, swaps?: { swapLong: number;
     { label: 'Digits', value: `${record.digits} (one point is ${pointText(record.digits)})`, figure: true },
     { label: 'Contract size', value: `${formatDecimal(record.contractSize, 0)} ${forex ? record.baseCurrency : 'units'} per lot`, figure: true },
     { label: 'Volume', value: `${lots(record.volumeMin)} to ${lots(record.volumeMax)} lots, in steps of ${lots(record.volumeStep)}`, figure: true },
-    { label: 'Margin', value: forex ? `Forex: contract × volume ÷ leverage, in ${record.baseCurrency}, converted to USD` : `CFD: contract × volume × price ÷ leverage, in ${record.quoteCurrency}, converted to USD` },
+    { label: 'Margin', value: `${forex ? `Forex: contract × volume ÷ leverage, in ${record.baseCurrency}` : `CFD: contract × volume × price ÷ leverage, in ${record.quoteCurrency}`}${record.marginRate === 1 ? '' : `, × ${formatDecimal(record.marginRate, decimalsOf(record.marginRate))}`}, converted to USD` },
     { label: 'Swap, Buy', value: `${swapText((swaps ?? record).swapLong)} per lot a day${own}`, figure: true },
     { label: 'Swap, Sell', value: `${swapText((swaps ?? record).swapShort)} per lot a day${own}`, figure: true },
     { label: 'Swap days', value: 'Charged at the daily rollover, Monday to Friday; Wednesday’s counts three days' },

@@ -180,8 +180,8 @@ export function commissionFor(account: { commission: CommissionSchedule | null; 
   return account.symbolCommissions.find((x) => x.symbol === symbol)?.commission ?? account.commission;
 }
 
-export function toInstrumentSpec(i: OrderInstrument): Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote' | 'volumeMin' | 'volumeStep' | 'volumeMax'> {
-  return { contractSize: i.contractSize, calcMode: i.calcMode, base: i.baseCurrency, quote: i.quoteCurrency, volumeMin: i.volumeMin, volumeStep: i.volumeStep, volumeMax: i.volumeMax };
+export function toInstrumentSpec(i: OrderInstrument): Pick<InstrumentSpec, 'contractSize' | 'calcMode' | 'base' | 'quote' | 'volumeMin' | 'volumeStep' | 'volumeMax'> & { marginRate: number } {
+  return { contractSize: i.contractSize, calcMode: i.calcMode, base: i.baseCurrency, quote: i.quoteCurrency, volumeMin: i.volumeMin, volumeStep: i.volumeStep, volumeMax: i.volumeMax, marginRate: i.marginRate };
 }
 
 /** The quote's prices, unless it has none or they are stale (a stale price is never used as live). */

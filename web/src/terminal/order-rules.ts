@@ -12,7 +12,7 @@ import { partialCloseProblem, type PendingType, type Side, type Trailing } from 
 export const DEFAULT_VOLUME = 0.01;
 
 /** The instrument terms an order needs: the catalogue's record. */
-export type OrderInstrument = Pick<SymbolRecord, 'Symbol' | 'digits' | 'contractSize' | 'volumeMin' | 'volumeStep' | 'volumeMax' | 'calcMode' | 'baseCurrency' | 'quoteCurrency'>;
+export type OrderInstrument = Pick<SymbolRecord, 'Symbol' | 'digits' | 'contractSize' | 'volumeMin' | 'volumeStep' | 'volumeMax' | 'calcMode' | 'baseCurrency' | 'quoteCurrency' | 'marginRate'>;
 
 /** A symbol's live quote as an order sees it (null prices before the first tick). */
 export interface QuoteState {

@@ -24,7 +24,7 @@ export function priceLookup(get: (symbol: string) => LooseQuote | undefined): Pr
 
 /** The catalogue's symbol record as the math's instrument. */
 export function instrumentOf(r: SymbolRecord) {
-  return { base: r.baseCurrency, quote: r.quoteCurrency, contractSize: r.contractSize, calcMode: r.calcMode };
+  return { base: r.baseCurrency, quote: r.quoteCurrency, contractSize: r.contractSize, calcMode: r.calcMode, marginRate: r.marginRate };
 }
 
 /** The symbols whose prices a position's figures need: its own and its quote (and base) currency's USD rate. */

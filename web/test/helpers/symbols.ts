@@ -13,6 +13,7 @@ export function symbolRecord(Symbol: string, CurrencyType: SymbolRecord['Currenc
     contractSize: 100_000,
     volumeMin: 0.01,
     volumeStep: 0.01,
+    marginRate: 1,
     volumeMax: 100,
     calcMode: 'forex',
     sessions: [],

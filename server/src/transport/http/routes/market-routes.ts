@@ -26,6 +26,7 @@ export function catalogueRows(market: FastifyInstance['market']): SymbolRecord[]
     sessions: i.sessions,
     swapLong: i.swapLong,
     swapShort: i.swapShort,
+    marginRate: i.marginRate,
   }));
 }
 
