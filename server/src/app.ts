@@ -201,8 +201,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const reread = (symbol?: string) =>
       void loaded
         .reloadInstruments(symbol)
-        .then(() => engine.reloadTypePrices())
-        .catch((err: unknown) => app.log.warn({ err, symbol }, 'could not read the instrument catalogue again'));
+        .catch((err: unknown) => app.log.warn({ err, symbol }, 'could not read the instrument catalogue again'))
+        .then(rereadPrices);
     bus.subscribe((event) => {
       if (event.type === 'accountTypes.changed') rereadPrices();
       if (event.type === 'instrument.changed') reread(event.symbol);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { calls, type CatalogueInstrument, type InstrumentInput, type Quote, type SymbolRecord } from '@tradeport/contracts';
+import { calls, serverMessage, type CatalogueInstrument, type InstrumentInput, type Quote, type ServerMessage, type SymbolRecord } from '@tradeport/contracts';
+import WebSocket from 'ws';
 import { startApp, type TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
-import { assertFailure, closePosition, margins, openPosition, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
+import { assertFailure, closePosition, eventually, margins, openPosition, push, roomyLimits, tradingDesk, type TradingDesk } from './helpers/trading';
 
 /**
  * The instrument catalogue in the back office (docs/design.md#instruments): every value a broker
@@ -104,7 +105,10 @@ describe('instrument catalogue in the back office', () => {
     await closePosition(trader, ticket);
     assert.equal((await save('XAUUSD', { tradingMode: 'disabled' })).status, 200);
     assert.ok(!(await listed()).some((r) => r.Symbol === 'XAUUSD'));
-    assertFailure(await trader.get(`${calls.getQuotes.path}?symbols=XAUUSD`), 400, 'Unknown symbol: XAUUSD.');
+    // A page that listed it before keeps its other prices: the disabled symbol is left out, not refused.
+    assert.deepEqual(((await trader.get(`${calls.getQuotes.path}?symbols=XAUUSD,EURUSD`)).body.data as Quote[]).map((q) => q.symbol), ['EURUSD']);
+    assertFailure(await trader.get(`${calls.getCandles.path}?symbol=XAUUSD&period=M1`), 400, 'Unknown symbol: XAUUSD.');
+    assertFailure(await trader.post(calls.addAlert.path, { symbol: 'XAUUSD', price: 'bid', direction: 'above', level: 2100, note: '', expiration: null, byMail: false }), 400, 'XAUUSD is not offered for trading.');
     assertFailure(await trader.post(calls.addTrades.path, { fullSymbol: 'XAUUSD', tradestypes: 'buy', volume: 0.01 }), 400, /XAUUSD/);
     assert.equal((await instrument('XAUUSD')).tradingMode, 'disabled', 'the back office still lists it');
     assert.equal((await save('XAUUSD', { tradingMode: 'full' })).status, 200);
@@ -153,6 +157,34 @@ describe('instrument catalogue in the back office', () => {
     assert.equal((await save('EURUSD', { marginRate: 1 })).status, 200);
   });
 
+  test('an order checked against an instrument that has just been changed is refused, not filled on the old terms', async () => {
+    await push(t, 'EURUSD', 1.1, 1.1002);
+    // The stored row changes before this instance applies it: the moment between a save's commit and its application here.
+    await t.ctx.db.updateTable('instruments').set({ contract_size: 50_000 }).where('symbol', '=', 'EURUSD').execute();
+    const changed = 'EURUSD was just changed in the back office; please check it and send the order again.';
+    assertFailure(await trader.post(calls.addTrades.path, { fullSymbol: 'EURUSD', tradestypes: 'buy', volume: 0.01 }), 409, changed);
+    assertFailure(await trader.post(calls.addPendingOrder.path, { fullSymbol: 'EURUSD', orderType: 'buy_limit', volume: 0.01, price: 1.05 }), 409, changed);
+    await t.ctx.db.updateTable('instruments').set({ contract_size: 100_000 }).where('symbol', '=', 'EURUSD').execute();
+    await closePosition(trader, await openPosition(trader, { side: 'buy', volume: 0.01 }));
+  });
+
+  test('a stream that asks for a disabled symbol among others gets the others', async () => {
+    assert.equal((await save('XAGUSD', { tradingMode: 'disabled' })).status, 200);
+    const ws = new WebSocket(`${t.origin}/api/stream`, { headers: { origin: t.origin, cookie: trader.cookieHeader } });
+    try {
+      const messages: ServerMessage[] = [];
+      ws.on('message', (data) => messages.push(serverMessage.parse(JSON.parse(String(data)))));
+      await eventually('hello', async () => messages.some((m) => m.type === 'hello'));
+      ws.send(JSON.stringify({ type: 'subscribe', symbols: ['XAGUSD', 'EURUSD'] }));
+      const snapshot = await eventually('the snapshot', async () => messages.find((m) => m.type === 'snapshot'));
+      assert.deepEqual(snapshot.type === 'snapshot' ? snapshot.quotes.map((q) => q.symbol) : [], ['EURUSD']);
+      assert.ok(!messages.some((m) => m.type === 'error'), JSON.stringify(messages));
+    } finally {
+      ws.close();
+      assert.equal((await save('XAGUSD', { tradingMode: 'full' })).status, 200);
+    }
+  });
+
   test('bad values are refused with a reason and change nothing', async () => {
     const before = await catalogue();
     const cases: [Partial<InstrumentInput> & { symbol?: string }, number, string | RegExp][] = [
@@ -173,7 +205,12 @@ describe('instrument catalogue in the back office', () => {
     for (const [change, status, message] of cases) assertFailure(await save('EURUSD', change), status, message);
     // 100,000 points of a 5-digit price is 1.00: half of it below a bid of 0.40 leaves none.
     await push(t, 'ADAUSD', 0.4, 0.4002);
-    assertFailure(await save('ADAUSD', { spreadMarkup: 100_000 }), 400, 'A markup of 100000 points on ADAUSD would take its bid to zero or below at the current price (0.4).');
+    const digits = (await instrument('ADAUSD')).digits;
+    assertFailure(await save('ADAUSD', { spreadMarkup: 100_000 }), 400, `A markup of 100000 points on ADAUSD at ${digits} digits would take its bid to zero or below at the current price (0.4).`);
+    // Fewer digits make each point of the same markup larger: refused too.
+    assert.equal((await save('ADAUSD', { spreadMarkup: 2 })).status, 200);
+    assertFailure(await save('ADAUSD', { spreadMarkup: 2, digits: 0 }), 400, /^A markup of 2 points on ADAUSD at 0 digits would take its bid to zero or below/);
+    assert.equal((await save('ADAUSD', { spreadMarkup: 0 })).status, 200);
     assert.deepEqual(await catalogue(), before);
   });
 });

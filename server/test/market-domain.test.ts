@@ -527,10 +527,10 @@ describe('quote book', () => {
     const stop = book.onQuote((q) => void calls.push(`second ${q.bid}`));
     assert.deepEqual(book.ingest({ symbol: 'EURUSD', bid: 1.1234549, ask: 1.1235551 }, 'test'), { ok: true });
     assert.deepEqual(calls, ['first EURUSD 5', 'second 1.12345']);
-    assert.deepEqual(book.get('EURUSD'), { symbol: 'EURUSD', bid: 1.12345, ask: 1.12356, time: wednesday });
-    // 5 points of markup on 3 digits: 2 below the bid, 3 above the ask.
+    assert.deepEqual(book.get('EURUSD'), { symbol: 'EURUSD', bid: 1.12345, ask: 1.12356, time: wednesday, markup: 0 });
+    // 5 points of markup on 3 digits: 2 below the bid, 3 above the ask; the quote says which markup made it.
     book.ingest({ symbol: 'USDJPY', bid: 150, ask: 150.01, time: wednesday - 5 }, 'test');
-    assert.deepEqual(book.get('USDJPY'), { symbol: 'USDJPY', bid: 149.998, ask: 150.013, time: wednesday - 5 });
+    assert.deepEqual(book.get('USDJPY'), { symbol: 'USDJPY', bid: 149.998, ask: 150.013, time: wednesday - 5, markup: 5 });
     stop();
     book.ingest({ symbol: 'BTCUSD', bid: 65000, ask: 65010 }, 'test');
     assert.deepEqual(calls.slice(4), ['first BTCUSD 2']);

@@ -4,6 +4,7 @@ import { parseCalendar, parseSchedule, type CalendarSpec } from '../domain/tradi
 import { recordAudit } from '../services/audit';
 import type { Actor, ServiceContext } from '../services/context';
 import { refuse } from '../services/errors';
+import type { Instrument } from '../domain/instruments';
 import type { Db, Tx } from '../storage/db';
 import type { InstrumentsTable } from '../storage/schema';
 
@@ -125,6 +126,20 @@ export async function saveInstrument(ctx: ServiceContext, actor: Actor, input: I
     await recordAudit(trx, { actorId: actor.userId, action: 'instrument.edit', targetType: 'instrument', targetId: row.id, subjectUserId: null, subjectAccountId: null, before: audited(before), after: audited(after), ip: actor.ip, at: now });
     return { row: after, changed: true };
   });
+}
+
+/**
+ * Called in an order's transaction: the instrument as stored must still be the one the order was
+ * checked against (full trading mode, the same digits and contract size). Read under a share lock
+ * on PostgreSQL (SQLite runs one write transaction at a time), so a back-office save of it either
+ * waits for the order and counts its position, or commits first and the order is refused here.
+ */
+export async function confirmInstrument(engine: 'sqlite' | 'postgres', trx: Tx, instrument: Pick<Instrument, 'symbol' | 'digits' | 'contractSize'>): Promise<void> {
+  let query = trx.selectFrom('instruments').select(['trading_mode', 'digits', 'contract_size']).where('symbol', '=', instrument.symbol);
+  if (engine === 'postgres') query = query.forShare();
+  const row = await query.executeTakeFirst();
+  if (row && row.trading_mode === 'full' && row.digits === instrument.digits && Number(row.contract_size) === instrument.contractSize) return;
+  throw refuse.conflict(`${instrument.symbol} was just changed in the back office; please check it and send the order again.`);
 }
 
 /** An instrument's row (every row), for an instance applying a change saved anywhere. */

@@ -33,7 +33,10 @@ const instrumentEntry = z.object({
   swapLong: z.number(),
   swapShort: z.number(),
   spreadMarkup: z.number().int().min(0).max(100_000),
-  marginRate: z.number().positive().max(100).default(1),
+  marginRate: z
+    .number()
+    .refine((v) => v >= 0.01 && v <= 100 && Math.abs(Math.round(v * 10_000) - v * 10_000) < 1e-6, 'marginRate must be from 0.01 to 100 with at most 4 decimals')
+    .default(1),
   sim: z.object({ price: positive('sim.price'), spread: z.number().min(0), volatility: z.number().min(0).max(5), ticksPerSecond: z.number().min(0).max(50) }),
   feeds: z.object({ binance: z.string().regex(/^[A-Z0-9]{2,20}$/).optional(), polygon: z.string().min(1).max(20).optional() }).strict().default({}),
 });

@@ -183,7 +183,15 @@ export class MarketData {
    * instance when the back office saves one (`instrument.changed`). An instrument added to the
    * table since this instance started is loaded at its next start.
    */
-  async reloadInstruments(symbol?: string): Promise<void> {
+  reloadInstruments(symbol?: string): Promise<void> {
+    // One at a time, each reading when it runs: a read started later is applied later.
+    const next = this.reloading.then(() => this.applyStored(symbol));
+    this.reloading = next.catch(() => undefined);
+    return next;
+  }
+  private reloading: Promise<void> = Promise.resolve();
+
+  private async applyStored(symbol: string | undefined): Promise<void> {
     for (const row of symbol === undefined ? await instrumentRows(this.db) : [await instrumentRow(this.db, symbol)]) {
       const instrument = row && this.book.instruments.get(row.symbol);
       if (!row || !instrument) continue;

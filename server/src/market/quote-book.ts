@@ -28,6 +28,19 @@ export const MAX_FUTURE_SKEW_MS = 5_000;
  */
 export const RELAY_QUIET_MS = 3_000;
 
+type MarkupTerms = Pick<Instrument, 'spreadMarkup' | 'point' | 'digits'>;
+
+/**
+ * A quote made with the markup and digits `was` made again with those of `now`: the raw feed price
+ * is the quote without the old half-markups, and gets the new ones at the new digits. Null when it
+ * leaves no price (a bid of zero or below, or an ask under the bid).
+ */
+export function remadeQuote(q: { bid: number; ask: number }, was: MarkupTerms, now: MarkupTerms): { bid: number; ask: number } | null {
+  const bid = roundPrice(q.bid + markupBelow(was.spreadMarkup) * was.point - markupBelow(now.spreadMarkup) * now.point, now.digits);
+  const ask = roundPrice(q.ask - markupAbove(was.spreadMarkup) * was.point + markupAbove(now.spreadMarkup) * now.point, now.digits);
+  return Number.isFinite(bid) && Number.isFinite(ask) && bid > 0 && ask >= bid ? { bid, ask } : null;
+}
+
 type QuoteListener = (quote: BookQuote, instrument: Instrument) => void;
 
 /**
@@ -71,7 +84,7 @@ export class QuoteBook implements TickSink {
     if (after && time < after.time) return { problem: `${tick.symbol}: tick is older than the current quote.` };
     const below = markupBelow(instrument.spreadMarkup) * instrument.point;
     const above = markupAbove(instrument.spreadMarkup) * instrument.point;
-    const quote: BookQuote = { symbol: tick.symbol, bid: roundPrice(tick.bid - below, instrument.digits), ask: roundPrice(tick.ask + above, instrument.digits), time };
+    const quote: BookQuote = { symbol: tick.symbol, bid: roundPrice(tick.bid - below, instrument.digits), ask: roundPrice(tick.ask + above, instrument.digits), time, markup: instrument.spreadMarkup };
     // Checked again after rounding and markup: huge numbers overflow, and a markup can eat the bid.
     if (!Number.isFinite(quote.bid) || !Number.isFinite(quote.ask) || quote.bid <= 0 || quote.ask < quote.bid) {
       return { problem: `${tick.symbol}: the price is out of range for ${instrument.digits} digits.` };
@@ -123,12 +136,9 @@ export class QuoteBook implements TickSink {
     const instrument = this.instruments.get(symbol);
     const q = this.quotes.get(symbol);
     if (!remake || !instrument || !q || (was.spreadMarkup === instrument.spreadMarkup && was.digits === instrument.digits)) return;
-    const rawBid = q.bid + markupBelow(was.spreadMarkup) * was.point;
-    const rawAsk = q.ask - markupAbove(was.spreadMarkup) * was.point;
-    const bid = roundPrice(rawBid - markupBelow(instrument.spreadMarkup) * instrument.point, instrument.digits);
-    const ask = roundPrice(rawAsk + markupAbove(instrument.spreadMarkup) * instrument.point, instrument.digits);
-    // A markup that eats the bid is refused before it is saved; should the price have moved since, the next tick applies it.
-    if (bid > 0 && ask >= bid) this.apply({ symbol, bid, ask, time: q.time }, instrument);
+    // A price that would not survive is refused before it is saved; should the price have moved since, the next tick applies it.
+    const made = remadeQuote(q, was, instrument);
+    if (made) this.apply({ symbol, ...made, time: q.time, markup: instrument.spreadMarkup }, instrument);
   }
 
   /**

@@ -31,6 +31,10 @@ export interface BookQuote {
   bid: number;
   ask: number;
   time: number;
-  /** On an account type's quote (`TypePrices`): the type's own markup in points it carries; absent: the catalogue's. */
+  /**
+   * The markup in points the quote was made with: the catalogue's at the time on the book's own
+   * quotes, the type's on an account type's (`TypePrices`); absent (a relayed or restored quote):
+   * the catalogue's now. A deal's markup earned is the one in its price.
+   */
   markup?: number;
 }

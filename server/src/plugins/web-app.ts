@@ -264,7 +264,6 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
     }
     return page;
   };
-  const symbols = live ? catalogueRows(live.market) : [];
   /**
    * A trader's phone terminal, with its frame: the price table's first page with the quotes of the
    * moment (a few milliseconds to render). The page carries the rows and quotes the frame shows,
@@ -281,6 +280,8 @@ function routePreloadPages(webDist: string, live?: LiveFrameSource): ((request: 
     const at = performance.now();
     if (lastLive && at - lastLive.at < LIVE_PAGE_MS) return lastLive.page;
     const time = live.now();
+    // As listed now: the back office may change the catalogue while the server runs.
+    const symbols = catalogueRows(live.market);
     const frame = frames.renderTerminalFrame({ symbols, quotes: live.market.listed.map((i) => live.market.book.view(i.symbol, time)) });
     const reads = { ...route, data: (route.data ?? []).filter((d) => !frame.answers.includes(d.path)) };
     const head = `${styleSheetLinks(route, device)}${pageDataElement({ symbols: { status: 'success', data: symbols }, quotes: frame.quotes })}${dataPreloadLinks(reads, role)}<template id="after-first-paint">${preloadLinks(route, device, { styles: false })}</template>`;

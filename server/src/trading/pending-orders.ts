@@ -1,3 +1,4 @@
+import { confirmInstrument } from '../market/catalogue-edits';
 import { roundPrice, type Instrument } from '../domain/instruments';
 import { ORDER_REASONS } from '@tradeport/contracts/messages';
 import { pendingCondition, pendingEntryPrice, pendingPlacementProblem, pendingSide, stopsAroundEntryProblem, trailingProblem, volumeProblem, type PendingType, type Trailing } from '@tradeport/trading-math';
@@ -139,6 +140,7 @@ export class PendingOrders {
         if (!isOffered(held.offered)) throw refuse.invalid(notOfferedMessage(instrument.symbol, held.type_name));
         this.state.accountTypes.set(accountId, held.account_type_id);
         this.checkPending(instrument, accountId, order);
+        await confirmInstrument(this.state.ctx.engine, trx, instrument);
         const now = this.state.ctx.now();
         const row = await trx
           .insertInto('orders')

@@ -1,3 +1,4 @@
+import { confirmInstrument } from '../market/catalogue-edits';
 import type { AccountEvent } from '@tradeport/contracts';
 import { roundPrice, type Instrument } from '../domain/instruments';
 import { commissionUsd, Dec, figuresAfterOrder, marginUsd, notEnoughMarginMessage, openPrice, profitUsd, stopsProblem, trailingProblem, volumeProblem, type Side, type Trailing } from '@tradeport/trading-math';
@@ -113,6 +114,7 @@ export class Positions {
     const price = openPrice(order.side, quote);
     const now = ctx.now();
     await lockAccount(ctx, trx, accountId);
+    await confirmInstrument(ctx.engine, trx, instrument);
     const user = await trx
       .selectFrom('trading_accounts as a')
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')

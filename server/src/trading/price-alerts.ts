@@ -212,6 +212,8 @@ export class PriceAlerts {
   /** The input checked against the symbol and its price now; the level at the instrument's digits. */
   private checked(symbol: string, input: AlertInput): AlertInput {
     const instrument = this.state.instrument(symbol);
+    // A disabled instrument is not offered: nothing to watch (docs/design.md#instruments).
+    if (instrument.tradingMode === 'disabled') throw refuse.invalid(`${instrument.symbol} is not offered for trading.`);
     const level = roundPrice(input.level, instrument.digits);
     if (level <= 0) throw refuse.invalid(`The alert level must be at least one point (${instrument.point}) for ${instrument.symbol}.`);
     const quote = this.state.market.book.get(instrument.symbol);

@@ -184,8 +184,9 @@ export class StreamHub {
     const msg = parsed.data;
     switch (msg.type) {
       case 'subscribe': {
-        const requested = [...new Set(msg.symbols)];
-        const unknown = requested.filter((s) => !this.market.offers(s));
+        // A symbol disabled since the page listed it is left out, so the others keep their prices.
+        const requested = [...new Set(msg.symbols)].filter((s) => this.market.offers(s) || !this.market.book.instruments.has(s));
+        const unknown = requested.filter((s) => !this.market.book.instruments.has(s));
         if (unknown.length > 0) return this.error(client, `Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
         const added = requested.filter((s) => !client.symbols.has(s));
         if (client.symbols.size + added.length > MAX_STREAM_SYMBOLS) return this.error(client, `At most ${MAX_STREAM_SYMBOLS} symbols per connection.`);

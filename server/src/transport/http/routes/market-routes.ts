@@ -44,9 +44,10 @@ export function marketRoutes(app: FastifyInstance): void {
   const typeOf = async (accountId: number | null): Promise<number | undefined> =>
     accountId === null || !market.typePrices.any ? undefined : (await accountTypeRow.first(app.services.db, { accountId }))?.account_type_id;
   registerCall(app, calls.getQuotes, async ({ query, session }) => {
-    const symbols = query.symbols?.length ? query.symbols : market.listed.map((i) => i.symbol);
-    const unknown = symbols.filter((s) => !market.offers(s));
+    const unknown = (query.symbols ?? []).filter((s) => !market.book.instruments.has(s));
     if (unknown.length > 0) throw refuse.invalid(`Unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}.`);
+    // A symbol disabled since the page listed it is left out of the answer; the others are answered.
+    const symbols = query.symbols?.length ? query.symbols.filter((s) => market.offers(s)) : market.listed.map((i) => i.symbol);
     const typeId = await typeOf(session.accountId);
     const time = app.services.now();
     return successData(symbols.map((s) => market.typePrices.view(typeId, market.book.view(s, time))));
