@@ -99,7 +99,7 @@ describe('push feed: authentication', () => {
     const r = await feedClient(t).post('/feed/ticks', body);
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { status: 'success', message: 'Accepted 1 of 1 ticks.', accepted: 1, refused: [] });
-    assert.deepEqual(t.app.market.book.get('EURUSD'), { symbol: 'EURUSD', bid: 1.1, ask: 1.1002, time: WEDNESDAY_10 });
+    assert.deepEqual(t.app.market.book.get('EURUSD'), { symbol: 'EURUSD', bid: 1.1, ask: 1.1002, time: WEDNESDAY_10, markup: 0 });
     assert.equal(t.app.market.candles.live('EURUSD', 'M1')?.close, 1.1);
   });
 
@@ -263,13 +263,13 @@ describe('push feed: validation', () => {
     const r = await feedClient(t).post('/feed/ticks', { ticks });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { status: 'success', message: 'Accepted 1000 of 1000 ticks.', accepted: 1000, refused: [] });
-    assert.deepEqual(t.app.market.book.get('EURCHF'), { symbol: 'EURCHF', bid: 0.95999, ask: 0.96019, time: WEDNESDAY_10 });
+    assert.deepEqual(t.app.market.book.get('EURCHF'), { symbol: 'EURCHF', bid: 0.95999, ask: 0.96019, time: WEDNESDAY_10, markup: 0 });
     assert.equal(t.app.market.candles.live('EURCHF', 'M1')?.volume, 1000);
   });
 
   test('a time a few seconds ahead (clock skew) is read as now, so it cannot freeze the symbol; bid equal to ask is accepted; prices are rounded to digits', async () => {
     await push(t, [{ symbol: 'AUDUSD', bid: 0.662004, ask: 0.662004, time: WEDNESDAY_10 + 5_000 }]);
-    assert.deepEqual(t.app.market.book.get('AUDUSD'), { symbol: 'AUDUSD', bid: 0.662, ask: 0.662, time: WEDNESDAY_10 });
+    assert.deepEqual(t.app.market.book.get('AUDUSD'), { symbol: 'AUDUSD', bid: 0.662, ask: 0.662, time: WEDNESDAY_10, markup: 0 });
     await push(t, [{ symbol: 'AUDUSD', bid: 0.6621, ask: 0.6622 }]);
     assert.equal(t.app.market.book.get('AUDUSD')?.bid, 0.6621);
     const far = await feedClient(t).post('/feed/ticks', { ticks: [{ symbol: 'AUDUSD', bid: 0.662, ask: 0.6621, time: WEDNESDAY_10 + 60_000 }] });

@@ -145,7 +145,7 @@ describe('Binance book-ticker feed', () => {
 
     await until('the last ETH tick', () => quotes.get('ETHUSD')?.bid === 3121);
     assert.equal(peer.connections[0]!.path, '/stream?streams=btcusdt@bookTicker/ethusdt@bookTicker');
-    assert.deepEqual({ ...quotes.get('BTCUSD'), time: 0 }, { symbol: 'BTCUSD', bid: 64251, ask: 64251.5, time: 0 });
+    assert.deepEqual({ ...quotes.get('BTCUSD'), time: 0 }, { symbol: 'BTCUSD', bid: 64251, ask: 64251.5, time: 0, markup: 0 });
     assert.equal(quotes.get('ETHUSD')!.ask, 3121.2);
     // The stream has no event time: the book stamps ticks with its own clock.
     assert.ok(quotes.get('ETHUSD')!.time >= before && quotes.get('ETHUSD')!.time <= Date.now());
@@ -395,10 +395,10 @@ describe('Polygon feed', () => {
     assert.deepEqual(parsedMessages(forex), [{ action: 'auth', params: KEY }, { action: 'subscribe', params: 'C.EUR/USD,C.XAU/USD' }]);
     assert.deepEqual(parsedMessages(stocks), [{ action: 'auth', params: KEY }, { action: 'subscribe', params: 'Q.AAPL,Q.MSFT' }]);
 
-    assert.deepEqual(quotes.get('EURUSD'), { symbol: 'EURUSD', bid: 1.08515, ask: 1.08525, time: 1700000000200 });
-    assert.deepEqual(quotes.get('XAUUSD'), { symbol: 'XAUUSD', bid: 1985.12, ask: 1985.42, time: 1700000000100 });
-    assert.deepEqual(quotes.get('AAPL'), { symbol: 'AAPL', bid: 189.51, ask: 189.53, time: 1700000000300 });
-    assert.deepEqual(quotes.get('MSFT'), { symbol: 'MSFT', bid: 370.1, ask: 370.14, time: 1700000000050 });
+    assert.deepEqual(quotes.get('EURUSD'), { symbol: 'EURUSD', bid: 1.08515, ask: 1.08525, time: 1700000000200, markup: 0 });
+    assert.deepEqual(quotes.get('XAUUSD'), { symbol: 'XAUUSD', bid: 1985.12, ask: 1985.42, time: 1700000000100, markup: 0 });
+    assert.deepEqual(quotes.get('AAPL'), { symbol: 'AAPL', bid: 189.51, ask: 189.53, time: 1700000000300, markup: 0 });
+    assert.deepEqual(quotes.get('MSFT'), { symbol: 'MSFT', bid: 370.1, ask: 370.14, time: 1700000000050, markup: 0 });
     assert.deepEqual(quotes.all().map((q) => q.symbol).sort(), ['AAPL', 'EURUSD', 'MSFT', 'XAUUSD'], 'GBP/USD and IBM are not ours and are ignored');
 
     const status = provider.status();
@@ -428,7 +428,7 @@ describe('Polygon feed', () => {
     assert.equal(status!.malformed, 4);
     // ask below bid, refused by the book.
     assert.equal(status!.rejected, 1);
-    assert.deepEqual(quotes.get('EURUSD'), { symbol: 'EURUSD', bid: 1.086, ask: 1.0861, time: 1700000001000 });
+    assert.deepEqual(quotes.get('EURUSD'), { symbol: 'EURUSD', bid: 1.086, ask: 1.0861, time: 1700000001000, markup: 0 });
     assert.deepEqual([status!.connected, status!.reconnects], [true, 0]);
   });
 
