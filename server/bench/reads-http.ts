@@ -146,8 +146,8 @@ function readsToMeasure(): Read[] {
     // Downloads (the CSV exports) are files a person asks for now and then, not reads a screen makes.
     if (c.method !== 'GET' || ('produces' in c && c.produces !== undefined)) continue;
     // Public calls only when named (to compare the framework's own cost); the rest are every read a session makes.
-    if (ONLY.length > 0 ? !ONLY.includes(name) : c.access !== 'signed-in' && c.access !== 'trader' && c.access !== 'admin') continue;
-    const read: Read = { name, path: `/api${c.path}${queries[name] ?? ''}`, as: c.access === 'admin' ? 'admin' : 'trader' };
+    if (ONLY.length > 0 ? !ONLY.includes(name) : c.access !== 'signed-in' && c.access !== 'trader' && c.access !== 'staff') continue;
+    const read: Read = { name, path: `/api${c.path}${queries[name] ?? ''}`, as: c.access === 'staff' ? 'admin' : 'trader' };
     if (perTrader.includes(name)) read.perTrader = (id) => `/api${c.path}?traderId=${id}`;
     reads.push(read);
   }

@@ -310,7 +310,7 @@ describe('admin back office', () => {
 
     test('an administrator cannot deactivate themself', async () => {
       const other = await signedInTrader(t, { firstName: 'Second', lastName: 'Admin' });
-      await t.ctx.db.updateTable('users').set({ role: 'admin' }).where('id', '=', other.id).execute();
+      await t.ctx.db.updateTable('users').set({ role: 'admin', staff_roles: 'administrator' }).where('id', '=', other.id).execute();
       // A change made straight in the database reaches a cached session within the cache's time to
       // live; the test does not wait for it.
       t.ctx.sessionCache.dropUser(other.id);
@@ -636,16 +636,18 @@ describe('admin back office', () => {
   // ------------------------------------------------------------------ access
 
   describe('access', () => {
-    const adminCalls = Object.values(calls as Record<string, CallDefinition>).filter((c) => c.access === 'admin');
+    const adminCalls = Object.values(calls as Record<string, CallDefinition>).filter((c) => c.access === 'staff');
 
     test('the admin calls are the ones the contract marks admin', () => {
       assert.deepEqual(adminCalls.map((c) => c.path).sort(), [
         '/dashboard/admin/addBalanceOperation.php',
         '/dashboard/admin/addMoneyRequestNote.php',
         '/dashboard/admin/addNewPayments.php',
+        '/dashboard/admin/addStaffMember.php',
         '/dashboard/admin/cancelTraderOrder.php',
         '/dashboard/admin/downloadAccountStatement.php',
         '/dashboard/admin/editPayments.php',
+        '/dashboard/admin/editStaffMember.php',
         '/dashboard/admin/editStatusDeposite.php',
         '/dashboard/admin/editStatusPayments.php',
         '/dashboard/admin/editStatusTraders.php',
@@ -669,6 +671,7 @@ describe('admin back office', () => {
         '/dashboard/admin/getPaymentGetways.php',
         '/dashboard/admin/getPendingDeposite.php',
         '/dashboard/admin/getPendingWithdrawal.php',
+        '/dashboard/admin/getStaff.php',
         '/dashboard/admin/getTraderAccounts.php',
         '/dashboard/admin/getTraderDetails.php',
         '/dashboard/admin/getTraders.php',
@@ -720,7 +723,7 @@ describe('admin back office', () => {
       for (const call of adminCalls) {
         const r = call.method === 'GET' ? await trader.client.get(call.path) : await trader.client.post(call.path, bodyFor(victim.id, ticket));
         assert.equal(r.status, 403, call.path);
-        assert.deepEqual(r.body, { status: 'Failure', message: 'This action needs an administrator account.' }, call.path);
+        assert.deepEqual(r.body, { status: 'Failure', message: 'This action is for back-office staff only.' }, call.path);
         if (call.encoding === 'multipart') {
           const form = await trader.client.postForm(call.path, bodyFor(victim.id));
           assert.equal(form.status, 403, `${call.path} (multipart)`);

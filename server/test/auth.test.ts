@@ -803,7 +803,7 @@ describe('access by role', () => {
     const { client } = await signedInTrader(t);
     const r = await client.get('/dashboard/admin/getTraders.php');
     assert.equal(r.status, 403);
-    assert.deepEqual(r.body, { status: 'Failure', message: 'This action needs an administrator account.' });
+    assert.deepEqual(r.body, { status: 'Failure', message: 'This action is for back-office staff only.' });
   });
 
   test('a trader reads their own profile once signed in', async () => {

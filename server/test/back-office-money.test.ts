@@ -193,7 +193,7 @@ describe('balance adjustments and credit', () => {
       [{ ...body, traders_id: adminId }, 400, 'Only a trader account has a balance and credit to adjust.'],
     ];
     for (const [input, status, message] of refusals) assertFailure(await operate(input), status, message);
-    assertFailure(await trader.client.post(ADD_OP, body), 403, 'This action needs an administrator account.');
+    assertFailure(await trader.client.post(ADD_OP, body), 403, 'This action is for back-office staff only.');
     assertFailure(await new Client(t).post(ADD_OP, body), 401);
     assertFailure(await trader.client.get(`${LIST_OPS}?traderId=${trader.id}`), 403);
     assert.deepEqual([await count('balance_operations'), await count('ledger_entries')], before);

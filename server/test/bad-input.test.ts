@@ -64,6 +64,7 @@ function formOf(fields: Record<string, unknown>): FormData {
 describe('bad input is refused with a 4xx and changes nothing', () => {
   let t: TestApp;
   let admin: Client;
+  let adminId: number;
   let trader: Awaited<ReturnType<typeof signedInTrader>>;
   let victim: Awaited<ReturnType<typeof signedInTrader>>;
   let gateway: number;
@@ -80,6 +81,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   before(async () => {
     t = await startApp({ config: { orderRateLimitPerMinute: 100_000, signinRateLimitPerMinute: 100_000, signupRateLimitPerMinute: 100_000, passwordResetRateLimitPerMinute: 100_000, passwordStrengthRateLimitPerMinute: 100_000, passwordChangeRateLimitPerHour: 100_000 } });
     admin = await signedInAdmin(t);
+    adminId = (await admin.get(calls.testSession.path)).body.user.id as number;
     gateway = await paymentAccount(admin, 'Bad input bank');
     trader = await signedInTrader(t);
     victim = await signedInTrader(t);
@@ -151,13 +153,15 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       saveAccountType: () => ({ name: 'Bad input type', kind: 'live', leverage: 200, marginCallLevel: 120, stopOutLevel: 60, tradingMode: 'full', isDefault: false, state: 'active' }),
       setAccountType: () => ({ accountId: victimAccount, typeId: standardType }),
       saveInstrument: () => ({ symbol: 'EURUSD', description: 'Euro vs US Dollar', group: 'Forex', digits: 5, contractSize: 100000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, sessions: ['always'], holidays: null, spreadMarkup: 0, marginRate: 1, swapLong: 0, swapShort: 0, tradingMode: 'full' }),
+      addStaffMember: () => ({ firstName: 'Bad', lastName: 'Input', email: 'bad.input.staff@broker.example', password: 'Finance-Desk-2026', roles: ['finance'] }),
+      editStaffMember: () => ({ id: adminId, roles: ['administrator'] }),
     };
   });
   after(() => t.close());
 
   function clientFor(call: CallDefinition): Client {
     if (call.access === 'feed') return new Client(t, { headers: { authorization: `Bearer ${FEED_TOKEN}` } });
-    if (call.access === 'admin') return admin;
+    if (call.access === 'staff') return admin;
     if (call.access === 'public') return new Client(t);
     return trader.client;
   }
@@ -186,7 +190,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       },
       users: await db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'first_name', 'last_name', 'phone_no', 'country_id', 'date_of_birth', 'nationality', 'is_active'])
+        .select(['id', 'email', 'password_hash', 'first_name', 'last_name', 'phone_no', 'country_id', 'date_of_birth', 'nationality', 'is_active', 'staff_roles'])
         .orderBy('id')
         .execute(),
       // Balances, credit and leverage live on the trading accounts.
@@ -393,8 +397,8 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   });
 
   test('unknown ids in every admin edit call are answered 404 and change nothing', async () => {
-    const idFields: Record<string, string> = { editStatusTraders: 'id', editTraderPassword: 'trader_id', editStatusDeposite: 'deposites_id', editStatusWithdrawal: 'withdrawals_id', editStatusPayments: 'id', editPayments: 'id', editStatusTrades: 'ticket' };
-    const adminEdits = bodyCalls.filter(([name, c]) => c.access === 'admin' && name.startsWith('edit')).map(([name]) => name);
+    const idFields: Record<string, string> = { editStatusTraders: 'id', editTraderPassword: 'trader_id', editStatusDeposite: 'deposites_id', editStatusWithdrawal: 'withdrawals_id', editStatusPayments: 'id', editPayments: 'id', editStatusTrades: 'ticket', editStaffMember: 'id' };
+    const adminEdits = bodyCalls.filter(([name, c]) => c.access === 'staff' && name.startsWith('edit')).map(([name]) => name);
     assert.deepEqual(adminEdits.sort(), Object.keys(idFields).sort(), 'every admin edit call has its id field listed');
     const messages: Record<string, string> = {
       editStatusTraders: 'User not found.',
@@ -404,6 +408,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       editStatusPayments: 'Payment account not found.',
       editPayments: 'Payment account not found.',
       editStatusTrades: `Ticket #999999 is not an open position of trader #${trader.id}.`,
+      editStaffMember: 'Staff member not found.',
     };
     for (const name of adminEdits) {
       const call: CallDefinition = calls[name as CallName];
@@ -452,7 +457,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       await unchangedBy(name, async () => {
         const r = call.method === 'GET' ? await anonymous.get(call.path) : await anonymous.post(call.path, body ?? {});
         assertRefusal(r, `${name} signed out`, 401);
-        if (call.access === 'admin') {
+        if (call.access === 'staff') {
           const asTrader = call.method === 'GET' ? await trader.client.get(call.path) : await trader.client.post(call.path, body ?? {});
           assertRefusal(asTrader, `${name} as trader`, 403);
         }
@@ -496,7 +501,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     let checked = 0;
     for (const [name, call] of getCalls) {
       const keys = Object.keys(shapeOf(call.query));
-      const client = call.access === 'admin' ? admin : call.access === 'public' ? new Client(t) : trader.client;
+      const client = call.access === 'staff' ? admin : call.access === 'public' ? new Client(t) : trader.client;
       // Parameters are broken one at a time, next to valid values of the required ones.
       const ranged = ['getBrokerReport', 'exportBrokerReport', 'getStatement', 'downloadStatement', 'downloadAccountStatement'];
       const required =
@@ -564,7 +569,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   test('fuzz: arbitrary JSON posted to any POST call never yields a 5xx', async () => {
     for (const [name, call] of postCalls) {
       // A fresh session per call, so that one call's fuzz (e.g. a password reset) cannot starve another.
-      const client = call.access === 'admin' ? admin : call.access === 'public' ? new Client(t) : (await signedInTrader(t)).client;
+      const client = call.access === 'staff' ? admin : call.access === 'public' ? new Client(t) : (await signedInTrader(t)).client;
       const keys = Object.keys(shapeOf(call.body));
       // U+0000 is left out here: the NUL test above covers it deterministically, and keeping it in
       // would make this property fail only now and then on PostgreSQL.

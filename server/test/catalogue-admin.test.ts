@@ -42,8 +42,8 @@ describe('instrument catalogue in the back office', () => {
       ['Forex', 5, 100_000, 0.01, 0.01, 100, ['America/New_York Sun 17:00-Fri 17:00'], 'America/New_York', 'full', 0],
     );
     assert.deepEqual(rows.map((r) => r.symbol), (await listed()).map((r) => r.Symbol), 'the catalogue order');
-    assertFailure(await trader.get(calls.getCatalogue.path), 403, 'This action needs an administrator account.');
-    assertFailure(await trader.post(calls.saveInstrument.path, inputOf(eurusd)), 403, 'This action needs an administrator account.');
+    assertFailure(await trader.get(calls.getCatalogue.path), 403, 'This action is for back-office staff only.');
+    assertFailure(await trader.post(calls.saveInstrument.path, inputOf(eurusd)), 403, 'This action is for back-office staff only.');
   });
 
   test('a new markup prices the book at once, without a new tick; fills use it; the change is audited', async () => {

@@ -59,7 +59,7 @@ describe('engine fencing', () => {
     await push(t, 'EURUSD', BID, ASK);
     let settled = false;
     const command = t.app.trading
-      .openMarket({ userId: trader.id, accountId: (await liveAccountOf(t.ctx.db, trader.id)).id, role: 'trader', ip: '127.0.0.1' }, { symbol: 'EURUSD', side: 'buy', volume: 1, stopLoss: 0, takeProfit: 0, comment: '' })
+      .openMarket({ userId: trader.id, accountId: (await liveAccountOf(t.ctx.db, trader.id)).id, role: 'trader', staffRoles: [], ip: '127.0.0.1' }, { symbol: 'EURUSD', side: 'buy', volume: 1, stopLoss: 0, takeProfit: 0, comment: '' })
       .finally(() => (settled = true));
     await t.app.trading.stop();
     assert.equal(settled, true, 'the open in flight was finished before stop() returned');

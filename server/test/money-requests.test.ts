@@ -578,7 +578,7 @@ describe('money requests', () => {
       const dep = await trader.post(ADD_DEPOSIT, { depositAmount: '999', paymentAccount: '1234', payment_getways_id: gateway });
       const r = await trader.post(DECIDE_DEPOSIT, { deposites_id: dep.body.id, status: 1 });
       assert.equal(r.status, 403);
-      assert.deepEqual(r.body, { status: 'Failure', message: 'This action needs an administrator account.' });
+      assert.deepEqual(r.body, { status: 'Failure', message: 'This action is for back-office staff only.' });
       assert.equal(await requestStatus(dep.body.id), '0');
       assert.equal((await profileOf(trader)).totalBalance, '0.00');
     });

@@ -11,7 +11,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TRADES = '/platform/getTrades.php';
 const PROFILE = '/dashboard/customer/getProfileDetails.php';
 
-const entry = (userId: number, loadedAt: number): CachedSession => ({ userId, role: 'trader', accountId: null, accounts: [], persistent: false, lastSeenAt: loadedAt, expiresAt: loadedAt + 3600_000, loadedAt });
+const entry = (userId: number, loadedAt: number): CachedSession => ({ userId, role: 'trader', staffRoles: [], accountId: null, accounts: [], persistent: false, lastSeenAt: loadedAt, expiresAt: loadedAt + 3600_000, loadedAt });
 
 /** A second client presenting the same session cookie (another tab, or a stolen copy). */
 function sameSession(t: TestApp, client: Client): Client {
@@ -100,7 +100,7 @@ describe('the token memo: a held session is not hashed again', () => {
     const ctx = contextAt(cache, clock);
     // The entry's hash is not the token's SHA-256: the answer naming it shows the memo was used, not a hash.
     cache.put('memo', held(7, 1_000, { expiresAt: 1_000 + HOUR, accountId: 70, accounts: [70, 71] }), cache.ticket());
-    assert.deepEqual(cachedSession(ctx, token), { userId: 7, role: 'trader', sessionHash: 'memo', accountId: 70, accounts: [70, 71] });
+    assert.deepEqual(cachedSession(ctx, token), { userId: 7, role: 'trader', staffRoles: [], sessionHash: 'memo', accountId: 70, accounts: [70, 71] });
     clock.now = 1_000 + HOUR - 1;
     cache.get('memo', clock.now)!.lastSeenAt = clock.now;
     assert.equal(cachedSession(ctx, token)?.userId, 7, 'a millisecond before its expiry');

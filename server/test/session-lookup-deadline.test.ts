@@ -105,7 +105,7 @@ describe('a session lookup while the database does not answer', () => {
     try {
       const now = Date.now();
       const cached = token('c');
-      app.services.sessionCache.put(hashToken(cached), { userId: 42, role: 'trader', accountId: null, accounts: [], persistent: false, lastSeenAt: now, expiresAt: now + 3600_000, loadedAt: now }, app.services.sessionCache.ticket());
+      app.services.sessionCache.put(hashToken(cached), { userId: 42, role: 'trader', staffRoles: [], accountId: null, accounts: [], persistent: false, lastSeenAt: now, expiresAt: now + 3600_000, loadedAt: now }, app.services.sessionCache.ticket());
       for (let i = 0; i < 3; i++) {
         const { res, ms } = await timed(app, cached);
         assert.equal(res.statusCode, 200);

@@ -515,7 +515,7 @@ describe('stream: back-office events', () => {
     // A trader may not subscribe: an error, and no back-office event later.
     const from = own.mark();
     own.send({ type: 'subscribeAdmin' });
-    assert.match((await own.next('error', from)).message, /administrators/);
+    assert.match((await own.next('error', from)).message, /Finance or Administrator role/);
     for (const s of [watching, colleague]) await s.roundTrip();
 
     const dep = await trader.client.post('/platform/addDeposite.php', { depositAmount: '20', paymentAccount: '77', payment_getways_id: gateway });

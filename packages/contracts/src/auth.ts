@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountType, oneLine, timestamp } from './common';
 import { registrationMessages } from './messages';
+import { ALL_PERMISSIONS, STAFF_ROLES, type Permission } from './staff';
 
 const text = (message: string, max: number, label: string) =>
   z.preprocess(
@@ -28,6 +29,9 @@ export const sessionResponse = z.object({
   user: z
     .object({ id: z.number(), firstName: z.string(), lastName: z.string(), email: z.string() })
     .optional(),
+  /** A back-office user's roles and what they give (staff.ts); absent for a trader. */
+  staffRoles: z.array(z.enum(STAFF_ROLES)).optional(),
+  permissions: z.array(z.enum(ALL_PERMISSIONS as [Permission, ...Permission[]])).optional(),
   message: z.string().optional(),
 });
 export type SessionResponse = z.infer<typeof sessionResponse>;

@@ -2,9 +2,10 @@ import { z } from 'zod';
 
 /**
  * Who may make a call. The server enforces it; it is listed here so the API document shows it.
- * 'feed' is a price bridge authenticating with `Authorization: Bearer <FEED_TOKEN>`, not a user.
+ * 'staff' is a back-office user whose roles give the call's `permission` (staff.ts); 'feed' is a
+ * price bridge authenticating with `Authorization: Bearer <FEED_TOKEN>`, not a user.
  */
-export type Access = 'public' | 'signed-in' | 'trader' | 'admin' | 'feed';
+export type Access = 'public' | 'signed-in' | 'trader' | 'staff' | 'feed';
 
 /** Every refusal has this shape: the spec's `status`/`message` pair. */
 export const failureResponse = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { money, requestStatus } from './common';
+import { STAFF_ROLES } from './staff';
 import { PENDING_ORDER_TYPES } from './trading';
 
 /**
@@ -41,6 +42,16 @@ export const accountStatusEvent = z.object({
   type: z.literal('account.sessionsRevoked'),
   userId: z.number(),
   reason: z.string(),
+});
+
+/**
+ * A staff member's roles changed (not about a trading account): their sessions act with the new
+ * roles at once, and their back office shows what these allow.
+ */
+export const staffRolesEvent = z.object({
+  type: z.literal('staff.rolesChanged'),
+  userId: z.number(),
+  roles: z.array(z.enum(STAFF_ROLES)),
 });
 
 export const positionOpenedEvent = z.object({
@@ -165,7 +176,7 @@ export const accountChangedEvent = z.object({
   change: z.enum(['opened', 'reset', 'state', 'transfer', 'type']),
 });
 
-export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, positionOpenedEvent, positionClosedEvent, positionModifiedEvent, alertFiredEvent, alertChangedEvent, marginCallEvent, stopOutEvent, orderEvent]);
+export const accountEvent = z.discriminatedUnion('type', [accountChangedEvent, moneyRequestEvent, balanceEvent, accountStatusEvent, staffRolesEvent, positionOpenedEvent, positionClosedEvent, positionModifiedEvent, alertFiredEvent, alertChangedEvent, marginCallEvent, stopOutEvent, orderEvent]);
 export type AccountEvent = z.infer<typeof accountEvent>;
 
 /**

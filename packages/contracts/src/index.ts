@@ -20,3 +20,4 @@ export * from './alerts';
 export * from './notifications';
 export * from './statements';
 export * from './catalogue';
+export * from './staff';

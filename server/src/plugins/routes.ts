@@ -9,6 +9,7 @@ import { authRoutes } from '../transport/http/routes/auth-routes';
 import { backOfficeMoneyRoutes } from '../transport/http/routes/back-office-money-routes';
 import { backOfficeFormRoutes, backOfficeRoutes } from '../transport/http/routes/back-office-routes';
 import { catalogueRoutes } from '../transport/http/routes/catalogue-routes';
+import { staffRoutes } from '../transport/http/routes/staff-routes';
 import { chartRoutes } from '../transport/http/routes/chart-routes';
 import { favouritesRoutes } from '../transport/http/routes/favourites-routes';
 import { marketRoutes } from '../transport/http/routes/market-routes';
@@ -82,6 +83,7 @@ async function routes(app: FastifyInstance): Promise<void> {
     backOfficeTradesRoutes(api);
     exposureRoutes(api);
     catalogueRoutes(api);
+    staffRoutes(api);
     brokerReportRoutes(api);
     statementRoutes(api);
     chartRoutes(api);

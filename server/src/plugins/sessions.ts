@@ -73,7 +73,7 @@ async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: numb
   // (those ended here were dropped already, right after their commit); so does a new trading
   // account (the sessions' lists of the person's accounts are read again).
   const unsubscribe = services.bus.subscribe((event) => {
-    if (event.type === 'account.sessionsRevoked' || (event.type === 'account.changed' && event.change === 'opened')) services.sessionCache.dropUser(event.userId);
+    if (event.type === 'account.sessionsRevoked' || event.type === 'staff.rolesChanged' || (event.type === 'account.changed' && event.change === 'opened')) services.sessionCache.dropUser(event.userId);
   });
 
   const pruneTimer = setInterval(() => {

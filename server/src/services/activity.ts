@@ -30,7 +30,9 @@ export type ActivityKind =
   | 'trading-account-opened'
   | 'demo-account-reset'
   | 'funds-transferred'
-  | 'trading-account-state';
+  | 'trading-account-state'
+  | 'staff-added'
+  | 'staff-changed';
 
 export const activityLabels: Record<ActivityKind, string> = {
   signin: 'Signed in',
@@ -59,6 +61,8 @@ export const activityLabels: Record<ActivityKind, string> = {
   'demo-account-reset': 'Demo account reset',
   'funds-transferred': 'Funds transferred between accounts',
   'trading-account-state': 'Trading account state changed by the broker',
+  'staff-added': 'Staff account created',
+  'staff-changed': 'Staff roles or state changed',
 };
 
 export interface ActivityInput {

@@ -7,6 +7,7 @@ import { ledgerTotalColumns, totalsOfColumns } from './ledger';
 import { primaryLeverageOf } from './trading-accounts';
 import { hashPassword } from './passwords';
 import { retireResetLinks, revokeUserSessions } from './sessions';
+import { checkMayChangeUser } from './staff';
 import { prepared, type Param } from '../storage/prepared';
 
 /** One user's row with their ledger totals and the end of their last usable session, in one statement. */
@@ -26,7 +27,7 @@ const oneUser = prepared((db, param: Param<{ id: number }>) =>
  * Online means seen recently *and* still holding a usable session: signing out or being
  * deactivated (which revokes every session) takes a user offline at once.
  */
-function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: number | string | bigint | null | undefined, now: number): boolean {
+export function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: number | string | bigint | null | undefined, now: number): boolean {
   return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
 }
 
@@ -67,15 +68,16 @@ export function traderProfile(u: TraderDetailsRow, online: boolean, defaultLever
   };
 }
 
-async function editableUser(ctx: ServiceContext, id: number) {
-  const user = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active', 'is_reserved']).where('id', '=', id).executeTakeFirst();
+async function editableUser(ctx: ServiceContext, actor: Actor, id: number) {
+  const user = await ctx.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'is_active', 'is_reserved', 'role']).where('id', '=', id).executeTakeFirst();
   if (!user) throw refuse.notFound('User not found.');
   if (user.is_reserved === 1) throw refuse.forbidden('The built-in administrator account cannot be changed from the users table.');
+  checkMayChangeUser(actor, user);
   return user;
 }
 
 export async function setUserActive(ctx: ServiceContext, actor: Actor, id: number, active: '1' | '0'): Promise<string> {
-  const user = await editableUser(ctx, id);
+  const user = await editableUser(ctx, actor, id);
   if (id === actor.userId && active === '0') throw refuse.forbidden('You cannot deactivate your own account.');
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
@@ -93,7 +95,7 @@ export async function setUserActive(ctx: ServiceContext, actor: Actor, id: numbe
 }
 
 export async function setUserPassword(ctx: ServiceContext, actor: Actor, id: number, newPassword: string): Promise<string> {
-  const user = await editableUser(ctx, id);
+  const user = await editableUser(ctx, actor, id);
   const problem = await ctx.passwordPolicy.check(newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
   if (problem) throw refuse.invalid(problem);
   const hash = await hashPassword(newPassword, ctx.config.scryptCost);

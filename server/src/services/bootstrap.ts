@@ -24,7 +24,7 @@ export async function ensureBootstrapAdmin(ctx: ServiceContext): Promise<{ creat
   const now = ctx.now();
   await ctx.db
     .insertInto('users')
-    .values(newUserRow({ email, passwordHash: await hashPassword(password, ctx.config.scryptCost), firstName: 'Administrator', lastName: '', phoneNo: '', countryId: null, role: 'admin', reserved: true, now }))
+    .values(newUserRow({ email, passwordHash: await hashPassword(password, ctx.config.scryptCost), firstName: 'Administrator', lastName: '', phoneNo: '', countryId: null, role: 'admin', staffRoles: 'administrator', reserved: true, now }))
     .execute();
   return { created: true, email, generatedPassword };
 }

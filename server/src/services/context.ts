@@ -1,4 +1,4 @@
-import type { BusEvent } from '@tradeport/contracts';
+import type { BusEvent, StaffRole } from '@tradeport/contracts';
 import type { EventBus } from '../bus/event-bus';
 import type { AppConfig } from '../config';
 import type { PasswordPolicy } from '../domain/password-policy';
@@ -39,6 +39,8 @@ export interface Actor {
   /** The trading account the call acts on (the session's); null for a person holding none. */
   accountId: number | null;
   role: 'trader' | 'admin';
+  /** A back-office user's roles (contracts staff.ts); none for a trader. */
+  staffRoles: readonly StaffRole[];
   ip: string;
 }
 
@@ -57,9 +59,9 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit
   });
   for (const m of mails) ctx.mailer.send(m);
   for (const e of events) {
-    // Ended sessions stop working on this instance before anyone hears of it, and a new trading
-    // account is known to the person's sessions; the bus tells the others.
-    if (e.type === 'account.sessionsRevoked' || (e.type === 'account.changed' && e.change === 'opened')) ctx.sessionCache.dropUser(e.userId);
+    // Ended sessions stop working on this instance before anyone hears of it, a staff member's new
+    // roles and a new trading account are known to the person's sessions; the bus tells the others.
+    if (e.type === 'account.sessionsRevoked' || e.type === 'staff.rolesChanged' || (e.type === 'account.changed' && e.change === 'opened')) ctx.sessionCache.dropUser(e.userId);
     ctx.bus.publish(e);
   }
   return result;

@@ -11,6 +11,8 @@ export function newUserRow(u: {
   phoneNo: string;
   countryId: number | null;
   role: 'trader' | 'admin';
+  /** A back-office user's roles, as stored (formatStaffRoles); none for a trader. */
+  staffRoles?: string;
   reserved: boolean;
   now: number;
 }): Insertable<UsersTable> {
@@ -25,6 +27,7 @@ export function newUserRow(u: {
     date_of_birth: '',
     nationality: '',
     role: u.role,
+    staff_roles: u.role === 'admin' ? (u.staffRoles ?? '') : '',
     is_active: 1,
     is_reserved: u.reserved ? 1 : 0,
     created_at: u.now,

@@ -1,3 +1,5 @@
+import type { StaffRole } from '@tradeport/contracts';
+
 /**
  * Sessions a server instance has recently looked up, so an authenticated request does not read the
  * database each time. Revocation stays immediate:
@@ -17,6 +19,7 @@
 export interface CachedSession {
   userId: number;
   role: 'trader' | 'admin';
+  staffRoles: readonly StaffRole[];
   /** The trading account the session acts on, and all the person holds (see SessionUser). */
   accountId: number | null;
   accounts: readonly number[];

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { parseStaffRoles, type StaffRole } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
 import { prepared, preparedShapes, type Param } from '../storage/prepared';
@@ -21,6 +22,8 @@ export interface IssuedSession {
 export interface SessionUser {
   userId: number;
   role: 'trader' | 'admin';
+  /** A back-office user's roles (contracts staff.ts); none for a trader. */
+  staffRoles: readonly StaffRole[];
   sessionHash: string;
   /**
    * The trading account the session's calls act on unless a call names another of the person's
@@ -77,7 +80,7 @@ const lookupSession = preparedShapes((db, param: Param<{ idHash: string }>, shap
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
-      'sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.is_active',
+      'sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.staff_roles', 'users.is_active',
       primaryAccountIdOf('sessions.user_id').as('account_id'),
       accountIdsOf('sessions.user_id', shape.includes('pg;') ? 'postgres' : 'sqlite').as('account_ids'),
     ])
@@ -100,7 +103,7 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
     if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
     // A use noted here and not written yet counts as much as the row's.
     const lastSeenAt = Math.max(row.last_seen_at, ctx.sessionCache.pendingTouch(idHash) ?? 0);
-    session = { userId: row.user_id, role: row.role, accountId: row.account_id === null ? null : Number(row.account_id), accounts: parseAccountIds(row.account_ids), persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now, token };
+    session = { userId: row.user_id, role: row.role, staffRoles: row.role === 'admin' ? parseStaffRoles(row.staff_roles) : [], accountId: row.account_id === null ? null : Number(row.account_id), accounts: parseAccountIds(row.account_ids), persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now, token };
     ctx.sessionCache.put(idHash, session, ticket);
   }
   return checked(ctx, idHash, session, now);
@@ -132,7 +135,7 @@ const ended = (ctx: ServiceContext, session: CachedSession, now: number): boolea
 /** Expiry and idle time checked on every request, from the entry as from the row; the use noted. */
 function checked(ctx: ServiceContext, idHash: string, session: CachedSession, now: number): SessionUser | null | Promise<SessionUser | null> {
   if (ended(ctx, session, now)) return null;
-  const user = { userId: session.userId, role: session.role, sessionHash: idHash, accountId: session.accountId, accounts: session.accounts };
+  const user = { userId: session.userId, role: session.role, staffRoles: session.staffRoles, sessionHash: idHash, accountId: session.accountId, accounts: session.accounts };
   if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
     const pause = now - session.lastSeenAt;
     session.lastSeenAt = now;

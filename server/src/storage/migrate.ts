@@ -28,6 +28,7 @@ import { commissionMigration } from './migrations/0025-commission';
 import { typeSymbolsMigration } from './migrations/0026-type-symbols';
 import { instrumentModesMigration } from './migrations/0038-instrument-modes';
 import { marginRateMigration } from './migrations/0039-margin-rate';
+import { staffRolesMigration } from './migrations/0040-staff-roles';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
@@ -92,6 +93,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0037-deal-markups': dealMarkupsMigration(handle.engine),
       '0038-instrument-modes': instrumentModesMigration(),
       '0039-margin-rate': marginRateMigration(handle.engine),
+      '0040-staff-roles': staffRolesMigration,
     }),
   });
 }

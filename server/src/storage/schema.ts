@@ -16,6 +16,8 @@ export interface UsersTable {
   date_of_birth: string;
   nationality: string;
   role: 'trader' | 'admin';
+  /** A back-office user's roles, comma-joined (migration 0040; contracts staff.ts); '' for a trader. */
+  staff_roles: Generated<string>;
   is_active: number;
   is_reserved: number;
   created_at: number;

@@ -130,6 +130,18 @@ export async function signedInAdmin(t: TestApp): Promise<Client> {
   return client;
 }
 
+/** A staff member with these roles, added by the administrator `admin` and signed in. */
+export async function signedInStaff(t: TestApp, admin: Client, roles: string[], o: { firstName?: string } = {}): Promise<{ client: Client; email: string; password: string; id: number }> {
+  const email = uniqueEmail('staff');
+  const password = 'Staff-Pass-4-Tests';
+  const added = await admin.post('/dashboard/admin/addStaffMember.php', { firstName: o.firstName ?? 'Staff', lastName: roles.join(' '), email, password, roles });
+  if (added.body.status !== 'success') throw new Error(`adding staff failed: ${JSON.stringify(added.body)}`);
+  const client = new Client(t);
+  const login = await client.post('/login.php', { email, password });
+  if (login.body.status !== 'Success') throw new Error(`staff sign-in failed: ${JSON.stringify(login.body)}`);
+  return { client, email, password, id: added.body.member.id as number };
+}
+
 /** Adds an active payment account as the admin and returns its id. */
 export async function paymentAccount(admin: Client, name = 'Main bank'): Promise<number> {
   const r = await admin.postForm('/dashboard/admin/addNewPayments.php', { name, number: 'GB29NWBK60161331926819', moreInfo: 'Reference: your email', isActive: 1 });

@@ -32,6 +32,9 @@ export function keysForEvent(event: AccountEvent): readonly (readonly unknown[])
       return [queryKeys.accounts];
     case 'account.sessionsRevoked':
       return [];
+    case 'staff.rolesChanged':
+      // The back office's menu, pages and buttons follow the session's permissions.
+      return [queryKeys.session];
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { CallDefinition } from '@tradeport/contracts';
+import { holds, permissionRefusal, type CallDefinition, type Permission } from '@tradeport/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import { ENGINE_CALLS, sendRetryable } from '../../cluster/engine-calls';
@@ -14,6 +14,7 @@ import { instrumentOrderCall } from './order-calls';
 import { sendRefusal } from './responses';
 import { currentSession, SESSION_COOKIE } from './session-cookie';
 import { resolveSession, type SessionUser } from '../../services/sessions';
+import { recordRefusedCall } from '../../services/staff';
 
 export const MAX_FORM_BYTES = 64 * 1024;
 /** Where the per-user counts live in Redis (with EVENT_BUS=redis; beside the per-address ones). */
@@ -65,7 +66,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         const session = call.access === 'feed' ? null : await currentSession(request);
         if (call.access !== 'public' && call.access !== 'feed') {
           if (!session) throw refuse.unauthenticated();
-          if (call.access === 'admin' && session.role !== 'admin') throw refuse.forbidden('This action needs an administrator account.');
+          if (call.access === 'staff') await checkPermission(app, call, session, forwarder.clientIp(request));
           if (call.access === 'trader' && session.role !== 'trader') throw refuse.forbidden('This action is for trading accounts only.');
         }
         // Counted here, after the forwarding above, so a call is counted once, by the instance that
@@ -85,7 +86,7 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
         }
         const client = { ip: forwarder.clientIp(request), userAgent: String(request.headers['user-agent'] ?? '') };
         const acting = session ? await actingAccount(session, request.headers[TRADING_ACCOUNT_HEADER], request.cookies[TRADING_ACCOUNT_COOKIE], () => resolveSession(app.services, request.cookies[SESSION_COOKIE] ?? '', { fresh: true })) : null;
-        const actor: Actor | null = acting ? { userId: acting.userId, accountId: acting.accountId, role: acting.role, ip: client.ip } : null;
+        const actor: Actor | null = acting ? { userId: acting.userId, accountId: acting.accountId, role: acting.role, staffRoles: acting.staffRoles, ip: client.ip } : null;
         const result = await run({ body, query, session: acting, actor, idempotencyKey, client, request, reply } as CallInput<C>);
         if (reply.sent) return reply;
         if (result instanceof FileAnswer) return result.send(reply);
@@ -100,7 +101,18 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
   });
 }
 
-/** Counts one call against the user's limit; over it, a 429 that says when to try again (nothing was done). */
+/**
+ * A staff call needs a back-office user whose roles give its permission (docs/design.md#staff-roles).
+ * A staff member's attempt outside their permissions is refused and written to the audit log.
+ */
+async function checkPermission(app: FastifyInstance, call: CallDefinition, session: SessionUser, ip: string): Promise<void> {
+  if (session.role !== 'admin') throw refuse.forbidden('This action is for back-office staff only.');
+  const permission = call.permission as Permission;
+  if (holds(session.staffRoles, permission)) return;
+  await recordRefusedCall(app.services, { userId: session.userId, ip, call: `${call.method} /api${call.path}`, permission, roles: session.staffRoles });
+  throw refuse.forbidden(permissionRefusal(permission));
+}
+
 /** The header naming the trading account a call acts on (docs/api.md#trading-accounts). */
 export const TRADING_ACCOUNT_HEADER = 'x-trading-account';
 /** The cookie holding the account a browser chose (the web app's switcher sets it). */
@@ -131,6 +143,7 @@ async function actingAccount(session: SessionUser, header: string | string[] | u
   return named === session.accountId && known === session ? session : { ...session, accounts: known.accounts, accountId: named };
 }
 
+/** Counts one call against the user's limit; over it, a 429 that says when to try again (nothing was done). */
 async function countUserCall(app: FastifyInstance, limit: UserRateLimit, userId: number, reply: FastifyReply): Promise<void> {
   const { current, ttl } = await app.windowCounts.incr(`${USER_LIMIT_KEY_PREFIX}${limit.bucket}:${userId}`, limit.windowMs);
   if (current <= limit.max) return;

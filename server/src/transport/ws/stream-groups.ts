@@ -1,4 +1,4 @@
-import type { PeriodName, Quote } from '@tradeport/contracts';
+import type { PeriodName, Quote, StaffRole } from '@tradeport/contracts';
 import type { Candle } from '../../domain/candles';
 import type { WebSocket } from 'ws';
 
@@ -6,7 +6,8 @@ import type { WebSocket } from 'ws';
 export interface Client {
   socket: WebSocket;
   userId: number;
-  role: 'trader' | 'admin';
+  /** A staff member's roles (none for a trader): the back-office events it may follow. */
+  staffRoles: readonly StaffRole[];
   token: string;
   seq: number;
   symbols: Set<string>;

@@ -1,4 +1,4 @@
-import { clientMessage, isAdminEvent, isInstanceEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type Quote, type ServerMessage } from '@tradeport/contracts';
+import { clientMessage, holds, isAdminEvent, isInstanceEvent, MAX_STREAM_SYMBOLS, type AdminEvent, type BusEvent, type Quote, type ServerMessage, type StaffRole } from '@tradeport/contracts';
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '../../bus/event-bus';
@@ -113,11 +113,11 @@ export class StreamHub {
    * `account`: the trading account (and its type) the connection's quotes are priced for at first
    * (the one the browser chose); the page names its own with an `account` message.
    */
-  attach(socket: WebSocket, userId: number, token: string, role: 'trader' | 'admin' = 'trader', account: { accountId: number; typeId: number } | null = null): void {
+  attach(socket: WebSocket, userId: number, token: string, staffRoles: readonly StaffRole[] = [], account: { accountId: number; typeId: number } | null = null): void {
     // The first heartbeat lands at a random point of the interval, so clients that connected
     // together (a server restart) do not all get pinged in the same frame ever after.
     const nextHeartbeat = performance.now() + this.options.heartbeatMs * (0.5 + Math.random() / 2);
-    const client: Client = { socket, userId, role, token, seq: 0, symbols: new Set(), accountId: account?.accountId ?? null, typeId: account?.typeId, pricings: 0, group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
+    const client: Client = { socket, userId, staffRoles, token, seq: 0, symbols: new Set(), accountId: account?.accountId ?? null, typeId: account?.typeId, pricings: 0, group: null, candleKeys: new Set(), pendingQuotes: new Map(), pendingCandles: new Map(), alive: true, nextHeartbeat, recentMessages: new Float64Array(MAX_CLIENT_MESSAGES_PER_SECOND), messagesReceived: 0 };
     this.clients.add(client);
     let forUser = this.byUser.get(userId);
     if (!forUser) this.byUser.set(userId, (forUser = new Set()));
@@ -236,7 +236,8 @@ export class StreamHub {
         this.send(client, { type: 'pong', time: this.options.now() });
         return;
       case 'subscribeAdmin':
-        if (client.role !== 'admin') return this.error(client, 'Back-office events are for administrators.');
+        // The back-office events are about deposits and withdrawals: for those who may see them.
+        if (!holds(client.staffRoles, 'money.view')) return this.error(client, 'Back-office events are for staff with the Finance or Administrator role.');
         this.adminClients.add(client);
         return;
     }
@@ -376,6 +377,13 @@ export class StreamHub {
     if (event.type === 'account.sessionsRevoked') {
       void this.sessions.check(this.byUser.get(event.userId) ?? []);
       return;
+    }
+    // New roles apply to the person's open connections at once (and their page is told, below).
+    if (event.type === 'staff.rolesChanged') {
+      for (const c of this.byUser.get(event.userId) ?? []) {
+        c.staffRoles = event.roles;
+        if (!holds(c.staffRoles, 'money.view')) this.adminClients.delete(c);
+      }
     }
     for (const c of this.byUser.get(event.userId) ?? []) this.send(c, { type: 'event', event });
   }

@@ -68,7 +68,7 @@ export function streamRoute(app: FastifyInstance, bus: EventBus): StreamHub {
       const typeId = accountId === null ? null : await accountType(session.userId, accountId).catch(() => null);
       // Gone during the lookup: nothing to attach (its close event has passed already).
       if (socket.readyState !== socket.OPEN) return;
-      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string, session.role, accountId !== null && typeId !== null ? { accountId, typeId } : null);
+      hub.attach(socket, session.userId, request.cookies[SESSION_COOKIE] as string, session.staffRoles, accountId !== null && typeId !== null ? { accountId, typeId } : null);
     },
   );
   return hub;

@@ -1,4 +1,4 @@
-import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE } from '@tradeport/contracts';
+import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE, permissionsOf } from '@tradeport/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changeOwnPassword, login, logout, register, sessionUserDetails } from '../../../services/auth-service';
 import { requestPasswordReset, resetPassword } from '../../../services/password-reset';
@@ -39,7 +39,9 @@ export function authRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.testSession, async ({ session }) => {
     const user = session ? await sessionUserDetails(ctx, session) : null;
-    return session && user ? { status: 'success' as const, accountType: session.role === 'admin' ? ('1' as const) : ('0' as const), user } : { status: 'Failure' as const, message: 'Not signed in.' };
+    if (!session || !user) return { status: 'Failure' as const, message: 'Not signed in.' };
+    if (session.role !== 'admin') return { status: 'success' as const, accountType: '0' as const, user };
+    return { status: 'success' as const, accountType: '1' as const, user, staffRoles: [...session.staffRoles], permissions: permissionsOf(session.staffRoles) };
   });
 
   registerCall(

@@ -1,4 +1,4 @@
-import { calls, failureResponse, type CallDefinition } from '@tradeport/contracts';
+import { calls, failureResponse, rolesHolding, type CallDefinition } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { databaseAnswers } from '../../../services/health';
 import { jsonSchema } from '../json-schemas';
@@ -34,7 +34,7 @@ export function openApiDocument(list: CallDefinition[]): object {
   for (const call of list) {
     const operation: Record<string, unknown> = {
       summary: call.summary,
-      description: `Access: ${call.access}.${call.idempotent ? ' Accepts an `Idempotency-Key` header: a retry with the same key returns the first result.' : ''}${call.method === 'POST' ? ' State-changing: the `Origin` (or `Referer`) must be this site.' : ''}`,
+      description: `Access: ${call.access}${call.permission ? ` with the permission ${call.permission} (${rolesHolding(call.permission).join(', ')})` : ''}.${call.idempotent ? ' Accepts an `Idempotency-Key` header: a retry with the same key returns the first result.' : ''}${call.method === 'POST' ? ' State-changing: the `Origin` (or `Referer`) must be this site.' : ''}`,
       tags: [call.access],
       responses: {
         '200': call.produces
