@@ -70,6 +70,7 @@ const envSchema = z.object({
   SIGNUP_RATE_LIMIT_PER_MINUTE: int('SIGNUP_RATE_LIMIT_PER_MINUTE', 1, 100_000).default(20),
   MAX_DEPOSIT_AMOUNT: decimalAmount('MAX_DEPOSIT_AMOUNT').default('1000000'),
   MAX_WITHDRAWAL_AMOUNT: decimalAmount('MAX_WITHDRAWAL_AMOUNT').default('1000000'),
+  WITHDRAWAL_SECOND_APPROVAL_ABOVE: decimalAmount('WITHDRAWAL_SECOND_APPROVAL_ABOVE').default('10000'),
   DEFAULT_LEVERAGE: int('DEFAULT_LEVERAGE', 1, 1000).default(100),
   ORDER_RATE_LIMIT_PER_MINUTE: int('ORDER_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).default(600),
   MAX_PENDING_ORDERS: int('MAX_PENDING_ORDERS', 1, 100_000).default(200),
@@ -181,6 +182,8 @@ export interface AppConfig {
   lockoutMs: number;
   maxDepositCents: Cents;
   maxWithdrawalCents: Cents;
+  /** Withdrawals above this need a second approver (docs/design.md#four-eyes-approval). */
+  secondApprovalAboveCents: Cents;
   defaultLeverage: number;
   /** Order calls (market, pending, modify, cancel, close) one user may make per minute, all together. */
   orderRateLimitPerMinute: number;
@@ -347,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     lockoutMs: 15 * 60_000,
     maxDepositCents: toCents(e.MAX_DEPOSIT_AMOUNT),
     maxWithdrawalCents: toCents(e.MAX_WITHDRAWAL_AMOUNT),
+    secondApprovalAboveCents: toCents(e.WITHDRAWAL_SECOND_APPROVAL_ABOVE),
     defaultLeverage: e.DEFAULT_LEVERAGE,
     orderRateLimitPerMinute: e.ORDER_RATE_LIMIT_PER_MINUTE,
     maxPendingOrders: e.MAX_PENDING_ORDERS,

@@ -577,7 +577,7 @@ describe('migration 0015: balance operations, reject reasons, notes', () => {
       assert.equal((await migrateToLatest(handle))[0], '0015-adjustments-credit-notes');
       // Migrating on to the latest schema also gives the trader a live account (0021), which the request then names.
       const accountId = (await liveAccountOf(db, user.id)).id;
-      assert.deepEqual(await db.selectFrom('money_requests').selectAll().execute(), before.map((r) => ({ ...r, reject_reason: null, account_id: accountId })));
+      assert.deepEqual(await db.selectFrom('money_requests').selectAll().execute(), before.map((r) => ({ ...r, reject_reason: null, account_id: accountId, first_approved_by: null, first_approved_at: null })));
       await db.insertInto('money_request_notes').values({ request_id: request.id, author_id: user.id, note: 'kept', created_at: now }).execute();
       await assert.rejects(db.insertInto('money_request_notes').values({ request_id: 999_999, author_id: user.id, note: 'orphan', created_at: now }).execute(), 'a note needs its request');
       const op = { user_id: user.id, account_id: accountId, kind: 'credit' as const, amount_cents: 100, reason: 'r', created_by: user.id, created_at: now };

@@ -75,6 +75,10 @@ describe('broker reports', () => {
     const wed = r.data.find((x) => x.day === '2026-03-04' && x.type === 'Raw')!;
     assert.deepEqual([wed.tradersProfit, wed.brokerResult], ['480.00', '-480.00']);
     assert.deepEqual(r.byType.map((x) => [x.type, x.newAccounts, x.commissions]), [['Raw', 0, '4.00'], ['Standard', 3, '0.00']]);
+    // The page's type filter: every live type by name, for readers who may not list the types themselves.
+    const typeNames = (r.types as { name: string }[]).map((x) => x.name);
+    assert.ok(typeNames.includes('Raw') && typeNames.includes('Standard'), JSON.stringify(typeNames));
+    assert.deepEqual(typeNames, [...typeNames].sort((a, b) => a.localeCompare(b)));
     // Revenue = commissions + swaps + the broker's result, every row.
     for (const x of [...r.data, ...r.byType, r.totals]) assert.equal(Number(x.revenue).toFixed(2), (Number(x.commissions) + Number(x.swaps) + Number(x.brokerResult)).toFixed(2));
   });

@@ -538,8 +538,8 @@ describe('money requests', () => {
       assert.deepEqual(
         data.filter((row) => [w1, w2, w3].includes(row.id)),
         [
-          { id: w1, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'W1', withdrawalsAmount: '10.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email },
-          { id: w3, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'W3', withdrawalsAmount: '30.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email },
+          { id: w1, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'W1', withdrawalsAmount: '10.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email, needsSecondApproval: false, firstApproval: null },
+          { id: w3, traders_id: a.id, accountNumber: (await liveAccountOf(t.ctx.db, a.id)).number, paymentAccount: 'W3', withdrawalsAmount: '30.00', timeStamp: nowIso(), status: '0', decidedAt: null, rejectReason: null, notes: 0, firstName: 'Walt', lastName: 'Withdrawer', email: a.email, needsSecondApproval: false, firstApproval: null },
         ],
       );
     });

@@ -59,7 +59,15 @@ export const editTraderPasswordRequest = z.object({
 /** The queues' rows name the trader and count the request's internal notes (never sent to traders). */
 const queued = { firstName: z.string(), lastName: z.string(), email: z.string(), notes: z.number() };
 export const pendingDepositRow = depositRecord.extend(queued);
-export const pendingWithdrawalRow = withdrawalRecord.extend(queued);
+/**
+ * A withdrawal above the installation's second-approval amount needs two Finance decisions
+ * (docs/design.md#four-eyes-approval): `firstApproval` is the first one once given.
+ */
+export const pendingWithdrawalRow = withdrawalRecord.extend({
+  ...queued,
+  needsSecondApproval: z.boolean(),
+  firstApproval: z.object({ by: z.number(), byEmail: z.string(), at: timestamp }).nullable(),
+});
 export const pendingDepositsResponse = z.object({ status: z.literal('success'), data: z.array(pendingDepositRow) });
 export const pendingWithdrawalsResponse = z.object({ status: z.literal('success'), data: z.array(pendingWithdrawalRow) });
 
@@ -77,6 +85,11 @@ export const editWithdrawalStatusRequest = z.object({
   withdrawals_id: idField('Withdrawal request not found.'),
   status: decision,
   reason: rejectReasonField,
+  /**
+   * Which approval the person means to give, for a withdrawal needing two: 'first' is refused if
+   * someone gave the first meanwhile (the approval would pay), 'final' if none was given yet.
+   */
+  approval: z.enum(['first', 'final'], { error: "approval must be 'first' or 'final'." }).optional(),
 });
 
 export const moneyRequestsQuery = z.object({

@@ -152,5 +152,7 @@ export const brokerReportResponse = z.object({
   /** Each type's totals over the range, by name; and the range's. */
   byType: z.array(brokerReportFigures.extend({ typeId: z.number(), type: z.string() })),
   totals: brokerReportFigures,
+  /** Every account type of the report's kind, by name: the page's filter (its readers may not edit types). */
+  types: z.array(z.object({ id: z.number(), name: z.string() })),
 });
 export type BrokerReportResponse = z.infer<typeof brokerReportResponse>;

@@ -202,6 +202,18 @@ export const moneyRequestDecidedEvent = z.object({
   decidedBy: z.number(),
 });
 
+/**
+ * A withdrawal above the second-approval amount got its first approval: it stays pending (the
+ * trader sees no change) until a different Finance member completes or rejects it.
+ */
+export const moneyRequestFirstApprovedEvent = z.object({
+  type: z.literal('moneyRequest.firstApproved'),
+  requestId: z.number(),
+  kind: z.literal('withdrawal'),
+  traderId: z.number(),
+  approvedBy: z.number(),
+});
+
 /** A pending request was cancelled ('3') by the trader who made it; it leaves the pending queue. */
 export const moneyRequestCancelledEvent = z.object({
   type: z.literal('moneyRequest.cancelled'),
@@ -210,7 +222,7 @@ export const moneyRequestCancelledEvent = z.object({
   traderId: z.number(),
 });
 
-export const adminEvent = z.discriminatedUnion('type', [moneyRequestCreatedEvent, moneyRequestDecidedEvent, moneyRequestCancelledEvent]);
+export const adminEvent = z.discriminatedUnion('type', [moneyRequestCreatedEvent, moneyRequestDecidedEvent, moneyRequestFirstApprovedEvent, moneyRequestCancelledEvent]);
 export type AdminEvent = z.infer<typeof adminEvent>;
 
 /**
@@ -231,4 +243,4 @@ export type BusEvent = z.infer<typeof busEvent>;
 /** News for every instance (not for one user or the back office). */
 export type InstanceEvent = z.infer<typeof accountTypesChangedEvent> | z.infer<typeof instrumentChangedEvent>;
 export const isInstanceEvent = (event: BusEvent): event is InstanceEvent => event.type === 'accountTypes.changed' || event.type === 'instrument.changed';
-export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided' || event.type === 'moneyRequest.cancelled';
+export const isAdminEvent = (event: BusEvent): event is AdminEvent => event.type === 'moneyRequest.created' || event.type === 'moneyRequest.decided' || event.type === 'moneyRequest.firstApproved' || event.type === 'moneyRequest.cancelled';

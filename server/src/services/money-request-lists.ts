@@ -18,6 +18,7 @@ function requestsQuery(db: Db | Tx) {
     .innerJoin('trading_accounts as a', 'a.id', 'r.account_id')
     .leftJoin('payment_accounts as p', 'p.id', 'r.payment_account_id')
     .leftJoin('users as d', 'd.id', 'r.decided_by')
+    .leftJoin('users as f', 'f.id', 'r.first_approved_by')
     .select([
       'r.id', 'r.kind', 'r.user_id', 'r.payment_account_id', 'r.account_ref', 'r.amount_cents', 'r.status', 'r.created_at', 'r.decided_at',
       'a.number as account_number',
@@ -25,6 +26,7 @@ function requestsQuery(db: Db | Tx) {
       'p.name as gateway_name', 'p.number as gateway_number',
       'd.email as decided_by_email',
       'r.reject_reason',
+      'r.first_approved_by', 'r.first_approved_at', 'f.email as first_approved_by_email',
     ])
     // Internal notes are counted for the back office only; the trader's own list never reads them.
     .select((eb) => eb.selectFrom('money_request_notes as n').select(sql<number>`count(*)`.as('n')).whereRef('n.request_id', '=', 'r.id').as('note_count'));
@@ -74,7 +76,12 @@ const toWithdrawal = (r: Pick<RequestJoinRow, 'id' | 'user_id' | 'account_number
 // (~13 µs a row, measured on the closed-trades page).
 const queuedOf = (r: RequestJoinRow) => ({ firstName: r.first_name, lastName: r.last_name, email: r.email, notes: Number(r.note_count) });
 const pendingDepositOf = (r: RequestJoinRow) => Object.assign(toDeposit(r), queuedOf(r));
-const pendingWithdrawalOf = (r: RequestJoinRow) => Object.assign(toWithdrawal(r), queuedOf(r));
+const pendingWithdrawalOf = (r: RequestJoinRow, secondApprovalAboveCents: number) =>
+  Object.assign(toWithdrawal(r), queuedOf(r), {
+    // Once given, a first approval stands even if the installation's amount has changed since.
+    needsSecondApproval: r.first_approved_by !== null || r.amount_cents > secondApprovalAboveCents,
+    firstApproval: r.first_approved_by !== null && r.first_approved_at !== null ? { by: r.first_approved_by, byEmail: r.first_approved_by_email ?? '', at: isoTime(r.first_approved_at) } : null,
+  });
 
 /** The trader's own requests of one kind, newest first (bounded: the most recent 500). */
 export async function listOwnDeposits(ctx: ServiceContext, userId: number): Promise<DepositRecord[]> {
@@ -93,7 +100,8 @@ export async function listPendingDeposits(ctx: ServiceContext) {
 }
 export async function listPendingWithdrawals(ctx: ServiceContext) {
   const rows = await pendingRequests.all(ctx.db, { kind: 'withdrawal' });
-  return rows.map(pendingWithdrawalOf);
+  const above = ctx.config.secondApprovalAboveCents;
+  return rows.map((r) => pendingWithdrawalOf(r, above));
 }
 
 const moneyRequestRowOf = (r: RequestJoinRow): MoneyRequestRow => ({

@@ -1,4 +1,4 @@
-import type { AddDepositRequest, AddWithdrawalRequest } from '@tradeport/contracts';
+import { holds, type AddDepositRequest, type AddWithdrawalRequest, type BusEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import { formatCents, formatUsd, toCents, type Cents } from '../domain/money';
 import type { Tx } from '../storage/db';
@@ -156,17 +156,29 @@ const kindLabel: Record<MoneyRequestKind, string> = { deposit: 'Deposit', withdr
  * available balance is refused and stays pending. A rejection may carry a reason, which is stored
  * with the request and shown to the trader (in their lists, activity and notice).
  */
-export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: MoneyRequestKind, id: number, decision: '1' | '2', reason?: string): Promise<string> {
+export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: MoneyRequestKind, id: number, decision: '1' | '2', reason?: string, approval?: 'first' | 'final'): Promise<string> {
   const label = kindLabel[kind];
   if (reason !== undefined && decision !== '2') throw refuse.invalid('A reason is given only with a rejection (status 2).');
   const rejectReason = reason ?? null;
   return inTransaction(ctx, async (trx, emit) => {
     const now = ctx.now();
+    let firstApprovedBy: number | null = null;
     if (kind === 'withdrawal') {
       // The trader's orders and withdrawals take the same account lock, so the funds an order needs
       // are counted before this withdrawal's floor is computed.
       const owner = await trx.selectFrom('money_requests').select('account_id').where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
       if (owner) await lockAccount(ctx, trx, owner.account_id);
+      // Read under the lock: a concurrent decision on this request has finished by now.
+      const request = await trx.selectFrom('money_requests').select(['status', 'amount_cents', 'first_approved_by', 'account_id', 'user_id']).where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+      if (request?.status === '0') {
+        firstApprovedBy = request.first_approved_by;
+        const twoNeeded = firstApprovedBy !== null || request.amount_cents > ctx.config.secondApprovalAboveCents;
+        // An approval meant as the first must not pay because a colleague gave the first meanwhile.
+        if (decision === '1' && approval === 'first' && firstApprovedBy !== null) throw refuse.conflict(`Withdrawal request #${id} has just had its first approval from someone else; review it again before completing it.`);
+        if (decision === '1' && approval === 'final' && twoNeeded && firstApprovedBy === null) throw refuse.conflict(`Withdrawal request #${id} needs two approvals and has none yet; give the first approval.`);
+        if (firstApprovedBy !== null) checkSecondApprover(actor, id, firstApprovedBy);
+        else if (decision === '1' && twoNeeded) return giveFirstApproval(ctx, trx, emit, actor, id, request, now);
+      }
     }
     const updated = await trx
       .updateTable('money_requests')
@@ -174,6 +186,8 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
       .where('id', '=', id)
       .where('kind', '=', kind)
       .where('status', '=', '0')
+      // The decision was judged on this first approval (or none); it must still be the request's.
+      .where('first_approved_by', firstApprovedBy === null ? 'is' : '=', firstApprovedBy)
       .returning(['user_id', 'account_id', 'amount_cents'])
       .executeTakeFirst();
     if (!updated) {
@@ -203,7 +217,7 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
       action: `${kind}.${decision === '1' ? 'approve' : 'reject'}`,
       targetType: 'money_request',
       targetId: id,
-      before: { status: '0' },
+      before: firstApprovedBy !== null ? { status: '0', firstApprovedBy } : { status: '0' },
       after: { status: decision, ...(balanceAfter ? { traderBalance: formatCents(balanceAfter.balanceCents) } : {}), ...(rejectReason !== null ? { reason: rejectReason } : {}) },
       ip: actor.ip,
       at: now,
@@ -221,6 +235,37 @@ export async function decideRequest(ctx: ServiceContext, actor: Actor, kind: Mon
     if (balanceAfter) emit({ type: 'balance.changed', userId, accountId, balance: formatCents(balanceAfter.balanceCents), credit: formatCents(balanceAfter.creditCents), reason: `${kind}-approved` });
     return `${label} request #${id} ${verb} successfully`;
   });
+}
+
+/**
+ * Four-eyes approval (docs/design.md#four-eyes-approval): a withdrawal with a first approval is
+ * completed or rejected only by a Finance member who did not give it.
+ */
+function checkSecondApprover(actor: Actor, id: number, firstApprovedBy: number): void {
+  if (actor.userId === firstApprovedBy) throw refuse.forbidden(`You gave the first approval of withdrawal request #${id}; the second must come from another Finance member.`);
+  if (!holds(actor.staffRoles, 'money.second-approval')) throw refuse.forbidden(`Withdrawal request #${id} awaits a second approval, which needs the Finance role.`);
+}
+
+/**
+ * The first of two approvals of a withdrawal above the second-approval amount: recorded, audited
+ * and announced to the back office, exactly once (guarded as a decision is). No money moves and the
+ * trader still sees the request pending. The funds are checked now, so a request that could not be
+ * paid is not passed on; the second approval checks them again.
+ */
+async function giveFirstApproval(ctx: ServiceContext, trx: Tx, emit: (e: BusEvent) => void, actor: Actor, id: number, request: { amount_cents: number; account_id: number; user_id: number }, now: number): Promise<string> {
+  const account = await trx.selectFrom('trading_accounts').select('balance_cents').where('id', '=', request.account_id).executeTakeFirstOrThrow();
+  if (Number(account.balance_cents) - request.amount_cents < (await withdrawalFloorOf(ctx, trx, request.account_id))) throw refuse.conflict(`Insufficient available balance to approve withdrawal request #${id}; it stays pending.`);
+  const marked = await trx
+    .updateTable('money_requests')
+    .set({ first_approved_by: actor.userId, first_approved_at: now })
+    .where('id', '=', id)
+    .where('status', '=', '0')
+    .where('first_approved_by', 'is', null)
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) !== 1) throw refuse.conflict(`Withdrawal request #${id} has already been decided.`);
+  await recordAudit(trx, { actorId: actor.userId, action: 'withdrawal.firstApprove', targetType: 'money_request', targetId: id, before: { status: '0' }, after: { status: '0', awaiting: 'second approval' }, ip: actor.ip, at: now });
+  emit({ type: 'moneyRequest.firstApproved', requestId: id, kind: 'withdrawal', traderId: request.user_id, approvedBy: actor.userId });
+  return `Withdrawal request #${id} has its first approval; another Finance member must now complete or reject it.`;
 }
 
 /**

@@ -173,6 +173,9 @@ export interface MoneyRequestsTable {
   decided_by: number | null;
   /** Why it was rejected, shown to the trader (null: none given); optional on insert. */
   reject_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A withdrawal needing two approvals: who gave the first, and when (null until then). */
+  first_approved_by: ColumnType<number | null, number | null | undefined, number | null>;
+  first_approved_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** An administrator's manual balance adjustment or credit operation; its ledger entry refers to it. */

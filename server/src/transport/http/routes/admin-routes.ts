@@ -21,7 +21,7 @@ export function adminRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.getPendingWithdrawal, async () => successData(await listPendingWithdrawals(ctx)));
 
-  registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status, body.reason)));
+  registerCall(app, calls.editStatusWithdrawal, async ({ body, actor }) => successMessage(await decideRequest(ctx, actor, 'withdrawal', body.withdrawals_id, body.status, body.reason, body.approval)));
 
   registerCall(app, calls.getMoneyRequests, async ({ query }) => ({ status: 'success' as const, ...(await listAllRequests(ctx, query)) }));
 

@@ -34,7 +34,8 @@ export function brokerReportRoutes(app: FastifyInstance): void {
 
   const report = async (query: { from: string; to: string; accountKind: 'live' | 'demo'; typeId?: number }) => {
     const rows = await brokerReport(ctx.db, { from: Date.parse(`${query.from}T00:00:00Z`), to: Date.parse(`${query.to}T00:00:00Z`), accountKind: query.accountKind, typeId: query.typeId });
-    const names = new Map((await ctx.db.selectFrom('account_types').select(['id', 'name']).execute()).map((t) => [t.id, t.name]));
+    const allTypes = await ctx.db.selectFrom('account_types').select(['id', 'name', 'kind']).execute();
+    const names = new Map(allTypes.map((t) => [t.id, t.name]));
     const name = (id: number) => names.get(id) ?? `#${id}`;
     const byName = (a: { typeId: number }, b: { typeId: number }) => name(a.typeId).localeCompare(name(b.typeId));
     const perType = new Map<number, ReportFigures>();
@@ -47,7 +48,8 @@ export function brokerReportRoutes(app: FastifyInstance): void {
     }
     const data = [...rows].sort((a, b) => b.day - a.day || byName(a, b)).map((r) => ({ day: new Date(r.day).toISOString().slice(0, 10), typeId: r.typeId, type: name(r.typeId), ...figuresOf(r) }));
     const byType = [...perType].map(([typeId, f]) => ({ typeId, type: name(typeId), ...figuresOf(f) })).sort(byName);
-    return { status: 'success' as const, data, byType, totals: figuresOf(totals) };
+    const types = allTypes.filter((t) => t.kind === query.accountKind).map((t) => ({ id: t.id, name: t.name })).sort((a, b) => a.name.localeCompare(b.name));
+    return { status: 'success' as const, data, byType, totals: figuresOf(totals), types };
   };
 
   registerCall(app, calls.getBrokerReport, async ({ query }) => report(query));

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { calls } from '@tradeport/contracts';
+import { Client, signedInStaff } from './helpers/client';
+import { eventually, tradingDesk } from './helpers/trading';
+import { startLeaderAndFollower } from './helpers/two-instances';
+
+/**
+ * Staff roles and four-eyes approval across two instances (docs/design.md#staff-roles,
+ * docs/design.md#four-eyes-approval): a change of roles made through one instance governs the
+ * person's calls on the other at once, and a withdrawal's second approval is refused to its first
+ * approver whichever instance either decision goes through.
+ */
+const PG = process.env.DATABASE_URL ?? '';
+
+const sessionOn = (target: Parameters<typeof tradingDesk>[0], from: Client): Client => {
+  const client = new Client(target);
+  client.setCookie('tp_session', from.cookieHeader.split('tp_session=')[1]!.split(';')[0]!);
+  return client;
+};
+
+describe('staff roles across instances', { skip: PG.startsWith('postgres') ? false : 'needs PostgreSQL (DATABASE_URL=postgres://…)', timeout: 120_000 }, () => {
+  test('roles changed through the leader apply on the follower at once; four-eyes holds across both', async () => {
+    const { leader, follower, close } = await startLeaderAndFollower();
+    try {
+      const desk = await tradingDesk(leader);
+      const member = await signedInStaff(leader, desk.admin, ['support']);
+      const memberOnFollower = sessionOn(follower, member.client);
+      assert.equal((await memberOnFollower.get(calls.getTraders.path)).status, 200, 'the follower knows the session');
+      assert.equal((await memberOnFollower.get(calls.getPendingWithdrawal.path)).status, 403);
+
+      // Finance granted through the leader: the follower's next answer follows it.
+      const granted = await desk.admin.post(calls.editStaffMember.path, { id: member.id, roles: ['finance', 'support'] });
+      assert.equal(granted.status, 200, JSON.stringify(granted.body));
+      await eventually('the follower applies the new role', async () => (await memberOnFollower.get(calls.getPendingWithdrawal.path)).status === 200, 1000);
+      // Taken away through the follower: refused on the leader.
+      const adminOnFollower = sessionOn(follower, desk.admin);
+      assert.equal((await adminOnFollower.post(calls.editStaffMember.path, { id: member.id, roles: ['support'] })).status, 200);
+      await eventually('the leader applies the change', async () => (await member.client.get(calls.getPendingWithdrawal.path)).status === 403, 1000);
+
+      // Four-eyes: the first approval through the follower, the first approver refused on the leader,
+      // another Finance member completes it on the leader; the money moves once.
+      const financeA = await signedInStaff(leader, desk.admin, ['finance']);
+      const financeB = await signedInStaff(leader, desk.admin, ['finance']);
+      const trader = await desk.fundedTrader('30000.00');
+      const w = await trader.client.post(calls.addWithdrawal.path, { withdrawalsAmount: '20000.00', paymentAccount: 'IBAN' });
+      assert.equal(w.status, 200, JSON.stringify(w.body));
+      const first = await sessionOn(follower, financeA.client).post(calls.editStatusWithdrawal.path, { withdrawals_id: w.body.id, status: 1 });
+      assert.match(first.body.message, /has its first approval/);
+      const refused = await financeA.client.post(calls.editStatusWithdrawal.path, { withdrawals_id: w.body.id, status: 1 });
+      assert.equal(refused.status, 403);
+      const second = await financeB.client.post(calls.editStatusWithdrawal.path, { withdrawals_id: w.body.id, status: 1 });
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      const ledger = await leader.ctx.db.selectFrom('ledger_entries').select('id').where('ref_type', '=', 'money_request').where('ref_id', '=', String(w.body.id)).execute();
+      assert.equal(ledger.length, 1);
+    } finally {
+      await close();
+    }
+  });
+});
