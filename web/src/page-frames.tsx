@@ -6,6 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { callRoutes } from './api/call-routes.generated';
 import { queryKeys } from './api/query-keys';
+import { permissionsOf } from '@tradeport/contracts';
 import type { Role } from './auth/session';
 import { DashboardShell } from './dashboard/dashboard-shell';
 import { HomePage } from './dashboard/home-page';
@@ -57,9 +58,14 @@ function DataLoader() {
   );
 }
 
-/** The session as `testSession` answers it, for a user of `role` whose name the frame leaves out. */
+/**
+ * The session as `testSession` answers it, for a user of `role` whose name the frame leaves out.
+ * The staff frame is an administrator's (most back offices' first and busiest user): a member with
+ * fewer roles sees their shorter menu as soon as the app runs.
+ */
 function frameSession(role: Role) {
-  return { status: 'success' as const, accountType: role === 'trader' ? '0' : '1' };
+  if (role === 'trader') return { status: 'success' as const, accountType: '0' as const };
+  return { status: 'success' as const, accountType: '1' as const, staffRoles: ['administrator' as const], permissions: permissionsOf(['administrator']) };
 }
 
 export function renderPageFrame(route: FrameRoute, role: Role): string {

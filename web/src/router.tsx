@@ -2,7 +2,7 @@ import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { onUnauthorized } from './api/client';
 import { queryClient } from './api/query-client';
 import { profileQuery, tradesHistoryQuery } from './api/query-options';
-import { currentSession, requireAdmin, requireSession, requireTrader, roleOf, signedOutOnly } from './auth/session';
+import { currentSession, requirePermission, requireSession, requireTrader, roleOf, signedOutOnly } from './auth/session';
 import { SignInPage } from './auth/sign-in-page';
 import { LoadingScreen } from './ui/loading-screen';
 import { RootLayout } from './ui/root-layout';
@@ -53,18 +53,19 @@ const dashboardRoutes: RouteObject[] = [
   { path: 'tools_requests', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/request-lists')).AllRequestsPage })) },
   { path: 'Policies', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
   { path: 'Policies/:documentId', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
-  { path: 'users', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/users-page')).UsersPage })) },
-  { path: 'account_types', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/account-types-page')).AccountTypesPage })) },
-  { path: 'symbols', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/symbols-page')).SymbolsPage })) },
-  { path: 'admin_accounts', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/payment-accounts-page')).PaymentAccountsPage })) },
-  { path: 'requests/user_deposit_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).DepositRequestsAdminPage })) },
-  { path: 'requests/user_withdraw_requests', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },
-  { path: 'requests/user_closs_records', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/closed-records-page')).ClosedRecordsPage })) },
-  { path: 'users/:traderId', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/trader-page')).TraderPage })) },
-  { path: 'reports', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/reports-page')).ReportsPage })) },
-  { path: 'exposure', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/exposure-page')).ExposurePage })) },
-  { path: 'open_trades', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/open-trades-page')).OpenTradesPage })) },
-  { path: 'audit_log', loader: requireAdmin, ...page(async () => ({ Component: (await import('./admin/audit-log-page')).AuditLogPage })) },
+  { path: 'users', loader: requirePermission('traders.view'), ...page(async () => ({ Component: (await import('./admin/users-page')).UsersPage })) },
+  { path: 'account_types', loader: requirePermission('dealing.configure'), ...page(async () => ({ Component: (await import('./admin/account-types-page')).AccountTypesPage })) },
+  { path: 'symbols', loader: requirePermission('dealing.configure'), ...page(async () => ({ Component: (await import('./admin/symbols-page')).SymbolsPage })) },
+  { path: 'admin_accounts', loader: requirePermission('payments.manage'), ...page(async () => ({ Component: (await import('./admin/payment-accounts-page')).PaymentAccountsPage })) },
+  { path: 'requests/user_deposit_requests', loader: requirePermission('money.view'), ...page(async () => ({ Component: (await import('./admin/money-requests-page')).DepositRequestsAdminPage })) },
+  { path: 'requests/user_withdraw_requests', loader: requirePermission('money.view'), ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },
+  { path: 'requests/user_closs_records', loader: requirePermission('trades.view'), ...page(async () => ({ Component: (await import('./admin/closed-records-page')).ClosedRecordsPage })) },
+  { path: 'users/:traderId', loader: requirePermission('traders.view'), ...page(async () => ({ Component: (await import('./admin/trader-page')).TraderPage })) },
+  { path: 'reports', loader: requirePermission('reports.view'), ...page(async () => ({ Component: (await import('./admin/reports-page')).ReportsPage })) },
+  { path: 'exposure', loader: requirePermission('exposure.view'), ...page(async () => ({ Component: (await import('./admin/exposure-page')).ExposurePage })) },
+  { path: 'open_trades', loader: requirePermission('trades.view'), ...page(async () => ({ Component: (await import('./admin/open-trades-page')).OpenTradesPage })) },
+  { path: 'audit_log', loader: requirePermission('audit.view'), ...page(async () => ({ Component: (await import('./admin/audit-log-page')).AuditLogPage })) },
+  { path: 'staff', loader: requirePermission('staff.manage'), ...page(async () => ({ Component: (await import('./admin/staff-page')).StaffPage })) },
 ];
 
 const routes: RouteObject[] = [

@@ -1,3 +1,4 @@
+import { PERMISSIONS, STAFF_ROLE_LABELS, type Permission, type StaffRole } from '@tradeport/contracts';
 import { Anchor, Box, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useAuditLog, type AuditEntry } from '../api/admin/audit-log';
@@ -22,6 +23,7 @@ const ACTIONS: Record<string, string> = {
   'deposit.reject': 'Rejected deposit',
   'withdrawal.approve': 'Approved withdrawal',
   'withdrawal.reject': 'Rejected withdrawal',
+  'withdrawal.firstApprove': 'Gave first of two approvals',
   'deposit.cancel': 'Cancelled own deposit request',
   'withdrawal.cancel': 'Cancelled own withdrawal request',
   'payment_account.add': 'Added payment account',
@@ -40,11 +42,14 @@ const ACTIONS: Record<string, string> = {
   'account_type.add': 'Created account type',
   'account_type.edit': 'Changed account type',
   'instrument.edit': 'Changed instrument',
+  'staff.add': 'Added staff member',
+  'staff.edit': 'Changed staff roles or access',
+  'access.refused': 'Refused: outside their roles',
 };
 
 /** The Action filter's choices, grouped as the back office thinks of them. */
 const ACTION_GROUPS: { group: string; actions: string[] }[] = [
-  { group: 'Money requests', actions: ['deposit.approve', 'deposit.reject', 'withdrawal.approve', 'withdrawal.reject', 'deposit.cancel', 'withdrawal.cancel', 'deposit.note', 'withdrawal.note'] },
+  { group: 'Money requests', actions: ['deposit.approve', 'deposit.reject', 'withdrawal.firstApprove', 'withdrawal.approve', 'withdrawal.reject', 'deposit.cancel', 'withdrawal.cancel', 'deposit.note', 'withdrawal.note'] },
   { group: 'Balance and credit', actions: ['balance.adjust', 'credit.adjust'] },
   { group: 'Trading', actions: ['position.close', 'order.modify', 'order.cancel'] },
   { group: 'Users', actions: ['user.status', 'user.password'] },
@@ -52,6 +57,7 @@ const ACTION_GROUPS: { group: string; actions: string[] }[] = [
   { group: 'Account types', actions: ['account_type.add', 'account_type.edit'] },
   { group: 'Instruments', actions: ['instrument.edit'] },
   { group: 'Payment accounts', actions: ['payment_account.add', 'payment_account.edit', 'payment_account.status'] },
+  { group: 'Staff', actions: ['staff.add', 'staff.edit', 'access.refused'] },
 ];
 const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, actions }) => ({ group, items: actions.map((value) => ({ value, label: ACTIONS[value] ?? value })) }));
 
@@ -139,6 +145,13 @@ function TargetOf({ entry }: { entry: AuditEntry }) {
           <TargetUser entry={entry} fallbackId={null} />
         </Stack>
       );
+    case 'call':
+      // A refused attempt names the call it was ("POST /api/editStatusWithdrawal.php").
+      return (
+        <Text size="sm" className="tp-figure" style={{ overflowWrap: 'anywhere' }}>
+          {id}
+        </Text>
+      );
     default:
       return (
         <Text size="sm">
@@ -179,6 +192,13 @@ function describe(key: string, value: unknown, entry: AuditEntry): string {
   if ((key === 'balance' || key === 'credit' || key === 'amount') && typeof value === 'string') return `${key[0]?.toUpperCase()}${key.slice(1)} ${formatUsd(value)} USD`;
   if (key === 'reason' || key === 'note') return `${key === 'reason' ? 'Reason' : 'Note'}: ${String(value)}`;
   if (key === 'operation') return '';
+  if (key === 'awaiting') return `Awaiting ${String(value)}`;
+  if (key === 'firstApprovedBy') return `First approval by user #${String(value)}`;
+  if (key === 'roles' && Array.isArray(value)) return `Roles: ${value.map((r) => STAFF_ROLE_LABELS[r as StaffRole] ?? String(r)).join(', ') || 'none'}`;
+  if (key === 'active' && typeof value === 'boolean') return value ? 'Active' : 'Disabled';
+  if (key === 'permission' && typeof value === 'string') return `Needed: ${PERMISSIONS[value as Permission]?.label ?? value}`;
+  if (key === 'firstName' || key === 'lastName') return '';
+  if (key === 'email' && typeof value === 'string') return value;
   if (key === 'state' && typeof value === 'string') return value === 'close-only' ? 'Close-only' : `${value[0]?.toUpperCase()}${value.slice(1)}`;
   return `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
 }

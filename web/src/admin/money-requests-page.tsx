@@ -27,6 +27,8 @@ function useDepositQueue(): Queue {
         amount: r.depositAmount,
         time: r.timeStamp,
         notes: r.notes,
+        needsSecondApproval: false,
+        firstApproval: null,
       })),
     [query.data],
   );
@@ -37,7 +39,7 @@ function useWithdrawalQueue(): Queue {
   const query = useLivePendingWithdrawals();
   const decide = useDecideWithdrawal();
   const rows = useMemo(
-    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, tradingAccount: r.accountNumber, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp, notes: r.notes })),
+    () => (query.data?.data ?? []).map((r) => ({ id: r.id, traderId: r.traders_id, traderName: nameOf(r), traderEmail: r.email, tradingAccount: r.accountNumber, account: r.paymentAccount, paidTo: null, amount: r.withdrawalsAmount, time: r.timeStamp, notes: r.notes, needsSecondApproval: r.needsSecondApproval, firstApproval: r.firstApproval })),
     [query.data],
   );
   return { rows, isPending: query.isPending, isError: query.isError, isFetching: query.isFetching, error: query.error, refetch: query.refetch, decide: decide.mutateAsync };

@@ -6,6 +6,7 @@ import { Fragment, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { PENDING_REFETCH_MS } from '../api/admin/keys';
 import { useOpenTrades, type OpenTradesGroup } from '../api/admin/trades';
+import { useCan } from '../api/queries';
 import { negatedMoney, sumMoney } from '../format/money-sum';
 import { AccountKindChoice, BusyMark, RecordTable, SearchField, SignedUsd, usePhone, useSymbolInfo } from './admin-parts';
 import { ListBody } from './list-page/list-body';
@@ -26,7 +27,8 @@ interface GroupsProps {
   needle: string;
   isOpen: (traderId: number) => boolean;
   toggle: (traderId: number) => void;
-  onClose: (target: CloseTarget) => void;
+  /** Absent for staff whose roles may not close traders' positions. */
+  onClose?: (target: CloseTarget) => void;
 }
 
 /** The sum of a trader's trades' profits at the live price (trades that cannot be valued left out). */
@@ -153,6 +155,7 @@ export function OpenTradesPage() {
   const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const closeDialog = useRowDialog<CloseTarget>();
+  const can = useCan();
   // Searched (the spec's "contains") and paged per trader on the server: only the page shown
   // travels, and a new search (once it is sent) starts on page 1.
   // Live and demo accounts are listed apart: the totals of one are never mixed with the other's.
@@ -183,7 +186,7 @@ export function OpenTradesPage() {
       return next;
     });
   const allOpen = shown.length > 0 && shown.every((g) => isOpen(g.traderId));
-  const groups: GroupsProps = { shown, info, price, dimmed: openTrades.isPlaceholderData, needle, isOpen, toggle, onClose: closeDialog.open };
+  const groups: GroupsProps = { shown, info, price, dimmed: openTrades.isPlaceholderData, needle, isOpen, toggle, onClose: can('trades.manage') ? closeDialog.open : undefined };
 
   return (
     <ListPage

@@ -29,7 +29,7 @@ export function closingPrice(t: Trade, price: Price): number | null {
 }
 
 /** A phone shows each trade as two lines with its Close button in reach, instead of a wide table. */
-export function TradesList({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose: (target: CloseTarget) => void }) {
+export function TradesList({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose?: (target: CloseTarget) => void }) {
   return (
     <Stack gap={0} role="list" aria-label={`Open trades of ${nameOf(group)}`}>
       {group.trades.map((t, i) => {
@@ -63,9 +63,11 @@ export function TradesList({ group, info, price, onClose }: { group: OpenTradesG
                   Acc. {t.accountNumber}
                 </Text>
               </Stack>
-              <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
-                Close
-              </Button>
+              {onClose && (
+                <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
+                  Close
+                </Button>
+              )}
             </Group>
           </Stack>
         );
@@ -74,7 +76,7 @@ export function TradesList({ group, info, price, onClose }: { group: OpenTradesG
   );
 }
 
-export function TradesTable({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose: (target: CloseTarget) => void }) {
+export function TradesTable({ group, info, price, onClose }: { group: OpenTradesGroup; info: ReadonlyMap<string, SymbolRecord>; price: Price; onClose?: (target: CloseTarget) => void }) {
   const name = nameOf(group);
   return (
     <RecordTable
@@ -114,9 +116,11 @@ export function TradesTable({ group, info, price, onClose }: { group: OpenTrades
               <DateTimeText value={t.timeStamp} />
             </Table.Td>
             <Table.Td ta="right">
-              <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
-                Close
-              </Button>
+              {onClose && (
+                <Button size="compact-sm" variant="light" color="red" styles={negativeButton} onClick={() => onClose({ group, trade: t })} aria-label={`Close ticket ${t.tradeId}`}>
+                  Close
+                </Button>
+              )}
             </Table.Td>
           </Table.Tr>
         );

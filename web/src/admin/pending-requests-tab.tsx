@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Anchor, Button, Group, Modal, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconCheck, IconRefresh, IconX } from '@tabler/icons-react';
 import { Fragment, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { MoneyRequestKind } from '../api/admin/keys';
 import type { Decision, DecisionInput } from '../api/admin/money-requests';
-import { formatUsd } from '../format/format';
+import { useCan, useSession } from '../api/queries';
+import { formatDateTime, formatUsd } from '../format/format';
 import { sumMoney } from '../format/money-sum';
 import { LiveMark, negativeButton, positiveButton, RecordItem, RecordList, RecordTable } from './admin-parts';
 import { DateTimeText } from './list-page/cells';
@@ -15,6 +16,7 @@ import { usePaging, useStayOnAPage } from './list-page/paging';
 import { toastOutcome, useRowDialog } from './list-page/row-action';
 import { notesTarget, RequestCell, StackedCell, TEXT, TraderCell } from './request-parts';
 import { NotesButton, useNotesDialog } from './request-notes';
+import { awaitingMe } from './second-approval';
 import { useRiskByAccount, WithdrawalRiskFacts, WithdrawalRiskLine, WithdrawalRiskSummary } from './withdrawal-risk';
 
 /** A queue's Pending tab: the requests waiting for a decision, Approve / Reject on each, live. */
@@ -35,6 +37,10 @@ export interface PendingRow {
   time: string;
   /** How many internal notes it has. */
   notes: number;
+  /** A withdrawal above the second-approval amount needs two approvals (docs/design.md#four-eyes-approval). */
+  needsSecondApproval: boolean;
+  /** The first of them, once given. */
+  firstApproval: { by: number; byEmail: string; at: string } | null;
 }
 
 /** A pending queue, normalised for the shared table, with the call that decides one of its rows. */
@@ -52,10 +58,12 @@ interface RowsProps {
   risk: Risk;
   /** A row's notes and decision buttons. */
   actions: (row: PendingRow) => ReactNode;
+  /** Where a withdrawal needing two approvals stands (nothing for the others). */
+  mark: (row: PendingRow) => ReactNode;
 }
 
 /** A phone shows each request as an item with its decision in reach, not a wide table. */
-function PendingCards({ kind, rows, risk, actions }: RowsProps) {
+function PendingCards({ kind, rows, risk, actions, mark }: RowsProps) {
   const text = TEXT[kind];
   const isWithdrawal = kind === 'withdrawal';
   return (
@@ -80,6 +88,7 @@ function PendingCards({ kind, rows, risk, actions }: RowsProps) {
             {r.paidTo ? ` → ${r.paidTo.name}` : ''}
           </Text>
           {isWithdrawal && <WithdrawalRiskSummary risk={risk.byAccount.get(r.tradingAccount)} amount={r.amount} loading={risk.isPending} failed={risk.isError} />}
+          {mark(r) && <div>{mark(r)}</div>}
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <div>
               <DateTimeText value={r.time} />
@@ -92,7 +101,7 @@ function PendingCards({ kind, rows, risk, actions }: RowsProps) {
   );
 }
 
-function PendingTable({ kind, rows, risk, actions }: RowsProps) {
+function PendingTable({ kind, rows, risk, actions, mark }: RowsProps) {
   const text = TEXT[kind];
   const isWithdrawal = kind === 'withdrawal';
   return (
@@ -126,7 +135,12 @@ function PendingTable({ kind, rows, risk, actions }: RowsProps) {
             <Table.Td>
               <DateTimeText value={r.time} />
             </Table.Td>
-            <Table.Td>{actions(r)}</Table.Td>
+            <Table.Td>
+              <Group gap={6} justify="flex-end" wrap="nowrap">
+                {mark(r)}
+                {actions(r)}
+              </Group>
+            </Table.Td>
           </Table.Tr>
           {isWithdrawal && (
             <Table.Tr>
@@ -139,6 +153,20 @@ function PendingTable({ kind, rows, risk, actions }: RowsProps) {
         </Fragment>
       ))}
     </RecordTable>
+  );
+}
+
+/** Where a withdrawal needing two approvals stands: the first still to give, or given by whom. */
+function SecondApprovalMark({ row, selfId }: { row: PendingRow; selfId: number | undefined }) {
+  if (!row.needsSecondApproval) return null;
+  const first = row.firstApproval;
+  const label = first ? (first.by === selfId ? 'Approved by you · 1 of 2' : 'Awaiting second approval') : 'Needs 2 approvals';
+  return (
+    <Tooltip label={first ? `First approval by ${first.byEmail}` : 'Above the second-approval amount: two Finance members must approve it.'} withArrow multiline w={240}>
+      <Badge size="sm" variant={first ? 'filled' : 'light'} color={first ? 'grape' : 'gray'} data-testid={`second-approval-${row.id}`} tabIndex={0} style={{ flex: 'none', textTransform: 'none' }}>
+        {label}
+      </Badge>
+    </Tooltip>
   );
 }
 
@@ -156,6 +184,7 @@ function DecisionForm({ kind, target, onClose, goneElsewhere, risk, onDecide }: 
   const text = TEXT[kind];
   const isWithdrawal = kind === 'withdrawal';
   const approving = target.decision === 'approve';
+  const firstOfTwo = approving && target.row.needsSecondApproval && target.row.firstApproval === null;
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const onConfirm = () => {
@@ -209,7 +238,15 @@ function DecisionForm({ kind, target, onClose, goneElsewhere, risk, onDecide }: 
           data-autofocus
         />
       )}
-      {!goneElsewhere && (
+      {!goneElsewhere && target.row.firstApproval && (
+        <Text size="sm" c="dimmed">
+          First approval by {target.row.firstApproval.byEmail} on {formatDateTime(target.row.firstApproval.at)}. Yours completes the decision.
+        </Text>
+      )}
+      {!goneElsewhere && firstOfTwo && (
+        <Text size="sm">This amount needs two approvals. Yours is the first: no money moves, and the trader still sees the request pending, until another Finance member completes or rejects it.</Text>
+      )}
+      {!goneElsewhere && !firstOfTwo && (
         <Text size="sm">{approving ? text.approveEffect(formatUsd(target.row.amount), target.row.traderName) : `The request is marked as rejected and ${target.row.traderName}'s balance is unchanged.`} The trader is notified, and the decision cannot be undone.</Text>
       )}
       <Group justify="flex-end" gap="sm">
@@ -217,7 +254,7 @@ function DecisionForm({ kind, target, onClose, goneElsewhere, risk, onDecide }: 
           Cancel
         </Button>
         <Button color={approving ? 'teal.9' : 'red.9'} onClick={onConfirm} disabled={goneElsewhere} data-autofocus={approving || undefined}>
-          {approving ? 'Approve' : 'Reject'}
+          {firstOfTwo ? 'Give first approval' : approving ? 'Approve' : 'Reject'}
         </Button>
       </Group>
     </Stack>
@@ -226,7 +263,12 @@ function DecisionForm({ kind, target, onClose, goneElsewhere, risk, onDecide }: 
 
 export function PendingTab({ kind, queue }: { kind: MoneyRequestKind; queue: Queue }) {
   const text = TEXT[kind];
-  const { rows } = queue;
+  const [params, setParams] = useSearchParams();
+  const mineOnly = params.get('awaiting') === 'me';
+  const selfId = useSession().data?.user?.id;
+  const can = useCan();
+  const mine = awaitingMe(queue.rows, selfId, can('money.second-approval'));
+  const rows = mineOnly ? mine : queue.rows;
   // Paged here: decided rows leave the queue, and when the last row of the last page goes, the page before shows.
   const paging = usePaging('');
   useStayOnAPage(paging, rows.length);
@@ -243,29 +285,61 @@ export function PendingTab({ kind, queue }: { kind: MoneyRequestKind; queue: Que
     setAsked((n) => n + 1);
     confirm.open({ row, decision });
   };
+  // Seeing the queue is finance's; deciding too, but a role may come with the first and not the second.
+  const decides = can('money.decide');
+  // The second of two approvals is another Finance member's (the server refuses anyone else).
+  const blockedFor = (r: PendingRow): string | null => {
+    if (!r.firstApproval) return null;
+    if (r.firstApproval.by === selfId) return 'You gave the first approval; another Finance member completes or rejects it.';
+    if (!can('money.second-approval')) return 'The second approval needs the Finance role.';
+    return null;
+  };
   const decide = ({ row, decision }: DecisionTarget, reason: string) => {
     confirm.close();
-    void toastOutcome(queue.decide({ id: row.id, decision, ...(decision === 'reject' ? { reason } : {}) }), () => (decision === 'approve' ? text.approved(row.id) : text.rejected(row.id)));
+    const firstOfTwo = decision === 'approve' && row.needsSecondApproval && row.firstApproval === null;
+    const approval = decision === 'approve' && row.needsSecondApproval ? (row.firstApproval ? 'final' : 'first') : undefined;
+    void toastOutcome(queue.decide({ id: row.id, decision, ...(decision === 'reject' ? { reason } : {}), ...(approval ? { approval } : {}) }), () => (firstOfTwo ? `First approval of withdrawal request #${row.id} given: it now awaits another Finance member.` : decision === 'approve' ? text.approved(row.id) : text.rejected(row.id)));
   };
   const actions = (r: PendingRow) => (
     <Group gap={6} justify="flex-end" wrap="nowrap">
       <NotesButton target={notesTarget(kind, r)} count={r.notes} onOpen={notes.open} />
-      <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => openDecision(r, 'approve')} aria-label={`Approve ${text.noun} request ${r.id}`}>
-        Approve
-      </Button>
-      <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => openDecision(r, 'reject')} aria-label={`Reject ${text.noun} request ${r.id}`}>
-        Reject
-      </Button>
+      {decides && blockedFor(r) !== null && (
+        <Tooltip label={blockedFor(r)} multiline w={260} withArrow>
+          <span tabIndex={0}>
+            <Button size="compact-sm" variant="default" disabled leftSection={<IconCheck size={14} aria-hidden />}>
+              Approve
+            </Button>
+          </span>
+        </Tooltip>
+      )}
+      {decides && blockedFor(r) === null && (
+        <>
+          <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => openDecision(r, 'approve')} aria-label={`Approve ${text.noun} request ${r.id}`}>
+            Approve
+          </Button>
+          <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => openDecision(r, 'reject')} aria-label={`Reject ${text.noun} request ${r.id}`}>
+            Reject
+          </Button>
+        </>
+      )}
     </Group>
   );
   const target = confirm.row;
   const goneElsewhere = confirm.opened && target !== null && !queue.isPending && !rows.some((r) => r.id === target.row.id);
-  const list = { kind, rows: shown, risk, actions };
+  const mark = (r: PendingRow) => (r.needsSecondApproval ? <SecondApprovalMark row={r} selfId={selfId} /> : null);
+  const list = { kind, rows: shown, risk, actions, mark };
 
   return (
     <>
       <Group justify="space-between" mb="md" gap="sm">
-        <ListCount>{!queue.isPending && !queue.isError ? `${rows.length} pending · ${formatUsd(sumMoney(rows.map((r) => r.amount)))} USD` : '\u00a0'}</ListCount>
+        <Group gap="sm">
+          <ListCount>{!queue.isPending && !queue.isError ? `${rows.length} pending · ${formatUsd(sumMoney(rows.map((r) => r.amount)))} USD` : '\u00a0'}</ListCount>
+          {(mine.length > 0 || mineOnly) && (
+            <Button size="compact-xs" radius="xl" variant={mineOnly ? 'filled' : 'light'} color="grape" aria-pressed={mineOnly} onClick={() => setParams(mineOnly ? {} : { awaiting: 'me' }, { replace: true })} data-testid="awaiting-me">
+              Awaiting my second approval ({mine.length})
+            </Button>
+          )}
+        </Group>
         <Group gap="xs">
           <LiveMark />
           <Tooltip label="Refresh now">

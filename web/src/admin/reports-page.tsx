@@ -1,7 +1,6 @@
 import { Group, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { REPORT_MAX_DAYS, type AccountKind } from '@tradeport/contracts';
 import { useBrokerReport, type BrokerReport } from '../api/admin/broker-report';
-import { useAccountTypes } from '../api/admin/account-types';
 import { formatUsd } from '../format/format';
 import { usePhone } from '../ui/records';
 import { AccountKindChoice, BusyMark, FigureCard, RecordTable, SignedUsd } from './admin-parts';
@@ -143,7 +142,6 @@ function ReportCards({ rows }: { rows: Row[] }) {
 
 /** Reports: the broker's figures per day and account type, with CSV. */
 export function ReportsPage() {
-  const types = useAccountTypes();
   const filters = useFilters({ ...lastMonth(), accountKind: 'live' as AccountKind, typeId: null as string | null });
   const { from, to, accountKind, typeId } = filters.values;
   const tooLong = from && to && (Date.parse(to) - Date.parse(from)) / DAY_MS >= REPORT_MAX_DAYS ? `A report covers at most ${REPORT_MAX_DAYS} days.` : null;
@@ -151,7 +149,8 @@ export function ReportsPage() {
   const query = { from, to, accountKind, typeId: typeId ? Number(typeId) : undefined };
   const report = useBrokerReport(query, problem === null);
   const phone = usePhone();
-  const typeOptions = (types.data?.data ?? []).filter((t) => t.kind === accountKind).map((t) => ({ value: String(t.id), label: t.name }));
+  // The report names its kind's types: the Finance desk reads reports without the right to edit types.
+  const typeOptions = (report.data?.types ?? []).map((t) => ({ value: String(t.id), label: t.name }));
   const data = report.data;
   return (
     <ListPage title="Reports" description="What you earned and the money that moved, per day (UTC) and account type: commissions, swaps, your result against traders' closed trades (and the spread markup in it), deposits, withdrawals and new accounts. Summed from the ledger and the deals.">

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Paper, Skeleton, Stack, Text, Textarea, To
 import { IconLock, IconNotes } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
+import { useCan } from '../api/queries';
 import { useAddRequestNote, useRequestNotes } from '../api/money-tools-queries';
 import { formatDateTime } from '../format/format';
 import { ErrorState } from '../ui/page';
@@ -112,16 +113,17 @@ function AddNoteForm({ requestId }: { requestId: number }) {
 export function useNotesDialog(): { open: (target: NotesTarget) => void; dialog: ReactNode } {
   const [target, setTarget] = useState<NotesTarget | null>(null);
   const [opened, setOpened] = useState(false);
+  const writes = useCan()('money.decide');
   const dialog = (
     <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={() => setOpened(false)} title={target ? `Notes on ${target.kind} request #${target.id}` : ''} centered>
       {target && (
         <Stack gap="md">
           <Alert variant="light" color="gray" icon={<IconLock size={16} />} p="xs">
-            <Text size="sm">Internal: only administrators see these notes, never {target.traderName || 'the trader'}.</Text>
+            <Text size="sm">Internal: only the back office sees these notes, never {target.traderName || 'the trader'}.</Text>
           </Alert>
           <NotesList requestId={target.id} />
           {/* A new form per request, so a note half-written for one is never sent with another. */}
-          <AddNoteForm key={target.id} requestId={target.id} />
+          {writes && <AddNoteForm key={target.id} requestId={target.id} />}
         </Stack>
       )}
     </Modal>

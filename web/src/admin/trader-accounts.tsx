@@ -1,5 +1,6 @@
 import { Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { AccountStatementButton } from './account-statement';
+import { useCan } from '../api/queries';
 import { IconRefresh } from '@tabler/icons-react';
 import type { AccountState, TradingAccount } from '@tradeport/contracts';
 import { errorMessage } from '../api/client';
@@ -84,7 +85,10 @@ function ResetButton({ account }: { account: TradingAccount }) {
  */
 export function TraderAccounts({ traderId }: { traderId: number }) {
   const list = useTraderAccounts(traderId);
-  const types = useAccountTypes();
+  // Moving, locking and resetting accounts is dealing work; statements are finance's and support's.
+  const can = useCan();
+  const manages = can('accounts.manage');
+  const types = useAccountTypes(manages);
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   if (!list.data) return <TableSkeleton rows={2} />;
   const accounts = list.data.data;
@@ -135,16 +139,12 @@ export function TraderAccounts({ traderId }: { traderId: number }) {
                 <Table.Td ta="right" className="tp-figure">
                   {a.openPositions}
                 </Table.Td>
-                <Table.Td>
-                  <TypeSelect account={a} types={types.data?.data} />
-                </Table.Td>
-                <Table.Td>
-                  <StateSelect account={a} />
-                </Table.Td>
+                <Table.Td>{manages ? <TypeSelect account={a} types={types.data?.data} /> : <Text size="sm">{a.type}</Text>}</Table.Td>
+                <Table.Td>{manages ? <StateSelect account={a} /> : <Text size="sm">{STATES.find((s) => s.value === a.state)?.label ?? a.state}</Text>}</Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap" justify="flex-end">
-                    <AccountStatementButton account={a} />
-                    {a.kind === 'demo' && <ResetButton account={a} />}
+                    {can('statements.view') && <AccountStatementButton account={a} />}
+                    {a.kind === 'demo' && manages && <ResetButton account={a} />}
                   </Group>
                 </Table.Td>
               </Table.Tr>

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTraderDetails, type TraderDetails } from '../api/admin/users';
 import { ApiError } from '../api/client';
-import { useSession } from '../api/queries';
+import { useCan, useSession } from '../api/queries';
 import { formatBalance, formatDate, formatDateTime, formatPercent, formatUsd } from '../format/format';
 import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { badgeStyles, SignedUsd, usePhone } from './admin-parts';
@@ -48,7 +48,10 @@ const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'balance',
 
 function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
-  const tab = (TABS as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
+  // Each part of the page for those whose roles may use it (docs/design.md#staff-roles).
+  const can = useCan();
+  const tabs = TABS.filter((t) => (t === 'closed' ? can('trades.view') : t === 'requests' || t === 'balance' ? can('money.view') : true));
+  const tab = (tabs as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
   const phone = usePhone();
   // On a narrow screen the tabs scroll sideways: keep the chosen one in view (the page itself stays put).
   const tabList = useRef<HTMLDivElement>(null);
@@ -100,10 +103,12 @@ function TraderView({ details }: { details: TraderDetails }) {
           {!p.isReserved && (
             <Group gap="md">
               <ActiveCell trader={p} self={p.id === selfId} onDeactivate={deactivate.open} />
-              {p.accountType === '0' && <BalanceOperationButton account={{ id: p.id, name, balance: a.balance, credit: a.credit, freeMargin: a.freeMargin, holdsMargin: hasMargin }} />}
-              <Button variant="default" size="xs" leftSection={<IconKey size={14} aria-hidden />} onClick={() => password.open(p)}>
-                Change password
-              </Button>
+              {p.accountType === '0' && can('money.adjust') && <BalanceOperationButton account={{ id: p.id, name, balance: a.balance, credit: a.credit, freeMargin: a.freeMargin, holdsMargin: hasMargin }} />}
+              {can('traders.password') && (p.accountType === '0' || can('staff.manage')) && (
+                <Button variant="default" size="xs" leftSection={<IconKey size={14} aria-hidden />} onClick={() => password.open(p)}>
+                  Change password
+                </Button>
+              )}
             </Group>
           )}
         </Group>
@@ -167,9 +172,9 @@ function TraderView({ details }: { details: TraderDetails }) {
             {/* Every account's, as the tabs list them (the figures above are the first live account's). */}
             <Tabs.Tab value="positions">Open positions ({details.openTrades.length})</Tabs.Tab>
             <Tabs.Tab value="orders">Pending orders ({details.pendingOrders.length})</Tabs.Tab>
-            <Tabs.Tab value="closed">Closed trades</Tabs.Tab>
-            <Tabs.Tab value="requests">Money requests</Tabs.Tab>
-            {p.accountType === '0' && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}
+            {can('trades.view') && <Tabs.Tab value="closed">Closed trades</Tabs.Tab>}
+            {can('money.view') && <Tabs.Tab value="requests">Money requests</Tabs.Tab>}
+            {p.accountType === '0' && can('money.view') && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}
             {p.accountType === '0' && <Tabs.Tab value="accounts">Trading accounts</Tabs.Tab>}
             <Tabs.Tab value="activity">Activity</Tabs.Tab>
           </Tabs.List>
@@ -179,15 +184,21 @@ function TraderView({ details }: { details: TraderDetails }) {
           <Tabs.Panel value="orders">
             <TraderPendingOrders details={details} />
           </Tabs.Panel>
-          <Tabs.Panel value="closed">
-            <ClosedTrades traderId={p.id} />
-          </Tabs.Panel>
-          <Tabs.Panel value="requests">
-            <MoneyRequests traderId={p.id} />
-          </Tabs.Panel>
-          <Tabs.Panel value="balance">
-            <BalanceOperations traderId={p.id} />
-          </Tabs.Panel>
+          {can('trades.view') && (
+            <Tabs.Panel value="closed">
+              <ClosedTrades traderId={p.id} />
+            </Tabs.Panel>
+          )}
+          {can('money.view') && (
+            <Tabs.Panel value="requests">
+              <MoneyRequests traderId={p.id} />
+            </Tabs.Panel>
+          )}
+          {can('money.view') && (
+            <Tabs.Panel value="balance">
+              <BalanceOperations traderId={p.id} />
+            </Tabs.Panel>
+          )}
           <Tabs.Panel value="accounts">
             <TraderAccounts traderId={p.id} />
           </Tabs.Panel>

@@ -3,6 +3,7 @@ import { IconPencil, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { TraderDetails } from '../api/admin/users';
 import { useAdminCancelOrder, useAdminModifyOrder } from '../api/back-office-queries';
+import { useCan } from '../api/queries';
 import { errorMessage } from '../api/client';
 import { formatDateTime, formatPrice, formatVolume } from '../format/format';
 import { ORDER_TYPE_LABELS } from '../format/order-types';
@@ -85,6 +86,8 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
     );
   };
   const digitsOf = (symbol: string) => info.get(symbol)?.digits ?? 5;
+  // Changing or cancelling a trader's order is dealing work; others see the orders only.
+  const manages = useCan()('trades.manage');
 
   let list: ReactNode;
   if (details.pendingOrders.length === 0) list = <EmptyState message="No pending orders." />;
@@ -122,7 +125,7 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
               <Text size="xs" c="dimmed" className="tp-figure" truncate="end">
                 {levels(o.stopLoss, o.takeProfit, digits)} · {o.expiration ? `expires ${formatDateTime(o.expiration)}` : 'good till cancelled'}
               </Text>
-              <OrderActions order={o} onModify={modifying.open} onCancel={cancelling.open} />
+              {manages && <OrderActions order={o} onModify={modifying.open} onCancel={cancelling.open} />}
             </RecordItem>
           );
         })}
@@ -144,7 +147,7 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
             <Table.Th className="tp-num">SL / TP</Table.Th>
             <Table.Th>Expires</Table.Th>
             <Table.Th>Placed</Table.Th>
-            <Table.Th className="tp-num">Actions</Table.Th>
+            {manages && <Table.Th className="tp-num">Actions</Table.Th>}
           </>
         }
       >
@@ -171,9 +174,11 @@ export function TraderPendingOrders({ details }: { details: TraderDetails }) {
               <Table.Td>
                 <DateTimeText value={o.timeStamp} />
               </Table.Td>
-              <Table.Td>
-                <OrderActions order={o} onModify={modifying.open} onCancel={cancelling.open} />
-              </Table.Td>
+              {manages && (
+                <Table.Td>
+                  <OrderActions order={o} onModify={modifying.open} onCancel={cancelling.open} />
+                </Table.Td>
+              )}
             </Table.Tr>
           );
         })}

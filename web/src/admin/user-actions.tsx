@@ -2,6 +2,7 @@ import { Button, Group, Modal, PasswordInput, Stack, Switch, Text, Tooltip } fro
 import { useState, type FormEvent } from 'react';
 import { useEditTraderPassword, useEditTraderStatus, type TraderRow } from '../api/admin/users';
 import { errorMessage } from '../api/client';
+import { useCan } from '../api/queries';
 import { toastSuccess } from '../ui/toast';
 import { toastOutcome } from './list-page/row-action';
 
@@ -88,11 +89,16 @@ export function ChangePasswordDialog({ trader, opened, onClose }: { trader: Edit
   );
 }
 
-/** A user's Active switch: activates at once; deactivating asks first (`onDeactivate` opens DeactivateDialog). */
+/**
+ * A user's Active switch: activates at once; deactivating asks first (`onDeactivate` opens
+ * DeactivateDialog). Staff whose roles may not change it see the state only.
+ */
 export function ActiveCell<T extends EditableUser>({ trader, self, onDeactivate }: { trader: T; self: boolean; onDeactivate: (t: T) => void }) {
   const edit = useEditTraderStatus();
+  const mayChange = useCan()('traders.status');
   const active = trader.isActive === '1';
   const badge = <Dot on={active} label={active ? 'Active' : 'Inactive'} />;
+  if (!mayChange) return badge;
   // The built-in administrator is not edited from this table, and nobody deactivates themselves.
   if (trader.isReserved || self) {
     return (

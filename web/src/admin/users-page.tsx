@@ -6,7 +6,7 @@ import type { TraderSortKey } from '@tradeport/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTraders, type TraderRow } from '../api/admin/users';
-import { useSession } from '../api/queries';
+import { useCan, useSession } from '../api/queries';
 import { formatBalance, formatUsd } from '../format/format';
 import { badgeStyles, RecordItem, RecordList, RecordTable, SearchField, usePhone } from './admin-parts';
 import { SortableTh, type SortDirection } from './list-page/cells';
@@ -80,10 +80,13 @@ interface RowsProps {
   selfId: number | undefined;
   dimmed: boolean;
   onDeactivate: (t: TraderRow) => void;
-  onPassword: (t: TraderRow) => void;
+  /** Absent for staff whose roles may not set a trader's password. */
+  onPassword?: (t: TraderRow) => void;
+  /** Whether a staff member's password may be set too (administrators only). */
+  mayChangeStaff: boolean;
 }
 
-function UserCards({ rows, selfId, dimmed, onDeactivate, onPassword }: RowsProps) {
+function UserCards({ rows, selfId, dimmed, onDeactivate, onPassword, mayChangeStaff }: RowsProps) {
   return (
     <RecordList label="Users" dimmed={dimmed}>
       {rows.map((t) => (
@@ -117,8 +120,8 @@ function UserCards({ rows, selfId, dimmed, onDeactivate, onPassword }: RowsProps
           </SimpleGrid>
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <ActiveCell trader={t} self={t.id === selfId} onDeactivate={onDeactivate} />
-            {!t.isReserved && (
-              <Button size="compact-sm" variant="subtle" color="gray" leftSection={<IconKey size={14} stroke={1.7} aria-hidden />} onClick={() => onPassword(t)} aria-label={`Change password of ${fullName(t)}`}>
+            {!t.isReserved && onPassword && (t.accountType === '0' || mayChangeStaff) && (
+              <Button size="compact-sm" variant="subtle" color="gray" leftSection={<IconKey size={14} stroke={1.7} aria-hidden />} onClick={() => onPassword?.(t)} aria-label={`Change password of ${fullName(t)}`}>
                 Password
               </Button>
             )}
@@ -129,7 +132,7 @@ function UserCards({ rows, selfId, dimmed, onDeactivate, onPassword }: RowsProps
   );
 }
 
-function UserTable({ rows, selfId, dimmed, onDeactivate, onPassword, sort, onSort }: RowsProps & { sort: { key: SortKey; direction: SortDirection }; onSort: (key: SortKey) => void }) {
+function UserTable({ rows, selfId, dimmed, onDeactivate, onPassword, mayChangeStaff, sort, onSort }: RowsProps & { sort: { key: SortKey; direction: SortDirection }; onSort: (key: SortKey) => void }) {
   const th = (column: SortKey, label: string, numeric?: boolean) => (
     <SortableTh column={column} sort={sort} onSort={onSort} numeric={numeric}>
       {label}
@@ -198,9 +201,9 @@ function UserTable({ rows, selfId, dimmed, onDeactivate, onPassword, sort, onSor
             <Dot on={t.status === 'Online'} label={t.status} />
           </Table.Td>
           <Table.Td>
-            {!t.isReserved && (
+            {!t.isReserved && onPassword && (t.accountType === '0' || mayChangeStaff) && (
               <Tooltip label="Change password">
-                <ActionIcon variant="subtle" color="gray" onClick={() => onPassword(t)} aria-label={`Change password of ${fullName(t)}`}>
+                <ActionIcon variant="subtle" color="gray" onClick={() => onPassword?.(t)} aria-label={`Change password of ${fullName(t)}`}>
                   <IconKey size={16} stroke={1.7} />
                 </ActionIcon>
               </Tooltip>
@@ -215,6 +218,7 @@ function UserTable({ rows, selfId, dimmed, onDeactivate, onPassword, sort, onSor
 /** Users (spec section 2): every account with balance and totals, searchable and sortable, with row editing. */
 export function UsersPage() {
   const selfId = useSession().data?.user?.id;
+  const can = useCan();
   const phone = usePhone();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 250);
@@ -226,7 +230,7 @@ export function UsersPage() {
   const list = useListQuery(useTraders, { search: debouncedSearch || undefined, sort: sort.key, direction: sort.direction });
   const traders = list.query;
   const total = list.total;
-  const rows = { rows: traders.data?.data ?? [], selfId, dimmed: traders.isPlaceholderData, onDeactivate: deactivate.open, onPassword: password.open };
+  const rows = { rows: traders.data?.data ?? [], selfId, dimmed: traders.isPlaceholderData, onDeactivate: deactivate.open, onPassword: can('traders.password') ? password.open : undefined, mayChangeStaff: can('staff.manage') };
   const onSort = (key: SortKey) => setSort((s) => ({ key, direction: s.key === key && s.direction === 'asc' ? 'desc' : 'asc' }));
   const noun = total === 1 ? 'user' : 'users';
 

@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Permission } from '@tradeport/contracts';
 import type { PeriodName } from '@tradeport/contracts/periods';
 import { callApi, type CallInput } from './client';
 import { queryKeys } from './query-keys';
@@ -11,6 +12,15 @@ export type { Session } from './session-query';
 
 export function useSession() {
   return useQuery(sessionQuery);
+}
+
+/**
+ * Whether the signed-in staff member holds a permission (docs/design.md#staff-roles): the back
+ * office shows only the buttons the person may use. Follows a change of roles at once.
+ */
+export function useCan(): (permission: Permission) => boolean {
+  const permissions = useSession().data?.permissions;
+  return (permission) => permissions?.includes(permission) ?? false;
 }
 
 export function useProfile() {

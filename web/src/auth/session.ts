@@ -1,3 +1,4 @@
+import type { Permission } from '@tradeport/contracts';
 import { redirect } from 'react-router';
 import { queryClient } from '../api/query-client';
 import { sessionQuery, type Session } from '../api/session-query';
@@ -51,4 +52,22 @@ export async function requireAdmin(): Promise<Session> {
   const session = await requireSession();
   if (roleOf(session) !== 'admin') throw redirect('/dashboard/home');
   return session;
+}
+
+/** What a signed-in staff member may do (their roles' permissions); nothing for a trader. */
+export function permissionsOf(session: Session | undefined): readonly Permission[] {
+  return session?.permissions ?? NONE;
+}
+const NONE: readonly Permission[] = [];
+
+/**
+ * A back-office page: staff holding the page's permission. Anyone else is sent to the dashboard,
+ * whose menu lists what they may open (the server refuses the page's calls anyway).
+ */
+export function requirePermission(permission: Permission): () => Promise<Session> {
+  return async () => {
+    const session = await requireAdmin();
+    if (!permissionsOf(session).includes(permission)) throw redirect('/dashboard/home');
+    return session;
+  };
 }

@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { useOpenTrades } from '../api/admin/trades';
 import { useTraders } from '../api/admin/users';
 import { errorMessage } from '../api/client';
+import { useCan, useSession } from '../api/queries';
+import { awaitingMe } from '../admin/second-approval';
 import { useLivePendingDeposits, useLivePendingWithdrawals } from '../admin/live-queue';
 import { formatUsd, signOf } from '../format/format';
 import { sumMoney } from '../format/money-sum';
@@ -69,66 +71,91 @@ function OverviewCard({ label, icon: CardIcon, query, value, detail, link }: { l
   );
 }
 
-/**
- * The administrator's dashboard home: the queues that need a decision, who trades, and what is open.
- * The pending queues refresh on their own (admin/live-queue.ts), so the counts stay current.
- */
-export function AdminOverview() {
+function DepositsCard() {
   const deposits = useLivePendingDeposits();
-  const withdrawals = useLivePendingWithdrawals();
-  // Only the counts are wanted: one row each, with counts of every match (computed on the server).
-  const traders = useTraders({ role: 'trader', limit: 1 });
-  const openTrades = useOpenTrades({ limit: 1 });
+  const rows = deposits.data?.data ?? [];
+  return (
+    <OverviewCard
+      label="Pending Deposits"
+      icon={IconWallet}
+      query={deposits}
+      value={String(rows.length)}
+      detail={`${formatUsd(sumMoney(rows.map((r) => r.depositAmount)))} USD awaiting approval`}
+      link={{ to: '/dashboard/requests/user_deposit_requests', text: 'Review deposit requests' }}
+    />
+  );
+}
 
-  const depositRows = deposits.data?.data ?? [];
-  const withdrawalRows = withdrawals.data?.data ?? [];
-  const traderCounts = traders.data ?? { total: 0, active: 0, online: 0 };
+function WithdrawalsCard() {
+  const withdrawals = useLivePendingWithdrawals();
+  const rows = withdrawals.data?.data ?? [];
+  // What awaits this person's second approval, first: four-eyes work waits on a colleague.
+  const mine = awaitingMe(rows, useSession().data?.user?.id, useCan()('money.second-approval'));
+  return (
+    <OverviewCard
+      label="Pending Withdrawals"
+      icon={IconCash}
+      query={withdrawals}
+      value={String(rows.length)}
+      detail={mine.length > 0 ? `${mine.length} awaiting your second approval` : `${formatUsd(sumMoney(rows.map((r) => r.withdrawalsAmount)))} USD awaiting approval`}
+      link={mine.length > 0 ? { to: '/dashboard/requests/user_withdraw_requests?awaiting=me', text: 'Review what awaits you' } : { to: '/dashboard/requests/user_withdraw_requests', text: 'Review withdrawal requests' }}
+    />
+  );
+}
+
+function TradersCard() {
+  // Only the counts are wanted: one row, with counts of every match (computed on the server).
+  const traders = useTraders({ role: 'trader', limit: 1 });
+  const counts = traders.data ?? { total: 0, active: 0, online: 0 };
+  return (
+    <OverviewCard
+      label="Traders"
+      icon={IconUsers}
+      query={traders}
+      value={String(counts.total)}
+      detail={`${counts.active} active · ${counts.online} online`}
+      link={{ to: '/dashboard/users', text: 'Manage users' }}
+    />
+  );
+}
+
+function OpenTradesCard() {
+  const openTrades = useOpenTrades({ limit: 1 });
   const open = openTrades.data ?? { total: 0, trades: 0, floatingProfit: '0.00' };
   const floating = open.floatingProfit;
   const floatingSign = signOf(floating);
-
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
-      <OverviewCard
-        label="Pending Deposits"
-        icon={IconWallet}
-        query={deposits}
-        value={String(depositRows.length)}
-        detail={`${formatUsd(sumMoney(depositRows.map((r) => r.depositAmount)))} USD awaiting approval`}
-        link={{ to: '/dashboard/requests/user_deposit_requests', text: 'Review deposit requests' }}
-      />
-      <OverviewCard
-        label="Pending Withdrawals"
-        icon={IconCash}
-        query={withdrawals}
-        value={String(withdrawalRows.length)}
-        detail={`${formatUsd(sumMoney(withdrawalRows.map((r) => r.withdrawalsAmount)))} USD awaiting approval`}
-        link={{ to: '/dashboard/requests/user_withdraw_requests', text: 'Review withdrawal requests' }}
-      />
-      <OverviewCard
-        label="Traders"
-        icon={IconUsers}
-        query={traders}
-        value={String(traderCounts.total)}
-        detail={`${traderCounts.active} active · ${traderCounts.online} online`}
-        link={{ to: '/dashboard/users', text: 'Manage users' }}
-      />
-      <OverviewCard
-        label="Open Trades"
-        icon={IconChartCandle}
-        query={openTrades}
-        value={String(open.trades)}
-        detail={
-          <>
-            {open.total} {open.total === 1 ? 'trader' : 'traders'} · floating{' '}
-            <Text span inherit fw={600} className={floatingSign > 0 ? 'tp-positive' : floatingSign < 0 ? 'tp-negative' : undefined}>
-              {floatingSign > 0 ? '+' : ''}
-              {formatUsd(floating)} USD
-            </Text>
-          </>
-        }
-        link={{ to: '/dashboard/open_trades', text: 'Review open trades' }}
-      />
+    <OverviewCard
+      label="Open Trades"
+      icon={IconChartCandle}
+      query={openTrades}
+      value={String(open.trades)}
+      detail={
+        <>
+          {open.total} {open.total === 1 ? 'trader' : 'traders'} · floating{' '}
+          <Text span inherit fw={600} className={floatingSign > 0 ? 'tp-positive' : floatingSign < 0 ? 'tp-negative' : undefined}>
+            {floatingSign > 0 ? '+' : ''}
+            {formatUsd(floating)} USD
+          </Text>
+        </>
+      }
+      link={{ to: '/dashboard/open_trades', text: 'Review open trades' }}
+    />
+  );
+}
+
+/**
+ * The back office's dashboard home: the queues that need a decision, who trades, and what is open,
+ * each card only for those whose roles may see it (a support desk sees the traders, a dealer the
+ * trades). The pending queues refresh on their own (admin/live-queue.ts), so the counts stay current.
+ */
+export function AdminOverview() {
+  const can = useCan();
+  const cards = [can('money.view') && <DepositsCard key="d" />, can('money.view') && <WithdrawalsCard key="w" />, can('traders.view') && <TradersCard key="t" />, can('trades.view') && <OpenTradesCard key="o" />].filter(Boolean);
+  if (cards.length === 0) return null;
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: Math.max(3, cards.length) }} spacing="md">
+      {cards}
     </SimpleGrid>
   );
 }

@@ -1,15 +1,15 @@
 import { AppShell, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconDeviceDesktopAnalytics, IconLock, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
-import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../api/queries';
 import { NotificationBell } from '../notifications/notification-bell';
-import { roleOf } from '../auth/session';
+import { permissionsOf, roleOf } from '../auth/session';
 import { useAppStore } from '../state/app-store';
 import { ColorSchemeToggle } from '../ui/color-scheme-toggle';
 import { ConnectionBadge } from '../ui/connection-badge';
 import { Logo } from '../ui/logo';
-import { isGroup, menuFor, type MenuGroup, type MenuLink } from './menu';
+import { isGroup, menuFor, pagePermission, type MenuGroup, type MenuLink } from './menu';
 import { useSignOut } from '../auth/use-sign-out';
 
 /** Spec: mobile means 768 px or less; the side menu then hides behind a menu button. */
@@ -34,14 +34,23 @@ export function DashboardShell() {
   const setOpen = useAppStore((s) => s.setDashboardMenuOpen);
   const location = useLocation();
   const name = session?.user ? `${session.user.firstName} ${session.user.lastName}`.trim() : '';
+  const permissions = permissionsOf(session);
+  const menu = useMemo(() => menuFor(role, permissions), [role, permissions]);
+  const navigate = useNavigate();
+  // Roles taken away while a page is open (the stream tells the session): leave the page for the dashboard.
+  const needs = role === 'admin' ? pagePermission(location.pathname) : undefined;
+  const mayStay = !needs || permissions.includes(needs);
+  useEffect(() => {
+    if (!mayStay) void navigate('/dashboard/home', { replace: true });
+  }, [mayStay, navigate]);
 
   useEffect(() => setOpen(false), [location.pathname, setOpen]);
   // A group opens by hand, and by itself when the page shown is one of its links (however it was reached).
   const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({});
   useEffect(() => {
-    const group = menuFor(role).find((entry) => isGroup(entry) && holdsPage(entry, location.pathname));
+    const group = menu.find((entry) => isGroup(entry) && holdsPage(entry, location.pathname));
     if (group) setOpenGroups((groups) => (groups[group.label] ? groups : { ...groups, [group.label]: true }));
-  }, [location.pathname, role]);
+  }, [location.pathname, menu]);
 
   const logout = useSignOut();
 
@@ -100,7 +109,7 @@ export function DashboardShell() {
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Dashboard menu">
         <AppShell.Section grow component={ScrollArea}>
-          {menuFor(role).map((entry) =>
+          {menu.map((entry) =>
             isGroup(entry) ? (
               <NavLink
                 key={entry.label}

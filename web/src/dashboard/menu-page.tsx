@@ -2,7 +2,7 @@ import { NavLink, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../api/queries';
-import { roleOf } from '../auth/session';
+import { permissionsOf, roleOf } from '../auth/session';
 import { PageHeader } from '../ui/page';
 import { isGroup, menuFor } from './menu';
 
@@ -13,7 +13,7 @@ export function MenuPage() {
   return (
     <Stack gap="md">
       <PageHeader title="Menu" />
-      {menuFor(role).map((entry) => (
+      {menuFor(role, permissionsOf(session)).map((entry) => (
         <Paper key={entry.label} p={4}>
           {isGroup(entry) ? (
             <>

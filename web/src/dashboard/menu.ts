@@ -17,10 +17,12 @@ import {
   IconScale,
   IconShieldCheck,
   IconUserCircle,
+  IconUserShield,
   IconUsers,
   IconWallet,
   type Icon,
 } from '@tabler/icons-react';
+import type { Permission } from '@tradeport/contracts';
 import type { Role } from '../auth/session';
 
 export interface MenuLink {
@@ -29,6 +31,8 @@ export interface MenuLink {
   icon: Icon;
   /** Pages reached from this one that it stands for in the menu (the deposit form, from Deposit Options). */
   also?: string[];
+  /** The back office's pages: the permission a staff member needs to open it (docs/design.md#staff-roles). */
+  permission?: Permission;
 }
 
 export interface MenuGroup {
@@ -44,36 +48,58 @@ export const isGroup = (entry: MenuEntry): entry is MenuGroup => 'links' in entr
 const D = '/dashboard';
 
 /**
- * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; administrators
- * Admin Accounts, Account Types, Symbols, Users, Open Trades, Exposure, Reports, User Requests and the Audit Log; everyone Dashboard and Legal Terms and Policies. The
- * trader's own account pages are grouped under My Account.
+ * The side menu per role (spec section 2): traders see Deposit, Withdraw and Tools; staff Admin
+ * Accounts, Account Types, Symbols, Users, Open Trades, Exposure, Reports, User Requests, the Audit
+ * Log and Staff, each only with its page's permission; everyone Dashboard and Legal Terms and
+ * Policies. The trader's own account pages are grouped under My Account.
  */
-export function menuFor(role: Role): MenuEntry[] {
-  const dashboard: MenuLink = { label: 'Dashboard', to: `${D}/home`, icon: IconLayoutDashboard };
-  const policies: MenuLink = { label: 'Legal Terms and Policies', to: `${D}/Policies`, icon: IconFileText };
-  if (role === 'admin') {
-    return [
-      dashboard,
-      { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank },
-      { label: 'Account Types', to: `${D}/account_types`, icon: IconCategory },
-      { label: 'Symbols', to: `${D}/symbols`, icon: IconListDetails },
-      { label: 'Users', to: `${D}/users`, icon: IconUsers },
-      { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle },
-      { label: 'Exposure', to: `${D}/exposure`, icon: IconScale },
-      { label: 'Reports', to: `${D}/reports`, icon: IconReportAnalytics },
-      {
-        label: 'User Requests',
-        icon: IconReportMoney,
-        links: [
-          { label: 'User Deposit Requests', to: `${D}/requests/user_deposit_requests`, icon: IconWallet },
-          { label: 'User Withdraw Requests', to: `${D}/requests/user_withdraw_requests`, icon: IconCash },
-          { label: 'User Closed Records', to: `${D}/requests/user_closs_records`, icon: IconHistory },
-        ],
-      },
-      { label: 'Audit Log', to: `${D}/audit_log`, icon: IconShieldCheck },
-      policies,
-    ];
-  }
+export function menuFor(role: Role, permissions: readonly Permission[] = []): MenuEntry[] {
+  if (role === 'admin') return staffMenu().flatMap((entry) => allowed(entry, permissions));
+  return traderMenu();
+}
+
+/** A link the permissions open, or a group with those of its links they open (none: no group). */
+function allowed(entry: MenuEntry, permissions: readonly Permission[]): MenuEntry[] {
+  if (!isGroup(entry)) return !entry.permission || permissions.includes(entry.permission) ? [entry] : [];
+  const links = entry.links.filter((l) => !l.permission || permissions.includes(l.permission));
+  return links.length ? [{ ...entry, links }] : [];
+}
+
+/** The permission the back-office page at `pathname` needs (its menu link's), if any. */
+export function pagePermission(pathname: string): Permission | undefined {
+  const links = staffMenu().flatMap((entry) => (isGroup(entry) ? entry.links : [entry]));
+  return links.find((l) => l.permission && (pathname === l.to || pathname.startsWith(`${l.to}/`)))?.permission;
+}
+
+function staffMenu(): MenuEntry[] {
+  return [
+    dashboard,
+    { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank, permission: 'payments.manage' },
+    { label: 'Account Types', to: `${D}/account_types`, icon: IconCategory, permission: 'dealing.configure' },
+    { label: 'Symbols', to: `${D}/symbols`, icon: IconListDetails, permission: 'dealing.configure' },
+    { label: 'Users', to: `${D}/users`, icon: IconUsers, permission: 'traders.view' },
+    { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle, permission: 'trades.view' },
+    { label: 'Exposure', to: `${D}/exposure`, icon: IconScale, permission: 'exposure.view' },
+    { label: 'Reports', to: `${D}/reports`, icon: IconReportAnalytics, permission: 'reports.view' },
+    {
+      label: 'User Requests',
+      icon: IconReportMoney,
+      links: [
+        { label: 'User Deposit Requests', to: `${D}/requests/user_deposit_requests`, icon: IconWallet, permission: 'money.view' },
+        { label: 'User Withdraw Requests', to: `${D}/requests/user_withdraw_requests`, icon: IconCash, permission: 'money.view' },
+        { label: 'User Closed Records', to: `${D}/requests/user_closs_records`, icon: IconHistory, permission: 'trades.view' },
+      ],
+    },
+    { label: 'Audit Log', to: `${D}/audit_log`, icon: IconShieldCheck, permission: 'audit.view' },
+    { label: 'Staff', to: `${D}/staff`, icon: IconUserShield, permission: 'staff.manage' },
+    policies,
+  ];
+}
+
+const dashboard: MenuLink = { label: 'Dashboard', to: `${D}/home`, icon: IconLayoutDashboard };
+const policies: MenuLink = { label: 'Legal Terms and Policies', to: `${D}/Policies`, icon: IconFileText };
+
+function traderMenu(): MenuEntry[] {
   return [
     dashboard,
     {

@@ -133,5 +133,5 @@ export function invalidateForEvent(client: QueryClient, event: AccountEvent): vo
 
 /** After a reconnect or a gap, refetch everything an event could have changed. */
 export function invalidateAccountData(client: QueryClient): void {
-  for (const key of [queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.alerts, queryKeys.notifications, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
+  for (const key of [queryKeys.session, queryKeys.deposits, queryKeys.withdrawals, queryKeys.profile, queryKeys.margins, queryKeys.tradesHistory, queryKeys.trades, queryKeys.pendingOrders, queryKeys.alerts, queryKeys.notifications, queryKeys.withdrawable, queryKeys.ledger, queryKeys.accounts]) void client.invalidateQueries({ queryKey: key });
 }

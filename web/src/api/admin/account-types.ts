@@ -9,8 +9,8 @@ import { adminQueryKeys } from './keys';
 export type AccountTypeRow = CallOutput<'getAccountTypes'>['data'][number];
 export type AccountTypes = CallOutput<'getAccountTypes'>;
 
-export function useAccountTypes() {
-  return useQuery({ queryKey: adminQueryKeys.accountTypes, queryFn: ({ signal }) => callApi('getAccountTypes', undefined, { signal }) });
+export function useAccountTypes(enabled = true) {
+  return useQuery({ queryKey: adminQueryKeys.accountTypes, queryFn: ({ signal }) => callApi('getAccountTypes', undefined, { signal }), enabled });
 }
 
 /** Create a type (no `id`) or change one; the types, the traders' accounts and the audit log follow. */

@@ -50,6 +50,8 @@ export interface DecisionInput {
   decision: Decision;
   /** A rejection's reason, shown to the trader. */
   reason?: string;
+  /** A withdrawal needing two approvals: which one this is meant to be (the server refuses a mismatch). */
+  approval?: 'first' | 'final';
 }
 
 /** The ids of requests of one kind whose decision has been sent and not yet answered. */
@@ -64,7 +66,8 @@ export function useDecidingIds(kind: MoneyRequestKind): ReadonlySet<number> {
 export function decisionChange<Row extends { id: number }>(client: QueryClient, kind: MoneyRequestKind) {
   return optimisticChange<DecisionInput, Listing<Row>, Row | undefined>(client, pendingKey(kind), {
     remember: ({ id }, answers) => answers.map(([, answer]) => answer.data.find((r) => r.id === id)).find((row) => row !== undefined),
-    apply: (answer, { id }) => withRows(answer, (rows) => rows.filter((r) => r.id !== id)),
+    // A first of two approvals leaves the request pending: it stays, and the refetch marks it.
+    apply: (answer, { id, approval }) => (approval === 'first' ? answer : withRows(answer, (rows) => rows.filter((r) => r.id !== id))),
     undo: (answer, { id }, row) => (row && !answer.data.some((r) => r.id === id) ? withRows(answer, (rows) => [...rows, row].sort((a, b) => a.id - b.id)) : answer),
   });
 }
@@ -77,15 +80,17 @@ function useDecide<Row extends { id: number }>(kind: MoneyRequestKind) {
   const client = useQueryClient();
   return useMutation({
     mutationKey: decideKey(kind),
-    mutationFn: ({ id, decision, reason }: DecisionInput) => {
+    mutationFn: ({ id, decision, reason, approval }: DecisionInput) => {
       const status = decision === 'approve' ? 1 : 2;
       const why = decision === 'reject' && reason ? { reason } : {};
-      return kind === 'deposit' ? callApi('editStatusDeposite', { deposites_id: id, status, ...why }) : callApi('editStatusWithdrawal', { withdrawals_id: id, status, ...why });
+      const stage = decision === 'approve' && approval ? { approval } : {};
+      return kind === 'deposit' ? callApi('editStatusDeposite', { deposites_id: id, status, ...why }) : callApi('editStatusWithdrawal', { withdrawals_id: id, status, ...why, ...stage });
     },
     ...decisionChange<Row>(client, kind),
-    onSettled: () => {
-      // While other decisions are still on their way, a refetch would only bring their rows back.
-      const others = client.isMutating({ mutationKey: decideKey(kind) }) > 1;
+    onSettled: (_answer, _error, input) => {
+      // While other decisions are still on their way, a refetch would only bring their rows back
+      // (a first of two approvals kept its row, which must show its new state now).
+      const others = client.isMutating({ mutationKey: decideKey(kind) }) > 1 && input.approval !== 'first';
       // A decision changes the trader's balance and totals, and the request's place in the history.
       const changed = [adminQueryKeys.moneyRequests, adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog];
       // Not awaited: the caller's toast (success or the server's refusal) shows at once, not after the refetch.
