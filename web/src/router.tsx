@@ -1,8 +1,9 @@
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { onUnauthorized } from './api/client';
 import { queryClient } from './api/query-client';
 import { profileQuery, tradesHistoryQuery } from './api/query-options';
 import { currentSession, requirePermission, requireSession, requireTrader, roleOf, signedOutOnly } from './auth/session';
+import { pagePermission } from './dashboard/page-permissions';
 import { SignInPage } from './auth/sign-in-page';
 import { LoadingScreen } from './ui/loading-screen';
 import { RootLayout } from './ui/root-layout';
@@ -31,6 +32,9 @@ async function prefetchHome(): Promise<null> {
   return null;
 }
 
+/** A back-office page: staff holding the permission its path needs (dashboard/page-permissions.ts). */
+const staffPage = ({ request }: LoaderFunctionArgs) => requirePermission(pagePermission(new URL(request.url).pathname))();
+
 const dashboardRoutes: RouteObject[] = [
   { index: true, loader: () => redirect('/dashboard/home') },
   { path: 'home', loader: prefetchHome, ...page(async () => ({ Component: (await import('./dashboard/home-page')).HomePage })) },
@@ -53,19 +57,19 @@ const dashboardRoutes: RouteObject[] = [
   { path: 'tools_requests', loader: requireTrader, ...page(async () => ({ Component: (await import('./money/request-lists')).AllRequestsPage })) },
   { path: 'Policies', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
   { path: 'Policies/:documentId', ...page(async () => ({ Component: (await import('./dashboard/policies-page')).PoliciesPage })) },
-  { path: 'users', loader: requirePermission('traders.view'), ...page(async () => ({ Component: (await import('./admin/users-page')).UsersPage })) },
-  { path: 'account_types', loader: requirePermission('dealing.configure'), ...page(async () => ({ Component: (await import('./admin/account-types-page')).AccountTypesPage })) },
-  { path: 'symbols', loader: requirePermission('dealing.configure'), ...page(async () => ({ Component: (await import('./admin/symbols-page')).SymbolsPage })) },
-  { path: 'admin_accounts', loader: requirePermission('payments.manage'), ...page(async () => ({ Component: (await import('./admin/payment-accounts-page')).PaymentAccountsPage })) },
-  { path: 'requests/user_deposit_requests', loader: requirePermission('money.view'), ...page(async () => ({ Component: (await import('./admin/money-requests-page')).DepositRequestsAdminPage })) },
-  { path: 'requests/user_withdraw_requests', loader: requirePermission('money.view'), ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },
-  { path: 'requests/user_closs_records', loader: requirePermission('trades.view'), ...page(async () => ({ Component: (await import('./admin/closed-records-page')).ClosedRecordsPage })) },
-  { path: 'users/:traderId', loader: requirePermission('traders.view'), ...page(async () => ({ Component: (await import('./admin/trader-page')).TraderPage })) },
-  { path: 'reports', loader: requirePermission('reports.view'), ...page(async () => ({ Component: (await import('./admin/reports-page')).ReportsPage })) },
-  { path: 'exposure', loader: requirePermission('exposure.view'), ...page(async () => ({ Component: (await import('./admin/exposure-page')).ExposurePage })) },
-  { path: 'open_trades', loader: requirePermission('trades.view'), ...page(async () => ({ Component: (await import('./admin/open-trades-page')).OpenTradesPage })) },
-  { path: 'audit_log', loader: requirePermission('audit.view'), ...page(async () => ({ Component: (await import('./admin/audit-log-page')).AuditLogPage })) },
-  { path: 'staff', loader: requirePermission('staff.manage'), ...page(async () => ({ Component: (await import('./admin/staff-page')).StaffPage })) },
+  { path: 'users', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/users-page')).UsersPage })) },
+  { path: 'account_types', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/account-types-page')).AccountTypesPage })) },
+  { path: 'symbols', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/symbols-page')).SymbolsPage })) },
+  { path: 'admin_accounts', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/payment-accounts-page')).PaymentAccountsPage })) },
+  { path: 'requests/user_deposit_requests', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).DepositRequestsAdminPage })) },
+  { path: 'requests/user_withdraw_requests', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/money-requests-page')).WithdrawRequestsAdminPage })) },
+  { path: 'requests/user_closs_records', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/closed-records-page')).ClosedRecordsPage })) },
+  { path: 'users/:traderId', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/trader-page')).TraderPage })) },
+  { path: 'reports', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/reports-page')).ReportsPage })) },
+  { path: 'exposure', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/exposure-page')).ExposurePage })) },
+  { path: 'open_trades', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/open-trades-page')).OpenTradesPage })) },
+  { path: 'audit_log', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/audit-log-page')).AuditLogPage })) },
+  { path: 'staff', loader: staffPage, ...page(async () => ({ Component: (await import('./admin/staff-page')).StaffPage })) },
 ];
 
 const routes: RouteObject[] = [

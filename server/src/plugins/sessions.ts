@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { pruneIdempotencyKeys } from '../services/idempotency';
 import { prunePasswordResets } from '../services/password-reset';
+import { changesSessions } from '../services/session-cache';
 import { flushTouches, pruneSessions, TOUCH_FLUSH_MS, type SessionUser } from '../services/sessions';
 import { SESSION_LOOKUP_DEADLINE_MS, settledLookups } from '../transport/http/session-cookie';
 
@@ -73,7 +74,7 @@ async function sessions(app: FastifyInstance, options: { lookupDeadlineMs?: numb
   // (those ended here were dropped already, right after their commit); so does a new trading
   // account (the sessions' lists of the person's accounts are read again).
   const unsubscribe = services.bus.subscribe((event) => {
-    if (event.type === 'account.sessionsRevoked' || event.type === 'staff.rolesChanged' || (event.type === 'account.changed' && event.change === 'opened')) services.sessionCache.dropUser(event.userId);
+    if (changesSessions(event)) services.sessionCache.dropUser(event.userId);
   });
 
   const pruneTimer = setInterval(() => {

@@ -6,7 +6,7 @@ import type { Mailer, MailMessage } from '../mail/mailer';
 import type { Metrics } from '../metrics';
 import type { Db, Engine, Tx } from '../storage/db';
 import type { LegalLibrary } from './legal-documents';
-import type { SessionCache } from './session-cache';
+import { changesSessions, type SessionCache } from './session-cache';
 import { recordNotices } from './notifications';
 
 /** Everything a service needs from outside, injected so tests can swap the clock. */
@@ -61,7 +61,7 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (trx: Tx, emit
   for (const e of events) {
     // Ended sessions stop working on this instance before anyone hears of it, a staff member's new
     // roles and a new trading account are known to the person's sessions; the bus tells the others.
-    if (e.type === 'account.sessionsRevoked' || e.type === 'staff.rolesChanged' || (e.type === 'account.changed' && e.change === 'opened')) ctx.sessionCache.dropUser(e.userId);
+    if (changesSessions(e)) ctx.sessionCache.dropUser(e.userId);
     ctx.bus.publish(e);
   }
   return result;

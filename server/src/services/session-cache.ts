@@ -1,4 +1,4 @@
-import type { StaffRole } from '@tradeport/contracts';
+import type { BusEvent, StaffRole } from '@tradeport/contracts';
 
 /**
  * Sessions a server instance has recently looked up, so an authenticated request does not read the
@@ -31,6 +31,13 @@ export interface CachedSession {
   /** The cookie's token this entry was looked up with, if known (see `hashOf`). */
   token?: string;
 }
+
+/**
+ * The events after which a person's kept sessions must be read again: their sessions ended, their
+ * staff roles changed, or they opened a trading account (the sessions list the person's accounts).
+ */
+export const changesSessions = (e: BusEvent): e is BusEvent & { userId: number } =>
+  e.type === 'account.sessionsRevoked' || e.type === 'staff.rolesChanged' || (e.type === 'account.changed' && e.change === 'opened');
 
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession>();

@@ -300,30 +300,33 @@ export function PendingTab({ kind, queue }: { kind: MoneyRequestKind; queue: Que
     const approval = decision === 'approve' && row.needsSecondApproval ? (row.firstApproval ? 'final' : 'first') : undefined;
     void toastOutcome(queue.decide({ id: row.id, decision, ...(decision === 'reject' ? { reason } : {}), ...(approval ? { approval } : {}) }), () => (firstOfTwo ? `First approval of withdrawal request #${row.id} given: it now awaits another Finance member.` : decision === 'approve' ? text.approved(row.id) : text.rejected(row.id)));
   };
-  const actions = (r: PendingRow) => (
-    <Group gap={6} justify="flex-end" wrap="nowrap">
-      <NotesButton target={notesTarget(kind, r)} count={r.notes} onOpen={notes.open} />
-      {decides && blockedFor(r) !== null && (
-        <Tooltip label={blockedFor(r)} multiline w={260} withArrow>
-          <span tabIndex={0}>
-            <Button size="compact-sm" variant="default" disabled leftSection={<IconCheck size={14} aria-hidden />}>
+  const actions = (r: PendingRow) => {
+    const blocked = blockedFor(r);
+    return (
+      <Group gap={6} justify="flex-end" wrap="nowrap">
+        <NotesButton target={notesTarget(kind, r)} count={r.notes} onOpen={notes.open} />
+        {decides && blocked !== null && (
+          <Tooltip label={blocked} multiline w={260} withArrow>
+            <span tabIndex={0}>
+              <Button size="compact-sm" variant="default" disabled leftSection={<IconCheck size={14} aria-hidden />}>
+                Approve
+              </Button>
+            </span>
+          </Tooltip>
+        )}
+        {decides && blocked === null && (
+          <>
+            <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => openDecision(r, 'approve')} aria-label={`Approve ${text.noun} request ${r.id}`}>
               Approve
             </Button>
-          </span>
-        </Tooltip>
-      )}
-      {decides && blockedFor(r) === null && (
-        <>
-          <Button size="compact-sm" color="teal" variant="default" styles={positiveButton} leftSection={<IconCheck size={14} aria-hidden />} onClick={() => openDecision(r, 'approve')} aria-label={`Approve ${text.noun} request ${r.id}`}>
-            Approve
-          </Button>
-          <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => openDecision(r, 'reject')} aria-label={`Reject ${text.noun} request ${r.id}`}>
-            Reject
-          </Button>
-        </>
-      )}
-    </Group>
-  );
+            <Button size="compact-sm" color="red" variant="subtle" styles={negativeButton} leftSection={<IconX size={14} aria-hidden />} onClick={() => openDecision(r, 'reject')} aria-label={`Reject ${text.noun} request ${r.id}`}>
+              Reject
+            </Button>
+          </>
+        )}
+      </Group>
+    );
+  };
   const target = confirm.row;
   const goneElsewhere = confirm.opened && target !== null && !queue.isPending && !rows.some((r) => r.id === target.row.id);
   const mark = (r: PendingRow) => (r.needsSecondApproval ? <SecondApprovalMark row={r} selfId={selfId} /> : null);

@@ -64,10 +64,10 @@ const NONE: readonly Permission[] = [];
  * A back-office page: staff holding the page's permission. Anyone else is sent to the dashboard,
  * whose menu lists what they may open (the server refuses the page's calls anyway).
  */
-export function requirePermission(permission: Permission): () => Promise<Session> {
+export function requirePermission(permission: Permission | undefined): () => Promise<Session> {
   return async () => {
     const session = await requireAdmin();
-    if (!permissionsOf(session).includes(permission)) throw redirect('/dashboard/home');
+    if (permission && !permissionsOf(session).includes(permission)) throw redirect('/dashboard/home');
     return session;
   };
 }

@@ -24,6 +24,9 @@ import {
 } from '@tabler/icons-react';
 import type { Permission } from '@tradeport/contracts';
 import type { Role } from '../auth/session';
+import { PAGE_PERMISSIONS, type StaffPage } from './page-permissions';
+
+export { pagePermission } from './page-permissions';
 
 export interface MenuLink {
   label: string;
@@ -65,33 +68,30 @@ function allowed(entry: MenuEntry, permissions: readonly Permission[]): MenuEntr
   return links.length ? [{ ...entry, links }] : [];
 }
 
-/** The permission the back-office page at `pathname` needs (its menu link's), if any. */
-export function pagePermission(pathname: string): Permission | undefined {
-  const links = staffMenu().flatMap((entry) => (isGroup(entry) ? entry.links : [entry]));
-  return links.find((l) => l.permission && (pathname === l.to || pathname.startsWith(`${l.to}/`)))?.permission;
-}
+/** A back-office page's link, with the permission the page needs (dashboard/page-permissions.ts). */
+const staffLink = (label: string, page: StaffPage, icon: Icon): MenuLink => ({ label, to: `${D}/${page}`, icon, permission: PAGE_PERMISSIONS[page] });
 
 function staffMenu(): MenuEntry[] {
   return [
     dashboard,
-    { label: 'Admin Accounts', to: `${D}/admin_accounts`, icon: IconBuildingBank, permission: 'payments.manage' },
-    { label: 'Account Types', to: `${D}/account_types`, icon: IconCategory, permission: 'dealing.configure' },
-    { label: 'Symbols', to: `${D}/symbols`, icon: IconListDetails, permission: 'dealing.configure' },
-    { label: 'Users', to: `${D}/users`, icon: IconUsers, permission: 'traders.view' },
-    { label: 'Open Trades', to: `${D}/open_trades`, icon: IconChartCandle, permission: 'trades.view' },
-    { label: 'Exposure', to: `${D}/exposure`, icon: IconScale, permission: 'exposure.view' },
-    { label: 'Reports', to: `${D}/reports`, icon: IconReportAnalytics, permission: 'reports.view' },
+    staffLink('Admin Accounts', 'admin_accounts', IconBuildingBank),
+    staffLink('Account Types', 'account_types', IconCategory),
+    staffLink('Symbols', 'symbols', IconListDetails),
+    staffLink('Users', 'users', IconUsers),
+    staffLink('Open Trades', 'open_trades', IconChartCandle),
+    staffLink('Exposure', 'exposure', IconScale),
+    staffLink('Reports', 'reports', IconReportAnalytics),
     {
       label: 'User Requests',
       icon: IconReportMoney,
       links: [
-        { label: 'User Deposit Requests', to: `${D}/requests/user_deposit_requests`, icon: IconWallet, permission: 'money.view' },
-        { label: 'User Withdraw Requests', to: `${D}/requests/user_withdraw_requests`, icon: IconCash, permission: 'money.view' },
-        { label: 'User Closed Records', to: `${D}/requests/user_closs_records`, icon: IconHistory, permission: 'trades.view' },
+        staffLink('User Deposit Requests', 'requests/user_deposit_requests', IconWallet),
+        staffLink('User Withdraw Requests', 'requests/user_withdraw_requests', IconCash),
+        staffLink('User Closed Records', 'requests/user_closs_records', IconHistory),
       ],
     },
-    { label: 'Audit Log', to: `${D}/audit_log`, icon: IconShieldCheck, permission: 'audit.view' },
-    { label: 'Staff', to: `${D}/staff`, icon: IconUserShield, permission: 'staff.manage' },
+    staffLink('Audit Log', 'audit_log', IconShieldCheck),
+    staffLink('Staff', 'staff', IconUserShield),
     policies,
   ];
 }
