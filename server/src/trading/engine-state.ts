@@ -184,6 +184,16 @@ export class EngineState {
     return this.serialize(account.accountId, () => work(account));
   }
 
+  /**
+   * Resolves once the trading account's commands in progress have finished and applied their
+   * change to memory. A hot read waits for it, so it never answers from memory behind a change the
+   * database already shows (a fill committed whose position is not yet tracked). Nothing to wait
+   * for, the usual case: no promise.
+   */
+  caughtUp(accountId: number): Promise<unknown> | undefined {
+    return this.queues.get(accountId);
+  }
+
   /** Runs `work` after the trading account's previous command has finished. */
   serialize<T>(accountId: number, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(accountId) ?? Promise.resolve();

@@ -34,7 +34,6 @@ interface Parts {
 }
 
 export { EngineUnavailable } from './engine-state';
-
 export type { AccountState, CloseOptions, CloseReason, OpenedOrder, OpenPosition, PendingOrder } from './types';
 
 /**
@@ -213,8 +212,9 @@ export class TradingEngine {
     return this.parts.state.positionsOf(accountId);
   }
 
-  get openCount(): number {
-    return this.parts.state.open.size;
+  /** Waits, when the account has a command in progress, until memory holds its change (a trader's read first awaits it). */
+  caughtUp(accountId: number): Promise<unknown> | undefined {
+    return this.parts.state.caughtUp(accountId);
   }
 
   /** Every open position, in no particular order (for a reader that groups or sums them). */

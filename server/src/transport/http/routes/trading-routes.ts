@@ -38,9 +38,11 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, message: `${o.side === 'buy' ? 'Buy' : 'Sell'} ${o.volume} ${o.symbol} at ${o.price}: ticket #${o.ticket}`, ticket: o.ticket };
   }, orderLimited);
 
-  registerCall(app, calls.getTrades, async ({ session }) =>
-    successData(engine.positionsOf(accountOf(session)).map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), engine.quoteOf(p)))),
-  );
+  registerCall(app, calls.getTrades, async ({ session }) => {
+    const accountId = accountOf(session);
+    await engine.caughtUp(accountId);
+    return successData(engine.positionsOf(accountId).map((p) => openTradeOf(p, book.instruments.get(p.symbol)?.group ?? '', engine.profitShown(p), engine.quoteOf(p))));
+  });
 
   registerCall(app, calls.getProfit, async ({ body, session }) => {
     const accountId = accountOf(session);
@@ -51,7 +53,11 @@ export function tradingRoutes(app: FastifyInstance): void {
     return { status: 'success' as const, lots: book.instruments.get(row.symbol)?.contractSize ?? 0, leverage: account.leverage };
   });
 
-  registerCall(app, calls.getMargins, async ({ session }) => ({ status: 'success' as const, ...figureTexts(await engine.account(accountOf(session))) }));
+  registerCall(app, calls.getMargins, async ({ session }) => {
+    const accountId = accountOf(session);
+    await engine.caughtUp(accountId);
+    return { status: 'success' as const, ...figureTexts(await engine.account(accountId)) };
+  });
 
   registerCall(app, calls.updateTrades, async ({ body, actor }) => {
     const { profitCents, price } = await engine.close(body.ticket, 'manual', { account: accountOf(actor), by: actor.userId });
@@ -82,6 +88,9 @@ export function tradingRoutes(app: FastifyInstance): void {
   const recentOrders = prepared((db, param: Param<{ accountId: number }>) => db.selectFrom('orders').selectAll().where('account_id', '=', param('accountId')).orderBy('id', 'desc').limit(rowLimit(200)));
   registerCall(app, calls.getPendingOrders, async ({ query, session }) => {
     const accountId = accountOf(session);
+    // Both lists below are read after the account's command in progress, if any, has been applied
+    // to memory: the order's row and the engine's position always tell the same story.
+    await engine.caughtUp(accountId);
     // The terminal's list of working orders: the engine's own, newest first (an account holds at most MAX_PENDING_ORDERS).
     if (query.status === 'pending' && !pages(query)) return successData(engine.pendingOf(accountId).reverse().map(heldOrderOf));
     if (query.status === 'all' && !pages(query)) return successData((await recentOrders.all(ctx.db, { accountId })).map(pendingOrderOf));
