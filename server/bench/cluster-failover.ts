@@ -62,7 +62,7 @@ async function run(instances: number, failover: boolean): Promise<{ ordersPerSec
       launch(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: url.toString(), EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, CLUSTER_SECRET: clusterSecret,
         INSTANCE_NAME: `app-${i + 1}`, MARKET_FEED: 'push', FEED_TOKEN: FEED, MARKET_SESSIONS: 'always', SIM_HISTORY: 'false',
-        ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PUBLIC_ORIGIN: origin, SIGNUP_RATE_LIMIT_PER_MINUTE: '100000', SIGNIN_RATE_LIMIT_PER_MINUTE: '100000', ORDER_RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn',
+        ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, STAFF_TWO_FACTOR: 'optional', PUBLIC_ORIGIN: origin, SIGNUP_RATE_LIMIT_PER_MINUTE: '100000', SIGNIN_RATE_LIMIT_PER_MINUTE: '100000', ORDER_RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn',
       }),
     );
     procs.push(...apps);

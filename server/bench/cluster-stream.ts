@@ -236,7 +236,7 @@ async function startCluster(instances: number): Promise<Cluster> {
       launch(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: url.toString(), EVENT_BUS: 'redis', REDIS_URL: `redis://127.0.0.1:${redisPort}`, CLUSTER_SECRET: clusterSecret,
         INSTANCE_NAME: `app-${i + 1}`, MARKET_FEED: 'sim', SIM_SEED: 'cluster-stream', MARKET_SESSIONS: 'always', SIM_HISTORY: 'false',
-        ADMIN_EMAIL: 'admin@bench.test', ADMIN_PASSWORD: 'Cluster-Bench-Admin-42', PUBLIC_ORIGIN: origin, LOG_LEVEL: 'warn',
+        ADMIN_EMAIL: 'admin@bench.test', ADMIN_PASSWORD: 'Cluster-Bench-Admin-42', STAFF_TWO_FACTOR: 'optional', PUBLIC_ORIGIN: origin, LOG_LEVEL: 'warn',
         SIGNUP_RATE_LIMIT_PER_MINUTE: '100000', SIGNIN_RATE_LIMIT_PER_MINUTE: '100000',
       }),
     );

@@ -149,6 +149,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let cluster: Cluster | null = null;
   const now = options.now ?? Date.now;
   const mailer = Mailer.create(config.mail, now, app.log);
+  if (config.staffTwoFactor === 'optional') {
+    app.log.warn('STAFF_TWO_FACTOR=optional: staff may sign in with a password alone. Fit for a test or demo installation only; leave it unset (required) in production');
+  }
   if (mailer.mode === 'outbox') {
     app.log.warn(
       { outbox: resolve(config.mail.outboxDir) },

@@ -71,6 +71,7 @@ const envSchema = z.object({
   MAX_DEPOSIT_AMOUNT: decimalAmount('MAX_DEPOSIT_AMOUNT').default('1000000'),
   MAX_WITHDRAWAL_AMOUNT: decimalAmount('MAX_WITHDRAWAL_AMOUNT').default('1000000'),
   WITHDRAWAL_SECOND_APPROVAL_ABOVE: decimalAmount('WITHDRAWAL_SECOND_APPROVAL_ABOVE').default('10000'),
+  STAFF_TWO_FACTOR: z.enum(['required', 'optional'], { error: 'STAFF_TWO_FACTOR must be required or optional' }).default('required'),
   DEFAULT_LEVERAGE: int('DEFAULT_LEVERAGE', 1, 1000).default(100),
   ORDER_RATE_LIMIT_PER_MINUTE: int('ORDER_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).default(600),
   MAX_PENDING_ORDERS: int('MAX_PENDING_ORDERS', 1, 100_000).default(200),
@@ -184,6 +185,8 @@ export interface AppConfig {
   maxWithdrawalCents: Cents;
   /** Withdrawals above this need a second approver (docs/design.md#four-eyes-approval). */
   secondApprovalAboveCents: Cents;
+  /** Whether staff must sign in with a second factor (docs/architecture.md#two-factor-sign-in); `optional` only for a test or demo installation. */
+  staffTwoFactor: 'required' | 'optional';
   defaultLeverage: number;
   /** Order calls (market, pending, modify, cancel, close) one user may make per minute, all together. */
   orderRateLimitPerMinute: number;
@@ -351,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxDepositCents: toCents(e.MAX_DEPOSIT_AMOUNT),
     maxWithdrawalCents: toCents(e.MAX_WITHDRAWAL_AMOUNT),
     secondApprovalAboveCents: toCents(e.WITHDRAWAL_SECOND_APPROVAL_ABOVE),
+    staffTwoFactor: e.STAFF_TWO_FACTOR,
     defaultLeverage: e.DEFAULT_LEVERAGE,
     orderRateLimitPerMinute: e.ORDER_RATE_LIMIT_PER_MINUTE,
     maxPendingOrders: e.MAX_PENDING_ORDERS,

@@ -678,6 +678,8 @@ describe('admin back office', () => {
         '/dashboard/admin/getWithdrawalRisk.php',
         '/dashboard/admin/modifyTraderOrder.php',
         '/dashboard/admin/resetDemoAccount.php',
+        '/dashboard/admin/resetStaffTwoFactor.php',
+        '/dashboard/admin/resetTraderTwoFactor.php',
         '/dashboard/admin/saveAccountType.php',
         '/dashboard/admin/saveInstrument.php',
         '/dashboard/admin/setAccountState.php',

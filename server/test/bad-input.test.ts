@@ -155,6 +155,12 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       saveInstrument: () => ({ symbol: 'EURUSD', description: 'Euro vs US Dollar', group: 'Forex', digits: 5, contractSize: 100000, volumeMin: 0.01, volumeStep: 0.01, volumeMax: 100, sessions: ['always'], holidays: null, spreadMarkup: 0, marginRate: 1, swapLong: 0, swapShort: 0, tradingMode: 'full' }),
       addStaffMember: () => ({ firstName: 'Bad', lastName: 'Input', email: 'bad.input.staff@broker.example', password: 'Finance-Desk-2026', roles: ['finance'] }),
       editStaffMember: () => ({ id: adminId, roles: ['administrator'] }),
+      verifySignIn: () => ({ code: '123456' }),
+      confirmTwoFactorSetup: () => ({ code: '123456' }),
+      newBackupCodes: () => ({ code: '123456' }),
+      disableTwoFactor: () => ({ password: victim.password, code: '123456' }),
+      resetTraderTwoFactor: () => ({ userId: trader.id }),
+      resetStaffTwoFactor: () => ({ userId: adminId }),
     };
   });
   after(() => t.close());
@@ -220,7 +226,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     for (const [name, make] of Object.entries(validBodies)) assert.ok(accepts(calls[name as CallName], make()), `${name}: the valid body is not valid`);
     assert.deepEqual(
       postCalls.filter(([, c]) => !c.body).map(([n]) => n),
-      ['logout'],
+      ['logout', 'startTwoFactorSetup'],
       'POST calls without a body',
     );
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
-import { Client, signedInStaff } from './helpers/client';
+import { codeAt } from '../src/services/two-factor';
+import { Client, signedInStaff, signedInTrader } from './helpers/client';
 import { eventually, tradingDesk } from './helpers/trading';
 import { startLeaderAndFollower } from './helpers/two-instances';
 
@@ -45,6 +46,9 @@ describe('staff roles across instances', { skip: PG.startsWith('postgres') ? fal
       const trader = await desk.fundedTrader('30000.00');
       const w = await trader.client.post(calls.addWithdrawal.path, { withdrawalsAmount: '20000.00', paymentAccount: 'IBAN' });
       assert.equal(w.status, 200, JSON.stringify(w.body));
+      // A follower takes a call that moves money once it follows the leader's prices (until then it
+      // answers 503 with Retry-After, nothing done: docs/architecture.md#several-instances).
+      await eventually("the follower follows the leader's prices", async () => follower.app.cluster.busUp(), 10_000);
       const first = await sessionOn(follower, financeA.client).post(calls.editStatusWithdrawal.path, { withdrawals_id: w.body.id, status: 1 });
       assert.match(first.body.message, /has its first approval/);
       const refused = await financeA.client.post(calls.editStatusWithdrawal.path, { withdrawals_id: w.body.id, status: 1 });
@@ -53,6 +57,41 @@ describe('staff roles across instances', { skip: PG.startsWith('postgres') ? fal
       assert.equal(second.status, 200, JSON.stringify(second.body));
       const ledger = await leader.ctx.db.selectFrom('ledger_entries').select('id').where('ref_type', '=', 'money_request').where('ref_id', '=', String(w.body.id)).execute();
       assert.equal(ledger.length, 1);
+    } finally {
+      await close();
+    }
+  });
+
+  test('two-factor across instances: the password on one, the code on the other; a reset through one ends the sessions on both', async () => {
+    const { leader, follower, close } = await startLeaderAndFollower();
+    try {
+      const desk = await tradingDesk(leader);
+      const trader = await signedInTrader(leader);
+      const setup = await trader.client.post(calls.startTwoFactorSetup.path);
+      const secret = (setup.body.secret as string).replace(/ /g, '');
+      const done = await trader.client.post(calls.confirmTwoFactorSetup.path, { code: codeAt(leader.ctx, secret, Date.now()) });
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      const backupCodes = done.body.backupCodes as string[];
+
+      // The password step through the follower, the code through the leader: the step lives in the database.
+      const onFollower = new Client(follower);
+      assert.equal((await onFollower.post('/login.php', { email: trader.email, password: trader.password })).body.status, 'TwoFactor');
+      const onLeader = new Client(leader);
+      onLeader.setCookie('tp_signin', onFollower.cookieHeader.split('tp_signin=')[1]!.split(';')[0]!);
+      assert.equal((await onLeader.post(calls.verifySignIn.path, { code: backupCodes[0] })).body.status, 'Success');
+      const sessionOnFollower = sessionOn(follower, onLeader);
+      assert.equal((await sessionOnFollower.get(calls.getTwoFactor.path)).body.enabled, true);
+      // The same backup code through the other instance: used.
+      const again = new Client(follower);
+      await again.post('/login.php', { email: trader.email, password: trader.password });
+      assert.equal((await again.post(calls.verifySignIn.path, { code: backupCodes[0] })).status, 400);
+
+      // Support resets it through the follower: the session ends on the leader at once.
+      const support = await signedInStaff(leader, desk.admin, ['support']);
+      const reset = await sessionOn(follower, support.client).post(calls.resetTraderTwoFactor.path, { userId: trader.id });
+      assert.equal(reset.status, 200, JSON.stringify(reset.body));
+      await eventually('the leader ends the session', async () => (await onLeader.get('/testSession.php')).body.status === 'Failure', 1000);
+      assert.equal((await sessionOnFollower.get('/testSession.php')).body.status, 'Failure');
     } finally {
       await close();
     }

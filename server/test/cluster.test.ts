@@ -99,6 +99,8 @@ describe('three instances behind HAProxy: one engine leader, fail-over, Redis ou
       SIM_HISTORY: 'false',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      // The administrator signs in with the password alone here; two-factor across instances: cluster-staff.test.ts.
+      STAFF_TWO_FACTOR: 'optional',
       PUBLIC_ORIGIN: origin,
       SIGNUP_RATE_LIMIT_PER_MINUTE: '10000',
       SIGNIN_RATE_LIMIT_PER_MINUTE: '10000',

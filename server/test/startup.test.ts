@@ -75,14 +75,20 @@ describe('operator contract', () => {
       headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
       body: JSON.stringify({ email: 'admin@tradeport.local', password: match[1] }),
     });
-    assert.equal(((await login.json()) as { accountType: string }).accountType, '1');
-    assert.ok(!first.output().includes(login.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!), 'session ids never reach the log');
+    // Staff sign in with a second factor by default: the first sign-in goes on to set one up.
+    const answer = (await login.json()) as { status: string; step: string };
+    assert.deepEqual([answer.status, answer.step], ['TwoFactor', 'enrol']);
+    const [cookie] = login.headers.getSetCookie();
+    assert.match(cookie!, /^tp_signin=/);
+    assert.ok(!first.output().includes(cookie!.split(';')[0]!.split('=')[1]!), 'sign-in tokens never reach the log');
+    assert.ok(!first.output().includes('STAFF_TWO_FACTOR'), 'no warning while staff must use a second factor');
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
 
-    const second = run({ PORT: String(port), DATABASE_URL: db });
+    const second = run({ PORT: String(port), DATABASE_URL: db, STAFF_TWO_FACTOR: 'optional' });
     await waitForHealth(port, second);
     assert.ok(!/password:/.test(second.output()), 'the password is shown only on the first start');
+    assert.match(second.output(), /STAFF_TWO_FACTOR=optional: staff may sign in with a password alone/, 'the operator is warned');
     second.child.kill('SIGINT');
     assert.equal(await second.exited, 0);
   });

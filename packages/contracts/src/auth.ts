@@ -17,9 +17,12 @@ export const loginRequest = z.object({
 export type LoginRequest = z.infer<typeof loginRequest>;
 
 export const loginResponse = z.object({
-  status: z.enum(['Success', 'Failure', 'This account does not exist']),
+  /** 'TwoFactor': the password was right and the sign-in goes on with a second step (two-factor.ts); no session yet. */
+  status: z.enum(['Success', 'Failure', 'This account does not exist', 'TwoFactor']),
   accountType: accountType.optional(),
   message: z.string(),
+  /** With 'TwoFactor': give a code (`verify`), or set up a second factor first (`enrol`, staff who have none). */
+  step: z.enum(['verify', 'enrol']).optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 

@@ -21,3 +21,4 @@ export * from './notifications';
 export * from './statements';
 export * from './catalogue';
 export * from './staff';
+export * from './two-factor';

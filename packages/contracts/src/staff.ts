@@ -31,7 +31,7 @@ export const STAFF_ROLE_DUTIES: Record<StaffRole, string> = {
 export const PERMISSIONS = {
   'traders.view': { label: "See traders' profiles, trading accounts and activity", roles: ['dealer', 'finance', 'support'] },
   'traders.status': { label: 'Activate or deactivate traders', roles: [] },
-  'traders.password': { label: "Set a trader's password", roles: ['support'] },
+  'traders.password': { label: "Set a trader's password or reset their second factor", roles: ['support'] },
   'accounts.manage': { label: "Change a trading account's state or type; reset demo accounts", roles: ['dealer'] },
   'trades.view': { label: 'See open and closed trades', roles: ['dealer'] },
   'trades.manage': { label: "Close traders' positions; change and cancel their pending orders", roles: ['dealer'] },
@@ -45,7 +45,7 @@ export const PERMISSIONS = {
   'reports.view': { label: 'See and export the broker report', roles: ['finance'] },
   'statements.view': { label: "Download a trader's account statement", roles: ['finance', 'support'] },
   'audit.view': { label: 'See and export the audit log', roles: [] },
-  'staff.manage': { label: 'Add staff members, assign their roles, disable them', roles: [] },
+  'staff.manage': { label: "Add staff members, assign their roles, reset their second factor, disable them", roles: [] },
 } as const satisfies Record<string, { label: string; roles: readonly Exclude<StaffRole, 'administrator'>[] }>;
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
@@ -116,6 +116,8 @@ export const staffMember = z.object({
   /** The administrator made at the first start: always an administrator, never disabled. */
   bootstrap: z.boolean(),
   online: z.boolean(),
+  /** Whether they sign in with a second factor. */
+  twoFactor: z.boolean(),
   createdAt: timestamp,
   lastSeen: timestamp.nullable(),
 });

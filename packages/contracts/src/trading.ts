@@ -286,6 +286,8 @@ export const traderDetailsResponse = z.object({
     leverage: z.number(),
     createdAt: timestamp,
     lastSeen: timestamp.nullable(),
+    /** Whether they sign in with a second factor (support may reset it). */
+    twoFactor: z.boolean(),
   }),
   /** Ledger totals and the first live account's figures at the server's prices (its positions and orders counted). */
   account: marginsResponse.omit({ status: true }).extend({ totalDeposite: money, totalWithdrawals: money, totalCredit: money, openPositions: z.number(), pendingOrders: z.number() }),

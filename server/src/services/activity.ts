@@ -32,7 +32,11 @@ export type ActivityKind =
   | 'funds-transferred'
   | 'trading-account-state'
   | 'staff-added'
-  | 'staff-changed';
+  | 'staff-changed'
+  | 'two-factor-enabled'
+  | 'two-factor-disabled'
+  | 'two-factor-reset'
+  | 'backup-codes-renewed';
 
 export const activityLabels: Record<ActivityKind, string> = {
   signin: 'Signed in',
@@ -63,6 +67,10 @@ export const activityLabels: Record<ActivityKind, string> = {
   'trading-account-state': 'Trading account state changed by the broker',
   'staff-added': 'Staff account created',
   'staff-changed': 'Staff roles or state changed',
+  'two-factor-enabled': 'Two-factor sign-in turned on',
+  'two-factor-disabled': 'Two-factor sign-in turned off',
+  'two-factor-reset': 'Two-factor sign-in reset by the broker',
+  'backup-codes-renewed': 'New backup codes made',
 };
 
 export interface ActivityInput {

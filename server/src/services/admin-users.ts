@@ -16,7 +16,7 @@ const oneUser = prepared((db, param: Param<{ id: number }>) =>
     .selectFrom('users as u')
     .leftJoin('countries as c', 'c.id', 'u.country_id')
     .select([
-      'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', primaryLeverageOf('u.id').as('leverage'), 'u.is_active', 'u.is_reserved', 'u.role', 'u.last_seen_at', 'u.created_at',
+      'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_no', 'c.name as country_name', 'c.code as country_code', 'u.date_of_birth', 'u.nationality', primaryLeverageOf('u.id').as('leverage'), 'u.is_active', 'u.is_reserved', 'u.role', 'u.last_seen_at', 'u.created_at', 'u.totp_enabled_at',
       ...ledgerTotalColumns,
       sql<number | null>`(select max(s.expires_at) from sessions s where s.user_id = u.id and s.revoked_at is null)`.as('session_end'),
     ])
@@ -63,6 +63,7 @@ export function traderProfile(u: TraderDetailsRow, online: boolean, defaultLever
       leverage: u.leverage ?? defaultLeverage,
       createdAt: isoTime(u.created_at),
       lastSeen: isoTimeOrNull(u.last_seen_at),
+      twoFactor: u.totp_enabled_at !== null,
     },
     totals: totalsOfColumns(u),
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { registrationMessages, type LoginRequest, type RegistrationRequest } from '@tradeport/contracts';
+import { registrationMessages, type BusEvent, type LoginRequest, type RegistrationRequest } from '@tradeport/contracts';
 import { isValidEmail, isValidPhone, normalizePhone } from '../domain/contact-rules';
-import { isUniqueViolation } from '../storage/db';
+import { isUniqueViolation, type Tx } from '../storage/db';
 import { recordActivity } from './activity';
 import { newUserRow } from './new-user';
 import { openTradingAccount } from './trading-accounts';
@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, issueSession, retireResetLinks, revokeSessionByHash, revokeUserSessions, type IssuedSession, type SessionUser } from './sessions';
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
 import { prepared, type Param } from '../storage/prepared';
+import { openChallenge, secondFactorRequired } from './two-factor';
 
 export interface ClientInfo {
   ip: string;
@@ -99,11 +100,20 @@ async function checkAcceptance(ctx: ServiceContext, accepted: { id: string; vers
 
 // ---------------------------------------------------------------- sign-in
 
-export interface LoginResult {
+/** A sign-in that ends with a session. */
+export interface SignedIn {
+  kind: 'session';
   accountType: '0' | '1';
   message: string;
   session: IssuedSession;
 }
+/** A right password whose sign-in goes on with a second step (two-factor.ts): its cookie's token. */
+export interface SecondStep {
+  kind: 'second-step';
+  step: 'verify' | 'enrol';
+  token: string;
+}
+export type LoginResult = SignedIn | SecondStep;
 
 let dummyHash: Promise<string> | null = null;
 /** Verifying against a throwaway hash keeps "no such account" as slow as "wrong password". */
@@ -126,7 +136,7 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
   const attempt = await reserveAttempt(ctx, email);
   let settled = false;
   try {
-    const user = await ctx.db.selectFrom('users').select(['id', 'password_hash', 'role', 'is_active']).where('email', '=', email).executeTakeFirst();
+    const user = await ctx.db.selectFrom('users').select(['id', 'password_hash', 'role', 'is_active', 'totp_enabled_at']).where('email', '=', email).executeTakeFirst();
     if (!user) {
       await dummyVerify(ctx, input.password);
       settled = true;
@@ -138,6 +148,15 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
       throw (await attemptFailed(ctx, attempt)) ?? new Refusal('unauthenticated', 'Incorrect email or password. Please try again.');
     }
     if (user.is_active !== 1) throw refuse.forbidden(INACTIVE_MESSAGE);
+
+    // A second factor to give, or (staff without one, where it is required) to set up first: no
+    // session yet. The right password is no failure, so its place in the count is given back (in
+    // `finally`); the codes of the step count on their own, and a success clears the count.
+    const step = user.totp_enabled_at !== null ? 'verify' : secondFactorRequired(ctx, user.role) ? 'enrol' : null;
+    if (step !== null) {
+      const token = await inTransaction(ctx, (trx) => openChallenge(ctx, trx, user.id, step, input.rememberMe));
+      return { kind: 'second-step', step, token };
+    }
 
     const now = ctx.now();
     const session = await inTransaction(ctx, async (trx, emit) => {
@@ -151,20 +170,36 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
         .where('is_active', '=', 1)
         .executeTakeFirst();
       if (Number(current.numUpdatedRows) !== 1) throw new Refusal('unauthenticated', 'Your account changed while signing in. Please try again.');
-      // Rotation: whatever session this browser had before is ended, never upgraded.
-      if (presentedToken) {
-        const previousUser = await revokeSessionByHash(trx, hashToken(presentedToken), now);
-        if (previousUser !== null) emit({ type: 'account.sessionsRevoked', userId: previousUser, reason: 'signed-in-again' });
-      }
-      await clearAttempts(trx, email);
-      await recordActivity(trx, { userId: user.id, kind: 'signin', details: input.rememberMe ? 'Signed in (remembered for 30 days)' : 'Signed in', status: 'Success', ip: client.ip, at: now });
-      return issueSession(ctx, trx, user.id, input.rememberMe, client.ip, client.userAgent);
+      return startSession(ctx, trx, emit, { userId: user.id, email, rememberMe: input.rememberMe, details: input.rememberMe ? 'Signed in (remembered for 30 days)' : 'Signed in' }, client, presentedToken);
     });
     settled = true;
-    return { accountType: user.role === 'admin' ? '1' : '0', message: 'SignIn successful!', session };
+    return { kind: 'session', accountType: user.role === 'admin' ? '1' : '0', message: 'SignIn successful!', session };
   } finally {
     if (!settled) await releaseAttempt(ctx, attempt).catch(() => undefined);
   }
+}
+
+/**
+ * The end of every successful sign-in (a password alone, or with its second step): the browser's
+ * previous session ends (rotation: it is never upgraded), the failure count clears, the sign-in is
+ * recorded and a new session issued, in the caller's transaction.
+ */
+export async function startSession(
+  ctx: ServiceContext,
+  trx: Tx,
+  emit: (e: BusEvent) => void,
+  s: { userId: number; email: string; rememberMe: boolean; details: string },
+  client: ClientInfo,
+  presentedToken: string | null,
+): Promise<IssuedSession> {
+  const now = ctx.now();
+  if (presentedToken) {
+    const previousUser = await revokeSessionByHash(trx, hashToken(presentedToken), now);
+    if (previousUser !== null) emit({ type: 'account.sessionsRevoked', userId: previousUser, reason: 'signed-in-again' });
+  }
+  await clearAttempts(trx, s.email);
+  await recordActivity(trx, { userId: s.userId, kind: 'signin', details: s.details, status: 'Success', ip: client.ip, at: now });
+  return issueSession(ctx, trx, s.userId, s.rememberMe, client.ip, client.userAgent);
 }
 
 export async function logout(ctx: ServiceContext, session: SessionUser | null, client: ClientInfo): Promise<void> {

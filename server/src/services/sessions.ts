@@ -80,7 +80,7 @@ const lookupSession = preparedShapes((db, param: Param<{ idHash: string }>, shap
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
-      'sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.staff_roles', 'users.is_active',
+      'sessions.user_id', 'sessions.persistent', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'users.role', 'users.staff_roles', 'users.is_active', 'users.totp_enabled_at',
       primaryAccountIdOf('sessions.user_id').as('account_id'),
       accountIdsOf('sessions.user_id', shape.includes('pg;') ? 'postgres' : 'sqlite').as('account_ids'),
     ])
@@ -101,6 +101,9 @@ export async function resolveSession(ctx: ServiceContext, token: string, options
     const ticket = ctx.sessionCache.ticket();
     const row = await lookupSession.first(ctx.db, ctx.engine === 'postgres' ? 'pg;' : '', { idHash });
     if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
+    // A staff member's session from before a second factor was required (or reset) is no session:
+    // they sign in again and set one up (docs/architecture.md#two-factor-sign-in).
+    if (row.role === 'admin' && row.totp_enabled_at === null && ctx.config.staffTwoFactor === 'required') return null;
     // A use noted here and not written yet counts as much as the row's.
     const lastSeenAt = Math.max(row.last_seen_at, ctx.sessionCache.pendingTouch(idHash) ?? 0);
     session = { userId: row.user_id, role: row.role, staffRoles: row.role === 'admin' ? parseStaffRoles(row.staff_roles) : [], accountId: row.account_id === null ? null : Number(row.account_id), accounts: parseAccountIds(row.account_ids), persistent: row.persistent === 1, lastSeenAt, expiresAt: row.expires_at, loadedAt: now, token };
@@ -204,6 +207,8 @@ export async function revokeUserSessions(db: Db | Tx, userId: number, at: number
   let q = db.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (exceptHash) q = q.where('id_hash', '!=', exceptHash);
   const result = await q.executeTakeFirst();
+  // A sign-in waiting for its second step ends with them: it would issue a session after the change.
+  await db.deleteFrom('sign_in_challenges').where('user_id', '=', userId).execute();
   return Number(result.numUpdatedRows);
 }
 

@@ -19,11 +19,11 @@ import { retireResetLinks, revokeUserSessions } from './sessions';
  */
 
 const staffColumns = [
-  'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.staff_roles', 'u.is_active', 'u.is_reserved', 'u.created_at', 'u.last_seen_at',
+  'u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.staff_roles', 'u.is_active', 'u.is_reserved', 'u.created_at', 'u.last_seen_at', 'u.totp_enabled_at',
   sql<number | null>`(select max(s.expires_at) from sessions s where s.user_id = u.id and s.revoked_at is null)`.as('session_end'),
 ] as const;
 
-type StaffRow = { id: number; first_name: string; last_name: string; email: string; staff_roles: string; is_active: number; is_reserved: number; created_at: number; last_seen_at: number | null; session_end: number | string | bigint | null };
+type StaffRow = { id: number; first_name: string; last_name: string; email: string; staff_roles: string; is_active: number; is_reserved: number; created_at: number; last_seen_at: number | null; totp_enabled_at: number | null; session_end: number | string | bigint | null };
 
 function memberOf(ctx: ServiceContext, u: StaffRow, now: number): StaffMember {
   return {
@@ -35,6 +35,7 @@ function memberOf(ctx: ServiceContext, u: StaffRow, now: number): StaffMember {
     active: u.is_active === 1,
     bootstrap: u.is_reserved === 1,
     online: u.is_active === 1 && isOnline(ctx, u.last_seen_at, u.session_end, now),
+    twoFactor: u.totp_enabled_at !== null,
     createdAt: isoTime(u.created_at),
     lastSeen: isoTimeOrNull(u.last_seen_at),
   };

@@ -30,6 +30,7 @@ import { instrumentModesMigration } from './migrations/0038-instrument-modes';
 import { marginRateMigration } from './migrations/0039-margin-rate';
 import { staffRolesMigration } from './migrations/0040-staff-roles';
 import { secondApprovalMigration } from './migrations/0041-second-approval';
+import { twoFactorMigration } from './migrations/0042-two-factor';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
@@ -96,6 +97,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0039-margin-rate': marginRateMigration(handle.engine),
       '0040-staff-roles': staffRolesMigration,
       '0041-second-approval': secondApprovalMigration,
+      '0042-two-factor': twoFactorMigration(handle.engine),
     }),
   });
 }

@@ -23,6 +23,13 @@ export interface UsersTable {
   created_at: number;
   updated_at: number;
   last_seen_at: number | null;
+  /** Two-factor sign-in (migration 0042): the confirmed TOTP secret (base32) and when it was confirmed. */
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  /** A secret being set up, until its first code confirms it. */
+  totp_pending_secret: string | null;
+  /** The last 30-second step a code was accepted for: a code works once. */
+  totp_last_step: number | null;
 }
 
 export type AccountKind = 'live' | 'demo';
@@ -321,6 +328,27 @@ export interface PasswordResetsTable {
   ip: string;
 }
 
+/** A one-time backup code of two-factor sign-in, kept as sha256(salt + code). */
+export interface BackupCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  salt: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** The step between a right password and a session: a code to give ('verify') or a second factor to set up ('enrol'). */
+export interface SignInChallengesTable {
+  id_hash: string;
+  user_id: number;
+  step: 'verify' | 'enrol';
+  remember_me: number;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   account_types: AccountTypesTable;
@@ -354,6 +382,8 @@ export interface Database {
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   password_resets: PasswordResetsTable;
+  backup_codes: BackupCodesTable;
+  sign_in_challenges: SignInChallengesTable;
   terminal_settings: TerminalSettingsTable;
   chart_layouts: ChartLayoutsTable;
   legal_acceptances: LegalAcceptancesTable;

@@ -86,7 +86,7 @@ export interface StartOptions {
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const dbBase = process.env.DATABASE_URL ?? '';
   const pgDb = dbBase.startsWith('postgres') ? await freshPostgres(dbBase) : null;
-  const defaults: AppConfig = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent' });
+  const defaults: AppConfig = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', STAFF_TWO_FACTOR: 'optional' });
   // Each app has an outbox of its own, so tests read only their own mails.
   const outboxDir = options.config?.mail?.outboxDir ?? mkdtempSync(join(tmpdir(), 'tp_outbox_'));
   const config: AppConfig = {

@@ -3,6 +3,7 @@ import type { MarketData } from '../../market/market-data';
 import type { TradingEngine } from '../../trading/engine';
 import type { ServiceContext } from '../../services/context';
 import { cachedSession, resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
+import { CHALLENGE_COOKIE, CHALLENGE_MS } from '../../services/two-factor';
 
 export const SESSION_COOKIE = 'tp_session';
 
@@ -69,4 +70,16 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureFor(request) });
+}
+
+/**
+ * The sign-in step between a right password and a session (services/two-factor.ts): HttpOnly, and
+ * SameSite=Strict, as it is only ever sent by the sign-in page's own calls.
+ */
+export function setChallengeCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  reply.setCookie(CHALLENGE_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: secureFor(request), maxAge: Math.floor(CHALLENGE_MS / 1000) });
+}
+
+export function clearChallengeCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(CHALLENGE_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: secureFor(request) });
 }

@@ -7,6 +7,7 @@ import { listAudit, withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { usersPage } from '../../../services/users-list';
 import { registerCall } from '../call-route';
+import { resetTwoFactor } from '../../../services/two-factor-flows';
 import { successData, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
@@ -40,6 +41,8 @@ export function adminFormRoutes(app: FastifyInstance): void {
   registerCall(app, calls.editStatusTraders, async ({ body, actor }) => successMessage(await setUserActive(ctx, actor, body.id, body.isActive)));
 
   registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
+
+  registerCall(app, calls.resetTraderTwoFactor, async ({ body, actor }) => successMessage(await resetTwoFactor(ctx, actor, body.userId, 'trader')));
 
   registerCall(app, calls.addNewPayments, async ({ body, actor }) => {
     const id = await addPaymentAccount(ctx, actor, body);

@@ -1,4 +1,4 @@
-import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE, permissionsOf } from '@tradeport/contracts';
+import { calls, PASSWORD_RESET_DONE_MESSAGE, PASSWORD_RESET_REQUESTED_MESSAGE, permissionsOf, TWO_FACTOR_MESSAGES } from '@tradeport/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changeOwnPassword, login, logout, register, sessionUserDetails } from '../../../services/auth-service';
 import { requestPasswordReset, resetPassword } from '../../../services/password-reset';
@@ -6,7 +6,10 @@ import { listCountries } from '../../../services/countries';
 import { assessPassword } from '../../../services/password-strength';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
-import { clearSessionCookie, currentSession, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
+import { clearChallengeCookie, clearSessionCookie, currentSession, SESSION_COOKIE, setChallengeCookie, setSessionCookie } from '../session-cookie';
+import type { SessionUser } from '../../../services/sessions';
+import { challengeOf, CHALLENGE_COOKIE } from '../../../services/two-factor';
+import { confirmSetup, disableOwnTwoFactor, renewBackupCodes, startSetup, twoFactorStatus, verifySignIn, type Enrolling } from '../../../services/two-factor-flows';
 
 const rateLimited = (max: number) => ({
   config: { rateLimit: { max, timeWindow: '1 minute' } },
@@ -49,10 +52,66 @@ export function authRoutes(app: FastifyInstance): void {
     calls.login,
     async ({ body, client, request, reply }) => {
       const result = await login(ctx, body, client, request.cookies[SESSION_COOKIE] ?? null);
+      if (result.kind === 'second-step') {
+        setChallengeCookie(request, reply, result.token);
+        return { status: 'TwoFactor' as const, step: result.step, message: TWO_FACTOR_MESSAGES[result.step] };
+      }
       setSessionCookie(request, reply, result.session);
       return { status: 'Success' as const, accountType: result.accountType, message: result.message };
     },
     rateLimited(ctx.config.signinRateLimitPerMinute),
+  );
+
+  // ---------------------------------------------------------------- two-factor sign-in
+
+  registerCall(
+    app,
+    calls.verifySignIn,
+    async ({ body, client, request, reply }) => {
+      const result = await verifySignIn(ctx, request.cookies[CHALLENGE_COOKIE], body.code, client, request.cookies[SESSION_COOKIE] ?? null);
+      clearChallengeCookie(request, reply);
+      setSessionCookie(request, reply, result.session);
+      return { status: 'Success' as const, accountType: result.accountType, message: result.message };
+    },
+    rateLimited(ctx.config.signinRateLimitPerMinute),
+  );
+
+  /** A signed-in person sets up from My Settings; without a session, a staff member's sign-in that stopped to set one up. */
+  const enrolling = async (request: FastifyRequest, session: SessionUser | null): Promise<Enrolling> =>
+    session ? { session } : { challenge: await challengeOf(ctx, request.cookies[CHALLENGE_COOKIE], 'enrol') };
+
+  registerCall(app, calls.startTwoFactorSetup, async ({ session, request }) => ({ status: 'success' as const, ...(await startSetup(ctx, await enrolling(request, session))) }), rateLimited(ctx.config.signinRateLimitPerMinute));
+
+  registerCall(
+    app,
+    calls.confirmTwoFactorSetup,
+    async ({ body, session, client, request, reply }) => {
+      const { backupCodes, signedIn } = await confirmSetup(ctx, await enrolling(request, session), body.code, client, request.cookies[SESSION_COOKIE] ?? null);
+      if (!signedIn) return { status: 'success' as const, message: 'Two-factor sign-in is on. Keep your backup codes somewhere safe.', backupCodes };
+      clearChallengeCookie(request, reply);
+      setSessionCookie(request, reply, signedIn.session);
+      return { status: 'success' as const, message: 'Two-factor sign-in is on. Keep your backup codes somewhere safe.', backupCodes, accountType: signedIn.accountType };
+    },
+    rateLimited(ctx.config.signinRateLimitPerMinute),
+  );
+
+  registerCall(app, calls.getTwoFactor, async ({ session }) => twoFactorStatus(ctx, session));
+
+  registerCall(
+    app,
+    calls.newBackupCodes,
+    async ({ body, session, client }) => ({ status: 'success' as const, message: 'Your new backup codes: the old ones no longer work.', backupCodes: await renewBackupCodes(ctx, session, body.code, client) }),
+    perUser(ctx.config.passwordChangeRateLimitPerHour, '1 hour', 'two-factor changes'),
+  );
+
+  registerCall(
+    app,
+    calls.disableTwoFactor,
+    async ({ body, session, client }) => {
+      await disableOwnTwoFactor(ctx, session, body.password, body.code, client);
+      return successMessage('Two-factor sign-in is off.');
+    },
+    perUser(ctx.config.passwordChangeRateLimitPerHour, '1 hour', 'two-factor changes'),
   );
 
   registerCall(app, calls.logout, async ({ session, client, request, reply }) => {
