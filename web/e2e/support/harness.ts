@@ -28,7 +28,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { supportChatPhone?: string; market?: StartOptions['market'] } = {}): Promise<Harness> {
+export async function startHarness(options: { supportChatPhone?: string; market?: StartOptions['market']; config?: StartOptions['config'] } = {}): Promise<Harness> {
   const outboxDir = mkdtempSync(join(tmpdir(), 'tp-outbox-'));
   const app = await startApp({
     realClock: true,
@@ -38,6 +38,7 @@ export async function startHarness(options: { supportChatPhone?: string; market?
       webDistDir: WEB_DIST,
       supportChatPhone: options.supportChatPhone ?? null,
       mail: { smtpUrl: null, from: 'Tradeport <no-reply@localhost>', outboxDir },
+      ...options.config,
     } as never,
   });
   const browser = await chromium.launch({

@@ -12,7 +12,7 @@ import { badgeStyles } from './admin-parts';
 import { ListBody } from './list-page/list-body';
 import { ListPage } from './list-page/list-page';
 import { useAddEdit } from './list-page/add-edit';
-import { Dot } from './user-actions';
+import { Dot, ResetTwoFactorPanel } from './user-actions';
 
 /** A staff member as the list and its dialogs use them: with the name the Edit button speaks. */
 type Member = StaffMember & { name: string };
@@ -159,6 +159,27 @@ function EditStaffForm({ member, self, onDone }: { member: Member; self: boolean
   );
 }
 
+/** The edit dialog: the form, and below it the reset of their second factor (never one's own). */
+function EditStaffDialog({ member, self, onDone }: { member: Member; self: boolean; onDone: () => void }) {
+  const [resetting, setResetting] = useState(false);
+  if (resetting) return <ResetTwoFactorPanel person={member} kind="staff" onDone={onDone} />;
+  return (
+    <Stack gap="lg">
+      <EditStaffForm member={member} self={self} onDone={onDone} />
+      {member.twoFactor && !self && (
+        <Group justify="space-between" gap="sm" pt="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Text size="sm" c="dimmed">
+            Lost their phone? Reset their two-factor sign-in.
+          </Text>
+          <Button variant="default" size="xs" color="red" onClick={() => setResetting(true)}>
+            Reset two-factor
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
 function Status({ m }: { m: Member }) {
   if (!m.active) return <Dot on={false} label="Disabled" />;
   return <Dot on={m.online} label={m.online ? 'Online' : 'Offline'} />;
@@ -168,7 +189,7 @@ const lastSeen = (m: Member) => (m.lastSeen ? formatDateTime(m.lastSeen) : 'Neve
 
 function StaffTable({ rows, edit }: { rows: Member[]; edit: (m: Member) => ReactNode }) {
   return (
-    <Table.ScrollContainer minWidth={860} type="native">
+    <Table.ScrollContainer minWidth={940} type="native">
       <Table aria-label="Staff" fz="sm" verticalSpacing={10}>
         <Table.Thead>
           <Table.Tr>
@@ -176,6 +197,7 @@ function StaffTable({ rows, edit }: { rows: Member[]; edit: (m: Member) => React
             <Table.Th>Email</Table.Th>
             <Table.Th>Roles</Table.Th>
             <Table.Th>Status</Table.Th>
+            <Table.Th>Two-factor</Table.Th>
             <Table.Th>Last seen</Table.Th>
             <Table.Th>Added</Table.Th>
             <Table.Th>
@@ -200,6 +222,9 @@ function StaffTable({ rows, edit }: { rows: Member[]; edit: (m: Member) => React
               </Table.Td>
               <Table.Td>
                 <Status m={m} />
+              </Table.Td>
+              <Table.Td>
+                <Dot on={m.twoFactor} label={m.twoFactor ? 'On' : 'Not set up'} />
               </Table.Td>
               <Table.Td className="tp-figure" style={{ whiteSpace: 'nowrap' }}>
                 {lastSeen(m)}
@@ -240,7 +265,7 @@ function StaffCards({ rows, edit }: { rows: Member[]; edit: (m: Member) => React
           <RoleBadges roles={m.roles} />
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text size="xs" c="dimmed" className="tp-figure">
-              Last seen {lastSeen(m)}
+              Last seen {lastSeen(m)} · two-factor {m.twoFactor ? 'on' : 'not set up'}
             </Text>
             {edit(m)}
           </Group>
@@ -258,7 +283,7 @@ export function StaffPage() {
   const { addButton, editButton, dialogs } = useAddEdit<Member>({
     addLabel: 'Add staff member',
     addTitle: 'Add staff member',
-    form: (member, done) => (member ? <EditStaffForm member={member} self={member.id === selfId} onDone={done} /> : <AddStaffForm onDone={done} />),
+    form: (member, done) => (member ? <EditStaffDialog member={member} self={member.id === selfId} onDone={done} /> : <AddStaffForm onDone={done} />),
   });
   const active = rows.filter((m) => m.active).length;
   return (

@@ -1,8 +1,8 @@
 import 'flag-icons/css/flag-icons.min.css';
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconKey } from '@tabler/icons-react';
+import { IconArrowLeft, IconKey, IconShieldOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTraderDetails, type TraderDetails } from '../api/admin/users';
 import { ApiError } from '../api/client';
@@ -15,7 +15,7 @@ import { useRowDialog } from './list-page/row-action';
 import { Activity, ClosedTrades, MoneyRequests, OpenPositions } from './trader-lists';
 import { TraderAccounts } from './trader-accounts';
 import { TraderPendingOrders } from './trader-pending-orders';
-import { ActiveCell, ChangePasswordDialog, DeactivateDialog, type EditableUser } from './user-actions';
+import { ActiveCell, ChangePasswordDialog, DeactivateDialog, ResetTwoFactorDialog, type EditableUser } from './user-actions';
 
 function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -67,6 +67,7 @@ function TraderView({ details }: { details: TraderDetails }) {
   const selfId = useSession().data?.user?.id;
   const deactivate = useRowDialog<EditableUser>();
   const password = useRowDialog<EditableUser>();
+  const [resetting, setResetting] = useState(false);
   const name = `${p.firstName} ${p.lastName}`.trim();
   const hasMargin = Number(a.totalMargin) > 0;
   return (
@@ -109,12 +110,18 @@ function TraderView({ details }: { details: TraderDetails }) {
                   Change password
                 </Button>
               )}
+              {p.twoFactor && p.accountType === '0' && can('traders.password') && (
+                <Button variant="default" size="xs" leftSection={<IconShieldOff size={14} aria-hidden />} onClick={() => setResetting(true)}>
+                  Reset two-factor
+                </Button>
+              )}
             </Group>
           )}
         </Group>
       </div>
       <DeactivateDialog trader={deactivate.row} opened={deactivate.opened} onClose={deactivate.close} />
       <ChangePasswordDialog trader={password.row} opened={password.opened} onClose={password.close} />
+      <ResetTwoFactorDialog person={{ id: p.id, name }} kind="trader" opened={resetting} onClose={() => setResetting(false)} />
 
       <Paper p="lg">
         <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="lg" verticalSpacing="md">

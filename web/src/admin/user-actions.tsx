@@ -1,6 +1,7 @@
 import { Button, Group, Modal, PasswordInput, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { useEditTraderPassword, useEditTraderStatus, type TraderRow } from '../api/admin/users';
+import { useResetStaffTwoFactor } from '../api/admin/staff';
+import { useEditTraderPassword, useEditTraderStatus, useResetTraderTwoFactor, type TraderRow } from '../api/admin/users';
 import { errorMessage } from '../api/client';
 import { useCan } from '../api/queries';
 import { toastSuccess } from '../ui/toast';
@@ -145,6 +146,57 @@ export function DeactivateDialog({ trader, opened, onClose }: { trader: Editable
           </Button>
         </Group>
       </Stack>
+    </Modal>
+  );
+}
+
+/**
+ * Resetting someone's second factor (a lost phone), asked before it is done: support resets a
+ * trader's, an administrator another staff member's. Their sessions end and they are mailed.
+ */
+export function ResetTwoFactorPanel({ person, kind, onDone }: { person: { id: number; name: string }; kind: 'trader' | 'staff'; onDone: () => void }) {
+  const trader = useResetTraderTwoFactor();
+  const staff = useResetStaffTwoFactor();
+  const reset = kind === 'trader' ? trader : staff;
+  const [error, setError] = useState<string | null>(null);
+  const submit = () =>
+    reset.mutate(
+      { userId: person.id },
+      {
+        onSuccess: (answer) => (toastSuccess(answer.message), onDone()),
+        onError: (err) => setError(errorMessage(err)),
+      },
+    );
+  return (
+    <Stack gap="md">
+      <Text size="sm">
+        {person.name} is signed out everywhere and their backup codes stop working.{' '}
+        {kind === 'staff' ? 'They set up an authenticator app again at their next sign-in.' : 'They sign in with their password alone until they turn it on again.'} They are told by mail.
+      </Text>
+      <Text size="sm" c="dimmed">
+        Only reset it once you are sure the request comes from them.
+      </Text>
+      {error && (
+        <Text size="sm" c="var(--tp-negative)" role="alert">
+          {error}
+        </Text>
+      )}
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onDone} disabled={reset.isPending}>
+          Cancel
+        </Button>
+        <Button color="red" onClick={submit} loading={reset.isPending}>
+          Reset two-factor
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function ResetTwoFactorDialog({ person, kind, opened, onClose }: { person: { id: number; name: string } | null; kind: 'trader' | 'staff'; opened: boolean; onClose: () => void }) {
+  return (
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={opened} onClose={onClose} title={person ? `Reset two-factor sign-in of ${person.name}` : 'Reset two-factor sign-in'} centered>
+      {person && <ResetTwoFactorPanel key={person.id} person={person} kind={kind} onDone={onClose} />}
     </Modal>
   );
 }

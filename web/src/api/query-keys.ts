@@ -11,6 +11,8 @@ export const queryKeys = {
   withdrawals: ['withdrawals'] as const,
   activePaymentAccounts: ['payment-accounts', 'active'] as const,
   activity: ['activity'] as const,
+  /** Own two-factor sign-in: on or off, backup codes left. */
+  twoFactor: ['two-factor'] as const,
   tradesHistory: ['trades-history'] as const,
   /** What the ledger holds besides closed positions, and History's totals: any money event changes them. */
   ledger: ['ledger'] as const,

@@ -1,5 +1,5 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../api/client';
 import { useLogin } from '../api/auth-queries';
@@ -7,6 +7,9 @@ import { FormMessage } from '../ui/form-message';
 import { toastSuccess } from '../ui/toast';
 import { AuthLayout } from './auth-layout';
 import { homeFor } from './session';
+
+/** The second step of a sign-in with two-factor: loaded only when a password asks for it. */
+const SecondStep = lazy(() => import('./sign-in-second-step'));
 
 /** Spec section 9: the redirect after a successful sign-in. */
 export const SIGN_IN_REDIRECT_MS = 1000;
@@ -41,8 +44,16 @@ export function SignInPage() {
   const [rememberMe, setRememberMe] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<{ field: 'email' | 'password'; message: string } | null>(null);
+  const [second, setSecond] = useState<'verify' | 'enrol' | null>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
+
+  const signedIn = (accountType: '0' | '1', text: string) => {
+    setMessage(text);
+    toastSuccess(SIGN_IN_MESSAGES.success);
+    const target = homeFor(accountType === '0' ? 'trader' : 'admin');
+    redirectTimer.current = setTimeout(() => void navigate(target, { replace: true }), SIGN_IN_REDIRECT_MS);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,10 +64,9 @@ export function SignInPage() {
       { email, password, rememberMe },
       {
         onSuccess: (answer) => {
-          setMessage(SIGN_IN_MESSAGES.success);
-          toastSuccess(SIGN_IN_MESSAGES.success);
-          const target = homeFor(answer.accountType === '0' ? 'trader' : 'admin');
-          redirectTimer.current = setTimeout(() => void navigate(target, { replace: true }), SIGN_IN_REDIRECT_MS);
+          // A second factor to give or to set up: no session yet (docs: two-factor sign-in).
+          if (answer.status === 'TwoFactor') return setSecond(answer.step ?? 'verify');
+          signedIn(answer.accountType ?? '0', SIGN_IN_MESSAGES.success);
         },
         onError: (error) => {
           const { message: text, field } = signInFailureMessage(error, email, password);
@@ -66,6 +76,25 @@ export function SignInPage() {
       },
     );
   };
+
+  if (second) {
+    return (
+      <Suspense fallback={<AuthLayout title="Two-factor sign-in">{null}</AuthLayout>}>
+        <SecondStep
+          step={second}
+          email={email.trim()}
+          onSignedIn={signedIn}
+          onRestart={(text) => {
+            // The step ended (timed out, or the person went back): the password again, with the reason.
+            login.reset();
+            setSecond(null);
+            setPassword('');
+            setMessage(text || null);
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <AuthLayout title="Sign In" subtitle="Welcome back. Sign in to your trading account.">

@@ -11,6 +11,7 @@ import { toastSuccess } from '../ui/toast';
 import { useSession } from '../api/queries';
 import { roleOf } from '../auth/session';
 import { NotificationSettingsPanel } from '../notifications/notification-settings';
+import { TwoFactorSettings } from './two-factor-settings';
 
 /** My Settings: a working password change (the spec's button did nothing), and a trader's notifications. */
 export function SettingsPage() {
@@ -55,7 +56,7 @@ export function SettingsPage() {
           <IconArrowLeft size={14} /> Back
         </Group>
       </Anchor>
-      <PageHeader title="My Settings" description={trader ? 'Your password, and which notifications are mailed to you too. Changing the password signs out every other device.' : 'Change your password. Every other device signed in to your account is signed out.'} />
+      <PageHeader title="My Settings" description={trader ? 'Your password, two-factor sign-in, and which notifications are mailed to you too. Changing the password signs out every other device.' : 'Your password and two-factor sign-in. Changing the password signs out every other device.'} />
       <Paper p="lg">
         <form onSubmit={submit} noValidate aria-label="Change password">
           <Stack gap="md">
@@ -75,6 +76,7 @@ export function SettingsPage() {
           </Stack>
         </form>
       </Paper>
+      <TwoFactorSettings />
       {trader && <NotificationSettingsPanel />}
     </Stack>
   );

@@ -26,3 +26,12 @@ export function useEditStaffMember() {
     onSettled: () => invalidate(client, [adminQueryKeys.staff, adminQueryKeys.auditLog, queryKeys.session]),
   });
 }
+
+/** Resets another staff member's second factor; they set one up again at their next sign-in. */
+export function useResetStaffTwoFactor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CallInput<'resetStaffTwoFactor'>) => callApi('resetStaffTwoFactor', input),
+    onSettled: () => invalidate(client, [adminQueryKeys.staff, adminQueryKeys.auditLog]),
+  });
+}

@@ -110,3 +110,12 @@ export function useAdminResetDemo() {
     onSettled: () => invalidate(client, [adminQueryKeys.traderDetails, adminQueryKeys.auditLog, adminQueryKeys.openTrades, adminQueryKeys.closedTrades]),
   });
 }
+
+/** Resets a trader's second factor (support: a lost phone); their sessions end. */
+export function useResetTraderTwoFactor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { userId: number }) => callApi('resetTraderTwoFactor', input),
+    onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
+  });
+}
