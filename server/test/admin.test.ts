@@ -674,6 +674,7 @@ describe('admin back office', () => {
         '/dashboard/admin/getStaff.php',
         '/dashboard/admin/getTraderAccounts.php',
         '/dashboard/admin/getTraderDetails.php',
+        '/dashboard/admin/getTraderSignIns.php',
         '/dashboard/admin/getTraders.php',
         '/dashboard/admin/getWithdrawalRisk.php',
         '/dashboard/admin/modifyTraderOrder.php',

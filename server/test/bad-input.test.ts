@@ -161,6 +161,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       disableTwoFactor: () => ({ password: victim.password, code: '123456' }),
       resetTraderTwoFactor: () => ({ userId: trader.id }),
       resetStaffTwoFactor: () => ({ userId: adminId }),
+      endSession: () => ({ id: 'f'.repeat(64) }),
     };
   });
   after(() => t.close());
@@ -226,7 +227,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     for (const [name, make] of Object.entries(validBodies)) assert.ok(accepts(calls[name as CallName], make()), `${name}: the valid body is not valid`);
     assert.deepEqual(
       postCalls.filter(([, c]) => !c.body).map(([n]) => n),
-      ['logout', 'startTwoFactorSetup'],
+      ['logout', 'startTwoFactorSetup', 'endOtherSessions'],
       'POST calls without a body',
     );
   });

@@ -21,6 +21,7 @@ import * as statements from './statements';
 import * as catalogue from './catalogue';
 import * as staff from './staff';
 import * as twoFactor from './two-factor';
+import * as signIns from './sign-ins';
 
 /**
  * One entry per HTTP call under `/api`: the spec's table (section 7) verbatim, plus our additions in
@@ -72,6 +73,10 @@ export const calls = {
   getTwoFactor: define({ method: 'GET', path: '/dashboard/customer/getTwoFactor.php', access: 'signed-in', summary: 'Own two-factor sign-in: on or off, since when, backup codes left, and whether it must stay on.', query: emptyQuery, response: twoFactor.twoFactorStatusResponse }),
   newBackupCodes: define({ method: 'POST', path: '/dashboard/customer/newBackupCodes.php', access: 'signed-in', summary: 'Ten new backup codes for a code from the app; the old ones stop working.', body: twoFactor.newBackupCodesRequest, response: twoFactor.backupCodesResponse }),
   disableTwoFactor: define({ method: 'POST', path: '/dashboard/customer/disableTwoFactor.php', access: 'signed-in', summary: 'Turn own two-factor sign-in off, with the password and a code (refused to staff who must keep it).', body: twoFactor.disableTwoFactorRequest, response: successMessageResponse }),
+  getSignIns: define({ method: 'GET', path: '/dashboard/customer/getSignIns.php', access: 'signed-in', summary: 'Own recent sign-in attempts, newest first (the latest 50): time, address, device and browser, outcome.', query: emptyQuery, response: signIns.signInsResponse }),
+  getSessions: define({ method: 'GET', path: '/dashboard/customer/getSessions.php', access: 'signed-in', summary: 'Own sessions open now (devices signed in), the current one marked, most recently used first.', query: emptyQuery, response: signIns.sessionsResponse }),
+  endSession: define({ method: 'POST', path: '/dashboard/customer/endSession.php', access: 'signed-in', summary: 'Sign out one of own sessions (another device, or this one).', body: signIns.endSessionRequest, response: signIns.endSessionsResponse }),
+  endOtherSessions: define({ method: 'POST', path: '/dashboard/customer/endOtherSessions.php', access: 'signed-in', summary: 'Sign out every own session but the current one.', response: signIns.endSessionsResponse }),
   getActivity: define({ method: 'GET', path: '/dashboard/customer/getActivity.php', access: 'signed-in', summary: 'Own activity log, newest first.', query: auth.activityQuery, response: auth.activityResponse }),
 
   getPaymentGetwaysActive: define({ method: 'GET', path: '/platform/getPaymentGetwaysActive.php', access: 'signed-in', summary: "The broker's active payment accounts.", query: emptyQuery, response: money.activePaymentGatewaysResponse }),
@@ -138,6 +143,7 @@ export const calls = {
   getOpenTrades: define({ method: 'GET', path: '/dashboard/admin/getOpenTrades.php', access: 'staff', permission: 'trades.view', summary: 'Open positions grouped per trader; searched and paged per trader when asked (every holder, in id order, when not).', query: trading.adminOpenTradesQuery, response: trading.adminOpenTradesResponse }),
   editStatusTrades: define({ method: 'POST', path: '/dashboard/admin/editStatusTrades.php', access: 'staff', permission: 'trades.manage', summary: "Close any trader's position at the server's price, exactly once.", body: trading.adminCloseTradeRequest, response: successMessageResponse }),
 
+  getTraderSignIns: define({ method: 'GET', path: '/dashboard/admin/getTraderSignIns.php', access: 'staff', permission: 'traders.view', summary: "One user's recent sign-in attempts, newest first (the latest 50): time, address, device and browser, outcome.", query: signIns.traderSignInsQuery, response: signIns.signInsResponse }),
   getTraderAccounts: define({ method: 'GET', path: '/dashboard/admin/getTraderAccounts.php', access: 'staff', permission: 'traders.view', summary: "One trader's trading accounts with their figures now (demo ones marked; their money counts in no total).", query: accounts.traderAccountsQuery, response: accounts.accountsResponse }),
   setAccountState: define({ method: 'POST', path: '/dashboard/admin/setAccountState.php', access: 'staff', permission: 'accounts.manage', summary: 'Make a trading account active, close-only (it may close positions and cancel orders, nothing else) or disabled (it cannot trade); audited.', body: accounts.setAccountStateRequest, response: accounts.accountChangeResponse }),
   getAccountTypes: define({ method: 'GET', path: '/dashboard/admin/getAccountTypes.php', access: 'staff', permission: 'dealing.configure', summary: 'Every account type with its own values, the values its accounts trade with (its own, else the installation\'s) and how many accounts hold it.', query: emptyQuery, response: accounts.accountTypesResponse }),

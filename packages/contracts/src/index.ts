@@ -22,3 +22,4 @@ export * from './statements';
 export * from './catalogue';
 export * from './staff';
 export * from './two-factor';
+export * from './sign-ins';

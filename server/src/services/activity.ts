@@ -36,7 +36,8 @@ export type ActivityKind =
   | 'two-factor-enabled'
   | 'two-factor-disabled'
   | 'two-factor-reset'
-  | 'backup-codes-renewed';
+  | 'backup-codes-renewed'
+  | 'session-ended';
 
 export const activityLabels: Record<ActivityKind, string> = {
   signin: 'Signed in',
@@ -71,6 +72,7 @@ export const activityLabels: Record<ActivityKind, string> = {
   'two-factor-disabled': 'Two-factor sign-in turned off',
   'two-factor-reset': 'Two-factor sign-in reset by the broker',
   'backup-codes-renewed': 'New backup codes made',
+  'session-ended': 'Signed out a device',
 };
 
 export interface ActivityInput {

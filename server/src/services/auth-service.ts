@@ -14,10 +14,13 @@ import { hashToken, issueSession, retireResetLinks, revokeSessionByHash, revokeU
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
 import { prepared, type Param } from '../storage/prepared';
 import { openChallenge, secondFactorRequired } from './two-factor';
+import { mailNewDevice, recordFailedSignIn, recordSignIn } from './sign-ins';
 
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** At sign-in: SHA-256 of the browser's device cookie, telling a new device from a known one (services/sign-ins.ts). */
+  deviceHash?: string | null;
 }
 
 export const INVALID_PHONE_MESSAGE = 'Please enter a valid phone number (digits only, 6 to 15 digits).';
@@ -133,7 +136,10 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
   // would refuse an over-long value with an error). No account can have such an email.
   if (!isValidEmail(email)) throw unknownAccount();
 
-  const attempt = await reserveAttempt(ctx, email);
+  const attempt = await reserveAttempt(ctx, email).catch(async (err: unknown) => {
+    if (err instanceof Refusal && err.kind === 'too-many') await recordFailedSignIn(ctx, email, client, 'locked');
+    throw err;
+  });
   let settled = false;
   try {
     const user = await ctx.db.selectFrom('users').select(['id', 'password_hash', 'role', 'is_active', 'totp_enabled_at']).where('email', '=', email).executeTakeFirst();
@@ -145,9 +151,13 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
     if (!(await verifyPassword(input.password, user.password_hash))) {
       settled = true;
       await recordActivity(ctx.db, { userId: user.id, kind: 'signin-failed', details: 'Wrong password', status: 'Failed', ip: client.ip, at: ctx.now() });
+      await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'wrong-password', at: ctx.now() });
       throw (await attemptFailed(ctx, attempt)) ?? new Refusal('unauthenticated', 'Incorrect email or password. Please try again.');
     }
-    if (user.is_active !== 1) throw refuse.forbidden(INACTIVE_MESSAGE);
+    if (user.is_active !== 1) {
+      await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'inactive', at: ctx.now() });
+      throw refuse.forbidden(INACTIVE_MESSAGE);
+    }
 
     // A second factor to give, or (staff without one, where it is required) to set up first: no
     // session yet. The right password is no failure, so its place in the count is given back (in
@@ -173,6 +183,7 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
       return startSession(ctx, trx, emit, { userId: user.id, email, rememberMe: input.rememberMe, details: input.rememberMe ? 'Signed in (remembered for 30 days)' : 'Signed in' }, client, presentedToken);
     });
     settled = true;
+    if (session.newDevice) await mailNewDevice(ctx, user.id, client, now);
     return { kind: 'session', accountType: user.role === 'admin' ? '1' : '0', message: 'SignIn successful!', session };
   } finally {
     if (!settled) await releaseAttempt(ctx, attempt).catch(() => undefined);
@@ -188,10 +199,10 @@ export async function startSession(
   ctx: ServiceContext,
   trx: Tx,
   emit: (e: BusEvent) => void,
-  s: { userId: number; email: string; rememberMe: boolean; details: string },
+  s: { userId: number; email: string; rememberMe: boolean; details: string; secondFactor?: string },
   client: ClientInfo,
   presentedToken: string | null,
-): Promise<IssuedSession> {
+): Promise<IssuedSession & { newDevice: boolean }> {
   const now = ctx.now();
   if (presentedToken) {
     const previousUser = await revokeSessionByHash(trx, hashToken(presentedToken), now);
@@ -199,7 +210,8 @@ export async function startSession(
   }
   await clearAttempts(trx, s.email);
   await recordActivity(trx, { userId: s.userId, kind: 'signin', details: s.details, status: 'Success', ip: client.ip, at: now });
-  return issueSession(ctx, trx, s.userId, s.rememberMe, client.ip, client.userAgent);
+  const newDevice = await recordSignIn(trx, { userId: s.userId, client, outcome: 'success', detail: s.secondFactor, at: now });
+  return { ...(await issueSession(ctx, trx, s.userId, s.rememberMe, client.ip, client.userAgent)), newDevice };
 }
 
 export async function logout(ctx: ServiceContext, session: SessionUser | null, client: ClientInfo): Promise<void> {

@@ -7,6 +7,7 @@ import { refuse, Refusal } from './errors';
 import { verifyPassword } from './passwords';
 import { revokeUserSessions, type SessionUser } from './sessions';
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
+import { mailNewDevice, recordSignIn } from './sign-ins';
 import type { Tx } from '../storage/db';
 import {
   acceptSecondFactor,
@@ -54,7 +55,10 @@ export async function verifySignIn(ctx: ServiceContext, token: string | undefine
   const challenge = await challengeOf(ctx, token, 'verify');
   const user = await userOf(ctx, challenge.userId);
   if (!user || user.is_active !== 1) throw inactive();
-  const attempt = await reserveAttempt(ctx, user.email);
+  const attempt = await reserveAttempt(ctx, user.email).catch(async (err: unknown) => {
+    if (err instanceof Refusal && err.kind === 'too-many') await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'locked', at: ctx.now() });
+    throw err;
+  });
   await countChallengeAttempt(ctx, challenge);
   const session = await inTransaction(ctx, async (trx, emit) => {
     const used = await acceptSecondFactor(ctx, trx, user, code);
@@ -62,12 +66,14 @@ export async function verifySignIn(ctx: ServiceContext, token: string | undefine
     if (!(await closeChallenge(trx, challenge))) throw new Refusal('unauthenticated', TWO_FACTOR_MESSAGES.expired);
     const details = `Signed in with ${used === 'totp' ? 'an authenticator code' : 'a backup code'}${challenge.rememberMe ? ' (remembered for 30 days)' : ''}`;
     await trx.updateTable('users').set({ last_seen_at: ctx.now() }).where('id', '=', user.id).execute();
-    return startSession(ctx, trx, emit, { userId: user.id, email: user.email, rememberMe: challenge.rememberMe, details }, client, presentedToken);
+    return startSession(ctx, trx, emit, { userId: user.id, email: user.email, rememberMe: challenge.rememberMe, details, secondFactor: used === 'totp' ? 'Authenticator code' : 'Backup code' }, client, presentedToken);
   });
   if (session === null) {
     await recordActivity(ctx.db, { userId: user.id, kind: 'signin-failed', details: 'Wrong two-factor code', status: 'Failed', ip: client.ip, at: ctx.now() });
+    await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'wrong-code', at: ctx.now() });
     throw (await attemptFailed(ctx, attempt)) ?? wrongCode();
   }
+  if (session.newDevice) await mailNewDevice(ctx, user.id, client, ctx.now());
   return { kind: 'session', accountType: user.role === 'admin' ? '1' : '0', message: 'SignIn successful!', session };
 }
 
@@ -115,10 +121,11 @@ export async function confirmSetup(ctx: ServiceContext, who: Enrolling, code: st
     if (!('challenge' in who)) return { backupCodes, session: null };
     if (!(await closeChallenge(trx, who.challenge))) throw new Refusal('unauthenticated', TWO_FACTOR_MESSAGES.expired);
     await trx.updateTable('users').set({ last_seen_at: now }).where('id', '=', user.id).execute();
-    const session = await startSession(ctx, trx, emit, { userId: user.id, email: user.email, rememberMe: who.challenge.rememberMe, details: 'Signed in, with two-factor set up' }, client, presentedToken);
+    const session = await startSession(ctx, trx, emit, { userId: user.id, email: user.email, rememberMe: who.challenge.rememberMe, details: 'Signed in, with two-factor set up', secondFactor: 'Second factor set up' }, client, presentedToken);
     return { backupCodes, session };
   });
   securityMail(ctx, user.email, user.first_name, 'Two-factor sign-in is on', `Two-factor sign-in was turned on for your ${ctx.config.brokerName} account on ${isoTime(now)} from ${client.ip}. From now on, signing in asks for a code from your authenticator app or one of your backup codes.`);
+  if (result.session?.newDevice) await mailNewDevice(ctx, user.id, client, now);
   const signedIn = result.session ? { kind: 'session' as const, accountType: user.role === 'admin' ? ('1' as const) : ('0' as const), message: 'SignIn successful!', session: result.session } : null;
   return { backupCodes: result.backupCodes, signedIn };
 }

@@ -31,6 +31,7 @@ import { marginRateMigration } from './migrations/0039-margin-rate';
 import { staffRolesMigration } from './migrations/0040-staff-roles';
 import { secondApprovalMigration } from './migrations/0041-second-approval';
 import { twoFactorMigration } from './migrations/0042-two-factor';
+import { signInsMigration } from './migrations/0043-sign-ins';
 import { typeInstrumentsMigration } from './migrations/0027-type-instruments';
 import { leverageLimitsMigration } from './migrations/0028-leverage-limits';
 import { ledgerAccountTypeMigration } from './migrations/0029-ledger-account-type';
@@ -98,6 +99,7 @@ export function migratorFor(handle: DatabaseHandle): Migrator {
       '0040-staff-roles': staffRolesMigration,
       '0041-second-approval': secondApprovalMigration,
       '0042-two-factor': twoFactorMigration(handle.engine),
+      '0043-sign-ins': signInsMigration(handle.engine),
     }),
   });
 }

@@ -349,6 +349,21 @@ export interface SignInChallengesTable {
   expires_at: number;
 }
 
+/** One sign-in attempt of a known account (migration 0043). */
+export interface SignInsTable {
+  id: Generated<number>;
+  user_id: number;
+  at: number;
+  ip: string;
+  user_agent: string;
+  device: string;
+  /** SHA-256 of the browser's device cookie; null when it sent none it could keep. */
+  device_hash: string | null;
+  outcome: 'success' | 'wrong-password' | 'wrong-code' | 'locked' | 'inactive';
+  detail: string;
+  new_device: number;
+}
+
 export interface Database {
   users: UsersTable;
   account_types: AccountTypesTable;
@@ -384,6 +399,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   backup_codes: BackupCodesTable;
   sign_in_challenges: SignInChallengesTable;
+  sign_ins: SignInsTable;
   terminal_settings: TerminalSettingsTable;
   chart_layouts: ChartLayoutsTable;
   legal_acceptances: LegalAcceptancesTable;

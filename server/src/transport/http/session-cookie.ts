@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MarketData } from '../../market/market-data';
 import type { TradingEngine } from '../../trading/engine';
 import type { ServiceContext } from '../../services/context';
-import { cachedSession, resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
+import { randomBytes } from 'node:crypto';
+import { cachedSession, hashToken, resolveSession, type IssuedSession, type SessionUser } from '../../services/sessions';
 import { CHALLENGE_COOKIE, CHALLENGE_MS } from '../../services/two-factor';
 
 export const SESSION_COOKIE = 'tp_session';
@@ -82,4 +83,19 @@ export function setChallengeCookie(request: FastifyRequest, reply: FastifyReply,
 
 export function clearChallengeCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(CHALLENGE_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: secureFor(request) });
+}
+
+/** A browser's device cookie: a random id it keeps for a year, so a sign-in from a new device can be told (services/sign-ins.ts). */
+export const DEVICE_COOKIE = 'tp_device';
+const DEVICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const DEVICE_COOKIE_DAYS = 400;
+
+/** The hash of the request's device cookie, setting a new cookie when it brought none (or a malformed one). */
+export function deviceHashOf(request: FastifyRequest, reply: FastifyReply): string {
+  let token = request.cookies[DEVICE_COOKIE];
+  if (!token || !DEVICE_TOKEN.test(token)) {
+    token = randomBytes(32).toString('base64url');
+    reply.setCookie(DEVICE_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureFor(request), maxAge: DEVICE_COOKIE_DAYS * 86_400 });
+  }
+  return hashToken(token);
 }

@@ -1,6 +1,6 @@
 import { calls } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
-import { setUserActive, setUserPassword } from '../../../services/admin-users';
+import { setUserActive, setUserPassword, traderRow } from '../../../services/admin-users';
 import { listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-request-lists';
 import { decideRequest } from '../../../services/money-requests';
 import { listAudit, withTargetUsers } from '../../../services/audit';
@@ -8,6 +8,7 @@ import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from 
 import { usersPage } from '../../../services/users-list';
 import { registerCall } from '../call-route';
 import { resetTwoFactor } from '../../../services/two-factor-flows';
+import { listSignIns } from '../../../services/sign-ins';
 import { successData, successMessage } from '../responses';
 
 /** The back office: users, money request decisions, payment accounts, audit log. Admins only. */
@@ -41,6 +42,11 @@ export function adminFormRoutes(app: FastifyInstance): void {
   registerCall(app, calls.editStatusTraders, async ({ body, actor }) => successMessage(await setUserActive(ctx, actor, body.id, body.isActive)));
 
   registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
+
+  registerCall(app, calls.getTraderSignIns, async ({ query }) => {
+    await traderRow(ctx, query.traderId);
+    return successData(await listSignIns(ctx, query.traderId));
+  });
 
   registerCall(app, calls.resetTraderTwoFactor, async ({ body, actor }) => successMessage(await resetTwoFactor(ctx, actor, body.userId, 'trader')));
 

@@ -6,9 +6,10 @@ import { listCountries } from '../../../services/countries';
 import { assessPassword } from '../../../services/password-strength';
 import { registerCall } from '../call-route';
 import { successData, successMessage } from '../responses';
-import { clearChallengeCookie, clearSessionCookie, currentSession, SESSION_COOKIE, setChallengeCookie, setSessionCookie } from '../session-cookie';
+import { clearChallengeCookie, clearSessionCookie, currentSession, deviceHashOf, SESSION_COOKIE, setChallengeCookie, setSessionCookie } from '../session-cookie';
 import type { SessionUser } from '../../../services/sessions';
 import { challengeOf, CHALLENGE_COOKIE } from '../../../services/two-factor';
+import { endOtherSessions, endSession, listSessions, listSignIns } from '../../../services/sign-ins';
 import { confirmSetup, disableOwnTwoFactor, renewBackupCodes, startSetup, twoFactorStatus, verifySignIn, type Enrolling } from '../../../services/two-factor-flows';
 
 const rateLimited = (max: number) => ({
@@ -51,7 +52,7 @@ export function authRoutes(app: FastifyInstance): void {
     app,
     calls.login,
     async ({ body, client, request, reply }) => {
-      const result = await login(ctx, body, client, request.cookies[SESSION_COOKIE] ?? null);
+      const result = await login(ctx, body, { ...client, deviceHash: deviceHashOf(request, reply) }, request.cookies[SESSION_COOKIE] ?? null);
       if (result.kind === 'second-step') {
         setChallengeCookie(request, reply, result.token);
         return { status: 'TwoFactor' as const, step: result.step, message: TWO_FACTOR_MESSAGES[result.step] };
@@ -68,7 +69,7 @@ export function authRoutes(app: FastifyInstance): void {
     app,
     calls.verifySignIn,
     async ({ body, client, request, reply }) => {
-      const result = await verifySignIn(ctx, request.cookies[CHALLENGE_COOKIE], body.code, client, request.cookies[SESSION_COOKIE] ?? null);
+      const result = await verifySignIn(ctx, request.cookies[CHALLENGE_COOKIE], body.code, { ...client, deviceHash: deviceHashOf(request, reply) }, request.cookies[SESSION_COOKIE] ?? null);
       clearChallengeCookie(request, reply);
       setSessionCookie(request, reply, result.session);
       return { status: 'Success' as const, accountType: result.accountType, message: result.message };
@@ -86,7 +87,7 @@ export function authRoutes(app: FastifyInstance): void {
     app,
     calls.confirmTwoFactorSetup,
     async ({ body, session, client, request, reply }) => {
-      const { backupCodes, signedIn } = await confirmSetup(ctx, await enrolling(request, session), body.code, client, request.cookies[SESSION_COOKIE] ?? null);
+      const { backupCodes, signedIn } = await confirmSetup(ctx, await enrolling(request, session), body.code, { ...client, deviceHash: deviceHashOf(request, reply) }, request.cookies[SESSION_COOKIE] ?? null);
       if (!signedIn) return { status: 'success' as const, message: 'Two-factor sign-in is on. Keep your backup codes somewhere safe.', backupCodes };
       clearChallengeCookie(request, reply);
       setSessionCookie(request, reply, signedIn.session);
@@ -96,6 +97,21 @@ export function authRoutes(app: FastifyInstance): void {
   );
 
   registerCall(app, calls.getTwoFactor, async ({ session }) => twoFactorStatus(ctx, session));
+
+  // ---------------------------------------------------------------- sign-in history and devices
+
+  registerCall(app, calls.getSignIns, async ({ session }) => successData(await listSignIns(ctx, session.userId)));
+  registerCall(app, calls.getSessions, async ({ session }) => successData(await listSessions(ctx, session)));
+  registerCall(app, calls.endSession, async ({ body, session, client, request, reply }) => {
+    const ended = await endSession(ctx, session, body.id, client.ip);
+    // This device's own session: signed out here too.
+    if (body.id === session.sessionHash) clearSessionCookie(request, reply);
+    return { status: 'success' as const, message: body.id === session.sessionHash ? 'Signed out.' : 'That device is signed out.', ended };
+  });
+  registerCall(app, calls.endOtherSessions, async ({ session, client }) => {
+    const ended = await endOtherSessions(ctx, session, client.ip);
+    return { status: 'success' as const, message: ended === 0 ? 'No other device was signed in.' : `Signed out ${ended === 1 ? '1 other device' : `${ended} other devices`}.`, ended };
+  });
 
   registerCall(
     app,
