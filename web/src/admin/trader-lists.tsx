@@ -2,10 +2,11 @@ import { Group, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useMoneyRequests } from '../api/admin/money-requests';
 import { useClosedTrades } from '../api/admin/trades';
-import type { TraderDetails } from '../api/admin/users';
+import { useTraderSignIns, type TraderDetails } from '../api/admin/users';
 import { formatDateTime, formatPrice, formatUsd, formatVolume } from '../format/format';
 import { ActivityRecords } from '../ui/activity-list';
-import { EmptyState } from '../ui/page';
+import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
+import { SignInList } from '../ui/sign-in-list';
 import { RequestStatusBadge } from '../ui/status-badge';
 import { accountName, AmountAndStatus, RecordItem, RecordList, RecordTable, SideBadge, SignedUsd, TradeLeadCells, TradeLeadHeads, usePhone, useSymbolInfo } from './admin-parts';
 import { DateTimeText } from './list-page/cells';
@@ -309,4 +310,13 @@ export function Activity({ details }: { details: TraderDetails }) {
       ))}
     </RecordTable>
   );
+}
+
+/** The person's recent sign-in attempts: when, from which device and address, and the outcome (support checks a "was it me?"). */
+export function SignIns({ traderId }: { traderId: number }) {
+  const signIns = useTraderSignIns(traderId);
+  if (signIns.isError) return <ErrorState error={signIns.error} onRetry={() => void signIns.refetch()} />;
+  if (!signIns.data) return <TableSkeleton rows={4} />;
+  if (signIns.data.data.length === 0) return <EmptyState message="No sign-ins yet." />;
+  return <SignInList rows={signIns.data.data} />;
 }

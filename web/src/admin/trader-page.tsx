@@ -12,7 +12,7 @@ import { EmptyState, ErrorState, TableSkeleton } from '../ui/page';
 import { badgeStyles, SignedUsd, usePhone } from './admin-parts';
 import { BalanceOperationButton, BalanceOperations } from './balance-adjustment';
 import { useRowDialog } from './list-page/row-action';
-import { Activity, ClosedTrades, MoneyRequests, OpenPositions } from './trader-lists';
+import { Activity, ClosedTrades, MoneyRequests, OpenPositions, SignIns } from './trader-lists';
 import { TraderAccounts } from './trader-accounts';
 import { TraderPendingOrders } from './trader-pending-orders';
 import { ActiveCell, ChangePasswordDialog, DeactivateDialog, ResetTwoFactorDialog, type EditableUser } from './user-actions';
@@ -43,8 +43,8 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'balance' | 'accounts' | 'activity';
-const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'balance', 'accounts', 'activity'];
+type TabName = 'positions' | 'orders' | 'closed' | 'requests' | 'balance' | 'accounts' | 'activity' | 'sign-ins';
+const TABS: TabName[] = ['positions', 'orders', 'closed', 'requests', 'balance', 'accounts', 'activity', 'sign-ins'];
 
 function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
@@ -168,6 +168,7 @@ function TraderView({ details }: { details: TraderDetails }) {
             <Fact label="Signed up">{formatDateTime(p.createdAt)}</Fact>
             <Fact label="Last seen">{p.lastSeen ? formatDateTime(p.lastSeen) : 'Never'}</Fact>
             <Fact label="Account type">{p.accountType === '1' ? 'Administrator' : 'Trader'}</Fact>
+            <Fact label="Two-factor">{p.twoFactor ? 'On' : 'Off'}</Fact>
           </SimpleGrid>
         </SimpleGrid>
       </Paper>
@@ -184,6 +185,7 @@ function TraderView({ details }: { details: TraderDetails }) {
             {p.accountType === '0' && can('money.view') && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}
             {p.accountType === '0' && <Tabs.Tab value="accounts">Trading accounts</Tabs.Tab>}
             <Tabs.Tab value="activity">Activity</Tabs.Tab>
+            <Tabs.Tab value="sign-ins">Sign-ins</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="positions">
             <OpenPositions details={details} />
@@ -211,6 +213,9 @@ function TraderView({ details }: { details: TraderDetails }) {
           </Tabs.Panel>
           <Tabs.Panel value="activity">
             <Activity details={details} />
+          </Tabs.Panel>
+          <Tabs.Panel value="sign-ins">
+            <SignIns traderId={p.id} />
           </Tabs.Panel>
         </Tabs>
       </Paper>

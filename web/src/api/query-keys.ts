@@ -13,6 +13,9 @@ export const queryKeys = {
   activity: ['activity'] as const,
   /** Own two-factor sign-in: on or off, backup codes left. */
   twoFactor: ['two-factor'] as const,
+  /** Own recent sign-in attempts, and the sessions open now. */
+  signIns: ['sign-ins'] as const,
+  sessions: ['sessions'] as const,
   tradesHistory: ['trades-history'] as const,
   /** What the ledger holds besides closed positions, and History's totals: any money event changes them. */
   ledger: ['ledger'] as const,

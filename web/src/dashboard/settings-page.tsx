@@ -12,6 +12,7 @@ import { useSession } from '../api/queries';
 import { roleOf } from '../auth/session';
 import { NotificationSettingsPanel } from '../notifications/notification-settings';
 import { TwoFactorSettings } from './two-factor-settings';
+import { DevicesSettings } from './devices-settings';
 
 /** My Settings: a working password change (the spec's button did nothing), and a trader's notifications. */
 export function SettingsPage() {
@@ -50,13 +51,13 @@ export function SettingsPage() {
   };
 
   return (
-    <Stack gap="lg" maw={560}>
+    <Stack gap="lg" maw={720}>
       <Anchor component={Link} to="/dashboard/home" size="sm">
         <Group gap={4}>
           <IconArrowLeft size={14} /> Back
         </Group>
       </Anchor>
-      <PageHeader title="My Settings" description={trader ? 'Your password, two-factor sign-in, and which notifications are mailed to you too. Changing the password signs out every other device.' : 'Your password and two-factor sign-in. Changing the password signs out every other device.'} />
+      <PageHeader title="My Settings" description={trader ? 'Your password, two-factor sign-in, the devices signed in, and which notifications are mailed to you too. Changing the password signs out every other device.' : 'Your password, two-factor sign-in and the devices signed in. Changing the password signs out every other device.'} />
       <Paper p="lg">
         <form onSubmit={submit} noValidate aria-label="Change password">
           <Stack gap="md">
@@ -77,6 +78,7 @@ export function SettingsPage() {
         </form>
       </Paper>
       <TwoFactorSettings />
+      <DevicesSettings />
       {trader && <NotificationSettingsPanel />}
     </Stack>
   );

@@ -27,6 +27,7 @@ export const adminQueryKeys = {
   traderDetailsOf: (id: number) => ['admin', 'trader', id] as const,
   /** A trader's trading accounts (under the trader's key: what changes the trader changes them). */
   traderAccountsOf: (id: number) => ['admin', 'trader', id, 'accounts'] as const,
+  traderSignInsOf: (id: number) => ['admin', 'trader', id, 'sign-ins'] as const,
   /** The back office's staff and their roles (Staff page). */
   staff: ['admin', 'staff'] as const,
   auditLogPage: (page: AuditPage) => ['admin', 'audit-log', page.filters ?? {}, page.before ?? 'latest', page.limit] as const,

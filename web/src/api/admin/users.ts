@@ -119,3 +119,8 @@ export function useResetTraderTwoFactor() {
     onSettled: () => invalidate(client, [adminQueryKeys.traders, adminQueryKeys.traderDetails, adminQueryKeys.auditLog]),
   });
 }
+
+/** One person's recent sign-in attempts (the trader page's Sign-ins tab). */
+export function useTraderSignIns(traderId: number) {
+  return useQuery({ queryKey: adminQueryKeys.traderSignInsOf(traderId), queryFn: ({ signal }) => callApi('getTraderSignIns', { traderId }, { signal }) });
+}
