@@ -86,6 +86,16 @@ describe('staff roles across instances', { skip: PG.startsWith('postgres') ? fal
       await again.post('/login.php', { email: trader.email, password: trader.password });
       assert.equal((await again.post(calls.verifySignIn.path, { code: backupCodes[0] })).status, 400);
 
+      // Another device signed in through the follower, signed out from the leader's session list at once.
+      const other = new Client(follower);
+      await other.post('/login.php', { email: trader.email, password: trader.password });
+      assert.equal((await other.post(calls.verifySignIn.path, { code: backupCodes[1] })).body.status, 'Success');
+      const listed = (await onLeader.get(calls.getSessions.path)).body.data as { id: string; current: boolean }[];
+      assert.equal(listed.length, 3, 'the sign-up session, the leader one and the follower one');
+      assert.equal((await onLeader.post(calls.endOtherSessions.path)).body.ended, 2);
+      await eventually('the follower ends the other session', async () => (await other.get('/testSession.php')).body.status === 'Failure', 1000);
+      assert.equal((await sessionOnFollower.get('/testSession.php')).body.status, 'success', 'the current one stays, on either instance');
+
       // Support resets it through the follower: the session ends on the leader at once.
       const support = await signedInStaff(leader, desk.admin, ['support']);
       const reset = await sessionOn(follower, support.client).post(calls.resetTraderTwoFactor.path, { userId: trader.id });
