@@ -71,7 +71,7 @@ export function loggerOptions(level: string, stream?: Writable): FastifyServerOp
     level,
     // Requests are logged once, by the sessions plugin's onResponse hook, with no headers;
     // redaction is a second guard.
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.token'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.newPassword', '*.currentPassword', '*.token', '*.code', '*.backupCodes', '*.secret'], censor: '[redacted]' },
     ...(stream ? { stream } : {}),
   };
 }

@@ -87,10 +87,12 @@ describe('sign-in history and devices', () => {
     const d = browser(CHROME_WINDOWS);
     for (let i = 0; i < t.config.lockoutThreshold; i++) await signIn(d, locked.email, `wrong-${i}-password`);
     assert.equal((await signIn(d, locked.email, locked.password)).status, 429);
+    assert.equal((await signIn(d, locked.email, locked.password)).status, 429);
     const outcomes = async (userId: number) => (await admin.get(`/dashboard/admin/getTraderSignIns.php?traderId=${userId}`)).body.data.map((r: Row) => r.outcome);
     assert.equal((await outcomes(other.id))[0], 'inactive');
     rows = (await admin.get(`/dashboard/admin/getTraderSignIns.php?traderId=${locked.id}`)).body.data as Row[];
     assert.equal(rows[0]!.outcome, 'locked');
+    assert.equal(rows.filter((r) => r.outcome === 'locked').length, 1, 'once per lockout period, however often a locked account is knocked on');
     assert.equal(rows.filter((r) => r.outcome === 'wrong-password').length, t.config.lockoutThreshold);
   });
 
@@ -150,7 +152,7 @@ describe('sign-in history and devices', () => {
     assert.equal((await laptop.get('/testSession.php')).body.status, 'Failure');
   });
 
-  test("support sees a trader's sign-ins; an unknown trader is 404", async () => {
+  test("support sees a trader's sign-ins, not a staff member's; an unknown trader is 404", async () => {
     const trader = await signedInTrader(t);
     const support = await signedInStaff(t, admin, ['support']);
     const r = await support.client.get(`/dashboard/admin/getTraderSignIns.php?traderId=${trader.id}`);
@@ -158,5 +160,9 @@ describe('sign-in history and devices', () => {
     assert.equal((r.body.data as Row[])[0]!.outcome, 'success');
     assert.equal((await support.client.get('/dashboard/admin/getTraderSignIns.php?traderId=99999999')).status, 404);
     assert.equal((await trader.client.get(`/dashboard/admin/getTraderSignIns.php?traderId=${trader.id}`)).status, 403);
+    // A staff member's sign-ins are for administrators.
+    const dealer = await signedInStaff(t, admin, ['dealer']);
+    assert.equal((await support.client.get(`/dashboard/admin/getTraderSignIns.php?traderId=${dealer.id}`)).status, 403);
+    assert.equal((await admin.get(`/dashboard/admin/getTraderSignIns.php?traderId=${dealer.id}`)).status, 200);
   });
 });

@@ -89,9 +89,12 @@ describe('two-factor sign-in (traders; staff optional)', () => {
     assert.deepEqual([status.enabled, status.backupCodesLeft, status.required], [true, 10, false]);
     assert.equal(status.enabledAt, new Date(t.clock.now()).toISOString());
 
-    const stored = await t.ctx.db.selectFrom('backup_codes').select(['salt', 'code_hash']).where('user_id', '=', trader.id).execute();
+    const stored = await t.ctx.db.selectFrom('backup_codes').select(['code_hash']).where('user_id', '=', trader.id).execute();
     assert.equal(stored.length, 10);
-    for (const row of stored) for (const code of codes) assert.ok(!row.code_hash.includes(code.replace('-', '')) && row.salt.length === 32, 'kept only as salted hashes');
+    for (const row of stored) {
+      assert.match(row.code_hash, /^scrypt\$\d+\$8\$1\$[\w-]+\$[\w-]+$/, 'kept only as scrypt hashes, as passwords are');
+      for (const code of codes) assert.ok(!row.code_hash.includes(code.replace('-', '')));
+    }
     const user = await t.ctx.db.selectFrom('users').select(['totp_secret', 'totp_pending_secret']).where('id', '=', trader.id).executeTakeFirstOrThrow();
     assert.deepEqual(user, { totp_secret: secret, totp_pending_secret: null });
     const mail = (await t.outbox()).find((m) => m.to === trader.email && m.subject === 'Two-factor sign-in is on');
@@ -167,6 +170,7 @@ describe('two-factor sign-in (traders; staff optional)', () => {
     const e = await passwordStep(trader);
     assert.equal((await e.post(VERIFY, { code: backupCodes[3] })).status, 400, 'an old code no longer works');
     assert.equal((await e.post(VERIFY, { code: renewed.body.backupCodes[0] })).body.status, 'Success');
+    assert.ok((await t.outbox()).some((m) => m.to === trader.email && m.subject === 'New backup codes'), 'the person is told');
   });
 
   test(`a step takes ${SIGN_IN_CHALLENGE_ATTEMPTS} codes and five minutes at most; without its cookie there is no step`, async () => {
@@ -313,6 +317,21 @@ describe('two-factor sign-in required of staff (STAFF_TWO_FACTOR=required)', () 
     // Traders are not asked for a second factor they never set up.
     const trader = await signedInTrader(t);
     assert.ok(await signedIn(trader.client));
+  });
+
+  test("a staff member's set-up in a browser that still holds a trader's session sets up the staff member, and replaces the session", async () => {
+    const trader = await signedInTrader(t);
+    const email = `support.${process.pid}@example.com`;
+    assert.ok(staffClient);
+    assert.equal((await staffClient.post('/dashboard/admin/addStaffMember.php', { firstName: 'Sup', lastName: 'Port', email, password: 'Staff-Pass-4-Tests', roles: ['support'] })).status, 200);
+    const shared = trader.client;
+    assert.equal((await shared.post('/login.php', { email, password: 'Staff-Pass-4-Tests' })).body.step, 'enrol');
+    const { body } = await enrol(t, shared);
+    assert.equal(body.accountType, '1');
+    const who = (await shared.get('/testSession.php')).body;
+    assert.equal(who.user.email, email, 'signed in as the staff member');
+    const traderRow = await t.ctx.db.selectFrom('users').select(['totp_enabled_at', 'totp_pending_secret']).where('id', '=', trader.id).executeTakeFirstOrThrow();
+    assert.deepEqual(traderRow, { totp_enabled_at: null, totp_pending_secret: null }, "the trader's account is untouched");
   });
 
   test('a staff session without a second factor (one from before it was required) answers as signed out', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { registrationMessages, type BusEvent, type LoginRequest, type RegistrationRequest } from '@tradeport/contracts';
 import { isValidEmail, isValidPhone, normalizePhone } from '../domain/contact-rules';
 import { isUniqueViolation, type Tx } from '../storage/db';
@@ -14,7 +15,7 @@ import { hashToken, issueSession, retireResetLinks, revokeSessionByHash, revokeU
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
 import { prepared, type Param } from '../storage/prepared';
 import { openChallenge, secondFactorRequired } from './two-factor';
-import { mailNewDevice, recordFailedSignIn, recordSignIn } from './sign-ins';
+import { mailNewDevice, recordLockedEmail, recordSignIn } from './sign-ins';
 
 export interface ClientInfo {
   ip: string;
@@ -137,7 +138,7 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
   if (!isValidEmail(email)) throw unknownAccount();
 
   const attempt = await reserveAttempt(ctx, email).catch(async (err: unknown) => {
-    if (err instanceof Refusal && err.kind === 'too-many') await recordFailedSignIn(ctx, email, client, 'locked');
+    if (err instanceof Refusal && err.kind === 'too-many') await recordLockedEmail(ctx, email, client);
     throw err;
   });
   let settled = false;
@@ -164,7 +165,13 @@ export async function login(ctx: ServiceContext, input: LoginRequest, client: Cl
     // `finally`); the codes of the step count on their own, and a success clears the count.
     const step = user.totp_enabled_at !== null ? 'verify' : secondFactorRequired(ctx, user.role) ? 'enrol' : null;
     if (step !== null) {
-      const token = await inTransaction(ctx, (trx) => openChallenge(ctx, trx, user.id, step, input.rememberMe));
+      const token = await inTransaction(ctx, async (trx) => {
+        // As for a session below: a password change, reset or deactivation that committed meanwhile
+        // wins (its end of the person's steps ran before this one; the row lock orders them on PostgreSQL).
+        const current = await trx.updateTable('users').set({ totp_last_step: sql<number | null>`totp_last_step` }).where('id', '=', user.id).where('password_hash', '=', user.password_hash).where('is_active', '=', 1).executeTakeFirst();
+        if (Number(current.numUpdatedRows) !== 1) throw new Refusal('unauthenticated', 'Your account changed while signing in. Please try again.');
+        return openChallenge(ctx, trx, user.id, step, input.rememberMe);
+      });
       return { kind: 'second-step', step, token };
     }
 

@@ -72,10 +72,21 @@ export async function mailNewDevice(ctx: ServiceContext, userId: number, client:
   });
 }
 
-/** Records an attempt that failed, for an email that names an account (nothing for one that does not). */
-export async function recordFailedSignIn(ctx: ServiceContext, email: string, client: SignInClient, outcome: Exclude<SignInOutcome, 'success'>, detail = ''): Promise<void> {
+/**
+ * A sign-in the email's lockout refused, recorded once per lockout period: a script knocking on a
+ * locked account must not push the real sign-ins out of the person's list.
+ */
+export async function recordLocked(ctx: ServiceContext, userId: number, client: SignInClient): Promise<void> {
+  const now = ctx.now();
+  const last = await ctx.db.selectFrom('sign_ins').select(['outcome', 'at']).where('user_id', '=', userId).orderBy('id', 'desc').limit(rowLimit(1)).executeTakeFirst();
+  if (last?.outcome === 'locked' && last.at > now - ctx.config.lockoutMs) return;
+  await recordSignIn(ctx.db, { userId, client, outcome: 'locked', at: now });
+}
+
+/** The lockout refused a sign-in for an email that names an account (nothing for one that does not). */
+export async function recordLockedEmail(ctx: ServiceContext, email: string, client: SignInClient): Promise<void> {
   const user = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  if (user) await recordSignIn(ctx.db, { userId: user.id, client, outcome, detail, at: ctx.now() });
+  if (user) await recordLocked(ctx, user.id, client);
 }
 
 export async function listSignIns(ctx: ServiceContext, userId: number): Promise<SignIn[]> {

@@ -7,17 +7,19 @@ import { refuse, Refusal } from './errors';
 import { verifyPassword } from './passwords';
 import { revokeUserSessions, type SessionUser } from './sessions';
 import { attemptFailed, clearAttempts, releaseAttempt, reserveAttempt } from './sign-in-throttle';
-import { mailNewDevice, recordSignIn } from './sign-ins';
+import { mailNewDevice, recordLocked, recordSignIn } from './sign-ins';
 import type { Tx } from '../storage/db';
 import {
-  acceptSecondFactor,
   backupCodesLeft,
   challengeOf,
   clearSecondFactor,
   closeChallenge,
   countChallengeAttempt,
   newSecret,
-  replaceBackupCodes,
+  newBackupCodes,
+  readSecondFactor,
+  spendSecondFactor,
+  storeBackupCodes,
   secondFactorRequired,
   setupOf,
   stepOfCode,
@@ -56,25 +58,33 @@ export async function verifySignIn(ctx: ServiceContext, token: string | undefine
   const user = await userOf(ctx, challenge.userId);
   if (!user || user.is_active !== 1) throw inactive();
   const attempt = await reserveAttempt(ctx, user.email).catch(async (err: unknown) => {
-    if (err instanceof Refusal && err.kind === 'too-many') await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'locked', at: ctx.now() });
+    if (err instanceof Refusal && err.kind === 'too-many') await recordLocked(ctx, user.id, client);
     throw err;
   });
-  await countChallengeAttempt(ctx, challenge);
-  const session = await inTransaction(ctx, async (trx, emit) => {
-    const used = await acceptSecondFactor(ctx, trx, user, code);
-    if (used === null) return null;
-    if (!(await closeChallenge(trx, challenge))) throw new Refusal('unauthenticated', TWO_FACTOR_MESSAGES.expired);
-    const details = `Signed in with ${used === 'totp' ? 'an authenticator code' : 'a backup code'}${challenge.rememberMe ? ' (remembered for 30 days)' : ''}`;
-    await trx.updateTable('users').set({ last_seen_at: ctx.now() }).where('id', '=', user.id).execute();
-    return startSession(ctx, trx, emit, { userId: user.id, email: user.email, rememberMe: challenge.rememberMe, details, secondFactor: used === 'totp' ? 'Authenticator code' : 'Backup code' }, client, presentedToken);
-  });
-  if (session === null) {
-    await recordActivity(ctx.db, { userId: user.id, kind: 'signin-failed', details: 'Wrong two-factor code', status: 'Failed', ip: client.ip, at: ctx.now() });
-    await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'wrong-code', at: ctx.now() });
-    throw (await attemptFailed(ctx, attempt)) ?? wrongCode();
+  // The reserved place goes back unless the code was right (cleared) or wrong (counted).
+  let settled = false;
+  try {
+    await countChallengeAttempt(ctx, challenge);
+    const given = await readSecondFactor(ctx, user.id, code);
+    const session = await inTransaction(ctx, async (trx, emit) => {
+      const used = await spendSecondFactor(ctx, trx, user, given);
+      if (used === null) return null;
+      if (!(await closeChallenge(trx, challenge))) throw new Refusal('unauthenticated', TWO_FACTOR_MESSAGES.expired);
+      const details = `Signed in with ${used === 'totp' ? 'an authenticator code' : 'a backup code'}${challenge.rememberMe ? ' (remembered for 30 days)' : ''}`;
+      await trx.updateTable('users').set({ last_seen_at: ctx.now() }).where('id', '=', user.id).execute();
+      return startSession(ctx, trx, emit, { userId: user.id, email: user.email, rememberMe: challenge.rememberMe, details, secondFactor: used === 'totp' ? 'Authenticator code' : 'Backup code' }, client, presentedToken);
+    });
+    settled = true;
+    if (session === null) {
+      await recordActivity(ctx.db, { userId: user.id, kind: 'signin-failed', details: 'Wrong two-factor code', status: 'Failed', ip: client.ip, at: ctx.now() });
+      await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'wrong-code', at: ctx.now() });
+      throw (await attemptFailed(ctx, attempt)) ?? wrongCode();
+    }
+    if (session.newDevice) await mailNewDevice(ctx, user.id, client, ctx.now());
+    return { kind: 'session', accountType: user.role === 'admin' ? '1' : '0', message: 'SignIn successful!', session };
+  } finally {
+    if (!settled) await releaseAttempt(ctx, attempt).catch(() => undefined);
   }
-  if (session.newDevice) await mailNewDevice(ctx, user.id, client, ctx.now());
-  return { kind: 'session', accountType: user.role === 'admin' ? '1' : '0', message: 'SignIn successful!', session };
 }
 
 /** Who sets a second factor up: a signed-in person, or a staff member in the enrolment step of a sign-in. */
@@ -106,7 +116,11 @@ export async function confirmSetup(ctx: ServiceContext, who: Enrolling, code: st
   if (secret === null) throw refuse.invalid('Start the set-up again: scan the new QR code, then enter its code.');
   const now = ctx.now();
   const step = stepOfCode(ctx, secret, code, now);
-  if (step === null) throw wrongCode();
+  if (step === null) {
+    if ('challenge' in who) await recordSignIn(ctx.db, { userId: user.id, client, outcome: 'wrong-code', detail: 'Setting up two-factor', at: now });
+    throw wrongCode();
+  }
+  const backup = await newBackupCodes(ctx);
   const result = await inTransaction(ctx, async (trx, emit) => {
     const r = await trx
       .updateTable('users')
@@ -116,7 +130,8 @@ export async function confirmSetup(ctx: ServiceContext, who: Enrolling, code: st
       .where('totp_enabled_at', 'is', null)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw refuse.conflict('Two-factor sign-in was set up meanwhile, or the set-up started again elsewhere.');
-    const backupCodes = await replaceBackupCodes(trx, user.id, now);
+    await storeBackupCodes(trx, user.id, backup.hashes, now);
+    const backupCodes = backup.codes;
     await recordActivity(trx, { userId: user.id, kind: 'two-factor-enabled', details: 'Authenticator app added; 10 backup codes made', status: 'Success', ip: client.ip, at: now });
     if (!('challenge' in who)) return { backupCodes, session: null };
     if (!(await closeChallenge(trx, who.challenge))) throw new Refusal('unauthenticated', TWO_FACTOR_MESSAGES.expired);
@@ -150,8 +165,9 @@ async function withOwnCode<T>(ctx: ServiceContext, session: SessionUser, code: s
   const user = await userOf(ctx, session.userId);
   if (!user || user.totp_enabled_at === null) throw refuse.conflict('Two-factor sign-in is off.');
   const attempt = await reserveAttempt(ctx, user.email);
+  const given = backupAllowed || /^\d+$/.test(code) ? await readSecondFactor(ctx, user.id, code) : null;
   const done = await inTransaction(ctx, async (trx) => {
-    const used = backupAllowed || /^\d+$/.test(code) ? await acceptSecondFactor(ctx, trx, user, code) : null;
+    const used = await spendSecondFactor(ctx, trx, user, given);
     if (used === null) return { ok: false as const };
     await clearAttempts(trx, user.email);
     return { ok: true as const, value: await work(user, trx) };
@@ -165,12 +181,15 @@ async function withOwnCode<T>(ctx: ServiceContext, session: SessionUser, code: s
 
 /** Ten new backup codes for a code from the app; the old ones stop working. */
 export async function renewBackupCodes(ctx: ServiceContext, session: SessionUser, code: string, client: ClientInfo): Promise<string[]> {
-  return withOwnCode(ctx, session, code, client, false, async (user, trx) => {
+  const backup = await newBackupCodes(ctx);
+  const user = await withOwnCode(ctx, session, code, client, false, async (u, trx) => {
     const now = ctx.now();
-    const codes = await replaceBackupCodes(trx, user.id, now);
-    await recordActivity(trx, { userId: user.id, kind: 'backup-codes-renewed', details: '10 new backup codes; the old ones no longer work', status: 'Success', ip: client.ip, at: now });
-    return codes;
+    await storeBackupCodes(trx, u.id, backup.hashes, now);
+    await recordActivity(trx, { userId: u.id, kind: 'backup-codes-renewed', details: '10 new backup codes; the old ones no longer work', status: 'Success', ip: client.ip, at: now });
+    return u;
   });
+  securityMail(ctx, user.email, user.first_name, 'New backup codes', `New backup codes were made for your ${ctx.config.brokerName} account on ${isoTime(ctx.now())} from ${client.ip}. The old ones no longer work.`);
+  return backup.codes;
 }
 
 /** Turns one's own second factor off, with the password and a code; staff who must keep it cannot. */

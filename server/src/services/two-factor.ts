@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import {
   BACKUP_CODE_ALPHABET,
   BACKUP_CODE_COUNT,
@@ -14,6 +14,7 @@ import QRCode from 'qrcode';
 import type { Tx } from '../storage/db';
 import type { ServiceContext } from './context';
 import { Refusal } from './errors';
+import { hashPassword, verifyPassword } from './passwords';
 import { hashToken } from './sessions';
 
 /**
@@ -80,44 +81,57 @@ export async function acceptTotp(ctx: ServiceContext, trx: Tx, user: { id: numbe
 
 // ---------------------------------------------------------------- backup codes
 
-const backupHash = (salt: string, code: string): string => createHash('sha256').update(`${salt}:${code.replace('-', '')}`).digest('hex');
-
 function newBackupCode(): string {
   let code = '';
   for (let i = 0; i < 10; i++) code += BACKUP_CODE_ALPHABET[randomInt(BACKUP_CODE_ALPHABET.length)];
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 }
 
-/** Ten new backup codes for the user, replacing any before; answered once, kept only as salted hashes. */
-export async function replaceBackupCodes(trx: Tx, userId: number, now: number): Promise<string[]> {
-  await trx.deleteFrom('backup_codes').where('user_id', '=', userId).execute();
+/** A backup code as it is hashed and compared: its ten characters, without the dash. */
+const bare = (code: string): string => code.replace('-', '');
+
+/**
+ * Ten new backup codes and their hashes, made before the transaction that stores them (scrypt:
+ * about 50 bits each is below what a plain hash protects offline, so they are hashed as passwords).
+ */
+export async function newBackupCodes(ctx: ServiceContext): Promise<{ codes: string[]; hashes: string[] }> {
   const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
-  const rows = codes.map((code) => {
-    const salt = randomBytes(16).toString('hex');
-    return { user_id: userId, salt, code_hash: backupHash(salt, code), created_at: now, used_at: null };
-  });
-  await trx.insertInto('backup_codes').values(rows).execute();
-  return codes;
+  return { codes, hashes: await Promise.all(codes.map((code) => hashPassword(bare(code), ctx.config.scryptCost))) };
 }
 
-/** Uses one of the user's backup codes: true once per code (a guarded update marks it used). */
-export async function useBackupCode(trx: Tx, userId: number, code: string, now: number): Promise<boolean> {
-  const rows = await trx.selectFrom('backup_codes').select(['id', 'salt', 'code_hash']).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-  const match = rows.find((r) => timingSafeEqual(Buffer.from(backupHash(r.salt, code)), Buffer.from(r.code_hash)));
-  if (!match) return false;
-  const r = await trx.updateTable('backup_codes').set({ used_at: now }).where('id', '=', match.id).where('used_at', 'is', null).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+/** The user's backup codes become these, replacing any before. */
+export async function storeBackupCodes(trx: Tx, userId: number, hashes: string[], now: number): Promise<void> {
+  await trx.deleteFrom('backup_codes').where('user_id', '=', userId).execute();
+  await trx.insertInto('backup_codes').values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now, used_at: null }))).execute();
+}
+
+/** A code checked before the transaction that spends it: a TOTP code, or the backup code it matched. */
+export type GivenCode = { kind: 'totp'; code: string } | { kind: 'backup'; id: number };
+
+/**
+ * Reads a code given as a second factor: a TOTP code is checked when spent; a backup code is
+ * compared with the unused ones now, outside any transaction (each comparison is a scrypt, run side
+ * by side on libuv's threads). Null: no backup code matches.
+ */
+export async function readSecondFactor(ctx: ServiceContext, userId: number, code: string): Promise<GivenCode | null> {
+  if (TOTP_CODE_PATTERN.test(code)) return { kind: 'totp', code };
+  const rows = await ctx.db.selectFrom('backup_codes').select(['id', 'code_hash']).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  const matches = await Promise.all(rows.map((r) => verifyPassword(bare(code), r.code_hash)));
+  const match = rows.find((_, i) => matches[i]);
+  return match ? { kind: 'backup', id: match.id } : null;
+}
+
+/** Spends a code read by `readSecondFactor`, once: guarded updates, so a code raced against itself works once. */
+export async function spendSecondFactor(ctx: ServiceContext, trx: Tx, user: { id: number; totp_secret: string | null }, given: GivenCode | null): Promise<'totp' | 'backup' | null> {
+  if (given === null) return null;
+  if (given.kind === 'totp') return (await acceptTotp(ctx, trx, user, given.code)) ? 'totp' : null;
+  const r = await trx.updateTable('backup_codes').set({ used_at: ctx.now() }).where('id', '=', given.id).where('user_id', '=', user.id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? 'backup' : null;
 }
 
 export async function backupCodesLeft(ctx: ServiceContext, userId: number): Promise<number> {
   const row = await ctx.db.selectFrom('backup_codes').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** A code given as a second factor, TOTP or backup, used up if right. */
-export async function acceptSecondFactor(ctx: ServiceContext, trx: Tx, user: { id: number; totp_secret: string | null }, code: string): Promise<'totp' | 'backup' | null> {
-  if (TOTP_CODE_PATTERN.test(code)) return (await acceptTotp(ctx, trx, user, code)) ? 'totp' : null;
-  return (await useBackupCode(trx, user.id, code, ctx.now())) ? 'backup' : null;
 }
 
 /** Everything of a user's second factor gone: secret, one being set up, backup codes, sign-in steps. */

@@ -328,11 +328,10 @@ export interface PasswordResetsTable {
   ip: string;
 }
 
-/** A one-time backup code of two-factor sign-in, kept as sha256(salt + code). */
+/** A one-time backup code of two-factor sign-in, kept as a scrypt hash (services/passwords.ts). */
 export interface BackupCodesTable {
   id: Generated<number>;
   user_id: number;
-  salt: string;
   code_hash: string;
   created_at: number;
   used_at: number | null;

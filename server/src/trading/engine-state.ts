@@ -10,6 +10,9 @@ import { refuse } from '../services/errors';
 import { TrailIndex, TriggerIndex } from './trigger-index';
 import type { AccountRef, Holding, OpenPosition } from './types';
 
+/** How long a hot read waits for the account's command in progress (`caughtUp`). */
+const CAUGHT_UP_WAIT_MS = 2_000;
+
 /**
  * A command reached an instance whose engine is not running: it is not (or no longer) the engine
  * leader, or is still loading. Nothing was done; the transport answers 503 with Retry-After.
@@ -191,7 +194,12 @@ export class EngineState {
    * for, the usual case: no promise.
    */
   caughtUp(accountId: number): Promise<unknown> | undefined {
-    return this.queues.get(accountId);
+    const queue = this.queues.get(accountId);
+    if (!queue) return undefined;
+    // Not for ever: a read behind a long queue (a rollover's batch, a slow database) answers after
+    // CAUGHT_UP_WAIT_MS from memory as it stands, rather than pile up with a polling client's next.
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([queue, new Promise((resolve) => (timer = setTimeout(resolve, CAUGHT_UP_WAIT_MS)))]).finally(() => clearTimeout(timer));
   }
 
   /** Runs `work` after the trading account's previous command has finished. */

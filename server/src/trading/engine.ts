@@ -212,7 +212,7 @@ export class TradingEngine {
     return this.parts.state.positionsOf(accountId);
   }
 
-  /** Waits, when the account has a command in progress, until memory holds its change (a trader's read first awaits it). */
+  /** Waits (at most 2 s), when the account has a command in progress, until memory holds its change (a trader's read first awaits it). */
   caughtUp(accountId: number): Promise<unknown> | undefined {
     return this.parts.state.caughtUp(accountId);
   }

@@ -50,7 +50,7 @@ function TraderView({ details }: { details: TraderDetails }) {
   const [params, setParams] = useSearchParams();
   // Each part of the page for those whose roles may use it (docs/design.md#staff-roles).
   const can = useCan();
-  const tabs = TABS.filter((t) => (t === 'closed' ? can('trades.view') : t === 'requests' || t === 'balance' ? can('money.view') : true));
+  const tabs = TABS.filter((t) => (t === 'closed' ? can('trades.view') : t === 'requests' || t === 'balance' ? can('money.view') : t === 'sign-ins' ? details.profile.accountType === '0' || can('staff.manage') : true));
   const tab = (tabs as string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as TabName) : 'positions';
   const phone = usePhone();
   // On a narrow screen the tabs scroll sideways: keep the chosen one in view (the page itself stays put).
@@ -185,7 +185,7 @@ function TraderView({ details }: { details: TraderDetails }) {
             {p.accountType === '0' && can('money.view') && <Tabs.Tab value="balance">Balance operations</Tabs.Tab>}
             {p.accountType === '0' && <Tabs.Tab value="accounts">Trading accounts</Tabs.Tab>}
             <Tabs.Tab value="activity">Activity</Tabs.Tab>
-            <Tabs.Tab value="sign-ins">Sign-ins</Tabs.Tab>
+            {(p.accountType === '0' || can('staff.manage')) && <Tabs.Tab value="sign-ins">Sign-ins</Tabs.Tab>}
           </Tabs.List>
           <Tabs.Panel value="positions">
             <OpenPositions details={details} />
@@ -214,9 +214,11 @@ function TraderView({ details }: { details: TraderDetails }) {
           <Tabs.Panel value="activity">
             <Activity details={details} />
           </Tabs.Panel>
-          <Tabs.Panel value="sign-ins">
-            <SignIns traderId={p.id} />
-          </Tabs.Panel>
+          {(p.accountType === '0' || can('staff.manage')) && (
+            <Tabs.Panel value="sign-ins">
+              <SignIns traderId={p.id} />
+            </Tabs.Panel>
+          )}
         </Tabs>
       </Paper>
     </Stack>

@@ -80,7 +80,7 @@ export function TwoFactorSetup({ onEnabled, onCancel, onError }: { onEnabled: (a
           {errorMessage(start.error)}
         </Alert>
         <Group gap="sm">
-          <Button variant="default" onClick={() => start.mutate()}>
+          <Button variant="default" onClick={() => start.mutate(undefined, { onError: (err) => void onError?.(err) })}>
             Try again
           </Button>
           {onCancel && (

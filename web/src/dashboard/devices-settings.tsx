@@ -44,7 +44,7 @@ function SessionRow({ s }: { s: ActiveSession }) {
           style={{ flex: 'none' }}
           loading={end.isPending}
           onClick={() => end.mutate({ id: s.id }, { onSuccess: (a) => toastSuccess(a.message), onError: (err) => toastError(errorMessage(err)) })}
-          aria-label={`Sign out ${s.device}`}
+          aria-label={`Sign out ${s.device} at ${s.ip}, last active ${formatDateTime(s.lastSeen)}`}
         >
           Sign out
         </Button>

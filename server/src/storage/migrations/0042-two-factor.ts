@@ -5,7 +5,7 @@ import type { Engine } from '../db';
  * Two-factor sign-in (docs/architecture.md#two-factor-sign-in). A user's TOTP secret once confirmed
  * (`totp_secret`, `totp_enabled_at`), one being set up and not yet confirmed
  * (`totp_pending_secret`), and the last time step a code was accepted for (`totp_last_step`), so a
- * code works once. Backup codes are kept only as salted hashes. A sign-in challenge is the step
+ * code works once. Backup codes are kept only as scrypt hashes. A sign-in challenge is the step
  * between a right password and a session: its token's hash, whose sign-in it continues, and how
  * many wrong codes it has seen.
  */
@@ -21,8 +21,7 @@ export function twoFactorMigration(engine: Engine) {
         .createTable('backup_codes')
         .addColumn('id', idType, (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-        .addColumn('salt', 'varchar(32)', (c) => c.notNull())
-        .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
+        .addColumn('code_hash', 'varchar(200)', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('used_at', 'bigint')
         .execute();

@@ -1,4 +1,4 @@
-import { calls } from '@tradeport/contracts';
+import { calls, holds, permissionRefusal } from '@tradeport/contracts';
 import type { FastifyInstance } from 'fastify';
 import { setUserActive, setUserPassword, traderRow } from '../../../services/admin-users';
 import { listAllRequests, listPendingDeposits, listPendingWithdrawals } from '../../../services/money-request-lists';
@@ -7,6 +7,7 @@ import { listAudit, withTargetUsers } from '../../../services/audit';
 import { addPaymentAccount, listPaymentAccounts, setPaymentAccountActive } from '../../../services/payment-accounts';
 import { usersPage } from '../../../services/users-list';
 import { registerCall } from '../call-route';
+import { refuse } from '../../../services/errors';
 import { resetTwoFactor } from '../../../services/two-factor-flows';
 import { listSignIns } from '../../../services/sign-ins';
 import { successData, successMessage } from '../responses';
@@ -43,8 +44,10 @@ export function adminFormRoutes(app: FastifyInstance): void {
 
   registerCall(app, calls.editTraderPassword, async ({ body, actor }) => successMessage(await setUserPassword(ctx, actor, body.trader_id, body.newPassword)));
 
-  registerCall(app, calls.getTraderSignIns, async ({ query }) => {
-    await traderRow(ctx, query.traderId);
+  registerCall(app, calls.getTraderSignIns, async ({ query, actor }) => {
+    const user = await traderRow(ctx, query.traderId);
+    // A staff member's sign-ins are for administrators (who manage staff), as their password is.
+    if (user.role === 'admin' && !holds(actor.staffRoles, 'staff.manage')) throw refuse.forbidden(permissionRefusal('staff.manage'));
     return successData(await listSignIns(ctx, query.traderId));
   });
 

@@ -77,9 +77,23 @@ export function authRoutes(app: FastifyInstance): void {
     rateLimited(ctx.config.signinRateLimitPerMinute),
   );
 
-  /** A signed-in person sets up from My Settings; without a session, a staff member's sign-in that stopped to set one up. */
-  const enrolling = async (request: FastifyRequest, session: SessionUser | null): Promise<Enrolling> =>
-    session ? { session } : { challenge: await challengeOf(ctx, request.cookies[CHALLENGE_COOKIE], 'enrol') };
+  /**
+   * A staff member's sign-in that stopped to set one up (its step cookie), else a signed-in person
+   * from My Settings. The step comes first: the browser may still hold someone else's session,
+   * which the finished sign-in replaces.
+   */
+  const enrolling = async (request: FastifyRequest, session: SessionUser | null): Promise<Enrolling> => {
+    const step = request.cookies[CHALLENGE_COOKIE];
+    if (step) {
+      const challenge = await challengeOf(ctx, step, 'enrol').catch((err: unknown) => {
+        if (session) return null;
+        throw err;
+      });
+      if (challenge) return { challenge };
+    }
+    if (session) return { session };
+    return { challenge: await challengeOf(ctx, undefined, 'enrol') };
+  };
 
   registerCall(app, calls.startTwoFactorSetup, async ({ session, request }) => ({ status: 'success' as const, ...(await startSetup(ctx, await enrolling(request, session))) }), rateLimited(ctx.config.signinRateLimitPerMinute));
 
