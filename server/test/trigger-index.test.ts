@@ -10,10 +10,18 @@ import { OrderIndex, TrailIndex, TriggerIndex } from '../src/trading/trigger-ind
  * however often those were compacted away.
  */
 describe('trigger indexes', () => {
-  test('SL/TP: after any sequence of sets and removes, a price fires exactly the live levels it reaches, once', () => {
+  test('SL/TP: after any sequence of sets, stop moves and removes, a price fires exactly the live levels it reaches, once', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 1, max: 30 }), side: fc.constantFrom('buy' as const, 'sell' as const), sl: fc.integer({ min: 0, max: 100 }), tp: fc.integer({ min: 0, max: 100 }) }), fc.record({ op: fc.constant('remove' as const), id: fc.integer({ min: 1, max: 30 }) })), { maxLength: 12_000 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 1, max: 30 }), side: fc.constantFrom('buy' as const, 'sell' as const), sl: fc.integer({ min: 0, max: 100 }), tp: fc.integer({ min: 0, max: 100 }) }),
+            // A trailing stop's move: the stop loss alone, on a position set before (its side and take profit kept).
+            fc.record({ op: fc.constant('stop' as const), id: fc.integer({ min: 1, max: 30 }), sl: fc.integer({ min: 0, max: 100 }) }),
+            fc.record({ op: fc.constant('remove' as const), id: fc.integer({ min: 1, max: 30 }) }),
+          ),
+          { maxLength: 12_000 },
+        ),
         fc.integer({ min: 0, max: 100 }),
         (ops, price) => {
           const index = new TriggerIndex();
@@ -22,6 +30,11 @@ describe('trigger indexes', () => {
             if (o.op === 'set') {
               index.set(o.id, 'X', o.side, o.sl, o.tp);
               live.set(o.id, o);
+            } else if (o.op === 'stop') {
+              const held = live.get(o.id);
+              if (!held) continue;
+              index.setStop(o.id, 'X', held.side, o.sl);
+              live.set(o.id, { ...held, sl: o.sl });
             } else {
               index.remove(o.id);
               live.delete(o.id);
@@ -39,6 +52,16 @@ describe('trigger indexes', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  test('a stop loss moved 100,000 times (a trailing stop) keeps its take profit live and fires only at its last level', () => {
+    const index = new TriggerIndex();
+    index.set(5, 'X', 'buy', 10, 500);
+    for (let k = 11; k <= 100_010; k++) index.setStop(5, 'X', 'buy', k / 1000);
+    assert.deepEqual(index.fire('X', 100.011, 100.011), [], 'above the last stop, below the take profit');
+    assert.deepEqual(index.fire('X', 500, 500), [{ positionId: 5, kind: 'tp' }]);
+    index.setStop(5, 'X', 'buy', 99);
+    assert.deepEqual(index.fire('X', 98, 98), [{ positionId: 5, kind: 'sl' }]);
   });
 
   test('a trailing level moved 100,000 times stays one live entry: stale ones are compacted, and the price fires only the last', () => {

@@ -49,7 +49,7 @@ export class TrailingStops {
     const to = trailedStop(p.side, p.openPrice, p.stopLoss, p.trailing, quote, instrument.digits);
     if (to !== null) {
       p.stopLoss = to;
-      this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
+      this.state.triggers.setStop(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss);
       this.moved.add(p);
       this.startFlush();
     }

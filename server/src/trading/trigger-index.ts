@@ -111,15 +111,22 @@ const lowestFirst = (a: Entry, b: Entry) => a.level < b.level;
 
 export class TriggerIndex {
   private readonly bySymbol = new Map<string, SymbolTriggers>();
-  private readonly versions = new Map<number, number>();
+  /**
+   * The current version of each position's stop loss and of its take profit, apart: a trailing
+   * stop that moves on every tick of a trend re-indexes its stop only, and leaves no stale take
+   * profit behind each time (which would fill the take-profit heaps and make them compact often).
+   */
+  private readonly slVersions = new Map<number, number>();
+  private readonly tpVersions = new Map<number, number>();
   /** Versions are never reused: an entry left in a heap by a removed id stays stale if the id is set again. */
   private sequence = 0;
-  private readonly live = (e: Entry) => this.versions.get(e.positionId) === e.version;
+  private readonly liveSl = (e: Entry) => this.slVersions.get(e.positionId) === e.version;
+  private readonly liveTp = (e: Entry) => this.tpVersions.get(e.positionId) === e.version;
 
   private forSymbol(symbol: string): SymbolTriggers {
     let t = this.bySymbol.get(symbol);
     if (!t) {
-      t = { buySl: new Heap(highestFirst, this.live), buyTp: new Heap(lowestFirst, this.live), sellSl: new Heap(lowestFirst, this.live), sellTp: new Heap(highestFirst, this.live) };
+      t = { buySl: new Heap(highestFirst, this.liveSl), buyTp: new Heap(lowestFirst, this.liveTp), sellSl: new Heap(lowestFirst, this.liveSl), sellTp: new Heap(highestFirst, this.liveTp) };
       this.bySymbol.set(symbol, t);
     }
     return t;
@@ -127,15 +134,24 @@ export class TriggerIndex {
 
   /** Sets (or replaces) a position's levels; 0 means none. */
   set(positionId: number, symbol: string, side: Side, stopLoss: number, takeProfit: number): void {
+    this.setStop(positionId, symbol, side, stopLoss);
     const version = ++this.sequence;
-    this.versions.set(positionId, version);
+    this.tpVersions.set(positionId, version);
     const t = this.forSymbol(symbol);
-    if (stopLoss !== 0) (side === 'buy' ? t.buySl : t.sellSl).push({ level: stopLoss, positionId, version });
     if (takeProfit !== 0) (side === 'buy' ? t.buyTp : t.sellTp).push({ level: takeProfit, positionId, version });
   }
 
+  /** Sets (or replaces) a position's stop loss only, its take profit as it was (a trailing stop's move); 0 means none. */
+  setStop(positionId: number, symbol: string, side: Side, stopLoss: number): void {
+    const version = ++this.sequence;
+    this.slVersions.set(positionId, version);
+    const t = this.forSymbol(symbol);
+    if (stopLoss !== 0) (side === 'buy' ? t.buySl : t.sellSl).push({ level: stopLoss, positionId, version });
+  }
+
   remove(positionId: number): void {
-    this.versions.delete(positionId);
+    this.slVersions.delete(positionId);
+    this.tpVersions.delete(positionId);
   }
 
   /** Removes and returns the triggers this price reaches. */
@@ -145,10 +161,10 @@ export class TriggerIndex {
     const fired: { positionId: number; kind: TriggerKind }[] = [];
     const sl = (positionId: number) => void fired.push({ positionId, kind: 'sl' });
     const tp = (positionId: number) => void fired.push({ positionId, kind: 'tp' });
-    drainReached(t.buySl, this.versions, (l) => bid <= l, sl);
-    drainReached(t.buyTp, this.versions, (l) => bid >= l, tp);
-    drainReached(t.sellSl, this.versions, (l) => ask >= l, sl);
-    drainReached(t.sellTp, this.versions, (l) => ask <= l, tp);
+    drainReached(t.buySl, this.slVersions, (l) => bid <= l, sl);
+    drainReached(t.buyTp, this.tpVersions, (l) => bid >= l, tp);
+    drainReached(t.sellSl, this.slVersions, (l) => ask >= l, sl);
+    drainReached(t.sellTp, this.tpVersions, (l) => ask <= l, tp);
     return fired;
   }
 }
