@@ -15,13 +15,17 @@ interface Running {
   exited: Promise<number | null>;
 }
 
+/** Servers started by the tests: any still running when the file ends (a test failed before stopping it) is ended, so the file never hangs. */
+const started = new Set<ChildProcess>();
+
 function run(env: Record<string, string>): Running {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PORT'].includes(k)));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { ...clean, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  started.add(child);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => (started.delete(child), resolve(code))));
   return { child, output: () => out, exited };
 }
 
@@ -61,7 +65,10 @@ async function freePort(): Promise<number> {
 
 describe('operator contract', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tradeport-start-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    for (const child of started) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('first start creates an admin with a generated password printed once; SIGTERM shuts down cleanly', async () => {
     const port = await freePort();
