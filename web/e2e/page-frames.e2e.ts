@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page, Request, Route } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminClient, ARTIFACTS, createTrader, DESKTOP, MOBILE, pushTicks, seriousA11yViolations, startHarness, type Harness } from './support/harness';
+import { adminClient, ARTIFACTS, browserCookies, createTrader, DESKTOP, MOBILE, pushTicks, seriousA11yViolations, startHarness, type Harness } from './support/harness';
 
 /** A phone says so in its client hints; the server sends frames to phones only. */
 const PHONE = { viewport: MOBILE, isMobile: true, hasTouch: true, extraHTTPHeaders: { 'sec-ch-ua-mobile': '?1' } };
@@ -12,8 +12,7 @@ const PHONE = { viewport: MOBILE, isMobile: true, hasTouch: true, extraHTTPHeade
 async function phonePage(h: Harness, cookie: string, colorScheme: 'light' | 'dark' = 'light') {
   const context = await h.browser.newContext({ ...PHONE, baseURL: h.origin, colorScheme, timezoneId: 'UTC', locale: 'en-US' });
   context.setDefaultTimeout(15_000);
-  const [name, value] = cookie.split(/=(.*)/s);
-  await context.addCookies([{ name: name!, value: value!, url: h.origin }]);
+  await context.addCookies(browserCookies(h, cookie));
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error(`[page error] ${err.message}`));
   return { context, page };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page, Request } from 'playwright-core';
-import { adminClient, createTrader, DESKTOP, MOBILE, startHarness, type Harness } from './support/harness';
+import { adminClient, browserCookies, createTrader, DESKTOP, MOBILE, startHarness, type Harness } from './support/harness';
 
 /**
  * A signed-in page's HTML names the modules it loads lazily and the reads it makes as it opens
@@ -26,8 +26,7 @@ describe('what a signed-in page names for early download is used, once', () => {
     const context = await h.browser.newContext({ ...device, baseURL: h.origin, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const [name, value] = cookie.split(/=(.*)/s);
-    await context.addCookies([{ name: name!, value: value!, url: h.origin }]);
+    await context.addCookies(browserCookies(h, cookie));
     const requests: Request[] = [];
     const warnings: string[] = [];
     page.on('request', (r) => requests.push(r));

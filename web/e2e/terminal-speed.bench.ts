@@ -23,7 +23,7 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { addPaymentAccount, adminClient, approvedDeposit, createTrader, DESKTOP, postJson, pushTicks, startHarness, WEB_DIST } from './support/harness';
+import { addPaymentAccount, adminClient, approvedDeposit, browserCookies, createTrader, DESKTOP, postJson, pushTicks, startHarness, WEB_DIST } from './support/harness';
 
 const minutes = Number(process.argv.find((a) => a.startsWith('--minutes='))?.split('=')[1] ?? 10);
 /** `--profile=FILE` also writes a 10 s CPU profile of the page under load (.cpuprofile JSON). */
@@ -170,10 +170,7 @@ try {
   // The same first prices as above, then a step of every ticked symbol per tick.
   ticking = setInterval(() => void pushTicks(h, tickedWalk.ticks()).catch((err: unknown) => log(`push failed: ${String(err)}`)), TICK_MS);
 
-  const cookies = trader.client.cookieHeader.split('; ').map((c) => {
-    const [name, ...value] = c.split('=');
-    return { name: name!, value: value.join('='), url: h.origin };
-  });
+  const cookies = browserCookies(h, trader.client.cookieHeader);
   const newContext = async (): Promise<BrowserContext> => {
     const context = await h.browser.newContext({ viewport: DESKTOP, baseURL: h.origin, colorScheme: 'light', timezoneId: 'UTC', locale: 'en-US' });
     await context.addCookies(cookies);

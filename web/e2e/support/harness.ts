@@ -58,6 +58,17 @@ export async function startHarness(options: { supportChatPhone?: string; market?
   };
 }
 
+/** A test client's cookies (its `cookieHeader`: the session, the device cookie…) for a browser context of this harness. */
+export function browserCookies(h: Harness, cookieHeader: string): { name: string; value: string; url: string }[] {
+  return cookieHeader
+    .split('; ')
+    .filter((c) => c.includes('='))
+    .map((c) => {
+      const [name, value] = c.split(/=(.*)/s);
+      return { name: name!, value: value!, url: h.origin };
+    });
+}
+
 export async function newPage(h: Harness, viewport = DESKTOP, { timezoneId = 'UTC' }: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await h.browser.newContext({ viewport, baseURL: h.origin, colorScheme: 'light', timezoneId, locale: 'en-US' });
   context.setDefaultTimeout(10_000);
