@@ -1,6 +1,5 @@
 import { SIGN_IN_HISTORY_LIMIT, type ActiveSession, type SignIn, type SignInOutcome } from '@tradeport/contracts';
 import Bowser from 'bowser';
-import { sql } from 'kysely';
 import type { Db, Tx } from '../storage/db';
 import { rowLimit } from '../storage/prepared';
 import { recordActivity } from './activity';
@@ -46,13 +45,10 @@ export async function recordSignIn(db: Db | Tx, s: { userId: number; client: Sig
   const deviceHash = s.client.deviceHash ?? null;
   let newDevice = false;
   if (s.outcome === 'success') {
-    const seen = await db
-      .selectFrom('sign_ins')
-      .select((eb) => [eb.fn.countAll<number | string>().as('any'), eb.fn.sum<number | string | null>(sql<number>`case when device_hash = ${deviceHash ?? ''} then 1 else 0 end`).as('here')])
-      .where('user_id', '=', s.userId)
-      .where('outcome', '=', 'success')
-      .executeTakeFirstOrThrow();
-    newDevice = Number(seen.any) > 0 && Number(seen.here ?? 0) === 0;
+    // A new device: the account signed in before, and never with this device cookie (two indexed probes).
+    const earlier = db.selectFrom('sign_ins').select('id').where('user_id', '=', s.userId).where('outcome', '=', 'success').limit(rowLimit(1));
+    const before = await earlier.executeTakeFirst();
+    newDevice = before !== undefined && (deviceHash === null || (await earlier.where('device_hash', '=', deviceHash).executeTakeFirst()) === undefined);
   }
   await db
     .insertInto('sign_ins')
