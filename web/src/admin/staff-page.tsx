@@ -263,9 +263,10 @@ function StaffCards({ rows, edit }: { rows: Member[]; edit: (m: Member) => React
             <Status m={m} />
           </Group>
           <RoleBadges roles={m.roles} />
+          <Dot on={m.twoFactor} label={m.twoFactor ? 'Two-factor on' : 'Two-factor not set up'} />
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text size="xs" c="dimmed" className="tp-figure">
-              Last seen {lastSeen(m)} · two-factor {m.twoFactor ? 'on' : 'not set up'}
+              Last seen {lastSeen(m)}
             </Text>
             {edit(m)}
           </Group>
