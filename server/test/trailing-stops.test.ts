@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { calls } from '@tradeport/contracts';
+import { sql } from 'kysely';
 import { findLedgerMismatches } from '../src/services/ledger';
 import { restartableDatabase, startApp, type TestApp } from './helpers/app';
 import type { Client } from './helpers/client';
-import { ASK, BID, assertFailure, eventually, history, openTrades, push, recordEvents, roomyLimits, signIn, tradingDesk, type TradingDesk } from './helpers/trading';
+import { ASK, BID, assertFailure, eventually, history, openTrades, push, pushTicks, recordEvents, roomyLimits, signIn, tradingDesk, type TradingDesk } from './helpers/trading';
 import { startLeaderAndFollower } from './helpers/two-instances';
 
 /**
@@ -23,8 +24,11 @@ describe('trailing stops', () => {
   let t: TestApp;
   let desk: TradingDesk;
 
+  /** The server's log (a close that fails is logged). */
+  const logLines: string[] = [];
+
   before(async () => {
-    t = await startApp({ config: roomyLimits });
+    t = await startApp({ config: roomyLimits, logLines });
     desk = await tradingDesk(t, 'Trailing bank');
   });
   after(() => t.close());
@@ -62,6 +66,45 @@ describe('trailing stops', () => {
     assert.deepEqual([closed.closeReason, closed.stopLoss, closed.lastPrice, closed.profit], ['sl', 1.0992, 1.0991, '-110.00']);
     assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);
     events.stop();
+  });
+
+  test('a stop whose close fails stays where it is while the close is tried, then trails again and closes at the trailed stop', async () => {
+    const { client } = await desk.fundedTrader('10000.00');
+    await push(t, 'EURUSD', BID, ASK);
+    const r = await open(client, { tradestypes: 'buy', trailingStop: { distance: 200, step: 50 } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const ticket = r.body.ticket as number;
+    await eventually('the first stop written', async () => (await stored(t, ticket)).stop_loss === 1.098);
+    // The database refuses to close it (as a failing disk or a constraint would).
+    if (t.ctx.engine === 'sqlite') {
+      await sql.raw(`create trigger refuse_trail_close before update of status on positions when new.id = ${ticket} and new.status = 'closed' begin select raise(abort, 'refused by test'); end`).execute(t.ctx.db);
+    } else {
+      await sql.raw(`create function refuse_trail_close() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$`).execute(t.ctx.db);
+      await sql.raw(`create trigger refuse_trail_close before update of status on positions for each row when (new.id = ${ticket} and new.status = 'closed') execute function refuse_trail_close()`).execute(t.ctx.db);
+    }
+    try {
+      const { account_id: accountId } = await t.ctx.db.selectFrom('positions').select('account_id').where('id', '=', ticket).executeTakeFirstOrThrow();
+      const held = () => t.app.trading.positionsOf(accountId).find((p) => p.id === ticket);
+      // One feed batch: a tick through the stop queues its close; the next, 120 points over the
+      // open, finds the stop's close under way and leaves the stop where it is.
+      await pushTicks(t, [
+        { symbol: 'EURUSD', bid: 1.0979, ask: 1.0981 },
+        { symbol: 'EURUSD', bid: 1.1012, ask: 1.1014 },
+      ]);
+      await eventually('the close tried and given up', async () => logLines.some((l) => l.includes('automatic close failed') && JSON.parse(l).positionId === ticket));
+      assert.ok(held() && !held()!.triggered && !held()!.closing, 'released');
+      assert.equal((await rowOf(client, ticket))?.stopLoss, 1.098, 'not trailed while its close was under way');
+      assert.equal((await stored(t, ticket)).status, 'open');
+    } finally {
+      await sql.raw(t.ctx.engine === 'sqlite' ? 'drop trigger refuse_trail_close' : 'drop trigger refuse_trail_close on positions').execute(t.ctx.db);
+    }
+    // Released, it trails again from the stop it had: at 120 points over the open, the stop follows 200 behind.
+    await push(t, 'EURUSD', 1.1012, 1.1014);
+    assert.equal((await rowOf(client, ticket))?.stopLoss, 1.0992);
+    await push(t, 'EURUSD', 1.0991, 1.0993);
+    const closed = await eventually('closed at the trailed stop', async () => (await history(client)).find((h) => h.ID === ticket));
+    assert.deepEqual([closed.closeReason, closed.stopLoss, closed.lastPrice], ['sl', 1.0992, 1.0991]);
+    assert.deepEqual(await findLedgerMismatches(t.ctx.db), []);
   });
 
   test("a Sell's stop waits for 50 points of profit, then trails the ask 100 points above", async () => {

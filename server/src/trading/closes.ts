@@ -78,7 +78,7 @@ export class Closes {
       // The database says it is closed already: memory follows.
       if (closedElsewhere) this.state.untrack(p);
       // A trigger that failed to close must fire again on the next tick.
-      else if (this.state.open.has(positionId) && !p.triggered) this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
+      else if (this.state.open.has(positionId)) this.state.reindex(p);
       throw err;
     }
     this.state.untrack(p);
@@ -266,7 +266,7 @@ export class Closes {
   /** Puts a queued position's levels back in the index, so the next tick that reaches them fires. */
   private releaseTrigger(p: OpenPosition): void {
     p.triggered = null;
-    if (this.state.open.has(p.id) && !p.closing) this.state.triggers.set(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss, p.takeProfit);
+    if (this.state.open.has(p.id)) this.state.reindex(p);
   }
 }
 

@@ -126,8 +126,9 @@ export class EngineState {
 
   /**
    * Indexes a position's stop loss and take profit again, under the prices its account trades at
-   * now (after a move to another type, a type's markups or an instrument changed); not one being
-   * closed. Its account is screened at the next margin sweep (a margin rate may have changed).
+   * now (after a move to another type, a type's markups or an instrument changed, or a close of it
+   * failed), with where its trailing stop next moves; not one being closed. Its account is screened
+   * at the next margin sweep (a margin rate may have changed).
    */
   reindex(p: OpenPosition): void {
     if (p.triggered || p.closing) return;

@@ -90,7 +90,7 @@ export class PartialCloses {
       } finally {
         if (held) {
           held.closing = false;
-          if (state.open.has(held.id)) state.triggers.set(held.id, state.priceKey(held.accountId, held.symbol), held.side, held.stopLoss, held.takeProfit);
+          if (state.open.has(held.id)) state.reindex(held);
         }
       }
     });

@@ -44,8 +44,10 @@ export class TrailingStops {
   trail(p: OpenPosition, quote: { bid: number; ask: number }): void {
     const instrument = this.state.instrumentOrNone(p.symbol);
     if (!p.trailing || !instrument) return;
-    // A close or its owner's change under way decides its levels: the stop stays, and is looked at again on the next tick that reaches it.
-    if (p.closing || p.triggered || p.modifying) return this.state.followTrail(p);
+    // A close or its owner's change under way decides its levels: the stop stays, out of the index
+    // (a tick must not look at it again and again while a close waits for its commit), until the
+    // close fails or the change is done and indexes it again (`EngineState.reindex`, `followTrail`).
+    if (p.closing || p.triggered || p.modifying) return;
     const to = trailedStop(p.side, p.openPrice, p.stopLoss, p.trailing, quote, instrument.digits);
     if (to !== null) {
       p.stopLoss = to;
