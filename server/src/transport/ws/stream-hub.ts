@@ -5,7 +5,14 @@ import type { EventBus } from '../../bus/event-bus';
 import type { Candle, Period } from '../../domain/candles';
 import type { MarketData } from '../../market/market-data';
 import { OPEN, QuoteGroups, type Client, type CandleUpdate, type QuotesMessage } from './stream-groups';
+import type { HubOptions } from './stream-options';
 import { SessionChecks } from './stream-sessions';
+
+/** Client messages per second above which a connection is closed as abusive. */
+const MAX_CLIENT_MESSAGES_PER_SECOND = 50;
+/** A message to send, before its `seq` is set. */
+type Unsequenced = ServerMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
+const candleKey = (symbol: string, period: string) => `${symbol}|${period}`;
 
 /**
  * The fan-out behind `/api/stream`. Ticks never write to sockets directly: a tick only records its
@@ -17,32 +24,6 @@ import { SessionChecks } from './stream-sessions';
  * time, so no single frame stalls. Account events go only to the sockets of their user; back-office
  * events only to administrators' sockets that asked for them (`subscribeAdmin`).
  */
-export interface HubOptions {
-  frameMs: number;
-  heartbeatMs: number;
-  /** How often each connection's session is checked (and counted as activity). */
-  sessionCheckMs: number;
-  maxBufferedBytes: number;
-  now: () => number;
-  /** Is this session still valid? Called periodically and after account events. */
-  sessionValid: (token: string) => Promise<boolean>;
-  /**
-   * How long the database may go without answering any session check: then it is taken for hung,
-   * and the checks waiting on it count as failed (1013), like a database error, rather than waiting
-   * on the pool's 10 s, or for ever on a connection that stopped answering. While other checks are
-   * answered, one check may take twice this before it fails alone (stream-sessions.ts).
-   */
-  sessionCheckDeadlineMs: number;
-  /** The account type of a trading account of this user's (null: not one of theirs), which prices their quotes. */
-  accountType: (userId: number, accountId: number) => Promise<number | null>;
-}
-
-/** Client messages per second above which a connection is closed as abusive. */
-const MAX_CLIENT_MESSAGES_PER_SECOND = 50;
-/** A message to send, before its `seq` is set. */
-type Unsequenced = ServerMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
-const candleKey = (symbol: string, period: string) => `${symbol}|${period}`;
-
 export class StreamHub {
   private readonly clients = new Set<Client>();
   private readonly bySymbol = new Map<string, Set<Client>>();
