@@ -26,10 +26,10 @@ export function trailingProblem(t: Trailing): string | null {
 }
 
 /** A price in whole points of an instrument with `digits` decimals, and back. */
-const toPoints = (price: number, digits: number): number => Math.round(price * 10 ** digits);
+export const toPoints = (price: number, digits: number): number => Math.round(price * 10 ** digits);
 // An integer divided by an exact power of ten is the double nearest the decimal it names: the very
 // number its text at `digits` decimals parses to, without making the text.
-const fromPoints = (points: number, digits: number): number => points / 10 ** digits;
+export const fromPoints = (points: number, digits: number): number => points / 10 ** digits;
 
 /**
  * The stop loss a trailing stop sets at these prices, or null when it stays where it is. A Buy
@@ -71,6 +71,19 @@ export function trailTrigger(side: Side, open: number, stopLoss: number, t: Trai
   if (t.activation > 0) at = openPts - t.activation;
   if (stopLoss !== 0) at = Math.min(at, toPoints(stopLoss, digits) - t.distance - t.step);
   return at === Number.POSITIVE_INFINITY ? at : fromPoints(at, digits);
+}
+
+/**
+ * The price, in points, at which a trailing stop was last set (a Buy's bid, a Sell's ask: the stop
+ * lies `distance` points from it), when that price alone decides its next move, `step` points on
+ * (as `trailTrigger` finds); null when the activation, a stop set by hand far from it, or no stop
+ * decides it. Trailing stops of one side and step set at the same price move together from then on.
+ */
+export function trailReference(side: Side, open: number, stopLoss: number, t: Trailing, digits: number): number | null {
+  if (stopLoss === 0) return null;
+  const ref = side === 'buy' ? toPoints(stopLoss, digits) + t.distance : toPoints(stopLoss, digits) - t.distance;
+  const next = toPoints(trailTrigger(side, open, stopLoss, t, digits), digits);
+  return next === (side === 'buy' ? ref + t.step : ref - t.step) ? ref : null;
 }
 
 /** A price alert's side of the quote and the way it waits for it (docs/design.md#price-alerts). */

@@ -131,6 +131,12 @@ export class Closes {
       if (!p || p.closing || p.triggered) continue;
       this.closeInBackground(positionId, kind, quote);
     }
+    // Stop losses of trailing cohorts (trail-book.ts).
+    for (const positionId of this.state.trails.fireStops(key, quote.bid, quote.ask)) {
+      const p = this.state.open.get(positionId);
+      if (!p || p.closing || p.triggered) continue;
+      this.closeInBackground(positionId, 'sl', quote);
+    }
   }
 
   /**

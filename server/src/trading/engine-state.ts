@@ -1,13 +1,14 @@
 import type { BusEvent } from '@tradeport/contracts';
 import { sql } from 'kysely';
 import type { Instrument } from '../domain/instruments';
-import { positionLeverage, trailTrigger, type LeverageLimits, type PriceLookup } from '@tradeport/trading-math';
+import { positionLeverage, type LeverageLimits, type PriceLookup } from '@tradeport/trading-math';
 import type { MarketData } from '../market/market-data';
 import type { BookQuote } from '../market/types';
 import { inTransaction, type Actor, type ServiceContext } from '../services/context';
 import type { Tx } from '../storage/db';
 import { refuse } from '../services/errors';
-import { TrailIndex, TriggerIndex } from './trigger-index';
+import { TrailBook } from './trail-book';
+import { TriggerIndex } from './trigger-index';
 import type { AccountRef, Holding, OpenPosition } from './types';
 
 /** How long a hot read waits for the account's command in progress (`caughtUp`). */
@@ -39,8 +40,8 @@ export class EngineState {
   /** The accounts holding open positions, each with its positions and the sweep's cached balance. */
   readonly holdings = new Map<number, Holding>();
   readonly triggers = new TriggerIndex();
-  /** Where each trailing stop next moves (trailing-stops.ts moves them). */
-  readonly trails = new TrailIndex();
+  /** Where each trailing stop next moves, and the stops of trailing cohorts (trailing-stops.ts moves them). */
+  readonly trails = new TrailBook(this.triggers, this.open);
   /** The holdings with positions in each symbol (with how many), so a price move finds its accounts. */
   readonly holders = new Map<string, Map<Holding, number>>();
   /** Symbols whose prices moved since the last margin sweep (the sweep takes the set and starts a new one). */
@@ -139,16 +140,16 @@ export class EngineState {
 
   /** Indexes where a position's trailing stop next moves (or, without one, forgets it): after any change of its levels. */
   followTrail(p: OpenPosition): void {
-    const instrument = p.trailing ? this.instrumentOrNone(p.symbol) : undefined;
-    if (!p.trailing || !instrument) this.trails.remove(p.id);
-    else this.trails.set(p.id, this.priceKey(p.accountId, p.symbol), p.side, trailTrigger(p.side, p.openPrice, p.stopLoss, p.trailing, instrument.digits));
+    const instrument = this.instrumentOrNone(p.symbol);
+    if (instrument) this.trails.follow(p, this.priceKey(p.accountId, p.symbol), instrument.digits);
+    else this.trails.forget(p.id);
   }
 
   untrack(p: OpenPosition): void {
     this.open.delete(p.id);
     this.deferredSwap.delete(p.id);
     this.triggers.remove(p.id);
-    this.trails.remove(p.id);
+    this.trails.forget(p.id);
     const h = this.holdings.get(p.accountId);
     if (!h) return;
     h.positions.delete(p.id);

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { trailedStop } from '@tradeport/trading-math';
 import type { BookQuote } from '../market/types';
 import type { EngineState } from './engine-state';
 import type { OpenPosition } from './types';
@@ -12,17 +11,19 @@ const MOVE_BATCH = 250;
  */
 const WRITE_PAUSE_MS = 50;
 
+/** A stop may move unless its close or its owner's change is under way. */
+const movable = (p: OpenPosition): boolean => !(p.closing || p.triggered || p.modifying);
+
 /**
- * Trailing stops on the server (docs/design.md#trailing-stops). A trailing position's next move
- * price is indexed per symbol; a tick that reaches it moves the stop in memory at once (the SL
- * trigger index follows, so the stop protects from that tick on), and the moves are written to the
+ * Trailing stops on the server (docs/design.md#trailing-stops). Where each stop next moves is
+ * indexed per symbol (trail-book.ts: stops that move together, as one); a tick that reaches it
+ * moves the stop in memory at once (its stop loss follows, so the stop protects from that tick
+ * on), and the moves are written to the
  * position's `stop_loss` in batches, one transaction per batch, with a `position.modified` event to
  * the owner. The database holds every stop the engine acted on but the last moments' moves: a leader
  * that takes over loads those stops and trails on from them.
  */
 export class TrailingStops {
-  /** Positions whose stop moved in memory and is not written yet. */
-  private readonly moved = new Set<OpenPosition>();
   private flushing: Promise<void> | null = null;
   /** The batch being written now. */
   private writing: Promise<void> | null = null;
@@ -31,10 +32,13 @@ export class TrailingStops {
 
   /** Moves the stops this tradable tick reaches, before the SL/TP triggers are evaluated (on every tick). */
   onTick(quote: BookQuote, key: string = quote.symbol): void {
-    for (const id of this.state.trails.fire(key, quote.bid, quote.ask)) {
-      const p = this.state.open.get(id);
-      if (!p) continue;
-      this.trail(p, quote);
+    const instrument = this.state.instrumentOrNone(quote.symbol);
+    if (instrument) {
+      // A close or its owner's change under way decides its levels: the stop stays, out of the
+      // index (a tick must not look at it again and again while a close waits for its commit),
+      // until the close fails or the change is done and indexes it again (`EngineState.reindex`,
+      // `followTrail`).
+      this.state.trails.onTick(key, quote.bid, quote.ask, instrument.digits, movable);
     }
     // Moves a failed write left behind are tried again.
     this.startFlush();
@@ -43,19 +47,8 @@ export class TrailingStops {
   /** Moves `p`'s stop to where its trailing stop puts it at `quote`, if it moves; indexes the next move either way. */
   trail(p: OpenPosition, quote: { bid: number; ask: number }): void {
     const instrument = this.state.instrumentOrNone(p.symbol);
-    if (!p.trailing || !instrument) return;
-    // A close or its owner's change under way decides its levels: the stop stays, out of the index
-    // (a tick must not look at it again and again while a close waits for its commit), until the
-    // close fails or the change is done and indexes it again (`EngineState.reindex`, `followTrail`).
-    if (p.closing || p.triggered || p.modifying) return;
-    const to = trailedStop(p.side, p.openPrice, p.stopLoss, p.trailing, quote, instrument.digits);
-    if (to !== null) {
-      p.stopLoss = to;
-      this.state.triggers.setStop(p.id, this.state.priceKey(p.accountId, p.symbol), p.side, p.stopLoss);
-      this.moved.add(p);
-      this.startFlush();
-    }
-    this.state.followTrail(p);
+    if (!p.trailing || !instrument || !movable(p)) return;
+    if (this.state.trails.trail(p, this.state.priceKey(p.accountId, p.symbol), quote.bid, quote.ask, instrument.digits)) this.startFlush();
   }
 
   /**
@@ -65,26 +58,25 @@ export class TrailingStops {
    * is done.
    */
   async settle(p: OpenPosition): Promise<void> {
-    this.moved.delete(p);
+    this.state.trails.markWritten(p);
     await this.writing?.catch(() => undefined);
   }
 
   /** Writes the moved stops in batches, unless a run is under way (it takes what comes). */
   private startFlush(): void {
-    if (this.flushing || this.moved.size === 0) return;
+    if (this.flushing || !this.state.trails.hasUnwritten()) return;
     let failed = false;
     const run = (async () => {
-      while (this.moved.size > 0) {
+      while (this.state.trails.hasUnwritten()) {
         await sleep(WRITE_PAUSE_MS);
-        const batch = [...this.moved].slice(0, MOVE_BATCH);
-        for (const p of batch) this.moved.delete(p);
+        const batch = this.state.trails.takeUnwritten(MOVE_BATCH);
         this.writing = this.write(batch);
         try {
           await this.writing;
         } catch (err) {
           // Written again at the next tick (not in a loop against a database that is down).
           this.state.log.warn({ err, positions: batch.length }, 'writing moved trailing stops failed; they are written again at the next tick');
-          for (const p of batch) if (this.state.open.has(p.id) && !p.modifying) this.moved.add(p);
+          for (const p of batch) if (this.state.open.has(p.id) && !p.modifying) this.state.trails.markUnwritten(p);
           failed = true;
           return;
         } finally {
@@ -124,7 +116,7 @@ export class TrailingStops {
   /** A stop moved in memory that an owner's change did not write after all (it failed): written with the next batch. */
   requeue(p: OpenPosition): void {
     if (!this.state.open.has(p.id) || !p.trailing) return;
-    this.moved.add(p);
+    this.state.trails.markUnwritten(p);
     this.startFlush();
   }
 }

@@ -106,8 +106,8 @@ interface SymbolTriggers {
   sellTp: Heap;
 }
 
-const highestFirst = (a: Entry, b: Entry) => a.level > b.level;
-const lowestFirst = (a: Entry, b: Entry) => a.level < b.level;
+export const highestFirst = (a: Entry, b: Entry) => a.level > b.level;
+export const lowestFirst = (a: Entry, b: Entry) => a.level < b.level;
 
 export class TriggerIndex {
   private readonly bySymbol = new Map<string, SymbolTriggers>();
@@ -147,6 +147,11 @@ export class TriggerIndex {
     this.slVersions.set(positionId, version);
     const t = this.forSymbol(symbol);
     if (stopLoss !== 0) (side === 'buy' ? t.buySl : t.sellSl).push({ level: stopLoss, positionId, version });
+  }
+
+  /** Takes a position's stop loss out (a trailing stop cohort holds it, trail-book.ts); its take profit stays. */
+  dropStop(positionId: number): void {
+    this.slVersions.delete(positionId);
   }
 
   remove(positionId: number): void {
