@@ -6,7 +6,7 @@ import { refuse } from './errors';
 import { ledgerTotalColumns, totalsOfColumns } from './ledger';
 import { primaryLeverageOf } from './trading-accounts';
 import { hashPassword } from './passwords';
-import { retireResetLinks, revokeUserSessions } from './sessions';
+import { isOnline, retireResetLinks, revokeUserSessions } from './sessions';
 import { checkMayChangeUser } from './staff';
 import { prepared, type Param } from '../storage/prepared';
 
@@ -22,14 +22,6 @@ const oneUser = prepared((db, param: Param<{ id: number }>) =>
     ])
     .where('u.id', '=', param('id')),
 );
-
-/**
- * Online means seen recently *and* still holding a usable session: signing out or being
- * deactivated (which revokes every session) takes a user offline at once.
- */
-export function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: number | string | bigint | null | undefined, now: number): boolean {
-  return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
-}
 
 /** The row one user's back-office profile is built from. */
 export async function traderRow(ctx: ServiceContext, id: number) {

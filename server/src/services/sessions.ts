@@ -236,3 +236,11 @@ export async function pruneSessions(ctx: ServiceContext): Promise<void> {
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
     .execute();
 }
+
+/**
+ * Online means seen recently *and* still holding a usable session: signing out or being
+ * deactivated (which revokes every session) takes a user offline at once.
+ */
+export function isOnline(ctx: ServiceContext, lastSeenAt: number | null, sessionEnd: number | string | bigint | null | undefined, now: number): boolean {
+  return sessionEnd !== null && sessionEnd !== undefined && Number(sessionEnd) > now && lastSeenAt !== null && now - lastSeenAt <= ctx.config.onlineWindowMs;
+}

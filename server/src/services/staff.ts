@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { isValidEmail } from '../domain/contact-rules';
 import { isUniqueViolation } from '../storage/db';
 import { recordActivity } from './activity';
-import { isOnline } from './admin-users';
+import { isOnline } from './sessions';
 import { recordAudit } from './audit';
 import { normalizeEmail } from './auth-service';
 import { inTransaction, isoTime, isoTimeOrNull, type Actor, type ServiceContext } from './context';
