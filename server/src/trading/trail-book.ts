@@ -120,8 +120,8 @@ export class TrailBook {
   onTick(key: string, bid: number, ask: number, digits: number, movable: (p: OpenPosition) => boolean): void {
     const k = this.byKey.get(key);
     if (k) {
-      this.moveReached(k, k.buyTrail, (level) => bid >= level, toPoints(bid, digits), movable);
-      this.moveReached(k, k.sellTrail, (level) => ask <= level, toPoints(ask, digits), movable);
+      k.buyTrail.drain((level) => bid >= level, (e) => this.move(k, this.cohorts.get(e.positionId)!, toPoints(bid, digits), movable));
+      k.sellTrail.drain((level) => ask <= level, (e) => this.move(k, this.cohorts.get(e.positionId)!, toPoints(ask, digits), movable));
     }
     for (const id of this.singles.fire(key, bid, ask)) {
       const p = this.open.get(id);
@@ -181,22 +181,11 @@ export class TrailBook {
     const k = this.byKey.get(key);
     if (!k) return [];
     const fired: number[] = [];
-    this.fireReached(k, k.buyStop, (level) => bid <= level, fired);
-    this.fireReached(k, k.sellStop, (level) => ask >= level, fired);
+    const buyReached = (level: number) => bid <= level;
+    const sellReached = (level: number) => ask >= level;
+    k.buyStop.drain(buyReached, (e) => this.fire(k, this.cohorts.get(e.positionId)!, buyReached, fired));
+    k.sellStop.drain(sellReached, (e) => this.fire(k, this.cohorts.get(e.positionId)!, sellReached, fired));
     return fired;
-  }
-
-  private moveReached(k: KeyCohorts, heap: Heap, reached: (level: number) => boolean, ref: number, movable: (p: OpenPosition) => boolean): void {
-    for (let top = heap.peek(); top; top = heap.peek()) {
-      const c = this.cohorts.get(top.positionId);
-      if (!c || c.trailVersion !== top.version) {
-        heap.pop();
-        continue;
-      }
-      if (!reached(top.level)) break;
-      heap.pop();
-      this.move(k, c, ref, movable);
-    }
   }
 
   /** Sets every member's stop from the new reference; a member that may not move leaves with its stop. */
@@ -251,34 +240,26 @@ export class TrailBook {
     return big;
   }
 
-  private fireReached(k: KeyCohorts, heap: Heap, reached: (level: number) => boolean, fired: number[]): void {
-    for (let top = heap.peek(); top; top = heap.peek()) {
-      const c = this.cohorts.get(top.positionId);
-      if (!c || c.stopVersion !== top.version) {
-        heap.pop();
-        continue;
-      }
-      if (!reached(top.level)) break;
-      heap.pop();
-      if (!c.sorted) {
-        c.members = c.members.filter((m) => m.c === c).sort((x, y) => x.d - y.d);
-        c.sorted = true;
-      }
-      // In distance order: the nearest stops first, up to the first one the price does not reach.
-      const members = c.members;
-      let i = 0;
-      for (; i < members.length; i++) {
-        const m = members[i]!;
-        if (m.c !== c) continue;
-        if (!reached(this.stopOf(c, m.d))) break;
-        fired.push(m.p.id);
-        this.leave(m.p.id);
-      }
-      if (c.size === 0) continue;
-      c.members = members.slice(i).filter((m) => m.c === c);
-      c.nearest = c.members[0]!.d;
-      this.indexStop(k, c);
+  /** Closes the members of `c` whose stop the price reaches, nearest first; the rest keep a stop-loss entry at the nearest. */
+  private fire(k: KeyCohorts, c: Cohort, reached: (level: number) => boolean, fired: number[]): void {
+    if (!c.sorted) {
+      c.members = c.members.filter((m) => m.c === c).sort((x, y) => x.d - y.d);
+      c.sorted = true;
     }
+    // In distance order: the nearest stops first, up to the first one the price does not reach.
+    const members = c.members;
+    let i = 0;
+    for (; i < members.length; i++) {
+      const m = members[i]!;
+      if (m.c !== c) continue;
+      if (!reached(this.stopOf(c, m.d))) break;
+      fired.push(m.p.id);
+      this.leave(m.p.id);
+    }
+    if (c.size === 0) return;
+    c.members = members.slice(i).filter((m) => m.c === c);
+    c.nearest = c.members[0]!.d;
+    this.indexStop(k, c);
   }
 
   private keyCohorts(key: string): KeyCohorts {

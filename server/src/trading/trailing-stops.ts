@@ -18,9 +18,8 @@ const movable = (p: OpenPosition): boolean => !(p.closing || p.triggered || p.mo
  * Trailing stops on the server (docs/design.md#trailing-stops). Where each stop next moves is
  * indexed per symbol (trail-book.ts: stops that move together, as one); a tick that reaches it
  * moves the stop in memory at once (its stop loss follows, so the stop protects from that tick
- * on), and the moves are written to the
- * position's `stop_loss` in batches, one transaction per batch, with a `position.modified` event to
- * the owner. The database holds every stop the engine acted on but the last moments' moves: a leader
+ * on), and the moves are written to the position's `stop_loss` in batches, one transaction per
+ * batch, with a `position.modified` event to the owner. The database holds every stop the engine acted on but the last moments' moves: a leader
  * that takes over loads those stops and trails on from them.
  */
 export class TrailingStops {

@@ -61,6 +61,22 @@ export class Heap {
     }
   }
 
+  /**
+   * Pops the entries at the top that the price reaches, handing each to `take`; entries `live`
+   * calls stale (moved or removed since) are dropped on the way. `take` may push new entries.
+   */
+  drain(reached: (level: number) => boolean, take: (e: Entry) => void): void {
+    for (let top = this.peek(); top; top = this.peek()) {
+      if (this.live && !this.live(top)) {
+        this.pop();
+        continue;
+      }
+      if (!reached(top.level)) break;
+      this.pop();
+      take(top);
+    }
+  }
+
   /** Keeps only the entries `keep` accepts (rebuilt bottom-up, O(n)). */
   retain(keep: (e: Entry) => boolean): void {
     const a = this.items;
@@ -166,27 +182,11 @@ export class TriggerIndex {
     const fired: { positionId: number; kind: TriggerKind }[] = [];
     const sl = (positionId: number) => void fired.push({ positionId, kind: 'sl' });
     const tp = (positionId: number) => void fired.push({ positionId, kind: 'tp' });
-    drainReached(t.buySl, this.slVersions, (l) => bid <= l, sl);
-    drainReached(t.buyTp, this.tpVersions, (l) => bid >= l, tp);
-    drainReached(t.sellSl, this.slVersions, (l) => ask >= l, sl);
-    drainReached(t.sellTp, this.tpVersions, (l) => ask <= l, tp);
+    t.buySl.drain((l) => bid <= l, (e) => sl(e.positionId));
+    t.buyTp.drain((l) => bid >= l, (e) => tp(e.positionId));
+    t.sellSl.drain((l) => ask >= l, (e) => sl(e.positionId));
+    t.sellTp.drain((l) => ask <= l, (e) => tp(e.positionId));
     return fired;
-  }
-}
-
-/**
- * Pops the entries at the top of a heap that the price reaches, handing each to `fire`; entries
- * whose version is no longer current (moved or removed since) are dropped on the way.
- */
-function drainReached(heap: Heap, versions: Map<number, number>, reached: (level: number) => boolean, fire: (id: number) => void): void {
-  for (let top = heap.peek(); top; top = heap.peek()) {
-    if (versions.get(top.positionId) !== top.version) {
-      heap.pop();
-      continue;
-    }
-    if (!reached(top.level)) break;
-    heap.pop();
-    fire(top.positionId);
   }
 }
 
@@ -224,8 +224,8 @@ export class TrailIndex {
       this.versions.delete(positionId);
       fired.push(positionId);
     };
-    drainReached(t.buy, this.versions, (l) => bid >= l, take);
-    drainReached(t.sell, this.versions, (l) => ask <= l, take);
+    t.buy.drain((l) => bid >= l, (e) => take(e.positionId));
+    t.sell.drain((l) => ask <= l, (e) => take(e.positionId));
     return fired;
   }
 }
@@ -269,10 +269,10 @@ export class OrderIndex {
       this.versions.delete(orderId);
       fired.push(orderId);
     };
-    drainReached(t['ask<='], this.versions, (l) => ask <= l, activate);
-    drainReached(t['ask>='], this.versions, (l) => ask >= l, activate);
-    drainReached(t['bid<='], this.versions, (l) => bid <= l, activate);
-    drainReached(t['bid>='], this.versions, (l) => bid >= l, activate);
+    t['ask<='].drain((l) => ask <= l, (e) => activate(e.positionId));
+    t['ask>='].drain((l) => ask >= l, (e) => activate(e.positionId));
+    t['bid<='].drain((l) => bid <= l, (e) => activate(e.positionId));
+    t['bid>='].drain((l) => bid >= l, (e) => activate(e.positionId));
     return fired;
   }
 }
